@@ -1,0 +1,38 @@
+//! Embeds `content/` (the demo project) and `shaders/` (served as `/builtins/shaders/`) into the
+//! binary, so `sinew` runs with no files beside it.
+use std::path::Path;
+
+fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<_> = rd.flatten().collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if p.is_dir() {
+            walk(&p, &format!("{prefix}/{name}"), out);
+        } else {
+            out.push((format!("{prefix}/{name}"), p.canonicalize().unwrap_or(p).display().to_string()));
+        }
+    }
+}
+
+fn main() {
+    let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
+    let root = Path::new(&root);
+    let mut code = String::new();
+    for (var, dir, prefix) in [("DEMO", "content", ""), ("BUILTINS", "shaders", "/builtins/shaders")] {
+        let mut files = Vec::new();
+        walk(&root.join(dir), prefix, &mut files);
+        code.push_str(&format!("pub static {var}: &[(&str, &[u8])] = &[\n"));
+        for (res, fs) in files {
+            code.push_str(&format!("    ({res:?}, include_bytes!({fs:?})),\n"));
+        }
+        code.push_str("];\n");
+        println!("cargo:rerun-if-changed={dir}");
+    }
+    let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    if let Err(e) = std::fs::write(Path::new(&out).join("embedded.rs"), code) {
+        panic!("cannot write embedded.rs: {e}");
+    }
+}

@@ -1,0 +1,6 @@
+//! Foundation shared by every layer: Defold-compatible hashing, resource paths, errors, logging.
+pub mod hash;
+pub mod log;
+pub mod path;
+
+pub use hash::{hash_str, Hash};

@@ -1,0 +1,1 @@
+//! Collections and game-object files (filled in by the project-loading work).

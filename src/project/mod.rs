@@ -1,0 +1,10 @@
+//! Loading a project folder: resources, `project.json`, collections, game-object files and the
+//! component descriptions they hold. Everything here is converted into plain runtime types; no
+//! later layer sees JSON.
+pub mod collection;
+pub mod resources;
+pub mod settings;
+pub mod types;
+
+pub use resources::Resources;
+pub use types::*;

@@ -1,0 +1,173 @@
+//! Where resource bytes come from: a project folder on disk or the embedded demo, with the
+//! embedded `/builtins/` behind either. Every path is checked so nothing outside the root is read.
+use crate::base::path::{normalize, LoadError};
+use std::path::{Path, PathBuf};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+#[derive(Debug, Clone)]
+enum Root {
+    Dir(PathBuf),
+    Demo,
+}
+
+/// Read access to one project's resources.
+#[derive(Debug, Clone)]
+pub struct Resources {
+    root: Root,
+}
+
+fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
+    table.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
+}
+
+impl Resources {
+    /// A project folder on disk; the folder must exist.
+    pub fn open_dir(dir: &Path) -> Result<Self, LoadError> {
+        let canon = dir
+            .canonicalize()
+            .map_err(|e| LoadError::new(dir.display().to_string(), format!("cannot open project folder: {e}")))?;
+        if !canon.is_dir() {
+            return Err(LoadError::new(dir.display().to_string(), "not a folder"));
+        }
+        Ok(Resources { root: Root::Dir(canon) })
+    }
+
+    /// The demo project embedded in the binary.
+    pub fn demo() -> Self {
+        Resources { root: Root::Demo }
+    }
+
+    /// The project folder on disk, if any (hot reload watches it).
+    pub fn dir(&self) -> Option<&Path> {
+        match &self.root {
+            Root::Dir(p) => Some(p),
+            Root::Demo => None,
+        }
+    }
+
+    /// A short description of the project for messages.
+    pub fn describe(&self) -> String {
+        match &self.root {
+            Root::Dir(p) => p.display().to_string(),
+            Root::Demo => "the embedded demo".into(),
+        }
+    }
+
+    /// Reads a resource. `referenced_from` names the file that asked for it, for the error message.
+    pub fn read(&self, path: &str, referenced_from: Option<&str>) -> Result<Vec<u8>, LoadError> {
+        let who = referenced_from.unwrap_or(path);
+        let Some(norm) = normalize(path) else {
+            let msg = if path.starts_with('/') {
+                format!("resource path '{path}' escapes the project root")
+            } else {
+                format!("resource path '{path}' must start with '/'")
+            };
+            return Err(LoadError::new(who, msg));
+        };
+        if let Some(bytes) = self.read_project(&norm, who)? {
+            return Ok(bytes);
+        }
+        if let Some(b) = find(embedded::BUILTINS, &norm) {
+            return Ok(b.to_vec());
+        }
+        match referenced_from {
+            Some(r) => Err(LoadError::new(r, format!("resource '{norm}' not found"))),
+            None => Err(LoadError::new(norm, "resource not found")),
+        }
+    }
+
+    /// Reads a resource as UTF-8 text.
+    pub fn read_string(&self, path: &str, referenced_from: Option<&str>) -> Result<String, LoadError> {
+        let bytes = self.read(path, referenced_from)?;
+        String::from_utf8(bytes).map_err(|_| LoadError::new(path, "file is not valid UTF-8"))
+    }
+
+    /// True when the resource exists (project or builtins).
+    pub fn exists(&self, path: &str) -> bool {
+        self.read(path, None).is_ok()
+    }
+
+    fn read_project(&self, norm: &str, who: &str) -> Result<Option<Vec<u8>>, LoadError> {
+        match &self.root {
+            Root::Demo => Ok(find(embedded::DEMO, norm).map(|b| b.to_vec())),
+            Root::Dir(root) => {
+                let full = root.join(&norm[1..]);
+                if !full.exists() {
+                    return Ok(None);
+                }
+                let canon = full
+                    .canonicalize()
+                    .map_err(|e| LoadError::new(who, format!("cannot resolve '{norm}': {e}")))?;
+                if !canon.starts_with(root) {
+                    return Err(LoadError::new(who, format!("resource path '{norm}' leaves the project folder (symlink)")));
+                }
+                std::fs::read(&canon)
+                    .map(Some)
+                    .map_err(|e| LoadError::new(who, format!("cannot read '{norm}': {e}")))
+            }
+        }
+    }
+
+    /// Resource paths of every file in the project with the given extension (for `sinew check`).
+    pub fn list(&self, ext: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        match &self.root {
+            Root::Demo => {
+                for (p, _) in embedded::DEMO {
+                    if p.ends_with(ext) {
+                        out.push(p.to_string());
+                    }
+                }
+            }
+            Root::Dir(root) => list_dir(root, root, ext, &mut out),
+        }
+        out.sort();
+        out
+    }
+}
+
+fn list_dir(root: &Path, dir: &Path, ext: &str, out: &mut Vec<String>) {
+    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    for e in rd.flatten() {
+        let p = e.path();
+        let name = e.file_name().to_string_lossy().to_string();
+        if name.starts_with('.') {
+            continue;
+        }
+        if p.is_dir() {
+            list_dir(root, &p, ext, out);
+        } else if name.ends_with(ext) {
+            if let Ok(rel) = p.strip_prefix(root) {
+                out.push(format!("/{}", rel.to_string_lossy()));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_escapes_and_symlinks() {
+        let dir = std::env::temp_dir().join(format!("sinew_res_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("proj/main")).unwrap();
+        std::fs::write(dir.join("secret.txt"), "s").unwrap();
+        std::fs::write(dir.join("proj/main/a.lua"), "x").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(dir.join("secret.txt"), dir.join("proj/main/link.txt")).unwrap();
+        let r = Resources::open_dir(&dir.join("proj")).unwrap();
+        assert_eq!(r.read("/main/a.lua", None).unwrap(), b"x");
+        let e = r.read("/../secret.txt", Some("/main/main.collection")).unwrap_err();
+        assert_eq!(e.resource, "/main/main.collection");
+        assert!(e.message.contains("escapes"), "{e}");
+        #[cfg(unix)]
+        assert!(r.read("/main/link.txt", None).unwrap_err().message.contains("leaves the project"));
+        assert!(r.read("/main/missing.lua", None).unwrap_err().message.contains("not found"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

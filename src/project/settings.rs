@@ -1,0 +1,1 @@
+//! `project.json` (filled in by the project-loading work).

@@ -1,0 +1,106 @@
+//! What a loaded project looks like to the runtime.
+
+/// `project.json`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectSettings {
+    pub title: String,
+    pub main_collection: String,
+    pub width: u32,
+    pub height: u32,
+    pub vsync: bool,
+    pub clear_color: [f32; 4],
+    pub update_frequency: f32,
+}
+
+/// A collection flattened into game objects, parents always before their children.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollectionSpec {
+    /// The bootstrap collection's `name` (the URL socket, e.g. `main`).
+    pub name: String,
+    pub objects: Vec<ObjectSpec>,
+}
+
+/// One game object instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectSpec {
+    /// Absolute id path: `/hero`, or `/level/door` inside a nested collection instance.
+    pub path: String,
+    /// The collection path prefix used to resolve relative ids from this object's scripts:
+    /// `/` at the top level, `/level/` inside the instance `level`.
+    pub collection_prefix: String,
+    /// Index of the parent in `CollectionSpec::objects` (always smaller than this index).
+    pub parent: Option<usize>,
+    pub position: [f32; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [f32; 4],
+    pub scale: [f32; 3],
+    pub components: Vec<ComponentSpec>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentSpec {
+    pub id: String,
+    pub kind: ComponentKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ComponentKind {
+    Script { script: String, properties: Vec<(String, PropertyValue)> },
+    Model(ModelSpec),
+    Camera(CameraSpec),
+    Light(LightSpec),
+}
+
+/// A `go.property` override from a collection or game object file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PropertyValue {
+    Number(f64),
+    Bool(bool),
+    String(String),
+    /// From `"hash:name"`: the string that is hashed.
+    Hash(String),
+    Vector3([f32; 3]),
+    Vector4([f32; 4]),
+    /// From `"url:main:/hero#model"`: the URL string.
+    Url(String),
+}
+
+/// A `.model` file or the same fields inline in a component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelSpec {
+    /// The `.model` resource this came from, or the referencing collection for inline models.
+    pub source: String,
+    pub mesh: String,
+    pub skeleton: String,
+    pub animations: Vec<String>,
+    pub default_animation: Option<String>,
+    pub material: String,
+    /// Sampler name → texture resource path.
+    pub textures: Vec<(String, String)>,
+    pub create_go_bones: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CameraSpec {
+    pub fov: f32,
+    pub near: f32,
+    pub far: f32,
+    pub orthographic: bool,
+    pub ortho_height: f32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LightKind {
+    Directional,
+    Point,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LightSpec {
+    pub kind: LightKind,
+    pub color: [f32; 3],
+    pub intensity: f32,
+}
+
+/// The built-in model material used when a model names none.
+pub const DEFAULT_MODEL_MATERIAL: &str = "/builtins/materials/model.material";
