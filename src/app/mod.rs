@@ -1,2 +1,6 @@
-//! (in progress)
-pub fn main() -> i32 { 0 }
+//! The command line and the main loop.
+pub mod cli;
+pub mod run;
+pub mod stats;
+
+pub use cli::main;

@@ -43,6 +43,29 @@ pub fn hash_str(s: &str) -> Hash {
     hash_bytes(s.as_bytes())
 }
 
+thread_local! {
+    static NAMES: std::cell::RefCell<std::collections::HashMap<Hash, String>> = Default::default();
+}
+
+/// Hashes a string and remembers it, so messages and `tostring(hash)` can show the original text.
+pub fn hash_remembered(s: &str) -> Hash {
+    let h = hash_str(s);
+    NAMES.with(|n| {
+        n.borrow_mut().entry(h).or_insert_with(|| s.to_string());
+    });
+    h
+}
+
+/// Remembers the text of a hash (see [`hash_remembered`]).
+pub fn remember(s: &str) {
+    hash_remembered(s);
+}
+
+/// The text a hash was made from, when known, else its hex digits.
+pub fn name_of(h: Hash) -> String {
+    NAMES.with(|n| n.borrow().get(&h).cloned()).unwrap_or_else(|| to_hex(h))
+}
+
 /// 16 lowercase hex digits, as `hash_to_hex` prints.
 pub fn to_hex(h: Hash) -> String {
     format!("{h:016x}")

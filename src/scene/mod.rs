@@ -1,1 +1,8 @@
-//! (in progress)
+//! Game objects in flat arrays, their transforms, URLs and the message queue.
+pub mod message;
+pub mod objects;
+pub mod url;
+
+pub use message::{Message, MessageQueue};
+pub use objects::{Component, ComponentKind, Scene, NONE};
+pub use url::Url;

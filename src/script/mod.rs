@@ -1,1 +1,266 @@
-//! (in progress)
+//! The Lua side of the game: one LuaJIT state running every `.script` instance.
+//!
+//! Bindings are split per namespace, each a Lua file (`lua/go.lua`, `lua/msg.lua`,
+//! `lua/vmath.lua`) over the C functions in [`ffi`]. Lua owns only the per-instance `self` tables
+//! and the compiled callbacks; all game state stays in [`World`].
+pub mod ffi;
+
+use crate::game::{ScriptHooks, World};
+use crate::project::{PropertyValue, Resources};
+use crate::scene::Message;
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
+use std::cell::{Cell, RefCell};
+use std::io::Write;
+use std::rc::Rc;
+
+const VMATH_LUA: &str = include_str!("lua/vmath.lua");
+const RUNTIME_LUA: &str = include_str!("lua/runtime.lua");
+const GO_LUA: &str = include_str!("lua/go.lua");
+const MSG_LUA: &str = include_str!("lua/msg.lua");
+
+/// Passed by address to `E.deliver`; the layout matches `sinew_envelope` in runtime.lua.
+#[repr(C)]
+struct Envelope {
+    id: u64,
+    sender: crate::scene::Url,
+    receiver: crate::scene::Url,
+    data: *const u8,
+    len: usize,
+}
+
+/// Entry points of runtime.lua, looked up once.
+struct Entries {
+    create: Function,
+    init_new: Function,
+    update: Function,
+    late_update: Function,
+    deliver: Function,
+    destroy: Function,
+}
+
+pub struct ScriptHost {
+    lua: Lua,
+    entries: Entries,
+    /// Kept so the FFI context pointer given to Lua stays valid as long as the Lua state.
+    world: Rc<RefCell<World>>,
+    next_index: u32,
+    errors: Rc<Cell<u32>>,
+}
+
+fn lua_err(e: mlua::Error) -> String {
+    e.to_string()
+}
+
+impl ScriptHost {
+    /// Creates the Lua state with the Sinew API installed.
+    pub fn new(world: Rc<RefCell<World>>, res: Resources) -> Result<Self, String> {
+        // SAFETY: FFI is required by the bindings; scripts are trusted game code, as in LÖVE.
+        let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::default()) };
+        let errors = Rc::new(Cell::new(0u32));
+        let host_fns = Self::host_functions(&lua, res, errors.clone()).map_err(lua_err)?;
+        let api = lua.create_table().map_err(lua_err)?;
+        for (name, addr) in ffi::table() {
+            api.set(name, addr as f64).map_err(lua_err)?;
+        }
+        let ctx_addr = Rc::as_ptr(&world) as usize as f64;
+        let entries = (|| -> mlua::Result<Entries> {
+            let vm: Table = lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").call(())?;
+            let globals = lua.globals();
+            globals.set("vmath", vm.get::<Table>("vmath")?)?;
+            let s: Table =
+                lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, ctx_addr, host_fns, vm))?;
+            let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
+            let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
+            crate::script::constants(&lua, &go)?;
+            globals.set("go", go)?;
+            globals.set("msg", msg)?;
+            let e: Table = s.get("E")?;
+            Ok(Entries {
+                create: e.get("create")?,
+                init_new: e.get("init_new")?,
+                update: e.get("update")?,
+                late_update: e.get("late_update")?,
+                deliver: e.get("deliver")?,
+                destroy: e.get("destroy")?,
+            })
+        })()
+        .map_err(|e| format!("internal error while starting Lua: {e}"))?;
+        Ok(ScriptHost { lua, entries, world, next_index: 0, errors })
+    }
+
+    /// The functions Lua calls back into with ordinary (non-FFI) values.
+    fn host_functions(lua: &Lua, res: Resources, errors: Rc<Cell<u32>>) -> mlua::Result<Table> {
+        let t = lua.create_table()?;
+        t.set(
+            "print",
+            lua.create_function(|_, s: mlua::LuaString| {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&s.as_bytes());
+                let _ = out.write_all(b"\n");
+                let _ = out.flush();
+                Ok(())
+            })?,
+        )?;
+        t.set(
+            "log_error",
+            lua.create_function(move |_, s: String| {
+                errors.set(errors.get() + 1);
+                log::error!("{s}");
+                Ok(())
+            })?,
+        )?;
+        t.set(
+            "log_warn",
+            lua.create_function(|_, s: String| {
+                log::warn!("{s}");
+                Ok(())
+            })?,
+        )?;
+        t.set(
+            "read",
+            lua.create_function(move |lua, path: String| match res.read(&path, None) {
+                Ok(bytes) => Ok((Value::String(lua.create_string(&bytes)?), Value::Nil)),
+                Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+            })?,
+        )?;
+        Ok(t)
+    }
+
+    /// Number of script errors reported so far (runtime errors in callbacks).
+    pub fn error_count(&self) -> u32 {
+        self.errors.get()
+    }
+
+    pub fn world(&self) -> &Rc<RefCell<World>> {
+        &self.world
+    }
+
+    pub fn lua(&self) -> &Lua {
+        &self.lua
+    }
+
+    /// Creates one script component instance; loading errors name the script file.
+    pub fn create_instance(
+        &mut self,
+        slot: u32,
+        component: &str,
+        script: &str,
+        props: &[(String, PropertyValue)],
+    ) -> Result<u32, String> {
+        let overrides = self.lua.create_table().map_err(lua_err)?;
+        for (i, (name, v)) in props.iter().enumerate() {
+            let row = property_row(&self.lua, name, v).map_err(lua_err)?;
+            overrides.set(i + 1, row).map_err(lua_err)?;
+        }
+        let index = self.next_index;
+        let err: Option<String> = self
+            .entries
+            .create
+            .call((index, slot, component, script, overrides))
+            .map_err(lua_err)?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        self.next_index += 1;
+        Ok(index)
+    }
+
+    fn call_entry<A: mlua::IntoLuaMulti>(&self, f: &Function, args: A) {
+        if let Err(e) = f.call::<()>(args) {
+            self.errors.set(self.errors.get() + 1);
+            log::error!("{e}");
+        }
+    }
+}
+
+fn property_row(lua: &Lua, name: &str, v: &PropertyValue) -> mlua::Result<Table> {
+    let row = lua.create_table()?;
+    row.set(1, name)?;
+    match v {
+        PropertyValue::Number(n) => {
+            row.set(2, "number")?;
+            row.set(3, *n)?;
+        }
+        PropertyValue::Bool(b) => {
+            row.set(2, "boolean")?;
+            row.set(3, *b)?;
+        }
+        PropertyValue::String(s) => {
+            row.set(2, "string")?;
+            row.set(3, s.as_str())?;
+        }
+        PropertyValue::Hash(s) => {
+            row.set(2, "hash")?;
+            row.set(3, s.as_str())?;
+        }
+        PropertyValue::Url(s) => {
+            row.set(2, "url")?;
+            row.set(3, s.as_str())?;
+        }
+        PropertyValue::Vector3(a) => {
+            row.set(2, "vector3")?;
+            for (i, x) in a.iter().enumerate() {
+                row.set(3 + i, *x)?;
+            }
+        }
+        PropertyValue::Vector4(a) => {
+            row.set(2, "vector4")?;
+            for (i, x) in a.iter().enumerate() {
+                row.set(3 + i, *x)?;
+            }
+        }
+    }
+    Ok(row)
+}
+
+/// `go.PLAYBACK_*` and `go.EASING_*` constants.
+pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
+    const PLAYBACK: [&str; 7] =
+        ["NONE", "ONCE_FORWARD", "ONCE_BACKWARD", "ONCE_PINGPONG", "LOOP_FORWARD", "LOOP_BACKWARD", "LOOP_PINGPONG"];
+    for (i, n) in PLAYBACK.iter().enumerate() {
+        go.set(format!("PLAYBACK_{n}"), i)?;
+    }
+    const EASING: [&str; 41] = [
+        "LINEAR", "INQUAD", "OUTQUAD", "INOUTQUAD", "OUTINQUAD", "INCUBIC", "OUTCUBIC", "INOUTCUBIC", "OUTINCUBIC",
+        "INQUART", "OUTQUART", "INOUTQUART", "OUTINQUART", "INQUINT", "OUTQUINT", "INOUTQUINT", "OUTINQUINT",
+        "INSINE", "OUTSINE", "INOUTSINE", "OUTINSINE", "INEXPO", "OUTEXPO", "INOUTEXPO", "OUTINEXPO", "INCIRC",
+        "OUTCIRC", "INOUTCIRC", "OUTINCIRC", "INELASTIC", "OUTELASTIC", "INOUTELASTIC", "OUTINELASTIC", "INBACK",
+        "OUTBACK", "INOUTBACK", "OUTINBACK", "INBOUNCE", "OUTBOUNCE", "INOUTBOUNCE", "OUTINBOUNCE",
+    ];
+    for (i, n) in EASING.iter().enumerate() {
+        go.set(format!("EASING_{n}"), i)?;
+    }
+    Ok(())
+}
+
+impl ScriptHooks for ScriptHost {
+    fn init_new(&mut self) {
+        self.call_entry(&self.entries.init_new, ());
+    }
+    fn update(&mut self, dt: f32) {
+        self.call_entry(&self.entries.update, dt);
+    }
+    fn late_update(&mut self, dt: f32) {
+        self.call_entry(&self.entries.late_update, dt);
+    }
+    fn deliver(&mut self, instance: u32, msg: &Message) {
+        let env = Envelope {
+            id: msg.id,
+            sender: msg.sender,
+            receiver: msg.receiver,
+            data: msg.data.as_ptr(),
+            len: msg.data.len(),
+        };
+        let addr = &env as *const Envelope as usize as f64;
+        self.call_entry(&self.entries.deliver, (instance, addr));
+    }
+    fn destroy(&mut self, instance: u32) {
+        self.call_entry(&self.entries.destroy, instance);
+    }
+}
+
+impl crate::game::spawn::ScriptFactory for ScriptHost {
+    fn create(&mut self, slot: u32, component: &str, script: &str, props: &[(String, PropertyValue)]) -> Result<u32, String> {
+        self.create_instance(slot, component, script, props)
+    }
+}

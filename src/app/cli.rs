@@ -1,0 +1,92 @@
+//! `sinew`, `sinew run`, `sinew check` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
+use super::run::{run, RunOptions};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "sinew", version, about = "A Lua-first runtime for animated 3D games (Defold's API)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a project (default: the demo embedded in the binary).
+    Run(RunArgs),
+    /// Load everything in a project and report every problem; exit 1 if any.
+    Check { project_dir: PathBuf },
+}
+
+#[derive(clap::Args, Default)]
+struct RunArgs {
+    project_dir: Option<PathBuf>,
+    /// Render offscreen, no window (chosen automatically when no display is available).
+    #[arg(long)]
+    headless: bool,
+    /// Quit after N frames.
+    #[arg(long, value_name = "N")]
+    frames: Option<u64>,
+    /// Advance the game by exactly this many seconds each frame.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_dt)]
+    fixed_dt: Option<f32>,
+    /// Write the last rendered frame as a PNG on exit.
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Window or offscreen size.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(u32, u32)>,
+    /// No hot reload.
+    #[arg(long)]
+    no_watch: bool,
+    /// At exit, print one JSON line of frame statistics to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Draw every game object as a small cube (on by default for the embedded demo).
+    #[arg(long)]
+    debug_draw: bool,
+}
+
+fn parse_dt(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("'{s}' is not a number of seconds >= 0")),
+    }
+}
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not a size like 960x540");
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h) = (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?);
+    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+        return Err(bad());
+    }
+    Ok((w, h))
+}
+
+/// Parses the command line and runs; returns the process exit status.
+pub fn main() -> i32 {
+    crate::base::log::init();
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        None => run(RunOptions { debug_draw: true, ..RunOptions::default() }),
+        Some(Command::Run(a)) => run(RunOptions {
+            debug_draw: a.debug_draw || a.project_dir.is_none(),
+            project_dir: a.project_dir,
+            headless: a.headless,
+            frames: a.frames,
+            fixed_dt: a.fixed_dt,
+            screenshot: a.screenshot,
+            size: a.size,
+            watch: !a.no_watch,
+            stats: a.stats,
+        }),
+        Some(Command::Check { project_dir }) => super::run::check(&project_dir),
+    }
+}

@@ -1,0 +1,133 @@
+//! Message dispatch and deferred deletion.
+use super::{ScriptHooks, World};
+use crate::base::hash::{hash_str, name_of};
+use crate::scene::message::{decode, MsgValue};
+use crate::scene::{url, ComponentKind, Message, NONE};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// Passes over the queue per dispatch, so a message ping-pong cannot hang a frame.
+const MAX_PASSES: usize = 10;
+
+struct BuiltinIds {
+    set_parent: u64,
+}
+
+fn ids() -> &'static BuiltinIds {
+    static IDS: OnceLock<BuiltinIds> = OnceLock::new();
+    IDS.get_or_init(|| BuiltinIds { set_parent: hash_str("set_parent") })
+}
+
+/// Delivers queued messages, including those posted while delivering, up to [`MAX_PASSES`].
+pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
+    for _ in 0..MAX_PASSES {
+        let batch: Vec<Message> = {
+            let mut w = world.borrow_mut();
+            if w.messages.is_empty() {
+                return;
+            }
+            std::iter::from_fn(|| w.messages.pop()).collect()
+        };
+        for m in &batch {
+            deliver_one(world, hooks, m);
+        }
+    }
+    let left = world.borrow().messages.len();
+    if left > 0 {
+        log::warn!("{left} messages left undelivered after {MAX_PASSES} dispatch passes; they wait for the next frame");
+    }
+}
+
+fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message) {
+    let targets: Vec<u32> = {
+        let mut w = world.borrow_mut();
+        let Some(slot) = w.scene.find(m.receiver.path).filter(|_| m.receiver.socket == w.socket) else {
+            log::error!(
+                "Instance '{}' could not be found when dispatching message '{}' sent from {}",
+                name_of(m.receiver.path),
+                name_of(m.id),
+                url::format(&m.sender)
+            );
+            return;
+        };
+        if m.receiver.fragment == 0 {
+            builtin_object_message(&mut w, slot, m);
+        }
+        let comps = &w.scene.components[slot as usize];
+        let matching: Vec<_> =
+            comps.iter().filter(|c| m.receiver.fragment == 0 || c.id == m.receiver.fragment).collect();
+        if matching.is_empty() && m.receiver.fragment != 0 {
+            log::error!(
+                "Component '{}#{}' could not be found when dispatching message '{}' sent from {}",
+                name_of(m.receiver.path),
+                name_of(m.receiver.fragment),
+                name_of(m.id),
+                url::format(&m.sender)
+            );
+        }
+        matching
+            .iter()
+            .filter_map(|c| match c.kind {
+                ComponentKind::Script(i) => Some(i),
+                _ => None,
+            })
+            .collect()
+    };
+    for i in targets {
+        hooks.deliver(i, m);
+    }
+}
+
+/// Messages a game object itself understands.
+fn builtin_object_message(w: &mut World, slot: u32, m: &Message) {
+    if m.id != ids().set_parent {
+        return;
+    }
+    let data = match decode(&m.data) {
+        Ok(d) => d,
+        Err(e) => return log::error!("set_parent: {e}"),
+    };
+    let parent = match data.get("parent_id") {
+        Some(MsgValue::Hash(h)) if *h != 0 => match w.scene.find(*h) {
+            Some(p) => p,
+            None => return log::error!("set_parent: parent '{}' not found", name_of(*h)),
+        },
+        _ => NONE,
+    };
+    let keep = match data.get("keep_world_transform") {
+        Some(MsgValue::Number(n)) => *n != 0.0,
+        Some(MsgValue::Bool(b)) => *b,
+        _ => true,
+    };
+    if let Err(e) = w.scene.set_parent(slot, parent, keep) {
+        log::error!("set_parent of '{}': {e}", name_of(w.scene.ids[slot as usize]));
+    }
+}
+
+/// Deletes the objects marked by `go.delete`, children before parents, calling `final` first.
+pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
+    let doomed: Vec<u32> = {
+        let mut w = world.borrow_mut();
+        if !w.scene.doomed.iter().any(|&d| d) {
+            return;
+        }
+        let order = w.scene.order().to_vec();
+        order.into_iter().rev().filter(|&s| w.scene.doomed[s as usize]).collect()
+    };
+    for &slot in &doomed {
+        let scripts: Vec<u32> = world.borrow().scene.components[slot as usize]
+            .iter()
+            .filter_map(|c| match c.kind {
+                ComponentKind::Script(i) => Some(i),
+                _ => None,
+            })
+            .collect();
+        for i in scripts {
+            hooks.destroy(i);
+        }
+    }
+    let mut w = world.borrow_mut();
+    for slot in doomed {
+        w.scene.remove(slot);
+    }
+}

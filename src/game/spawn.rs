@@ -1,0 +1,46 @@
+//! Turning a loaded collection into game objects and component instances.
+use super::World;
+use crate::base::hash::hash_remembered;
+use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue};
+use crate::scene::{Component, ComponentKind};
+use glam::{Quat, Vec3};
+use std::cell::RefCell;
+
+/// Creates script component instances on behalf of the spawner.
+pub trait ScriptFactory {
+    /// Returns the new instance index, or an error message naming the script.
+    fn create(&mut self, slot: u32, component: &str, script: &str, props: &[(String, PropertyValue)])
+    -> Result<u32, String>;
+}
+
+/// Spawns every object of `spec`. Components this build cannot show yet are kept as ids only.
+pub fn spawn_collection(world: &RefCell<World>, spec: &CollectionSpec, scripts: &mut dyn ScriptFactory) -> Result<(), String> {
+    let mut slots = Vec::with_capacity(spec.objects.len());
+    for o in &spec.objects {
+        let mut w = world.borrow_mut();
+        let prefix = w.scene.intern_prefix(&o.collection_prefix);
+        let rot = Quat::from_array(o.rotation).normalize();
+        let slot = w.scene.spawn(&o.path, prefix, Vec3::from(o.position), rot, Vec3::from(o.scale))?;
+        if let Some(p) = o.parent {
+            let parent = *slots.get(p).ok_or_else(|| format!("{}: parent listed after child", o.path))?;
+            w.scene.set_parent(slot, parent, false)?;
+        }
+        slots.push(slot);
+    }
+    for (o, &slot) in spec.objects.iter().zip(&slots) {
+        for c in &o.components {
+            let kind = match &c.kind {
+                SpecKind::Script { script, properties } => {
+                    ComponentKind::Script(scripts.create(slot, &c.id, script, properties)?)
+                }
+                SpecKind::Model(_) => ComponentKind::Model(u32::MAX),
+                SpecKind::Camera(_) => ComponentKind::Camera(u32::MAX),
+                SpecKind::Light(_) => ComponentKind::Light(u32::MAX),
+            };
+            let id = hash_remembered(&c.id);
+            world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
+        }
+    }
+    world.borrow_mut().scene.update_world_transforms();
+    Ok(())
+}

@@ -1,0 +1,27 @@
+//! Everything a running game holds, apart from the Lua state and GPU resources.
+use crate::base::hash::{hash_remembered, Hash};
+use crate::scene::{MessageQueue, Scene};
+
+pub struct World {
+    pub scene: Scene,
+    pub messages: MessageQueue,
+    /// Hash of the bootstrap collection's name: the URL socket of every object.
+    pub socket: Hash,
+    pub socket_name: String,
+    /// Set by `sys.exit`: the run ends after the current frame with this status.
+    pub exit_code: Option<i32>,
+    pub frame: u64,
+}
+
+impl World {
+    pub fn new(socket_name: &str) -> Self {
+        World {
+            scene: Scene::new(),
+            messages: MessageQueue::default(),
+            socket: hash_remembered(socket_name),
+            socket_name: socket_name.to_string(),
+            exit_code: None,
+            frame: 0,
+        }
+    }
+}

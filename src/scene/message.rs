@@ -1,0 +1,243 @@
+//! The message queue and the binary form of message tables.
+//!
+//! Like Defold, a posted table is serialised at `msg.post` time (so later changes by the sender do
+//! not leak through) and decoded again for each receiving script. One format serves Lua→Lua,
+//! Lua→engine (`set_parent`) and engine→Lua (`model_animation_done`) messages.
+use super::url::Url;
+use crate::base::hash::Hash;
+use std::collections::VecDeque;
+
+/// Largest encoded message, as in Defold.
+pub const MAX_MESSAGE_BYTES: usize = 2048;
+
+pub mod tag {
+    pub const FALSE: u8 = 1;
+    pub const TRUE: u8 = 2;
+    pub const NUMBER: u8 = 3;
+    pub const STRING: u8 = 4;
+    pub const HASH: u8 = 5;
+    pub const URL: u8 = 6;
+    pub const VECTOR3: u8 = 7;
+    pub const VECTOR4: u8 = 8;
+    pub const QUAT: u8 = 9;
+    pub const MATRIX4: u8 = 10;
+    pub const TABLE: u8 = 11;
+}
+
+/// A decoded message value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MsgValue {
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Hash(Hash),
+    Url(Url),
+    Vector3([f32; 3]),
+    Vector4([f32; 4]),
+    Quat([f32; 4]),
+    Matrix4([f32; 16]),
+    Table(Vec<(MsgValue, MsgValue)>),
+}
+
+impl MsgValue {
+    /// Field of a table by string key.
+    pub fn get(&self, key: &str) -> Option<&MsgValue> {
+        match self {
+            MsgValue::Table(t) => t.iter().find(|(k, _)| matches!(k, MsgValue::String(s) if s == key)).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+}
+
+fn put_f32s(out: &mut Vec<u8>, v: &[f32]) {
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// Encodes a value (normally a table) into the message format.
+pub fn encode(v: &MsgValue, out: &mut Vec<u8>) {
+    match v {
+        MsgValue::Bool(false) => out.push(tag::FALSE),
+        MsgValue::Bool(true) => out.push(tag::TRUE),
+        MsgValue::Number(n) => {
+            out.push(tag::NUMBER);
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        MsgValue::String(s) => {
+            out.push(tag::STRING);
+            out.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            out.extend_from_slice(s.as_bytes());
+        }
+        MsgValue::Hash(h) => {
+            out.push(tag::HASH);
+            out.extend_from_slice(&h.to_le_bytes());
+        }
+        MsgValue::Url(u) => {
+            out.push(tag::URL);
+            for h in [u.socket, u.path, u.fragment] {
+                out.extend_from_slice(&h.to_le_bytes());
+            }
+        }
+        MsgValue::Vector3(a) => {
+            out.push(tag::VECTOR3);
+            put_f32s(out, a);
+        }
+        MsgValue::Vector4(a) => {
+            out.push(tag::VECTOR4);
+            put_f32s(out, a);
+        }
+        MsgValue::Quat(a) => {
+            out.push(tag::QUAT);
+            put_f32s(out, a);
+        }
+        MsgValue::Matrix4(a) => {
+            out.push(tag::MATRIX4);
+            put_f32s(out, a);
+        }
+        MsgValue::Table(t) => {
+            out.push(tag::TABLE);
+            out.extend_from_slice(&(t.len() as u32).to_le_bytes());
+            for (k, v) in t {
+                encode(k, out);
+                encode(v, out);
+            }
+        }
+    }
+}
+
+struct Reader<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        let end = self.pos.checked_add(n).filter(|&e| e <= self.data.len()).ok_or("truncated message data")?;
+        let s = &self.data[self.pos..end];
+        self.pos = end;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, String> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(self.take(8)?);
+        Ok(u64::from_le_bytes(a))
+    }
+    fn f32s<const N: usize>(&mut self) -> Result<[f32; N], String> {
+        let mut out = [0f32; N];
+        for o in out.iter_mut() {
+            let b = self.take(4)?;
+            *o = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        }
+        Ok(out)
+    }
+    fn value(&mut self, depth: u32) -> Result<MsgValue, String> {
+        if depth > 32 {
+            return Err("message tables nest too deeply".into());
+        }
+        let t = self.take(1)?[0];
+        Ok(match t {
+            tag::FALSE => MsgValue::Bool(false),
+            tag::TRUE => MsgValue::Bool(true),
+            tag::NUMBER => MsgValue::Number(f64::from_bits(self.u64()?)),
+            tag::STRING => {
+                let n = self.u32()? as usize;
+                MsgValue::String(String::from_utf8_lossy(self.take(n)?).into_owned())
+            }
+            tag::HASH => MsgValue::Hash(self.u64()?),
+            tag::URL => MsgValue::Url(Url { socket: self.u64()?, path: self.u64()?, fragment: self.u64()? }),
+            tag::VECTOR3 => MsgValue::Vector3(self.f32s::<3>()?),
+            tag::VECTOR4 => MsgValue::Vector4(self.f32s::<4>()?),
+            tag::QUAT => MsgValue::Quat(self.f32s::<4>()?),
+            tag::MATRIX4 => MsgValue::Matrix4(self.f32s::<16>()?),
+            tag::TABLE => {
+                let n = self.u32()? as usize;
+                let mut t = Vec::with_capacity(n.min(256));
+                for _ in 0..n {
+                    let k = self.value(depth + 1)?;
+                    let v = self.value(depth + 1)?;
+                    t.push((k, v));
+                }
+                MsgValue::Table(t)
+            }
+            other => return Err(format!("unknown message value tag {other}")),
+        })
+    }
+}
+
+/// Decodes message data; empty data is an empty table.
+pub fn decode(data: &[u8]) -> Result<MsgValue, String> {
+    if data.is_empty() {
+        return Ok(MsgValue::Table(Vec::new()));
+    }
+    let mut r = Reader { data, pos: 0 };
+    let v = r.value(0)?;
+    if r.pos != data.len() {
+        return Err("trailing bytes in message data".into());
+    }
+    Ok(v)
+}
+
+/// A queued message.
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub sender: Url,
+    pub receiver: Url,
+    pub id: Hash,
+    /// Encoded table (see [`encode`]); empty means `{}`.
+    pub data: Vec<u8>,
+}
+
+/// FIFO of messages waiting for the next dispatch.
+#[derive(Default)]
+pub struct MessageQueue {
+    queue: VecDeque<Message>,
+}
+
+impl MessageQueue {
+    pub fn post(&mut self, m: Message) {
+        self.queue.push_back(m);
+    }
+    pub fn pop(&mut self) -> Option<Message> {
+        self.queue.pop_front()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_bad_input() {
+        let v = MsgValue::Table(vec![
+            (MsgValue::String("a".into()), MsgValue::Number(1.5)),
+            (MsgValue::Number(1.0), MsgValue::Vector3([1.0, 2.0, 3.0])),
+            (MsgValue::String("u".into()), MsgValue::Url(Url { socket: 1, path: 2, fragment: 3 })),
+            (MsgValue::String("t".into()), MsgValue::Table(vec![(MsgValue::Bool(true), MsgValue::Hash(7))])),
+        ]);
+        let mut buf = Vec::new();
+        encode(&v, &mut buf);
+        assert_eq!(decode(&buf).unwrap(), v);
+        assert_eq!(v.get("a"), Some(&MsgValue::Number(1.5)));
+        for cut in 1..buf.len() {
+            assert!(decode(&buf[..cut]).is_err(), "truncated at {cut}");
+        }
+        assert!(decode(&[99]).is_err());
+        let mut deep = vec![];
+        for _ in 0..40 {
+            deep.extend_from_slice(&[tag::TABLE, 1, 0, 0, 0, tag::TRUE]);
+        }
+        assert!(decode(&deep).is_err());
+        assert_eq!(decode(&[]).unwrap(), MsgValue::Table(vec![]));
+    }
+}

@@ -1,0 +1,312 @@
+//! Game objects stored as a structure of arrays indexed by slot.
+//!
+//! World transforms are recomputed once per frame in one pass over `order`, a parent-before-child
+//! list rebuilt only when the hierarchy changes, so the per-frame cost is a linear sweep with no
+//! recursion and no allocation.
+use crate::base::hash::{hash_str, Hash};
+use glam::{Affine3A, Quat, Vec3};
+use std::collections::HashMap;
+
+/// "No object" in parent links and lookups.
+pub const NONE: u32 = u32::MAX;
+
+/// What kind of component a game object carries; the index points into that type's world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ComponentKind {
+    Script(u32),
+    Model(u32),
+    Camera(u32),
+    Light(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Component {
+    pub id: Hash,
+    pub kind: ComponentKind,
+}
+
+/// All game objects of the running collection.
+#[derive(Default)]
+pub struct Scene {
+    pub ids: Vec<Hash>,
+    /// Index into `prefixes`: the collection path used to resolve relative ids.
+    pub prefix: Vec<u32>,
+    pub parent: Vec<u32>,
+    pub position: Vec<Vec3>,
+    pub rotation: Vec<Quat>,
+    pub scale: Vec<Vec3>,
+    pub world: Vec<Affine3A>,
+    pub alive: Vec<bool>,
+    pub components: Vec<Vec<Component>>,
+    /// Objects whose deletion was requested this frame (deferred to the end of the frame).
+    pub doomed: Vec<bool>,
+    pub prefixes: Vec<String>,
+    by_id: HashMap<Hash, u32>,
+    free: Vec<u32>,
+    order: Vec<u32>,
+    order_dirty: bool,
+    children_scratch: Vec<u32>,
+    child_start: Vec<u32>,
+}
+
+impl Scene {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of slots (live or free); valid slot indices are below this.
+    pub fn capacity(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn live_count(&self) -> usize {
+        self.ids.len() - self.free.len()
+    }
+
+    /// Index of a collection prefix such as `/level/`, interned.
+    pub fn intern_prefix(&mut self, prefix: &str) -> u32 {
+        if let Some(i) = self.prefixes.iter().position(|p| p == prefix) {
+            return i as u32;
+        }
+        self.prefixes.push(prefix.to_string());
+        (self.prefixes.len() - 1) as u32
+    }
+
+    /// Adds a game object with the absolute id path `path`; fails if the id is taken.
+    pub fn spawn(&mut self, path: &str, prefix: u32, pos: Vec3, rot: Quat, scale: Vec3) -> Result<u32, String> {
+        let id = hash_str(path);
+        crate::base::hash::remember(path);
+        if self.by_id.contains_key(&id) {
+            return Err(format!("a game object with id '{path}' already exists"));
+        }
+        let slot = match self.free.pop() {
+            Some(s) => s,
+            None => {
+                self.ids.push(0);
+                self.prefix.push(0);
+                self.parent.push(NONE);
+                self.position.push(Vec3::ZERO);
+                self.rotation.push(Quat::IDENTITY);
+                self.scale.push(Vec3::ONE);
+                self.world.push(Affine3A::IDENTITY);
+                self.alive.push(false);
+                self.components.push(Vec::new());
+                self.doomed.push(false);
+                (self.ids.len() - 1) as u32
+            }
+        };
+        let s = slot as usize;
+        self.ids[s] = id;
+        self.prefix[s] = prefix;
+        self.parent[s] = NONE;
+        self.position[s] = pos;
+        self.rotation[s] = rot;
+        self.scale[s] = scale;
+        self.world[s] = Affine3A::from_scale_rotation_translation(scale, rot, pos);
+        self.alive[s] = true;
+        self.doomed[s] = false;
+        self.components[s].clear();
+        self.by_id.insert(id, slot);
+        self.order_dirty = true;
+        Ok(slot)
+    }
+
+    /// Slot of a live object by id.
+    pub fn find(&self, id: Hash) -> Option<u32> {
+        self.by_id.get(&id).copied()
+    }
+
+    pub fn is_live(&self, slot: u32) -> bool {
+        self.alive.get(slot as usize).copied().unwrap_or(false)
+    }
+
+    /// Sets the parent, optionally keeping the world transform. Refuses cycles.
+    pub fn set_parent(&mut self, child: u32, parent: u32, keep_world: bool) -> Result<(), String> {
+        if !self.is_live(child) || (parent != NONE && !self.is_live(parent)) {
+            return Err("no such game object".into());
+        }
+        let mut p = parent;
+        while p != NONE {
+            if p == child {
+                return Err("a game object cannot be parented to itself or its descendant".into());
+            }
+            p = self.parent[p as usize];
+        }
+        let c = child as usize;
+        if keep_world {
+            let parent_world = if parent == NONE { Affine3A::IDENTITY } else { self.world[parent as usize] };
+            let local = parent_world.inverse() * self.world[c];
+            let (s, r, t) = local.to_scale_rotation_translation();
+            self.position[c] = t;
+            self.rotation[c] = r.normalize();
+            self.scale[c] = s;
+        }
+        self.parent[c] = parent;
+        self.order_dirty = true;
+        Ok(())
+    }
+
+    /// Removes an object now. Children are re-attached to its parent, keeping their world transform.
+    pub fn remove(&mut self, slot: u32) {
+        if !self.is_live(slot) {
+            return;
+        }
+        let s = slot as usize;
+        let grand = self.parent[s];
+        for c in 0..self.ids.len() {
+            if self.alive[c] && self.parent[c] == slot {
+                let _ = self.set_parent(c as u32, grand, true);
+            }
+        }
+        self.by_id.remove(&self.ids[s]);
+        self.alive[s] = false;
+        self.doomed[s] = false;
+        self.components[s].clear();
+        self.parent[s] = NONE;
+        self.free.push(slot);
+        self.order_dirty = true;
+    }
+
+    /// Direct children of `slot` (not hot: used by recursive deletion).
+    pub fn children(&self, slot: u32) -> Vec<u32> {
+        (0..self.ids.len() as u32).filter(|&c| self.alive[c as usize] && self.parent[c as usize] == slot).collect()
+    }
+
+    /// Parent-before-child order of live objects.
+    pub fn order(&mut self) -> &[u32] {
+        if self.order_dirty {
+            self.rebuild_order();
+        }
+        &self.order
+    }
+
+    /// Counting sort by parent, then a breadth-first walk from the roots: O(n), no recursion.
+    fn rebuild_order(&mut self) {
+        let n = self.ids.len();
+        self.child_start.clear();
+        self.child_start.resize(n + 2, 0);
+        for c in 0..n {
+            if self.alive[c] {
+                let p = self.parent[c];
+                let bucket = if p == NONE { 0 } else { p as usize + 1 };
+                self.child_start[bucket + 1] += 1;
+            }
+        }
+        for i in 1..self.child_start.len() {
+            self.child_start[i] += self.child_start[i - 1];
+        }
+        self.children_scratch.clear();
+        self.children_scratch.resize(self.live_count(), 0);
+        let mut fill = self.child_start.clone();
+        for c in 0..n {
+            if self.alive[c] {
+                let p = self.parent[c];
+                let bucket = if p == NONE { 0 } else { p as usize + 1 };
+                self.children_scratch[fill[bucket] as usize] = c as u32;
+                fill[bucket] += 1;
+            }
+        }
+        self.order.clear();
+        let roots = self.child_start[0] as usize..self.child_start[1] as usize;
+        self.order.extend_from_slice(&self.children_scratch[roots]);
+        let mut i = 0;
+        while i < self.order.len() {
+            let b = self.order[i] as usize + 1;
+            let range = self.child_start[b] as usize..self.child_start[b + 1] as usize;
+            self.order.extend_from_slice(&self.children_scratch[range]);
+            i += 1;
+        }
+        self.order_dirty = false;
+    }
+
+    /// Recomputes every world transform from the locals, parents first.
+    pub fn update_world_transforms(&mut self) {
+        if self.order_dirty {
+            self.rebuild_order();
+        }
+        let Scene { order, parent, position, rotation, scale, world, .. } = self;
+        for &slot in order.iter() {
+            let s = slot as usize;
+            let local = Affine3A::from_scale_rotation_translation(scale[s], rotation[s], position[s]);
+            let p = parent[s];
+            world[s] = if p == NONE { local } else { world[p as usize] * local };
+        }
+    }
+
+    /// Recomputes the world transform of one object and its ancestors (`go.update_world_transform`).
+    pub fn update_world_transform_of(&mut self, slot: u32) {
+        let mut chain = Vec::new();
+        let mut s = slot;
+        while s != NONE && self.is_live(s) {
+            chain.push(s);
+            s = self.parent[s as usize];
+        }
+        for &s in chain.iter().rev() {
+            let i = s as usize;
+            let local = Affine3A::from_scale_rotation_translation(self.scale[i], self.rotation[i], self.position[i]);
+            let p = self.parent[i];
+            self.world[i] = if p == NONE { local } else { self.world[p as usize] * local };
+        }
+    }
+
+    /// Finds a component of an object by id.
+    pub fn component(&self, slot: u32, id: Hash) -> Option<Component> {
+        self.components.get(slot as usize)?.iter().copied().find(|c| c.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spawn(s: &mut Scene, p: &str, x: f32) -> u32 {
+        s.spawn(p, 0, Vec3::new(x, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE).unwrap()
+    }
+
+    #[test]
+    fn world_transforms_follow_parents_in_any_slot_order() {
+        let mut s = Scene::new();
+        let c = spawn(&mut s, "/c", 1.0);
+        let b = spawn(&mut s, "/b", 1.0);
+        let a = spawn(&mut s, "/a", 1.0);
+        s.set_parent(c, b, false).unwrap();
+        s.set_parent(b, a, false).unwrap();
+        s.rotation[a as usize] = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        s.scale[a as usize] = Vec3::splat(2.0);
+        s.update_world_transforms();
+        let w = s.world[c as usize].translation;
+        assert!((w - glam::Vec3A::new(1.0, 4.0, 0.0)).length() < 1e-5, "{w:?}");
+        assert_eq!(s.order(), &[a, b, c]);
+    }
+
+    #[test]
+    fn duplicate_ids_cycles_and_removal() {
+        let mut s = Scene::new();
+        let a = spawn(&mut s, "/a", 0.0);
+        assert!(s.spawn("/a", 0, Vec3::ZERO, Quat::IDENTITY, Vec3::ONE).is_err());
+        let b = spawn(&mut s, "/b", 2.0);
+        s.set_parent(b, a, false).unwrap();
+        assert!(s.set_parent(a, b, false).is_err());
+        assert!(s.set_parent(a, a, false).is_err());
+        s.position[a as usize] = Vec3::new(5.0, 0.0, 0.0);
+        s.update_world_transforms();
+        s.remove(a);
+        assert_eq!(s.parent[b as usize], NONE);
+        assert!((s.position[b as usize].x - 7.0).abs() < 1e-5);
+        assert!(s.find(hash_str("/a")).is_none());
+        let c = spawn(&mut s, "/c", 0.0);
+        assert_eq!(c, a, "slots are reused");
+    }
+
+    #[test]
+    fn keep_world_transform_on_reparent() {
+        let mut s = Scene::new();
+        let a = spawn(&mut s, "/a", 3.0);
+        let b = spawn(&mut s, "/b", 1.0);
+        s.update_world_transforms();
+        s.set_parent(b, a, true).unwrap();
+        s.update_world_transforms();
+        assert!((s.world[b as usize].translation.x - 1.0).abs() < 1e-5);
+        assert!((s.position[b as usize].x + 2.0).abs() < 1e-5);
+    }
+}

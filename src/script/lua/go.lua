@@ -1,0 +1,370 @@
+-- The `go` namespace: checks arguments, calls the Rust core through FFI, returns.
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
+local fail, argerr, current = S.fail, S.argerr, S.current
+local hash, hash_t, url_t = S.hash, S.hash_t, S.url_t
+local istype = ffi.istype
+local v3_t, q_t, v4_t, m4_t = vm.vector3_t, vm.quat_t, vm.vector4_t, vm.matrix4_t
+
+local go = {}
+
+local function no_script()
+  fail("You can only access go.* functions and values from a script instance (.script file)")
+end
+
+local function id_text(id)
+  if type(id) == "string" then return id end
+  if istype(hash_t, id) then return S.hash_text(id.h) end
+  return tostring(id)
+end
+
+-- string | hash | url | nil → a URL relative to the calling instance.
+local scratch = url_t()
+local function to_url(id, fname, argn, r)
+  if id == nil then return r.url end
+  if type(id) == "string" then
+    if F.resolve_url(ctx, r.slot, r.comp.h, id, #id, scratch) ~= 0 then S.fail_last() end
+    return scratch
+  end
+  if istype(hash_t, id) then
+    scratch.s, scratch.p, scratch.f = r.url.s, id.h, 0
+    return scratch
+  end
+  if istype(url_t, id) then
+    scratch.s = id.s ~= 0 and id.s or r.url.s
+    scratch.p = id.p ~= 0 and id.p or r.url.p
+    scratch.f = id.f
+    return scratch
+  end
+  argerr(fname, argn, "string, hash or msg.url", id)
+end
+S.to_url = to_url
+
+-- The slot of the game object addressed by `id` (nil: the caller's own object).
+local function slot_of(id, fname, argn, msg_fmt)
+  local r = current()
+  if r == nil then no_script() end
+  if id == nil then return r.slot end
+  local u = to_url(id, fname, argn, r)
+  if u.s ~= r.url.s then fail("function called can only access instances within the same collection.") end
+  local s = F.find(ctx, u.s, u.p)
+  if s == NONE then fail(string.format(msg_fmt or "Instance %s not found", id_text(id))) end
+  return s
+end
+S.slot_of = slot_of
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+---------------------------------------------------------------- transforms
+function go.get_position(id)
+  local slot = slot_of(id, "go.get_position", 1)
+  local v = v3_t()
+  check(F.get_position(ctx, slot, v))
+  return v
+end
+
+function go.set_position(v, id)
+  if not istype(v3_t, v) then argerr("go.set_position", 1, "vector3", v) end
+  check(F.set_position(ctx, slot_of(id, "go.set_position", 2), v))
+end
+
+function go.get_rotation(id)
+  local slot = slot_of(id, "go.get_rotation", 1)
+  local q = q_t()
+  check(F.get_rotation(ctx, slot, q))
+  return q
+end
+
+function go.set_rotation(q, id)
+  if not istype(q_t, q) then argerr("go.set_rotation", 1, "quat", q) end
+  check(F.set_rotation(ctx, slot_of(id, "go.set_rotation", 2), q))
+end
+
+function go.get_scale(id)
+  local slot = slot_of(id, "go.get_scale", 1)
+  local v = v3_t()
+  check(F.get_scale(ctx, slot, v))
+  return v
+end
+go.get_scale_vector = go.get_scale
+
+function go.get_scale_uniform(id)
+  local s = go.get_scale(id)
+  return math.min(s.x, s.y, s.z)
+end
+
+local function scale_arg(s, fname)
+  if type(s) == "number" then
+    if s <= 0 then fail("The scale supplied to " .. fname .. " must be greater than 0.") end
+    return v3_t(s, s, s)
+  end
+  if istype(v3_t, s) then
+    if s.x <= 0 or s.y <= 0 or s.z <= 0 then
+      fail("Vector passed to " .. fname .. " contains components that are below or equal to zero")
+    end
+    return s
+  end
+  argerr(fname, 1, "number or vector3", s)
+end
+
+function go.set_scale(s, id)
+  local v = scale_arg(s, "go.set_scale")
+  check(F.set_scale(ctx, slot_of(id, "go.set_scale", 2), v))
+end
+
+function go.set_scale_xy(s, id)
+  local v = scale_arg(s, "go.set_scale_xy")
+  local slot = slot_of(id, "go.set_scale_xy", 2)
+  local cur = v3_t()
+  check(F.get_scale(ctx, slot, cur))
+  cur.x, cur.y = v.x, v.y
+  check(F.set_scale(ctx, slot, cur))
+end
+
+function go.get_world_position(id)
+  local v = v3_t()
+  check(F.get_world(ctx, slot_of(id, "go.get_world_position", 1), v, nil, nil, nil))
+  return v
+end
+
+function go.get_world_rotation(id)
+  local q = q_t()
+  check(F.get_world(ctx, slot_of(id, "go.get_world_rotation", 1), nil, q, nil, nil))
+  return q
+end
+
+function go.get_world_scale(id)
+  local v = v3_t()
+  check(F.get_world(ctx, slot_of(id, "go.get_world_scale", 1), nil, nil, v, nil))
+  return v
+end
+
+function go.get_world_scale_uniform(id)
+  local s = go.get_world_scale(id)
+  return math.min(s.x, s.y, s.z)
+end
+
+function go.get_world_transform(id)
+  local m = m4_t()
+  check(F.get_world(ctx, slot_of(id, "go.get_world_transform", 1), nil, nil, nil, m))
+  return m
+end
+
+function go.update_world_transform(id)
+  check(F.update_world_transform(ctx, slot_of(id, "go.update_world_transform", 1)))
+end
+
+function go.world_to_local_position(p, id)
+  if not istype(v3_t, p) then argerr("go.world_to_local_position", 1, "vector3", p) end
+  local inv = vm.vmath.inv(go.get_world_transform(id))
+  local r = inv * vm.vector4(p.x, p.y, p.z, 1)
+  return v3_t(r.x, r.y, r.z)
+end
+
+function go.world_to_local_transform(m, id)
+  if not istype(m4_t, m) then argerr("go.world_to_local_transform", 1, "matrix4", m) end
+  return vm.vmath.inv(go.get_world_transform(id)) * m
+end
+
+---------------------------------------------------------------- ids and hierarchy
+function go.get_id(path)
+  local r = current()
+  if r == nil then no_script() end
+  if path == nil then return r.id end
+  if type(path) ~= "string" then argerr("go.get_id", 1, "string", path) end
+  return S.hash_of_u64(F.id_of_path(ctx, r.slot, path, #path))
+end
+
+function go.exists(id)
+  local r = current()
+  if r == nil then no_script() end
+  if id == nil then argerr("go.exists", 1, "string, hash or msg.url", id) end
+  local u = to_url(id, "go.exists", 1, r)
+  return F.find(ctx, u.s, u.p) ~= NONE
+end
+
+function go.get_parent(id)
+  local p = F.get_parent(ctx, slot_of(id, "go.get_parent", 1))
+  if p == NONE then return nil end
+  return S.hash_of_u64(F.id_of(ctx, p))
+end
+
+-- As in Defold, re-parenting is a `set_parent` message handled at the next dispatch.
+function go.set_parent(id, parent_id, keep_world_transform)
+  local r = current()
+  if r == nil then no_script() end
+  local slot = slot_of(id, "go.set_parent", 1)
+  local parent = 0
+  if parent_id ~= nil then
+    parent = F.id_of(ctx, slot_of(parent_id, "go.set_parent", 2))
+  end
+  if keep_world_transform ~= nil and type(keep_world_transform) ~= "boolean" then
+    argerr("go.set_parent", 3, "boolean", keep_world_transform)
+  end
+  local target = url_t(r.url.s, F.id_of(ctx, slot), 0)
+  S.post_raw(r.url, target, hash("set_parent"),
+    { parent_id = S.hash_of_u64(parent), keep_world_transform = keep_world_transform and 1 or 0 })
+end
+
+function go.delete(...)
+  local nargs = select("#", ...)
+  if nargs > 2 then fail("go.delete invoked with too many argumengs") end
+  local r = current()
+  if r == nil then no_script() end
+  local ids, recursive = ...
+  if type(ids) == "boolean" then
+    if nargs > 1 then fail("go.delete expected one argument when argument #1 is boolean type") end
+    ids, recursive = nil, ids
+  elseif ids == nil and nargs > 0 then
+    S.R.log_warn(S.where() .. "go.delete() invoked with nil and self will be deleted")
+  end
+  if recursive ~= nil and type(recursive) ~= "boolean" then fail("go.delete expected boolean as argument #2") end
+  local rec = recursive and 1 or 0
+  if type(ids) == "table" then
+    for _, id in ipairs(ids) do
+      local u = to_url(id, "go.delete", 1, r)
+      local s = F.find(ctx, u.s, u.p)
+      if s == NONE then
+        S.R.log_warn(S.where() .. "go.delete: instance " .. id_text(id) .. " not found")
+      else
+        check(F.delete(ctx, s, rec))
+      end
+    end
+    return
+  end
+  check(F.delete(ctx, slot_of(ids, "go.delete", 1), rec))
+end
+go.delete_all = function(ids) return go.delete(ids) end
+
+---------------------------------------------------------------- go.property
+local PROP_KINDS = { number = true, boolean = true, string = true }
+function go.property(name, default)
+  local def = S.loading_script()
+  if def == nil then fail("go.property can only be called outside the functions.") end
+  if type(name) ~= "string" then argerr("go.property", 1, "string", name) end
+  local kind = type(default)
+  if not PROP_KINDS[kind] then
+    kind = (kind == "cdata") and (vm.type_name(default)
+      or (istype(hash_t, default) and "hash") or (istype(url_t, default) and "url")) or nil
+    if kind ~= "vector3" and kind ~= "vector4" and kind ~= "quat" and kind ~= "hash" and kind ~= "url" then
+      fail(string.format("Invalid type (%s) supplied to go.property, must be either a number, boolean, hash, URL, vector3, vector4 or quaternion.", S.type_name(default)))
+    end
+  end
+  local p = { name = name, default = default, kind = kind, hash = hash(name) }
+  if def.props[name] == nil then def.prop_list[#def.prop_list + 1] = p end
+  def.props[name] = p
+end
+
+---------------------------------------------------------------- go.get / go.set
+-- Game-object properties: name → { base property, component index or nil }.
+local GO_PROPS = {}
+for _, base in ipairs({ "position", "rotation", "euler", "scale" }) do
+  GO_PROPS[hash(base)] = { base }
+  local comps = base == "rotation" and { "x", "y", "z", "w" } or { "x", "y", "z" }
+  for _, c in ipairs(comps) do GO_PROPS[hash(base .. "." .. c)] = { base, c } end
+end
+
+local function read_go(slot, base)
+  if base == "position" then local v = v3_t(); check(F.get_position(ctx, slot, v)); return v end
+  if base == "scale" then local v = v3_t(); check(F.get_scale(ctx, slot, v)); return v end
+  local q = q_t(); check(F.get_rotation(ctx, slot, q))
+  if base == "rotation" then return q end
+  return v3_t(vm.vmath.quat_to_euler(q))
+end
+
+local function write_go(slot, base, v)
+  if base == "position" then check(F.set_position(ctx, slot, v))
+  elseif base == "scale" then check(F.set_scale(ctx, slot, v))
+  elseif base == "rotation" then check(F.set_rotation(ctx, slot, v))
+  else check(F.set_rotation(ctx, slot, vm.vmath.euler_to_quat(v))) end
+end
+
+local function url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
+
+-- Resolves (url, property) to a game object slot or a script record; raises Defold's errors.
+local function target(fname, url, prop)
+  local r = current()
+  if r == nil then no_script() end
+  local ph = S.to_hash(prop, fname, 2)
+  local u = to_url(url, fname, 1, r)
+  if u.s ~= r.url.s then fail(fname .. " can only access instances within the same collection.") end
+  local slot = F.find(ctx, u.s, u.p)
+  if slot == NONE then fail(string.format("Could not find any instance with id '%s'.", S.hash_text(u.p))) end
+  local where_text = url_text(u)
+  if u.f == 0 then
+    local gp = GO_PROPS[ph]
+    if gp == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, S.hash_text(ph.h))) end
+    return slot, gp, nil, ph, where_text
+  end
+  local si = F.script_of(ctx, slot, u.f)
+  if si == NONE then
+    fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), where_text))
+  end
+  local rec = S.by_index[si]
+  local name = S.hash_text(ph.h)
+  local base, comp = name:match("^(.-)%.([xyzw])$")
+  local decl = rec and rec.def.props[name]
+  if decl == nil and base then
+    decl = rec and rec.def.props[base]
+    if decl and decl.kind ~= "vector3" and decl.kind ~= "vector4" and decl.kind ~= "quat" then decl = nil end
+  else
+    comp = nil
+  end
+  if decl == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  return slot, nil, { rec = rec, decl = decl, comp = comp }, ph, where_text
+end
+
+function go.get(url, prop, options)
+  local slot, gp, sp = target("go.get", url, prop)
+  if gp then
+    local v = read_go(slot, gp[1])
+    if gp[2] then return v[gp[2]] end
+    return v
+  end
+  local v = sp.rec.self[sp.decl.name]
+  if sp.comp then return v[sp.comp] end
+  return S.copy_value(v)
+end
+
+local TYPE_WORD = { number = "number", hash = "hash", url = "msg.url", vector3 = "vmath.vector3",
+  vector4 = "vmath.vector4", quat = "vmath.quat", boolean = "boolean", string = "string" }
+
+local function value_kind(v)
+  local t = type(v)
+  if t ~= "cdata" then return t end
+  return vm.type_name(v) or (istype(hash_t, v) and "hash") or (istype(url_t, v) and "url") or "cdata"
+end
+
+function go.set(url, prop, value, options)
+  local slot, gp, sp, ph, where_text = target("go.set", url, prop)
+  local pname = S.hash_text(ph.h)
+  local function wrong(kind)
+    fail(string.format("the property '%s' of '%s' must be a %s", pname, where_text, TYPE_WORD[kind] or kind))
+  end
+  if gp then
+    local base, comp = gp[1], gp[2]
+    if comp then
+      if type(value) ~= "number" then wrong("number") end
+      local v = read_go(slot, base)
+      v[comp] = value
+      return write_go(slot, base, v)
+    end
+    local want = base == "rotation" and "quat" or "vector3"
+    if base == "scale" and type(value) == "number" then value = v3_t(value, value, value) end
+    if value_kind(value) ~= want then wrong(want) end
+    return write_go(slot, base, value)
+  end
+  local self, decl = sp.rec.self, sp.decl
+  if sp.comp then
+    if type(value) ~= "number" then wrong("number") end
+    local v = S.copy_value(self[decl.name])
+    v[sp.comp] = value
+    self[decl.name] = v
+    return
+  end
+  if value_kind(value) ~= decl.kind then wrong(decl.kind) end
+  self[decl.name] = S.copy_value(value)
+end
+
+return go

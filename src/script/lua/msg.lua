@@ -1,0 +1,162 @@
+-- The `msg` namespace and the message-table codec (the byte format of src/scene/message.rs).
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm = S.F, S.ctx, S.vm
+local fail, argerr, current = S.fail, S.argerr, S.current
+local hash, hash_t, url_t = S.hash, S.hash_t, S.url_t
+local istype = ffi.istype
+
+local T_FALSE, T_TRUE, T_NUMBER, T_STRING, T_HASH, T_URL = 1, 2, 3, 4, 5, 6
+local T_V3, T_V4, T_QUAT, T_M4, T_TABLE = 7, 8, 9, 10, 11
+local MAX = 2048
+
+local buf = ffi.new("uint8_t[?]", MAX + 64)
+local pos = 0
+
+local function room(k)
+  if pos + k > MAX then fail("msg.post: the message is too large (at most " .. MAX .. " bytes)") end
+end
+local function put_u8(b) room(1); buf[pos] = b; pos = pos + 1 end
+local function put_u32(v) room(4); ffi.cast("uint32_t *", buf + pos)[0] = v; pos = pos + 4 end
+local function put_u64(v) room(8); ffi.cast("uint64_t *", buf + pos)[0] = v; pos = pos + 8 end
+local function put_f64(v) room(8); ffi.cast("double *", buf + pos)[0] = v; pos = pos + 8 end
+local function put_f32(v) room(4); ffi.cast("float *", buf + pos)[0] = v; pos = pos + 4 end
+
+local encode_value
+local function encode_table(t, depth)
+  if depth > 32 then fail("msg.post: message tables nest too deeply") end
+  put_u8(T_TABLE)
+  local count_at = pos
+  put_u32(0)
+  local count = 0
+  for k, v in pairs(t) do
+    encode_value(k, depth)
+    encode_value(v, depth)
+    count = count + 1
+  end
+  ffi.cast("uint32_t *", buf + count_at)[0] = count
+end
+
+encode_value = function(v, depth)
+  local t = type(v)
+  if t == "boolean" then put_u8(v and T_TRUE or T_FALSE)
+  elseif t == "number" then put_u8(T_NUMBER); put_f64(v)
+  elseif t == "string" then put_u8(T_STRING); put_u32(#v); room(#v); ffi.copy(buf + pos, v, #v); pos = pos + #v
+  elseif t == "table" then encode_table(v, depth + 1)
+  elseif istype(hash_t, v) then put_u8(T_HASH); put_u64(v.h)
+  elseif istype(url_t, v) then put_u8(T_URL); put_u64(v.s); put_u64(v.p); put_u64(v.f)
+  else
+    local vt = vm.type_name(v)
+    if vt == "vector3" then put_u8(T_V3); put_f32(v.x); put_f32(v.y); put_f32(v.z)
+    elseif vt == "vector4" or vt == "quat" then
+      put_u8(vt == "quat" and T_QUAT or T_V4); put_f32(v.x); put_f32(v.y); put_f32(v.z); put_f32(v.w)
+    elseif vt == "matrix4" then put_u8(T_M4); for i = 0, 15 do put_f32(v.m[i]) end
+    else fail("msg.post: a message cannot hold a value of type " .. S.type_name(v)) end
+  end
+end
+
+local decode_value
+local function rd(p, n, at, ct) return ffi.cast(ct, p + at)[0] end
+decode_value = function(p, n, at, depth)
+  if at >= n then error("truncated message data") end
+  local tag = p[at]
+  at = at + 1
+  if tag == T_FALSE then return false, at end
+  if tag == T_TRUE then return true, at end
+  if tag == T_NUMBER then return rd(p, n, at, "const double *"), at + 8 end
+  if tag == T_STRING then
+    local len = rd(p, n, at, "const uint32_t *")
+    return ffi.string(p + at + 4, len), at + 4 + len
+  end
+  if tag == T_HASH then return S.hash_of_u64(rd(p, n, at, "const uint64_t *")), at + 8 end
+  if tag == T_URL then
+    local q = ffi.cast("const uint64_t *", p + at)
+    return url_t(q[0], q[1], q[2]), at + 24
+  end
+  if tag == T_V3 then
+    local f = ffi.cast("const float *", p + at)
+    return vm.vector3(f[0], f[1], f[2]), at + 12
+  end
+  if tag == T_V4 or tag == T_QUAT then
+    local f = ffi.cast("const float *", p + at)
+    local ctor = tag == T_QUAT and vm.quat or vm.vector4
+    return ctor(f[0], f[1], f[2], f[3]), at + 16
+  end
+  if tag == T_M4 then
+    local m = vm.matrix4()
+    ffi.copy(m.m, p + at, 64)
+    return m, at + 64
+  end
+  if tag == T_TABLE then
+    local count = rd(p, n, at, "const uint32_t *")
+    at = at + 4
+    local t = {}
+    for _ = 1, count do
+      local k, v
+      k, at = decode_value(p, n, at, depth + 1)
+      v, at = decode_value(p, n, at, depth + 1)
+      t[k] = v
+    end
+    return t, at
+  end
+  error("unknown message value tag " .. tostring(tag))
+end
+
+function S.decode_message(data, len)
+  if len == 0 then return {} end
+  local v = decode_value(data, len, 0, 0)
+  return v
+end
+
+-- Encodes `message` and queues it (also used by go.set_parent).
+function S.post_raw(sender, receiver, id, message)
+  pos = 0
+  if message ~= nil then encode_table(message, 0) end
+  if F.post(ctx, sender, receiver, id.h, buf, pos) ~= 0 then S.fail_last() end
+end
+
+local msg = {}
+
+function msg.url(...)
+  local nargs = select("#", ...)
+  local r = current()
+  if nargs == 0 then
+    if r == nil then return url_t() end
+    return url_t(r.url)
+  end
+  if nargs == 1 then
+    local s = ...
+    if s == nil then return r and url_t(r.url) or url_t() end
+    if istype(url_t, s) then return url_t(s) end
+    if type(s) ~= "string" then argerr("msg.url", 1, "string", s) end
+    local u = url_t()
+    if F.resolve_url(ctx, r and r.slot or S.NONE, r and r.comp.h or 0, s, #s, u) ~= 0 then S.fail_last() end
+    return u
+  end
+  local socket, path, fragment = ...
+  local u = url_t()
+  if socket == nil then u.s = F.socket(ctx)
+  elseif type(socket) == "string" then u.s = hash(socket).h
+  elseif istype(hash_t, socket) then u.s = socket.h
+  else argerr("msg.url", 1, "string, hash or nil", socket) end
+  if type(path) == "string" then
+    u.p = F.id_of_path(ctx, r and r.slot or S.NONE, path, #path)
+  elseif istype(hash_t, path) then u.p = path.h
+  elseif path ~= nil then argerr("msg.url", 2, "string, hash or nil", path) end
+  if type(fragment) == "string" then u.f = hash(fragment).h
+  elseif istype(hash_t, fragment) then u.f = fragment.h
+  elseif fragment ~= nil then argerr("msg.url", 3, "string, hash or nil", fragment) end
+  return u
+end
+
+function msg.post(receiver, message_id, message)
+  local r = current()
+  if r == nil then fail("msg.post can only be called from a script instance") end
+  if receiver == nil then argerr("msg.post", 1, "string, hash or msg.url", receiver) end
+  local u = url_t(S.to_url(receiver, "msg.post", 1, r))
+  local id = S.to_hash(message_id, "msg.post", 2)
+  if message ~= nil and type(message) ~= "table" then argerr("msg.post", 3, "table", message) end
+  S.post_raw(r.url, u, id, message)
+end
+
+return msg

@@ -1,0 +1,449 @@
+-- Core of Sinew's Lua side: hashes, URLs, error reporting, script loading, the per-instance
+-- `self` tables and the callback dispatch loops. The game state itself lives in Rust and is
+-- reached through the FFI functions in `F`; this file keeps only what Lua must own (the `self`
+-- tables and the compiled callbacks).
+local ffi = require("ffi")
+local api, ctx_addr, R, vm = ...
+
+ffi.cdef [[
+typedef struct sinew_hash { uint64_t h; } sinew_hash;
+typedef struct sinew_url { uint64_t s, p, f; } sinew_url;
+typedef struct sinew_envelope { uint64_t id; sinew_url sender; sinew_url receiver; const uint8_t *data; size_t len; } sinew_envelope;
+]]
+
+local S = {}            -- shared with go.lua and msg.lua
+S.vm = vm
+S.R = R
+local NONE = 0xffffffff
+S.NONE = NONE
+local ctx = ffi.cast("void *", ctx_addr)
+S.ctx = ctx
+
+local sigs = {
+  last_error = "const char *(*)(void)",
+  get_position = "int32_t (*)(void *, uint32_t, sinew_vector3 *)",
+  set_position = "int32_t (*)(void *, uint32_t, const sinew_vector3 *)",
+  get_rotation = "int32_t (*)(void *, uint32_t, sinew_quat *)",
+  set_rotation = "int32_t (*)(void *, uint32_t, const sinew_quat *)",
+  get_scale = "int32_t (*)(void *, uint32_t, sinew_vector3 *)",
+  set_scale = "int32_t (*)(void *, uint32_t, const sinew_vector3 *)",
+  get_world = "int32_t (*)(void *, uint32_t, sinew_vector3 *, sinew_quat *, sinew_vector3 *, sinew_matrix4 *)",
+  update_world_transform = "int32_t (*)(void *, uint32_t)",
+  hash_string = "uint64_t (*)(const char *, size_t)",
+  hash_text = "size_t (*)(uint64_t, char *, size_t)",
+  url_text = "size_t (*)(const sinew_url *, char *, size_t)",
+  resolve_url = "int32_t (*)(void *, uint32_t, uint64_t, const char *, size_t, sinew_url *)",
+  id_of_path = "uint64_t (*)(void *, uint32_t, const char *, size_t)",
+  find = "uint32_t (*)(void *, uint64_t, uint64_t)",
+  id_of = "uint64_t (*)(void *, uint32_t)",
+  socket = "uint64_t (*)(void *)",
+  script_of = "uint32_t (*)(void *, uint32_t, uint64_t)",
+  get_parent = "uint32_t (*)(void *, uint32_t)",
+  set_parent = "int32_t (*)(void *, uint32_t, uint32_t, int32_t)",
+  delete = "int32_t (*)(void *, uint32_t, int32_t)",
+  post = "int32_t (*)(void *, const sinew_url *, const sinew_url *, uint64_t, const uint8_t *, size_t)",
+  exit = "void (*)(void *, int32_t)",
+}
+local F = {}
+for name, sig in pairs(sigs) do
+  assert(api[name], "missing FFI function " .. name)
+  F[name] = ffi.cast(sig, api[name])
+end
+S.F = F
+
+---------------------------------------------------------------- errors
+-- Errors name the user's file and line: the first stack frame outside /builtins/.
+local function where()
+  for level = 3, 40 do
+    local info = debug.getinfo(level, "Sl")
+    if not info then break end
+    if info.what ~= "C" and not info.short_src:find("^/builtins/") and info.currentline > 0 then
+      return info.short_src .. ":" .. info.currentline .. ": "
+    end
+  end
+  return ""
+end
+S.where = where
+local function fail(msg)
+  error(where() .. msg, 0)
+end
+S.fail = fail
+
+local function type_name(v)
+  local t = type(v)
+  if t == "cdata" then
+    local n = vm.type_name(v)
+    if n then return "vmath." .. n end
+    if ffi.istype("sinew_hash", v) then return "hash" end
+    if ffi.istype("sinew_url", v) then return "msg.url" end
+  end
+  return t
+end
+S.type_name = type_name
+
+function S.argerr(fname, n, expected, got)
+  fail(string.format("%s: bad argument #%d (%s expected, got %s)", fname, n, expected, type_name(got)))
+end
+
+function S.fail_last()
+  fail(ffi.string(F.last_error()))
+end
+
+---------------------------------------------------------------- hashes
+local hash_t = ffi.typeof("sinew_hash")
+local url_t = ffi.typeof("sinew_url")
+S.hash_t, S.url_t = hash_t, url_t
+local textbuf = ffi.new("char[512]")
+
+-- Hashes are interned so they work as table keys and compare by identity, as in Defold.
+local by_value = setmetatable({}, { __mode = "v" })
+local by_string = {}
+local u64box = ffi.new("uint64_t[1]")
+
+local function hash_of_u64(v)
+  u64box[0] = v
+  local key = ffi.string(u64box, 8)
+  local h = by_value[key]
+  if h == nil then
+    h = hash_t(v)
+    by_value[key] = h
+  end
+  return h
+end
+S.hash_of_u64 = hash_of_u64
+
+local function hash(s)
+  local h = by_string[s]
+  if h == nil then
+    h = hash_of_u64(F.hash_string(s, #s))
+    by_string[s] = h
+  end
+  return h
+end
+S.hash = hash
+
+local function hash_text(v)
+  local n = F.hash_text(v, textbuf, 512)
+  return ffi.string(textbuf, n)
+end
+S.hash_text = hash_text
+
+ffi.metatype(hash_t, {
+  __tostring = function(h) return "hash: [" .. hash_text(h.h) .. "]" end,
+  __eq = function(a, b)
+    return ffi.istype(hash_t, a) and ffi.istype(hash_t, b) and a.h == b.h
+  end,
+  __concat = function(a, b) return tostring(a) .. tostring(b) end,
+})
+
+_G.hash = function(s)
+  if ffi.istype(hash_t, s) then return s end
+  if type(s) ~= "string" then S.argerr("hash", 1, "string", s) end
+  return hash(s)
+end
+
+_G.hash_to_hex = function(h)
+  if not ffi.istype(hash_t, h) then S.argerr("hash_to_hex", 1, "hash", h) end
+  return string.format("%08x%08x", tonumber(h.h / 0x100000000ULL), tonumber(h.h % 0x100000000ULL))
+end
+
+-- string | hash → hash (property names, message ids, animation ids).
+function S.to_hash(v, fname, n)
+  if type(v) == "string" then return hash(v) end
+  if ffi.istype(hash_t, v) then return v end
+  S.argerr(fname, n, "string or hash", v)
+end
+
+---------------------------------------------------------------- URLs
+-- The struct fields are s/p/f so that `socket`, `path` and `fragment` go through __index and
+-- come back as interned hashes (nil when empty), as Defold's URL userdata does.
+local url_keys = { socket = "s", path = "p", fragment = "f" }
+ffi.metatype(url_t, {
+  __index = function(u, k)
+    local f = url_keys[k]
+    if f == nil then fail("msg.url has no field '" .. tostring(k) .. "'") end
+    local v = u[f]
+    if v == 0 then return nil end
+    return hash_of_u64(v)
+  end,
+  __newindex = function(u, k, v)
+    local f = url_keys[k]
+    if f == nil then fail("msg.url has no field '" .. tostring(k) .. "'") end
+    if v == nil then u[f] = 0
+    elseif type(v) == "string" then u[f] = hash(v).h
+    elseif ffi.istype(hash_t, v) then u[f] = v.h
+    else S.argerr("msg.url." .. k, 1, "string, hash or nil", v) end
+  end,
+  __tostring = function(u)
+    local n = F.url_text(u, textbuf, 512)
+    return "url: [" .. ffi.string(textbuf, n) .. "]"
+  end,
+  __eq = function(a, b)
+    return ffi.istype(url_t, a) and ffi.istype(url_t, b) and a.s == b.s and a.p == b.p and a.f == b.f
+  end,
+})
+
+---------------------------------------------------------------- output
+local function tostr_all(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = tostring((select(i, ...))) end
+  return table.concat(parts, "\t")
+end
+
+_G.print = function(...) R.print(tostr_all(...)) end
+
+local function pformat(v, indent, seen, depth)
+  if type(v) ~= "table" then
+    if type(v) == "string" then return string.format("%q", v) end
+    return tostring(v)
+  end
+  if seen[v] then return "{ <cycle> }" end
+  if depth > 8 then return "{ ... }" end
+  seen[v] = true
+  local keys = {}
+  for k in pairs(v) do keys[#keys + 1] = k end
+  table.sort(keys, function(a, b)
+    local ta, tb = type(a), type(b)
+    if ta ~= tb then return ta < tb end
+    if ta == "number" or ta == "string" then return a < b end
+    return tostring(a) < tostring(b)
+  end)
+  if #keys == 0 then seen[v] = nil return "{}" end
+  local pad = string.rep("  ", indent + 1)
+  local out = { "{" }
+  for i, k in ipairs(keys) do
+    local ks = type(k) == "string" and k:match("^[%a_][%w_]*$") and k or ("[" .. pformat(k, 0, seen, depth + 1) .. "]")
+    out[#out + 1] = pad .. ks .. " = " .. pformat(v[k], indent + 1, seen, depth + 1) .. (i < #keys and "," or "")
+  end
+  out[#out + 1] = string.rep("  ", indent) .. "}"
+  seen[v] = nil
+  return table.concat(out, "\n")
+end
+
+_G.pprint = function(...)
+  local n = select("#", ...)
+  local parts = {}
+  for i = 1, n do parts[i] = pformat((select(i, ...)), 0, {}, 0) end
+  R.print(table.concat(parts, "\t"))
+end
+
+---------------------------------------------------------------- modules
+-- `require "main.util"` loads /main/util.lua from the project (never from the disk outside it).
+local function project_loader(name)
+  local path = "/" .. name:gsub("%.", "/") .. ".lua"
+  local src, err = R.read(path)
+  if src == nil then return "\n\tno file '" .. path .. "' in the project (" .. tostring(err) .. ")" end
+  local chunk, cerr = loadstring(src, "@" .. path)
+  if not chunk then error(cerr, 0) end
+  return chunk
+end
+package.loaders = { package.loaders[1], project_loader }
+package.path, package.cpath = "", ""
+
+---------------------------------------------------------------- scripts
+local CALLBACKS = { "init", "update", "fixed_update", "late_update", "on_message", "on_input", "on_reload", "final" }
+local scripts = {}          -- resource path → definition
+local loading = nil         -- the definition whose top level is running (for go.property)
+S.scripts = scripts
+
+function S.loading_script() return loading end
+
+-- Compiles and runs a .script's top level in its own environment; returns def or nil, message.
+local function load_script(path)
+  local src, err = R.read(path)
+  if src == nil then return nil, err end
+  local chunk, cerr = loadstring(src, "@" .. path)
+  if not chunk then return nil, cerr end
+  local env = setmetatable({}, { __index = _G })
+  setfenv(chunk, env)
+  local def = { path = path, env = env, props = {}, prop_list = {} }
+  loading = def
+  local ok, rerr = xpcall(chunk, debug.traceback)
+  loading = nil
+  if not ok then return nil, rerr end
+  for _, name in ipairs(CALLBACKS) do
+    local f = rawget(env, name)
+    if f ~= nil and type(f) ~= "function" then
+      return nil, string.format("The global name '%s' in '%s' must be a function.", name, path)
+    end
+    def[name] = f
+  end
+  return def
+end
+
+function S.get_script(path)
+  local def = scripts[path]
+  if def then return def end
+  local d, err = load_script(path)
+  if not d then return nil, err end
+  scripts[path] = d
+  return d
+end
+
+---------------------------------------------------------------- instances
+local list, n = {}, 0       -- live instance records in creation order
+local by_index = {}         -- Rust instance index → record
+S.by_index = by_index
+local cur = nil             -- the record whose callback is running
+local resume_at = 0
+
+function S.current() return cur end
+
+local function report(err)
+  R.log_error(tostring(err))
+end
+
+local function handler(err)
+  return debug.traceback(tostring(err), 2)
+end
+
+-- Runs one callback of one record under xpcall; errors are reported and the game goes on.
+local function call(r, f, ...)
+  local prev = cur
+  cur = r
+  local ok, err = xpcall(f, handler, r.self, ...)
+  cur = prev
+  if not ok then report(err) end
+end
+S.call = call
+
+local function copy_value(v)
+  local tn = type(v) == "cdata" and vm.type_name(v)
+  if tn == "vector3" then return vm.vector3(v.x, v.y, v.z) end
+  if tn == "vector4" then return vm.vector4(v.x, v.y, v.z, v.w) end
+  if tn == "quat" then return vm.quat(v.x, v.y, v.z, v.w) end
+  if ffi.istype(url_t, v) then return url_t(v.s, v.p, v.f) end
+  return v
+end
+S.copy_value = copy_value
+
+local E = {}  -- entry points for Rust
+
+-- Creates an instance. `overrides` is a list of {name, kind, a, b, c, d}.
+function E.create(index, slot, comp, path, overrides)
+  local def, err = S.get_script(path)
+  if not def then return err end
+  local self = {}
+  for _, p in ipairs(def.prop_list) do self[p.name] = copy_value(p.default) end
+  local r = {
+    index = index, slot = slot, def = def, self = self, inited = false,
+    id = hash_of_u64(F.id_of(ctx, slot)), comp = hash(comp),
+    update = def.update, late_update = def.late_update,
+  }
+  r.url = url_t(F.socket(ctx), r.id.h, r.comp.h)
+  for _, o in ipairs(overrides) do
+    local name, kind = o[1], o[2]
+    local decl = def.props[name]
+    if decl == nil then
+      return string.format("%s: script '%s' has no property '%s' to override", comp, path, name)
+    end
+    local v
+    if kind == "number" or kind == "boolean" or kind == "string" then v = o[3]
+    elseif kind == "hash" then v = hash(o[3])
+    elseif kind == "url" then
+      v = url_t()
+      if F.resolve_url(ctx, slot, r.comp.h, o[3], #o[3], v) ~= 0 then return ffi.string(F.last_error()) end
+    elseif kind == "vector3" then v = vm.vector3(o[3], o[4], o[5])
+    elseif kind == "vector4" then
+      v = decl.kind == "quat" and vm.quat(o[3], o[4], o[5], o[6]) or vm.vector4(o[3], o[4], o[5], o[6])
+      if decl.kind == "quat" then kind = "quat" end
+    end
+    if kind ~= decl.kind then
+      return string.format("%s: property '%s' of '%s' is a %s, the collection gives a %s", comp, name, path, decl.kind, kind)
+    end
+    self[name] = v
+  end
+  n = n + 1
+  list[n] = r
+  by_index[index] = r
+  return nil
+end
+
+function E.init_new()
+  for i = 1, n do
+    local r = list[i]
+    if not r.inited then
+      r.inited = true
+      if r.def.init then call(r, r.def.init) end
+    end
+  end
+end
+
+-- One pcall for the whole loop: on an error, report it and resume after the failing instance.
+local function update_from(from, dt)
+  for i = from, n do
+    resume_at = i
+    local r = list[i]
+    local f = r.update
+    if f ~= nil then
+      cur = r
+      f(r.self, dt)
+    end
+  end
+  cur = nil
+end
+
+local function late_update_from(from, dt)
+  for i = from, n do
+    resume_at = i
+    local r = list[i]
+    local f = r.late_update
+    if f ~= nil then
+      cur = r
+      f(r.self, dt)
+    end
+  end
+  cur = nil
+end
+
+local function run_all(loop, dt)
+  local from = 1
+  while true do
+    local ok, err = xpcall(loop, handler, from, dt)
+    cur = nil
+    if ok then return end
+    report(err)
+    from = resume_at + 1
+  end
+end
+
+function E.update(dt) run_all(update_from, dt) end
+function E.late_update(dt) run_all(late_update_from, dt) end
+
+function E.deliver(index, env_addr)
+  local r = by_index[index]
+  if r == nil or not r.def.on_message then return end
+  local env = ffi.cast("const sinew_envelope *", env_addr)
+  local ok, msg = pcall(S.decode_message, env.data, env.len)
+  if not ok then return report("on_message: " .. tostring(msg)) end
+  local sender = url_t(env.sender)
+  call(r, r.def.on_message, hash_of_u64(env.id), msg, sender)
+end
+
+function E.destroy(index)
+  local r = by_index[index]
+  if r == nil then return end
+  if r.def.final then call(r, r.def.final) end
+  by_index[index] = nil
+  for i = 1, n do
+    if list[i] == r then
+      table.remove(list, i)
+      n = n - 1
+      break
+    end
+  end
+end
+
+function E.count() return n end
+
+---------------------------------------------------------------- sys
+_G.sys = {
+  exit = function(code)
+    if code ~= nil and type(code) ~= "number" then S.argerr("sys.exit", 1, "number", code) end
+    F.exit(ctx, code or 0)
+  end,
+}
+
+S.E = E
+return S
