@@ -1,0 +1,498 @@
+//! Window, OpenGL context and the offscreen frame buffer every frame is drawn into.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use glow::HasContext;
+use sdl2::event::Event;
+use sdl2::mouse::MouseButton;
+use sdl2::video::{GLProfile, SwapInterval};
+
+use super::image::Image;
+
+/// Set while the `SDL_VIDEODRIVER` hint is forced to `offscreen` by a headless [`Gfx`].
+static OFFSCREEN_HINT_SET: AtomicBool = AtomicBool::new(false);
+
+/// How to open the window (or, headless, the offscreen surface).
+#[derive(Clone, Debug)]
+pub struct WindowConfig {
+    pub title: String,
+    pub width: u32,
+    pub height: u32,
+    pub vsync: bool,
+    /// Use SDL's `offscreen` video driver (EGL, no display needed).
+    pub headless: bool,
+}
+
+/// Input from the window system, already translated away from SDL types.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InputEvent {
+    /// The window was closed (or the process got SIGINT/SIGTERM).
+    Quit,
+    /// Key pressed (auto-repeats are dropped); SDL's key name, e.g. "A", "Space", "Left".
+    KeyDown(String),
+    KeyUp(String),
+    /// Mouse position in window coordinates, origin top-left.
+    MouseMove {
+        x: f32,
+        y: f32,
+    },
+    /// SDL numbering: 1 left, 2 middle, 3 right, 4/5 extra buttons.
+    MouseButton {
+        button: u8,
+        pressed: bool,
+    },
+}
+
+/// Whether a windowed (non-headless) [`Gfx`] can plausibly be opened: false when neither
+/// `DISPLAY` nor `WAYLAND_DISPLAY` is set. Only looks at the environment, so it is cheap;
+/// `Gfx::new` still reports an error if SDL cannot open a window after all.
+pub fn display_available() -> bool {
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if cfg!(any(target_os = "windows", target_os = "macos")) {
+        return true;
+    }
+    set("DISPLAY") || set("WAYLAND_DISPLAY")
+}
+
+/// The OpenGL device: SDL window + GL 3.3 core context + an offscreen frame buffer (RGBA8
+/// colour, 24-bit depth) that frames are drawn into and read back from.
+pub struct Gfx {
+    // Field order is drop order: GL objects go while the context is still alive.
+    fbo: glow::Framebuffer,
+    color_rb: glow::Renderbuffer,
+    depth_rb: glow::Renderbuffer,
+    gl: glow::Context,
+    width: u32,
+    height: u32,
+    headless: bool,
+    event_pump: sdl2::EventPump,
+    _gl_context: sdl2::video::GLContext,
+    window: sdl2::video::Window,
+    video: sdl2::VideoSubsystem,
+    _sdl: sdl2::Sdl,
+}
+
+impl Gfx {
+    /// Opens the window (or offscreen surface when `cfg.headless`) with an OpenGL 3.3 core
+    /// context and creates the offscreen frame buffer of `cfg.width` x `cfg.height`.
+    pub fn new(cfg: &WindowConfig) -> Result<Gfx, String> {
+        if cfg.width == 0 || cfg.height == 0 {
+            return Err(format!("invalid window size {}x{}", cfg.width, cfg.height));
+        }
+        if cfg.headless {
+            // SDL's offscreen driver creates the context through EGL (Mesa: llvmpipe when
+            // there is no GPU); no X/Wayland display and no environment variables needed.
+            // Override priority so a user's SDL_VIDEODRIVER cannot defeat `headless`.
+            sdl2::hint::set_with_priority(
+                "SDL_VIDEODRIVER",
+                "offscreen",
+                &sdl2::hint::Hint::Override,
+            );
+            OFFSCREEN_HINT_SET.store(true, Ordering::Relaxed);
+        } else if OFFSCREEN_HINT_SET.swap(false, Ordering::Relaxed) {
+            // An earlier headless Gfx in this process forced the offscreen driver; undo it
+            // (an empty hint means "SDL's default choice", i.e. $SDL_VIDEODRIVER or probing).
+            let user = std::env::var("SDL_VIDEODRIVER").unwrap_or_default();
+            sdl2::hint::set_with_priority("SDL_VIDEODRIVER", &user, &sdl2::hint::Hint::Override);
+        }
+        let sdl = sdl2::init().map_err(|e| format!("SDL init failed: {e}"))?;
+        let video = sdl
+            .video()
+            .map_err(|e| format!("SDL video init failed: {e}"))?;
+        if !cfg.headless {
+            // With no display SDL falls back to its offscreen driver, which would "open" an
+            // invisible window; report that instead unless the user asked for it explicitly.
+            let driver = video.current_video_driver();
+            let requested = std::env::var("SDL_VIDEODRIVER").unwrap_or_default();
+            if matches!(driver, "offscreen" | "dummy") && requested != driver {
+                return Err(format!(
+                    "no display available (SDL chose its '{driver}' video driver); \
+                     run headless instead"
+                ));
+            }
+        }
+        {
+            let attr = video.gl_attr();
+            attr.set_context_profile(GLProfile::Core);
+            attr.set_context_version(3, 3);
+            attr.set_context_flags().forward_compatible().set();
+            attr.set_red_size(8);
+            attr.set_green_size(8);
+            attr.set_blue_size(8);
+            attr.set_depth_size(0);
+            attr.set_double_buffer(!cfg.headless);
+        }
+        let mut builder = video.window(&cfg.title, cfg.width, cfg.height);
+        builder.opengl();
+        if cfg.headless {
+            builder.hidden();
+        } else {
+            builder.position_centered().resizable().allow_highdpi();
+        }
+        let window = builder.build().map_err(|e| {
+            format!(
+                "SDL could not open a window ({}): {e}",
+                video.current_video_driver()
+            )
+        })?;
+        let gl_context = window
+            .gl_create_context()
+            .map_err(|e| format!("could not create an OpenGL 3.3 core context: {e}"))?;
+        window
+            .gl_make_current(&gl_context)
+            .map_err(|e| format!("could not make the OpenGL context current: {e}"))?;
+        if !cfg.headless {
+            let interval = if cfg.vsync {
+                SwapInterval::VSync
+            } else {
+                SwapInterval::Immediate
+            };
+            if let Err(e) = video.gl_set_swap_interval(interval) {
+                log::warn!("could not set swap interval: {e}");
+            }
+        }
+        // SAFETY: the context created above is current on this thread; the loader returns
+        // null for unknown names, which glow tolerates until the function is called.
+        let gl = unsafe {
+            glow::Context::from_loader_function(|name| {
+                video.gl_get_proc_address(name) as *const std::ffi::c_void
+            })
+        };
+        let version = gl.version();
+        if version.is_embedded || (version.major, version.minor) < (3, 3) {
+            return Err(format!(
+                "OpenGL 3.3 core needed, got {}.{}{} ({})",
+                version.major,
+                version.minor,
+                if version.is_embedded { " ES" } else { "" },
+                version.vendor_info
+            ));
+        }
+        let (fbo, color_rb, depth_rb) = create_framebuffer(&gl, cfg.width, cfg.height)?;
+        let event_pump = sdl
+            .event_pump()
+            .map_err(|e| format!("SDL event pump: {e}"))?;
+        Ok(Gfx {
+            fbo,
+            color_rb,
+            depth_rb,
+            gl,
+            width: cfg.width,
+            height: cfg.height,
+            headless: cfg.headless,
+            event_pump,
+            _gl_context: gl_context,
+            window,
+            video,
+            _sdl: sdl,
+        })
+    }
+
+    pub fn gl(&self) -> &glow::Context {
+        &self.gl
+    }
+
+    /// Size of the offscreen frame buffer (what `read_pixels` returns).
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// `GL_VERSION` and `GL_RENDERER`, plus the SDL video driver, for a log line.
+    pub fn renderer_info(&self) -> String {
+        // SAFETY: plain queries on the current context.
+        let (version, renderer) = unsafe {
+            (
+                self.gl.get_parameter_string(glow::VERSION),
+                self.gl.get_parameter_string(glow::RENDERER),
+            )
+        };
+        format!(
+            "OpenGL {version} on {renderer} (SDL video driver: {})",
+            self.video.current_video_driver()
+        )
+    }
+
+    /// Binds the offscreen frame buffer, sets the viewport to its size, clears colour and
+    /// depth, and turns depth testing on.
+    pub fn begin_frame(&mut self, clear: [f32; 4]) {
+        let gl = &self.gl;
+        // SAFETY: all objects belong to this context, which is current.
+        unsafe {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.fbo));
+            gl.viewport(0, 0, self.width as i32, self.height as i32);
+            gl.disable(glow::SCISSOR_TEST);
+            gl.color_mask(true, true, true, true);
+            gl.depth_mask(true);
+            gl.clear_color(clear[0], clear[1], clear[2], clear[3]);
+            gl.clear_depth_f64(1.0);
+            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LESS);
+        }
+    }
+
+    /// Windowed: copies the frame buffer to the window (scaled to its drawable size) and
+    /// swaps. Headless: flushes.
+    pub fn end_frame(&mut self) {
+        let gl = &self.gl;
+        if self.headless {
+            // SAFETY: plain flush on the current context.
+            unsafe { gl.flush() };
+            return;
+        }
+        let (dw, dh) = self.window.drawable_size();
+        // SAFETY: all objects belong to this context, which is current.
+        unsafe {
+            gl.disable(glow::SCISSOR_TEST);
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
+            gl.bind_framebuffer(glow::DRAW_FRAMEBUFFER, None);
+            gl.blit_framebuffer(
+                0,
+                0,
+                self.width as i32,
+                self.height as i32,
+                0,
+                0,
+                dw as i32,
+                dh as i32,
+                glow::COLOR_BUFFER_BIT,
+                glow::LINEAR,
+            );
+            gl.bind_framebuffer(glow::FRAMEBUFFER, Some(self.fbo));
+        }
+        self.window.gl_swap_window();
+    }
+
+    /// Drains pending window-system events.
+    pub fn poll_events(&mut self) -> Vec<InputEvent> {
+        self.event_pump
+            .poll_iter()
+            .filter_map(translate_event)
+            .collect()
+    }
+
+    /// Reads the offscreen frame buffer back as RGBA8, rows top-to-bottom.
+    pub fn read_pixels(&self) -> Image {
+        let (w, h) = (self.width as usize, self.height as usize);
+        let mut buf = vec![0u8; w * h * 4];
+        let gl = &self.gl;
+        // SAFETY: `buf` holds exactly w*h RGBA8 pixels with pack alignment 1.
+        unsafe {
+            gl.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
+            gl.read_buffer(glow::COLOR_ATTACHMENT0);
+            gl.pixel_store_i32(glow::PACK_ALIGNMENT, 1);
+            gl.read_pixels(
+                0,
+                0,
+                self.width as i32,
+                self.height as i32,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelPackData::Slice(Some(&mut buf)),
+            );
+        }
+        // GL rows are bottom-to-top; flip.
+        let row = w * 4;
+        let mut rgba = Vec::with_capacity(buf.len());
+        for y in (0..h).rev() {
+            rgba.extend_from_slice(&buf[y * row..(y + 1) * row]);
+        }
+        Image {
+            width: self.width,
+            height: self.height,
+            rgba,
+        }
+    }
+}
+
+impl Drop for Gfx {
+    fn drop(&mut self) {
+        // SAFETY: the context is still alive (it is dropped after this) and these objects
+        // were created on it.
+        unsafe {
+            self.gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            self.gl.delete_framebuffer(self.fbo);
+            self.gl.delete_renderbuffer(self.color_rb);
+            self.gl.delete_renderbuffer(self.depth_rb);
+        }
+    }
+}
+
+/// SDL event → our event; `None` for events nobody consumes yet.
+fn translate_event(event: Event) -> Option<InputEvent> {
+    Some(match event {
+        Event::Quit { .. } => InputEvent::Quit,
+        Event::KeyDown {
+            keycode: Some(key),
+            repeat: false,
+            ..
+        } => InputEvent::KeyDown(key.name()),
+        Event::KeyUp {
+            keycode: Some(key), ..
+        } => InputEvent::KeyUp(key.name()),
+        Event::MouseMotion { x, y, .. } => InputEvent::MouseMove {
+            x: x as f32,
+            y: y as f32,
+        },
+        Event::MouseButtonDown { mouse_btn, .. } => InputEvent::MouseButton {
+            button: mouse_button_number(mouse_btn),
+            pressed: true,
+        },
+        Event::MouseButtonUp { mouse_btn, .. } => InputEvent::MouseButton {
+            button: mouse_button_number(mouse_btn),
+            pressed: false,
+        },
+        _ => return None,
+    })
+}
+
+fn mouse_button_number(b: MouseButton) -> u8 {
+    match b {
+        MouseButton::Left => 1,
+        MouseButton::Middle => 2,
+        MouseButton::Right => 3,
+        MouseButton::X1 => 4,
+        MouseButton::X2 => 5,
+        MouseButton::Unknown => 0,
+    }
+}
+
+fn create_framebuffer(
+    gl: &glow::Context,
+    width: u32,
+    height: u32,
+) -> Result<(glow::Framebuffer, glow::Renderbuffer, glow::Renderbuffer), String> {
+    let (w, h) = (width as i32, height as i32);
+    // SAFETY: the context is current; objects are created and bound on it.
+    unsafe {
+        let color = gl.create_renderbuffer()?;
+        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(color));
+        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::RGBA8, w, h);
+        let depth = gl.create_renderbuffer()?;
+        gl.bind_renderbuffer(glow::RENDERBUFFER, Some(depth));
+        gl.renderbuffer_storage(glow::RENDERBUFFER, glow::DEPTH_COMPONENT24, w, h);
+        gl.bind_renderbuffer(glow::RENDERBUFFER, None);
+        let fbo = gl.create_framebuffer()?;
+        gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+        gl.framebuffer_renderbuffer(
+            glow::FRAMEBUFFER,
+            glow::COLOR_ATTACHMENT0,
+            glow::RENDERBUFFER,
+            Some(color),
+        );
+        gl.framebuffer_renderbuffer(
+            glow::FRAMEBUFFER,
+            glow::DEPTH_ATTACHMENT,
+            glow::RENDERBUFFER,
+            Some(depth),
+        );
+        let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
+        if status != glow::FRAMEBUFFER_COMPLETE {
+            gl.bind_framebuffer(glow::FRAMEBUFFER, None);
+            gl.delete_framebuffer(fbo);
+            gl.delete_renderbuffer(color);
+            gl.delete_renderbuffer(depth);
+            return Err(format!(
+                "offscreen frame buffer {width}x{height} incomplete (status 0x{status:x})"
+            ));
+        }
+        Ok((fbo, color, depth))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sdl2::keyboard::{Keycode, Mod};
+    use sdl2::mouse::MouseState;
+
+    fn key_down(keycode: Keycode, repeat: bool) -> Event {
+        Event::KeyDown {
+            timestamp: 0,
+            window_id: 1,
+            keycode: Some(keycode),
+            scancode: None,
+            keymod: Mod::empty(),
+            repeat,
+        }
+    }
+
+    #[test]
+    fn events_are_translated() {
+        assert_eq!(
+            translate_event(Event::Quit { timestamp: 0 }),
+            Some(InputEvent::Quit)
+        );
+        assert_eq!(
+            translate_event(key_down(Keycode::Space, false)),
+            Some(InputEvent::KeyDown("Space".into()))
+        );
+        assert_eq!(translate_event(key_down(Keycode::Space, true)), None);
+        assert_eq!(
+            translate_event(Event::KeyUp {
+                timestamp: 0,
+                window_id: 1,
+                keycode: Some(Keycode::Left),
+                scancode: None,
+                keymod: Mod::empty(),
+                repeat: false,
+            }),
+            Some(InputEvent::KeyUp("Left".into()))
+        );
+        assert_eq!(
+            translate_event(Event::MouseMotion {
+                timestamp: 0,
+                window_id: 1,
+                which: 0,
+                mousestate: MouseState::from_sdl_state(0),
+                x: 10,
+                y: 20,
+                xrel: 1,
+                yrel: 1,
+            }),
+            Some(InputEvent::MouseMove { x: 10.0, y: 20.0 })
+        );
+        assert_eq!(
+            translate_event(Event::MouseButtonUp {
+                timestamp: 0,
+                window_id: 1,
+                which: 0,
+                mouse_btn: MouseButton::Right,
+                clicks: 1,
+                x: 0,
+                y: 0,
+            }),
+            Some(InputEvent::MouseButton {
+                button: 3,
+                pressed: false
+            })
+        );
+        assert_eq!(
+            translate_event(Event::MouseButtonDown {
+                timestamp: 0,
+                window_id: 1,
+                which: 0,
+                mouse_btn: MouseButton::Left,
+                clicks: 1,
+                x: 0,
+                y: 0,
+            }),
+            Some(InputEvent::MouseButton {
+                button: 1,
+                pressed: true
+            })
+        );
+    }
+
+    #[test]
+    fn display_available_follows_environment() {
+        // Only checks consistency with the environment; does not modify it.
+        let set = |n: &str| std::env::var_os(n).is_some_and(|v| !v.is_empty());
+        if cfg!(target_os = "linux") {
+            assert_eq!(
+                display_available(),
+                set("DISPLAY") || set("WAYLAND_DISPLAY")
+            );
+        }
+    }
+}

@@ -1,0 +1,359 @@
+//! Rendering tests that need a GL context. SDL may only be initialised from the main thread,
+//! so this is a `harness = false` test with its own `main` that runs the checks in order.
+//!
+//! Golden images: `tests/golden/*.png`. Set `SINEW_UPDATE_GOLDEN=1` to (re)write them; a
+//! missing golden file fails the run otherwise.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use glam::camera::rh::proj::opengl::perspective;
+use glam::camera::rh::view::look_at_mat4;
+use glam::{Mat4, Quat, Vec3};
+use glow::HasContext;
+use sinew::render::{DebugCube, DebugDraw, Gfx, Image, WindowConfig, compare};
+
+type Check = fn() -> Result<(), String>;
+
+fn main() {
+    let checks: &[(&str, Check)] = &[
+        (
+            "headless context is GL >= 3.3 core",
+            headless_context_is_core_33,
+        ),
+        (
+            "clear colour and row order read back exactly",
+            clear_and_row_order,
+        ),
+        ("debug cubes match golden image", debug_cubes_golden),
+        ("500 debug cubes draw quickly", many_cubes),
+        ("compare() counts differing pixels", compare_behaviour),
+        ("PNG save/load round trip", png_round_trip),
+        (
+            "windowed Gfx without a display is an error",
+            windowed_without_display,
+        ),
+    ];
+    // Optional filters: `cargo test --test render -- golden` runs checks whose name matches.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let (mut passed, mut failed) = (0, 0);
+    for (name, check) in checks {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let start = Instant::now();
+        match check() {
+            Ok(()) => {
+                passed += 1;
+                println!(
+                    "ok     {name} ({:.0} ms)",
+                    start.elapsed().as_secs_f64() * 1e3
+                );
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAILED {name}: {e}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
+
+fn headless(width: u32, height: u32) -> Result<Gfx, String> {
+    Gfx::new(&WindowConfig {
+        title: "sinew render test".into(),
+        width,
+        height,
+        vsync: false,
+        headless: true,
+    })
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(msg()) }
+}
+
+fn headless_context_is_core_33() -> Result<(), String> {
+    let gfx = headless(32, 32)?;
+    println!("       {}", gfx.renderer_info());
+    let gl = gfx.gl();
+    // SAFETY: plain queries on the current context.
+    let (major, minor, profile) = unsafe {
+        (
+            gl.get_parameter_i32(glow::MAJOR_VERSION),
+            gl.get_parameter_i32(glow::MINOR_VERSION),
+            gl.get_parameter_i32(glow::CONTEXT_PROFILE_MASK),
+        )
+    };
+    ensure((major, minor) >= (3, 3), || {
+        format!("GL {major}.{minor} < 3.3")
+    })?;
+    ensure(profile as u32 & glow::CONTEXT_CORE_PROFILE_BIT != 0, || {
+        format!("not a core profile (mask 0x{profile:x})")
+    })?;
+    ensure(gfx.size() == (32, 32), || format!("size {:?}", gfx.size()))
+}
+
+fn clear_and_row_order() -> Result<(), String> {
+    let mut gfx = headless(64, 48)?;
+    gfx.begin_frame([1.0, 0.0, 0.0, 1.0]);
+    gfx.end_frame();
+    let img = gfx.read_pixels();
+    ensure((img.width, img.height) == (64, 48), || {
+        format!("image is {}x{}", img.width, img.height)
+    })?;
+    ensure(img.rgba.len() == 64 * 48 * 4, || {
+        format!("{} bytes", img.rgba.len())
+    })?;
+    if let Some(i) = img.rgba.chunks_exact(4).position(|p| p != [255, 0, 0, 255]) {
+        return Err(format!(
+            "pixel {} is {:?}, expected red",
+            i,
+            &img.rgba[i * 4..i * 4 + 4]
+        ));
+    }
+
+    // Green over the top-left quadrant (GL's y axis points up, so that is y 24..48).
+    gfx.begin_frame([1.0, 0.0, 0.0, 1.0]);
+    let gl = gfx.gl();
+    // SAFETY: scissored clear on the bound offscreen frame buffer.
+    unsafe {
+        gl.enable(glow::SCISSOR_TEST);
+        gl.scissor(0, 24, 32, 24);
+        gl.clear_color(0.0, 1.0, 0.0, 1.0);
+        gl.clear(glow::COLOR_BUFFER_BIT);
+        gl.disable(glow::SCISSOR_TEST);
+    }
+    gfx.end_frame();
+    let events = gfx.poll_events();
+    ensure(events.is_empty(), || {
+        format!("unexpected events {events:?}")
+    })?;
+    let img = gfx.read_pixels();
+    for y in 0..48 {
+        for x in 0..64 {
+            let expected = if x < 32 && y < 24 {
+                [0, 255, 0, 255]
+            } else {
+                [255, 0, 0, 255]
+            };
+            let got = img.pixel(x, y).ok_or("pixel out of range")?;
+            ensure(got == expected, || {
+                format!("pixel ({x},{y}) from top-left is {got:?}, expected {expected:?}")
+            })?;
+        }
+    }
+    Ok(())
+}
+
+fn golden_scene() -> (Mat4, Vec<DebugCube>) {
+    let proj = perspective(45f32.to_radians(), 160.0 / 120.0, 0.1, 100.0);
+    let view = look_at_mat4(Vec3::new(3.0, 2.5, 5.0), Vec3::new(0.0, 0.2, 0.0), Vec3::Y);
+    let cubes = vec![
+        // Red cube at the origin, turned 30 degrees about Y.
+        DebugCube {
+            world: Mat4::from_rotation_y(30f32.to_radians()),
+            color: [0.9, 0.2, 0.2, 1.0],
+        },
+        // Tall green box on the left, standing on the same floor (y = -0.5).
+        DebugCube {
+            world: Mat4::from_scale_rotation_translation(
+                Vec3::new(0.6, 1.8, 0.6),
+                Quat::IDENTITY,
+                Vec3::new(-1.8, 0.4, 0.0),
+            ),
+            color: [0.2, 0.8, 0.3, 1.0],
+        },
+        // Small blue cube in front on the right, tilted.
+        DebugCube {
+            world: Mat4::from_scale_rotation_translation(
+                Vec3::splat(0.6),
+                Quat::from_euler(glam::EulerRot::YXZ, 0.6, 0.4, 0.0),
+                Vec3::new(1.5, -0.2, 1.0),
+            ),
+            color: [0.2, 0.4, 0.95, 1.0],
+        },
+    ];
+    (proj * view, cubes)
+}
+
+fn render_golden_scene() -> Result<Image, String> {
+    let mut gfx = headless(160, 120)?;
+    let debug = DebugDraw::new(gfx.gl())?;
+    let (view_proj, cubes) = golden_scene();
+    gfx.begin_frame([0.12, 0.12, 0.15, 1.0]);
+    debug.draw(gfx.gl(), view_proj, &cubes);
+    gfx.end_frame();
+    let img = gfx.read_pixels();
+    debug.destroy(gfx.gl());
+    Ok(img)
+}
+
+fn debug_cubes_golden() -> Result<(), String> {
+    let actual = render_golden_scene()?;
+    let golden_path = manifest_dir().join("tests/golden/debug_cubes.png");
+    let update = std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    if update {
+        if let Some(dir) = golden_path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        actual.save_png(&golden_path)?;
+        println!("       wrote golden image {}", golden_path.display());
+        return Ok(());
+    }
+    if !golden_path.exists() {
+        // Write it so it can be inspected and committed, but never pass without one.
+        let wrote = match golden_path.parent().map(std::fs::create_dir_all) {
+            Some(Ok(())) | None => actual.save_png(&golden_path).is_ok(),
+            Some(Err(_)) => false,
+        };
+        return Err(format!(
+            "golden image {} was missing{}; check it and commit it (or rerun with \
+             SINEW_UPDATE_GOLDEN=1)",
+            golden_path.display(),
+            if wrote {
+                ", wrote it from this run"
+            } else {
+                ""
+            }
+        ));
+    }
+    let golden = Image::load_png(&golden_path)?;
+    let cmp = compare(&golden, &actual, 2)?;
+    let total = (actual.width * actual.height) as usize;
+    let allowed = total / 200; // 0.5 %
+    if cmp.differing_pixels > allowed {
+        let out_dir = manifest_dir().join("target");
+        std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
+        let diff_path = out_dir.join("debug_cubes.diff.png");
+        let actual_path = out_dir.join("debug_cubes.actual.png");
+        cmp.diff.save_png(&diff_path)?;
+        actual.save_png(&actual_path)?;
+        return Err(format!(
+            "{} of {total} pixels differ by more than 2 (max channel diff {}, allowed {allowed}); \
+             diff: {}, actual: {}",
+            cmp.differing_pixels,
+            cmp.max_channel_diff,
+            diff_path.display(),
+            actual_path.display()
+        ));
+    }
+    Ok(())
+}
+
+fn many_cubes() -> Result<(), String> {
+    let mut gfx = headless(320, 240)?;
+    let debug = DebugDraw::new(gfx.gl())?;
+    let proj = perspective(60f32.to_radians(), 320.0 / 240.0, 0.1, 200.0);
+    let view = look_at_mat4(Vec3::new(0.0, 20.0, 40.0), Vec3::ZERO, Vec3::Y);
+    let cubes: Vec<DebugCube> = (0..500)
+        .map(|i| {
+            let (x, z) = ((i % 25) as f32 - 12.0, (i / 25) as f32 - 10.0);
+            DebugCube {
+                world: Mat4::from_translation(Vec3::new(x * 1.5, 0.0, z * 1.5))
+                    * Mat4::from_rotation_y(i as f32 * 0.1),
+                color: [0.5, (i % 7) as f32 / 7.0, 0.8, 1.0],
+            }
+        })
+        .collect();
+    let start = Instant::now();
+    let frames = 10;
+    for _ in 0..frames {
+        gfx.begin_frame([0.0, 0.0, 0.0, 1.0]);
+        debug.draw(gfx.gl(), proj * view, &cubes);
+        gfx.end_frame();
+    }
+    let img = gfx.read_pixels();
+    let per_frame = start.elapsed().as_secs_f64() * 1e3 / frames as f64;
+    println!("       500 cubes: {per_frame:.1} ms/frame (including GPU/llvmpipe time)");
+    // SAFETY: plain query.
+    let err = unsafe { gfx.gl().get_error() };
+    debug.destroy(gfx.gl());
+    ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
+    let lit = img
+        .rgba
+        .chunks_exact(4)
+        .filter(|p| p[..3] != [0, 0, 0])
+        .count();
+    ensure(lit > 1000, || format!("only {lit} non-black pixels"))?;
+    ensure(per_frame < 500.0, || format!("{per_frame:.1} ms per frame"))
+}
+
+fn compare_behaviour() -> Result<(), String> {
+    let mut a = Image::filled(10, 8, [10, 20, 30, 255]);
+    a.set_pixel(2, 3, [200, 100, 50, 255]);
+    let same = compare(&a, &a.clone(), 0)?;
+    ensure(
+        same.differing_pixels == 0 && same.max_channel_diff == 0,
+        || format!("identical: {} diffs", same.differing_pixels),
+    )?;
+    let mut b = a.clone();
+    b.set_pixel(9, 7, [10, 20, 40, 255]);
+    let one = compare(&a, &b, 2)?;
+    ensure(
+        one.differing_pixels == 1 && one.max_channel_diff == 10,
+        || {
+            format!(
+                "one changed: {} diffs, max {}",
+                one.differing_pixels, one.max_channel_diff
+            )
+        },
+    )?;
+    ensure(one.diff.pixel(9, 7) == Some([255, 0, 0, 255]), || {
+        "changed pixel not red in diff".into()
+    })?;
+    let small = Image::filled(10, 7, [0; 4]);
+    ensure(compare(&a, &small, 2).is_err(), || {
+        "size mismatch accepted".into()
+    })
+}
+
+fn png_round_trip() -> Result<(), String> {
+    let mut img = Image::filled(13, 7, [0, 0, 0, 0]);
+    for y in 0..7 {
+        for x in 0..13 {
+            img.set_pixel(x, y, [x as u8 * 19, y as u8 * 36, 77, (x + y) as u8 * 10]);
+        }
+    }
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("sinew-render-test-{}.png", std::process::id()));
+    img.save_png(&path)?;
+    let back = Image::load_png(&path);
+    let _ = std::fs::remove_file(&path);
+    let back = back?;
+    ensure(back == img, || "round trip changed the image".into())?;
+    ensure(
+        Image::load_png(Path::new("/nonexistent/x.png")).is_err(),
+        || "missing file loaded".into(),
+    )
+}
+
+fn windowed_without_display() -> Result<(), String> {
+    if sinew::render::display_available() {
+        println!("       skipped: a display is available");
+        return Ok(());
+    }
+    match Gfx::new(&WindowConfig {
+        title: "sinew render test".into(),
+        width: 64,
+        height: 48,
+        vsync: true,
+        headless: false,
+    }) {
+        Ok(gfx) => Err(format!("opened a window: {}", gfx.renderer_info())),
+        Err(e) => {
+            println!("       error as expected: {e}");
+            Ok(())
+        }
+    }
+}
