@@ -139,10 +139,10 @@ fn list_dir(root: &Path, dir: &Path, ext: &str, out: &mut Vec<String>) {
         }
         if p.is_dir() {
             list_dir(root, &p, ext, out);
-        } else if name.ends_with(ext) {
-            if let Ok(rel) = p.strip_prefix(root) {
-                out.push(format!("/{}", rel.to_string_lossy()));
-            }
+        } else if name.ends_with(ext)
+            && let Ok(rel) = p.strip_prefix(root)
+        {
+            out.push(format!("/{}", rel.to_string_lossy()));
         }
     }
 }

@@ -1,1 +1,160 @@
-//! `project.json` (filled in by the project-loading work).
+//! `project.json`: window, clear colour, tick rate and the bootstrap collection.
+use crate::base::path::LoadError;
+use crate::project::Resources;
+use crate::project::json::{self, Located};
+use crate::project::types::ProjectSettings;
+use serde::Deserialize;
+
+/// Where the project settings live; fixed so a folder is recognisable as a project.
+pub const SETTINGS_PATH: &str = "/project.json";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SettingsFile {
+    title: Option<String>,
+    main_collection: Located<String>,
+    window: Option<Located<WindowFile>>,
+    clear_color: Option<[f32; 4]>,
+    update_frequency: Option<Located<f32>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WindowFile {
+    width: Option<u32>,
+    height: Option<u32>,
+    vsync: Option<bool>,
+}
+
+impl Default for ProjectSettings {
+    /// The spec's example values, so a minimal project still opens a sensible window.
+    fn default() -> Self {
+        ProjectSettings {
+            title: "Sinew".into(),
+            main_collection: String::new(),
+            width: 960,
+            height: 540,
+            vsync: true,
+            clear_color: [0.12, 0.12, 0.14, 1.0],
+            update_frequency: 60.0,
+        }
+    }
+}
+
+/// Loads `/project.json`; only `main_collection` is required.
+pub fn load_settings(res: &Resources) -> Result<ProjectSettings, LoadError> {
+    let text = res.read_string(SETTINGS_PATH, None)?;
+    parse_settings(&text)
+}
+
+/// Parses the text of `/project.json` (separate so `sinew check` and tests need no folder).
+pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
+    let file: SettingsFile = json::parse(SETTINGS_PATH, text)?;
+    let mut s = ProjectSettings {
+        main_collection: json::resource_path(&file.main_collection, SETTINGS_PATH)?,
+        ..ProjectSettings::default()
+    };
+    if let Some(t) = file.title {
+        s.title = t;
+    }
+    if let Some(w) = file.window {
+        s.width = w.value.width.unwrap_or(s.width);
+        s.height = w.value.height.unwrap_or(s.height);
+        s.vsync = w.value.vsync.unwrap_or(s.vsync);
+        if s.width == 0 || s.height == 0 {
+            return Err(w.error(SETTINGS_PATH, "window width and height must be at least 1"));
+        }
+    }
+    s.clear_color = file.clear_color.unwrap_or(s.clear_color);
+    if let Some(f) = file.update_frequency {
+        // A zero or negative rate would make the fixed time step infinite or negative.
+        if !(f.value > 0.0 && f.value.is_finite()) {
+            return Err(f.error(SETTINGS_PATH, "update_frequency must be a positive number"));
+        }
+        s.update_frequency = f.value;
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_example() {
+        let s = parse_settings(
+            r#"{
+              "title": "Wiggler demo",
+              "main_collection": "/main/main.collection",
+              "window": { "width": 1280, "height": 720, "vsync": false },
+              "clear_color": [0.5, 0.12, 0.14, 1.0],
+              "update_frequency": 30
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(s.title, "Wiggler demo");
+        assert_eq!(s.main_collection, "/main/main.collection");
+        assert_eq!((s.width, s.height, s.vsync), (1280, 720, false));
+        assert_eq!(s.clear_color, [0.5, 0.12, 0.14, 1.0]);
+        assert_eq!(s.update_frequency, 30.0);
+    }
+
+    #[test]
+    fn defaults() {
+        let s = parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
+        let expected = ProjectSettings {
+            main_collection: "/main/main.collection".into(),
+            ..ProjectSettings::default()
+        };
+        assert_eq!(s, expected);
+        let s =
+            parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": 100 } }"#)
+                .unwrap();
+        assert_eq!((s.width, s.height, s.vsync), (100, 540, true));
+    }
+
+    #[test]
+    fn errors() {
+        let e = parse_settings(r#"{ "title": "x" }"#).unwrap_err();
+        assert!(e.message.contains("missing field `main_collection`"), "{e}");
+        assert_eq!(e.resource, "/project.json");
+        let e = parse_settings("{\n \"main_collection\": \"/m.collection\",\n \"tilte\": \"x\" }")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("/project.json:3:"), "{e}");
+        assert!(e.message.contains("unknown field `tilte`"), "{e}");
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "update_frequency": 0 }"#)
+            .unwrap_err();
+        assert!(e.message.contains("update_frequency"), "{e}");
+        assert_eq!(e.line, Some(1));
+        let e = parse_settings(r#"{ "main_collection": "/../m.collection" }"#).unwrap_err();
+        assert!(e.message.contains("escapes"), "{e}");
+        let e =
+            parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#)
+                .unwrap_err();
+        assert!(e.line.is_some(), "{e}");
+    }
+
+    #[test]
+    fn load_from_folder() {
+        let dir = std::env::temp_dir().join(format!("sinew_settings_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let res = Resources::open_dir(&dir).unwrap();
+        assert!(
+            load_settings(&res)
+                .unwrap_err()
+                .message
+                .contains("not found")
+        );
+        std::fs::write(
+            dir.join("project.json"),
+            r#"{ "main_collection": "/a.collection" }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            load_settings(&res).unwrap().main_collection,
+            "/a.collection"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

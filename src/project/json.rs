@@ -1,0 +1,283 @@
+//! Strict JSON parsing shared by every project file: serde errors become `LoadError`s with the
+//! file, line and column, and `Located<T>` remembers where a value was written so errors found
+//! after parsing (duplicate ids, missing files, cycles) can still point into the file.
+use crate::base::path::{LoadError, normalize};
+use crate::project::Resources;
+use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use std::cell::RefCell;
+use std::fmt;
+use std::io::Read;
+use std::marker::PhantomData;
+
+/// Where a value starts: file, 1-based line and 1-based byte column.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pos {
+    pub resource: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// A parsed value plus where it was written. `at` is `None` when parsed outside [`parse`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Located<T> {
+    pub value: T,
+    pub at: Option<Pos>,
+}
+
+impl<T> Located<T> {
+    /// An error pointing at this value, or at `fallback` (without a position) when unknown.
+    pub fn error(&self, fallback: &str, message: impl Into<String>) -> LoadError {
+        match &self.at {
+            Some(p) => LoadError::at(p.resource.clone(), p.line, p.column, message),
+            None => LoadError::new(fallback, message),
+        }
+    }
+
+    /// The file this value was written in, or `fallback`.
+    pub fn file<'a>(&'a self, fallback: &'a str) -> &'a str {
+        self.at.as_ref().map_or(fallback, |p| p.resource.as_str())
+    }
+}
+
+/// The file being parsed and how many bytes serde_json has pulled from it so far. serde_json
+/// exposes no spans, so [`parse`] feeds it one byte at a time and `Located` reads the count.
+struct Track {
+    resource: String,
+    text: String,
+    consumed: usize,
+}
+
+thread_local! {
+    static TRACK: RefCell<Option<Track>> = const { RefCell::new(None) };
+}
+
+/// Restores the previous tracking state even when parsing fails or unwinds.
+struct TrackGuard(Option<Track>);
+
+impl Drop for TrackGuard {
+    fn drop(&mut self) {
+        let prev = self.0.take();
+        TRACK.with_borrow_mut(|t| *t = prev);
+    }
+}
+
+/// Hands serde_json one byte per read so the consumed count is exact.
+struct CountingReader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Read for CountingReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let (Some(slot), Some(&b)) = (buf.first_mut(), self.bytes.get(self.pos)) else {
+            return Ok(0);
+        };
+        *slot = b;
+        self.pos += 1;
+        let pos = self.pos;
+        TRACK.with_borrow_mut(|t| {
+            if let Some(t) = t {
+                t.consumed = pos;
+            }
+        });
+        Ok(1)
+    }
+}
+
+/// Parses `text` (the contents of `resource`) strictly into `T`.
+pub fn parse<T: DeserializeOwned>(resource: &str, text: &str) -> Result<T, LoadError> {
+    let track = Track {
+        resource: resource.to_string(),
+        text: text.to_string(),
+        consumed: 0,
+    };
+    let prev = TRACK.with_borrow_mut(|t| t.replace(track));
+    let _guard = TrackGuard(prev);
+    let reader = CountingReader {
+        bytes: text.as_bytes(),
+        pos: 0,
+    };
+    serde_json::from_reader(reader).map_err(|e| serde_error(resource, &e))
+}
+
+/// Reads and parses a resource; a missing file is reported against `referrer` at its position.
+pub fn read<T: DeserializeOwned>(
+    res: &Resources,
+    path: &Located<String>,
+    referrer: &str,
+) -> Result<(String, T), LoadError> {
+    let (norm, text) = read_text(res, path, referrer)?;
+    let value = parse(&norm, &text)?;
+    Ok((norm, value))
+}
+
+/// Reads a resource as text, returning its normalised path too.
+pub fn read_text(
+    res: &Resources,
+    path: &Located<String>,
+    referrer: &str,
+) -> Result<(String, String), LoadError> {
+    let norm = resource_path(path, referrer)?;
+    let who = path.file(referrer);
+    let text = res
+        .read_string(&norm, Some(who))
+        .map_err(|e| place(e, path, who))?;
+    Ok((norm, text))
+}
+
+/// Adds `path`'s position to an error that `Resources` reported against the referring file.
+fn place(e: LoadError, path: &Located<String>, who: &str) -> LoadError {
+    match &path.at {
+        Some(p) if e.resource == who && e.line.is_none() => {
+            LoadError::at(who, p.line, p.column, e.message)
+        }
+        _ => e,
+    }
+}
+
+/// Checks a resource path written in a file and normalises it, so bad paths are reported where
+/// they were written rather than when something finally reads them.
+pub fn resource_path(path: &Located<String>, referrer: &str) -> Result<String, LoadError> {
+    let p = &path.value;
+    normalize(p).ok_or_else(|| {
+        if p.starts_with('/') {
+            path.error(
+                referrer,
+                format!("resource path '{p}' escapes the project root"),
+            )
+        } else {
+            path.error(referrer, format!("resource path '{p}' must start with '/'"))
+        }
+    })
+}
+
+/// serde_json's message without its " at line L column C" tail, which `LoadError` prints itself.
+pub fn serde_error(resource: &str, e: &serde_json::Error) -> LoadError {
+    let full = e.to_string();
+    if e.line() == 0 {
+        return LoadError::new(resource, full);
+    }
+    let tail = format!(" at line {} column {}", e.line(), e.column());
+    let msg = full.strip_suffix(&tail).unwrap_or(&full);
+    LoadError::at(resource, e.line(), e.column(), msg)
+}
+
+/// Where the value being deserialized right now starts. serde_json has either just eaten the
+/// `:` before it, or has already pulled (peeked) the value's first byte.
+fn current_pos() -> Option<Pos> {
+    TRACK.with_borrow(|t| {
+        let t = t.as_ref()?;
+        let bytes = t.text.as_bytes();
+        let last = t.consumed.checked_sub(1)?;
+        let start = if bytes.get(last) == Some(&b':') {
+            let skip = bytes[t.consumed..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+            t.consumed + skip
+        } else {
+            last
+        };
+        let (line, column) = line_col(bytes, start);
+        Some(Pos {
+            resource: t.resource.clone(),
+            line,
+            column,
+        })
+    })
+}
+
+/// 1-based line and byte column of `offset`, matching serde_json's own counting.
+fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
+    let before = &bytes[..offset.min(bytes.len())];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, offset - line_start + 1)
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Located<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let at = current_pos();
+        let value = T::deserialize(d)?;
+        Ok(Located { value, at })
+    }
+}
+
+/// A JSON object kept in the order it was written (serde_json's `preserve_order` is off, and
+/// texture units and property lists should not be reordered). Repeated keys are an error.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(OrderedVisitor(PhantomData))
+    }
+}
+
+struct OrderedVisitor<V>(PhantomData<V>);
+
+impl<'de, V: Deserialize<'de>> Visitor<'de> for OrderedVisitor<V> {
+    type Value = OrderedMap<V>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out: Vec<(String, V)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.iter().any(|(k, _)| *k == key) {
+                return Err(de::Error::custom(format!("duplicate key '{key}'")));
+            }
+            let value = map.next_value()?;
+            out.push((key, value));
+        }
+        Ok(OrderedMap(out))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    struct Probe {
+        a: Located<String>,
+        b: Option<Located<[f32; 2]>>,
+        #[serde(default)]
+        list: Vec<Located<u32>>,
+    }
+
+    #[test]
+    fn located_values_point_at_their_first_character() {
+        let text = "{\n  \"a\":   \"x\",\n  \"b\": [1, 2],\n  \"list\": [ 7,\n 8]\n}";
+        let p: Probe = parse("/t.json", text).unwrap();
+        let at = |l: &Option<Pos>| l.as_ref().map(|p| (p.line, p.column));
+        assert_eq!(at(&p.a.at), Some((2, 10)));
+        assert_eq!(at(&p.b.unwrap().at), Some((3, 8)));
+        assert_eq!(at(&p.list[0].at), Some((4, 13)));
+        assert_eq!(at(&p.list[1].at), Some((5, 2)));
+    }
+
+    #[test]
+    fn errors_carry_line_and_column_once() {
+        let e = parse::<Probe>("/t.json", "{\n \"a\": \"x\",\n \"c\": 1}").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(5)));
+        assert!(e.message.starts_with("unknown field `c`"), "{e}");
+        assert!(!e.message.contains("at line"), "{e}");
+        let e = parse::<OrderedMap<u32>>("/m.json", "{\"x\": 1, \"x\": 2}").unwrap_err();
+        assert!(e.message.contains("duplicate key 'x'"), "{e}");
+        assert!(e.line.is_some());
+    }
+
+    #[test]
+    fn ordered_map_keeps_written_order() {
+        let m: OrderedMap<u32> = parse("/m.json", "{\"b\": 1, \"a\": 2}").unwrap();
+        assert_eq!(m.0, vec![("b".to_string(), 1), ("a".to_string(), 2)]);
+    }
+}
