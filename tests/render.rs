@@ -17,28 +17,16 @@ type Check = fn() -> Result<(), String>;
 
 fn main() {
     let checks: &[(&str, Check)] = &[
-        (
-            "headless context is GL >= 3.3 core",
-            headless_context_is_core_33,
-        ),
-        (
-            "clear colour and row order read back exactly",
-            clear_and_row_order,
-        ),
+        ("headless context is GL >= 3.3 core", headless_context_is_core_33),
+        ("clear colour and row order read back exactly", clear_and_row_order),
         ("debug cubes match golden image", debug_cubes_golden),
         ("500 debug cubes draw quickly", many_cubes),
         ("compare() counts differing pixels", compare_behaviour),
         ("PNG save/load round trip", png_round_trip),
-        (
-            "windowed Gfx without a display is an error",
-            windowed_without_display,
-        ),
+        ("windowed Gfx without a display is an error", windowed_without_display),
     ];
     // Optional filters: `cargo test --test render -- golden` runs checks whose name matches.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let (mut passed, mut failed) = (0, 0);
     for (name, check) in checks {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
@@ -48,10 +36,7 @@ fn main() {
         match check() {
             Ok(()) => {
                 passed += 1;
-                println!(
-                    "ok     {name} ({:.0} ms)",
-                    start.elapsed().as_secs_f64() * 1e3
-                );
+                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
             }
             Err(e) => {
                 failed += 1;
@@ -66,13 +51,7 @@ fn main() {
 }
 
 fn headless(width: u32, height: u32) -> Result<Gfx, String> {
-    Gfx::new(&WindowConfig {
-        title: "sinew render test".into(),
-        width,
-        height,
-        vsync: false,
-        headless: true,
-    })
+    Gfx::new(&WindowConfig { title: "sinew render test".into(), width, height, vsync: false, headless: true })
 }
 
 fn manifest_dir() -> PathBuf {
@@ -95,9 +74,7 @@ fn headless_context_is_core_33() -> Result<(), String> {
             gl.get_parameter_i32(glow::CONTEXT_PROFILE_MASK),
         )
     };
-    ensure((major, minor) >= (3, 3), || {
-        format!("GL {major}.{minor} < 3.3")
-    })?;
+    ensure((major, minor) >= (3, 3), || format!("GL {major}.{minor} < 3.3"))?;
     ensure(profile as u32 & glow::CONTEXT_CORE_PROFILE_BIT != 0, || {
         format!("not a core profile (mask 0x{profile:x})")
     })?;
@@ -109,18 +86,10 @@ fn clear_and_row_order() -> Result<(), String> {
     gfx.begin_frame([1.0, 0.0, 0.0, 1.0]);
     gfx.end_frame();
     let img = gfx.read_pixels();
-    ensure((img.width, img.height) == (64, 48), || {
-        format!("image is {}x{}", img.width, img.height)
-    })?;
-    ensure(img.rgba.len() == 64 * 48 * 4, || {
-        format!("{} bytes", img.rgba.len())
-    })?;
+    ensure((img.width, img.height) == (64, 48), || format!("image is {}x{}", img.width, img.height))?;
+    ensure(img.rgba.len() == 64 * 48 * 4, || format!("{} bytes", img.rgba.len()))?;
     if let Some(i) = img.rgba.chunks_exact(4).position(|p| p != [255, 0, 0, 255]) {
-        return Err(format!(
-            "pixel {} is {:?}, expected red",
-            i,
-            &img.rgba[i * 4..i * 4 + 4]
-        ));
+        return Err(format!("pixel {} is {:?}, expected red", i, &img.rgba[i * 4..i * 4 + 4]));
     }
 
     // Green over the top-left quadrant (GL's y axis points up, so that is y 24..48).
@@ -136,21 +105,13 @@ fn clear_and_row_order() -> Result<(), String> {
     }
     gfx.end_frame();
     let events = gfx.poll_events();
-    ensure(events.is_empty(), || {
-        format!("unexpected events {events:?}")
-    })?;
+    ensure(events.is_empty(), || format!("unexpected events {events:?}"))?;
     let img = gfx.read_pixels();
     for y in 0..48 {
         for x in 0..64 {
-            let expected = if x < 32 && y < 24 {
-                [0, 255, 0, 255]
-            } else {
-                [255, 0, 0, 255]
-            };
+            let expected = if x < 32 && y < 24 { [0, 255, 0, 255] } else { [255, 0, 0, 255] };
             let got = img.pixel(x, y).ok_or("pixel out of range")?;
-            ensure(got == expected, || {
-                format!("pixel ({x},{y}) from top-left is {got:?}, expected {expected:?}")
-            })?;
+            ensure(got == expected, || format!("pixel ({x},{y}) from top-left is {got:?}, expected {expected:?}"))?;
         }
     }
     Ok(())
@@ -161,10 +122,7 @@ fn golden_scene() -> (Mat4, Vec<DebugCube>) {
     let view = look_at_mat4(Vec3::new(3.0, 2.5, 5.0), Vec3::new(0.0, 0.2, 0.0), Vec3::Y);
     let cubes = vec![
         // Red cube at the origin, turned 30 degrees about Y.
-        DebugCube {
-            world: Mat4::from_rotation_y(30f32.to_radians()),
-            color: [0.9, 0.2, 0.2, 1.0],
-        },
+        DebugCube { world: Mat4::from_rotation_y(30f32.to_radians()), color: [0.9, 0.2, 0.2, 1.0] },
         // Tall green box on the left, standing on the same floor (y = -0.5).
         DebugCube {
             world: Mat4::from_scale_rotation_translation(
@@ -221,11 +179,7 @@ fn debug_cubes_golden() -> Result<(), String> {
             "golden image {} was missing{}; check it and commit it (or rerun with \
              SINEW_UPDATE_GOLDEN=1)",
             golden_path.display(),
-            if wrote {
-                ", wrote it from this run"
-            } else {
-                ""
-            }
+            if wrote { ", wrote it from this run" } else { "" }
         ));
     }
     let golden = Image::load_png(&golden_path)?;
@@ -260,8 +214,7 @@ fn many_cubes() -> Result<(), String> {
         .map(|i| {
             let (x, z) = ((i % 25) as f32 - 12.0, (i / 25) as f32 - 10.0);
             DebugCube {
-                world: Mat4::from_translation(Vec3::new(x * 1.5, 0.0, z * 1.5))
-                    * Mat4::from_rotation_y(i as f32 * 0.1),
+                world: Mat4::from_translation(Vec3::new(x * 1.5, 0.0, z * 1.5)) * Mat4::from_rotation_y(i as f32 * 0.1),
                 color: [0.5, (i % 7) as f32 / 7.0, 0.8, 1.0],
             }
         })
@@ -280,11 +233,7 @@ fn many_cubes() -> Result<(), String> {
     let err = unsafe { gfx.gl().get_error() };
     debug.destroy(gfx.gl());
     ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
-    let lit = img
-        .rgba
-        .chunks_exact(4)
-        .filter(|p| p[..3] != [0, 0, 0])
-        .count();
+    let lit = img.rgba.chunks_exact(4).filter(|p| p[..3] != [0, 0, 0]).count();
     ensure(lit > 1000, || format!("only {lit} non-black pixels"))?;
     ensure(per_frame < 500.0, || format!("{per_frame:.1} ms per frame"))
 }
@@ -293,29 +242,18 @@ fn compare_behaviour() -> Result<(), String> {
     let mut a = Image::filled(10, 8, [10, 20, 30, 255]);
     a.set_pixel(2, 3, [200, 100, 50, 255]);
     let same = compare(&a, &a.clone(), 0)?;
-    ensure(
-        same.differing_pixels == 0 && same.max_channel_diff == 0,
-        || format!("identical: {} diffs", same.differing_pixels),
-    )?;
+    ensure(same.differing_pixels == 0 && same.max_channel_diff == 0, || {
+        format!("identical: {} diffs", same.differing_pixels)
+    })?;
     let mut b = a.clone();
     b.set_pixel(9, 7, [10, 20, 40, 255]);
     let one = compare(&a, &b, 2)?;
-    ensure(
-        one.differing_pixels == 1 && one.max_channel_diff == 10,
-        || {
-            format!(
-                "one changed: {} diffs, max {}",
-                one.differing_pixels, one.max_channel_diff
-            )
-        },
-    )?;
-    ensure(one.diff.pixel(9, 7) == Some([255, 0, 0, 255]), || {
-        "changed pixel not red in diff".into()
+    ensure(one.differing_pixels == 1 && one.max_channel_diff == 10, || {
+        format!("one changed: {} diffs, max {}", one.differing_pixels, one.max_channel_diff)
     })?;
+    ensure(one.diff.pixel(9, 7) == Some([255, 0, 0, 255]), || "changed pixel not red in diff".into())?;
     let small = Image::filled(10, 7, [0; 4]);
-    ensure(compare(&a, &small, 2).is_err(), || {
-        "size mismatch accepted".into()
-    })
+    ensure(compare(&a, &small, 2).is_err(), || "size mismatch accepted".into())
 }
 
 fn png_round_trip() -> Result<(), String> {
@@ -325,17 +263,13 @@ fn png_round_trip() -> Result<(), String> {
             img.set_pixel(x, y, [x as u8 * 19, y as u8 * 36, 77, (x + y) as u8 * 10]);
         }
     }
-    let path: PathBuf =
-        std::env::temp_dir().join(format!("sinew-render-test-{}.png", std::process::id()));
+    let path: PathBuf = std::env::temp_dir().join(format!("sinew-render-test-{}.png", std::process::id()));
     img.save_png(&path)?;
     let back = Image::load_png(&path);
     let _ = std::fs::remove_file(&path);
     let back = back?;
     ensure(back == img, || "round trip changed the image".into())?;
-    ensure(
-        Image::load_png(Path::new("/nonexistent/x.png")).is_err(),
-        || "missing file loaded".into(),
-    )
+    ensure(Image::load_png(Path::new("/nonexistent/x.png")).is_err(), || "missing file loaded".into())
 }
 
 fn windowed_without_display() -> Result<(), String> {

@@ -1,5 +1,5 @@
 //! `sinew`, `sinew run`, `sinew check` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
-use super::run::{run, RunOptions};
+use super::run::{RunOptions, run};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 

@@ -3,4 +3,4 @@ pub mod hash;
 pub mod log;
 pub mod path;
 
-pub use hash::{hash_str, Hash};
+pub use hash::{Hash, hash_str};

@@ -15,12 +15,7 @@ impl LoadError {
         LoadError { resource: resource.into(), line: None, column: None, message: message.into() }
     }
     pub fn at(resource: impl Into<String>, line: usize, column: usize, message: impl Into<String>) -> Self {
-        LoadError {
-            resource: resource.into(),
-            line: Some(line),
-            column: Some(column),
-            message: message.into(),
-        }
+        LoadError { resource: resource.into(), line: Some(line), column: Some(column), message: message.into() }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Message dispatch and deferred deletion.
 use super::{ScriptHooks, World};
 use crate::base::hash::{hash_str, name_of};
-use crate::scene::message::{decode, MsgValue};
-use crate::scene::{url, ComponentKind, Message, NONE};
+use crate::scene::message::{MsgValue, decode};
+use crate::scene::{ComponentKind, Message, NONE, url};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 

@@ -9,12 +9,21 @@ use std::cell::RefCell;
 /// Creates script component instances on behalf of the spawner.
 pub trait ScriptFactory {
     /// Returns the new instance index, or an error message naming the script.
-    fn create(&mut self, slot: u32, component: &str, script: &str, props: &[(String, PropertyValue)])
-    -> Result<u32, String>;
+    fn create(
+        &mut self,
+        slot: u32,
+        component: &str,
+        script: &str,
+        props: &[(String, PropertyValue)],
+    ) -> Result<u32, String>;
 }
 
 /// Spawns every object of `spec`. Components this build cannot show yet are kept as ids only.
-pub fn spawn_collection(world: &RefCell<World>, spec: &CollectionSpec, scripts: &mut dyn ScriptFactory) -> Result<(), String> {
+pub fn spawn_collection(
+    world: &RefCell<World>,
+    spec: &CollectionSpec,
+    scripts: &mut dyn ScriptFactory,
+) -> Result<(), String> {
     let mut slots = Vec::with_capacity(spec.objects.len());
     for o in &spec.objects {
         let mut w = world.borrow_mut();

@@ -1,5 +1,5 @@
 //! Everything a running game holds, apart from the Lua state and GPU resources.
-use crate::base::hash::{hash_remembered, Hash};
+use crate::base::hash::{Hash, hash_remembered};
 use crate::scene::{MessageQueue, Scene};
 
 pub struct World {

@@ -121,9 +121,7 @@ impl<'de> Deserialize<'de> for Id {
         }
         // These characters separate the parts of a URL such as `main:/hero#script`.
         if let Some(c) = s.chars().find(|c| matches!(c, ':' | '#' | '/')) {
-            return Err(de::Error::custom(format!(
-                "id '{s}' must not contain '{c}'"
-            )));
+            return Err(de::Error::custom(format!("id '{s}' must not contain '{c}'")));
         }
         Ok(Id(s))
     }
@@ -165,21 +163,10 @@ impl<'de> Deserialize<'de> for ComponentType {
 
 /// Loads a collection and everything it references, flattened with parents before children.
 pub fn load_collection(res: &Resources, path: &str) -> Result<CollectionSpec, LoadError> {
-    let mut loader = Loader {
-        res,
-        stack: Vec::new(),
-        objects: Vec::new(),
-        prototypes: HashMap::new(),
-    };
-    let top = Located {
-        value: path.to_string(),
-        at: None,
-    };
+    let mut loader = Loader { res, stack: Vec::new(), objects: Vec::new(), prototypes: HashMap::new() };
+    let top = Located { value: path.to_string(), at: None };
     let name = loader.collection(&top, path, "/", None)?;
-    Ok(CollectionSpec {
-        name: name.unwrap_or_else(|| "default".into()),
-        objects: loader.objects,
-    })
+    Ok(CollectionSpec { name: name.unwrap_or_else(|| "default".into()), objects: loader.objects })
 }
 
 /// Defold's `vmath.euler_to_quat` (dmVMath::EulerToQuat, YZX order, degrees), so `euler`
@@ -210,11 +197,7 @@ impl Trs {
     /// Applies a collection instance's placement; shear from non-uniform scale is lost, as in Defold.
     fn placed(&self, place: &Affine3A) -> Trs {
         let (s, r, t) = (*place * self.matrix()).to_scale_rotation_translation();
-        Trs {
-            t,
-            r: r.normalize(),
-            s,
-        }
+        Trs { t, r: r.normalize(), s }
     }
 }
 
@@ -267,10 +250,7 @@ impl Loader<'_> {
         if let Some(i) = self.stack.iter().position(|p| *p == norm) {
             let mut chain = self.stack[i..].to_vec();
             chain.push(norm);
-            return Err(path.error(
-                referrer,
-                format!("collection cycle: {}", chain.join(" -> ")),
-            ));
+            return Err(path.error(referrer, format!("collection cycle: {}", chain.join(" -> "))));
         }
         if self.stack.len() >= MAX_COLLECTION_DEPTH {
             let msg = format!("collections nested more than {MAX_COLLECTION_DEPTH} deep");
@@ -339,11 +319,7 @@ impl Loader<'_> {
         list.iter().map(|c| self.component(c, file)).collect()
     }
 
-    fn prototype(
-        &mut self,
-        path: &Located<String>,
-        file: &str,
-    ) -> Result<Vec<ComponentDesc>, LoadError> {
+    fn prototype(&mut self, path: &Located<String>, file: &str) -> Result<Vec<ComponentDesc>, LoadError> {
         let norm = json::resource_path(path, file)?;
         if let Some(c) = self.prototypes.get(&norm) {
             return Ok(c.clone());
@@ -361,10 +337,7 @@ impl Loader<'_> {
             return Err(c.id.error(file, msg));
         };
         if let Some(field) = foreign_field(c, ty) {
-            let msg = format!(
-                "field '{field}' does not apply to {} component '{id}'",
-                ty.name()
-            );
+            let msg = format!("field '{field}' does not apply to {} component '{id}'", ty.name());
             return Err(c.id.error(file, msg));
         }
         let kind = match ty {
@@ -373,10 +346,7 @@ impl Loader<'_> {
             ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
             ComponentType::Light => ComponentKind::Light(light(c)),
         };
-        Ok(ComponentSpec {
-            id: id.clone(),
-            kind,
-        })
+        Ok(ComponentSpec { id: id.clone(), kind })
     }
 
     /// Reads the script once so a missing file is reported where the collection names it.
@@ -387,11 +357,7 @@ impl Loader<'_> {
         };
         let (script, _) = json::read_text(self.res, path, file)?;
         let properties = match &c.properties {
-            Some(p) => {
-                p.0.iter()
-                    .map(|(k, v)| Ok((k.clone(), property_value(k, v, file)?)))
-                    .collect()
-            }
+            Some(p) => p.0.iter().map(|(k, v)| Ok((k.clone(), property_value(k, v, file)?))).collect(),
             None => Ok(Vec::new()),
         }?;
         Ok(ComponentKind::Script { script, properties })
@@ -400,30 +366,16 @@ impl Loader<'_> {
     fn model(&self, c: &ComponentDesc, file: &str) -> Result<ModelSpec, LoadError> {
         let inline = inline_model(c);
         let Some(path) = &c.model else {
-            let missing = || {
-                c.id.error(
-                    file,
-                    format!("model component '{}' needs 'model' or 'mesh'", c.id.value.0),
-                )
-            };
-            let source = inline
-                .mesh
-                .as_ref()
-                .map_or(c.id.file(file), |m| m.file(file))
-                .to_string();
+            let missing = || c.id.error(file, format!("model component '{}' needs 'model' or 'mesh'", c.id.value.0));
+            let source = inline.mesh.as_ref().map_or(c.id.file(file), |m| m.file(file)).to_string();
             return model_spec(&source, inline, missing);
         };
         if inline.mesh.is_some() || has_model_options(&inline) {
-            let msg = format!(
-                "model component '{}': give either 'model' or the model fields inline",
-                c.id.value.0
-            );
+            let msg = format!("model component '{}': give either 'model' or the model fields inline", c.id.value.0);
             return Err(c.id.error(file, msg));
         }
         let (norm, fields): (String, ModelFields) = json::read(self.res, path, file)?;
-        model_spec(&norm, fields, || {
-            LoadError::new(&norm, "missing field `mesh`")
-        })
+        model_spec(&norm, fields, || LoadError::new(&norm, "missing field `mesh`"))
     }
 }
 
@@ -440,10 +392,8 @@ fn check_ids(file: &CollectionFile, norm: &str) -> Result<(), LoadError> {
     let mut seen = HashSet::new();
     for id in ids {
         if !seen.insert(&id.value) {
-            let msg = format!(
-                "duplicate id '{}' (ids must be unique within a collection, children included)",
-                id.value.0
-            );
+            let msg =
+                format!("duplicate id '{}' (ids must be unique within a collection, children included)", id.value.0);
             return Err(id.error(norm, msg));
         }
     }
@@ -454,9 +404,7 @@ fn unique_component_ids(list: &[ComponentDesc], file: &str) -> Result<(), LoadEr
     let mut seen = HashSet::new();
     for c in list {
         if !seen.insert(&c.id.value) {
-            return Err(c
-                .id
-                .error(file, format!("duplicate component id '{}'", c.id.value.0)));
+            return Err(c.id.error(file, format!("duplicate component id '{}'", c.id.value.0)));
         }
     }
     Ok(())
@@ -464,20 +412,11 @@ fn unique_component_ids(list: &[ComponentDesc], file: &str) -> Result<(), LoadEr
 
 /// An instance component over the prototype's: the instance's fields win, and `properties`
 /// merge per property so an instance can tweak one `go.property` and keep the rest.
-fn merged(
-    base: &ComponentDesc,
-    over: &ComponentDesc,
-    file: &str,
-) -> Result<ComponentDesc, LoadError> {
+fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> Result<ComponentDesc, LoadError> {
     if let (Some(a), Some(b)) = (base.ty, over.ty)
         && a != b
     {
-        let msg = format!(
-            "component '{}' is a {} in the prototype but a {} here",
-            over.id.value.0,
-            a.name(),
-            b.name()
-        );
+        let msg = format!("component '{}' is a {} in the prototype but a {} here", over.id.value.0, a.name(), b.name());
         return Err(over.id.error(file, msg));
     }
     let mut m = over.clone();
@@ -542,10 +481,7 @@ fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
         ("color", c.color.is_some(), Light),
         ("intensity", c.intensity.is_some(), Light),
     ];
-    fields
-        .iter()
-        .find(|(_, set, owner)| *set && *owner != ty)
-        .map(|(name, ..)| *name)
+    fields.iter().find(|(_, set, owner)| *set && *owner != ty).map(|(name, ..)| *name)
 }
 
 fn inline_model(c: &ComponentDesc) -> ModelFields {
@@ -571,11 +507,7 @@ fn has_model_options(f: &ModelFields) -> bool {
 
 /// Applies the `.model` defaults; referenced files are only checked for well-formed paths here
 /// (the mesh and texture loaders read them and report what is missing).
-fn model_spec(
-    source: &str,
-    f: ModelFields,
-    missing_mesh: impl FnOnce() -> LoadError,
-) -> Result<ModelSpec, LoadError> {
+fn model_spec(source: &str, f: ModelFields, missing_mesh: impl FnOnce() -> LoadError) -> Result<ModelSpec, LoadError> {
     let Some(mesh) = &f.mesh else {
         return Err(missing_mesh());
     };
@@ -585,17 +517,12 @@ fn model_spec(
         None => Ok(default.to_string()),
     };
     let animations = match &f.animations {
-        Some(list) => list
-            .iter()
-            .map(|p| json::resource_path(p, source))
-            .collect::<Result<_, _>>()?,
+        Some(list) => list.iter().map(|p| json::resource_path(p, source)).collect::<Result<_, _>>()?,
         None => vec![mesh.clone()],
     };
     let textures = match &f.textures {
         Some(t) => {
-            t.0.iter()
-                .map(|(k, p)| Ok((k.clone(), json::resource_path(p, source)?)))
-                .collect::<Result<_, _>>()?
+            t.0.iter().map(|(k, p)| Ok((k.clone(), json::resource_path(p, source)?))).collect::<Result<_, _>>()?
         }
         None => Vec::new(),
     };
@@ -671,10 +598,7 @@ fn property_value(name: &str, v: &Located<Value>, file: &str) -> Result<Property
 }
 
 fn vector(a: &[Value]) -> Option<PropertyValue> {
-    let n: Vec<f32> = a
-        .iter()
-        .map(|v| v.as_f64().map(|x| x as f32))
-        .collect::<Option<_>>()?;
+    let n: Vec<f32> = a.iter().map(|v| v.as_f64().map(|x| x as f32)).collect::<Option<_>>()?;
     match *n.as_slice() {
         [x, y, z] => Some(PropertyValue::Vector3([x, y, z])),
         [x, y, z, w] => Some(PropertyValue::Vector4([x, y, z, w])),
@@ -719,10 +643,7 @@ mod tests {
 
     /// Loads `/main/main.collection` with the given text (plus a script) and expects an error.
     fn error_of(collection: &str) -> LoadError {
-        let p = Project::new(&[
-            ("/main/main.collection", collection),
-            ("/main/a.script", ""),
-        ]);
+        let p = Project::new(&[("/main/main.collection", collection), ("/main/a.script", "")]);
         p.load("/main/main.collection").unwrap_err()
     }
 
@@ -771,10 +692,7 @@ mod tests {
             ),
             ("/main/hero.script", "function update(self, dt) end"),
             ("/main/hero.model", MODEL),
-            (
-                "/main/level.collection",
-                r#"{ "objects": [ { "id": "door", "position": [1, 0, 0] } ] }"#,
-            ),
+            ("/main/level.collection", r#"{ "objects": [ { "id": "door", "position": [1, 0, 0] } ] }"#),
         ])
     }
 
@@ -782,46 +700,23 @@ mod tests {
     fn full_example_from_the_spec() {
         let c = example().load("/main/main.collection").unwrap();
         assert_eq!(c.name, "main");
-        let paths: Vec<_> = c
-            .objects
-            .iter()
-            .map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent))
-            .collect();
-        assert_eq!(
-            paths,
-            [
-                ("/hero", "/", None),
-                ("/sword", "/", Some(0)),
-                ("/level/door", "/level/", None)
-            ]
-        );
+        let paths: Vec<_> =
+            c.objects.iter().map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent)).collect();
+        assert_eq!(paths, [("/hero", "/", None), ("/sword", "/", Some(0)), ("/level/door", "/level/", None)]);
         let hero = &c.objects[0];
         assert_eq!(hero.components.len(), 2);
-        let ComponentKind::Script { script, properties } = &hero.components[0].kind else {
-            panic!()
-        };
+        let ComponentKind::Script { script, properties } = &hero.components[0].kind else { panic!() };
         assert_eq!(script, "/main/hero.script");
         let expected = [
             ("speed".to_string(), PropertyValue::Number(3.0)),
-            (
-                "target".to_string(),
-                PropertyValue::Vector3([1.0, 2.0, 3.0]),
-            ),
+            ("target".to_string(), PropertyValue::Vector3([1.0, 2.0, 3.0])),
         ];
         assert_eq!(properties, &expected);
-        let ComponentKind::Model(m) = &hero.components[1].kind else {
-            panic!()
-        };
+        let ComponentKind::Model(m) = &hero.components[1].kind else { panic!() };
         assert_eq!(m.source, "/main/hero.model");
-        assert_eq!(
-            m.animations,
-            ["/models/wiggler.glb", "/models/extra_moves.glb"]
-        );
+        assert_eq!(m.animations, ["/models/wiggler.glb", "/models/extra_moves.glb"]);
         assert_eq!(m.default_animation.as_deref(), Some("wiggle"));
-        assert_eq!(
-            m.textures,
-            [("tex0".to_string(), "/models/wiggler.png".to_string())]
-        );
+        assert_eq!(m.textures, [("tex0".to_string(), "/models/wiggler.png".to_string())]);
         assert_eq!(c.objects[1].position, [0.2, 1.0, 0.0]);
         assert!(close(&c.objects[2].position, &[11.0, 0.0, 0.0]));
     }
@@ -838,10 +733,7 @@ mod tests {
         let c = p.load("/c.collection").unwrap();
         assert_eq!(c.name, "default");
         let o = &c.objects[0];
-        assert_eq!(
-            (o.position, o.rotation, o.scale),
-            ([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3])
-        );
+        assert_eq!((o.position, o.rotation, o.scale), ([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
         let model = ModelSpec {
             source: "/c.collection".into(),
             mesh: "/m.glb".into(),
@@ -853,19 +745,9 @@ mod tests {
             create_go_bones: true,
         };
         assert_eq!(o.components[0].kind, ComponentKind::Model(model));
-        let cam = CameraSpec {
-            fov: DEFAULT_FOV,
-            near: 0.1,
-            far: 1000.0,
-            orthographic: false,
-            ortho_height: 10.0,
-        };
+        let cam = CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0 };
         assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
-        let light = LightSpec {
-            kind: LightKind::Directional,
-            color: [1.0; 3],
-            intensity: 1.0,
-        };
+        let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0 };
         assert_eq!(o.components[2].kind, ComponentKind::Light(light));
         let empty = Project::new(&[("/e.collection", "{}")]);
         assert!(empty.load("/e.collection").unwrap().objects.is_empty());
@@ -880,24 +762,9 @@ mod tests {
                 { "id": "e", "components": [ { "id": "light", "type": "light", "kind": "point", "intensity": 2 } ] } ] }"#,
         )]);
         let c = p.load("/c.collection").unwrap();
-        let got: Vec<_> = c
-            .objects
-            .iter()
-            .map(|o| (o.path.as_str(), o.parent))
-            .collect();
-        assert_eq!(
-            got,
-            [
-                ("/a", None),
-                ("/b", Some(0)),
-                ("/c", Some(1)),
-                ("/d", Some(0)),
-                ("/e", None)
-            ]
-        );
-        let ComponentKind::Light(l) = &c.objects[4].components[0].kind else {
-            panic!()
-        };
+        let got: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.parent)).collect();
+        assert_eq!(got, [("/a", None), ("/b", Some(0)), ("/c", Some(1)), ("/d", Some(0)), ("/e", None)]);
+        let ComponentKind::Light(l) = &c.objects[4].components[0].kind else { panic!() };
         assert_eq!((l.kind, l.intensity), (LightKind::Point, 2.0));
     }
 
@@ -926,44 +793,25 @@ mod tests {
         let comps = &c.objects[0].components;
         let ids: Vec<_> = comps.iter().map(|c| c.id.as_str()).collect();
         assert_eq!(ids, ["script", "cam", "extra"]);
-        let ComponentKind::Script { script, properties } = &comps[0].kind else {
-            panic!()
-        };
+        let ComponentKind::Script { script, properties } = &comps[0].kind else { panic!() };
         assert_eq!(script, "/a.script");
         let expected = [
             ("speed".to_string(), PropertyValue::Number(5.0)),
             ("name".to_string(), PropertyValue::String("x".into())),
             ("tag".to_string(), PropertyValue::Hash("hero".into())),
-            (
-                "home".to_string(),
-                PropertyValue::Url("main:/base#script".into()),
-            ),
-            (
-                "tint".to_string(),
-                PropertyValue::Vector4([1.0, 0.0, 0.0, 1.0]),
-            ),
+            ("home".to_string(), PropertyValue::Url("main:/base#script".into())),
+            ("tint".to_string(), PropertyValue::Vector4([1.0, 0.0, 0.0, 1.0])),
         ];
         assert_eq!(properties, &expected);
-        let ComponentKind::Camera(cam) = &comps[1].kind else {
-            panic!()
-        };
+        let ComponentKind::Camera(cam) = &comps[1].kind else { panic!() };
         assert_eq!((cam.fov, cam.near), (1.0, 0.5));
-        let ComponentKind::Script { properties, .. } = &c.objects[1].components[0].kind else {
-            panic!()
-        };
-        assert_eq!(
-            properties[0],
-            ("speed".to_string(), PropertyValue::Number(1.0))
-        );
+        let ComponentKind::Script { properties, .. } = &c.objects[1].components[0].kind else { panic!() };
+        assert_eq!(properties[0], ("speed".to_string(), PropertyValue::Number(1.0)));
 
         let bad = r#"{ "objects": [ { "id": "h", "prototype": "/hero.go", "components": [ { "id": "script", "type": "light" } ] } ] }"#;
         std::fs::write(p.0.join("c.collection"), bad).unwrap();
         let e = p.load("/c.collection").unwrap_err();
-        assert!(
-            e.message
-                .contains("is a script in the prototype but a light here"),
-            "{e}"
-        );
+        assert!(e.message.contains("is a script in the prototype but a light here"), "{e}");
         assert_eq!(e.line, Some(1), "{e}");
     }
 
@@ -984,18 +832,11 @@ mod tests {
                 "/outer.collection",
                 r#"{ "collections": [ { "id": "inner", "collection": "/inner.collection", "position": [1, 0, 0] } ] }"#,
             ),
-            (
-                "/inner.collection",
-                r#"{ "objects": [ { "id": "obj", "position": [0, 0, 1] } ] }"#,
-            ),
+            ("/inner.collection", r#"{ "objects": [ { "id": "obj", "position": [0, 0, 1] } ] }"#),
         ]);
         let c = p.load("/main.collection").unwrap();
         assert_eq!(c.name, "world");
-        let got: Vec<_> = c
-            .objects
-            .iter()
-            .map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent))
-            .collect();
+        let got: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent)).collect();
         let expected = [
             ("/obj", "/", None),
             ("/level/door", "/level/", None),
@@ -1004,51 +845,26 @@ mod tests {
         ];
         assert_eq!(got, expected);
         let door = &c.objects[1];
-        assert!(
-            close(&door.position, &[10.0, 2.0, 0.0]),
-            "{:?}",
-            door.position
-        );
-        assert!(
-            close(&door.rotation, &[0.0, 0.0, 0.70710677, 0.70710677]),
-            "{:?}",
-            door.rotation
-        );
+        assert!(close(&door.position, &[10.0, 2.0, 0.0]), "{:?}", door.position);
+        assert!(close(&door.rotation, &[0.0, 0.0, 0.70710677, 0.70710677]), "{:?}", door.rotation);
         assert!(close(&door.scale, &[2.0; 3]), "{:?}", door.scale);
-        assert_eq!(
-            c.objects[2].position,
-            [0.0, 1.0, 0.0],
-            "children stay relative to their parent"
-        );
-        assert!(
-            close(&c.objects[3].position, &[1.0, 5.0, 1.0]),
-            "{:?}",
-            c.objects[3].position
-        );
+        assert_eq!(c.objects[2].position, [0.0, 1.0, 0.0], "children stay relative to their parent");
+        assert!(close(&c.objects[3].position, &[1.0, 5.0, 1.0]), "{:?}", c.objects[3].position);
     }
 
     #[test]
     fn euler_matches_defold() {
         let q = euler_to_quat([0.0, 0.0, 90.0]);
-        assert!(
-            close(&q.to_array(), &[0.0, 0.0, 0.70710677, 0.70710677]),
-            "{q:?}"
-        );
+        assert!(close(&q.to_array(), &[0.0, 0.0, 0.70710677, 0.70710677]), "{q:?}");
         let q = euler_to_quat([90.0, 0.0, 0.0]);
-        assert!(
-            close(&q.to_array(), &[0.70710677, 0.0, 0.0, 0.70710677]),
-            "{q:?}"
-        );
+        assert!(close(&q.to_array(), &[0.70710677, 0.0, 0.0, 0.70710677]), "{q:?}");
         // Defold applies Y, then Z, then X.
         let q = euler_to_quat([30.0, 40.0, 50.0]);
         let yzx = Quat::from_rotation_y(40f32.to_radians())
             * Quat::from_rotation_z(50f32.to_radians())
             * Quat::from_rotation_x(30f32.to_radians());
         assert!(close(&q.to_array(), &yzx.to_array()), "{q:?} {yzx:?}");
-        let p = Project::new(&[(
-            "/c.collection",
-            r#"{ "objects": [ { "id": "a", "euler": [0, 0, 90] } ] }"#,
-        )]);
+        let p = Project::new(&[("/c.collection", r#"{ "objects": [ { "id": "a", "euler": [0, 0, 90] } ] }"#)]);
         let o = &p.load("/c.collection").unwrap().objects[0];
         assert!(close(&o.rotation, &[0.0, 0.0, 0.70710677, 0.70710677]));
     }
@@ -1059,8 +875,7 @@ mod tests {
         assert_eq!(e.resource, "/main/main.collection");
         assert_eq!(e.line, Some(3), "{e}");
         assert!(e.column.is_some());
-        let e =
-            error_of("{\n  \"objects\": [\n    { \"id\": \"a\", \"posiiton\": [0, 0, 0] }\n  ]\n}");
+        let e = error_of("{\n  \"objects\": [\n    { \"id\": \"a\", \"posiiton\": [0, 0, 0] }\n  ]\n}");
         assert!(e.message.contains("unknown field `posiiton`"), "{e}");
         assert!(e.to_string().starts_with("/main/main.collection:3:"), "{e}");
         let e = error_of(r#"{ "objects": [ { "id": "a", "position": "up" } ] }"#);
@@ -1071,17 +886,12 @@ mod tests {
         let e = error_of(
             "{ \"objects\": [ { \"id\": \"a\",\n \"components\": [ { \"id\": \"s\", \"type\": \"sprite\" } ] } ] }",
         );
-        assert_eq!(
-            e.message,
-            "unknown component type 'sprite' (expected script, model, camera or light)"
-        );
+        assert_eq!(e.message, "unknown component type 'sprite' (expected script, model, camera or light)");
         assert_eq!(e.line, Some(2), "{e}");
         let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
         assert!(e.message.contains("must not contain ':'"), "{e}");
         assert!(e.line.is_some());
-        let e = error_of(
-            r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#,
-        );
+        let e = error_of(r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#);
         assert!(e.message.contains("not both"), "{e}");
         assert_eq!(e.column, Some(64), "{e}");
     }
@@ -1093,21 +903,13 @@ mod tests {
         );
         assert!(e.message.contains("duplicate id 'a'"), "{e}");
         assert_eq!((e.line, e.column), (Some(3), Some(37)), "{e}");
-        let e = error_of(
-            r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script" } ] } ] }"#,
-        );
+        let e = error_of(r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script" } ] } ] }"#);
         assert!(e.message.contains("needs a 'script' path"), "{e}");
         let e = error_of(
             r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/main/a.script", "fov": 1 } ] } ] }"#,
         );
-        assert!(
-            e.message
-                .contains("field 'fov' does not apply to script component 's'"),
-            "{e}"
-        );
-        let e = error_of(
-            r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "model" } ] } ] }"#,
-        );
+        assert!(e.message.contains("field 'fov' does not apply to script component 's'"), "{e}");
+        let e = error_of(r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "model" } ] } ] }"#);
         assert!(e.message.contains("needs 'model' or 'mesh'"), "{e}");
         let e = error_of(
             r#"{ "objects": [ { "id": "a", "components": [ { "id": "c", "type": "camera", "near": 5, "far": 1 } ] } ] }"#,
@@ -1126,9 +928,7 @@ mod tests {
 
     #[test]
     fn missing_and_escaping_files_name_the_referrer() {
-        let e = error_of(
-            "{ \"objects\": [\n { \"id\": \"a\", \"prototype\": \"/main/missing.go\" } ] }",
-        );
+        let e = error_of("{ \"objects\": [\n { \"id\": \"a\", \"prototype\": \"/main/missing.go\" } ] }");
         assert_eq!(e.resource, "/main/main.collection");
         assert_eq!((e.line, e.column), (Some(2), Some(28)), "{e}");
         assert!(e.message.contains("'/main/missing.go' not found"), "{e}");
@@ -1136,17 +936,11 @@ mod tests {
             r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/main/nope.script" } ] } ] }"#,
         );
         assert!(e.message.contains("not found") && e.line.is_some(), "{e}");
-        let e =
-            error_of(r#"{ "collections": [ { "id": "x", "collection": "/../x.collection" } ] }"#);
+        let e = error_of(r#"{ "collections": [ { "id": "x", "collection": "/../x.collection" } ] }"#);
         assert!(e.message.contains("escapes the project root"), "{e}");
         assert_eq!(e.resource, "/main/main.collection");
         let p = Project::new(&[]);
-        assert!(
-            p.load("/main/main.collection")
-                .unwrap_err()
-                .message
-                .contains("not found")
-        );
+        assert!(p.load("/main/main.collection").unwrap_err().message.contains("not found"));
         let e = p.load("/../x.collection").unwrap_err();
         assert!(e.message.contains("escapes"), "{e}");
         let e = error_of(
@@ -1162,10 +956,7 @@ mod tests {
                 "/c.collection",
                 r#"{ "objects": [ { "id": "a", "prototype": "/a.go", "components": [ { "id": "m", "type": "model", "model": "/a.model" } ] } ] }"#,
             ),
-            (
-                "/a.go",
-                "{ \"components\": [\n { \"id\": \"x\", \"type\": \"light\", \"colour\": [1, 1, 1] } ] }",
-            ),
+            ("/a.go", "{ \"components\": [\n { \"id\": \"x\", \"type\": \"light\", \"colour\": [1, 1, 1] } ] }"),
             ("/a.model", r#"{ "mesh": "/a.glb" }"#),
         ]);
         let e = p.load("/c.collection").unwrap_err();
@@ -1175,57 +966,35 @@ mod tests {
         std::fs::write(p.0.join("a.go"), "{}").unwrap();
         std::fs::write(p.0.join("a.model"), r#"{ "skeleton": "/a.glb" }"#).unwrap();
         let e = p.load("/c.collection").unwrap_err();
-        assert_eq!(
-            (e.resource.as_str(), e.message.as_str()),
-            ("/a.model", "missing field `mesh`")
-        );
+        assert_eq!((e.resource.as_str(), e.message.as_str()), ("/a.model", "missing field `mesh`"));
     }
 
     #[test]
     fn cycles_are_named() {
         let p = Project::new(&[
-            (
-                "/main/a.collection",
-                r#"{ "collections": [ { "id": "b", "collection": "/main/b.collection" } ] }"#,
-            ),
-            (
-                "/main/b.collection",
-                r#"{ "collections": [ { "id": "a", "collection": "/main//a.collection" } ] }"#,
-            ),
+            ("/main/a.collection", r#"{ "collections": [ { "id": "b", "collection": "/main/b.collection" } ] }"#),
+            ("/main/b.collection", r#"{ "collections": [ { "id": "a", "collection": "/main//a.collection" } ] }"#),
             (
                 "/main/self.collection",
                 r#"{ "collections": [ { "id": "me", "collection": "/main/self.collection" } ] }"#,
             ),
         ]);
         let e = p.load("/main/a.collection").unwrap_err();
-        assert_eq!(
-            e.message,
-            "collection cycle: /main/a.collection -> /main/b.collection -> /main/a.collection"
-        );
+        assert_eq!(e.message, "collection cycle: /main/a.collection -> /main/b.collection -> /main/a.collection");
         assert_eq!(e.resource, "/main/b.collection");
         assert!(e.line.is_some());
         let e = p.load("/main/self.collection").unwrap_err();
-        assert!(
-            e.message
-                .contains("collection cycle: /main/self.collection -> /main/self.collection"),
-            "{e}"
-        );
+        assert!(e.message.contains("collection cycle: /main/self.collection -> /main/self.collection"), "{e}");
     }
 
     #[test]
     fn depth_is_capped() {
         let mut files: Vec<(String, String)> = Vec::new();
         for i in 0..40 {
-            let text = format!(
-                r#"{{ "collections": [ {{ "id": "n", "collection": "/c{}.collection" }} ] }}"#,
-                i + 1
-            );
+            let text = format!(r#"{{ "collections": [ {{ "id": "n", "collection": "/c{}.collection" }} ] }}"#, i + 1);
             files.push((format!("/c{i}.collection"), text));
         }
-        let refs: Vec<(&str, &str)> = files
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
+        let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
         let e = Project::new(&refs).load("/c0.collection").unwrap_err();
         assert!(e.message.contains("nested more than 32 deep"), "{e}");
     }

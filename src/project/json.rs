@@ -87,17 +87,10 @@ impl Read for CountingReader<'_> {
 
 /// Parses `text` (the contents of `resource`) strictly into `T`.
 pub fn parse<T: DeserializeOwned>(resource: &str, text: &str) -> Result<T, LoadError> {
-    let track = Track {
-        resource: resource.to_string(),
-        text: text.to_string(),
-        consumed: 0,
-    };
+    let track = Track { resource: resource.to_string(), text: text.to_string(), consumed: 0 };
     let prev = TRACK.with_borrow_mut(|t| t.replace(track));
     let _guard = TrackGuard(prev);
-    let reader = CountingReader {
-        bytes: text.as_bytes(),
-        pos: 0,
-    };
+    let reader = CountingReader { bytes: text.as_bytes(), pos: 0 };
     serde_json::from_reader(reader).map_err(|e| serde_error(resource, &e))
 }
 
@@ -113,25 +106,17 @@ pub fn read<T: DeserializeOwned>(
 }
 
 /// Reads a resource as text, returning its normalised path too.
-pub fn read_text(
-    res: &Resources,
-    path: &Located<String>,
-    referrer: &str,
-) -> Result<(String, String), LoadError> {
+pub fn read_text(res: &Resources, path: &Located<String>, referrer: &str) -> Result<(String, String), LoadError> {
     let norm = resource_path(path, referrer)?;
     let who = path.file(referrer);
-    let text = res
-        .read_string(&norm, Some(who))
-        .map_err(|e| place(e, path, who))?;
+    let text = res.read_string(&norm, Some(who)).map_err(|e| place(e, path, who))?;
     Ok((norm, text))
 }
 
 /// Adds `path`'s position to an error that `Resources` reported against the referring file.
 fn place(e: LoadError, path: &Located<String>, who: &str) -> LoadError {
     match &path.at {
-        Some(p) if e.resource == who && e.line.is_none() => {
-            LoadError::at(who, p.line, p.column, e.message)
-        }
+        Some(p) if e.resource == who && e.line.is_none() => LoadError::at(who, p.line, p.column, e.message),
         _ => e,
     }
 }
@@ -142,10 +127,7 @@ pub fn resource_path(path: &Located<String>, referrer: &str) -> Result<String, L
     let p = &path.value;
     normalize(p).ok_or_else(|| {
         if p.starts_with('/') {
-            path.error(
-                referrer,
-                format!("resource path '{p}' escapes the project root"),
-            )
+            path.error(referrer, format!("resource path '{p}' escapes the project root"))
         } else {
             path.error(referrer, format!("resource path '{p}' must start with '/'"))
         }
@@ -171,20 +153,13 @@ fn current_pos() -> Option<Pos> {
         let bytes = t.text.as_bytes();
         let last = t.consumed.checked_sub(1)?;
         let start = if bytes.get(last) == Some(&b':') {
-            let skip = bytes[t.consumed..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
+            let skip = bytes[t.consumed..].iter().take_while(|b| b.is_ascii_whitespace()).count();
             t.consumed + skip
         } else {
             last
         };
         let (line, column) = line_col(bytes, start);
-        Some(Pos {
-            resource: t.resource.clone(),
-            line,
-            column,
-        })
+        Some(Pos { resource: t.resource.clone(), line, column })
     })
 }
 
@@ -192,10 +167,7 @@ fn current_pos() -> Option<Pos> {
 fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
     let before = &bytes[..offset.min(bytes.len())];
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     (line, offset - line_start + 1)
 }
 

@@ -1,6 +1,6 @@
 //! Where resource bytes come from: a project folder on disk or the embedded demo, with the
 //! embedded `/builtins/` behind either. Every path is checked so nothing outside the root is read.
-use crate::base::path::{normalize, LoadError};
+use crate::base::path::{LoadError, normalize};
 use std::path::{Path, PathBuf};
 
 mod embedded {
@@ -98,15 +98,15 @@ impl Resources {
                 if !full.exists() {
                     return Ok(None);
                 }
-                let canon = full
-                    .canonicalize()
-                    .map_err(|e| LoadError::new(who, format!("cannot resolve '{norm}': {e}")))?;
+                let canon =
+                    full.canonicalize().map_err(|e| LoadError::new(who, format!("cannot resolve '{norm}': {e}")))?;
                 if !canon.starts_with(root) {
-                    return Err(LoadError::new(who, format!("resource path '{norm}' leaves the project folder (symlink)")));
+                    return Err(LoadError::new(
+                        who,
+                        format!("resource path '{norm}' leaves the project folder (symlink)"),
+                    ));
                 }
-                std::fs::read(&canon)
-                    .map(Some)
-                    .map_err(|e| LoadError::new(who, format!("cannot read '{norm}': {e}")))
+                std::fs::read(&canon).map(Some).map_err(|e| LoadError::new(who, format!("cannot read '{norm}': {e}")))
             }
         }
     }

@@ -102,14 +102,10 @@ mod tests {
     #[test]
     fn defaults() {
         let s = parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
-        let expected = ProjectSettings {
-            main_collection: "/main/main.collection".into(),
-            ..ProjectSettings::default()
-        };
+        let expected =
+            ProjectSettings { main_collection: "/main/main.collection".into(), ..ProjectSettings::default() };
         assert_eq!(s, expected);
-        let s =
-            parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": 100 } }"#)
-                .unwrap();
+        let s = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": 100 } }"#).unwrap();
         assert_eq!((s.width, s.height, s.vsync), (100, 540, true));
     }
 
@@ -118,19 +114,15 @@ mod tests {
         let e = parse_settings(r#"{ "title": "x" }"#).unwrap_err();
         assert!(e.message.contains("missing field `main_collection`"), "{e}");
         assert_eq!(e.resource, "/project.json");
-        let e = parse_settings("{\n \"main_collection\": \"/m.collection\",\n \"tilte\": \"x\" }")
-            .unwrap_err();
+        let e = parse_settings("{\n \"main_collection\": \"/m.collection\",\n \"tilte\": \"x\" }").unwrap_err();
         assert!(e.to_string().starts_with("/project.json:3:"), "{e}");
         assert!(e.message.contains("unknown field `tilte`"), "{e}");
-        let e = parse_settings(r#"{ "main_collection": "/m.collection", "update_frequency": 0 }"#)
-            .unwrap_err();
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "update_frequency": 0 }"#).unwrap_err();
         assert!(e.message.contains("update_frequency"), "{e}");
         assert_eq!(e.line, Some(1));
         let e = parse_settings(r#"{ "main_collection": "/../m.collection" }"#).unwrap_err();
         assert!(e.message.contains("escapes"), "{e}");
-        let e =
-            parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#)
-                .unwrap_err();
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#).unwrap_err();
         assert!(e.line.is_some(), "{e}");
     }
 
@@ -140,21 +132,9 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let res = Resources::open_dir(&dir).unwrap();
-        assert!(
-            load_settings(&res)
-                .unwrap_err()
-                .message
-                .contains("not found")
-        );
-        std::fs::write(
-            dir.join("project.json"),
-            r#"{ "main_collection": "/a.collection" }"#,
-        )
-        .unwrap();
-        assert_eq!(
-            load_settings(&res).unwrap().main_collection,
-            "/a.collection"
-        );
+        assert!(load_settings(&res).unwrap_err().message.contains("not found"));
+        std::fs::write(dir.join("project.json"), r#"{ "main_collection": "/a.collection" }"#).unwrap();
+        assert_eq!(load_settings(&res).unwrap().main_collection, "/a.collection");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -83,11 +83,7 @@ impl Gfx {
             // SDL's offscreen driver creates the context through EGL (Mesa: llvmpipe when
             // there is no GPU); no X/Wayland display and no environment variables needed.
             // Override priority so a user's SDL_VIDEODRIVER cannot defeat `headless`.
-            sdl2::hint::set_with_priority(
-                "SDL_VIDEODRIVER",
-                "offscreen",
-                &sdl2::hint::Hint::Override,
-            );
+            sdl2::hint::set_with_priority("SDL_VIDEODRIVER", "offscreen", &sdl2::hint::Hint::Override);
             OFFSCREEN_HINT_SET.store(true, Ordering::Relaxed);
         } else if OFFSCREEN_HINT_SET.swap(false, Ordering::Relaxed) {
             // An earlier headless Gfx in this process forced the offscreen driver; undo it
@@ -96,9 +92,7 @@ impl Gfx {
             sdl2::hint::set_with_priority("SDL_VIDEODRIVER", &user, &sdl2::hint::Hint::Override);
         }
         let sdl = sdl2::init().map_err(|e| format!("SDL init failed: {e}"))?;
-        let video = sdl
-            .video()
-            .map_err(|e| format!("SDL video init failed: {e}"))?;
+        let video = sdl.video().map_err(|e| format!("SDL video init failed: {e}"))?;
         if !cfg.headless {
             // With no display SDL falls back to its offscreen driver, which would "open" an
             // invisible window; report that instead unless the user asked for it explicitly.
@@ -129,24 +123,14 @@ impl Gfx {
         } else {
             builder.position_centered().resizable().allow_highdpi();
         }
-        let window = builder.build().map_err(|e| {
-            format!(
-                "SDL could not open a window ({}): {e}",
-                video.current_video_driver()
-            )
-        })?;
-        let gl_context = window
-            .gl_create_context()
-            .map_err(|e| format!("could not create an OpenGL 3.3 core context: {e}"))?;
-        window
-            .gl_make_current(&gl_context)
-            .map_err(|e| format!("could not make the OpenGL context current: {e}"))?;
+        let window = builder
+            .build()
+            .map_err(|e| format!("SDL could not open a window ({}): {e}", video.current_video_driver()))?;
+        let gl_context =
+            window.gl_create_context().map_err(|e| format!("could not create an OpenGL 3.3 core context: {e}"))?;
+        window.gl_make_current(&gl_context).map_err(|e| format!("could not make the OpenGL context current: {e}"))?;
         if !cfg.headless {
-            let interval = if cfg.vsync {
-                SwapInterval::VSync
-            } else {
-                SwapInterval::Immediate
-            };
+            let interval = if cfg.vsync { SwapInterval::VSync } else { SwapInterval::Immediate };
             if let Err(e) = video.gl_set_swap_interval(interval) {
                 log::warn!("could not set swap interval: {e}");
             }
@@ -154,9 +138,7 @@ impl Gfx {
         // SAFETY: the context created above is current on this thread; the loader returns
         // null for unknown names, which glow tolerates until the function is called.
         let gl = unsafe {
-            glow::Context::from_loader_function(|name| {
-                video.gl_get_proc_address(name) as *const std::ffi::c_void
-            })
+            glow::Context::from_loader_function(|name| video.gl_get_proc_address(name) as *const std::ffi::c_void)
         };
         let version = gl.version();
         if version.is_embedded || (version.major, version.minor) < (3, 3) {
@@ -169,9 +151,7 @@ impl Gfx {
             ));
         }
         let (fbo, color_rb, depth_rb) = create_framebuffer(&gl, cfg.width, cfg.height)?;
-        let event_pump = sdl
-            .event_pump()
-            .map_err(|e| format!("SDL event pump: {e}"))?;
+        let event_pump = sdl.event_pump().map_err(|e| format!("SDL event pump: {e}"))?;
         Ok(Gfx {
             fbo,
             color_rb,
@@ -200,16 +180,9 @@ impl Gfx {
     /// `GL_VERSION` and `GL_RENDERER`, plus the SDL video driver, for a log line.
     pub fn renderer_info(&self) -> String {
         // SAFETY: plain queries on the current context.
-        let (version, renderer) = unsafe {
-            (
-                self.gl.get_parameter_string(glow::VERSION),
-                self.gl.get_parameter_string(glow::RENDERER),
-            )
-        };
-        format!(
-            "OpenGL {version} on {renderer} (SDL video driver: {})",
-            self.video.current_video_driver()
-        )
+        let (version, renderer) =
+            unsafe { (self.gl.get_parameter_string(glow::VERSION), self.gl.get_parameter_string(glow::RENDERER)) };
+        format!("OpenGL {version} on {renderer} (SDL video driver: {})", self.video.current_video_driver())
     }
 
     /// Binds the offscreen frame buffer, sets the viewport to its size, clears colour and
@@ -265,10 +238,7 @@ impl Gfx {
 
     /// Drains pending window-system events.
     pub fn poll_events(&mut self) -> Vec<InputEvent> {
-        self.event_pump
-            .poll_iter()
-            .filter_map(translate_event)
-            .collect()
+        self.event_pump.poll_iter().filter_map(translate_event).collect()
     }
 
     /// Reads the offscreen frame buffer back as RGBA8, rows top-to-bottom.
@@ -297,11 +267,7 @@ impl Gfx {
         for y in (0..h).rev() {
             rgba.extend_from_slice(&buf[y * row..(y + 1) * row]);
         }
-        Image {
-            width: self.width,
-            height: self.height,
-            rgba,
-        }
+        Image { width: self.width, height: self.height, rgba }
     }
 }
 
@@ -322,26 +288,15 @@ impl Drop for Gfx {
 fn translate_event(event: Event) -> Option<InputEvent> {
     Some(match event {
         Event::Quit { .. } => InputEvent::Quit,
-        Event::KeyDown {
-            keycode: Some(key),
-            repeat: false,
-            ..
-        } => InputEvent::KeyDown(key.name()),
-        Event::KeyUp {
-            keycode: Some(key), ..
-        } => InputEvent::KeyUp(key.name()),
-        Event::MouseMotion { x, y, .. } => InputEvent::MouseMove {
-            x: x as f32,
-            y: y as f32,
-        },
-        Event::MouseButtonDown { mouse_btn, .. } => InputEvent::MouseButton {
-            button: mouse_button_number(mouse_btn),
-            pressed: true,
-        },
-        Event::MouseButtonUp { mouse_btn, .. } => InputEvent::MouseButton {
-            button: mouse_button_number(mouse_btn),
-            pressed: false,
-        },
+        Event::KeyDown { keycode: Some(key), repeat: false, .. } => InputEvent::KeyDown(key.name()),
+        Event::KeyUp { keycode: Some(key), .. } => InputEvent::KeyUp(key.name()),
+        Event::MouseMotion { x, y, .. } => InputEvent::MouseMove { x: x as f32, y: y as f32 },
+        Event::MouseButtonDown { mouse_btn, .. } => {
+            InputEvent::MouseButton { button: mouse_button_number(mouse_btn), pressed: true }
+        }
+        Event::MouseButtonUp { mouse_btn, .. } => {
+            InputEvent::MouseButton { button: mouse_button_number(mouse_btn), pressed: false }
+        }
         _ => return None,
     })
 }
@@ -374,27 +329,15 @@ fn create_framebuffer(
         gl.bind_renderbuffer(glow::RENDERBUFFER, None);
         let fbo = gl.create_framebuffer()?;
         gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
-        gl.framebuffer_renderbuffer(
-            glow::FRAMEBUFFER,
-            glow::COLOR_ATTACHMENT0,
-            glow::RENDERBUFFER,
-            Some(color),
-        );
-        gl.framebuffer_renderbuffer(
-            glow::FRAMEBUFFER,
-            glow::DEPTH_ATTACHMENT,
-            glow::RENDERBUFFER,
-            Some(depth),
-        );
+        gl.framebuffer_renderbuffer(glow::FRAMEBUFFER, glow::COLOR_ATTACHMENT0, glow::RENDERBUFFER, Some(color));
+        gl.framebuffer_renderbuffer(glow::FRAMEBUFFER, glow::DEPTH_ATTACHMENT, glow::RENDERBUFFER, Some(depth));
         let status = gl.check_framebuffer_status(glow::FRAMEBUFFER);
         if status != glow::FRAMEBUFFER_COMPLETE {
             gl.bind_framebuffer(glow::FRAMEBUFFER, None);
             gl.delete_framebuffer(fbo);
             gl.delete_renderbuffer(color);
             gl.delete_renderbuffer(depth);
-            return Err(format!(
-                "offscreen frame buffer {width}x{height} incomplete (status 0x{status:x})"
-            ));
+            return Err(format!("offscreen frame buffer {width}x{height} incomplete (status 0x{status:x})"));
         }
         Ok((fbo, color, depth))
     }
@@ -419,14 +362,8 @@ mod tests {
 
     #[test]
     fn events_are_translated() {
-        assert_eq!(
-            translate_event(Event::Quit { timestamp: 0 }),
-            Some(InputEvent::Quit)
-        );
-        assert_eq!(
-            translate_event(key_down(Keycode::Space, false)),
-            Some(InputEvent::KeyDown("Space".into()))
-        );
+        assert_eq!(translate_event(Event::Quit { timestamp: 0 }), Some(InputEvent::Quit));
+        assert_eq!(translate_event(key_down(Keycode::Space, false)), Some(InputEvent::KeyDown("Space".into())));
         assert_eq!(translate_event(key_down(Keycode::Space, true)), None);
         assert_eq!(
             translate_event(Event::KeyUp {
@@ -462,10 +399,7 @@ mod tests {
                 x: 0,
                 y: 0,
             }),
-            Some(InputEvent::MouseButton {
-                button: 3,
-                pressed: false
-            })
+            Some(InputEvent::MouseButton { button: 3, pressed: false })
         );
         assert_eq!(
             translate_event(Event::MouseButtonDown {
@@ -477,10 +411,7 @@ mod tests {
                 x: 0,
                 y: 0,
             }),
-            Some(InputEvent::MouseButton {
-                button: 1,
-                pressed: true
-            })
+            Some(InputEvent::MouseButton { button: 1, pressed: true })
         );
     }
 
@@ -489,10 +420,7 @@ mod tests {
         // Only checks consistency with the environment; does not modify it.
         let set = |n: &str| std::env::var_os(n).is_some_and(|v| !v.is_empty());
         if cfg!(target_os = "linux") {
-            assert_eq!(
-                display_available(),
-                set("DISPLAY") || set("WAYLAND_DISPLAY")
-            );
+            assert_eq!(display_available(), set("DISPLAY") || set("WAYLAND_DISPLAY"));
         }
     }
 }

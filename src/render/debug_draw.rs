@@ -82,14 +82,7 @@ impl DebugDraw {
                 gl.get_uniform_location(program, "tint"),
             )
         };
-        Ok(DebugDraw {
-            program,
-            vao,
-            vbo,
-            u_worldviewproj,
-            u_normal,
-            u_tint,
-        })
+        Ok(DebugDraw { program, vao, vbo, u_worldviewproj, u_normal, u_tint })
     }
 
     /// Draws `cubes` into the bound frame buffer with depth testing as currently set
@@ -112,16 +105,8 @@ impl DebugDraw {
             let normal = cube.world.inverse().transpose();
             // SAFETY: as above.
             unsafe {
-                gl.uniform_matrix_4_f32_slice(
-                    self.u_worldviewproj.as_ref(),
-                    false,
-                    &wvp.to_cols_array(),
-                );
-                gl.uniform_matrix_4_f32_slice(
-                    self.u_normal.as_ref(),
-                    false,
-                    &normal.to_cols_array(),
-                );
+                gl.uniform_matrix_4_f32_slice(self.u_worldviewproj.as_ref(), false, &wvp.to_cols_array());
+                gl.uniform_matrix_4_f32_slice(self.u_normal.as_ref(), false, &normal.to_cols_array());
                 gl.uniform_4_f32_slice(self.u_tint.as_ref(), &cube.color);
                 gl.draw_arrays(glow::TRIANGLES, 0, CUBE_VERTICES);
             }
@@ -170,12 +155,7 @@ fn cube_vertices() -> Vec<f32> {
     out
 }
 
-fn compile_shader(
-    gl: &glow::Context,
-    kind: u32,
-    name: &str,
-    source: &str,
-) -> Result<glow::Shader, String> {
+fn compile_shader(gl: &glow::Context, kind: u32, name: &str, source: &str) -> Result<glow::Shader, String> {
     // SAFETY: the context is current; the shader is deleted on failure.
     unsafe {
         let shader = gl.create_shader(kind)?;
@@ -237,11 +217,7 @@ fn link_program(
             let names: Vec<&str> = stages.iter().map(|s| s.1).collect();
             let log = gl.get_program_info_log(program);
             gl.delete_program(program);
-            Err(format!(
-                "{}: link failed:\n{}",
-                names.join(" + "),
-                log.trim_end()
-            ))
+            Err(format!("{}: link failed:\n{}", names.join(" + "), log.trim_end()))
         }
     }
 }

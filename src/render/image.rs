@@ -16,11 +16,7 @@ impl Image {
     /// A `width` x `height` image filled with one colour.
     pub fn filled(width: u32, height: u32, rgba: [u8; 4]) -> Image {
         let count = width as usize * height as usize;
-        Image {
-            width,
-            height,
-            rgba: rgba.repeat(count),
-        }
+        Image { width, height, rgba: rgba.repeat(count) }
     }
 
     /// The pixel at (`x`, `y`), `y` counted from the top; `None` outside the image.
@@ -65,15 +61,9 @@ impl Image {
         let mut encoder = png::Encoder::new(BufWriter::new(file), self.width, self.height);
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder
-            .write_header()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        writer
-            .write_image_data(&self.rgba)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        writer
-            .finish()
-            .map_err(|e| format!("{}: {e}", path.display()))
+        let mut writer = encoder.write_header().map_err(|e| format!("{}: {e}", path.display()))?;
+        writer.write_image_data(&self.rgba).map_err(|e| format!("{}: {e}", path.display()))?;
+        writer.finish().map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// Reads an 8-bit RGB or RGBA PNG (RGB gets alpha 255); other formats are an error.
@@ -81,16 +71,10 @@ impl Image {
         let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let mut decoder = png::Decoder::new(BufReader::new(file));
         decoder.set_transformations(png::Transformations::IDENTITY);
-        let mut reader = decoder
-            .read_info()
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| format!("{}: image too large", path.display()))?;
+        let mut reader = decoder.read_info().map_err(|e| format!("{}: {e}", path.display()))?;
+        let size = reader.output_buffer_size().ok_or_else(|| format!("{}: image too large", path.display()))?;
         let mut buf = vec![0u8; size];
-        let info = reader
-            .next_frame(&mut buf)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let info = reader.next_frame(&mut buf).map_err(|e| format!("{}: {e}", path.display()))?;
         if info.bit_depth != png::BitDepth::Eight {
             return Err(format!(
                 "{}: unsupported PNG bit depth {:?} (need 8-bit RGB or RGBA)",
@@ -123,11 +107,7 @@ impl Image {
                 }
             }
         }
-        Ok(Image {
-            width: info.width,
-            height: info.height,
-            rgba,
-        })
+        Ok(Image { width: info.width, height: info.height, rgba })
     }
 }
 
@@ -146,10 +126,7 @@ pub struct Comparison {
 /// absolute difference exceeds `tolerance`. Images of different sizes are an error.
 pub fn compare(a: &Image, b: &Image, tolerance: u8) -> Result<Comparison, String> {
     if a.width != b.width || a.height != b.height {
-        return Err(format!(
-            "image sizes differ: {}x{} vs {}x{}",
-            a.width, a.height, b.width, b.height
-        ));
+        return Err(format!("image sizes differ: {}x{} vs {}x{}", a.width, a.height, b.width, b.height));
     }
     a.check_len()?;
     b.check_len()?;
@@ -157,12 +134,7 @@ pub fn compare(a: &Image, b: &Image, tolerance: u8) -> Result<Comparison, String
     let mut differing_pixels = 0usize;
     let mut diff = Vec::with_capacity(a.rgba.len());
     for (pa, pb) in a.rgba.chunks_exact(4).zip(b.rgba.chunks_exact(4)) {
-        let worst = pa
-            .iter()
-            .zip(pb)
-            .map(|(x, y)| x.abs_diff(*y))
-            .max()
-            .unwrap_or(0);
+        let worst = pa.iter().zip(pb).map(|(x, y)| x.abs_diff(*y)).max().unwrap_or(0);
         max_channel_diff = max_channel_diff.max(worst);
         if worst > tolerance {
             differing_pixels += 1;
@@ -171,15 +143,7 @@ pub fn compare(a: &Image, b: &Image, tolerance: u8) -> Result<Comparison, String
             diff.extend_from_slice(&[pa[0] / 4, pa[1] / 4, pa[2] / 4, 255]);
         }
     }
-    Ok(Comparison {
-        max_channel_diff,
-        differing_pixels,
-        diff: Image {
-            width: a.width,
-            height: a.height,
-            rgba: diff,
-        },
-    })
+    Ok(Comparison { max_channel_diff, differing_pixels, diff: Image { width: a.width, height: a.height, rgba: diff } })
 }
 
 #[cfg(test)]
@@ -238,11 +202,7 @@ mod tests {
     #[test]
     fn bad_buffer_length_is_an_error() {
         let a = Image::filled(4, 4, [0; 4]);
-        let b = Image {
-            width: 4,
-            height: 4,
-            rgba: vec![0; 10],
-        };
+        let b = Image { width: 4, height: 4, rgba: vec![0; 10] };
         assert!(compare(&a, &b, 0).is_err());
         let dir = std::env::temp_dir().join(format!("sinew-bad-{}.png", std::process::id()));
         assert!(b.save_png(&dir).is_err());

@@ -4,5 +4,5 @@ pub mod objects;
 pub mod url;
 
 pub use message::{Message, MessageQueue};
-pub use objects::{Component, ComponentKind, Scene, NONE};
+pub use objects::{Component, ComponentKind, NONE, Scene};
 pub use url::Url;

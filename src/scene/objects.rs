@@ -3,7 +3,7 @@
 //! World transforms are recomputed once per frame in one pass over `order`, a parent-before-child
 //! list rebuilt only when the hierarchy changes, so the per-frame cost is a linear sweep with no
 //! recursion and no allocation.
-use crate::base::hash::{hash_str, Hash};
+use crate::base::hash::{Hash, hash_str};
 use glam::{Affine3A, Quat, Vec3};
 use std::collections::HashMap;
 

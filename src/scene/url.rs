@@ -1,5 +1,5 @@
 //! URLs: `[socket:][path][#fragment]`, resolved against the calling script (api.md 6.3).
-use crate::base::hash::{hash_remembered, name_of, Hash};
+use crate::base::hash::{Hash, hash_remembered, name_of};
 
 /// A resolved address. Zero means "empty" in each part, as in Defold.
 #[repr(C)]
@@ -21,11 +21,7 @@ pub struct Context<'a> {
 
 /// Hashes an id path: absolute when it starts with `/`, else relative to the caller's prefix.
 pub fn resolve_path(path: &str, prefix: &str) -> Hash {
-    if path.starts_with('/') {
-        hash_remembered(path)
-    } else {
-        hash_remembered(&format!("{prefix}{path}"))
-    }
+    if path.starts_with('/') { hash_remembered(path) } else { hash_remembered(&format!("{prefix}{path}")) }
 }
 
 /// Parses a URL string. `.` is the caller's game object, `#` its component, `#x` a component of
@@ -52,13 +48,8 @@ pub fn parse(s: &str, ctx: &Context) -> Result<Url, String> {
     };
     let fragment = match fragment {
         None => 0,
-        Some("") => {
-            if path.is_empty() {
-                ctx.fragment
-            } else {
-                0
-            }
-        }
+        Some("") if path.is_empty() => ctx.fragment,
+        Some("") => 0,
         Some(f) => hash_remembered(f),
     };
     if s.is_empty() {
@@ -90,7 +81,12 @@ mod tests {
     use crate::base::hash::hash_str;
 
     fn ctx() -> Context<'static> {
-        Context { socket: hash_str("main"), prefix: "/level/", path: hash_str("/level/me"), fragment: hash_str("script") }
+        Context {
+            socket: hash_str("main"),
+            prefix: "/level/",
+            path: hash_str("/level/me"),
+            fragment: hash_str("script"),
+        }
     }
 
     #[test]

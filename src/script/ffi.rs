@@ -11,7 +11,7 @@ use crate::scene::url::{self, Url};
 use crate::scene::{Message, NONE};
 use glam::{Mat4, Quat, Vec3};
 use std::cell::RefCell;
-use std::ffi::{c_char, CString};
+use std::ffi::{CString, c_char};
 
 #[repr(C)]
 #[derive(Clone, Copy)]
@@ -52,7 +52,7 @@ fn fail(msg: String) -> i32 {
 }
 
 /// The message of the last failed call.
-pub extern "C" fn last_error() -> *const c_char {
+extern "C" fn last_error() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
 
@@ -75,7 +75,7 @@ macro_rules! world_or_err {
     };
 }
 
-pub extern "C" fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
+extern "C" fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             let p = w.scene.position[s];
@@ -87,7 +87,7 @@ pub extern "C" fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
     })
 }
 
-pub extern "C" fn set_position(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
+extern "C" fn set_position(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             // SAFETY: `v` points at a vector3 cdata checked by the Lua wrapper.
@@ -99,7 +99,7 @@ pub extern "C" fn set_position(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
     })
 }
 
-pub extern "C" fn get_rotation(ctx: Ctx, slot: u32, out: *mut V4) -> i32 {
+extern "C" fn get_rotation(ctx: Ctx, slot: u32, out: *mut V4) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             let q = w.scene.rotation[s];
@@ -111,7 +111,7 @@ pub extern "C" fn get_rotation(ctx: Ctx, slot: u32, out: *mut V4) -> i32 {
     })
 }
 
-pub extern "C" fn set_rotation(ctx: Ctx, slot: u32, v: *const V4) -> i32 {
+extern "C" fn set_rotation(ctx: Ctx, slot: u32, v: *const V4) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             // SAFETY: `v` points at a quat cdata checked by the Lua wrapper.
@@ -123,7 +123,7 @@ pub extern "C" fn set_rotation(ctx: Ctx, slot: u32, v: *const V4) -> i32 {
     })
 }
 
-pub extern "C" fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
+extern "C" fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             let p = w.scene.scale[s];
@@ -135,7 +135,7 @@ pub extern "C" fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
     })
 }
 
-pub extern "C" fn set_scale(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
+extern "C" fn set_scale(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             // SAFETY: as in `set_position`.
@@ -148,7 +148,7 @@ pub extern "C" fn set_scale(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
 }
 
 /// World transform as position, rotation, scale and matrix, from the last transform update.
-pub extern "C" fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut V4, scale: *mut V3, m: *mut M4) -> i32 {
+extern "C" fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut V4, scale: *mut V3, m: *mut M4) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(s) => {
             let a = w.scene.world[s];
@@ -174,7 +174,7 @@ pub extern "C" fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut V4, sca
     })
 }
 
-pub extern "C" fn update_world_transform(ctx: Ctx, slot: u32) -> i32 {
+extern "C" fn update_world_transform(ctx: Ctx, slot: u32) -> i32 {
     world_or_err!(ctx, |w| match live(w, slot) {
         Ok(_) => {
             w.scene.update_world_transform_of(slot);
@@ -185,7 +185,7 @@ pub extern "C" fn update_world_transform(ctx: Ctx, slot: u32) -> i32 {
 }
 
 /// Hashes a string, remembering it for `tostring`.
-pub extern "C" fn hash_string(s: *const u8, n: usize) -> u64 {
+extern "C" fn hash_string(s: *const u8, n: usize) -> u64 {
     // SAFETY: `s` points at `n` bytes of a Lua string, alive during the call.
     let bytes = unsafe { std::slice::from_raw_parts(s, n) };
     hash_remembered(&String::from_utf8_lossy(bytes))
@@ -199,19 +199,19 @@ fn write_str(text: &str, buf: *mut u8, cap: usize) -> usize {
 }
 
 /// The text of a hash (or its hex digits) into `buf`; returns the length written.
-pub extern "C" fn hash_text(h: u64, buf: *mut u8, cap: usize) -> usize {
+extern "C" fn hash_text(h: u64, buf: *mut u8, cap: usize) -> usize {
     write_str(&name_of(h), buf, cap)
 }
 
 /// `main:/go#script` into `buf`; returns the length written.
-pub extern "C" fn url_text(u: *const Url, buf: *mut u8, cap: usize) -> usize {
+extern "C" fn url_text(u: *const Url, buf: *mut u8, cap: usize) -> usize {
     // SAFETY: `u` points at a url cdata.
     let u = unsafe { *u };
     write_str(&url::format(&u), buf, cap)
 }
 
 /// Parses a URL string relative to the calling object.
-pub extern "C" fn resolve_url(ctx: Ctx, caller: u32, frag: u64, s: *const u8, n: usize, out: *mut Url) -> i32 {
+extern "C" fn resolve_url(ctx: Ctx, caller: u32, frag: u64, s: *const u8, n: usize, out: *mut Url) -> i32 {
     // SAFETY: `s` points at `n` bytes of a Lua string.
     let text = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(s, n) }).into_owned();
     world_or_err!(ctx, |w| {
@@ -234,7 +234,7 @@ pub extern "C" fn resolve_url(ctx: Ctx, caller: u32, frag: u64, s: *const u8, n:
 }
 
 /// Hash of a relative or absolute id path as seen from `caller` (`go.get_id`).
-pub extern "C" fn id_of_path(ctx: Ctx, caller: u32, s: *const u8, n: usize) -> u64 {
+extern "C" fn id_of_path(ctx: Ctx, caller: u32, s: *const u8, n: usize) -> u64 {
     // SAFETY: `s` points at `n` bytes of a Lua string.
     let text = String::from_utf8_lossy(unsafe { std::slice::from_raw_parts(s, n) }).into_owned();
     with_world(ctx, |w| {
@@ -251,23 +251,23 @@ pub extern "C" fn id_of_path(ctx: Ctx, caller: u32, s: *const u8, n: usize) -> u
 }
 
 /// Slot of the object with this id, or `NONE`.
-pub extern "C" fn find(ctx: Ctx, socket: u64, id: u64) -> u32 {
+extern "C" fn find(ctx: Ctx, socket: u64, id: u64) -> u32 {
     with_world(ctx, |w| if socket != 0 && socket != w.socket { NONE } else { w.scene.find(id).unwrap_or(NONE) })
         .unwrap_or(NONE)
 }
 
 /// Id hash of a slot (0 if dead).
-pub extern "C" fn id_of(ctx: Ctx, slot: u32) -> u64 {
+extern "C" fn id_of(ctx: Ctx, slot: u32) -> u64 {
     with_world(ctx, |w| if w.scene.is_live(slot) { w.scene.ids[slot as usize] } else { 0 }).unwrap_or(0)
 }
 
-pub extern "C" fn socket(ctx: Ctx) -> u64 {
+extern "C" fn socket(ctx: Ctx) -> u64 {
     with_world(ctx, |w| w.socket).unwrap_or(0)
 }
 
 /// Script instance index of a component, `NONE` when the object has no script with that id, and
 /// `NONE - 1` when it has a component of another type with that id.
-pub extern "C" fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
+extern "C" fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
     with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
         Some(crate::scene::ComponentKind::Script(i)) => i,
         Some(_) => NONE - 1,
@@ -276,11 +276,11 @@ pub extern "C" fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
     .unwrap_or(NONE)
 }
 
-pub extern "C" fn get_parent(ctx: Ctx, slot: u32) -> u32 {
+extern "C" fn get_parent(ctx: Ctx, slot: u32) -> u32 {
     with_world(ctx, |w| if w.scene.is_live(slot) { w.scene.parent[slot as usize] } else { NONE }).unwrap_or(NONE)
 }
 
-pub extern "C" fn set_parent(ctx: Ctx, slot: u32, parent: u32, keep_world: i32) -> i32 {
+extern "C" fn set_parent(ctx: Ctx, slot: u32, parent: u32, keep_world: i32) -> i32 {
     world_or_err!(ctx, |w| match w.scene.set_parent(slot, parent, keep_world != 0) {
         Ok(()) => OK,
         Err(e) => fail(e),
@@ -288,7 +288,7 @@ pub extern "C" fn set_parent(ctx: Ctx, slot: u32, parent: u32, keep_world: i32) 
 }
 
 /// Marks an object (and with `recursive` its descendants) for deletion at the end of the frame.
-pub extern "C" fn delete(ctx: Ctx, slot: u32, recursive: i32) -> i32 {
+extern "C" fn delete(ctx: Ctx, slot: u32, recursive: i32) -> i32 {
     world_or_err!(ctx, |w| {
         if !w.scene.is_live(slot) {
             return fail("Instance not found".into());
@@ -305,7 +305,7 @@ pub extern "C" fn delete(ctx: Ctx, slot: u32, recursive: i32) -> i32 {
 }
 
 /// Queues a message whose table was encoded by the Lua side (see `scene::message`).
-pub extern "C" fn post(ctx: Ctx, sender: *const Url, receiver: *const Url, id: u64, data: *const u8, n: usize) -> i32 {
+extern "C" fn post(ctx: Ctx, sender: *const Url, receiver: *const Url, id: u64, data: *const u8, n: usize) -> i32 {
     if n > MAX_MESSAGE_BYTES {
         return fail(format!("the message is too large ({n} bytes; at most {MAX_MESSAGE_BYTES})"));
     }
@@ -319,7 +319,7 @@ pub extern "C" fn post(ctx: Ctx, sender: *const Url, receiver: *const Url, id: u
     })
 }
 
-pub extern "C" fn exit(ctx: Ctx, code: i32) {
+extern "C" fn exit(ctx: Ctx, code: i32) {
     with_world(ctx, |w| w.exit_code = Some(code));
 }
 

@@ -45,6 +45,7 @@ pub struct ScriptHost {
     world: Rc<RefCell<World>>,
     next_index: u32,
     errors: Rc<Cell<u32>>,
+    res: Resources,
 }
 
 fn lua_err(e: mlua::Error) -> String {
@@ -57,7 +58,7 @@ impl ScriptHost {
         // SAFETY: FFI is required by the bindings; scripts are trusted game code, as in LÖVE.
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::default()) };
         let errors = Rc::new(Cell::new(0u32));
-        let host_fns = Self::host_functions(&lua, res, errors.clone()).map_err(lua_err)?;
+        let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
         let api = lua.create_table().map_err(lua_err)?;
         for (name, addr) in ffi::table() {
             api.set(name, addr as f64).map_err(lua_err)?;
@@ -85,7 +86,7 @@ impl ScriptHost {
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
-        Ok(ScriptHost { lua, entries, world, next_index: 0, errors })
+        Ok(ScriptHost { lua, entries, world, next_index: 0, errors, res })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
@@ -126,6 +127,15 @@ impl ScriptHost {
         Ok(t)
     }
 
+    /// Compiles a `.script` or `.lua` file without running it (`sinew check`).
+    pub fn compile(&self, path: &str) -> Result<(), String> {
+        let src = self.res.read_string(path, None).map_err(|e| e.to_string())?;
+        self.lua.load(src).set_name(format!("@{path}")).into_function().map(|_| ()).map_err(|e| match e {
+            mlua::Error::SyntaxError { message, .. } => message,
+            other => other.to_string(),
+        })
+    }
+
     /// Number of script errors reported so far (runtime errors in callbacks).
     pub fn error_count(&self) -> u32 {
         self.errors.get()
@@ -153,11 +163,8 @@ impl ScriptHost {
             overrides.set(i + 1, row).map_err(lua_err)?;
         }
         let index = self.next_index;
-        let err: Option<String> = self
-            .entries
-            .create
-            .call((index, slot, component, script, overrides))
-            .map_err(lua_err)?;
+        let err: Option<String> =
+            self.entries.create.call((index, slot, component, script, overrides)).map_err(lua_err)?;
         if let Some(e) = err {
             return Err(e);
         }
@@ -221,11 +228,47 @@ pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
         go.set(format!("PLAYBACK_{n}"), i)?;
     }
     const EASING: [&str; 41] = [
-        "LINEAR", "INQUAD", "OUTQUAD", "INOUTQUAD", "OUTINQUAD", "INCUBIC", "OUTCUBIC", "INOUTCUBIC", "OUTINCUBIC",
-        "INQUART", "OUTQUART", "INOUTQUART", "OUTINQUART", "INQUINT", "OUTQUINT", "INOUTQUINT", "OUTINQUINT",
-        "INSINE", "OUTSINE", "INOUTSINE", "OUTINSINE", "INEXPO", "OUTEXPO", "INOUTEXPO", "OUTINEXPO", "INCIRC",
-        "OUTCIRC", "INOUTCIRC", "OUTINCIRC", "INELASTIC", "OUTELASTIC", "INOUTELASTIC", "OUTINELASTIC", "INBACK",
-        "OUTBACK", "INOUTBACK", "OUTINBACK", "INBOUNCE", "OUTBOUNCE", "INOUTBOUNCE", "OUTINBOUNCE",
+        "LINEAR",
+        "INQUAD",
+        "OUTQUAD",
+        "INOUTQUAD",
+        "OUTINQUAD",
+        "INCUBIC",
+        "OUTCUBIC",
+        "INOUTCUBIC",
+        "OUTINCUBIC",
+        "INQUART",
+        "OUTQUART",
+        "INOUTQUART",
+        "OUTINQUART",
+        "INQUINT",
+        "OUTQUINT",
+        "INOUTQUINT",
+        "OUTINQUINT",
+        "INSINE",
+        "OUTSINE",
+        "INOUTSINE",
+        "OUTINSINE",
+        "INEXPO",
+        "OUTEXPO",
+        "INOUTEXPO",
+        "OUTINEXPO",
+        "INCIRC",
+        "OUTCIRC",
+        "INOUTCIRC",
+        "OUTINCIRC",
+        "INELASTIC",
+        "OUTELASTIC",
+        "INOUTELASTIC",
+        "OUTINELASTIC",
+        "INBACK",
+        "OUTBACK",
+        "INOUTBACK",
+        "OUTINBACK",
+        "INBOUNCE",
+        "OUTBOUNCE",
+        "INOUTBOUNCE",
+        "OUTINBOUNCE",
     ];
     for (i, n) in EASING.iter().enumerate() {
         go.set(format!("EASING_{n}"), i)?;
@@ -260,7 +303,13 @@ impl ScriptHooks for ScriptHost {
 }
 
 impl crate::game::spawn::ScriptFactory for ScriptHost {
-    fn create(&mut self, slot: u32, component: &str, script: &str, props: &[(String, PropertyValue)]) -> Result<u32, String> {
+    fn create(
+        &mut self,
+        slot: u32,
+        component: &str,
+        script: &str,
+        props: &[(String, PropertyValue)],
+    ) -> Result<u32, String> {
         self.create_instance(slot, component, script, props)
     }
 }

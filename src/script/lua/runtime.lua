@@ -294,8 +294,17 @@ local function report(err)
   R.log_error(tostring(err))
 end
 
+-- The traceback without the runtime's own frames: users see their files only.
 local function handler(err)
-  return debug.traceback(tostring(err), 2)
+  local tb = debug.traceback(tostring(err), 1)
+  local out = {}
+  for line in tb:gmatch("[^\n]+") do
+    if #out == 0 or not line:find("/builtins/", 1, true) and not line:find("^%s*%[C%]: in function 'x?pcall'")
+      and not line:find("^%s*%[C%]: in function 'error'") then
+      out[#out + 1] = line
+    end
+  end
+  return table.concat(out, "\n")
 end
 
 -- Runs one callback of one record under xpcall; errors are reported and the game goes on.

@@ -1,0 +1,258 @@
+//! `sinew run`: load, then loop input → update → render → post-update until told to stop.
+use super::stats::Stats;
+use crate::game::{self, ScriptHooks, World};
+use crate::project::{ProjectSettings, Resources, collection, settings};
+use crate::render::{DebugCube, DebugDraw, Gfx, InputEvent, WindowConfig};
+use crate::script::ScriptHost;
+use glam::{Mat4, Vec3};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::Instant;
+
+#[derive(Default)]
+pub struct RunOptions {
+    pub project_dir: Option<PathBuf>,
+    pub headless: bool,
+    pub frames: Option<u64>,
+    pub fixed_dt: Option<f32>,
+    pub screenshot: Option<PathBuf>,
+    pub size: Option<(u32, u32)>,
+    pub watch: bool,
+    pub stats: bool,
+    pub debug_draw: bool,
+}
+
+/// A loaded game: its state and the script runtime that drives it.
+pub struct Game {
+    pub settings: ProjectSettings,
+    pub world: Rc<RefCell<World>>,
+    pub scripts: ScriptHost,
+}
+
+fn open_resources(dir: Option<&Path>) -> Result<Resources, String> {
+    match dir {
+        Some(d) => Resources::open_dir(d).map_err(|e| e.to_string()),
+        None => Ok(Resources::demo()),
+    }
+}
+
+/// Loads the project, spawns the main collection and runs every `init` (and the messages they post).
+pub fn load_game(res: &Resources) -> Result<Game, String> {
+    let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
+    let spec = collection::load_collection(res, &settings.main_collection).map_err(|e| e.to_string())?;
+    let world = Rc::new(RefCell::new(World::new(&spec.name)));
+    let mut scripts = ScriptHost::new(world.clone(), res.clone())?;
+    game::spawn::spawn_collection(&world, &spec, &mut scripts)?;
+    scripts.init_new();
+    game::post_update(&world, &mut scripts);
+    Ok(Game { settings, world, scripts })
+}
+
+/// Runs a project; returns the exit status.
+pub fn run(opts: RunOptions) -> i32 {
+    let res = match open_resources(opts.project_dir.as_deref()) {
+        Ok(r) => r,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    let mut g = match load_game(&res) {
+        Ok(g) => g,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
+    let headless = opts.headless || !crate::render::display_available();
+    if headless && !opts.headless {
+        log::info!("no display available: running headless");
+    }
+    let (width, height) = opts.size.unwrap_or((g.settings.width, g.settings.height));
+    let cfg = WindowConfig { title: g.settings.title.clone(), width, height, vsync: g.settings.vsync, headless };
+    let mut gfx = match Gfx::new(&cfg) {
+        Ok(gfx) => gfx,
+        Err(e) => {
+            log::error!("cannot create the OpenGL context: {e}");
+            return 1;
+        }
+    };
+    log::debug!("{}", gfx.renderer_info());
+    let debug = if opts.debug_draw {
+        match DebugDraw::new(gfx.gl()) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                log::error!("{e}");
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let fixed_dt = opts.fixed_dt.or(if headless { Some(1.0 / g.settings.update_frequency.max(1.0)) } else { None });
+    let mut stats = Stats::default();
+    let mut debug_camera = None;
+    let mut frames = 0u64;
+    let mut last = Instant::now();
+    let exit_code = loop {
+        if opts.frames.is_some_and(|n| frames >= n) {
+            break 0;
+        }
+        if gfx.poll_events().iter().any(|e| matches!(e, InputEvent::Quit)) {
+            break 0;
+        }
+        let now = Instant::now();
+        let dt = fixed_dt.unwrap_or_else(|| now.duration_since(last).as_secs_f32().min(0.25));
+        last = now;
+        step(&mut g, dt, &mut stats);
+        let t = Instant::now();
+        gfx.begin_frame(g.settings.clear_color);
+        if let Some(d) = &debug {
+            draw_debug(&g.world.borrow(), d, &gfx, &mut debug_camera);
+        }
+        gfx.end_frame();
+        stats.record(4, t);
+        game::post_update(&g.world, &mut g.scripts);
+        frames += 1;
+        if let Some(code) = g.world.borrow().exit_code {
+            break code;
+        }
+    };
+    shutdown(&mut g);
+    let mut status = exit_code;
+    if let Some(path) = &opts.screenshot
+        && let Err(e) = gfx.read_pixels().save_png(path)
+    {
+        log::error!("cannot write screenshot {}: {e}", path.display());
+        status = if status == 0 { 1 } else { status };
+    }
+    if opts.stats {
+        eprintln!("{}", stats.to_json(frames));
+    }
+    status
+}
+
+/// One frame up to rendering, timing each phase.
+pub fn step(g: &mut Game, dt: f32, stats: &mut Stats) {
+    let t = Instant::now();
+    g.scripts.update(dt);
+    game::dispatch::dispatch(&g.world, &mut g.scripts);
+    g.scripts.late_update(dt);
+    game::dispatch::dispatch(&g.world, &mut g.scripts);
+    stats.record(0, t);
+    let t = Instant::now();
+    g.world.borrow_mut().scene.update_world_transforms();
+    stats.record(3, t);
+}
+
+/// Ends the game cleanly: `final` for every remaining script.
+pub fn shutdown(g: &mut Game) {
+    let all: Vec<u32> = {
+        let w = g.world.borrow();
+        let mut v = Vec::new();
+        for (slot, comps) in w.scene.components.iter().enumerate() {
+            if w.scene.alive[slot] {
+                for c in comps {
+                    if let crate::scene::ComponentKind::Script(i) = c.kind {
+                        v.push(i);
+                    }
+                }
+            }
+        }
+        v
+    };
+    for i in all {
+        g.scripts.destroy(i);
+    }
+}
+
+/// Cubes for game objects, seen by a camera that frames where they all were on the first frame
+/// (fixed afterwards, so the view does not swim as objects move).
+fn draw_debug(w: &World, d: &DebugDraw, gfx: &Gfx, camera: &mut Option<Mat4>) {
+    let mut cubes = Vec::new();
+    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+    for s in 0..w.scene.capacity() {
+        if !w.scene.alive[s] {
+            continue;
+        }
+        let m = Mat4::from(w.scene.world[s]);
+        let p = m.w_axis.truncate();
+        lo = lo.min(p);
+        hi = hi.max(p);
+        let h = w.scene.ids[s];
+        let color = [
+            0.35 + (h & 0xff) as f32 / 400.0,
+            0.35 + ((h >> 8) & 0xff) as f32 / 400.0,
+            0.35 + ((h >> 16) & 0xff) as f32 / 400.0,
+            1.0,
+        ];
+        cubes.push(DebugCube { world: m, color });
+    }
+    if cubes.is_empty() {
+        return;
+    }
+    let view_proj = *camera.get_or_insert_with(|| frame_bounds(lo, hi, gfx.size()));
+    d.draw(gfx.gl(), view_proj, &cubes);
+}
+
+/// A perspective camera on +Z (tilted slightly down) that sees the box `lo..hi`.
+fn frame_bounds(lo: Vec3, hi: Vec3, (wdt, hgt): (u32, u32)) -> Mat4 {
+    let center = (lo + hi) * 0.5;
+    let aspect = wdt as f32 / hgt.max(1) as f32;
+    let half = (hi - lo) * 0.5;
+    let radius = (half.x / aspect).max(half.y).max(half.z) + 3.0;
+    let fov = std::f32::consts::FRAC_PI_4;
+    let dist = radius / (fov * 0.5).tan() + half.z;
+    let eye = center + Vec3::new(0.0, dist * 0.3, dist);
+    let view = glam::camera::rh::view::look_at_mat4(eye, center, Vec3::Y);
+    let far = dist * 1.1 + radius * 2.0 + 10.0;
+    let proj = glam::camera::rh::proj::opengl::perspective(fov, aspect, 0.1, far);
+    proj * view
+}
+
+/// `sinew check`: loads every collection and compiles every script; lists every problem.
+pub fn check(dir: &Path) -> i32 {
+    let res = match Resources::open_dir(dir) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            return 1;
+        }
+    };
+    let mut problems = Vec::new();
+    if let Err(e) = settings::load_settings(&res) {
+        problems.push(e.to_string());
+    }
+    for path in res.list(".collection") {
+        if let Err(e) = collection::load_collection(&res, &path) {
+            problems.push(e.to_string());
+        }
+    }
+    let world = Rc::new(RefCell::new(World::new("check")));
+    match ScriptHost::new(world, res.clone()) {
+        Ok(host) => {
+            for path in res.list(".script") {
+                if let Err(e) = host.compile(&path) {
+                    problems.push(e);
+                }
+            }
+            for path in res.list(".lua") {
+                if let Err(e) = host.compile(&path) {
+                    problems.push(e);
+                }
+            }
+        }
+        Err(e) => problems.push(e),
+    }
+    for p in &problems {
+        eprintln!("{p}");
+    }
+    if problems.is_empty() {
+        println!("{}: no problems found", dir.display());
+        0
+    } else {
+        eprintln!("{} problem(s) found", problems.len());
+        1
+    }
+}

@@ -1,0 +1,385 @@
+//! Runs the real `sinew` binary on small projects: the Lua API test projects, the frame order,
+//! error reporting and the command line.
+mod common;
+use common::*;
+
+const PROJECT: &str = r#"{ "main_collection": "/main/main.collection" }"#;
+
+fn one_script(tag: &str, script: &str) -> TempDir {
+    project(
+        tag,
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "obj", "components": [
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", script),
+        ],
+    )
+}
+
+#[test]
+fn lua_api_go() {
+    let p = committed("api_go");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "api_go");
+    assert!(r.stdout.contains("final doomed\thash: [/doomed]"), "{}", r.show());
+}
+
+#[test]
+fn lua_api_msg() {
+    let p = committed("api_msg");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "api_msg");
+    assert!(
+        r.stderr.contains(
+            "Instance '/nobody' could not be found when dispatching message 'lost' sent from main:/tester#script"
+        ),
+        "{}",
+        r.show()
+    );
+}
+
+#[test]
+fn frame_order_follows_the_spec() {
+    let s = r##"
+function init(self) print("init") msg.post(".", "from_init") end
+function update(self, dt) print("update " .. dt) msg.post(".", "from_update") end
+function late_update(self, dt) print("late_update " .. dt) end
+function on_message(self, id) print("on_message " .. tostring(id)) if id == hash("from_update") then sys.exit(0) end end
+function final(self) print("final") end
+"##;
+    let p = one_script("order", s);
+    let r = run_project(p.path(), 5, &[]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "init",
+            "on_message hash: [from_init]",
+            "update 0.25",
+            "on_message hash: [from_update]",
+            "late_update 0.25",
+            "final"
+        ],
+        "{}",
+        r.show()
+    );
+}
+
+#[test]
+fn runtime_errors_in_every_callback_are_reported_and_the_game_goes_on() {
+    for cb in ["init", "update", "late_update", "on_message", "final"] {
+        let s = format!(
+            r#"
+local util = require "main.util"
+function init(self) msg.post(".", "m") {i} end
+function update(self, dt) {u} end
+function late_update(self, dt) {l} end
+function on_message(self) {o} end
+function final(self) {f} end
+"#,
+            i = if cb == "init" { "local x = nil; x.boom = 1" } else { "" },
+            u = if cb == "update" { "util.explode()" } else { "" },
+            l = if cb == "late_update" { "error('late')" } else { "" },
+            o = if cb == "on_message" { "local t = {} .. 1" } else { "" },
+            f = if cb == "final" { "error('in final')" } else { "" },
+        );
+        let p = project(
+            cb,
+            &[
+                ("/project.json", PROJECT),
+                (
+                    "/main/main.collection",
+                    r#"{ "name": "main", "objects": [
+                        { "id": "bad", "components": [ { "id": "script", "type": "script", "script": "/main/bad.script" } ] },
+                        { "id": "good", "components": [ { "id": "script", "type": "script", "script": "/main/good.script" } ] } ] }"#,
+                ),
+                ("/main/bad.script", &s),
+                ("/main/util.lua", "local M = {}\nfunction M.explode()\n  error('module failed')\nend\nreturn M\n"),
+                ("/main/good.script", "function update(self) self.n = (self.n or 0) + 1 print('good ' .. self.n) end"),
+            ],
+        );
+        let r = run_project(p.path(), 3, &[]);
+        assert_eq!(r.status, 0, "{cb}: {}", r.show());
+        assert!(r.stdout.contains("good 3"), "{cb}: other objects and later frames run\n{}", r.show());
+        let (file_line, text) = match cb {
+            "init" => ("/main/bad.script:3:", "attempt to index local 'x' (a nil value)"),
+            "update" => ("/main/util.lua:3:", "module failed"),
+            "late_update" => ("/main/bad.script:5:", "late"),
+            "on_message" => ("/main/bad.script:6:", "attempt to concatenate"),
+            _ => ("/main/bad.script:7:", "in final"),
+        };
+        assert!(r.stderr.contains(file_line) && r.stderr.contains(text), "{cb}: {}", r.show());
+        assert!(r.stderr.contains("stack traceback:"), "{cb}: traceback\n{}", r.show());
+        if cb == "update" {
+            let n = r.stderr.matches("module failed").count();
+            assert_eq!(n, 3, "reported once per frame: {}", r.show());
+            assert!(r.stderr.contains("/main/bad.script:4:"), "traceback names the caller: {}", r.show());
+        }
+    }
+}
+
+fn expect_load_error(tag: &str, files: &[(&str, &str)], needles: &[&str]) {
+    let p = project(tag, files);
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{tag}: {}", r.show());
+    for n in needles {
+        assert!(r.stderr.contains(n), "{tag}: expected '{n}'\n{}", r.show());
+    }
+    assert!(!r.stderr.contains("panicked"), "{tag}: {}", r.show());
+}
+
+fn collection_with(script: &str) -> String {
+    format!(
+        r#"{{ "name": "main", "objects": [ {{ "id": "obj", "components": [
+            {{ "id": "script", "type": "script", "script": "{script}" }} ] }} ] }}"#
+    )
+}
+
+#[test]
+fn load_errors_stop_with_status_1_and_name_the_file() {
+    let coll = collection_with("/main/s.script");
+    expect_load_error(
+        "syntax",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &coll),
+            ("/main/s.script", "function init(self)\n  x = = 1\nend\n"),
+        ],
+        &["/main/s.script:2:"],
+    );
+    expect_load_error(
+        "missing_script",
+        &[("/project.json", PROJECT), ("/main/main.collection", &collection_with("/main/nope.script"))],
+        &["/main/main.collection", "/main/nope.script", "not found"],
+    );
+    expect_load_error(
+        "missing_module",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &coll),
+            ("/main/s.script", "local m = require 'main.nothing'\n"),
+        ],
+        &["/main/s.script:1:", "main.nothing", "/main/nothing.lua"],
+    );
+    expect_load_error(
+        "module_syntax",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &coll),
+            ("/main/s.script", "local m = require 'main.m'\n"),
+            ("/main/m.lua", "local M = {}\nreturn M M\n"),
+        ],
+        &["/main/m.lua:2:"],
+    );
+    expect_load_error(
+        "module_error",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &coll),
+            ("/main/s.script", "local m = require 'main.m'\n"),
+            ("/main/m.lua", "local M = {}\nerror('module top level failed')\nreturn M\n"),
+        ],
+        &["/main/m.lua:2: module top level failed"],
+    );
+    expect_load_error(
+        "callback_not_function",
+        &[("/project.json", PROJECT), ("/main/main.collection", &coll), ("/main/s.script", "update = 5\n")],
+        &["The global name 'update' in '/main/s.script' must be a function."],
+    );
+    expect_load_error(
+        "bad_json",
+        &[("/project.json", PROJECT), ("/main/main.collection", "{ \"name\": \"main\",\n  \"objects\": [ }")],
+        &["/main/main.collection:2:"],
+    );
+    expect_load_error(
+        "misspelt",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                "{ \"name\": \"main\", \"objects\": [\n { \"id\": \"a\", \"posiiton\": [0, 0, 0] } ] }",
+            ),
+        ],
+        &["/main/main.collection:2:", "posiiton"],
+    );
+    expect_load_error(
+        "wrong_type",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                "{ \"name\": \"main\", \"objects\": [\n { \"id\": \"a\", \"position\": \"up\" } ] }",
+            ),
+        ],
+        &["/main/main.collection:2:"],
+    );
+    expect_load_error("project_json", &[("/project.json", "{ \"main_collection\": 5 }")], &["/project.json:1:"]);
+    expect_load_error(
+        "cycle",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "collections": [ { "id": "a", "collection": "/main/a.collection" } ] }"#,
+            ),
+            (
+                "/main/a.collection",
+                r#"{ "name": "a", "collections": [ { "id": "b", "collection": "/main/main.collection" } ] }"#,
+            ),
+        ],
+        &["collection cycle", "/main/a.collection"],
+    );
+    expect_load_error(
+        "unknown_component",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "sprite" } ] } ] }"#,
+            ),
+        ],
+        &["/main/main.collection", "unknown component type 'sprite'"],
+    );
+    expect_load_error(
+        "escape",
+        &[("/project.json", PROJECT), ("/main/main.collection", &collection_with("/../outside.script"))],
+        &["/main/main.collection", "escapes the project root"],
+    );
+    expect_load_error(
+        "bad_override",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "obj", "components": [
+                    { "id": "script", "type": "script", "script": "/main/s.script", "properties": { "speed": "fast" } } ] } ] }"#,
+            ),
+            ("/main/s.script", "go.property('speed', 1)\n"),
+        ],
+        &["speed", "/main/s.script"],
+    );
+    let missing = TempDir::new("nodir");
+    let r = sinew(&["run", missing.path().join("absent").to_str().unwrap_or(""), "--headless", "--frames", "1"]);
+    assert_eq!(r.status, 1, "{}", r.show());
+}
+
+#[test]
+fn unknown_ids_raise_lua_errors_and_bad_receivers_are_logged() {
+    let s = r##"
+function init(self)
+  local ok, e = pcall(go.get_position, "/ghost") print(e)
+  ok, e = pcall(go.set, "/ghost", "position", vmath.vector3()) print(e)
+  msg.post("/ghost", "boo")
+  msg.post("#nothing", "boo")
+end
+"##;
+    let p = one_script("ghost", s);
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("/main/s.script:3: Instance /ghost not found"), "{}", r.show());
+    assert!(r.stdout.contains("/main/s.script:4: Could not find any instance with id '/ghost'."), "{}", r.show());
+    assert!(r.stderr.contains("Instance '/ghost' could not be found when dispatching message 'boo'"), "{}", r.show());
+    assert!(r.stderr.contains("Component '/obj#nothing' could not be found"), "{}", r.show());
+}
+
+#[test]
+fn sys_exit_sets_the_status_and_final_runs() {
+    let p = one_script("exit", "function update(self) sys.exit(7) end\nfunction final(self) print('bye') end\n");
+    let r = run_project(p.path(), 100, &[]);
+    assert_eq!(r.status, 7, "{}", r.show());
+    assert!(r.stdout.contains("bye"), "{}", r.show());
+}
+
+#[test]
+fn print_and_pprint() {
+    let s = r##"
+function init(self)
+  print("a", 1, nil, true, vmath.vector3(1, 2.5, 3), hash("h"))
+  pprint({ x = 1, list = { 1, 2 }, v = vmath.vector3(0.1, 0, 0) })
+  pprint(msg.url())
+end
+"##;
+    let p = one_script("print", s);
+    let r = run_project(p.path(), 1, &[]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("a\t1\tnil\ttrue\tvmath.vector3(1, 2.5, 3)\thash: [h]"), "{}", r.show());
+    assert!(r.stdout.contains("v = vmath.vector3(0.1, 0, 0)"), "{}", r.show());
+    assert!(r.stdout.contains("list = {\n    1,\n    2\n  },") || r.stdout.contains("[1] = 1"), "{}", r.show());
+    assert!(r.stdout.contains("url: [main:/obj#script]"), "{}", r.show());
+}
+
+#[test]
+fn demo_runs_headless_and_is_deterministic() {
+    let dir = TempDir::new("demo");
+    let a = dir.path().join("a.png");
+    let b = dir.path().join("b.png");
+    let r1 =
+        sinew(&["run", "--headless", "--frames", "130", "--size", "160x90", "--screenshot", a.to_str().unwrap_or("")]);
+    let r2 =
+        sinew(&["run", "--headless", "--frames", "130", "--size", "160x90", "--screenshot", b.to_str().unwrap_or("")]);
+    assert_eq!(r1.status, 0, "{}", r1.show());
+    assert!(r1.stdout.contains("Sinew demo"), "{}", r1.show());
+    assert!(r1.stdout.contains("hash: [/bouncer] landed 2 time(s)"), "{}", r1.show());
+    assert_eq!(r1.stdout, r2.stdout);
+    let (ia, ib) = (std::fs::read(&a).expect("screenshot a"), std::fs::read(&b).expect("screenshot b"));
+    assert_eq!(ia, ib, "same pixels on the same machine");
+    let auto = sinew(&["--version"]);
+    assert_eq!(auto.status, 0);
+}
+
+#[test]
+fn no_display_falls_back_to_headless_with_one_line() {
+    let p = one_script("auto", "function init(self) print('ok') end");
+    let r = sinew(&["run", p.path().to_str().unwrap_or(""), "--frames", "1"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert_eq!(r.stderr.matches("running headless").count(), 1, "{}", r.show());
+}
+
+#[test]
+fn stats_prints_one_json_line() {
+    let p = one_script("stats", "function update(self) end");
+    let r = run_project(p.path(), 4, &["--stats"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let line = r.stderr.lines().find(|l| l.starts_with('{')).expect("stats line");
+    let v: serde_json::Value = serde_json::from_str(line).expect("json");
+    assert_eq!(v["frames"], 4);
+    for phase in ["scripts", "tweens", "animation", "transforms", "render"] {
+        assert!(v[phase]["p99_ms"].is_number(), "{phase}: {line}");
+    }
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    for args in [&["run", "--frames", "x"][..], &["run", "--size", "10"], &["fly"], &["run", "--fixed-dt", "-1"]] {
+        let r = sinew(args);
+        assert_eq!(r.status, 2, "{args:?}: {}", r.show());
+    }
+}
+
+#[test]
+fn check_lists_every_problem() {
+    let p = project(
+        "check",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &collection_with("/main/s.script")),
+            ("/main/s.script", "function init(self) end\n"),
+            ("/main/broken.script", "function init(self)\n  if then\nend\n"),
+            ("/main/broken.lua", "return {\n"),
+            ("/main/other.collection", "{ \"objects\": 3 }"),
+        ],
+    );
+    let r = sinew(&["check", p.path().to_str().unwrap_or("")]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    for n in ["/main/broken.script:2:", "/main/broken.lua:", "/main/other.collection:1:", "3 problem(s)"] {
+        assert!(r.stderr.contains(n), "{n}\n{}", r.show());
+    }
+    let good = one_script("check_ok", "function init(self) end\n");
+    let r = sinew(&["check", good.path().to_str().unwrap_or("")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+}

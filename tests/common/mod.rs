@@ -1,0 +1,118 @@
+//! Helpers for tests that run the real `sinew` binary on small projects.
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh, empty temporary folder (removed on drop).
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+        let p = std::env::temp_dir().join(format!("sinew-test-{}-{tag}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        std::fs::create_dir_all(&p).expect("create temp dir");
+        TempDir(p)
+    }
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+    pub fn write(&self, rel: &str, text: &str) {
+        let p = self.0.join(rel.trim_start_matches('/'));
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d).expect("mkdir");
+        }
+        std::fs::write(p, text).expect("write");
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A project made of `files`, plus the Lua test helpers at /lua/test_helpers.lua.
+pub fn project(tag: &str, files: &[(&str, &str)]) -> TempDir {
+    let d = TempDir::new(tag);
+    d.write("/lua/test_helpers.lua", include_str!("../lua/test_helpers.lua"));
+    for (p, t) in files {
+        d.write(p, t);
+    }
+    d
+}
+
+/// Copies a committed test project from tests/projects/NAME into a temp dir (with the helpers).
+pub fn committed(name: &str) -> TempDir {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects").join(name);
+    let d = project(name, &[]);
+    copy_dir(&src, d.path());
+    d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for e in std::fs::read_dir(from).expect("read test project") {
+        let e = e.expect("entry");
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            std::fs::create_dir_all(&target).expect("mkdir");
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+        }
+    }
+}
+
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    pub fn show(&self) -> String {
+        format!("status {}\n--- stdout\n{}\n--- stderr\n{}", self.status, self.stdout, self.stderr)
+    }
+}
+
+/// Runs `sinew ARGS` headless.
+pub fn sinew(args: &[&str]) -> Run {
+    let out: Output = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("SINEW_LOG", "info")
+        .output()
+        .expect("run sinew");
+    Run {
+        status: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs a project headless for at most `frames` frames with a fixed dt.
+pub fn run_project(dir: &Path, frames: u32, extra: &[&str]) -> Run {
+    let frames = frames.to_string();
+    let mut args = vec!["run", dir.to_str().expect("utf-8 path"), "--headless", "--size", "64x48", "--frames", &frames];
+    args.extend_from_slice(&["--fixed-dt", "0.25"]);
+    args.extend_from_slice(extra);
+    sinew(&args)
+}
+
+/// The closing line a Lua test project prints: `NAME: N passed, M failed`.
+pub fn assert_lua_passed(r: &Run, name: &str) {
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{name}: ")) && l.contains(" passed, "))
+        .unwrap_or_else(|| panic!("no result line for {name}\n{}", r.show()));
+    assert!(line.ends_with(" 0 failed"), "{line}\n{}", r.show());
+    let passed: u32 =
+        line.split(": ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
+    assert!(passed > 0, "no checks ran: {line}");
+    assert_eq!(r.status, 0, "{}", r.show());
+}
