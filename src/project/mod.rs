@@ -3,6 +3,7 @@
 //! later layer sees JSON.
 pub mod collection;
 pub mod json;
+pub mod model_data;
 pub mod resources;
 pub mod settings;
 pub mod types;
