@@ -112,7 +112,7 @@ pub fn run(opts: RunOptions) -> i32 {
             draw_debug(&g.world.borrow(), d, &gfx, &mut debug_camera);
         }
         gfx.end_frame();
-        stats.record(4, t);
+        stats.record(4, t.elapsed());
         game::post_update(&g.world, &mut g.scripts);
         frames += 1;
         if let Some(code) = g.world.borrow().exit_code {
@@ -135,15 +135,7 @@ pub fn run(opts: RunOptions) -> i32 {
 
 /// One frame up to rendering, timing each phase.
 pub fn step(g: &mut Game, dt: f32, stats: &mut Stats) {
-    let t = Instant::now();
-    g.scripts.update(dt);
-    game::dispatch::dispatch(&g.world, &mut g.scripts);
-    g.scripts.late_update(dt);
-    game::dispatch::dispatch(&g.world, &mut g.scripts);
-    stats.record(0, t);
-    let t = Instant::now();
-    g.world.borrow_mut().scene.update_world_transforms();
-    stats.record(3, t);
+    game::update(&g.world, &mut g.scripts, dt, &mut |phase, d| stats.record(phase as usize, d));
 }
 
 /// Ends the game cleanly: `final` for every remaining script.

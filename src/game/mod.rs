@@ -7,6 +7,7 @@ pub mod world;
 pub use world::World;
 
 use std::cell::RefCell;
+use std::time::{Duration, Instant};
 
 /// What the frame step needs from the script runtime.
 pub trait ScriptHooks {
@@ -20,13 +21,34 @@ pub trait ScriptHooks {
     fn destroy(&mut self, instance: u32);
 }
 
-/// The phases of a frame up to rendering (api.md "Sinew decisions", frame order).
-pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
+/// Frame phases that `--stats` reports separately.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    Scripts = 0,
+    Tweens = 1,
+    Animation = 2,
+    Transforms = 3,
+}
+
+/// The phases of a frame up to rendering (api.md "Sinew decisions", frame order); `timing`
+/// receives how long each phase took.
+pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timing: &mut dyn FnMut(Phase, Duration)) {
+    let t = Instant::now();
     hooks.update(dt);
     dispatch::dispatch(world, hooks);
+    let mut scripts = t.elapsed();
+    let t = Instant::now();
+    timing(Phase::Tweens, t.elapsed());
+    let t = Instant::now();
+    timing(Phase::Animation, t.elapsed());
+    let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);
+    scripts += t.elapsed();
+    timing(Phase::Scripts, scripts);
+    let t = Instant::now();
     world.borrow_mut().scene.update_world_transforms();
+    timing(Phase::Transforms, t.elapsed());
 }
 
 /// The phase after rendering: deletions with `final`, then messages posted from `final`.
