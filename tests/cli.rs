@@ -383,3 +383,32 @@ fn check_lists_every_problem() {
     let r = sinew(&["check", good.path().to_str().unwrap_or("")]);
     assert_eq!(r.status, 0, "{}", r.show());
 }
+
+#[test]
+fn sigterm_ends_the_run_cleanly() {
+    // `started` is printed from the first update, when the window (and SDL's signal handling) exists.
+    let p = one_script(
+        "sigterm",
+        "function update(self) if not self.s then self.s = true print('started') end end\nfunction final(self) print('final called') end\n",
+    );
+    let shot = p.path().join("shot.png");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["run", p.path().to_str().unwrap_or(""), "--headless", "--size", "32x32"])
+        .arg("--screenshot")
+        .arg(&shot)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout_pipe = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout_pipe, &mut first).expect("read");
+    assert_eq!(first.trim(), "started");
+    let killed = std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    assert!(killed.success());
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut stdout_pipe, &mut stdout).expect("read rest");
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("final called"), "{stdout}");
+    assert!(shot.exists(), "screenshot written on SIGTERM");
+}
