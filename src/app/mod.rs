@@ -2,5 +2,6 @@
 pub mod cli;
 pub mod run;
 pub mod stats;
+pub mod watch;
 
 pub use cli::main;

@@ -91,6 +91,17 @@ pub fn run(opts: RunOptions) -> i32 {
         None
     };
     let fixed_dt = opts.fixed_dt.or(if headless { Some(1.0 / g.settings.update_frequency.max(1.0)) } else { None });
+    let mut watcher = match (opts.watch, res.dir()) {
+        (true, Some(dir)) => match super::watch::Watcher::new(dir) {
+            Ok(w) => Some(w),
+            Err(e) => {
+                log::warn!("{e}; hot reload is off");
+                None
+            }
+        },
+        _ => None,
+    };
+    let mut reloaded: Vec<(String, std::time::SystemTime)> = Vec::new();
     let mut stats = Stats::default();
     let mut debug_camera = None;
     let mut frames = 0u64;
@@ -101,6 +112,13 @@ pub fn run(opts: RunOptions) -> i32 {
         }
         if gfx.poll_events().iter().any(|e| matches!(e, InputEvent::Quit)) {
             break 0;
+        }
+        if let Some(w) = &mut watcher {
+            for path in w.changed() {
+                if let Some(done) = reload(&mut g, &res, &path) {
+                    reloaded.push((path, done));
+                }
+            }
         }
         let now = Instant::now();
         let dt = fixed_dt.unwrap_or_else(|| now.duration_since(last).as_secs_f32().min(0.25));
@@ -113,6 +131,10 @@ pub fn run(opts: RunOptions) -> i32 {
         }
         gfx.end_frame();
         stats.record(4, t.elapsed());
+        for (path, saved) in reloaded.drain(..) {
+            let ms = saved.elapsed().map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);
+            log::info!("reloaded {path} ({ms:.1} ms from save to first frame)");
+        }
         game::post_update(&g.world, &mut g.scripts);
         frames += 1;
         if let Some(code) = g.world.borrow().exit_code {
@@ -131,6 +153,26 @@ pub fn run(opts: RunOptions) -> i32 {
         eprintln!("{}", stats.to_json(frames));
     }
     status
+}
+
+/// Applies one changed resource; returns the file's save time when something was reloaded.
+fn reload(g: &mut Game, res: &Resources, path: &str) -> Option<std::time::SystemTime> {
+    let saved = res.dir().and_then(|d| std::fs::metadata(d.join(&path[1..])).ok()).and_then(|m| m.modified().ok());
+    let saved = saved.unwrap_or_else(std::time::SystemTime::now);
+    if path.ends_with(".script") || path.ends_with(".lua") {
+        return match g.scripts.reload(path) {
+            Ok(true) => Some(saved),
+            Ok(false) => None,
+            Err(e) => {
+                log::error!("{e}\n(reload failed: the previous version of {path} keeps running)");
+                None
+            }
+        };
+    }
+    if path.ends_with(".collection") || path.ends_with(".go") || path == "/project.json" {
+        log::warn!("{path} changed: collections, game objects and project.json are loaded at start; restart to apply");
+    }
+    None
 }
 
 /// One frame up to rendering, timing each phase.

@@ -36,6 +36,8 @@ struct Entries {
     late_update: Function,
     deliver: Function,
     destroy: Function,
+    reload_script: Function,
+    reload_module: Function,
 }
 
 pub struct ScriptHost {
@@ -83,6 +85,8 @@ impl ScriptHost {
                 late_update: e.get("late_update")?,
                 deliver: e.get("deliver")?,
                 destroy: e.get("destroy")?,
+                reload_script: e.get("reload_script")?,
+                reload_module: e.get("reload_module")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -134,6 +138,17 @@ impl ScriptHost {
             mlua::Error::SyntaxError { message, .. } => message,
             other => other.to_string(),
         })
+    }
+
+    /// Re-runs a changed `.script` or `.lua` for its instances (hot reload). `Ok(false)` when the
+    /// file is not in use; `Err` (with path and line) leaves the previous version running.
+    pub fn reload(&mut self, path: &str) -> Result<bool, String> {
+        let f = if path.ends_with(".script") { &self.entries.reload_script } else { &self.entries.reload_module };
+        let (err, used): (Option<String>, Option<bool>) = f.call(path).map_err(lua_err)?;
+        match err {
+            Some(e) => Err(e),
+            None => Ok(used.unwrap_or(false)),
+        }
     }
 
     /// Number of script errors reported so far (runtime errors in callbacks).

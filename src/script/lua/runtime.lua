@@ -446,6 +446,52 @@ end
 
 function E.count() return n end
 
+---------------------------------------------------------------- hot reload
+-- A changed .script is run again; its definition table is patched in place so every instance
+-- keeps its `self` and gets the new callbacks, then `on_reload(self)` runs on each instance.
+-- Returns an error message (the old version stays in use) or nil; `nil, false` when no instance
+-- uses the script.
+function E.reload_script(path)
+  local def = scripts[path]
+  if def == nil then return nil, false end
+  local new, err = load_script(path)
+  if not new then return err end
+  for _, name in ipairs(CALLBACKS) do def[name] = new[name] end
+  def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
+  for i = 1, n do
+    local r = list[i]
+    if r.def == def then
+      r.update, r.late_update = def.update, def.late_update
+      for _, p in ipairs(def.prop_list) do
+        if r.self[p.name] == nil then r.self[p.name] = copy_value(p.default) end
+      end
+      if def.on_reload then call(r, def.on_reload) end
+    end
+  end
+  return nil, true
+end
+
+-- A changed module is run again and its old table patched in place, so scripts holding the
+-- module (`local util = require "main.util"`) see the new functions.
+function E.reload_module(path)
+  local name = path:sub(2):gsub("%.lua$", ""):gsub("/", ".")
+  local old = package.loaded[name]
+  if old == nil then return nil, false end
+  local src, rerr = R.read(path)
+  if src == nil then return rerr end
+  local chunk, cerr = loadstring(src, "@" .. path)
+  if not chunk then return cerr end
+  local ok, new = xpcall(chunk, handler, name)
+  if not ok then return new end
+  if type(old) == "table" and type(new) == "table" then
+    for k in pairs(old) do if new[k] == nil then old[k] = nil end end
+    for k, v in pairs(new) do old[k] = v end
+  else
+    package.loaded[name] = new
+  end
+  return nil, true
+end
+
 ---------------------------------------------------------------- sys
 _G.sys = {
   exit = function(code)

@@ -1,0 +1,186 @@
+//! Hot reload through a real running `sinew run`: files are edited while the game runs and the
+//! test watches its output.
+mod common;
+use common::*;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+struct Running {
+    child: Child,
+    out: Receiver<String>,
+    err: Receiver<String>,
+    seen: Vec<String>,
+    /// Lines before this index belong to earlier steps and are not searched.
+    mark: usize,
+}
+
+fn lines(r: impl std::io::Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(r).lines().map_while(Result::ok) {
+            if tx.send(l).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+impl Running {
+    fn start(dir: &std::path::Path) -> Running {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+            .args(["run", dir.to_str().unwrap_or(""), "--headless", "--size", "32x32", "--fixed-dt", "0.016"])
+            .env("SINEW_LOG", "info")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn sinew");
+        let out = lines(child.stdout.take().expect("stdout"));
+        let err = lines(child.stderr.take().expect("stderr"));
+        Running { child, out, err, seen: Vec::new(), mark: 0 }
+    }
+
+    /// Starts a new step: later waits only look at output from now on.
+    fn mark(&mut self) {
+        self.drain();
+        self.mark = self.seen.len();
+    }
+
+    fn drain(&mut self) {
+        for rx in [&self.out, &self.err] {
+            while let Ok(l) = rx.try_recv() {
+                self.seen.push(l);
+            }
+        }
+    }
+
+    /// Waits for a line (stdout or stderr, since the last mark) containing `text`.
+    fn wait_for(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            self.drain();
+            if let Some(l) = self.seen[self.mark..].iter().find(|l| l.contains(text)) {
+                return l.clone();
+            }
+            if let Ok(Some(status)) = self.child.try_wait() {
+                panic!("sinew exited ({status}) before printing '{text}':\n{}", self.seen.join("\n"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("timed out waiting for '{text}':\n{}", self.seen.join("\n"));
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+const SCRIPT_V1: &str = r#"
+local util = require "main.util"
+function init(self) self.count = 0 print("v1 init") end
+function update(self)
+  self.count = self.count + 1
+  if self.count % 20 == 0 then print("v1 tick " .. util.name()) end
+end
+"#;
+
+const SCRIPT_V2: &str = r#"
+local util = require "main.util"
+go.property("added", 42)
+function init(self) print("init must not run again") end
+function update(self)
+  self.count = self.count + 1
+  if self.count % 20 == 0 then print("v2 tick " .. util.name() .. " added=" .. self.added) end
+end
+function on_reload(self) print("on_reload count=" .. self.count) end
+"#;
+
+fn reload_project() -> TempDir {
+    project(
+        "reload",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", SCRIPT_V1),
+            ("/main/util.lua", "local M = {}\nfunction M.name() return 'util1' end\nreturn M\n"),
+        ],
+    )
+}
+
+#[test]
+fn script_save_keeps_self_and_calls_on_reload() {
+    let p = reload_project();
+    let mut r = Running::start(p.path());
+    r.wait_for("v1 tick util1");
+    r.mark();
+    p.write("/main/s.script", SCRIPT_V2);
+    let line = r.wait_for("on_reload count=");
+    let count: u32 = line.trim_start_matches("on_reload count=").parse().expect("count");
+    assert!(count >= 20, "self.count carried over: {line}");
+    r.wait_for("v2 tick util1 added=42");
+    r.wait_for("reloaded /main/s.script");
+    assert!(!r.seen.iter().any(|l| l.contains("init must not run again")));
+}
+
+#[test]
+fn rename_over_saves_and_modules_reload() {
+    let p = reload_project();
+    let mut r = Running::start(p.path());
+    r.wait_for("v1 tick util1");
+    // The way vim / VS Code save: write a temporary file, rename it over the original.
+    r.mark();
+    p.write("/main/s.script.tmp~", SCRIPT_V2);
+    std::fs::rename(p.path().join("main/s.script.tmp~"), p.path().join("main/s.script")).expect("rename");
+    r.wait_for("on_reload count=");
+    r.mark();
+    p.write("/main/util.lua.swp", "junk that is not Lua ((");
+    p.write("/main/util.lua", "local M = {}\nfunction M.name() return 'util2' end\nreturn M\n");
+    r.wait_for("v2 tick util2 added=42");
+    assert!(!r.seen.iter().any(|l| l.contains("util.lua.swp")), "swap files are ignored");
+}
+
+#[test]
+fn broken_saves_are_reported_and_survived() {
+    let p = reload_project();
+    let mut r = Running::start(p.path());
+    r.wait_for("v1 tick util1");
+    r.mark();
+    p.write("/main/s.script", "function update(self)\n  this is not lua\nend\n");
+    r.wait_for("/main/s.script:2:");
+    r.wait_for("previous version of /main/s.script keeps running");
+    r.mark();
+    r.wait_for("v1 tick util1");
+    r.mark();
+    p.write("/main/util.lua", "local M = {}\nerror('module broke')\nreturn M\n");
+    r.wait_for("/main/util.lua:2: module broke");
+    r.mark();
+    r.wait_for("v1 tick util1");
+    // A burst of broken and good saves ends in the last good version.
+    for i in 0..20 {
+        let text = if i % 2 == 0 {
+            "function update(self) (((".to_string()
+        } else {
+            SCRIPT_V1.replace("v1 tick", &format!("burst{i} tick"))
+        };
+        p.write("/main/s.script", &text);
+        std::thread::sleep(Duration::from_millis(7));
+    }
+    r.mark();
+    p.write("/main/s.script", SCRIPT_V2);
+    r.wait_for("on_reload count=");
+    r.wait_for("v2 tick util1 added=42");
+    r.mark();
+    p.write("/main/main.collection", "{ broken");
+    r.wait_for("restart to apply");
+    r.mark();
+    r.wait_for("v2 tick");
+}
