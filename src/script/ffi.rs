@@ -75,77 +75,49 @@ macro_rules! world_or_err {
     };
 }
 
-extern "C" fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            let p = w.scene.position[s];
-            // SAFETY: `out` points at a vector3 cdata allocated by the Lua wrapper.
-            unsafe { *out = V3 { x: p.x, y: p.y, z: p.z } };
-            OK
+/// Getter and setter of one local-transform array (`position`, `rotation`, `scale`).
+macro_rules! local_transform {
+    ($get:ident, $set:ident, $field:ident, $c:ty, $to_c:expr, $from_c:expr) => {
+        extern "C" fn $get(ctx: Ctx, slot: u32, out: *mut $c) -> i32 {
+            world_or_err!(ctx, |w| match live(w, slot) {
+                Ok(s) => {
+                    // SAFETY: `out` points at a cdata of the matching type allocated by the Lua wrapper.
+                    unsafe { *out = $to_c(w.scene.$field[s]) };
+                    OK
+                }
+                Err(e) => e,
+            })
         }
-        Err(e) => e,
-    })
+
+        extern "C" fn $set(ctx: Ctx, slot: u32, v: *const $c) -> i32 {
+            world_or_err!(ctx, |w| match live(w, slot) {
+                Ok(s) => {
+                    // SAFETY: `v` points at a cdata of the matching type checked by the Lua wrapper.
+                    w.scene.$field[s] = $from_c(unsafe { *v });
+                    OK
+                }
+                Err(e) => e,
+            })
+        }
+    };
 }
 
-extern "C" fn set_position(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            // SAFETY: `v` points at a vector3 cdata checked by the Lua wrapper.
-            let v = unsafe { *v };
-            w.scene.position[s] = Vec3::new(v.x, v.y, v.z);
-            OK
-        }
-        Err(e) => e,
-    })
+fn v3_out(p: Vec3) -> V3 {
+    V3 { x: p.x, y: p.y, z: p.z }
+}
+fn v3_in(v: V3) -> Vec3 {
+    Vec3::new(v.x, v.y, v.z)
+}
+fn q_out(q: Quat) -> V4 {
+    V4 { x: q.x, y: q.y, z: q.z, w: q.w }
+}
+fn q_in(q: V4) -> Quat {
+    Quat::from_xyzw(q.x, q.y, q.z, q.w)
 }
 
-extern "C" fn get_rotation(ctx: Ctx, slot: u32, out: *mut V4) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            let q = w.scene.rotation[s];
-            // SAFETY: `out` points at a quat cdata allocated by the Lua wrapper.
-            unsafe { *out = V4 { x: q.x, y: q.y, z: q.z, w: q.w } };
-            OK
-        }
-        Err(e) => e,
-    })
-}
-
-extern "C" fn set_rotation(ctx: Ctx, slot: u32, v: *const V4) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            // SAFETY: `v` points at a quat cdata checked by the Lua wrapper.
-            let q = unsafe { *v };
-            w.scene.rotation[s] = Quat::from_xyzw(q.x, q.y, q.z, q.w);
-            OK
-        }
-        Err(e) => e,
-    })
-}
-
-extern "C" fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            let p = w.scene.scale[s];
-            // SAFETY: as in `get_position`.
-            unsafe { *out = V3 { x: p.x, y: p.y, z: p.z } };
-            OK
-        }
-        Err(e) => e,
-    })
-}
-
-extern "C" fn set_scale(ctx: Ctx, slot: u32, v: *const V3) -> i32 {
-    world_or_err!(ctx, |w| match live(w, slot) {
-        Ok(s) => {
-            // SAFETY: as in `set_position`.
-            let v = unsafe { *v };
-            w.scene.scale[s] = Vec3::new(v.x, v.y, v.z);
-            OK
-        }
-        Err(e) => e,
-    })
-}
+local_transform!(get_position, set_position, position, V3, v3_out, v3_in);
+local_transform!(get_rotation, set_rotation, rotation, V4, q_out, q_in);
+local_transform!(get_scale, set_scale, scale, V3, v3_out, v3_in);
 
 /// World transform as position, rotation, scale and matrix, from the last transform update.
 extern "C" fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut V4, scale: *mut V3, m: *mut M4) -> i32 {

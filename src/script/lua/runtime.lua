@@ -380,31 +380,23 @@ function E.init_new()
 end
 
 -- One pcall for the whole loop: on an error, report it and resume after the failing instance.
-local function update_from(from, dt)
-  for i = from, n do
-    resume_at = i
-    local r = list[i]
-    local f = r.update
-    if f ~= nil then
-      cur = r
-      f(r.self, dt)
+-- Each loop reads its callback from a fixed record field (`update`, `late_update`), cached at
+-- creation and on reload, so the JIT compiles a tight loop per phase.
+local function make_loop(field)
+  return function(from, dt)
+    for i = from, n do
+      resume_at = i
+      local r = list[i]
+      local f = r[field]
+      if f ~= nil then
+        cur = r
+        f(r.self, dt)
+      end
     end
+    cur = nil
   end
-  cur = nil
 end
-
-local function late_update_from(from, dt)
-  for i = from, n do
-    resume_at = i
-    local r = list[i]
-    local f = r.late_update
-    if f ~= nil then
-      cur = r
-      f(r.self, dt)
-    end
-  end
-  cur = nil
-end
+local update_from, late_update_from = make_loop("update"), make_loop("late_update")
 
 local function run_all(loop, dt)
   local from = 1
