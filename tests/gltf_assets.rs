@@ -127,6 +127,10 @@ fn morph_models() {
     assert_eq!(m.meshes[0].weights, [0.5]);
     assert!(m.animations.is_empty());
     assert!(m.nodes.iter().any(|n| n.name == "ルートパート"));
+    // Its one texture is a JPEG, shared by both materials and decoded once.
+    assert_eq!(m.textures.len(), 1);
+    assert_eq!((m.textures[0].width, m.textures[0].height), (512, 512));
+    assert_eq!(m.materials.iter().map(|m| m.base_color_texture).collect::<Vec<_>>(), [Some(0), Some(0)]);
 
     let Some(m) = load("SimpleMorph.glb") else { return };
     assert_eq!(vertices(&m), 3);

@@ -250,7 +250,10 @@ impl Ctx<'_> {
                 if off % cs as u64 != 0 {
                     return Err(format!("{here}: byteOffset {off} is not a multiple of the component size {cs}"));
                 }
-                let need = (count - 1).checked_mul(stride).and_then(|n| n.checked_add(off + elem)).unwrap_or(u64::MAX);
+                let need = (count - 1)
+                    .checked_mul(stride)
+                    .and_then(|n| n.checked_add(off)?.checked_add(elem))
+                    .unwrap_or(u64::MAX);
                 if need > view.len() as u64 {
                     return Err(format!(
                         "{here}: {count} elements need {need} bytes but bufferViews[{}] has {}",

@@ -134,8 +134,7 @@ fn precheck(root: &json::Root) -> Result<(), String> {
 }
 
 fn le_u32(b: &[u8], at: usize) -> Option<u32> {
-    let s = b.get(at..at.checked_add(4)?)?;
-    Some(u32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+    Some(u32::from_le_bytes(b.get(at..at.checked_add(4)?)?.try_into().ok()?))
 }
 
 /// Splits a GLB container into its JSON and BIN chunks. Done here rather than by the crate, which

@@ -370,6 +370,7 @@ fn specific_corruptions_name_the_gltf_path() {
         ),
         (edit(&good, |j, _| j["accessors"][pos]["count"] = json!(1_000_000_000u64)), "1000000000 elements need"),
         (edit(&good, |j, _| j["accessors"][pos]["count"] = json!(u64::MAX)), "/m/t.glb: "),
+        (edit(&good, |j, _| j["accessors"][pos]["byteOffset"] = json!(u64::MAX - 3)), "elements need"),
         (
             edit(&good, |j, _| {
                 let v = j["accessors"][pos]["bufferView"].as_u64().unwrap() as usize;
@@ -515,4 +516,20 @@ fn flipped_bytes_never_panic() {
     }
     // Most flips land in float data and still import; the point is that none panicked.
     assert!(imported > 0);
+}
+
+#[test]
+fn damaged_images_never_panic() {
+    let png = checker_png(16, 4, [1, 2, 3, 255], [9, 8, 7, 255]);
+    for good in [jpeg(16, 8), png] {
+        assert!(super::material::decode_image(&good).is_ok());
+        for at in 0..good.len() {
+            for v in [0x01, 0xFF, 0x80] {
+                let mut bad = good.clone();
+                bad[at] ^= v;
+                let _ = super::material::decode_image(&bad);
+            }
+            let _ = super::material::decode_image(&good[..at]);
+        }
+    }
 }
