@@ -154,3 +154,50 @@ fn animated_boxes() {
     let animated: std::collections::BTreeSet<usize> = m.animations[0].channels.iter().map(|c| c.node).collect();
     assert_eq!(animated.len(), 2);
 }
+
+/// Structure facts from the independent reference samples in `../shared/reference` (their poses
+/// are for the animation tests): node count, skin joints by name, per-primitive vertex and morph
+/// target counts.
+#[test]
+fn matches_reference_structure() {
+    let Some(dir) = assets() else { return };
+    let refs = dir.join("../reference");
+    let Ok(list) = std::fs::read_dir(&refs) else {
+        println!("skipped: {} is absent", refs.display());
+        return;
+    };
+    let mut checked = 0;
+    for e in list.flatten() {
+        if !e.file_name().to_string_lossy().ends_with(".json") {
+            continue;
+        }
+        let r: serde_json::Value = serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap();
+        let Some(asset) = r["asset"].as_str() else { continue };
+        let m = load(asset).unwrap();
+        let frame = &r["frames"][0];
+        assert_eq!(m.nodes.len(), frame["nodes"].as_array().unwrap().len(), "{asset}");
+        for (k, s) in r["skins"].as_array().unwrap().iter().enumerate() {
+            let ours = &m.skins[k];
+            assert_eq!(ours.name, s["name"].as_str().unwrap_or(""), "{asset}");
+            assert_eq!(ours.joints.len(), s["joints"].as_array().unwrap().len(), "{asset}");
+            for j in frame["joints"].as_array().unwrap() {
+                let (Some(node), Some(name)) = (j["node"].as_u64(), j["name"].as_str()) else { continue };
+                let pos = s["joints"].as_array().unwrap().iter().position(|x| x.as_u64() == Some(node)).unwrap();
+                assert_eq!(m.nodes[ours.joints[pos]].name, name, "{asset}");
+            }
+        }
+        for rm in frame["meshes"].as_array().unwrap() {
+            let name = rm["meshName"].as_str().or(rm["nodeName"].as_str());
+            let mesh = match name {
+                Some(n) => m.meshes.iter().find(|x| x.id == n).unwrap(),
+                None => &m.meshes[0],
+            };
+            let p = &mesh.primitives[rm["primitive"].as_u64().unwrap() as usize];
+            assert_eq!(p.positions.len() as u64, rm["vertexCount"].as_u64().unwrap(), "{asset}");
+            assert_eq!(p.targets.len() as u64, rm["morphTargets"].as_u64().unwrap(), "{asset}");
+            assert_eq!(mesh.skin.is_some(), rm["skin"].is_u64(), "{asset}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} reference files");
+}
