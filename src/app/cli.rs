@@ -1,4 +1,4 @@
-//! `sinew`, `sinew run`, `sinew check` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
+//! `sinew`, `sinew run`, `sinew check`, `sinew inspect` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
 use super::run::{RunOptions, run};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -16,6 +16,8 @@ enum Command {
     Run(RunArgs),
     /// Load everything in a project and report every problem; exit 1 if any.
     Check { project_dir: PathBuf },
+    /// Print a glTF model's meshes, skins and joints, morph targets and animations.
+    Inspect { model: PathBuf },
 }
 
 #[derive(clap::Args, Default)]
@@ -88,5 +90,6 @@ pub fn main() -> i32 {
             stats: a.stats,
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
+        Some(Command::Inspect { model }) => super::inspect::inspect(&model),
     }
 }

@@ -67,7 +67,8 @@ pub struct MeshData {
     pub target_names: Vec<String>,
     /// Initial morph weights (`node.weights` over `mesh.weights`, else zeros).
     pub weights: Vec<f32>,
-    /// Bounds in model space.
+    /// Bounds in model space. For a skinned mesh, the bind-pose vertices as the file gives them:
+    /// glTF ignores a skinned mesh's node transform.
     pub aabb: Aabb,
 }
 

@@ -1,0 +1,172 @@
+//! Materials (base colour only: Sinew's built-in shaders are unlit-plus-light, not PBR) and the
+//! base-colour textures they use, decoded to RGBA8. Images nothing uses are not decoded.
+use super::Errors;
+use super::accessor::{Ctx, load_uri};
+use crate::project::Resources;
+use crate::project::model_data::{AlphaMode, MaterialData, TextureData, Wrap};
+use gltf::json;
+use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
+use gltf::json::validation::Checked;
+use std::collections::HashMap;
+
+/// Images larger than this per side are refused before their pixels are allocated.
+const MAX_SIDE: u32 = 16384;
+const MAX_PIXELS: u64 = 64 << 20;
+
+pub(crate) fn materials(
+    src: &str,
+    ctx: &Ctx,
+    res: Option<&Resources>,
+    errs: &mut Errors,
+) -> (Vec<MaterialData>, Vec<TextureData>) {
+    let mut textures = Vec::new();
+    let mut loaded: HashMap<usize, Option<usize>> = HashMap::new();
+    let mut out = Vec::with_capacity(ctx.root.materials.len());
+    for (i, m) in ctx.root.materials.iter().enumerate() {
+        let path = format!("materials[{i}]");
+        let pbr = &m.pbr_metallic_roughness;
+        let mut mat = MaterialData {
+            name: m.name.clone().unwrap_or_default(),
+            base_color: pbr.base_color_factor.0,
+            alpha_mode: match m.alpha_mode {
+                Checked::Valid(json::material::AlphaMode::Mask) => AlphaMode::Mask,
+                Checked::Valid(json::material::AlphaMode::Blend) => AlphaMode::Blend,
+                _ => AlphaMode::Opaque,
+            },
+            alpha_cutoff: m.alpha_cutoff.map_or(0.5, |c| c.0),
+            double_sided: m.double_sided,
+            ..MaterialData::default()
+        };
+        if !mat.base_color.iter().all(|v| v.is_finite()) || !mat.alpha_cutoff.is_finite() {
+            errs.push(format!("{path}: baseColorFactor or alphaCutoff is not finite"));
+        }
+        if let Some(info) = &pbr.base_color_texture {
+            let t = info.index.value();
+            let what = format!("{path}.pbrMetallicRoughness.baseColorTexture");
+            if info.tex_coord > 1 {
+                errs.push(format!("{what}.texCoord: {} is not supported (0 or 1)", info.tex_coord));
+            }
+            mat.base_color_texcoord = info.tex_coord.min(1);
+            let slot = match loaded.get(&t) {
+                Some(s) => *s,
+                None => {
+                    let s = errs.take(texture(src, ctx, res, t).map_err(|e| format!("{what}: {e}"))).map(|tex| {
+                        textures.push(tex);
+                        textures.len() - 1
+                    });
+                    loaded.insert(t, s);
+                    s
+                }
+            };
+            mat.base_color_texture = slot;
+        }
+        out.push(mat);
+    }
+    (out, textures)
+}
+
+fn texture(src: &str, ctx: &Ctx, res: Option<&Resources>, t: usize) -> Result<TextureData, String> {
+    let tex = ctx.root.textures.get(t).ok_or_else(|| format!("texture {t} does not exist"))?;
+    let ii = tex.source.value();
+    let image = ctx.root.images.get(ii).ok_or_else(|| format!("textures[{t}].source: image {ii} does not exist"))?;
+    let here = format!("images[{ii}]");
+    let bytes = match (&image.uri, image.buffer_view) {
+        (_, Some(v)) => ctx.view(v.value()).map(|(b, _)| b.to_vec()).map_err(|e| format!("{here}: {e}"))?,
+        (Some(uri), None) => load_uri(src, uri, res).map_err(|e| format!("{here}.uri: {e}"))?,
+        (None, None) => return Err(format!("{here}: neither uri nor bufferView")),
+    };
+    let (width, height, rgba) = decode_image(&bytes).map_err(|e| format!("{here}: {e}"))?;
+    let sampler = match tex.sampler {
+        Some(s) => Some(
+            ctx.root
+                .samplers
+                .get(s.value())
+                .ok_or_else(|| format!("textures[{t}].sampler: sampler {} does not exist", s.value()))?,
+        ),
+        None => None,
+    };
+    let wrap = |w: Option<&Checked<WrappingMode>>| match w {
+        Some(Checked::Valid(WrappingMode::ClampToEdge)) => Wrap::ClampToEdge,
+        Some(Checked::Valid(WrappingMode::MirroredRepeat)) => Wrap::MirroredRepeat,
+        _ => Wrap::Repeat,
+    };
+    let min = sampler.and_then(|s| s.min_filter.as_ref());
+    let (min_linear, mipmaps) = match min {
+        Some(Checked::Valid(MinFilter::Nearest)) => (false, false),
+        Some(Checked::Valid(MinFilter::Linear)) => (true, false),
+        Some(Checked::Valid(MinFilter::NearestMipmapNearest | MinFilter::NearestMipmapLinear)) => (false, true),
+        _ => (true, true),
+    };
+    let mag_nearest = matches!(sampler.and_then(|s| s.mag_filter.as_ref()), Some(Checked::Valid(MagFilter::Nearest)));
+    Ok(TextureData {
+        name: tex.name.clone().or_else(|| image.name.clone()).unwrap_or_default(),
+        width,
+        height,
+        rgba,
+        wrap_s: wrap(sampler.map(|s| &s.wrap_s)),
+        wrap_t: wrap(sampler.map(|s| &s.wrap_t)),
+        mag_linear: !mag_nearest,
+        min_linear,
+        mipmaps,
+    })
+}
+
+fn check_size(w: u32, h: u32) -> Result<(), String> {
+    if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE || u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(format!("image size {w}x{h} is not supported"));
+    }
+    Ok(())
+}
+
+/// PNG or JPEG (by content, not by the declared MIME type) to RGBA8, rows top to bottom.
+pub(crate) fn decode_image(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+    if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+        decode_png(bytes).map_err(|e| format!("bad PNG: {e}"))
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        decode_jpeg(bytes).map_err(|e| format!("bad JPEG: {e}"))
+    } else {
+        Err("image is neither PNG nor JPEG".into())
+    }
+}
+
+fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
+    dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = dec.read_info().map_err(|e| e.to_string())?;
+    let (w, h) = (reader.info().width, reader.info().height);
+    check_size(w, h)?;
+    let size = reader.output_buffer_size().ok_or("image too large")?;
+    let mut buf = vec![0; size];
+    let frame = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
+    let (color, _) = reader.output_color_type();
+    let px = buf.get(..frame.buffer_size()).ok_or("short frame")?;
+    let rgba = match color {
+        png::ColorType::Rgba => px.to_vec(),
+        png::ColorType::Rgb => px.chunks_exact(3).flat_map(|c| [c[0], c[1], c[2], 255]).collect(),
+        png::ColorType::GrayscaleAlpha => px.chunks_exact(2).flat_map(|c| [c[0], c[0], c[0], c[1]]).collect(),
+        png::ColorType::Grayscale => px.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => return Err("palette was not expanded".into()),
+    };
+    if rgba.len() != w as usize * h as usize * 4 {
+        return Err("decoded size does not match the header".into());
+    }
+    Ok((w, h, rgba))
+}
+
+fn decode_jpeg(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+    use zune_jpeg::zune_core::{bytestream::ZCursor, colorspace::ColorSpace, options::DecoderOptions};
+    let opts = DecoderOptions::default()
+        .jpeg_set_out_colorspace(ColorSpace::RGBA)
+        .set_max_width(MAX_SIDE as usize)
+        .set_max_height(MAX_SIDE as usize);
+    let mut dec = zune_jpeg::JpegDecoder::new_with_options(ZCursor::new(bytes), opts);
+    dec.decode_headers().map_err(|e| format!("{e:?}"))?;
+    let info = dec.info().ok_or("no image header")?;
+    let (w, h) = (u32::from(info.width), u32::from(info.height));
+    check_size(w, h)?;
+    let px = dec.decode().map_err(|e| format!("{e:?}"))?;
+    if px.len() != w as usize * h as usize * 4 {
+        return Err("decoded size does not match the header".into());
+    }
+    Ok((w, h, px))
+}

@@ -1,0 +1,277 @@
+//! Mesh primitives: attribute streams checked for type, count and range, missing normals generated,
+//! skin weights renormalised, and model-space bounds.
+use super::Errors;
+use super::accessor::{Ctx, Kind};
+use super::scene::Scene;
+use crate::project::model_data::{Aabb, MeshData, MorphTargetData, PrimitiveData, SkinData};
+use glam::{Mat4, Vec3};
+use gltf::json;
+use gltf::json::mesh::{Mode, Semantic};
+use gltf::json::validation::Checked;
+use std::collections::HashMap;
+
+/// One `MeshData` per scene node that has a mesh, in node order.
+pub(crate) fn meshes(ctx: &Ctx, scene: &Scene, skins: &[SkinData], errs: &mut Errors) -> Vec<MeshData> {
+    let mut cache: HashMap<usize, Option<Vec<PrimitiveData>>> = HashMap::new();
+    let mut out = Vec::new();
+    for (ni, &g) in scene.order.iter().enumerate() {
+        let Some(node) = ctx.root.nodes.get(g) else { continue };
+        let Some(mi) = node.mesh.map(|m| m.value()) else { continue };
+        let Some(mesh) = ctx.root.meshes.get(mi) else {
+            errs.push(format!("nodes[{g}].mesh: mesh {mi} does not exist"));
+            continue;
+        };
+        let prims = match cache.get(&mi) {
+            Some(p) => p.clone(),
+            None => {
+                let p = errs.take(read_mesh(ctx, mi, mesh));
+                cache.insert(mi, p.clone());
+                p
+            }
+        };
+        let Some(mut primitives) = prims else { continue };
+        let skin = node.skin.map(|s| s.value());
+        if let Some(s) = skin {
+            let Some(sk) = skins.get(s) else {
+                errs.push(format!("nodes[{g}].skin: skin {s} does not exist"));
+                continue;
+            };
+            for (pi, p) in primitives.iter_mut().enumerate() {
+                errs.take(check_joints(p, sk.joints.len()).map_err(|e| {
+                    format!("meshes[{mi}].primitives[{pi}].attributes.JOINTS_0: {e} (nodes[{g}] uses skin {s})")
+                }));
+            }
+        }
+        let n_targets = primitives.first().map_or(0, |p| p.targets.len());
+        let weights = match node.weights.as_ref().or(mesh.weights.as_ref()) {
+            None => vec![0.0; n_targets],
+            Some(w) if w.len() == n_targets && w.iter().all(|v| v.is_finite()) => w.clone(),
+            Some(w) => {
+                let from = if node.weights.is_some() { format!("nodes[{g}]") } else { format!("meshes[{mi}]") };
+                errs.push(format!("{from}.weights: {} finite weights needed, found {:?}", n_targets, w));
+                continue;
+            }
+        };
+        let mut target_names = target_names(mesh);
+        target_names.resize(n_targets, String::new());
+        // A skinned mesh ignores its node's transform (glTF spec): its bind-pose vertices are
+        // already in model space.
+        let world =
+            if skin.is_some() { Mat4::IDENTITY } else { scene.world.get(ni).copied().unwrap_or(Mat4::IDENTITY) };
+        let mut aabb = Aabb::default();
+        for p in &primitives {
+            for &v in &p.positions {
+                aabb.grow(world.transform_point3(Vec3::from(v)).to_array());
+            }
+        }
+        let named = |n: &Option<String>| n.clone().filter(|n| !n.is_empty());
+        let id = named(&mesh.name).or_else(|| named(&node.name)).unwrap_or_else(|| format!("mesh_{mi}"));
+        out.push(MeshData { id, node: ni, skin, primitives, target_names, weights, aabb });
+    }
+    out
+}
+
+/// `mesh.extras.targetNames`, the de-facto convention for naming morph targets.
+fn target_names(mesh: &json::Mesh) -> Vec<String> {
+    #[derive(serde::Deserialize)]
+    struct Extras {
+        #[serde(rename = "targetNames")]
+        target_names: Option<Vec<String>>,
+    }
+    let parsed = mesh.extras.as_ref().and_then(|raw| serde_json::from_str::<Extras>(raw.get()).ok());
+    parsed.and_then(|e| e.target_names).unwrap_or_default()
+}
+
+/// Joint indices must name a joint of the skin; an unused influence (weight 0) is set to joint 0.
+fn check_joints(p: &mut PrimitiveData, n: usize) -> Result<(), String> {
+    for (v, (j, w)) in p.joints.iter_mut().zip(&p.weights).enumerate() {
+        for (j, &w) in j.iter_mut().zip(w) {
+            if usize::from(*j) >= n {
+                if w > 0.0 {
+                    return Err(format!("vertex {v}: joint {j} out of range ({n} joints)"));
+                }
+                *j = 0;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn read_mesh(ctx: &Ctx, mi: usize, mesh: &json::Mesh) -> Result<Vec<PrimitiveData>, String> {
+    let mut prims = Vec::with_capacity(mesh.primitives.len());
+    for (pi, p) in mesh.primitives.iter().enumerate() {
+        let path = format!("meshes[{mi}].primitives[{pi}]");
+        let prim = read_primitive(ctx, &path, p)?;
+        if let Some(first) = prims.first().map(|f: &PrimitiveData| f.targets.len())
+            && first != prim.targets.len()
+        {
+            return Err(format!("{path}.targets: {} targets, primitive 0 has {first}", prim.targets.len()));
+        }
+        prims.push(prim);
+    }
+    if prims.is_empty() {
+        return Err(format!("meshes[{mi}].primitives: empty"));
+    }
+    Ok(prims)
+}
+
+fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<PrimitiveData, String> {
+    match p.mode {
+        Checked::Valid(Mode::Triangles) => {}
+        Checked::Valid(m) => return Err(format!("{path}.mode: {m:?} is not supported (only triangles)")),
+        Checked::Invalid => return Err(format!("{path}.mode: invalid")),
+    }
+    let mut out = PrimitiveData::default();
+    let mut n: Option<(usize, String)> = None;
+    let mut count = |c: usize, what: &str| -> Result<(), String> {
+        match &n {
+            Some((m, first)) if *m != c => Err(format!("{what}: {c} elements, but {first} has {m}")),
+            Some(_) => Ok(()),
+            None => {
+                n = Some((c, what.to_string()));
+                Ok(())
+            }
+        }
+    };
+    for (sem, acc) in &p.attributes {
+        let Checked::Valid(sem) = sem else { return Err(format!("{path}.attributes: invalid attribute name")) };
+        let acc = acc.value();
+        let what = format!("{path}.attributes.{}", sem_name(sem));
+        match sem {
+            Semantic::Positions => {
+                let a = ctx.read::<f32>(acc, &what, &[3], Kind::Float)?;
+                if let Some(i) = a.values.iter().position(|v| !v.is_finite()) {
+                    return Err(format!("{what}[{}]: position is not finite", i / 3));
+                }
+                count(a.count, &what)?;
+                out.positions = a.arrays();
+            }
+            Semantic::Normals => {
+                let a = ctx.read::<f32>(acc, &what, &[3], Kind::Float)?;
+                count(a.count, &what)?;
+                out.normals = a.arrays();
+            }
+            Semantic::Tangents => {
+                let a = ctx.read::<f32>(acc, &what, &[4], Kind::Float)?;
+                count(a.count, &what)?;
+                out.tangents = a.arrays();
+            }
+            Semantic::TexCoords(set @ (0 | 1)) => {
+                let a = ctx.read::<f32>(acc, &what, &[2], Kind::FloatOrUnorm)?;
+                count(a.count, &what)?;
+                *(if *set == 0 { &mut out.texcoords0 } else { &mut out.texcoords1 }) = a.arrays();
+            }
+            Semantic::Colors(0) => {
+                let a = ctx.read::<f32>(acc, &what, &[3, 4], Kind::FloatOrUnorm)?;
+                count(a.count, &what)?;
+                out.colors = a
+                    .values
+                    .chunks_exact(a.dim)
+                    .map(|c| [c[0], c[1], c[2], c.get(3).copied().unwrap_or(1.0)])
+                    .collect();
+            }
+            Semantic::Joints(0) => {
+                let a = ctx.read::<u32>(acc, &what, &[4], Kind::Joint)?;
+                count(a.count, &what)?;
+                out.joints =
+                    a.values.chunks_exact(4).map(|c| [c[0] as u16, c[1] as u16, c[2] as u16, c[3] as u16]).collect();
+            }
+            Semantic::Weights(0) => {
+                let a = ctx.read::<f32>(acc, &what, &[4], Kind::FloatOrUnorm)?;
+                count(a.count, &what)?;
+                let w = a.arrays::<4>().into_iter().enumerate().map(|(i, w)| renormalize(w).ok_or(i));
+                out.weights = w
+                    .collect::<Result<_, _>>()
+                    .map_err(|i| format!("{what}: weights of vertex {i} are negative or not finite"))?;
+            }
+            _ => {} // further sets (TEXCOORD_2, JOINTS_1, ...) and custom attributes are not used
+        }
+    }
+    let Some((nv, _)) = n else { return Err(format!("{path}.attributes: no POSITION")) };
+    if out.positions.is_empty() {
+        return Err(format!("{path}.attributes: no POSITION"));
+    }
+    if out.joints.is_empty() != out.weights.is_empty() {
+        return Err(format!("{path}.attributes: JOINTS_0 and WEIGHTS_0 must come together"));
+    }
+    out.indices = match p.indices {
+        Some(ix) => {
+            let what = format!("{path}.indices");
+            let a = ctx.read::<u32>(ix.value(), &what, &[1], Kind::Index)?;
+            if let Some(bad) = a.values.iter().find(|&&i| i as usize >= nv) {
+                return Err(format!("{what}: index {bad} out of range ({nv} vertices)"));
+            }
+            a.values
+        }
+        None => (0..nv as u32).collect(),
+    };
+    if out.indices.len() % 3 != 0 {
+        return Err(format!("{path}: {} indices is not a whole number of triangles", out.indices.len()));
+    }
+    for (ti, t) in p.targets.iter().flatten().enumerate() {
+        let tpath = format!("{path}.targets[{ti}]");
+        let mut m = MorphTargetData::default();
+        for (acc, name, dst) in [
+            (t.positions, "POSITION", &mut m.positions),
+            (t.normals, "NORMAL", &mut m.normals),
+            (t.tangents, "TANGENT", &mut m.tangents),
+        ] {
+            if let Some(acc) = acc {
+                let what = format!("{tpath}.{name}");
+                let a = ctx.read::<f32>(acc.value(), &what, &[3], Kind::FloatOrNorm)?;
+                if a.count != nv {
+                    return Err(format!("{what}: {} elements for {nv} vertices", a.count));
+                }
+                if a.values.iter().any(|v| !v.is_finite()) {
+                    return Err(format!("{what}: values are not finite"));
+                }
+                *dst = a.arrays();
+            }
+        }
+        out.targets.push(m);
+    }
+    if out.normals.is_empty() {
+        out.normals = smooth_normals(&out.positions, &out.indices);
+    }
+    out.material = p.material.map(|m| m.value());
+    Ok(out)
+}
+
+fn sem_name(s: &Semantic) -> String {
+    match s {
+        Semantic::Positions => "POSITION".into(),
+        Semantic::Normals => "NORMAL".into(),
+        Semantic::Tangents => "TANGENT".into(),
+        Semantic::Colors(i) => format!("COLOR_{i}"),
+        Semantic::TexCoords(i) => format!("TEXCOORD_{i}"),
+        Semantic::Joints(i) => format!("JOINTS_{i}"),
+        Semantic::Weights(i) => format!("WEIGHTS_{i}"),
+        Semantic::Extras(n) => n.clone(),
+    }
+}
+
+/// Scales weights to sum to 1 (exporters often write sums like 0.998). All-zero weights bind to the
+/// first joint rather than collapsing the vertex to the origin.
+fn renormalize(w: [f32; 4]) -> Option<[f32; 4]> {
+    if w.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return None;
+    }
+    let sum: f32 = w.iter().sum();
+    Some(if sum <= 0.0 { [1.0, 0.0, 0.0, 0.0] } else { w.map(|v| v / sum) })
+}
+
+/// Area-weighted vertex normals from the triangles, for files that have none (the glTF spec asks
+/// for flat normals; shared vertices give smooth ones, which look better on the organic models here).
+pub(crate) fn smooth_normals(positions: &[[f32; 3]], indices: &[u32]) -> Vec<[f32; 3]> {
+    let mut acc = vec![Vec3::ZERO; positions.len()];
+    for t in indices.chunks_exact(3) {
+        let p = |i: u32| positions.get(i as usize).map_or(Vec3::ZERO, |v| Vec3::from(*v));
+        let n = (p(t[1]) - p(t[0])).cross(p(t[2]) - p(t[0]));
+        for &i in t {
+            if let Some(a) = acc.get_mut(i as usize) {
+                *a += n;
+            }
+        }
+    }
+    acc.into_iter().map(|n| n.try_normalize().unwrap_or(Vec3::Z).to_array()).collect()
+}

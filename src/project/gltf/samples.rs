@@ -1,0 +1,81 @@
+//! Generated models for tests, the demo and the import benchmark.
+use super::writer::{GltfBuilder, PrimitiveSpec};
+
+const NO_ROTATION: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+
+/// A `size`×`size` RGBA PNG of `cells`×`cells` squares, alternating two colours.
+pub fn checker_png(size: u32, cells: u32, a: [u8; 4], b: [u8; 4]) -> Vec<u8> {
+    let cell = (size / cells.max(1)).max(1);
+    let mut px = Vec::with_capacity((size * size * 4) as usize);
+    for y in 0..size {
+        for x in 0..size {
+            px.extend_from_slice(if (x / cell + y / cell).is_multiple_of(2) { &a } else { &b });
+        }
+    }
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, size, size);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    // Writing to a Vec cannot fail; an empty result would fail import loudly, not silently.
+    if let Ok(mut w) = enc.write_header() {
+        let _ = w.write_image_data(&px);
+    }
+    out
+}
+
+/// A unit cube (-0.5..0.5) with 24 vertices (4 per face, so normals and UVs are per face),
+/// 36 indices and a checker texture.
+pub fn textured_cube() -> Vec<u8> {
+    let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
+    // (normal, u axis, v axis) per face.
+    let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+        ([1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]),
+        ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+        ([0.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, -1.0]),
+        ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+        ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ([0.0, 0.0, -1.0], [-1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+    ];
+    for (n, u, v) in faces {
+        let base = p.positions.len() as u32;
+        for (su, sv) in [(-1.0f32, -1.0f32), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+            p.positions.push(std::array::from_fn(|k| 0.5 * (n[k] + su * u[k] + sv * v[k])));
+            p.normals.push(n);
+            p.texcoords0.push([(su + 1.0) / 2.0, (1.0 - sv) / 2.0]);
+        }
+        p.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    let mut b = GltfBuilder::new();
+    let node = b.node("cube", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(64, 8, [230, 230, 230, 255], [40, 90, 200, 255]), true);
+    b.material("checker", [1.0; 4], Some(tex));
+    b.mesh(node, "cube", &[p], &[], &[]);
+    b.to_glb()
+}
+
+/// A flat grid in the XZ plane, `cx`×`cz` cells (2 triangles each), textured with a checker.
+/// `textured_grid(250, 100)` is the 50,000-triangle benchmark model.
+pub fn textured_grid(cx: u32, cz: u32) -> Vec<u8> {
+    let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
+    for z in 0..=cz {
+        for x in 0..=cx {
+            let (u, v) = (x as f32 / cx as f32, z as f32 / cz as f32);
+            p.positions.push([u * 10.0 - 5.0, (u * 6.0).sin() * (v * 4.0).cos() * 0.2, v * 10.0 - 5.0]);
+            p.normals.push([0.0, 1.0, 0.0]);
+            p.texcoords0.push([u * 4.0, v * 4.0]);
+        }
+    }
+    let row = cx + 1;
+    for z in 0..cz {
+        for x in 0..cx {
+            let i = z * row + x;
+            p.indices.extend([i, i + row, i + 1, i + 1, i + row, i + row + 1]);
+        }
+    }
+    let mut b = GltfBuilder::new();
+    let node = b.node("grid", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(256, 16, [250, 250, 250, 255], [30, 30, 30, 255]), false);
+    b.material("grid", [1.0; 4], Some(tex));
+    b.mesh(node, "grid", &[p], &[], &[]);
+    b.to_glb()
+}

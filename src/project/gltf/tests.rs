@@ -1,0 +1,535 @@
+//! Round trips through the writer, hand-edited variants of generated files, and corrupted copies
+//! (each must give an error, never a panic).
+use super::samples::{checker_png, textured_cube, textured_grid};
+use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec, TargetSpec, glb, unglb};
+use super::{import, import_bytes};
+use crate::project::Resources;
+use crate::project::model_data::{ChannelPath, Interpolation, ModelData, Wrap};
+use serde_json::{Value, json};
+
+const Q0: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+const IBM: [f32; 16] = [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1.0, -2.0, -3.0, 1.0];
+
+fn imp(bytes: &[u8]) -> Result<ModelData, String> {
+    import_bytes("/m/t.glb", bytes, None).map_err(|e| e.to_string())
+}
+
+fn err(bytes: &[u8]) -> String {
+    match imp(bytes) {
+        Ok(_) => panic!("imported a bad file"),
+        Err(e) => e,
+    }
+}
+
+fn edit(bytes: &[u8], f: impl FnOnce(&mut Value, &mut Vec<u8>)) -> Vec<u8> {
+    let (mut j, mut b) = unglb(bytes).unwrap();
+    f(&mut j, &mut b);
+    glb(&j, &b)
+}
+
+/// Where accessor `a`'s data starts in the binary buffer.
+fn acc_offset(j: &Value, a: usize) -> usize {
+    let acc = &j["accessors"][a];
+    let v = &j["bufferViews"][acc["bufferView"].as_u64().unwrap() as usize];
+    (v["byteOffset"].as_u64().unwrap_or(0) + acc["byteOffset"].as_u64().unwrap_or(0)) as usize
+}
+
+fn attr(j: &Value, name: &str) -> usize {
+    j["meshes"][0]["primitives"][0]["attributes"][name].as_u64().unwrap() as usize
+}
+
+/// Appends bytes (4-aligned) as a new buffer view; returns its index.
+fn add_view(j: &mut Value, b: &mut Vec<u8>, bytes: &[u8]) -> usize {
+    while !b.len().is_multiple_of(4) {
+        b.push(0);
+    }
+    let views = j["bufferViews"].as_array_mut().unwrap();
+    views.push(json!({ "buffer": 0, "byteOffset": b.len(), "byteLength": bytes.len() }));
+    let n = views.len() - 1;
+    b.extend_from_slice(bytes);
+    j["buffers"][0]["byteLength"] = json!(b.len());
+    n
+}
+
+fn add_accessor(j: &mut Value, a: Value) -> usize {
+    let list = j["accessors"].as_array_mut().unwrap();
+    list.push(a);
+    list.len() - 1
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Two joints under a root, a skinned morphing quad with every attribute, a texture and a clip
+/// with one channel of each interpolation.
+fn rich_builder() -> GltfBuilder {
+    let mut b = GltfBuilder::new();
+    let root = b.node("root", None, [1.0, 2.0, 3.0], Q0, [1.0; 3]);
+    let arm = b.node("arm", Some(root), [0.0, 1.0, 0.0], [0.0, 0.0, 0.70710677, 0.70710677], [2.0; 3]);
+    let body = b.node("body", None, [5.0, 0.0, 0.0], Q0, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(4, 2, [255, 0, 0, 255], [0, 0, 255, 255]), true);
+    b.material("skin", [0.5, 0.6, 0.7, 1.0], Some(tex));
+    let prim = PrimitiveSpec {
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 1.0, 0.0], [0.0, 1.0, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 4],
+        texcoords0: vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        colors: vec![[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.5], [1.0; 4]],
+        joints: vec![[0, 1, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0]],
+        weights: vec![[0.5, 0.5, 0.0, 0.0], [0.3, 0.3, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0], [0.0; 4]],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        material: Some(0),
+        targets: vec![
+            TargetSpec { positions: vec![[0.0, 0.0, 1.0]; 4], normals: vec![] },
+            TargetSpec { positions: vec![[0.0, 1.0, 0.0]; 4], normals: vec![[0.0, 0.0, 0.0]; 4] },
+        ],
+    };
+    b.mesh(body, "body", &[prim], &[0.25, 0.5], &["smile", "frown"]);
+    b.skin(body, &[root, arm], Some(&[IBM, IBM]));
+    let ch = |node, path, interpolation, times: &[f32], values: &[f32]| ChannelSpec {
+        node,
+        path,
+        interpolation,
+        times: times.to_vec(),
+        values: values.to_vec(),
+    };
+    b.animation(
+        "wave",
+        &[
+            ch(
+                arm,
+                ChannelPath::Rotation,
+                Interpolation::Linear,
+                &[0.0, 0.5, 1.0],
+                &[0., 0., 0., 1., 0., 0., 1., 0., 0., 0., 0., 1.],
+            ),
+            ch(root, ChannelPath::Translation, Interpolation::Step, &[0.0, 2.0], &[0., 0., 0., 1., 1., 1.]),
+            ch(
+                body,
+                ChannelPath::Weights,
+                Interpolation::CubicSpline,
+                &[0.0, 1.5],
+                &[0., 0., 0., 0., 0., 0., 0., 0., 1., 1., 0., 0.],
+            ),
+        ],
+    );
+    b.animation("", &[ch(arm, ChannelPath::Scale, Interpolation::Linear, &[0.0], &[1., 1., 1.])]);
+    b
+}
+
+fn rich() -> Vec<u8> {
+    rich_builder().to_glb()
+}
+
+#[test]
+fn round_trip_keeps_every_value() {
+    let m = imp(&rich()).unwrap();
+    assert_eq!(m.source, "/m/t.glb");
+    let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["root", "arm", "body"]);
+    assert_eq!(m.nodes[1].parent, Some(0));
+    assert_eq!(m.nodes[1].rotation, [0.0, 0.0, 0.70710677, 0.70710677]);
+    assert_eq!(m.nodes[1].scale, [2.0; 3]);
+    assert_eq!(m.nodes[0].translation, [1.0, 2.0, 3.0]);
+
+    let mesh = &m.meshes[0];
+    assert_eq!((mesh.id.as_str(), mesh.node, mesh.skin), ("body", 2, Some(0)));
+    assert_eq!(mesh.target_names, ["smile", "frown"]);
+    assert_eq!(mesh.weights, [0.25, 0.5]);
+    let p = &mesh.primitives[0];
+    assert_eq!(p.positions[2], [1.0, 1.0, 0.0]);
+    assert_eq!(p.normals, vec![[0.0, 0.0, 1.0]; 4]);
+    assert_eq!(p.texcoords0[1], [1.0, 0.0]);
+    assert!(p.texcoords1.is_empty() && p.tangents.is_empty());
+    assert_eq!(p.colors[2], [0.0, 0.0, 1.0, 0.5]);
+    assert_eq!(p.joints[0], [0, 1, 0, 0]);
+    assert_eq!(p.weights[1], [0.5, 0.5, 0.0, 0.0], "renormalised");
+    assert_eq!(p.weights[3], [1.0, 0.0, 0.0, 0.0], "all-zero weights bind to the first joint");
+    assert_eq!(p.indices, [0, 1, 2, 0, 2, 3]);
+    assert_eq!(p.material, Some(0));
+    assert_eq!(p.targets[0].positions, vec![[0.0, 0.0, 1.0]; 4]);
+    assert!(p.targets[0].normals.is_empty());
+    assert_eq!(p.targets[1].normals.len(), 4);
+    // Skinned: the node's translation (5, 0, 0) does not apply.
+    assert_eq!((mesh.aabb.min, mesh.aabb.max), ([0.0; 3], [1.0, 1.0, 0.0]));
+    assert_eq!(m.aabb, mesh.aabb);
+
+    assert_eq!(m.skins[0].joints, [0, 1]);
+    assert_eq!(m.skins[0].inverse_bind, [IBM, IBM]);
+
+    let mat = &m.materials[0];
+    assert_eq!((mat.name.as_str(), mat.base_color, mat.base_color_texture), ("skin", [0.5, 0.6, 0.7, 1.0], Some(0)));
+    let t = &m.textures[0];
+    assert_eq!((t.width, t.height, t.wrap_s, t.mag_linear, t.mipmaps), (4, 4, Wrap::Repeat, false, false));
+    assert_eq!(&t.rgba[..8], &[255, 0, 0, 255, 255, 0, 0, 255]);
+    assert_eq!(&t.rgba[8..12], &[0, 0, 255, 255]);
+
+    assert_eq!(m.animations.len(), 2);
+    let a = &m.animations[0];
+    assert_eq!((a.name.as_str(), a.duration), ("wave", 2.0));
+    let c = &a.channels;
+    assert_eq!(
+        (c[0].node, c[0].path, c[0].interpolation, c[0].components),
+        (1, ChannelPath::Rotation, Interpolation::Linear, 4)
+    );
+    assert_eq!(c[0].times, [0.0, 0.5, 1.0]);
+    assert_eq!(c[0].values[4..8], [0.0, 0.0, 1.0, 0.0]);
+    assert_eq!((c[1].interpolation, c[1].values.len()), (Interpolation::Step, 6));
+    assert_eq!(
+        (c[2].path, c[2].interpolation, c[2].components, c[2].values.len()),
+        (ChannelPath::Weights, Interpolation::CubicSpline, 2, 12)
+    );
+    assert_eq!(m.animations[1].name, "animation_1");
+}
+
+#[test]
+fn generated_cube_and_grid() {
+    let m = imp(&textured_cube()).unwrap();
+    let p = &m.meshes[0].primitives[0];
+    assert_eq!((p.positions.len(), p.indices.len(), p.texcoords0.len()), (24, 36, 24));
+    assert_eq!((m.aabb.min, m.aabb.max), ([-0.5; 3], [0.5; 3]));
+    assert_eq!((m.textures[0].width, m.textures[0].height), (64, 64));
+    // Every triangle winds counter-clockwise seen from outside (its normal points away from the centre).
+    for t in p.indices.chunks(3) {
+        let v = |i: u32| glam::Vec3::from(p.positions[i as usize]);
+        let n = (v(t[1]) - v(t[0])).cross(v(t[2]) - v(t[0]));
+        assert!(n.dot(glam::Vec3::from(p.normals[t[0] as usize])) > 0.0);
+    }
+    let m = imp(&textured_grid(250, 100)).unwrap();
+    assert_eq!(m.meshes[0].primitives[0].indices.len(), 150_000);
+    assert!(m.textures[0].mipmaps && m.textures[0].min_linear);
+    // More than 65,536 vertices: written (and read) as u32 indices.
+    let m = imp(&textured_grid(300, 300)).unwrap();
+    assert_eq!(m.meshes[0].primitives[0].positions.len(), 301 * 301);
+}
+
+#[test]
+fn node_transforms_reach_bounds_and_missing_normals_are_generated() {
+    let cube = edit(&textured_cube(), |j, _| {
+        j["nodes"][0]["translation"] = json!([10.0, 0.0, 0.0]);
+        j["nodes"][0]["children"] = json!([1]);
+        j["nodes"].as_array_mut().unwrap().push(json!({ "name": "inner", "mesh": 0, "scale": [2.0, 2.0, 2.0] }));
+        j["nodes"][0].as_object_mut().unwrap().remove("mesh");
+        j["meshes"][0].as_object_mut().unwrap().remove("name");
+        j["meshes"][0]["primitives"][0]["attributes"].as_object_mut().unwrap().remove("NORMAL");
+    });
+    let m = imp(&cube).unwrap();
+    assert_eq!(m.meshes[0].id, "inner", "unnamed mesh takes the node's name");
+    assert_eq!((m.aabb.min, m.aabb.max), ([9.0, -1.0, -1.0], [11.0, 1.0, 1.0]));
+    let p = &m.meshes[0].primitives[0];
+    assert!((p.normals[0][0] - 1.0).abs() < 1e-6, "{:?}", p.normals[0]);
+}
+
+#[test]
+fn children_before_parents_are_sorted_and_references_remapped() {
+    let original = imp(&rich()).unwrap();
+    // Reverse the node list: index i becomes 2 - i everywhere.
+    let reversed = edit(&rich(), |j, _| {
+        let r = |v: &Value| json!(2 - v.as_u64().unwrap());
+        let mut nodes = j["nodes"].as_array().unwrap().clone();
+        nodes.reverse();
+        for n in &mut nodes {
+            if let Some(c) = n.get_mut("children") {
+                *c = Value::Array(c.as_array().unwrap().iter().map(r).collect());
+            }
+        }
+        j["nodes"] = Value::Array(nodes);
+        j["scenes"][0]["nodes"] = Value::Array(j["scenes"][0]["nodes"].as_array().unwrap().iter().map(r).collect());
+        j["skins"][0]["joints"] = Value::Array(j["skins"][0]["joints"].as_array().unwrap().iter().map(r).collect());
+        for a in j["animations"].as_array_mut().unwrap() {
+            for c in a["channels"].as_array_mut().unwrap() {
+                c["target"]["node"] = r(&c["target"]["node"]);
+            }
+        }
+    });
+    let m = imp(&reversed).unwrap();
+    let names: Vec<&str> = m.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["body", "root", "arm"]);
+    assert_eq!(m.nodes[2].parent, Some(1));
+    let name = |m: &ModelData, i: usize| m.nodes[i].name.clone();
+    assert_eq!(name(&m, m.meshes[0].node), "body");
+    let joints = |m: &ModelData| m.skins[0].joints.iter().map(|&j| name(m, j)).collect::<Vec<_>>();
+    assert_eq!(joints(&m), joints(&original));
+    for (a, b) in m.animations[0].channels.iter().zip(&original.animations[0].channels) {
+        assert_eq!(name(&m, a.node), name(&original, b.node));
+    }
+}
+
+#[test]
+fn sparse_and_normalized_accessors() {
+    let bytes = edit(&rich(), |j, b| {
+        // POSITION: vertex 1 replaced by a sparse value.
+        let iv = add_view(j, b, &1u16.to_le_bytes());
+        let vv = add_view(j, b, &f32_bytes(&[9.0, 8.0, 7.0]));
+        let pos = attr(j, "POSITION");
+        j["accessors"][pos]["sparse"] = json!({ "count": 1, "indices": { "bufferView": iv, "componentType": 5123 }, "values": { "bufferView": vv } });
+        // A morph target with no bufferView at all: zeros plus sparse values (u8 indices).
+        let iv = add_view(j, b, &[0u8, 3]);
+        let vv = add_view(j, b, &f32_bytes(&[1.0, 0.0, 0.0, 0.0, 0.0, 2.0]));
+        let sp = json!({ "count": 2, "indices": { "bufferView": iv, "componentType": 5121 }, "values": { "bufferView": vv } });
+        let t = add_accessor(j, json!({ "componentType": 5126, "count": 4, "type": "VEC3", "sparse": sp }));
+        j["meshes"][0]["primitives"][0]["targets"][0]["POSITION"] = json!(t);
+        // Normalized integer attributes: u8 RGB colours, u16 texcoords, u8 weights.
+        let cv = add_view(j, b, &[255, 0, 0, 0, 0, 255, 0, 0, 0, 0, 255, 0, 51, 51, 51, 0]);
+        j["bufferViews"][cv]["byteStride"] = json!(4);
+        let c = add_accessor(
+            j,
+            json!({ "bufferView": cv, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC3" }),
+        );
+        let uv: Vec<u8> = [0u16, 65535, 65535, 0, 0, 0, 65535, 65535].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let tv = add_view(j, b, &uv);
+        let t1 = add_accessor(
+            j,
+            json!({ "bufferView": tv, "componentType": 5123, "normalized": true, "count": 4, "type": "VEC2" }),
+        );
+        let wv = add_view(j, b, &[255, 0, 0, 0, 100, 100, 0, 0, 0, 255, 0, 0, 255, 0, 0, 0]);
+        let w = add_accessor(
+            j,
+            json!({ "bufferView": wv, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC4" }),
+        );
+        let attrs = &mut j["meshes"][0]["primitives"][0]["attributes"];
+        attrs["COLOR_0"] = json!(c);
+        attrs["TEXCOORD_1"] = json!(t1);
+        attrs["WEIGHTS_0"] = json!(w);
+    });
+    let m = imp(&bytes).unwrap();
+    let p = &m.meshes[0].primitives[0];
+    assert_eq!(p.positions[1], [9.0, 8.0, 7.0]);
+    assert_eq!(p.positions[2], [1.0, 1.0, 0.0]);
+    assert_eq!(p.targets[0].positions, [[1.0, 0.0, 0.0], [0.0; 3], [0.0; 3], [0.0, 0.0, 2.0]]);
+    assert_eq!(p.colors[0], [1.0, 0.0, 0.0, 1.0]);
+    assert!((p.colors[3][0] - 0.2).abs() < 1e-6);
+    assert_eq!(p.texcoords1[0], [0.0, 1.0]);
+    assert_eq!(p.weights[1], [0.5, 0.5, 0.0, 0.0]);
+}
+
+fn temp_project(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("sinew_gltf_{tag}_{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("models")).unwrap();
+    dir
+}
+
+fn jpeg(w: u16, h: u16) -> Vec<u8> {
+    let px: Vec<u8> = (0..w as usize * h as usize).flat_map(|_| [200u8, 40, 40]).collect();
+    let mut out = Vec::new();
+    jpeg_encoder::Encoder::new(&mut out, 90).encode(&px, w, h, jpeg_encoder::ColorType::Rgb).unwrap();
+    out
+}
+
+#[test]
+fn gltf_with_sibling_files_data_uris_and_jpeg() {
+    let dir = temp_project("files");
+    let b = rich_builder();
+    let mut j = b.to_json(Some("rich%20data.bin"));
+    j["images"][0] = json!({ "uri": "tex/skin.jpg" });
+    std::fs::write(dir.join("models/rich data.bin"), b.bin()).unwrap();
+    std::fs::create_dir_all(dir.join("models/tex")).unwrap();
+    std::fs::write(dir.join("models/tex/skin.jpg"), jpeg(8, 4)).unwrap();
+    std::fs::write(dir.join("models/rich.gltf"), j.to_string()).unwrap();
+    let res = Resources::open_dir(&dir).unwrap();
+    let m = import(&res, "/models/rich.gltf").unwrap();
+    assert_eq!(m.meshes[0].primitives[0].positions.len(), 4);
+    let t = &m.textures[0];
+    assert_eq!((t.width, t.height, t.rgba.len()), (8, 4, 128));
+    assert!(t.rgba[0] > 150 && t.rgba[1] < 90 && t.rgba[3] == 255, "{:?}", &t.rgba[..4]);
+
+    // Escapes and missing files.
+    let mut up = j.clone();
+    up["buffers"][0]["uri"] = json!("../../secret.bin");
+    std::fs::write(dir.join("models/up.gltf"), up.to_string()).unwrap();
+    let e = import(&res, "/models/up.gltf").unwrap_err().to_string();
+    assert!(e.starts_with("/models/up.gltf: buffers[0].uri: '../../secret.bin' leaves the project root"), "{e}");
+    let mut missing = j.clone();
+    missing["buffers"][0]["uri"] = json!("nothing.bin");
+    let e = import_bytes("/models/x.gltf", missing.to_string().as_bytes(), Some(&res)).unwrap_err().to_string();
+    assert!(e.contains("buffers[0].uri") && e.contains("not found"), "{e}");
+    let e = import_bytes("/models/x.gltf", j.to_string().as_bytes(), None).unwrap_err().to_string();
+    assert!(e.contains("needs a project folder"), "{e}");
+
+    // Everything embedded as data URIs needs no project.
+    let mut inline = b.to_json(Some(""));
+    let m = import_bytes("/x.gltf", inline.to_string().as_bytes(), None).unwrap();
+    assert_eq!(m.textures[0].width, 4);
+    inline["buffers"][0]["uri"] = json!("data:application/octet-stream;base64,@@@@");
+    let e = import_bytes("/x.gltf", inline.to_string().as_bytes(), None).unwrap_err().to_string();
+    assert!(e.contains("buffers[0].uri: bad base64"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn specific_corruptions_name_the_gltf_path() {
+    let good = rich();
+    let j = unglb(&good).unwrap().0;
+    let idx = j["meshes"][0]["primitives"][0]["indices"].as_u64().unwrap() as usize;
+    let pos = attr(&j, "POSITION");
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            edit(&good, |j, b| b[acc_offset(j, idx) + 2] = 200),
+            "/m/t.glb: meshes[0].primitives[0].indices: index 200 out of range (4 vertices)",
+        ),
+        (edit(&good, |j, _| j["accessors"][pos]["count"] = json!(1_000_000_000u64)), "1000000000 elements need"),
+        (edit(&good, |j, _| j["accessors"][pos]["count"] = json!(u64::MAX)), "/m/t.glb: "),
+        (edit(&good, |j, _| j["accessors"][pos]["byteOffset"] = json!(u64::MAX - 3)), "elements need"),
+        (
+            edit(&good, |j, _| {
+                let v = j["accessors"][pos]["bufferView"].as_u64().unwrap() as usize;
+                j["bufferViews"][v]["byteStride"] = json!(8);
+            }),
+            "byteStride 8 is smaller than one element (12 bytes)",
+        ),
+        (
+            edit(&good, |j, _| {
+                let v = j["accessors"][pos]["bufferView"].as_u64().unwrap() as usize;
+                j["bufferViews"][v]["byteStride"] = json!(200);
+            }),
+            "4 elements need 612 bytes but bufferViews",
+        ),
+        (
+            edit(&good, |j, _| {
+                let v = j["accessors"][pos]["bufferView"].as_u64().unwrap() as usize;
+                j["bufferViews"][v]["byteStride"] = json!(256);
+            }),
+            "byteStride",
+        ),
+        (edit(&good, |j, _| j["buffers"][0]["byteLength"] = json!(1u64 << 40)), "buffers[0]: byteLength is"),
+        (glb(&j, &[]), "buffers[0]: no uri and the file has no GLB BIN chunk"),
+        (
+            edit(&good, |j, b| {
+                let v = j["images"][0]["bufferView"].as_u64().unwrap() as usize;
+                let at = j["bufferViews"][v]["byteOffset"].as_u64().unwrap() as usize;
+                b[at..at + 4].copy_from_slice(b"GIF8");
+            }),
+            "images[0]: image is neither PNG nor JPEG",
+        ),
+        (
+            edit(&good, |j, b| {
+                let v = j["images"][0]["bufferView"].as_u64().unwrap() as usize;
+                let at = j["bufferViews"][v]["byteOffset"].as_u64().unwrap() as usize;
+                b[at + 20] ^= 0xFF; // inside IHDR: the CRC no longer matches
+            }),
+            "images[0]: bad PNG",
+        ),
+        (
+            edit(&good, |j, b| {
+                let at = acc_offset(j, pos) + 12;
+                b[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+            }),
+            "meshes[0].primitives[0].attributes.POSITION[1]: position is not finite",
+        ),
+        (edit(&good, |j, _| j["meshes"][0]["primitives"][0]["mode"] = json!(1)), "mode: Lines is not supported"),
+        (
+            edit(&good, |j, b| {
+                let input = j["animations"][0]["samplers"][0]["input"].as_u64().unwrap() as usize;
+                let at = acc_offset(j, input) + 8;
+                b[at..at + 4].copy_from_slice(&0.5f32.to_le_bytes());
+            }),
+            "animations[0].samplers[0].input[2]: time 0.5 does not increase (after 0.5)",
+        ),
+        (
+            edit(&good, |j, _| {
+                let out = j["animations"][0]["samplers"][2]["output"].as_u64().unwrap() as usize;
+                j["animations"][0]["samplers"][2]["output"] = json!(out - 1);
+            }),
+            "animations[0].samplers[2].output",
+        ),
+        (
+            edit(&good, |j, _| j["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = json!(999)),
+            "attributes.POSITION: accessor 999 does not exist",
+        ),
+        (
+            edit(&good, |j, b| {
+                let at = acc_offset(j, attr(j, "JOINTS_0"));
+                b[at] = 9;
+            }),
+            "JOINTS_0: vertex 0: joint 9 out of range (2 joints)",
+        ),
+        (edit(&good, |j, _| j["nodes"][0]["children"] = json!([0])), "node 0"),
+        (edit(&good, |j, _| j["nodes"][2]["children"] = json!([1])), "node 1 already has parent 0"),
+        (edit(&good, |j, _| j["nodes"][0]["translation"] = json!([1e39, 0, 0])), "/m/t.glb: "),
+        (edit(&good, |j, _| j["accessors"][idx]["componentType"] = json!(5126)), "indices (accessors["),
+        (edit(&good, |j, _| j["accessors"][pos]["type"] = json!("VEC2")), "type VEC2 is not what"),
+        (edit(&good, |j, _| j["skins"][0]["joints"] = json!([0, 7])), "skins[0].joints[1]"),
+        (
+            edit(&good, |j, _| j["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"] = json!(5)),
+            "index",
+        ),
+        (edit(&good, |j, _| j["meshes"][0]["weights"] = json!([1.0])), "meshes[0].weights: 2 finite weights needed"),
+        (
+            edit(&good, |j, b| {
+                let iv = add_view(j, b, &7u16.to_le_bytes());
+                let vv = add_view(j, b, &f32_bytes(&[1.0, 1.0, 1.0]));
+                j["accessors"][pos]["sparse"] = json!({ "count": 1,
+                    "indices": { "bufferView": iv, "componentType": 5123 }, "values": { "bufferView": vv } });
+            }),
+            "sparse.indices[0]: index 7 out of range (4 elements)",
+        ),
+        (
+            edit(&good, |j, _| {
+                j["accessors"][pos].as_object_mut().unwrap().remove("bufferView");
+            }),
+            "accessors[",
+        ),
+        (b"glTF\x02\0\0\0\x05\0\0\0".to_vec(), "/m/t.glb: "),
+        (b"{ \"asset\": ".to_vec(), "invalid glTF JSON (line 1"),
+        (b"\0\0\0".to_vec(), "invalid glTF JSON"),
+    ];
+    for (i, (bytes, want)) in cases.iter().enumerate() {
+        let e = err(bytes);
+        assert!(e.contains(want), "case {i}: {e}\n  wanted: {want}");
+        assert!(e.starts_with("/m/t.glb: "), "case {i}: {e}");
+    }
+}
+
+#[test]
+fn several_errors_are_reported_together() {
+    let bytes = edit(&rich(), |j, _| {
+        j["meshes"][0]["primitives"][0]["mode"] = json!(0);
+        j["animations"][0]["samplers"][0]["output"] = json!(0);
+    });
+    let e = err(&bytes);
+    assert!(e.contains("mode: Points") && e.contains("animations[0].samplers[0].output"), "{e}");
+}
+
+#[test]
+fn truncated_files_fail_cleanly() {
+    for good in [rich(), textured_cube(), rich_builder().to_json(Some("")).to_string().into_bytes()] {
+        for len in 0..good.len() {
+            assert!(imp(&good[..len]).is_err(), "truncated to {len} bytes imported");
+        }
+    }
+}
+
+#[test]
+fn flipped_bytes_never_panic() {
+    let mut imported = 0;
+    for good in [rich(), rich_builder().to_json(Some("")).to_string().into_bytes()] {
+        for at in 0..good.len() {
+            for v in [0x00, 0xFF, b'9', b'"'] {
+                let mut bad = good.clone();
+                bad[at] ^= v.max(1);
+                if imp(&bad).is_ok() {
+                    imported += 1;
+                }
+            }
+        }
+    }
+    // Most flips land in float data and still import; the point is that none panicked.
+    assert!(imported > 0);
+}
+
+#[test]
+fn damaged_images_never_panic() {
+    let png = checker_png(16, 4, [1, 2, 3, 255], [9, 8, 7, 255]);
+    for good in [jpeg(16, 8), png] {
+        assert!(super::material::decode_image(&good).is_ok());
+        for at in 0..good.len() {
+            for v in [0x01, 0xFF, 0x80] {
+                let mut bad = good.clone();
+                bad[at] ^= v;
+                let _ = super::material::decode_image(&bad);
+            }
+            let _ = super::material::decode_image(&good[..at]);
+        }
+    }
+}
