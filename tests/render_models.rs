@@ -35,6 +35,7 @@ fn main() {
         ("link and material file errors are reported", link_and_json_errors),
         ("program without optional uniforms still draws", minimal_program),
         ("state is sorted and shared across instances", sorting_and_sharing),
+        ("base colour texture can use texcoord1", texcoord1),
     ];
     let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
     let (mut passed, mut failed) = (0, 0);
@@ -607,4 +608,25 @@ fn sorting_and_sharing() -> Result<(), String> {
     let (a, _) = s.render(&list)?;
     let (b, _) = s.render(&list)?;
     ensure(a == b, || "frames differ".into())
+}
+
+fn texcoord1() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let mut quad = quad_primitive(Some(0));
+    // texcoord0 pins every vertex to the red top-left cell; texcoord1 spans the whole image.
+    quad.texcoords1 = std::mem::replace(&mut quad.texcoords0, vec![[0.01, 0.01]; 4]);
+    let mut mat = material([1.0; 4], Some(0), AlphaMode::Opaque, false);
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.5), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    let mut centre = Vec::new();
+    for set in [0, 1] {
+        mat.base_color_texcoord = set;
+        let h = s.add(&single_mesh_model("/test/uv.gltf", quad.clone(), vec![mat.clone()], vec![checker()]))?;
+        list.clear();
+        list.push(h, s.builtin, Mat4::IDENTITY);
+        let (img, _) = s.render(&list)?;
+        // Just off the centre: cell (2, 2) of the 4x4 checker is white.
+        centre.push(img.pixel(W / 2 + 3, H / 2 + 3).ok_or("pixel")?);
+    }
+    ensure(centre[0][1] < 100 && centre[1][1] > 200, || format!("texcoord0 then 1 gave {centre:?}"))
 }

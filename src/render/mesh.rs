@@ -34,6 +34,8 @@ pub(crate) struct PrimMaterial {
     pub base_color: [f32; 4],
     /// Index into the model's textures.
     pub texture: Option<usize>,
+    /// Texcoord set of the base colour texture, as a float for the shader.
+    pub texcoord: f32,
     pub alpha_mode: AlphaMode,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
@@ -44,6 +46,7 @@ impl From<&MaterialData> for PrimMaterial {
         PrimMaterial {
             base_color: m.base_color,
             texture: m.base_color_texture,
+            texcoord: if m.base_color_texcoord == 1 { 1.0 } else { 0.0 },
             alpha_mode: m.alpha_mode,
             alpha_cutoff: m.alpha_cutoff,
             double_sided: m.double_sided,

@@ -1,6 +1,25 @@
 //! A linked program and what it declares, found once at link time: every active uniform (plain
 //! or a std140 block member) is mapped to the value the runtime feeds it, so drawing never looks
 //! a name up.
+//!
+//! Names the runtime feeds (anything else is a user constant, a vec4 from the draw item or the
+//! material, zero when neither has it):
+//!
+//! | name | value |
+//! | --- | --- |
+//! | `mtx_world`, `mtx_view`, `mtx_proj`, `mtx_worldview`, `mtx_viewproj`, `mtx_worldviewproj` | mat4 |
+//! | `mtx_normal` | inverse-transpose of world-view |
+//! | `base_color` | glTF base colour factor of the primitive (vec4) |
+//! | `base_color_texcoord` | 0 or 1: which texcoord set the base colour texture uses |
+//! | `alpha_cutoff` | glTF cutoff for MASK primitives, else 0 |
+//! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
+//! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
+//! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
+//! | `ambient` | ambient colour (rgb) |
+//! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
+//!
+//! Block members are matched by the same names (a block instance prefix is ignored). Matrix and
+//! vec4 arrays are filled element by element; other arrays get their first element only.
 
 use glam::Mat4;
 use glow::HasContext;
@@ -24,6 +43,8 @@ pub(crate) enum Source {
     Normal,
     /// glTF material values of the primitive being drawn.
     BaseColor,
+    /// Which texcoord set the base colour texture uses (0 or 1).
+    BaseColorTexcoord,
     AlphaCutoff,
     AlphaOpaque,
     LightPosition,
@@ -149,6 +170,7 @@ fn builtin_source(name: &str) -> Option<Source> {
         "mtx_worldviewproj" => Source::WorldViewProj,
         "mtx_normal" => Source::Normal,
         "base_color" => Source::BaseColor,
+        "base_color_texcoord" => Source::BaseColorTexcoord,
         "alpha_cutoff" => Source::AlphaCutoff,
         "alpha_opaque" => Source::AlphaOpaque,
         "light_position" => Source::LightPosition,
@@ -337,6 +359,7 @@ pub(crate) struct Values<'a> {
     pub frame: &'a FrameValues,
     pub m: &'a DrawMatrices,
     pub base_color: [f32; 4],
+    pub texcoord: [f32; 4],
     pub alpha: [f32; 4],
     pub opaque: [f32; 4],
     /// Item overrides (name hash, value), searched before the material's defaults.
@@ -358,6 +381,7 @@ impl Values<'_> {
             Source::WorldViewProj => self.m.worldviewproj.as_ref(),
             Source::Normal => self.m.normal.as_ref(),
             Source::BaseColor => &self.base_color,
+            Source::BaseColorTexcoord => &self.texcoord,
             Source::AlphaCutoff => &self.alpha,
             Source::AlphaOpaque => &self.opaque,
             Source::LightPosition => self.frame.light_position.as_flattened(),
@@ -375,11 +399,22 @@ impl Values<'_> {
 }
 
 /// Sets plain uniforms on the bound program. Arrays are set for vec4 and mat4; for smaller
-/// kinds only the first element is (nothing built in needs more).
-pub(crate) fn set_plain(gl: &glow::Context, uniforms: &[Uniform], values: &Values) {
-    for u in uniforms {
+/// kinds only the first element is (nothing built in needs more). With `cache` (one entry per
+/// uniform), single non-matrix values equal to what the program already holds are skipped.
+pub(crate) fn set_plain(gl: &glow::Context, uniforms: &[Uniform], values: &Values, mut cache: Option<&mut [[f32; 4]]>) {
+    for (i, u) in uniforms.iter().enumerate() {
         let Target::Plain(loc) = &u.target else { continue };
         let v = values.get(u.source);
+        let single = u.kind != Kind::Mat4 && u.count == 1;
+        if let Some(slot) = cache.as_deref_mut().and_then(|c| c.get_mut(i)).filter(|_| single) {
+            let mut now = [0.0; 4];
+            let n = v.len().min(4);
+            now[..n].copy_from_slice(&v[..n]);
+            if now == *slot {
+                continue;
+            }
+            *slot = now;
+        }
         let loc = Some(loc);
         // SAFETY: `loc` belongs to the bound program; slices are whole elements.
         unsafe {

@@ -46,6 +46,8 @@ pub struct ModelRenderer {
     materials: Vec<Option<Material>>,
     /// Frame whose per-frame uniforms each material's program last got.
     material_frames: Vec<u64>,
+    /// Per material, the last value set for each of its per-draw plain uniforms.
+    uniform_cache: Vec<Vec<[f32; 4]>>,
     textures: Vec<Option<glow::Texture>>,
     white: glow::Texture,
     ubo: glow::Buffer,
@@ -89,6 +91,7 @@ impl ModelRenderer {
             models: Vec::new(),
             materials: Vec::new(),
             material_frames: Vec::new(),
+            uniform_cache: Vec::new(),
             textures: Vec::new(),
             white,
             ubo,
@@ -137,6 +140,7 @@ impl ModelRenderer {
         read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
     ) -> Result<MaterialHandle, LoadError> {
         let m = Material::load(gl, resource, read, self.ubo_alignment)?;
+        self.uniform_cache.push(vec![[f32::NAN; 4]; m.program.draw_uniforms.len()]);
         self.materials.push(Some(m));
         self.material_frames.push(u64::MAX);
         Ok(MaterialHandle(self.materials.len() as u32 - 1))
@@ -334,7 +338,10 @@ impl ModelRenderer {
                     let stamp = &mut self.material_frames[item.material.0 as usize];
                     if *stamp != self.frame {
                         *stamp = self.frame;
-                        set_plain(gl, &p.frame_uniforms, &values);
+                        set_plain(gl, &p.frame_uniforms, &values, None);
+                        // Uniform values live in the program; start each frame from scratch
+                        // anyway so nothing stale can survive a context-level surprise.
+                        self.uniform_cache[item.material.0 as usize].fill([f32::NAN; 4]);
                     }
                 }
                 let double_sided = prim.material.double_sided;
@@ -363,7 +370,8 @@ impl ModelRenderer {
                     gl.bind_texture(glow::TEXTURE_2D, Some(tex));
                     stats.texture_binds += 1;
                 }
-                set_plain(gl, &p.draw_uniforms, &values);
+                let cache = self.uniform_cache.get_mut(item.material.0 as usize).map(Vec::as_mut_slice);
+                set_plain(gl, &p.draw_uniforms, &values, cache);
                 let base = self.block_offsets[n] as i32;
                 for b in &p.blocks {
                     gl.bind_buffer_range(
@@ -414,6 +422,7 @@ fn draw_values<'a>(
         frame,
         m,
         base_color: pm.base_color,
+        texcoord: [pm.texcoord, 0.0, 0.0, 0.0],
         alpha: [cutoff, 0.0, 0.0, 0.0],
         opaque: [opaque, 0.0, 0.0, 0.0],
         overrides: constants.of(&list.constants),
