@@ -548,7 +548,12 @@ fn compile_error() -> Result<(), String> {
     list.push(cube, s.builtin, Mat4::IDENTITY);
     let (img, stats) = s.render(&list)?;
     ensure(stats.draws == 1 && stats.skipped_items == 1, || format!("{stats:?}"))?;
-    ensure(background_pixels(&img) < (W * H) as usize, || "nothing drawn".into())
+    ensure(background_pixels(&img) < (W * H) as usize, || "nothing drawn".into())?;
+    // A removed material is skipped the same way.
+    let builtin = s.builtin;
+    s.r.remove_material(s.gfx.gl(), builtin);
+    let (_, stats) = s.render(&list)?;
+    ensure(stats.draws == 0 && stats.skipped_items == 2, || format!("after removal: {stats:?}"))
 }
 
 fn link_and_json_errors() -> Result<(), String> {
@@ -600,8 +605,11 @@ fn sorting_and_sharing() -> Result<(), String> {
         let (x, z) = ((i % 20) as f32 - 10.0, (i / 20) as f32 - 5.0);
         list.push(model, s.builtin, Mat4::from_translation(Vec3::new(x, 0.0, z)));
     }
+    // Off to the side and behind the camera: culled, not drawn.
+    list.push(cube, s.builtin, Mat4::from_translation(Vec3::new(500.0, 0.0, 0.0)));
+    list.push(cube, s.builtin, Mat4::from_translation(Vec3::new(0.0, 8.0, 30.0)));
     let (_, stats) = s.render(&list)?;
-    ensure(stats.draws == 200, || format!("{stats:?}"))?;
+    ensure(stats.draws == 200 && stats.culled == 2, || format!("{stats:?}"))?;
     ensure(stats.program_binds == 1 && stats.vao_binds == 2, || format!("interleaved models not grouped: {stats:?}"))?;
     ensure(stats.texture_binds <= 2, || format!("redundant texture binds: {stats:?}"))?;
     // Second frame through the same renderer gives the same picture (per-frame state resets).

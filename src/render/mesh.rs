@@ -61,8 +61,11 @@ pub(crate) struct GpuPrimitive {
     pub count: i32,
     pub index_type: u32,
     pub mesh: usize,
-    /// Bounds centre in mesh space, for sorting blended draws by depth.
+    /// Bounding sphere in mesh space: depth sorting of blended draws and frustum culling.
     pub center: Vec3,
+    pub radius: f32,
+    /// False when vertices move at run time (skinning, morph targets): bind-pose bounds lie.
+    pub cullable: bool,
     pub material: PrimMaterial,
 }
 
@@ -130,7 +133,7 @@ impl GpuModel {
                 };
                 let mut material = PrimMaterial::from(material);
                 material.texture = material.texture.filter(|&t| t < self.textures.len());
-                let prim = upload_primitive(gl, p, mi, material)
+                let prim = upload_primitive(gl, p, (mi, mesh.skin), material)
                     .map_err(|e| format!("mesh '{}' primitive {pi}: {e}", mesh.id))?;
                 self.prims.push(prim);
             }
@@ -169,7 +172,7 @@ fn bytes_of<const N: usize>(out: &mut Vec<u8>, v: &[[f32; N]]) {
 fn upload_primitive(
     gl: &glow::Context,
     p: &PrimitiveData,
-    mesh: usize,
+    (mesh, skinned): (usize, Option<usize>),
     material: PrimMaterial,
 ) -> Result<GpuPrimitive, String> {
     let n = p.positions.len();
@@ -220,7 +223,7 @@ fn upload_primitive(
     } else {
         (p.indices.iter().flat_map(|i| i.to_ne_bytes()).collect(), glow::UNSIGNED_INT)
     };
-    let mut center = Vec3::ZERO;
+    let (mut center, mut radius) = (Vec3::ZERO, 0.0);
     if n > 0 {
         let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
         for &q in &p.positions {
@@ -228,7 +231,9 @@ fn upload_primitive(
             hi = hi.max(Vec3::from(q));
         }
         center = (lo + hi) * 0.5;
+        radius = (hi - lo).length() * 0.5;
     }
+    let cullable = skinned.is_none() && p.targets.is_empty() && radius.is_finite();
     // SAFETY: the context is current; buffers outlive the upload calls; attribute layouts
     // match the byte streams written above. Objects are deleted on error.
     unsafe {
@@ -259,7 +264,18 @@ fn upload_primitive(
         gl.bind_vertex_array(None);
         gl.bind_buffer(glow::ARRAY_BUFFER, None);
         gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
-        Ok(GpuPrimitive { vao, vbo, ibo, count: p.indices.len() as i32, index_type, mesh, center, material })
+        Ok(GpuPrimitive {
+            vao,
+            vbo,
+            ibo,
+            count: p.indices.len() as i32,
+            index_type,
+            mesh,
+            center,
+            radius,
+            cullable,
+            material,
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 //! computes each draw's matrices and writes its block bytes into an arena, which is uploaded
 //! once; the second sets plain uniforms, binds arena ranges and draws.
 
-use glam::Vec3;
+use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
 use super::draw::{DrawList, LightKind, MaterialHandle, ModelHandle, TextureHandle};
@@ -21,6 +21,8 @@ use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubmitStats {
     pub draws: u32,
+    /// Primitives outside the view frustum (not drawn).
+    pub culled: u32,
     /// Items whose model or material handle was not valid.
     pub skipped_items: u32,
     pub program_binds: u32,
@@ -59,6 +61,8 @@ pub struct ModelRenderer {
     block_offsets: Vec<u32>,
     arena: Vec<u8>,
     values: FrameValues,
+    /// View frustum planes (xyz normal pointing inside, w distance), world space.
+    frustum: [Vec4; 6],
     tex0: u64,
 }
 
@@ -103,6 +107,7 @@ impl ModelRenderer {
             block_offsets: Vec::new(),
             arena: Vec::new(),
             values: FrameValues::default(),
+            frustum: [Vec4::ZERO; 6],
             tex0: hash_str("tex0"),
         })
     }
@@ -146,6 +151,13 @@ impl ModelRenderer {
         Ok(MaterialHandle(self.materials.len() as u32 - 1))
     }
 
+    /// Frees a material (e.g. before reloading it); items still naming it are skipped.
+    pub fn remove_material(&mut self, gl: &glow::Context, h: MaterialHandle) {
+        if let Some(m) = self.materials.get_mut(h.0 as usize).and_then(Option::take) {
+            m.destroy(gl);
+        }
+    }
+
     pub fn material(&self, h: MaterialHandle) -> Option<&Material> {
         self.materials.get(h.0 as usize).and_then(Option::as_ref)
     }
@@ -186,6 +198,7 @@ impl ModelRenderer {
         v.view = list.camera.view;
         v.proj = list.camera.proj;
         v.viewproj = list.camera.proj * list.camera.view;
+        self.frustum = frustum_planes(v.viewproj);
         v.ambient = [list.ambient[0], list.ambient[1], list.ambient[2], 1.0];
         v.light_position = [[0.0; 4]; MAX_LIGHTS];
         v.light_color = [[0.0; 4]; MAX_LIGHTS];
@@ -229,9 +242,13 @@ impl ModelRenderer {
                     item: ii as u32,
                     prim: pi as u32,
                 };
+                let world = item.world * model.mesh_world.get(prim.mesh).copied().unwrap_or_default();
+                let center = world.transform_point3(prim.center);
+                if prim.cullable && !sphere_visible(&self.frustum, center, prim.radius * max_scale(&world)) {
+                    stats.culled += 1;
+                    continue;
+                }
                 if prim.material.alpha_mode == AlphaMode::Blend {
-                    let mesh_world = model.mesh_world.get(prim.mesh).copied().unwrap_or_default();
-                    let center = (item.world * mesh_world).transform_point3(prim.center);
                     let depth = self.values.view.transform_point3(center).z;
                     self.blend.push(DrawRec { depth, ..rec });
                 } else {
@@ -406,6 +423,25 @@ impl ModelRenderer {
     }
 }
 
+/// Gribb-Hartmann planes of a GL clip-space matrix, normalised so distances are world units.
+fn frustum_planes(m: Mat4) -> [Vec4; 6] {
+    let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 + r2, r3 - r2].map(|p| {
+        let len = p.truncate().length();
+        if len > 0.0 { p / len } else { p }
+    })
+}
+
+fn sphere_visible(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
+    planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
+}
+
+/// Largest axis scale of an affine matrix, to grow a bounding sphere radius.
+fn max_scale(m: &Mat4) -> f32 {
+    let s = [m.x_axis, m.y_axis, m.z_axis].map(|a| a.truncate().length_squared());
+    s[0].max(s[1]).max(s[2]).sqrt()
+}
+
 /// The uniform values of one draw.
 fn draw_values<'a>(
     frame: &'a FrameValues,
@@ -428,5 +464,24 @@ fn draw_values<'a>(
         overrides: constants.of(&list.constants),
         program_constants: &material.program.constants,
         defaults: &material.defaults,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::camera::rh::proj::opengl::perspective;
+    use glam::camera::rh::view::look_at_mat4;
+
+    #[test]
+    fn frustum_culls_spheres_outside_only() {
+        let vp = perspective(1.0, 1.0, 0.1, 50.0) * look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
+        let f = frustum_planes(vp);
+        assert!(sphere_visible(&f, Vec3::ZERO, 0.5));
+        assert!(!sphere_visible(&f, Vec3::new(0.0, 0.0, 20.0), 0.5), "behind the camera");
+        assert!(!sphere_visible(&f, Vec3::new(30.0, 0.0, 0.0), 1.0), "far right");
+        assert!(sphere_visible(&f, Vec3::new(6.0, 0.0, 0.0), 1.5), "straddles the right plane");
+        assert!(!sphere_visible(&f, Vec3::new(0.0, 0.0, -45.0), 1.0), "past far");
+        assert_eq!(max_scale(&Mat4::from_scale(Vec3::new(1.0, 3.0, 2.0))), 3.0);
     }
 }
