@@ -1,5 +1,6 @@
-//! Embeds `content/` (the demo project) and `shaders/` (served as `/builtins/shaders/`) into the
-//! binary, so `sinew` runs with no files beside it.
+//! Embeds `content/` (the demo project), `shaders/` (served as `/builtins/shaders/`) and
+//! `builtins/` (served as `/builtins/`, e.g. `/builtins/materials/model.material`) into the binary,
+//! so `sinew` runs with no files beside it.
 use std::path::Path;
 
 fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, String)>) {
@@ -21,15 +22,19 @@ fn main() {
     let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".into());
     let root = Path::new(&root);
     let mut code = String::new();
-    for (var, dir, prefix) in [("DEMO", "content", ""), ("BUILTINS", "shaders", "/builtins/shaders")] {
+    let tables: [(&str, &[(&str, &str)]); 2] =
+        [("DEMO", &[("content", "")]), ("BUILTINS", &[("shaders", "/builtins/shaders"), ("builtins", "/builtins")])];
+    for (var, dirs) in tables {
         let mut files = Vec::new();
-        walk(&root.join(dir), prefix, &mut files);
+        for (dir, prefix) in dirs {
+            walk(&root.join(dir), prefix, &mut files);
+            println!("cargo:rerun-if-changed={dir}");
+        }
         code.push_str(&format!("pub static {var}: &[(&str, &[u8])] = &[\n"));
         for (res, fs) in files {
             code.push_str(&format!("    ({res:?}, include_bytes!({fs:?})),\n"));
         }
         code.push_str("];\n");
-        println!("cargo:rerun-if-changed={dir}");
     }
     let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
     if let Err(e) = std::fs::write(Path::new(&out).join("embedded.rs"), code) {

@@ -1,13 +1,30 @@
 //! OpenGL rendering: window/context setup (`Gfx`), offscreen frame buffer, read-back into
-//! [`Image`], image comparison for golden tests, and a debug cube renderer.
+//! [`Image`], image comparison for golden tests, a debug cube renderer, and the model renderer
+//! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]).
 //!
-//! Layering: this module reads plain data (matrices, colours) and knows nothing about the
-//! scene or scripts.
+//! Layering: this module reads plain data (matrices, colours, imported model data) and knows
+//! nothing about the scene or scripts.
 
+mod camera;
 mod context;
 mod debug_draw;
+mod draw;
 mod image;
+mod material;
+mod mesh;
+mod program;
+mod renderer;
+mod shader;
 
+pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
 pub use context::{Gfx, InputEvent, WindowConfig, display_available};
 pub use debug_draw::{DebugCube, DebugDraw};
+pub use draw::{
+    DEFAULT_AMBIENT, DrawItem, DrawList, LightItem, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle,
+};
 pub use image::{Comparison, Image, compare};
+pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
+pub use mesh::{GpuModel, node_world_matrices};
+pub use program::{MAX_LIGHTS, ShaderProgram};
+pub use renderer::{ModelRenderer, SubmitStats};
+pub use shader::{ATTRIBUTES, preprocess};

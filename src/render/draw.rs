@@ -1,0 +1,164 @@
+//! The flat draw list the game builds each frame: camera, lights and one item per model
+//! instance. Per-item variable-length data (constants, mesh switches, texture overrides) lives
+//! in shared arrays that items index, so refilling a cleared list allocates nothing.
+
+use glam::{Mat4, Vec3};
+
+use super::camera::CameraView;
+use crate::base::hash::Hash;
+pub use crate::project::LightKind;
+
+/// A model uploaded to a [`super::ModelRenderer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ModelHandle(pub u32);
+
+/// A material loaded into a [`super::ModelRenderer`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MaterialHandle(pub u32);
+
+/// A stand-alone texture (e.g. a `.model` `textures` entry) uploaded to a renderer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TextureHandle(pub u32);
+
+/// A range of one of the [`DrawList`]'s shared arrays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    pub(crate) fn of<'a, T>(&self, v: &'a [T]) -> &'a [T] {
+        let start = (self.start as usize).min(v.len());
+        let end = (start + self.len as usize).min(v.len());
+        &v[start..end]
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LightItem {
+    pub kind: LightKind,
+    /// World position (point lights).
+    pub position: Vec3,
+    /// World direction the light shines along (directional lights): the game object's -Z.
+    pub direction: Vec3,
+    pub color: [f32; 3],
+    pub intensity: f32,
+}
+
+impl LightItem {
+    /// The light a scene without light components is shown with: white, from above, front
+    /// and right (matching the debug cubes).
+    pub fn default_key_light() -> LightItem {
+        LightItem {
+            kind: LightKind::Directional,
+            position: Vec3::ZERO,
+            direction: -Vec3::new(0.5, 1.0, 0.3).normalize(),
+            color: [1.0; 3],
+            intensity: 0.8,
+        }
+    }
+}
+
+/// One model instance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DrawItem {
+    pub model: ModelHandle,
+    pub material: MaterialHandle,
+    pub world: Mat4,
+    /// Into [`DrawList::constants`]: per-instance constant values (e.g. `tint`).
+    pub constants: Span,
+    /// Into [`DrawList::mesh_enabled`], one flag per mesh in model order; meshes past the end
+    /// of the span are enabled.
+    pub mesh_enabled: Span,
+    /// Into [`DrawList::textures`]: sampler name hash → texture, over the glTF textures.
+    pub textures: Span,
+}
+
+/// Everything the renderer draws in one frame.
+#[derive(Clone, Debug, Default)]
+pub struct DrawList {
+    pub camera: CameraView,
+    pub lights: Vec<LightItem>,
+    pub ambient: [f32; 3],
+    pub items: Vec<DrawItem>,
+    pub constants: Vec<(Hash, [f32; 4])>,
+    pub mesh_enabled: Vec<bool>,
+    pub textures: Vec<(Hash, TextureHandle)>,
+}
+
+/// Ambient light when a list is made with [`DrawList::new`].
+pub const DEFAULT_AMBIENT: [f32; 3] = [0.25, 0.25, 0.25];
+
+impl DrawList {
+    pub fn new(camera: CameraView) -> DrawList {
+        DrawList { camera, ambient: DEFAULT_AMBIENT, ..Default::default() }
+    }
+
+    /// Empties the list, keeping its memory for the next frame.
+    pub fn clear(&mut self) {
+        self.lights.clear();
+        self.items.clear();
+        self.constants.clear();
+        self.mesh_enabled.clear();
+        self.textures.clear();
+    }
+
+    /// Adds an instance with nothing overridden.
+    pub fn push(&mut self, model: ModelHandle, material: MaterialHandle, world: Mat4) {
+        self.items.push(DrawItem {
+            model,
+            material,
+            world,
+            constants: Span::default(),
+            mesh_enabled: Span::default(),
+            textures: Span::default(),
+        });
+    }
+
+    /// Adds an instance with constants, mesh switches and texture overrides.
+    pub fn push_with(
+        &mut self,
+        model: ModelHandle,
+        material: MaterialHandle,
+        world: Mat4,
+        constants: &[(Hash, [f32; 4])],
+        mesh_enabled: &[bool],
+        textures: &[(Hash, TextureHandle)],
+    ) {
+        fn append<T: Copy>(v: &mut Vec<T>, new: &[T]) -> Span {
+            let start = v.len() as u32;
+            v.extend_from_slice(new);
+            Span { start, len: new.len() as u32 }
+        }
+        let item = DrawItem {
+            model,
+            material,
+            world,
+            constants: append(&mut self.constants, constants),
+            mesh_enabled: append(&mut self.mesh_enabled, mesh_enabled),
+            textures: append(&mut self.textures, textures),
+        };
+        self.items.push(item);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_index_shared_arrays() {
+        let mut list = DrawList::new(CameraView::default());
+        list.push(ModelHandle(0), MaterialHandle(0), Mat4::IDENTITY);
+        list.push_with(ModelHandle(1), MaterialHandle(0), Mat4::IDENTITY, &[(7, [1.0; 4])], &[true, false], &[]);
+        list.push_with(ModelHandle(1), MaterialHandle(0), Mat4::IDENTITY, &[(8, [2.0; 4])], &[], &[]);
+        assert_eq!(list.items[1].constants.of(&list.constants), &[(7, [1.0; 4])]);
+        assert_eq!(list.items[2].constants.of(&list.constants), &[(8, [2.0; 4])]);
+        assert_eq!(list.items[1].mesh_enabled.of(&list.mesh_enabled), &[true, false]);
+        assert!(list.items[0].constants.of(&list.constants).is_empty());
+        assert!(Span { start: 9, len: 3 }.of(&list.constants).is_empty());
+        list.clear();
+        assert!(list.items.is_empty() && list.constants.is_empty() && list.constants.capacity() > 0);
+    }
+}

@@ -1,0 +1,225 @@
+//! `.material` files: which shaders to run, default values of user constants and sampler
+//! settings. Loading goes through a reader closure so this module never touches the disk.
+
+use glow::HasContext;
+use serde::Deserialize;
+
+use super::program::ShaderProgram;
+use crate::base::path::LoadError;
+use crate::project::json::{self, Located, OrderedMap};
+
+/// The `.material` JSON, as written.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialDesc {
+    pub vertex_program: Located<String>,
+    pub fragment_program: Located<String>,
+    #[serde(default)]
+    pub vertex_constants: Option<OrderedMap<[f32; 4]>>,
+    #[serde(default)]
+    pub fragment_constants: Option<OrderedMap<[f32; 4]>>,
+    #[serde(default)]
+    pub samplers: Option<OrderedMap<SamplerDesc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SamplerDesc {
+    #[serde(default)]
+    pub wrap: Option<WrapMode>,
+    #[serde(default)]
+    pub filter: Option<FilterMode>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WrapMode {
+    Repeat,
+    #[serde(alias = "clamp")]
+    ClampToEdge,
+    MirroredRepeat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilterMode {
+    Nearest,
+    Linear,
+    NearestMipmapNearest,
+    NearestMipmapLinear,
+    LinearMipmapNearest,
+    LinearMipmapLinear,
+}
+
+impl WrapMode {
+    pub(crate) fn gl(self) -> i32 {
+        (match self {
+            WrapMode::Repeat => glow::REPEAT,
+            WrapMode::ClampToEdge => glow::CLAMP_TO_EDGE,
+            WrapMode::MirroredRepeat => glow::MIRRORED_REPEAT,
+        }) as i32
+    }
+}
+
+impl FilterMode {
+    /// (min, mag) GL filters.
+    pub(crate) fn gl(self) -> (i32, i32) {
+        let (min, mag) = match self {
+            FilterMode::Nearest => (glow::NEAREST, glow::NEAREST),
+            FilterMode::Linear => (glow::LINEAR, glow::LINEAR),
+            FilterMode::NearestMipmapNearest => (glow::NEAREST_MIPMAP_NEAREST, glow::NEAREST),
+            FilterMode::NearestMipmapLinear => (glow::NEAREST_MIPMAP_LINEAR, glow::NEAREST),
+            FilterMode::LinearMipmapNearest => (glow::LINEAR_MIPMAP_NEAREST, glow::LINEAR),
+            FilterMode::LinearMipmapLinear => (glow::LINEAR_MIPMAP_LINEAR, glow::LINEAR),
+        };
+        (min as i32, mag as i32)
+    }
+}
+
+/// Parses a `.material` strictly; errors carry line and column.
+pub fn parse_material(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
+    json::parse(resource, text)
+}
+
+/// A usable material: linked program, constant defaults and sampler objects, each lined up
+/// with what the program declares.
+pub struct Material {
+    pub resource: String,
+    pub(crate) program: ShaderProgram,
+    /// Default per user constant of the program (`ShaderProgram::constants` order); zero when
+    /// the material lists none.
+    pub(crate) defaults: Vec<[f32; 4]>,
+    /// Sampler object per program sampler slot; `None` leaves the texture's own settings.
+    pub(crate) sampler_objects: Vec<Option<glow::Sampler>>,
+}
+
+impl Material {
+    /// Reads `resource` and its two programs through `read` (resource path → text), compiles
+    /// and links them. `ubo_alignment` is GL_UNIFORM_BUFFER_OFFSET_ALIGNMENT.
+    pub fn load(
+        gl: &glow::Context,
+        resource: &str,
+        read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
+        ubo_alignment: usize,
+    ) -> Result<Material, LoadError> {
+        let desc = parse_material(resource, &read(resource)?)?;
+        let vp = json::resource_path(&desc.vertex_program, resource)?;
+        let fp = json::resource_path(&desc.fragment_program, resource)?;
+        let vs = read(&vp)?;
+        let fs = read(&fp)?;
+        Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), ubo_alignment)
+    }
+
+    /// Builds a material from an already-parsed description and program sources.
+    pub fn new(
+        gl: &glow::Context,
+        resource: &str,
+        desc: &MaterialDesc,
+        vertex: (&str, &str),
+        fragment: (&str, &str),
+        ubo_alignment: usize,
+    ) -> Result<Material, LoadError> {
+        let program = ShaderProgram::new(gl, vertex, fragment, ubo_alignment)?;
+        let mut defaults = vec![[0.0; 4]; program.constants.len()];
+        let listed = desc.vertex_constants.iter().chain(&desc.fragment_constants).flat_map(|m| &m.0);
+        for (name, value) in listed {
+            match program.constants.iter().position(|(_, n)| n == name) {
+                Some(i) => defaults[i] = *value,
+                None => log::debug!("{resource}: constant '{name}' is not used by its shaders"),
+            }
+        }
+        let mut sampler_objects = Vec::with_capacity(program.samplers.len());
+        for slot in &program.samplers {
+            let desc = desc.samplers.iter().flat_map(|m| &m.0).find(|(n, _)| *n == slot.name).map(|(_, d)| *d);
+            let object = match desc {
+                Some(d) => match create_sampler(gl, d) {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        destroy_samplers(gl, &sampler_objects);
+                        program.destroy(gl);
+                        return Err(LoadError::new(resource, e));
+                    }
+                },
+                None => None,
+            };
+            sampler_objects.push(object);
+        }
+        Ok(Material { resource: resource.to_string(), program, defaults, sampler_objects })
+    }
+
+    /// The linked program (to ask what it declares).
+    pub fn program(&self) -> &ShaderProgram {
+        &self.program
+    }
+
+    /// Frees GL objects; call with the context that created them.
+    pub fn destroy(&self, gl: &glow::Context) {
+        destroy_samplers(gl, &self.sampler_objects);
+        self.program.destroy(gl);
+    }
+}
+
+fn destroy_samplers(gl: &glow::Context, samplers: &[Option<glow::Sampler>]) {
+    for s in samplers.iter().flatten() {
+        // SAFETY: created on `gl`, not used afterwards.
+        unsafe { gl.delete_sampler(*s) };
+    }
+}
+
+fn create_sampler(gl: &glow::Context, d: SamplerDesc) -> Result<glow::Sampler, String> {
+    let wrap = d.wrap.unwrap_or(WrapMode::Repeat).gl();
+    let (min, mag) = d.filter.unwrap_or(FilterMode::LinearMipmapLinear).gl();
+    // SAFETY: plain object creation and parameters on the current context.
+    unsafe {
+        let s = gl.create_sampler()?;
+        gl.sampler_parameter_i32(s, glow::TEXTURE_WRAP_S, wrap);
+        gl.sampler_parameter_i32(s, glow::TEXTURE_WRAP_T, wrap);
+        gl.sampler_parameter_i32(s, glow::TEXTURE_MIN_FILTER, min);
+        gl.sampler_parameter_i32(s, glow::TEXTURE_MAG_FILTER, mag);
+        Ok(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_full_material() {
+        let text = r#"{
+  "vertex_program": "/main/a.vp",
+  "fragment_program": "/main/a.fp",
+  "vertex_constants": { "tint_scale": [1, 2, 3, 4] },
+  "fragment_constants": { "tint": [1, 1, 1, 0.5] },
+  "samplers": { "tex0": { "wrap": "clamp_to_edge", "filter": "nearest" } }
+}"#;
+        let d = parse_material("/main/a.material", text).unwrap();
+        assert_eq!(d.vertex_program.value, "/main/a.vp");
+        assert_eq!(d.fragment_constants.unwrap().0, vec![("tint".to_string(), [1.0, 1.0, 1.0, 0.5])]);
+        let s = d.samplers.unwrap().0;
+        assert_eq!(s[0].1, SamplerDesc { wrap: Some(WrapMode::ClampToEdge), filter: Some(FilterMode::Nearest) });
+    }
+
+    #[test]
+    fn unknown_fields_are_errors_with_position() {
+        let e =
+            parse_material("/m.material", "{\n \"vertex_program\": \"/a.vp\",\n \"fragmnet_program\": \"/a.fp\"\n}")
+                .unwrap_err();
+        assert_eq!((e.resource.as_str(), e.line, e.column), ("/m.material", Some(3), Some(20)));
+        assert!(e.message.contains("unknown field `fragmnet_program`"), "{e}");
+        let e = parse_material(
+            "/m.material",
+            "{\"vertex_program\": \"/a.vp\", \"fragment_program\": \"/a.fp\",\n \"samplers\": {\"tex0\": {\"wrap\": \"tile\"}}}",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, Some(2), "{e}");
+    }
+
+    #[test]
+    fn builtin_model_material_parses() {
+        let text = include_str!("../../builtins/materials/model.material");
+        let d = parse_material("/builtins/materials/model.material", text).unwrap();
+        assert_eq!(d.vertex_program.value, "/builtins/shaders/model.vp");
+        assert_eq!(d.fragment_constants.unwrap().0[0].0, "tint");
+    }
+}

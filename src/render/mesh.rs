@@ -1,0 +1,366 @@
+//! Uploading imported models: one VAO/VBO/IBO per primitive and one texture per image, made
+//! once and shared by every instance. Node transforms are flattened per mesh at upload since
+//! rigid meshes never move inside their model (skinning will move vertices, not nodes).
+
+use glam::{Mat4, Quat, Vec3};
+use glow::HasContext;
+
+use super::shader::ATTRIBUTES;
+use crate::project::model_data::{AlphaMode, MaterialData, ModelData, PrimitiveData, TextureData, Wrap};
+
+/// Values of attributes a mesh has no stream for. They are context state, not VAO state, so
+/// [`set_attribute_defaults`] is called before drawing.
+const DEFAULTS: [[f32; 4]; 8] = [
+    [0.0, 0.0, 0.0, 1.0], // position
+    [0.0, 0.0, 1.0, 0.0], // normal
+    [1.0, 0.0, 0.0, 1.0], // tangent
+    [0.0, 0.0, 0.0, 1.0], // texcoord0
+    [0.0, 0.0, 0.0, 1.0], // texcoord1
+    [1.0, 1.0, 1.0, 1.0], // color
+    [0.0, 0.0, 0.0, 0.0], // bone_indices
+    [0.0, 0.0, 0.0, 0.0], // bone_weights: zero = no influence, for the skinning issue to test
+];
+
+pub(crate) fn set_attribute_defaults(gl: &glow::Context) {
+    for ((index, _), v) in ATTRIBUTES.iter().zip(DEFAULTS) {
+        // SAFETY: generic attribute values on the current context.
+        unsafe { gl.vertex_attrib_4_f32(*index, v[0], v[1], v[2], v[3]) };
+    }
+}
+
+/// The glTF material values a primitive draws with.
+#[derive(Clone, Debug)]
+pub(crate) struct PrimMaterial {
+    pub base_color: [f32; 4],
+    /// Index into the model's textures.
+    pub texture: Option<usize>,
+    /// Texcoord set of the base colour texture, as a float for the shader.
+    pub texcoord: f32,
+    pub alpha_mode: AlphaMode,
+    pub alpha_cutoff: f32,
+    pub double_sided: bool,
+}
+
+impl From<&MaterialData> for PrimMaterial {
+    fn from(m: &MaterialData) -> Self {
+        PrimMaterial {
+            base_color: m.base_color,
+            texture: m.base_color_texture,
+            texcoord: if m.base_color_texcoord == 1 { 1.0 } else { 0.0 },
+            alpha_mode: m.alpha_mode,
+            alpha_cutoff: m.alpha_cutoff,
+            double_sided: m.double_sided,
+        }
+    }
+}
+
+pub(crate) struct GpuPrimitive {
+    pub vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    ibo: glow::Buffer,
+    pub count: i32,
+    pub index_type: u32,
+    pub mesh: usize,
+    /// Bounding sphere in mesh space: depth sorting of blended draws and frustum culling.
+    pub center: Vec3,
+    pub radius: f32,
+    /// False when vertices move at run time (skinning, morph targets): bind-pose bounds lie.
+    pub cullable: bool,
+    pub material: PrimMaterial,
+}
+
+/// A model's GPU resources. Instances refer to it by handle; it is never copied.
+pub struct GpuModel {
+    pub(crate) prims: Vec<GpuPrimitive>,
+    /// Model-space transform per mesh (its node's world matrix; identity for skinned meshes).
+    pub(crate) mesh_world: Vec<Mat4>,
+    pub(crate) textures: Vec<glow::Texture>,
+    /// Mesh ids in mesh order, so callers can build `mesh_enabled` lists.
+    pub mesh_ids: Vec<String>,
+}
+
+/// Node world matrices from local TRS, parents first (a bad parent index counts as a root).
+pub fn node_world_matrices(model: &ModelData) -> Vec<Mat4> {
+    let mut out: Vec<Mat4> = Vec::with_capacity(model.nodes.len());
+    for (i, n) in model.nodes.iter().enumerate() {
+        let local = Mat4::from_scale_rotation_translation(
+            Vec3::from(n.scale),
+            Quat::from_array(n.rotation).normalize(),
+            Vec3::from(n.translation),
+        );
+        let parent = n.parent.filter(|&p| p < i).and_then(|p| out.get(p)).copied();
+        out.push(parent.map_or(local, |p| p * local));
+    }
+    out
+}
+
+impl GpuModel {
+    /// Uploads every primitive and texture. Inconsistent data (stream lengths, indices out of
+    /// range) is an error naming the model source, mesh and primitive; nothing leaks on error.
+    pub fn upload(gl: &glow::Context, model: &ModelData) -> Result<GpuModel, String> {
+        let nodes = node_world_matrices(model);
+        let mesh_world = model
+            .meshes
+            .iter()
+            .map(|m| if m.skin.is_some() { Mat4::IDENTITY } else { nodes.get(m.node).copied().unwrap_or_default() })
+            .collect();
+        let mut gpu = GpuModel {
+            prims: Vec::new(),
+            mesh_world,
+            textures: Vec::new(),
+            mesh_ids: model.meshes.iter().map(|m| m.id.clone()).collect(),
+        };
+        let result = gpu.fill(gl, model);
+        match result {
+            Ok(()) => Ok(gpu),
+            Err(e) => {
+                gpu.destroy(gl);
+                Err(format!("{}: {e}", model.source))
+            }
+        }
+    }
+
+    fn fill(&mut self, gl: &glow::Context, model: &ModelData) -> Result<(), String> {
+        for t in &model.textures {
+            self.textures.push(upload_texture(gl, t)?);
+        }
+        let default_material = MaterialData::default();
+        for (mi, mesh) in model.meshes.iter().enumerate() {
+            for (pi, p) in mesh.primitives.iter().enumerate() {
+                let material = match p.material {
+                    Some(i) => model.materials.get(i).ok_or(format!("mesh '{}': no material {i}", mesh.id))?,
+                    None => &default_material,
+                };
+                let mut material = PrimMaterial::from(material);
+                material.texture = material.texture.filter(|&t| t < self.textures.len());
+                let prim = upload_primitive(gl, p, (mi, mesh.skin), material)
+                    .map_err(|e| format!("mesh '{}' primitive {pi}: {e}", mesh.id))?;
+                self.prims.push(prim);
+            }
+        }
+        Ok(())
+    }
+
+    /// Frees GL objects; call with the context that created them.
+    pub fn destroy(&self, gl: &glow::Context) {
+        // SAFETY: objects were created on `gl` and are not used afterwards.
+        unsafe {
+            for p in &self.prims {
+                gl.delete_vertex_array(p.vao);
+                gl.delete_buffer(p.vbo);
+                gl.delete_buffer(p.ibo);
+            }
+            for &t in &self.textures {
+                gl.delete_texture(t);
+            }
+        }
+    }
+}
+
+fn check_len<T>(name: &str, v: &[T], n: usize) -> Result<(), String> {
+    if v.is_empty() || v.len() == n { Ok(()) } else { Err(format!("{name} has {} entries for {n} vertices", v.len())) }
+}
+
+fn bytes_of<const N: usize>(out: &mut Vec<u8>, v: &[[f32; N]]) {
+    for a in v {
+        for f in a {
+            out.extend_from_slice(&f.to_ne_bytes());
+        }
+    }
+}
+
+fn upload_primitive(
+    gl: &glow::Context,
+    p: &PrimitiveData,
+    (mesh, skinned): (usize, Option<usize>),
+    material: PrimMaterial,
+) -> Result<GpuPrimitive, String> {
+    let n = p.positions.len();
+    check_len("normals", &p.normals, n)?;
+    check_len("tangents", &p.tangents, n)?;
+    check_len("texcoords0", &p.texcoords0, n)?;
+    check_len("texcoords1", &p.texcoords1, n)?;
+    check_len("colors", &p.colors, n)?;
+    check_len("joints", &p.joints, n)?;
+    check_len("weights", &p.weights, n)?;
+    if let Some(bad) = p.indices.iter().find(|&&i| i as usize >= n) {
+        return Err(format!("index {bad} out of range for {n} vertices"));
+    }
+    // Streams one after another: (attribute index, components, GL type, byte offset).
+    let mut data = Vec::new();
+    let mut streams: Vec<(u32, i32, u32, usize)> = Vec::new();
+    let mut add = |data: &mut Vec<u8>, attr: u32, comps: i32, ty: u32, fill: &dyn Fn(&mut Vec<u8>)| {
+        streams.push((attr, comps, ty, data.len()));
+        fill(data);
+    };
+    add(&mut data, 0, 3, glow::FLOAT, &|d| bytes_of(d, &p.positions));
+    if !p.normals.is_empty() {
+        add(&mut data, 1, 3, glow::FLOAT, &|d| bytes_of(d, &p.normals));
+    }
+    if !p.tangents.is_empty() {
+        add(&mut data, 2, 4, glow::FLOAT, &|d| bytes_of(d, &p.tangents));
+    }
+    if !p.texcoords0.is_empty() {
+        add(&mut data, 3, 2, glow::FLOAT, &|d| bytes_of(d, &p.texcoords0));
+    }
+    if !p.texcoords1.is_empty() {
+        add(&mut data, 4, 2, glow::FLOAT, &|d| bytes_of(d, &p.texcoords1));
+    }
+    if !p.colors.is_empty() {
+        add(&mut data, 5, 4, glow::FLOAT, &|d| bytes_of(d, &p.colors));
+    }
+    if !p.joints.is_empty() {
+        // Float indices in the shader (Defold's bone_indices is a vec4), converted by GL.
+        add(&mut data, 6, 4, glow::UNSIGNED_SHORT, &|d| {
+            p.joints.iter().flatten().for_each(|j| d.extend_from_slice(&j.to_ne_bytes()))
+        });
+    }
+    if !p.weights.is_empty() {
+        add(&mut data, 7, 4, glow::FLOAT, &|d| bytes_of(d, &p.weights));
+    }
+    let (index_bytes, index_type): (Vec<u8>, u32) = if n <= 1 << 16 {
+        (p.indices.iter().flat_map(|&i| (i as u16).to_ne_bytes()).collect(), glow::UNSIGNED_SHORT)
+    } else {
+        (p.indices.iter().flat_map(|i| i.to_ne_bytes()).collect(), glow::UNSIGNED_INT)
+    };
+    let (mut center, mut radius) = (Vec3::ZERO, 0.0);
+    if n > 0 {
+        let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        for &q in &p.positions {
+            lo = lo.min(Vec3::from(q));
+            hi = hi.max(Vec3::from(q));
+        }
+        center = (lo + hi) * 0.5;
+        radius = (hi - lo).length() * 0.5;
+    }
+    let cullable = skinned.is_none() && p.targets.is_empty() && radius.is_finite();
+    // SAFETY: the context is current; buffers outlive the upload calls; attribute layouts
+    // match the byte streams written above. Objects are deleted on error.
+    unsafe {
+        let vao = gl.create_vertex_array()?;
+        let buffers = gl.create_buffer().and_then(|vbo| match gl.create_buffer() {
+            Ok(ibo) => Ok((vbo, ibo)),
+            Err(e) => {
+                gl.delete_buffer(vbo);
+                Err(e)
+            }
+        });
+        let (vbo, ibo) = match buffers {
+            Ok(b) => b,
+            Err(e) => {
+                gl.delete_vertex_array(vao);
+                return Err(e);
+            }
+        };
+        gl.bind_vertex_array(Some(vao));
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &data, glow::STATIC_DRAW);
+        for (attr, comps, ty, offset) in streams {
+            gl.enable_vertex_attrib_array(attr);
+            gl.vertex_attrib_pointer_f32(attr, comps, ty, false, 0, offset as i32);
+        }
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, Some(ibo));
+        gl.buffer_data_u8_slice(glow::ELEMENT_ARRAY_BUFFER, &index_bytes, glow::STATIC_DRAW);
+        gl.bind_vertex_array(None);
+        gl.bind_buffer(glow::ARRAY_BUFFER, None);
+        gl.bind_buffer(glow::ELEMENT_ARRAY_BUFFER, None);
+        Ok(GpuPrimitive {
+            vao,
+            vbo,
+            ibo,
+            count: p.indices.len() as i32,
+            index_type,
+            mesh,
+            center,
+            radius,
+            cullable,
+            material,
+        })
+    }
+}
+
+fn wrap_gl(w: Wrap) -> i32 {
+    (match w {
+        Wrap::Repeat => glow::REPEAT,
+        Wrap::ClampToEdge => glow::CLAMP_TO_EDGE,
+        Wrap::MirroredRepeat => glow::MIRRORED_REPEAT,
+    }) as i32
+}
+
+/// Uploads an RGBA8 image with mipmaps (always made, so a material may ask for mipmapped
+/// filtering). Rows go in top first, so glTF UV (0,0) is the image's top-left, unflipped.
+pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData) -> Result<glow::Texture, String> {
+    let expected = t.width as usize * t.height as usize * 4;
+    if t.width == 0 || t.height == 0 || t.rgba.len() != expected {
+        return Err(format!(
+            "texture '{}' is {}x{} with {} bytes (expected {expected})",
+            t.name,
+            t.width,
+            t.height,
+            t.rgba.len()
+        ));
+    }
+    let min = match (t.mipmaps, t.min_linear) {
+        (true, true) => glow::LINEAR_MIPMAP_LINEAR,
+        (true, false) => glow::NEAREST_MIPMAP_NEAREST,
+        (false, true) => glow::LINEAR,
+        (false, false) => glow::NEAREST,
+    };
+    let mag = if t.mag_linear { glow::LINEAR } else { glow::NEAREST };
+    // SAFETY: the context is current; the pixel slice holds width*height RGBA8 texels.
+    unsafe {
+        let tex = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+        gl.tex_image_2d(
+            glow::TEXTURE_2D,
+            0,
+            glow::RGBA8 as i32,
+            t.width as i32,
+            t.height as i32,
+            0,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(&t.rgba)),
+        );
+        gl.generate_mipmap(glow::TEXTURE_2D);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap_gl(t.wrap_s));
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap_gl(t.wrap_t));
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, mag as i32);
+        gl.bind_texture(glow::TEXTURE_2D, None);
+        Ok(tex)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::model_data::NodeData;
+
+    fn node(parent: Option<usize>, t: [f32; 3], s: f32) -> NodeData {
+        NodeData { name: String::new(), parent, translation: t, rotation: [0.0, 0.0, 0.0, 1.0], scale: [s; 3] }
+    }
+
+    #[test]
+    fn node_worlds_compose_parent_first() {
+        let model = ModelData {
+            nodes: vec![
+                node(None, [1.0, 0.0, 0.0], 2.0),
+                node(Some(0), [0.0, 1.0, 0.0], 1.0),
+                node(Some(5), [0.0; 3], 1.0),
+            ],
+            ..Default::default()
+        };
+        let w = node_world_matrices(&model);
+        assert!(w[1].transform_point3(Vec3::ZERO).abs_diff_eq(Vec3::new(1.0, 2.0, 0.0), 1e-6));
+        assert_eq!(w[2], Mat4::IDENTITY);
+    }
+
+    #[test]
+    fn stream_length_check() {
+        assert!(check_len::<u8>("x", &[], 3).is_ok());
+        assert!(check_len("x", &[1, 2, 3], 3).is_ok());
+        assert!(check_len("x", &[1, 2], 3).is_err());
+    }
+}

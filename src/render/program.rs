@@ -1,0 +1,498 @@
+//! A linked program and what it declares, found once at link time: every active uniform (plain
+//! or a std140 block member) is mapped to the value the runtime feeds it, so drawing never looks
+//! a name up.
+//!
+//! Names the runtime feeds (anything else is a user constant, a vec4 from the draw item or the
+//! material, zero when neither has it):
+//!
+//! | name | value |
+//! | --- | --- |
+//! | `mtx_world`, `mtx_view`, `mtx_proj`, `mtx_worldview`, `mtx_viewproj`, `mtx_worldviewproj` | mat4 |
+//! | `mtx_normal` | inverse-transpose of world-view |
+//! | `base_color` | glTF base colour factor of the primitive (vec4) |
+//! | `base_color_texcoord` | 0 or 1: which texcoord set the base colour texture uses |
+//! | `alpha_cutoff` | glTF cutoff for MASK primitives, else 0 |
+//! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
+//! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
+//! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
+//! | `ambient` | ambient colour (rgb) |
+//! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
+//!
+//! Block members are matched by the same names (a block instance prefix is ignored). Matrix and
+//! vec4 arrays are filled element by element; other arrays get their first element only.
+
+use glam::Mat4;
+use glow::HasContext;
+
+use super::shader::{Stage, link};
+use crate::base::hash::{Hash, hash_str};
+use crate::base::path::LoadError;
+
+/// Light slots in the built-in uniforms `light_position[]` / `light_color[]`.
+pub const MAX_LIGHTS: usize = 8;
+
+/// Where a uniform's value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Source {
+    World,
+    View,
+    Proj,
+    WorldView,
+    ViewProj,
+    WorldViewProj,
+    Normal,
+    /// glTF material values of the primitive being drawn.
+    BaseColor,
+    /// Which texcoord set the base colour texture uses (0 or 1).
+    BaseColorTexcoord,
+    AlphaCutoff,
+    AlphaOpaque,
+    LightPosition,
+    LightColor,
+    Ambient,
+    /// A user constant: index into [`ShaderProgram::constants`].
+    Constant(usize),
+}
+
+impl Source {
+    /// Same value for every draw of a frame: plain uniforms of this kind are set once per frame.
+    fn per_frame(self) -> bool {
+        matches!(
+            self,
+            Source::View
+                | Source::Proj
+                | Source::ViewProj
+                | Source::LightPosition
+                | Source::LightColor
+                | Source::Ambient
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Float,
+    Vec2,
+    Vec3,
+    Vec4,
+    Mat4,
+}
+
+impl Kind {
+    fn of(gl_type: u32) -> Option<Kind> {
+        Some(match gl_type {
+            glow::FLOAT => Kind::Float,
+            glow::FLOAT_VEC2 => Kind::Vec2,
+            glow::FLOAT_VEC3 => Kind::Vec3,
+            glow::FLOAT_VEC4 => Kind::Vec4,
+            glow::FLOAT_MAT4 => Kind::Mat4,
+            _ => return None,
+        })
+    }
+    fn components(self) -> usize {
+        match self {
+            Kind::Float => 1,
+            Kind::Vec2 => 2,
+            Kind::Vec3 => 3,
+            Kind::Vec4 => 4,
+            Kind::Mat4 => 16,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    Plain(glow::UniformLocation),
+    /// std140 member: byte offsets relative to the block's start.
+    Block {
+        block: usize,
+        offset: usize,
+        array_stride: usize,
+        matrix_stride: usize,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Uniform {
+    pub source: Source,
+    pub kind: Kind,
+    pub count: usize,
+    pub target: Target,
+}
+
+/// A uniform block: its slot in the per-draw arena region and its size.
+#[derive(Clone, Debug)]
+pub(crate) struct Block {
+    pub binding: u32,
+    pub offset: usize,
+    pub size: usize,
+}
+
+/// A sampler uniform and the texture unit it reads.
+#[derive(Clone, Debug)]
+pub(crate) struct SamplerSlot {
+    pub name: String,
+    pub hash: Hash,
+    pub unit: u32,
+}
+
+/// Which per-draw matrices any uniform needs (world is always computed).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Needs {
+    pub worldview: bool,
+    pub worldviewproj: bool,
+    pub normal: bool,
+}
+
+/// A linked program with its uniforms sorted by how often they change.
+pub struct ShaderProgram {
+    pub(crate) program: glow::Program,
+    pub(crate) frame_uniforms: Vec<Uniform>,
+    pub(crate) draw_uniforms: Vec<Uniform>,
+    pub(crate) block_uniforms: Vec<Uniform>,
+    pub(crate) blocks: Vec<Block>,
+    /// Bytes of arena one draw uses for all blocks (each block start aligned).
+    pub(crate) block_bytes: usize,
+    pub(crate) samplers: Vec<SamplerSlot>,
+    /// User constant names (and their hashes) in `Source::Constant` order.
+    pub(crate) constants: Vec<(Hash, String)>,
+    pub(crate) needs: Needs,
+}
+
+/// Built-in sources by name; anything else is a user constant.
+fn builtin_source(name: &str) -> Option<Source> {
+    Some(match name {
+        "mtx_world" => Source::World,
+        "mtx_view" => Source::View,
+        "mtx_proj" => Source::Proj,
+        "mtx_worldview" => Source::WorldView,
+        "mtx_viewproj" => Source::ViewProj,
+        "mtx_worldviewproj" => Source::WorldViewProj,
+        "mtx_normal" => Source::Normal,
+        "base_color" => Source::BaseColor,
+        "base_color_texcoord" => Source::BaseColorTexcoord,
+        "alpha_cutoff" => Source::AlphaCutoff,
+        "alpha_opaque" => Source::AlphaOpaque,
+        "light_position" => Source::LightPosition,
+        "light_color" => Source::LightColor,
+        "ambient" => Source::Ambient,
+        _ => return None,
+    })
+}
+
+fn is_sampler(gl_type: u32) -> bool {
+    matches!(
+        gl_type,
+        glow::SAMPLER_2D
+            | glow::SAMPLER_2D_ARRAY
+            | glow::SAMPLER_3D
+            | glow::SAMPLER_CUBE
+            | glow::SAMPLER_BUFFER
+            | glow::INT_SAMPLER_2D
+            | glow::UNSIGNED_INT_SAMPLER_2D
+            | glow::SAMPLER_2D_SHADOW
+    )
+}
+
+/// `blk.light[0]` → `light`: block instance prefixes and array suffixes are not part of the name.
+fn base_name(name: &str) -> &str {
+    let name = name.strip_suffix("[0]").unwrap_or(name);
+    name.rsplit('.').next().unwrap_or(name)
+}
+
+impl ShaderProgram {
+    /// Compiles, links and reflects a vertex + fragment program. Errors name the resource.
+    pub fn new(
+        gl: &glow::Context,
+        vertex: (&str, &str),
+        fragment: (&str, &str),
+        ubo_alignment: usize,
+    ) -> Result<ShaderProgram, LoadError> {
+        let program = link(
+            gl,
+            &[
+                Stage { kind: glow::VERTEX_SHADER, resource: vertex.0, source: vertex.1 },
+                Stage { kind: glow::FRAGMENT_SHADER, resource: fragment.0, source: fragment.1 },
+            ],
+        )?;
+        Ok(reflect(gl, program, ubo_alignment.max(16)))
+    }
+
+    /// Index of a user constant by name hash, if the program declares it.
+    pub fn constant_index(&self, hash: Hash) -> Option<usize> {
+        self.constants.iter().position(|(h, _)| *h == hash)
+    }
+
+    /// Whether any uniform or sampler of this program is called `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        let all = self.frame_uniforms.iter().chain(&self.draw_uniforms).chain(&self.block_uniforms);
+        let builtin = builtin_source(name);
+        all.map(|u| u.source).any(|s| Some(s) == builtin || self.constant_name(s) == Some(name))
+            || self.samplers.iter().any(|s| s.name == name)
+    }
+
+    fn constant_name(&self, s: Source) -> Option<&str> {
+        match s {
+            Source::Constant(i) => self.constants.get(i).map(|(_, n)| n.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Frees the GL program; call with the context that created it.
+    pub fn destroy(&self, gl: &glow::Context) {
+        // SAFETY: created on `gl`, not used afterwards.
+        unsafe { gl.delete_program(self.program) };
+    }
+}
+
+fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderProgram {
+    let mut p = ShaderProgram {
+        program,
+        frame_uniforms: Vec::new(),
+        draw_uniforms: Vec::new(),
+        block_uniforms: Vec::new(),
+        blocks: Vec::new(),
+        block_bytes: 0,
+        samplers: Vec::new(),
+        constants: Vec::new(),
+        needs: Needs::default(),
+    };
+    // SAFETY: queries on a linked program of the current context; indices come from GL itself.
+    unsafe {
+        let block_count = gl.get_program_parameter_i32(program, glow::ACTIVE_UNIFORM_BLOCKS).max(0) as u32;
+        for b in 0..block_count {
+            let size = gl.get_active_uniform_block_parameter_i32(program, b, glow::UNIFORM_BLOCK_DATA_SIZE).max(0);
+            gl.uniform_block_binding(program, b, b);
+            p.blocks.push(Block { binding: b, offset: p.block_bytes, size: size as usize });
+            p.block_bytes += (size as usize).div_ceil(align) * align;
+        }
+        let count = gl.get_active_uniforms(program);
+        let indices: Vec<u32> = (0..count).collect();
+        let param = |pname| gl.get_active_uniforms_parameter(program, &indices, pname);
+        let (block_of, offsets) = (param(glow::UNIFORM_BLOCK_INDEX), param(glow::UNIFORM_OFFSET));
+        let (array_strides, matrix_strides) = (param(glow::UNIFORM_ARRAY_STRIDE), param(glow::UNIFORM_MATRIX_STRIDE));
+        gl.use_program(Some(program));
+        let mut next_unit = 8;
+        for i in 0..count as usize {
+            let Some(active) = gl.get_active_uniform(program, i as u32) else { continue };
+            let name = base_name(&active.name).to_string();
+            let in_block = block_of.get(i).copied().unwrap_or(-1);
+            if is_sampler(active.utype) {
+                let unit = match name.strip_prefix("tex").and_then(|n| n.parse::<u32>().ok()) {
+                    Some(n) if n < 8 => n,
+                    _ => {
+                        next_unit += 1;
+                        next_unit - 1
+                    }
+                };
+                if let Some(loc) = gl.get_uniform_location(program, &active.name) {
+                    gl.uniform_1_i32(Some(&loc), unit as i32);
+                }
+                p.samplers.push(SamplerSlot { hash: hash_str(&name), name, unit });
+                continue;
+            }
+            let Some(kind) = Kind::of(active.utype) else {
+                log::debug!("uniform '{}' of GL type 0x{:x} is not fed by the runtime", active.name, active.utype);
+                continue;
+            };
+            let source = builtin_source(&name).unwrap_or_else(|| {
+                let hash = hash_str(&name);
+                let index = p.constants.iter().position(|(h, _)| *h == hash).unwrap_or_else(|| {
+                    p.constants.push((hash, name.clone()));
+                    p.constants.len() - 1
+                });
+                Source::Constant(index)
+            });
+            let at = |v: &Vec<i32>| v.get(i).copied().unwrap_or(0).max(0) as usize;
+            let target = if in_block >= 0 {
+                Target::Block {
+                    block: in_block as usize,
+                    offset: at(&offsets),
+                    array_stride: at(&array_strides),
+                    matrix_stride: at(&matrix_strides),
+                }
+            } else if let Some(loc) = gl.get_uniform_location(program, &active.name) {
+                Target::Plain(loc)
+            } else {
+                continue;
+            };
+            let uniform = Uniform { source, kind, count: active.size.max(1) as usize, target };
+            match (&uniform.target, source.per_frame()) {
+                (Target::Block { .. }, _) => p.block_uniforms.push(uniform),
+                (_, true) => p.frame_uniforms.push(uniform),
+                (_, false) => p.draw_uniforms.push(uniform),
+            }
+            match source {
+                Source::WorldView => p.needs.worldview = true,
+                Source::WorldViewProj => p.needs.worldviewproj = true,
+                Source::Normal => p.needs.normal = true,
+                _ => {}
+            }
+        }
+        gl.use_program(None);
+    }
+    p
+}
+
+/// Per-draw matrices, computed only as far as the program needs them.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DrawMatrices {
+    pub world: Mat4,
+    pub worldview: Mat4,
+    pub worldviewproj: Mat4,
+    pub normal: Mat4,
+}
+
+/// Values that are the same for every draw in a frame (lights already in view space).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FrameValues {
+    pub view: Mat4,
+    pub proj: Mat4,
+    pub viewproj: Mat4,
+    pub light_position: [[f32; 4]; MAX_LIGHTS],
+    pub light_color: [[f32; 4]; MAX_LIGHTS],
+    pub ambient: [f32; 4],
+}
+
+/// Everything a uniform of one draw can read.
+pub(crate) struct Values<'a> {
+    pub frame: &'a FrameValues,
+    pub m: &'a DrawMatrices,
+    pub base_color: [f32; 4],
+    pub texcoord: [f32; 4],
+    pub alpha: [f32; 4],
+    pub opaque: [f32; 4],
+    /// Item overrides (name hash, value), searched before the material's defaults.
+    pub overrides: &'a [(Hash, [f32; 4])],
+    pub program_constants: &'a [(Hash, String)],
+    pub defaults: &'a [[f32; 4]],
+}
+
+const ZERO: [f32; 4] = [0.0; 4];
+
+impl Values<'_> {
+    fn get(&self, source: Source) -> &[f32] {
+        match source {
+            Source::World => self.m.world.as_ref(),
+            Source::View => self.frame.view.as_ref(),
+            Source::Proj => self.frame.proj.as_ref(),
+            Source::WorldView => self.m.worldview.as_ref(),
+            Source::ViewProj => self.frame.viewproj.as_ref(),
+            Source::WorldViewProj => self.m.worldviewproj.as_ref(),
+            Source::Normal => self.m.normal.as_ref(),
+            Source::BaseColor => &self.base_color,
+            Source::BaseColorTexcoord => &self.texcoord,
+            Source::AlphaCutoff => &self.alpha,
+            Source::AlphaOpaque => &self.opaque,
+            Source::LightPosition => self.frame.light_position.as_flattened(),
+            Source::LightColor => self.frame.light_color.as_flattened(),
+            Source::Ambient => &self.frame.ambient,
+            Source::Constant(i) => {
+                let hash = self.program_constants.get(i).map_or(0, |c| c.0);
+                match self.overrides.iter().find(|(h, _)| *h == hash) {
+                    Some((_, v)) => v,
+                    None => self.defaults.get(i).unwrap_or(&ZERO),
+                }
+            }
+        }
+    }
+}
+
+/// Sets plain uniforms on the bound program. Arrays are set for vec4 and mat4; for smaller
+/// kinds only the first element is (nothing built in needs more). With `cache` (one entry per
+/// uniform), single non-matrix values equal to what the program already holds are skipped.
+pub(crate) fn set_plain(gl: &glow::Context, uniforms: &[Uniform], values: &Values, mut cache: Option<&mut [[f32; 4]]>) {
+    for (i, u) in uniforms.iter().enumerate() {
+        let Target::Plain(loc) = &u.target else { continue };
+        let v = values.get(u.source);
+        let single = u.kind != Kind::Mat4 && u.count == 1;
+        if let Some(slot) = cache.as_deref_mut().and_then(|c| c.get_mut(i)).filter(|_| single) {
+            let mut now = [0.0; 4];
+            let n = v.len().min(4);
+            now[..n].copy_from_slice(&v[..n]);
+            if now == *slot {
+                continue;
+            }
+            *slot = now;
+        }
+        let loc = Some(loc);
+        // SAFETY: `loc` belongs to the bound program; slices are whole elements.
+        unsafe {
+            match u.kind {
+                Kind::Mat4 => {
+                    let n = u.count.min(v.len() / 16);
+                    if n > 0 {
+                        gl.uniform_matrix_4_f32_slice(loc, false, &v[..n * 16]);
+                    }
+                }
+                Kind::Vec4 => {
+                    let n = u.count.min(v.len() / 4);
+                    if n > 0 {
+                        gl.uniform_4_f32_slice(loc, &v[..n * 4]);
+                    }
+                }
+                Kind::Vec3 if v.len() >= 3 => gl.uniform_3_f32(loc, v[0], v[1], v[2]),
+                Kind::Vec2 if v.len() >= 2 => gl.uniform_2_f32(loc, v[0], v[1]),
+                Kind::Float if !v.is_empty() => gl.uniform_1_f32(loc, v[0]),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Writes block members into `region` (this draw's slice of the arena, zeroed by the caller).
+pub(crate) fn write_blocks(program: &ShaderProgram, region: &mut [u8], values: &Values) {
+    for u in &program.block_uniforms {
+        let Target::Block { block, offset, array_stride, matrix_stride } = u.target else { continue };
+        let Some(b) = program.blocks.get(block) else { continue };
+        let v = values.get(u.source);
+        let per = if u.kind == Kind::Mat4 { 16 } else { 4 };
+        let elements = u.count.min(v.len() / per);
+        for e in 0..elements {
+            let base = b.offset + offset + e * array_stride;
+            let src = &v[e * per..];
+            if u.kind == Kind::Mat4 {
+                for c in 0..4 {
+                    put(region, base + c * matrix_stride, src.get(c * 4..c * 4 + 4).unwrap_or(&ZERO));
+                }
+            } else {
+                let n = u.kind.components().min(src.len());
+                put(region, base, &src[..n]);
+            }
+        }
+    }
+}
+
+fn put(region: &mut [u8], at: usize, floats: &[f32]) {
+    if let Some(dst) = region.get_mut(at..at + floats.len() * 4) {
+        for (chunk, f) in dst.chunks_exact_mut(4).zip(floats) {
+            chunk.copy_from_slice(&f.to_ne_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lose_block_prefix_and_array_suffix() {
+        assert_eq!(base_name("mtx_world"), "mtx_world");
+        assert_eq!(base_name("light_position[0]"), "light_position");
+        assert_eq!(base_name("fs.tint"), "tint");
+    }
+
+    #[test]
+    fn frame_sources_are_camera_and_lights() {
+        assert!(Source::View.per_frame() && Source::Ambient.per_frame() && Source::LightColor.per_frame());
+        assert!(!Source::World.per_frame() && !Source::Constant(0).per_frame() && !Source::BaseColor.per_frame());
+    }
+
+    #[test]
+    fn put_ignores_out_of_range() {
+        let mut r = [0u8; 8];
+        put(&mut r, 4, &[1.0]);
+        assert_eq!(&r[4..], &1.0f32.to_ne_bytes());
+        put(&mut r, 6, &[1.0]);
+    }
+}

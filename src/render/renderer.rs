@@ -1,0 +1,487 @@
+//! Owns uploaded models, textures and materials by handle and submits a [`DrawList`]: opaque
+//! and alpha-masked primitives sorted by material then model (fewest state changes), then
+//! blended ones back to front with depth writes off.
+//!
+//! Submission runs in two passes so uniform blocks cost one buffer upload per frame: the first
+//! computes each draw's matrices and writes its block bytes into an arena, which is uploaded
+//! once; the second sets plain uniforms, binds arena ranges and draws.
+
+use glam::{Mat4, Vec3, Vec4};
+use glow::HasContext;
+
+use super::draw::{DrawList, LightKind, MaterialHandle, ModelHandle, TextureHandle};
+use super::material::Material;
+use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
+use super::program::{DrawMatrices, FrameValues, MAX_LIGHTS, Values, set_plain, write_blocks};
+use crate::base::hash::hash_str;
+use crate::base::path::LoadError;
+use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
+
+/// What one [`ModelRenderer::submit`] did, for tests and the stats overlay.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SubmitStats {
+    pub draws: u32,
+    /// Primitives outside the view frustum (not drawn).
+    pub culled: u32,
+    /// Items whose model or material handle was not valid.
+    pub skipped_items: u32,
+    pub program_binds: u32,
+    pub vao_binds: u32,
+    pub texture_binds: u32,
+    pub uniform_block_bytes: u32,
+}
+
+/// One primitive of one item to draw.
+#[derive(Clone, Copy, Debug)]
+struct DrawRec {
+    key: u64,
+    depth: f32,
+    item: u32,
+    prim: u32,
+}
+
+/// Texture units whose bindings are tracked to skip redundant binds.
+const TRACKED_UNITS: usize = 16;
+
+pub struct ModelRenderer {
+    models: Vec<Option<GpuModel>>,
+    materials: Vec<Option<Material>>,
+    /// Frame whose per-frame uniforms each material's program last got.
+    material_frames: Vec<u64>,
+    /// Per material, the last value set for each of its per-draw plain uniforms.
+    uniform_cache: Vec<Vec<[f32; 4]>>,
+    textures: Vec<Option<glow::Texture>>,
+    white: glow::Texture,
+    ubo: glow::Buffer,
+    ubo_alignment: usize,
+    frame: u64,
+    opaque: Vec<DrawRec>,
+    blend: Vec<DrawRec>,
+    matrices: Vec<DrawMatrices>,
+    block_offsets: Vec<u32>,
+    arena: Vec<u8>,
+    values: FrameValues,
+    /// View frustum planes (xyz normal pointing inside, w distance), world space.
+    frustum: [Vec4; 6],
+    tex0: u64,
+}
+
+impl ModelRenderer {
+    pub fn new(gl: &glow::Context) -> Result<ModelRenderer, String> {
+        let white = TextureData {
+            name: "white".into(),
+            width: 1,
+            height: 1,
+            rgba: vec![255; 4],
+            wrap_s: Wrap::Repeat,
+            wrap_t: Wrap::Repeat,
+            mag_linear: false,
+            min_linear: false,
+            mipmaps: false,
+        };
+        let white = upload_texture(gl, &white)?;
+        // SAFETY: plain object creation and query on the current context.
+        let (ubo, align) = unsafe {
+            let ubo = match gl.create_buffer() {
+                Ok(b) => b,
+                Err(e) => {
+                    gl.delete_texture(white);
+                    return Err(e);
+                }
+            };
+            (ubo, gl.get_parameter_i32(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(16) as usize)
+        };
+        Ok(ModelRenderer {
+            models: Vec::new(),
+            materials: Vec::new(),
+            material_frames: Vec::new(),
+            uniform_cache: Vec::new(),
+            textures: Vec::new(),
+            white,
+            ubo,
+            ubo_alignment: align,
+            frame: 0,
+            opaque: Vec::new(),
+            blend: Vec::new(),
+            matrices: Vec::new(),
+            block_offsets: Vec::new(),
+            arena: Vec::new(),
+            values: FrameValues::default(),
+            frustum: [Vec4::ZERO; 6],
+            tex0: hash_str("tex0"),
+        })
+    }
+
+    /// Uploads a model once; any number of draw items may then use the handle.
+    pub fn add_model(&mut self, gl: &glow::Context, model: &ModelData) -> Result<ModelHandle, String> {
+        let gpu = GpuModel::upload(gl, model)?;
+        self.models.push(Some(gpu));
+        Ok(ModelHandle(self.models.len() as u32 - 1))
+    }
+
+    pub fn model(&self, h: ModelHandle) -> Option<&GpuModel> {
+        self.models.get(h.0 as usize).and_then(Option::as_ref)
+    }
+
+    pub fn remove_model(&mut self, gl: &glow::Context, h: ModelHandle) {
+        if let Some(m) = self.models.get_mut(h.0 as usize).and_then(Option::take) {
+            m.destroy(gl);
+        }
+    }
+
+    pub fn add_texture(&mut self, gl: &glow::Context, texture: &TextureData) -> Result<TextureHandle, String> {
+        let t = upload_texture(gl, texture)?;
+        self.textures.push(Some(t));
+        Ok(TextureHandle(self.textures.len() as u32 - 1))
+    }
+
+    /// Loads a `.material` and its shaders through `read` (resource path → text). On error
+    /// (bad JSON, missing file, compile or link failure) nothing is added; the caller skips the
+    /// models that use it.
+    pub fn add_material(
+        &mut self,
+        gl: &glow::Context,
+        resource: &str,
+        read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
+    ) -> Result<MaterialHandle, LoadError> {
+        let m = Material::load(gl, resource, read, self.ubo_alignment)?;
+        self.uniform_cache.push(vec![[f32::NAN; 4]; m.program.draw_uniforms.len()]);
+        self.materials.push(Some(m));
+        self.material_frames.push(u64::MAX);
+        Ok(MaterialHandle(self.materials.len() as u32 - 1))
+    }
+
+    /// Frees a material (e.g. before reloading it); items still naming it are skipped.
+    pub fn remove_material(&mut self, gl: &glow::Context, h: MaterialHandle) {
+        if let Some(m) = self.materials.get_mut(h.0 as usize).and_then(Option::take) {
+            m.destroy(gl);
+        }
+    }
+
+    pub fn material(&self, h: MaterialHandle) -> Option<&Material> {
+        self.materials.get(h.0 as usize).and_then(Option::as_ref)
+    }
+
+    /// Frees every GL object; call with the context that created them.
+    pub fn destroy(self, gl: &glow::Context) {
+        self.models.iter().flatten().for_each(|m| m.destroy(gl));
+        self.materials.iter().flatten().for_each(|m| m.destroy(gl));
+        // SAFETY: objects were created on `gl` and are not used afterwards.
+        unsafe {
+            self.textures.iter().flatten().for_each(|&t| gl.delete_texture(t));
+            gl.delete_texture(self.white);
+            gl.delete_buffer(self.ubo);
+        }
+    }
+
+    /// Draws `list` into the bound frame buffer (depth-tested; `Gfx::begin_frame` clears it).
+    pub fn submit(&mut self, gl: &glow::Context, list: &DrawList) -> SubmitStats {
+        self.frame = self.frame.wrapping_add(1);
+        let mut stats = SubmitStats::default();
+        self.frame_values(list);
+        self.collect(list, &mut stats);
+        self.prepare(list);
+        stats.uniform_block_bytes = self.arena.len() as u32;
+        if !self.arena.is_empty() {
+            // SAFETY: plain buffer upload on the current context (orphans last frame's data).
+            unsafe {
+                gl.bind_buffer(glow::UNIFORM_BUFFER, Some(self.ubo));
+                gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, &self.arena, glow::STREAM_DRAW);
+            }
+        }
+        self.issue(gl, list, &mut stats);
+        stats
+    }
+
+    fn frame_values(&mut self, list: &DrawList) {
+        let v = &mut self.values;
+        v.view = list.camera.view;
+        v.proj = list.camera.proj;
+        v.viewproj = list.camera.proj * list.camera.view;
+        self.frustum = frustum_planes(v.viewproj);
+        v.ambient = [list.ambient[0], list.ambient[1], list.ambient[2], 1.0];
+        v.light_position = [[0.0; 4]; MAX_LIGHTS];
+        v.light_color = [[0.0; 4]; MAX_LIGHTS];
+        for (i, l) in list.lights.iter().take(MAX_LIGHTS).enumerate() {
+            v.light_position[i] = match l.kind {
+                LightKind::Directional => {
+                    let d = v.view.transform_vector3(-l.direction).normalize_or_zero();
+                    [d.x, d.y, d.z, 0.0]
+                }
+                LightKind::Point => {
+                    let p = v.view.transform_point3(l.position);
+                    [p.x, p.y, p.z, 1.0]
+                }
+            };
+            let c = Vec3::from(l.color) * l.intensity;
+            v.light_color[i] = [c.x, c.y, c.z, 0.0];
+        }
+    }
+
+    /// Lists every primitive to draw and sorts both passes.
+    fn collect(&mut self, list: &DrawList, stats: &mut SubmitStats) {
+        self.opaque.clear();
+        self.blend.clear();
+        for (ii, item) in list.items.iter().enumerate() {
+            let model = self.models.get(item.model.0 as usize).and_then(Option::as_ref);
+            let material_ok = self.materials.get(item.material.0 as usize).is_some_and(Option::is_some);
+            let Some(model) = model.filter(|_| material_ok) else {
+                stats.skipped_items += 1;
+                continue;
+            };
+            let enabled = item.mesh_enabled.of(&list.mesh_enabled);
+            for (pi, prim) in model.prims.iter().enumerate() {
+                if !enabled.get(prim.mesh).copied().unwrap_or(true) {
+                    continue;
+                }
+                let rec = DrawRec {
+                    key: (item.material.0 as u64) << 48
+                        | (item.model.0 as u64 & 0xff_ffff) << 24
+                        | pi as u64 & 0xff_ffff,
+                    depth: 0.0,
+                    item: ii as u32,
+                    prim: pi as u32,
+                };
+                let world = item.world * model.mesh_world.get(prim.mesh).copied().unwrap_or_default();
+                let center = world.transform_point3(prim.center);
+                if prim.cullable && !sphere_visible(&self.frustum, center, prim.radius * max_scale(&world)) {
+                    stats.culled += 1;
+                    continue;
+                }
+                if prim.material.alpha_mode == AlphaMode::Blend {
+                    let depth = self.values.view.transform_point3(center).z;
+                    self.blend.push(DrawRec { depth, ..rec });
+                } else {
+                    self.opaque.push(rec);
+                }
+            }
+        }
+        self.opaque.sort_unstable_by_key(|r| (r.key, r.item));
+        // View-space z is negative in front of the camera: most negative (farthest) first.
+        self.blend.sort_unstable_by(|a, b| a.depth.total_cmp(&b.depth).then(a.item.cmp(&b.item)));
+    }
+
+    /// Pass 1: matrices and uniform block bytes of every draw.
+    fn prepare(&mut self, list: &DrawList) {
+        self.matrices.clear();
+        self.block_offsets.clear();
+        self.arena.clear();
+        let frame = &self.values;
+        for rec in self.opaque.iter().chain(&self.blend) {
+            let item = &list.items[rec.item as usize];
+            let (Some(Some(model)), Some(Some(material))) =
+                (self.models.get(item.model.0 as usize), self.materials.get(item.material.0 as usize))
+            else {
+                continue;
+            };
+            let prim = &model.prims[rec.prim as usize];
+            let p = &material.program;
+            let mut m = DrawMatrices {
+                world: item.world * model.mesh_world.get(prim.mesh).copied().unwrap_or_default(),
+                ..Default::default()
+            };
+            if p.needs.worldview || p.needs.normal {
+                m.worldview = frame.view * m.world;
+            }
+            if p.needs.worldviewproj {
+                m.worldviewproj = frame.viewproj * m.world;
+            }
+            if p.needs.normal {
+                m.normal = m.worldview.inverse().transpose();
+            }
+            let offset = self.arena.len().div_ceil(self.ubo_alignment) * self.ubo_alignment;
+            if p.block_bytes > 0 {
+                self.arena.resize(offset + p.block_bytes, 0);
+                let values = draw_values(frame, &m, prim, list, item.constants, material);
+                write_blocks(p, &mut self.arena[offset..], &values);
+            }
+            self.matrices.push(m);
+            self.block_offsets.push(offset as u32);
+        }
+    }
+
+    /// Pass 2: GL calls, skipping state that is already set.
+    fn issue(&mut self, gl: &glow::Context, list: &DrawList, stats: &mut SubmitStats) {
+        set_attribute_defaults(gl);
+        let mut bound_material = u32::MAX;
+        let mut bound_vao = None;
+        let mut cull = None;
+        let mut units = [None; TRACKED_UNITS];
+        let mut max_unit = 0;
+        // SAFETY: fixed-function state on the current context.
+        unsafe {
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LESS);
+            gl.depth_mask(true);
+            gl.disable(glow::BLEND);
+            gl.front_face(glow::CCW);
+            gl.cull_face(glow::BACK);
+        }
+        let opaque_count = self.opaque.len();
+        for (n, rec) in self.opaque.iter().chain(&self.blend).enumerate() {
+            if n == opaque_count {
+                // SAFETY: as above.
+                unsafe {
+                    gl.enable(glow::BLEND);
+                    gl.blend_func_separate(
+                        glow::SRC_ALPHA,
+                        glow::ONE_MINUS_SRC_ALPHA,
+                        glow::ONE,
+                        glow::ONE_MINUS_SRC_ALPHA,
+                    );
+                    gl.depth_mask(false);
+                }
+            }
+            let item = &list.items[rec.item as usize];
+            let (Some(Some(model)), Some(Some(material))) =
+                (self.models.get(item.model.0 as usize), self.materials.get(item.material.0 as usize))
+            else {
+                continue;
+            };
+            let prim: &GpuPrimitive = &model.prims[rec.prim as usize];
+            let p = &material.program;
+            let m = &self.matrices[n];
+            let values = draw_values(&self.values, m, prim, list, item.constants, material);
+            // SAFETY: every object below belongs to this context; uniform data are plain floats.
+            unsafe {
+                if bound_material != item.material.0 {
+                    bound_material = item.material.0;
+                    gl.use_program(Some(p.program));
+                    stats.program_binds += 1;
+                    for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
+                        gl.bind_sampler(slot.unit, *sampler);
+                        max_unit = max_unit.max(slot.unit);
+                    }
+                    let stamp = &mut self.material_frames[item.material.0 as usize];
+                    if *stamp != self.frame {
+                        *stamp = self.frame;
+                        set_plain(gl, &p.frame_uniforms, &values, None);
+                        // Uniform values live in the program; start each frame from scratch
+                        // anyway so nothing stale can survive a context-level surprise.
+                        self.uniform_cache[item.material.0 as usize].fill([f32::NAN; 4]);
+                    }
+                }
+                let double_sided = prim.material.double_sided;
+                if cull != Some(!double_sided) {
+                    cull = Some(!double_sided);
+                    if double_sided { gl.disable(glow::CULL_FACE) } else { gl.enable(glow::CULL_FACE) }
+                }
+                let overrides = item.textures.of(&list.textures);
+                for slot in &p.samplers {
+                    let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
+                        Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
+                        None if slot.hash == self.tex0 => {
+                            prim.material.texture.and_then(|t| model.textures.get(t).copied())
+                        }
+                        None => None,
+                    }
+                    .unwrap_or(self.white);
+                    let tracked = units.get_mut(slot.unit as usize);
+                    if tracked.as_ref().is_some_and(|t| **t == Some(tex)) {
+                        continue;
+                    }
+                    if let Some(t) = tracked {
+                        *t = Some(tex);
+                    }
+                    gl.active_texture(glow::TEXTURE0 + slot.unit);
+                    gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                    stats.texture_binds += 1;
+                }
+                let cache = self.uniform_cache.get_mut(item.material.0 as usize).map(Vec::as_mut_slice);
+                set_plain(gl, &p.draw_uniforms, &values, cache);
+                let base = self.block_offsets[n] as i32;
+                for b in &p.blocks {
+                    gl.bind_buffer_range(
+                        glow::UNIFORM_BUFFER,
+                        b.binding,
+                        Some(self.ubo),
+                        base + b.offset as i32,
+                        b.size as i32,
+                    );
+                }
+                if bound_vao != Some(prim.vao) {
+                    bound_vao = Some(prim.vao);
+                    gl.bind_vertex_array(Some(prim.vao));
+                    stats.vao_binds += 1;
+                }
+                gl.draw_elements(glow::TRIANGLES, prim.count, prim.index_type, 0);
+            }
+            stats.draws += 1;
+        }
+        // SAFETY: restoring default state on the current context.
+        unsafe {
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+            for unit in 0..=max_unit {
+                gl.bind_sampler(unit, None);
+            }
+            gl.active_texture(glow::TEXTURE0);
+            gl.disable(glow::BLEND);
+            gl.disable(glow::CULL_FACE);
+            gl.depth_mask(true);
+        }
+    }
+}
+
+/// Gribb-Hartmann planes of a GL clip-space matrix, normalised so distances are world units.
+fn frustum_planes(m: Mat4) -> [Vec4; 6] {
+    let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
+    [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 + r2, r3 - r2].map(|p| {
+        let len = p.truncate().length();
+        if len > 0.0 { p / len } else { p }
+    })
+}
+
+fn sphere_visible(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
+    planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
+}
+
+/// Largest axis scale of an affine matrix, to grow a bounding sphere radius.
+fn max_scale(m: &Mat4) -> f32 {
+    let s = [m.x_axis, m.y_axis, m.z_axis].map(|a| a.truncate().length_squared());
+    s[0].max(s[1]).max(s[2]).sqrt()
+}
+
+/// The uniform values of one draw.
+fn draw_values<'a>(
+    frame: &'a FrameValues,
+    m: &'a DrawMatrices,
+    prim: &GpuPrimitive,
+    list: &'a DrawList,
+    constants: super::draw::Span,
+    material: &'a Material,
+) -> Values<'a> {
+    let pm = &prim.material;
+    let cutoff = if pm.alpha_mode == AlphaMode::Mask { pm.alpha_cutoff } else { 0.0 };
+    let opaque = if pm.alpha_mode == AlphaMode::Blend { 0.0 } else { 1.0 };
+    Values {
+        frame,
+        m,
+        base_color: pm.base_color,
+        texcoord: [pm.texcoord, 0.0, 0.0, 0.0],
+        alpha: [cutoff, 0.0, 0.0, 0.0],
+        opaque: [opaque, 0.0, 0.0, 0.0],
+        overrides: constants.of(&list.constants),
+        program_constants: &material.program.constants,
+        defaults: &material.defaults,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::camera::rh::proj::opengl::perspective;
+    use glam::camera::rh::view::look_at_mat4;
+
+    #[test]
+    fn frustum_culls_spheres_outside_only() {
+        let vp = perspective(1.0, 1.0, 0.1, 50.0) * look_at_mat4(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
+        let f = frustum_planes(vp);
+        assert!(sphere_visible(&f, Vec3::ZERO, 0.5));
+        assert!(!sphere_visible(&f, Vec3::new(0.0, 0.0, 20.0), 0.5), "behind the camera");
+        assert!(!sphere_visible(&f, Vec3::new(30.0, 0.0, 0.0), 1.0), "far right");
+        assert!(sphere_visible(&f, Vec3::new(6.0, 0.0, 0.0), 1.5), "straddles the right plane");
+        assert!(!sphere_visible(&f, Vec3::new(0.0, 0.0, -45.0), 1.0), "past far");
+        assert_eq!(max_scale(&Mat4::from_scale(Vec3::new(1.0, 3.0, 2.0))), 3.0);
+    }
+}

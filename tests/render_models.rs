@@ -1,0 +1,640 @@
+//! Model rendering tests (GL context needed, so `harness = false` with its own `main`; SDL must
+//! be initialised on the main thread). Models are built by hand here, not imported.
+//!
+//! Golden images: `tests/golden/models_*.png`, 160x120, tolerance 2 per channel on at most
+//! 0.5% of pixels. `SINEW_UPDATE_GOLDEN=1` rewrites them; a missing one fails the run.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use glam::camera::rh::proj::opengl::perspective;
+use glam::camera::rh::view::look_at_mat4;
+use glam::{Mat4, Quat, Vec3};
+use glow::HasContext;
+use sinew::base::hash::hash_str;
+use sinew::base::path::LoadError;
+use sinew::project::Resources;
+use sinew::project::model_data::*;
+use sinew::render::*;
+
+type Check = fn() -> Result<(), String>;
+
+const W: u32 = 160;
+const H: u32 = 120;
+const CLEAR: [f32; 4] = [0.12, 0.12, 0.15, 1.0];
+
+fn main() {
+    let checks: &[(&str, Check)] = &[
+        ("textured cube (built-in material) matches golden", textured_cube),
+        ("meshes placed by node transforms match golden", node_transforms),
+        ("custom material with uniform blocks and tint matches golden", custom_material),
+        ("alpha blend and mask match golden", alpha_modes),
+        ("default camera frames the scene", default_camera_frames),
+        ("compile error names the resource and shows the log", compile_error),
+        ("link and material file errors are reported", link_and_json_errors),
+        ("program without optional uniforms still draws", minimal_program),
+        ("state is sorted and shared across instances", sorting_and_sharing),
+        ("base colour texture can use texcoord1", texcoord1),
+    ];
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let (mut passed, mut failed) = (0, 0);
+    for (name, check) in checks {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let start = Instant::now();
+        match check() {
+            Ok(()) => {
+                passed += 1;
+                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAILED {name}: {e}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
+
+fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(msg()) }
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scene building blocks
+
+/// A headless context plus a model renderer with the built-in material loaded.
+struct Scene {
+    gfx: Gfx,
+    r: ModelRenderer,
+    builtin: MaterialHandle,
+}
+
+impl Scene {
+    fn new() -> Result<Scene, String> {
+        let gfx = Gfx::new(&WindowConfig {
+            title: "sinew model test".into(),
+            width: W,
+            height: H,
+            vsync: false,
+            headless: true,
+        })?;
+        let mut r = ModelRenderer::new(gfx.gl())?;
+        let res = Resources::demo();
+        let builtin = r
+            .add_material(gfx.gl(), "/builtins/materials/model.material", &mut |p| res.read_string(p, None))
+            .map_err(|e| e.to_string())?;
+        Ok(Scene { gfx, r, builtin })
+    }
+
+    fn add(&mut self, model: &ModelData) -> Result<ModelHandle, String> {
+        self.r.add_model(self.gfx.gl(), model)
+    }
+
+    fn material(&mut self, files: &[(&str, &str)], path: &str) -> Result<MaterialHandle, LoadError> {
+        let files: HashMap<&str, &str> = files.iter().copied().collect();
+        let mut read =
+            |p: &str| files.get(p).map(|s| s.to_string()).ok_or_else(|| LoadError::new(p, "resource not found"));
+        self.r.add_material(self.gfx.gl(), path, &mut read)
+    }
+
+    fn render(&mut self, list: &DrawList) -> Result<(Image, SubmitStats), String> {
+        self.gfx.begin_frame(CLEAR);
+        let stats = self.r.submit(self.gfx.gl(), list);
+        self.gfx.end_frame();
+        // SAFETY: plain query on the current context.
+        let err = unsafe { self.gfx.gl().get_error() };
+        ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
+        Ok((self.gfx.read_pixels(), stats))
+    }
+}
+
+fn camera(eye: Vec3, target: Vec3) -> CameraView {
+    CameraView {
+        view: look_at_mat4(eye, target, Vec3::Y),
+        proj: perspective(45f32.to_radians(), W as f32 / H as f32, 0.1, 100.0),
+        position: eye,
+    }
+}
+
+fn lit_list(cam: CameraView) -> DrawList {
+    let mut list = DrawList::new(cam);
+    list.lights.push(LightItem::default_key_light());
+    list
+}
+
+/// A unit cube, 24 vertices; each face's UV (0,0) is its top-left seen from outside (side
+/// faces upright), so a texture shows unflipped on every side face.
+fn cube_primitive(material: Option<usize>) -> PrimitiveData {
+    let faces = [
+        (Vec3::X, Vec3::NEG_Z, Vec3::Y),
+        (Vec3::NEG_X, Vec3::Z, Vec3::Y),
+        (Vec3::Y, Vec3::X, Vec3::NEG_Z),
+        (Vec3::NEG_Y, Vec3::X, Vec3::Z),
+        (Vec3::Z, Vec3::X, Vec3::Y),
+        (Vec3::NEG_Z, Vec3::NEG_X, Vec3::Y),
+    ];
+    let mut p = PrimitiveData { material, ..Default::default() };
+    for (n, u, v) in faces {
+        let base = p.positions.len() as u32;
+        let c = n * 0.5;
+        let (u, v) = (u * 0.5, v * 0.5);
+        for (corner, uv) in
+            [(c - u - v, [0.0, 1.0]), (c + u - v, [1.0, 1.0]), (c + u + v, [1.0, 0.0]), (c - u + v, [0.0, 0.0])]
+        {
+            p.positions.push(corner.to_array());
+            p.normals.push(n.to_array());
+            p.texcoords0.push(uv);
+        }
+        p.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
+    }
+    p
+}
+
+/// A quad in the XY plane, side 1, facing +Z, UV (0,0) at its top-left.
+fn quad_primitive(material: Option<usize>) -> PrimitiveData {
+    PrimitiveData {
+        positions: vec![[-0.5, -0.5, 0.0], [0.5, -0.5, 0.0], [0.5, 0.5, 0.0], [-0.5, 0.5, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 4],
+        texcoords0: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        material,
+        ..Default::default()
+    }
+}
+
+fn mesh(id: &str, node: usize, primitive: PrimitiveData) -> MeshData {
+    let mut aabb = Aabb::default();
+    primitive.positions.iter().for_each(|&p| aabb.grow(p));
+    MeshData {
+        id: id.into(),
+        node,
+        skin: None,
+        primitives: vec![primitive],
+        target_names: vec![],
+        weights: vec![],
+        aabb,
+    }
+}
+
+fn node(name: &str, parent: Option<usize>, t: Vec3, r: Quat, s: Vec3) -> NodeData {
+    NodeData { name: name.into(), parent, translation: t.to_array(), rotation: r.to_array(), scale: s.to_array() }
+}
+
+fn root_node() -> NodeData {
+    node("root", None, Vec3::ZERO, Quat::IDENTITY, Vec3::ONE)
+}
+
+fn texture(name: &str, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) -> TextureData {
+    let mut rgba = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            rgba.extend_from_slice(&px(x, y));
+        }
+    }
+    TextureData {
+        name: name.into(),
+        width: w,
+        height: h,
+        rgba,
+        wrap_s: Wrap::Repeat,
+        wrap_t: Wrap::Repeat,
+        mag_linear: false,
+        min_linear: true,
+        mipmaps: true,
+    }
+}
+
+/// 4x4 white/blue checker with a red top-left cell and a yellow top-right cell, so flips and
+/// mirroring are visible.
+fn checker() -> TextureData {
+    texture("checker", 32, 32, |x, y| {
+        let (cx, cy) = (x / 8, y / 8);
+        match (cx, cy) {
+            (0, 0) => [230, 30, 30, 255],
+            (3, 0) => [240, 220, 40, 255],
+            _ if (cx + cy) % 2 == 0 => [240, 240, 240, 255],
+            _ => [40, 70, 200, 255],
+        }
+    })
+}
+
+fn material(base_color: [f32; 4], texture: Option<usize>, alpha_mode: AlphaMode, double_sided: bool) -> MaterialData {
+    MaterialData {
+        name: String::new(),
+        base_color,
+        base_color_texture: texture,
+        base_color_texcoord: 0,
+        alpha_mode,
+        alpha_cutoff: 0.5,
+        double_sided,
+    }
+}
+
+fn single_mesh_model(
+    source: &str,
+    prim: PrimitiveData,
+    materials: Vec<MaterialData>,
+    textures: Vec<TextureData>,
+) -> ModelData {
+    let m = mesh("mesh", 0, prim);
+    ModelData {
+        source: source.into(),
+        aabb: m.aabb,
+        meshes: vec![m],
+        materials,
+        textures,
+        nodes: vec![root_node()],
+        ..Default::default()
+    }
+}
+
+fn textured_cube_model() -> ModelData {
+    single_mesh_model(
+        "/test/cube.gltf",
+        cube_primitive(Some(0)),
+        vec![material([1.0; 4], Some(0), AlphaMode::Opaque, false)],
+        vec![checker()],
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Golden images
+
+fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
+    let path = manifest_dir().join(format!("tests/golden/models_{name}.png"));
+    if std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        actual.save_png(&path)?;
+        println!("       wrote golden image {}", path.display());
+        return Ok(());
+    }
+    if !path.exists() {
+        let wrote = actual.save_png(&path).is_ok();
+        return Err(format!(
+            "golden image {} was missing{}; check it and commit it (or rerun with SINEW_UPDATE_GOLDEN=1)",
+            path.display(),
+            if wrote { ", wrote it from this run" } else { "" }
+        ));
+    }
+    let golden = Image::load_png(&path)?;
+    let cmp = compare(&golden, actual, 2)?;
+    let total = (actual.width * actual.height) as usize;
+    let allowed = total / 200;
+    if cmp.differing_pixels > allowed {
+        let dir = manifest_dir().join("target");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let (diff, act) = (dir.join(format!("models_{name}.diff.png")), dir.join(format!("models_{name}.actual.png")));
+        cmp.diff.save_png(&diff)?;
+        actual.save_png(&act)?;
+        return Err(format!(
+            "{} of {total} pixels differ by more than 2 (max {}, allowed {allowed}); diff: {}, actual: {}",
+            cmp.differing_pixels,
+            cmp.max_channel_diff,
+            diff.display(),
+            act.display()
+        ));
+    }
+    Ok(())
+}
+
+fn background_pixels(img: &Image) -> usize {
+    let bg = CLEAR.map(|c| (c * 255.0).round() as u8);
+    img.rgba.chunks_exact(4).filter(|p| p[..3].iter().zip(&bg).all(|(a, b)| a.abs_diff(*b) <= 1)).count()
+}
+
+fn textured_cube() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let cube = s.add(&textured_cube_model())?;
+    let mut list = lit_list(camera(Vec3::new(1.6, 1.3, 2.4), Vec3::ZERO));
+    list.push(cube, s.builtin, Mat4::from_rotation_y(0.25));
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.draws == 1, || format!("{stats:?}"))?;
+    // The front (+Z) face is lit and its top-left texel block is red: find red in the upper-left
+    // part of the cube's image, yellow right of it.
+    let is = |p: [u8; 4], c: [u8; 3]| p[..3].iter().zip(c).all(|(a, b)| a.abs_diff(b) < 90);
+    let find = |c: [u8; 3]| -> Option<(u32, u32)> {
+        (0..H).flat_map(|y| (0..W).map(move |x| (x, y))).find(|&(x, y)| img.pixel(x, y).is_some_and(|p| is(p, c)))
+    };
+    let red = find([230, 30, 30]).ok_or("no red texel block visible")?;
+    let yellow = find([240, 220, 40]).ok_or("no yellow texel block visible")?;
+    ensure(yellow.0 > red.0, || format!("yellow {yellow:?} should be right of red {red:?} (mirrored texture?)"))?;
+    check_golden("textured_cube", &img)
+}
+
+fn node_transforms() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let colors = [[0.9, 0.2, 0.2, 1.0], [0.2, 0.8, 0.3, 1.0], [0.2, 0.4, 0.95, 1.0], [1.0, 1.0, 0.0, 1.0]];
+    let materials = colors.iter().map(|&c| material(c, None, AlphaMode::Opaque, false)).collect();
+    let nodes = vec![
+        node("base", None, Vec3::new(0.0, -0.25, 0.0), Quat::from_rotation_y(0.5), Vec3::new(2.5, 0.5, 1.5)),
+        // Child of a scaled parent: its translation is scaled by the parent.
+        node("pillar", Some(0), Vec3::new(-0.3, 2.0, 0.0), Quat::IDENTITY, Vec3::new(0.2, 3.0, 0.4)),
+        node("arm", None, Vec3::new(0.8, 0.7, 0.0), Quat::from_rotation_z(0.6), Vec3::ONE),
+        node("hand", Some(2), Vec3::new(0.0, 0.8, 0.0), Quat::from_rotation_x(0.7), Vec3::splat(0.5)),
+    ];
+    let model = ModelData {
+        source: "/test/nodes.gltf".into(),
+        meshes: vec![
+            mesh("base", 0, cube_primitive(Some(0))),
+            mesh("pillar", 1, cube_primitive(Some(1))),
+            mesh("arm", 2, cube_primitive(Some(2))),
+            mesh("hand", 3, cube_primitive(Some(3))),
+        ],
+        materials,
+        nodes,
+        ..Default::default()
+    };
+    let h = s.add(&model)?;
+    let mut list = lit_list(camera(Vec3::new(2.0, 2.5, 5.0), Vec3::new(0.0, 0.6, 0.0)));
+    list.push(h, s.builtin, Mat4::IDENTITY);
+    // A second instance with the "hand" mesh switched off.
+    list.push_with(
+        h,
+        s.builtin,
+        Mat4::from_translation(Vec3::new(-2.2, 0.0, -1.5)),
+        &[],
+        &[true, true, true, false],
+        &[],
+    );
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.draws == 7, || format!("expected 7 draws, {stats:?}"))?;
+    ensure(stats.vao_binds == 4, || format!("instances should share VAOs: {stats:?}"))?;
+    check_golden("node_transforms", &img)
+}
+
+const CUSTOM_VP: &str = "#version 140
+in vec4 position;
+in vec2 texcoord0;
+uniform vs_uniforms
+{
+    mat4 mtx_worldview;
+    mat4 mtx_proj;
+};
+out vec2 var_texcoord0;
+void main()
+{
+    var_texcoord0 = texcoord0;
+    gl_Position = mtx_proj * mtx_worldview * vec4(position.xyz, 1.0);
+}
+";
+
+const CUSTOM_FP: &str = "#version 140
+in vec2 var_texcoord0;
+uniform fs_uniforms
+{
+    vec4 stripe;
+    vec4 tint;
+};
+uniform sampler2D tex0;
+out vec4 out_color;
+void main()
+{
+    vec4 c = texture(tex0, var_texcoord0);
+    float s = step(0.5, fract(var_texcoord0.x * stripe.x));
+    out_color = vec4(mix(c.rgb, tint.rgb, 0.5 + 0.5 * s), 1.0);
+}
+";
+
+const CUSTOM_MATERIAL: &str = r#"{
+  "vertex_program": "/main/custom.vp",
+  "fragment_program": "/main/custom.fp",
+  "fragment_constants": { "tint": [0.1, 0.9, 0.2, 1], "stripe": [4, 0, 0, 0] },
+  "samplers": { "tex0": { "wrap": "repeat", "filter": "nearest" } }
+}"#;
+
+fn custom_material() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let files =
+        [("/main/custom.material", CUSTOM_MATERIAL), ("/main/custom.vp", CUSTOM_VP), ("/main/custom.fp", CUSTOM_FP)];
+    let mat = s.material(&files, "/main/custom.material").map_err(|e| e.to_string())?;
+    let program = s.r.material(mat).ok_or("material handle")?.program();
+    for name in ["mtx_worldview", "mtx_proj", "tint", "stripe", "tex0"] {
+        ensure(program.declares(name), || format!("program does not report '{name}'"))?;
+    }
+    let cube = s.add(&textured_cube_model())?;
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 1.2, 3.2), Vec3::ZERO));
+    list.push(cube, mat, Mat4::from_translation(Vec3::new(-0.8, 0.0, 0.0)) * Mat4::from_rotation_y(0.4));
+    list.push_with(
+        cube,
+        mat,
+        Mat4::from_translation(Vec3::new(0.8, 0.0, 0.0)) * Mat4::from_rotation_y(-0.4),
+        &[(hash_str("tint"), [0.9, 0.1, 0.6, 1.0])],
+        &[],
+        &[],
+    );
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.uniform_block_bytes > 0, || format!("no uniform block data: {stats:?}"))?;
+    // Left cube green-ish stripes, right cube magenta-ish.
+    let (l, r) = (img.pixel(W / 4, H / 2).ok_or("pixel")?, img.pixel(3 * W / 4, H / 2).ok_or("pixel")?);
+    ensure(l[1] > l[0] && r[0] > r[1], || format!("left {l:?} should be green, right {r:?} magenta"))?;
+    check_golden("custom_material", &img)
+}
+
+fn alpha_modes() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let stripes = texture("stripes", 8, 8, |x, _| if x % 2 == 0 { [255, 255, 255, 255] } else { [255, 255, 255, 0] });
+    let model = ModelData {
+        source: "/test/quads.gltf".into(),
+        meshes: vec![
+            mesh("red", 0, quad_primitive(Some(0))),
+            mesh("green", 0, quad_primitive(Some(1))),
+            mesh("blue", 0, quad_primitive(Some(2))),
+            mesh("mask", 0, quad_primitive(Some(3))),
+            mesh("wall", 0, quad_primitive(Some(4))),
+        ],
+        materials: vec![
+            material([1.0, 0.1, 0.1, 0.5], None, AlphaMode::Blend, true),
+            material([0.1, 1.0, 0.1, 0.5], None, AlphaMode::Blend, true),
+            material([0.1, 0.1, 1.0, 0.5], None, AlphaMode::Blend, true),
+            material([1.0, 0.8, 0.2, 1.0], Some(0), AlphaMode::Mask, true),
+            material([0.8, 0.8, 0.8, 1.0], None, AlphaMode::Opaque, false),
+        ],
+        textures: vec![stripes],
+        nodes: vec![root_node()],
+        ..Default::default()
+    };
+    let h = s.add(&model)?;
+    let only = |i: usize| -> Vec<bool> { (0..5).map(|m| m == i).collect() };
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    let at =
+        |x: f32, y: f32, z: f32, s: f32| Mat4::from_translation(Vec3::new(x, y, z)) * Mat4::from_scale(Vec3::splat(s));
+    // Pushed front to back, so only sorting gets the blend right.
+    list.push_with(h, s.builtin, at(0.3, -0.2, 0.6, 1.2), &[], &only(2), &[]);
+    list.push_with(h, s.builtin, at(0.0, 0.2, 0.3, 1.2), &[], &only(1), &[]);
+    list.push_with(h, s.builtin, at(-0.3, -0.2, 0.0, 1.2), &[], &only(0), &[]);
+    list.push_with(h, s.builtin, at(-1.3, 0.6, 0.1, 1.0), &[], &only(3), &[]);
+    list.push_with(h, s.builtin, at(0.0, 0.0, -1.0, 6.0), &[], &only(4), &[]);
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.draws == 5, || format!("{stats:?}"))?;
+    // Centre: all three layers over the grey wall; blue is nearest so it dominates.
+    let c = img.pixel(W / 2 + 4, H / 2 + 4).ok_or("pixel")?;
+    ensure(c[2] > c[0] && c[2] > c[1], || format!("centre {c:?} should be mostly blue"))?;
+    check_golden("alpha_modes", &img)
+}
+
+fn default_camera_frames() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let cube = s.add(&textured_cube_model())?;
+    let placements =
+        [Vec3::new(-3.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 0.0), Vec3::new(0.0, 2.0, -2.0), Vec3::new(0.0, -1.0, 2.0)];
+    let model_aabb = Aabb { min: [-0.5; 3], max: [0.5; 3] };
+    let mut bounds = Aabb::default();
+    for p in placements {
+        let b = transform_aabb(&model_aabb, Mat4::from_translation(p));
+        bounds.grow(b.min);
+        bounds.grow(b.max);
+    }
+    let mut list = lit_list(default_camera(&bounds, W as f32 / H as f32));
+    for p in placements {
+        list.push(cube, s.builtin, Mat4::from_translation(p));
+    }
+    let (img, _) = s.render(&list)?;
+    // Everything inside the frame, and the scene is not a speck: objects reach near both sides.
+    let (mut min_x, mut max_x) = (W, 0);
+    for y in 0..H {
+        for x in 0..W {
+            let p = img.pixel(x, y).ok_or("pixel")?;
+            let bg = CLEAR.map(|c| (c * 255.0).round() as u8);
+            if p[..3].iter().zip(&bg).any(|(a, b)| a.abs_diff(*b) > 1) {
+                min_x = min_x.min(x);
+                max_x = max_x.max(x);
+                ensure(x > 0 && x < W - 1 && y > 0 && y < H - 1, || format!("object touches the edge at ({x},{y})"))?;
+            }
+        }
+    }
+    ensure(max_x - min_x > W / 2, || format!("scene spans only x {min_x}..{max_x}"))?;
+    check_golden("default_camera", &img)
+}
+
+const BROKEN_FP: &str = "#version 140
+out vec4 out_color;
+void main()
+{
+    out_color = vec4(1.0) + undefined_thing;
+}
+";
+
+fn compile_error() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let files = [
+        ("/main/broken.material", "{\"vertex_program\": \"/main/ok.vp\", \"fragment_program\": \"/main/broken.fp\"}"),
+        ("/main/ok.vp", CUSTOM_VP),
+        ("/main/broken.fp", BROKEN_FP),
+    ];
+    let e = match s.material(&files, "/main/broken.material") {
+        Ok(_) => return Err("broken shader compiled".into()),
+        Err(e) => e,
+    };
+    let text = e.to_string();
+    println!("       {}", text.replace('\n', "\n       "));
+    ensure(e.resource == "/main/broken.fp", || format!("error names {}, not /main/broken.fp", e.resource))?;
+    ensure(text.contains("undefined_thing"), || "driver log missing".into())?;
+    // The driver's line number is the file's own (line 5), despite the inserted preamble.
+    ensure(text.contains(":5(") || text.contains("(5)") || text.contains(":5:"), || "line 5 not in log".into())?;
+    // The rest still renders.
+    let cube = s.add(&textured_cube_model())?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
+    list.push(cube, MaterialHandle(99), Mat4::IDENTITY);
+    list.push(cube, s.builtin, Mat4::IDENTITY);
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.draws == 1 && stats.skipped_items == 1, || format!("{stats:?}"))?;
+    ensure(background_pixels(&img) < (W * H) as usize, || "nothing drawn".into())?;
+    // A removed material is skipped the same way.
+    let builtin = s.builtin;
+    s.r.remove_material(s.gfx.gl(), builtin);
+    let (_, stats) = s.render(&list)?;
+    ensure(stats.draws == 0 && stats.skipped_items == 2, || format!("after removal: {stats:?}"))
+}
+
+fn link_and_json_errors() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    // Declared but never defined: compiles, fails to link.
+    let fp_wants_missing = "#version 140\nvec4 helper();\nout vec4 c;\nvoid main() { c = helper(); }\n";
+    let vp = "#version 140\nin vec4 position;\nvoid main() { gl_Position = position; }\n";
+    let files = [
+        ("/m/link.material", "{\"vertex_program\": \"/m/a.vp\", \"fragment_program\": \"/m/a.fp\"}"),
+        ("/m/a.vp", vp),
+        ("/m/a.fp", fp_wants_missing),
+        ("/m/typo.material", "{\"vertex_program\": \"/m/a.vp\",\n  \"fragment_progam\": \"/m/a.fp\"}"),
+        ("/m/missing.material", "{\"vertex_program\": \"/m/none.vp\", \"fragment_program\": \"/m/a.fp\"}"),
+    ];
+    let e = s.material(&files, "/m/link.material").err().ok_or("link error not reported")?;
+    println!("       {}", e.to_string().replace('\n', "\n       "));
+    ensure(e.message.contains("link") && e.message.contains("/m/a.fp"), || format!("{e}"))?;
+    let e = s.material(&files, "/m/typo.material").err().ok_or("typo accepted")?;
+    ensure(e.resource == "/m/typo.material" && e.line == Some(2) && e.column.is_some(), || format!("{e}"))?;
+    let e = s.material(&files, "/m/missing.material").err().ok_or("missing shader accepted")?;
+    ensure(e.to_string().contains("/m/none.vp"), || format!("{e}"))
+}
+
+fn minimal_program() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let vp = "#version 140\nin vec4 position;\nuniform mat4 mtx_worldviewproj;\nvoid main() { gl_Position = mtx_worldviewproj * position; }\n";
+    let fp = "#version 140\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.5, 0.0, 1.0); }\n";
+    let files = [
+        ("/m/min.material", "{\"vertex_program\": \"/m/min.vp\", \"fragment_program\": \"/m/min.fp\"}"),
+        ("/m/min.vp", vp),
+        ("/m/min.fp", fp),
+    ];
+    let mat = s.material(&files, "/m/min.material").map_err(|e| e.to_string())?;
+    let cube = s.add(&textured_cube_model())?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
+    list.push_with(cube, mat, Mat4::IDENTITY, &[(hash_str("tint"), [0.0; 4])], &[], &[]);
+    let (img, _) = s.render(&list)?;
+    let p = img.pixel(W / 2, H / 2).ok_or("pixel")?;
+    ensure(p == [255, 128, 0, 255], || format!("centre pixel {p:?}"))
+}
+
+fn sorting_and_sharing() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let cube = s.add(&textured_cube_model())?;
+    let other = s.add(&single_mesh_model("/test/plain.gltf", cube_primitive(None), vec![], vec![]))?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 8.0, 20.0), Vec3::ZERO));
+    for i in 0..200 {
+        let model = if i % 2 == 0 { cube } else { other };
+        let (x, z) = ((i % 20) as f32 - 10.0, (i / 20) as f32 - 5.0);
+        list.push(model, s.builtin, Mat4::from_translation(Vec3::new(x, 0.0, z)));
+    }
+    // Off to the side and behind the camera: culled, not drawn.
+    list.push(cube, s.builtin, Mat4::from_translation(Vec3::new(500.0, 0.0, 0.0)));
+    list.push(cube, s.builtin, Mat4::from_translation(Vec3::new(0.0, 8.0, 30.0)));
+    let (_, stats) = s.render(&list)?;
+    ensure(stats.draws == 200 && stats.culled == 2, || format!("{stats:?}"))?;
+    ensure(stats.program_binds == 1 && stats.vao_binds == 2, || format!("interleaved models not grouped: {stats:?}"))?;
+    ensure(stats.texture_binds <= 2, || format!("redundant texture binds: {stats:?}"))?;
+    // Second frame through the same renderer gives the same picture (per-frame state resets).
+    let (a, _) = s.render(&list)?;
+    let (b, _) = s.render(&list)?;
+    ensure(a == b, || "frames differ".into())
+}
+
+fn texcoord1() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let mut quad = quad_primitive(Some(0));
+    // texcoord0 pins every vertex to the red top-left cell; texcoord1 spans the whole image.
+    quad.texcoords1 = std::mem::replace(&mut quad.texcoords0, vec![[0.01, 0.01]; 4]);
+    let mut mat = material([1.0; 4], Some(0), AlphaMode::Opaque, false);
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.5), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    let mut centre = Vec::new();
+    for set in [0, 1] {
+        mat.base_color_texcoord = set;
+        let h = s.add(&single_mesh_model("/test/uv.gltf", quad.clone(), vec![mat.clone()], vec![checker()]))?;
+        list.clear();
+        list.push(h, s.builtin, Mat4::IDENTITY);
+        let (img, _) = s.render(&list)?;
+        // Just off the centre: cell (2, 2) of the 4x4 checker is white.
+        centre.push(img.pixel(W / 2 + 3, H / 2 + 3).ok_or("pixel")?);
+    }
+    ensure(centre[0][1] < 100 && centre[1][1] > 200, || format!("texcoord0 then 1 gave {centre:?}"))
+}
