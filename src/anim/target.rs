@@ -200,7 +200,7 @@ pub fn read(scene: &Scene, euler: &mut EulerRecords, cells: &ScriptCells, t: Tar
 pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCells, t: Target, v: f32) {
     match t {
         Target::None => {}
-        Target::Position { slot, axis } => scene.position[slot as usize][axis as usize] = v,
+        Target::Position { slot, axis } => scene.position[slot as usize].as_mut()[axis as usize] = v,
         Target::Rotation { slot, axis } => {
             let q = &mut scene.rotation[slot as usize];
             match axis {
@@ -210,8 +210,8 @@ pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCell
                 _ => q.w = v,
             }
         }
-        Target::Scale { slot, axis } => scene.scale[slot as usize][axis as usize] = v,
-        Target::Euler { record, axis } => euler.value[record as usize][axis as usize] = v,
+        Target::Scale { slot, axis } => scene.scale[slot as usize].as_mut()[axis as usize] = v,
+        Target::Euler { record, axis } => euler.value[record as usize].as_mut()[axis as usize] = v,
         Target::Script { cell } => cells.write(cell, v),
     }
 }
@@ -219,17 +219,18 @@ pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCell
 const DEG: f64 = 180.0 / std::f64::consts::PI;
 const HALF_RAD: f64 = std::f64::consts::PI / 360.0;
 
-/// Degrees, YZX order, exactly as `vmath.euler_to_quat` computes it (same doubles, same order).
+/// Degrees, YZX order, the formula of `vmath.euler_to_quat` in single precision as Defold
+/// computes it (it runs for every animated Euler record every frame).
 pub fn euler_to_quat(e: Vec3) -> Quat {
-    let (hx, hy, hz) = (e.x as f64 * HALF_RAD, e.y as f64 * HALF_RAD, e.z as f64 * HALF_RAD);
-    let (sx, cx) = hx.sin_cos();
-    let (sy, cy) = hy.sin_cos();
-    let (sz, cz) = hz.sin_cos();
+    let h = e * (HALF_RAD as f32);
+    let (sx, cx) = h.x.sin_cos();
+    let (sy, cy) = h.y.sin_cos();
+    let (sz, cz) = h.z.sin_cos();
     Quat::from_xyzw(
-        (sx * cy * cz + cx * sy * sz) as f32,
-        (cx * sy * cz + sx * cy * sz) as f32,
-        (cx * cy * sz - sx * sy * cz) as f32,
-        (cx * cy * cz - sx * sy * sz) as f32,
+        sx * cy * cz + cx * sy * sz,
+        cx * sy * cz + sx * cy * sz,
+        cx * cy * sz - sx * sy * cz,
+        cx * cy * cz - sx * sy * sz,
     )
 }
 

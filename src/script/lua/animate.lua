@@ -133,7 +133,10 @@ end
 ---------------------------------------------------------------- go.animate
 local callbacks = {}        -- callback id → { fn, owner record, url, property hash }
 local next_callback = 0
-local cells = {}            -- script cell → { rec, name, comp }
+-- Script cell + 1 (array part) → the `self` table, field name and element ("x" …, false for a number). A cell
+-- only outlives its script instance until the object's deletion removes its tweens, so the
+-- per-frame loops need no liveness check.
+local cell_self, cell_name, cell_comp = {}, {}, {}
 local ncells = 0
 
 function go.animate(url, property, playback, to, easing, duration, delay, complete_function)
@@ -190,7 +193,9 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if d.kind == SCRIPT and req.new_cells ~= 0 then
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
       if bit.band(req.new_cells, bit.lshift(1, i)) ~= 0 then
-        cells[req.cells[i]] = { rec, d.name, d.comp or (d.elems and COMPS[i + 1]) or nil }
+        local c = req.cells[i] + 1
+        cell_self[c], cell_name[c] = rec.self, d.name
+        cell_comp[c] = d.comp or (d.elems and COMPS[i + 1]) or false
         ncells = ncells + 1
       end
     end
@@ -229,14 +234,13 @@ local E = S.E
 function E.before_tweens(dt)
   if ncells == 0 then return end
   A.anim_prepare(ctx, dt, io)
+  local values, list = io.values, io.cells
   for i = 0, io.ncells - 1 do
-    local c = io.cells[i]
-    local m = cells[c]
-    if m and alive(m[1]) then
-      local v = m[1].self[m[2]]
-      if m[3] then v = type(v) == "cdata" and v[m[3]] or nil end
-      if type(v) == "number" then io.values[c] = v end
-    end
+    local c = list[i]
+    local v = cell_self[c + 1][cell_name[c + 1]]
+    local comp = cell_comp[c + 1]
+    if comp then v = type(v) == "cdata" and v[comp] or nil end
+    if type(v) == "number" then values[c] = v end
   end
 end
 
@@ -246,26 +250,25 @@ local done_ids, done_finished = {}, {}
 -- does), then runs the callbacks of ended tweens.
 function E.after_tweens()
   A.anim_results(ctx, io)
-  if io.ncells > 0 then
-    local fresh = {}
-    for i = 0, io.ncells - 1 do
-      local c = io.cells[i]
-      local m = cells[c]
-      if m and alive(m[1]) then
-        local self, name, comp = m[1].self, m[2], m[3]
-        local v = io.values[c]
-        if comp == nil then
-          self[name] = v
-        else
-          local cur = self[name]
-          if type(cur) == "cdata" then
-            if not fresh[cur] then
-              cur = S.copy_value(cur)
-              self[name] = cur
-              fresh[cur] = true
-            end
-            cur[comp] = v
+  local nc = io.ncells
+  if nc > 0 then
+    local values, list, fresh = io.values, io.cells, nil
+    for i = 0, nc - 1 do
+      local c = list[i]
+      local comp = cell_comp[c + 1]
+      if not comp then
+        cell_self[c + 1][cell_name[c + 1]] = values[c]
+      else
+        local self, name = cell_self[c + 1], cell_name[c + 1]
+        local cur = self[name]
+        if type(cur) == "cdata" then
+          fresh = fresh or {}
+          if not fresh[cur] then
+            cur = S.copy_value(cur)
+            self[name] = cur
+            fresh[cur] = true
           end
+          cur[comp] = values[c]
         end
       end
     end
