@@ -52,7 +52,8 @@ local function url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
 
 ---------------------------------------------------------------- properties
 -- A property description: kind (0..3 game object, 4 script), type ("number", "vector3", …),
--- elem (0-based element of a sub-property, -1 otherwise), count, element ids, self field name.
+-- elem (0-based element of a sub-property, -1 otherwise), count, element ids, self field name,
+-- read_only.
 local function describe(kind, type_, name, elem_names)
   local d = { kind = kind, type = type_, elem = -1, count = 1, name = name }
   if elem_names then
@@ -164,6 +165,10 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   end
   if to_kind ~= d.type then
     fail(string.format("The property '%s' of '%s' has incorrect type", S.hash_text(ph.h), url_text(u)))
+  end
+  if d.read_only then
+    -- No animatable property is read-only yet (the model's `animation` will be).
+    fail(string.format("Animation of the property '%s' of '%s' is unsupported", S.hash_text(ph.h), url_text(u)))
   end
   req.component, req.property, req.slot, req.kind = u.f, ph.h, slot, d.kind
   req.elem, req.count = d.elem, d.count
