@@ -128,6 +128,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     }
     let mut w = world.borrow_mut();
     for slot in doomed {
+        w.tweens.remove_object(slot);
         w.scene.remove(slot);
     }
 }

@@ -19,6 +19,12 @@ pub trait ScriptHooks {
     fn deliver(&mut self, instance: u32, msg: &crate::scene::Message);
     /// Calls `final` and forgets the instance.
     fn destroy(&mut self, instance: u32);
+    /// Before the tween update: copies into the tween world the script-property values that
+    /// tweens starting this frame read.
+    fn before_tweens(&mut self, _dt: f32) {}
+    /// After the tween update: writes tweened script properties back and runs the completion
+    /// callbacks of the tweens that ended.
+    fn after_tweens(&mut self) {}
 }
 
 /// Frame phases that `--stats` reports separately.
@@ -38,6 +44,13 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     dispatch::dispatch(world, hooks);
     let mut scripts = t.elapsed();
     let t = Instant::now();
+    hooks.before_tweens(dt);
+    {
+        let w = &mut *world.borrow_mut();
+        w.tweens.update(&mut w.scene, dt);
+    }
+    hooks.after_tweens();
+    dispatch::dispatch(world, hooks);
     timing(Phase::Tweens, t.elapsed());
     let t = Instant::now();
     timing(Phase::Animation, t.elapsed());

@@ -1,10 +1,13 @@
 //! Everything a running game holds, apart from the Lua state and GPU resources.
+use crate::anim::TweenWorld;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::scene::{MessageQueue, Scene};
 
 pub struct World {
     pub scene: Scene,
     pub messages: MessageQueue,
+    /// `go.animate` tweens, advanced once per frame after the scripts' update.
+    pub tweens: TweenWorld,
     /// Hash of the bootstrap collection's name: the URL socket of every object.
     pub socket: Hash,
     pub socket_name: String,
@@ -18,6 +21,7 @@ impl World {
         World {
             scene: Scene::new(),
             messages: MessageQueue::default(),
+            tweens: TweenWorld::new(),
             socket: hash_remembered(socket_name),
             socket_name: socket_name.to_string(),
             exit_code: None,

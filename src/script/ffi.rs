@@ -38,14 +38,14 @@ pub struct M4 {
 /// Opaque to Lua: a pointer to the game's state cell.
 pub type Ctx = *const RefCell<World>;
 
-const OK: i32 = 0;
+pub(super) const OK: i32 = 0;
 const ERR: i32 = 1;
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
-fn fail(msg: String) -> i32 {
+pub(super) fn fail(msg: String) -> i32 {
     let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
     ERR
@@ -57,7 +57,7 @@ extern "C" fn last_error() -> *const c_char {
 }
 
 /// Runs `f` on the world; a re-entrant call (which would be a bug) fails instead of aliasing.
-fn with_world<R>(ctx: Ctx, f: impl FnOnce(&mut World) -> R) -> Option<R> {
+pub(super) fn with_world<R>(ctx: Ctx, f: impl FnOnce(&mut World) -> R) -> Option<R> {
     // SAFETY: `ctx` is the address of the `RefCell<World>` that the `ScriptHost` keeps alive (an
     // `Rc` it owns) for as long as its Lua state exists, and Lua is only entered on this thread.
     let cell = unsafe { ctx.as_ref()? };

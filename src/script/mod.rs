@@ -4,6 +4,7 @@
 //! `lua/vmath.lua`) over the C functions in [`ffi`]. Lua owns only the per-instance `self` tables
 //! and the compiled callbacks; all game state stays in [`World`].
 pub mod ffi;
+pub mod ffi_anim;
 
 use crate::game::{ScriptHooks, World};
 use crate::project::{PropertyValue, Resources};
@@ -17,6 +18,7 @@ const VMATH_LUA: &str = include_str!("lua/vmath.lua");
 const RUNTIME_LUA: &str = include_str!("lua/runtime.lua");
 const GO_LUA: &str = include_str!("lua/go.lua");
 const MSG_LUA: &str = include_str!("lua/msg.lua");
+const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
 
 /// Passed by address to `E.deliver`; the layout matches `sinew_envelope` in runtime.lua.
 #[repr(C)]
@@ -38,6 +40,8 @@ struct Entries {
     destroy: Function,
     reload_script: Function,
     reload_module: Function,
+    before_tweens: Function,
+    after_tweens: Function,
 }
 
 pub struct ScriptHost {
@@ -62,7 +66,7 @@ impl ScriptHost {
         let errors = Rc::new(Cell::new(0u32));
         let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
         let api = lua.create_table().map_err(lua_err)?;
-        for (name, addr) in ffi::table() {
+        for (name, addr) in ffi::table().into_iter().chain(ffi_anim::table()) {
             api.set(name, addr as f64).map_err(lua_err)?;
         }
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
@@ -73,6 +77,7 @@ impl ScriptHost {
             let s: Table =
                 lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, ctx_addr, host_fns, vm))?;
             let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
+            lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
             let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
             crate::script::constants(&lua, &go)?;
             globals.set("go", go)?;
@@ -87,6 +92,8 @@ impl ScriptHost {
                 destroy: e.get("destroy")?,
                 reload_script: e.get("reload_script")?,
                 reload_module: e.get("reload_module")?,
+                before_tweens: e.get("before_tweens")?,
+                after_tweens: e.get("after_tweens")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -314,6 +321,12 @@ impl ScriptHooks for ScriptHost {
     }
     fn destroy(&mut self, instance: u32) {
         self.call_entry(&self.entries.destroy, instance);
+    }
+    fn before_tweens(&mut self, dt: f32) {
+        self.call_entry(&self.entries.before_tweens, dt);
+    }
+    fn after_tweens(&mut self) {
+        self.call_entry(&self.entries.after_tweens, ());
     }
 }
 

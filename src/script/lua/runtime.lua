@@ -50,6 +50,7 @@ for name, sig in pairs(sigs) do
   F[name] = ffi.cast(sig, api[name])
 end
 S.F = F
+S.api = api  -- for namespaces that cast their own FFI functions (animate.lua)
 
 ---------------------------------------------------------------- errors
 -- Errors name the user's file and line: the first stack frame outside /builtins/.

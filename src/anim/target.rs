@@ -1,0 +1,262 @@
+//! What a tween writes to. Every scalar tween owns exactly one float somewhere; [`Target`] says
+//! where, so the update loop is one `match` and new animatable things (material constants, model
+//! cursor and playback rate) are one more variant with its read and write.
+use crate::base::hash::Hash;
+use crate::scene::Scene;
+use glam::{Quat, Vec3};
+use std::collections::HashMap;
+
+/// One float of one property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The record of a vector/quat tween: it times the animation and carries the callback, its
+    /// element tweens carry the values.
+    None,
+    Position {
+        slot: u32,
+        axis: u8,
+    },
+    Rotation {
+        slot: u32,
+        axis: u8,
+    },
+    Scale {
+        slot: u32,
+        axis: u8,
+    },
+    /// One angle (degrees) of an object's Euler record, turned into its rotation every frame.
+    Euler {
+        record: u32,
+        axis: u8,
+    },
+    /// One element of a script `go.property`, in [`ScriptCells`]; Lua copies it into `self`.
+    Script {
+        cell: u32,
+    },
+}
+
+/// The Euler angles of objects whose `euler` is being animated.
+///
+/// Defold keeps angles beyond ±360° (a tween to 720° turns twice) by animating a per-object
+/// Euler vector and converting it to the rotation; the quaternion is only overwritten when the
+/// Euler value changed, so a `rotation` tween on the same object still wins when the Euler
+/// value stands still (test `EulerWritebackOnlyForChangedValues`).
+#[derive(Default)]
+pub struct EulerRecords {
+    slot: Vec<u32>,
+    pub(super) value: Vec<Vec3>,
+    prev: Vec<Vec3>,
+    /// The rotation this record last produced or was read from: when the object's rotation
+    /// differs, something else rotated it and the record is re-derived before it is read.
+    synced: Vec<Quat>,
+    free: Vec<u32>,
+}
+
+fn same_bits3(a: Vec3, b: Vec3) -> bool {
+    a.x.to_bits() == b.x.to_bits() && a.y.to_bits() == b.y.to_bits() && a.z.to_bits() == b.z.to_bits()
+}
+
+fn same_bits4(a: Quat, b: Quat) -> bool {
+    a.x.to_bits() == b.x.to_bits()
+        && a.y.to_bits() == b.y.to_bits()
+        && a.z.to_bits() == b.z.to_bits()
+        && a.w.to_bits() == b.w.to_bits()
+}
+
+impl EulerRecords {
+    /// A new record for `slot`, starting from its current rotation.
+    pub fn create(&mut self, scene: &Scene, slot: u32) -> u32 {
+        let q = scene.rotation[slot as usize];
+        let e = quat_to_euler(q);
+        match self.free.pop() {
+            Some(r) => {
+                let i = r as usize;
+                (self.slot[i], self.value[i], self.prev[i], self.synced[i]) = (slot, e, e, q);
+                r
+            }
+            None => {
+                self.slot.push(slot);
+                self.value.push(e);
+                self.prev.push(e);
+                self.synced.push(q);
+                (self.slot.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn release(&mut self, record: u32) {
+        self.slot[record as usize] = crate::scene::NONE;
+        self.free.push(record);
+    }
+
+    /// Re-derives the angles from the rotation when the rotation was changed by something else.
+    pub fn sync(&mut self, scene: &Scene, record: u32) {
+        let i = record as usize;
+        let q = scene.rotation[self.slot[i] as usize];
+        if !same_bits4(q, self.synced[i]) {
+            let e = quat_to_euler(q);
+            (self.value[i], self.prev[i], self.synced[i]) = (e, e, q);
+        }
+    }
+
+    /// Writes every changed record into its object's rotation.
+    pub fn commit(&mut self, scene: &mut Scene) {
+        for i in 0..self.slot.len() {
+            let slot = self.slot[i];
+            if slot == crate::scene::NONE || same_bits3(self.value[i], self.prev[i]) {
+                continue;
+            }
+            let q = euler_to_quat(self.value[i]);
+            scene.rotation[slot as usize] = q;
+            (self.prev[i], self.synced[i]) = (self.value[i], q);
+        }
+    }
+}
+
+/// Script property elements being animated, shared with Lua as a flat float array.
+///
+/// Script properties live in Lua `self` tables, so a tween cannot write them directly. Lua copies
+/// the current values of cells whose tweens start this frame into `values` before the update
+/// ([`ScriptCells::pull`]) and copies the written ones back after it ([`ScriptCells::written`]):
+/// one pass over the few script cells per frame, while game-object tweens stay in Rust.
+#[derive(Default)]
+pub struct ScriptCells {
+    pub values: Vec<f32>,
+    keys: Vec<(u32, Hash, Hash)>,
+    by_key: HashMap<(u32, Hash, Hash), u32>,
+    free: Vec<u32>,
+    is_written: Vec<bool>,
+    /// Cells written during the last update, each once.
+    pub written: Vec<u32>,
+    /// Cells whose value Lua must provide before the next update.
+    pub pull: Vec<u32>,
+}
+
+impl ScriptCells {
+    /// The cell of element `property` of component `component` on object `slot`, and whether it
+    /// was just created (Lua then records which `self` field it stands for).
+    pub fn cell(&mut self, slot: u32, component: Hash, property: Hash) -> (u32, bool) {
+        let key = (slot, component, property);
+        if let Some(&c) = self.by_key.get(&key) {
+            return (c, false);
+        }
+        let c = match self.free.pop() {
+            Some(c) => {
+                self.keys[c as usize] = key;
+                self.values[c as usize] = 0.0;
+                c
+            }
+            None => {
+                self.keys.push(key);
+                self.values.push(0.0);
+                self.is_written.push(false);
+                (self.keys.len() - 1) as u32
+            }
+        };
+        self.by_key.insert(key, c);
+        (c, true)
+    }
+
+    pub fn release(&mut self, cell: u32) {
+        let key = self.keys[cell as usize];
+        if self.by_key.remove(&key).is_some() {
+            self.free.push(cell);
+        }
+    }
+
+    pub fn write(&mut self, cell: u32, v: f32) {
+        let c = cell as usize;
+        self.values[c] = v;
+        if !self.is_written[c] {
+            self.is_written[c] = true;
+            self.written.push(cell);
+        }
+    }
+
+    pub fn clear_written(&mut self) {
+        for &c in &self.written {
+            self.is_written[c as usize] = false;
+        }
+        self.written.clear();
+    }
+}
+
+/// The current value of a target (a tween's start value).
+pub fn read(scene: &Scene, euler: &mut EulerRecords, cells: &ScriptCells, t: Target) -> f32 {
+    match t {
+        Target::None => 0.0,
+        Target::Position { slot, axis } => scene.position[slot as usize][axis as usize],
+        Target::Rotation { slot, axis } => scene.rotation[slot as usize].to_array()[axis as usize],
+        Target::Scale { slot, axis } => scene.scale[slot as usize][axis as usize],
+        Target::Euler { record, axis } => {
+            euler.sync(scene, record);
+            euler.value[record as usize][axis as usize]
+        }
+        Target::Script { cell } => cells.values[cell as usize],
+    }
+}
+
+#[inline]
+pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCells, t: Target, v: f32) {
+    match t {
+        Target::None => {}
+        Target::Position { slot, axis } => scene.position[slot as usize].as_mut()[axis as usize] = v,
+        Target::Rotation { slot, axis } => {
+            let q = &mut scene.rotation[slot as usize];
+            match axis {
+                0 => q.x = v,
+                1 => q.y = v,
+                2 => q.z = v,
+                _ => q.w = v,
+            }
+        }
+        Target::Scale { slot, axis } => scene.scale[slot as usize].as_mut()[axis as usize] = v,
+        Target::Euler { record, axis } => euler.value[record as usize].as_mut()[axis as usize] = v,
+        Target::Script { cell } => cells.write(cell, v),
+    }
+}
+
+const DEG: f64 = 180.0 / std::f64::consts::PI;
+const HALF_RAD: f64 = std::f64::consts::PI / 360.0;
+
+/// Degrees, YZX order, the formula of `vmath.euler_to_quat` in single precision as Defold
+/// computes it (it runs for every animated Euler record every frame).
+pub fn euler_to_quat(e: Vec3) -> Quat {
+    let h = e * (HALF_RAD as f32);
+    let (sx, cx) = h.x.sin_cos();
+    let (sy, cy) = h.y.sin_cos();
+    let (sz, cz) = h.z.sin_cos();
+    Quat::from_xyzw(
+        sx * cy * cz + cx * sy * sz,
+        cx * sy * cz + sx * cy * sz,
+        cx * cy * sz - sx * sy * cz,
+        cx * cy * cz - sx * sy * sz,
+    )
+}
+
+/// Inverse of [`euler_to_quat`] as `vmath.quat_to_euler` computes it (gimbal snap included).
+pub fn quat_to_euler(q: Quat) -> Vec3 {
+    let (x, y, z, w) = (q.x as f64, q.y as f64, q.z as f64, q.w as f64);
+    let v = |a: f64, b: f64, c: f64| Vec3::new((a * DEG) as f32, (b * DEG) as f32, (c * DEG) as f32);
+    if x == 0.0 && y == 0.0 && z == 0.0 {
+        return Vec3::ZERO;
+    } else if y == 0.0 && z == 0.0 {
+        return v(x.atan2(w) * 2.0, 0.0, 0.0);
+    } else if x == 0.0 && z == 0.0 {
+        return v(0.0, y.atan2(w) * 2.0, 0.0);
+    } else if x == 0.0 && y == 0.0 {
+        return v(0.0, 0.0, z.atan2(w) * 2.0);
+    }
+    let test = x * y + z * w;
+    if test > 0.4999 {
+        v(0.0, 2.0 * x.atan2(w), std::f64::consts::FRAC_PI_2)
+    } else if test < -0.4999 {
+        v(0.0, -2.0 * x.atan2(w), -std::f64::consts::FRAC_PI_2)
+    } else {
+        let (sx, sy, sz) = (x * x, y * y, z * z);
+        let ry = (2.0 * y * w - 2.0 * x * z).atan2(1.0 - 2.0 * sy - 2.0 * sz);
+        let rz = (2.0 * test).asin();
+        let rx = (2.0 * x * w - 2.0 * y * z).atan2(1.0 - 2.0 * sx - 2.0 * sz);
+        v(rx, ry, rz)
+    }
+}
