@@ -39,7 +39,11 @@ ffi.cdef([[
 typedef struct sinew_vector3 { float x, y, z; } sinew_vector3;
 typedef struct sinew_vector4 { float x, y, z, w; } sinew_vector4;
 typedef struct sinew_quat    { float x, y, z, w; } sinew_quat;
-typedef struct sinew_matrix4 { float m[16]; } sinew_matrix4;
+typedef struct sinew_matrix4 { union {
+    float m[16];
+    struct { float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33; };
+    struct { sinew_vector4 c0, c1, c2, c3; };
+}; } sinew_matrix4;
 typedef struct sinew_vector  { int32_t n; float v[?]; } sinew_vector;
 ]])
 
@@ -302,13 +306,19 @@ end
 -- metatypes
 ---------------------------------------------------------------------------------------------
 
+-- Unknown fields raise through a table whose own metamethods raise, never through a function
+-- __index on the cdata: LuaJIT 2.1 (c6ffc14) can return the metamethod's result for a real
+-- field when `v[k]` runs in closures created in a loop (tests/lua/jit_index_regression.lua).
+local function refuse(msg)
+    local raise = function()
+        error(msg, 2)
+    end
+    return setmetatable({}, { __index = raise, __newindex = raise })
+end
+
 local vector3_mt = {
-    __index = function(_, k)
-        error("vmath.vector3 only has fields x, y, z.", 2)
-    end,
-    __newindex = function(_, k)
-        error("vmath.vector3 only has fields x, y, z.", 2)
-    end,
+    __index = refuse("vmath.vector3 only has fields x, y, z."),
+    __newindex = refuse("vmath.vector3 only has fields x, y, z."),
     __add = function(a, b)
         if not istype(V3, a) then
             argerr("vector3.__add", 1, "vector3", a)
@@ -365,12 +375,8 @@ local vector3_mt = {
 }
 
 local vector4_mt = {
-    __index = function(_, k)
-        error("vmath.vector4 only has fields x, y, z, w.", 2)
-    end,
-    __newindex = function(_, k)
-        error("vmath.vector4 only has fields x, y, z, w.", 2)
-    end,
+    __index = refuse("vmath.vector4 only has fields x, y, z, w."),
+    __newindex = refuse("vmath.vector4 only has fields x, y, z, w."),
     __add = function(a, b)
         if not istype(V4, a) then
             argerr("vector4.__add", 1, "vector4", a)
@@ -443,12 +449,8 @@ local function quat_mul(a, b)
 end
 
 local quat_mt = {
-    __index = function(_, k)
-        error("vmath.quat only has fields x, y, z, w.", 2)
-    end,
-    __newindex = function(_, k)
-        error("vmath.quat only has fields x, y, z, w.", 2)
-    end,
+    __index = refuse("vmath.quat only has fields x, y, z, w."),
+    __newindex = refuse("vmath.quat only has fields x, y, z, w."),
     __mul = quat_mul,
     __eq = function(a, b)
         return istype(Q, a) and istype(Q, b) and a.x == b.x and a.y == b.y and a.z == b.z and a.w == b.w
@@ -457,49 +459,14 @@ local quat_mt = {
     __concat = concat_mm,
 }
 
--- matrix4 field names -> array index (m<row><col>) or column index (c<col>)
-local MAT_ELEM, MAT_COL = {}, {}
-for r = 0, 3 do
-    for c = 0, 3 do
-        MAT_ELEM["m" .. r .. c] = c * 4 + r
-    end
-    MAT_COL["c" .. r] = r * 4
-end
+-- m00..m33 and c0..c3 are real (union) fields of the struct, read and written natively, so no
+-- function __index is involved (see `refuse`). Unlike Defold, a column is therefore a view of the
+-- matrix's own storage (a vector4 reference), not a copy.
 local MAT_FIELDS_MSG = "vmath.matrix4 only has fields c0, ..., c3 and m00, m01, ..., m10, ..., m33."
 
 local matrix4_mt = {
-    __index = function(s, k)
-        local i = MAT_ELEM[k]
-        if i then
-            return s.m[i]
-        end
-        i = MAT_COL[k]
-        if i then
-            local m = s.m
-            return V4(m[i], m[i + 1], m[i + 2], m[i + 3])
-        end
-        error(MAT_FIELDS_MSG, 2)
-    end,
-    __newindex = function(s, k, v)
-        local i = MAT_ELEM[k]
-        if i then
-            if type(v) ~= "number" then
-                error(format("vmath.matrix4.%s must be a number (got %s)", k, tname(v)), 2)
-            end
-            s.m[i] = v
-            return
-        end
-        i = MAT_COL[k]
-        if i then
-            if not istype(V4, v) then
-                error(format("vmath.matrix4.%s must be a vector4 (got %s)", k, tname(v)), 2)
-            end
-            local m = s.m
-            m[i], m[i + 1], m[i + 2], m[i + 3] = v.x, v.y, v.z, v.w
-            return
-        end
-        error(MAT_FIELDS_MSG, 2)
-    end,
+    __index = refuse(MAT_FIELDS_MSG),
+    __newindex = refuse(MAT_FIELDS_MSG),
     __mul = function(a, b)
         if type(a) == "number" then
             if istype(M4, b) then
