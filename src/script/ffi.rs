@@ -75,25 +75,14 @@ macro_rules! world_or_err {
     };
 }
 
-/// Getter and setter of one local-transform array (`position`, `rotation`, `scale`).
-macro_rules! local_transform {
-    ($get:ident, $set:ident, $field:ident, $c:ty, $to_c:expr, $from_c:expr) => {
+/// Getter of one local-transform array (`position`, `rotation`, `scale`) into a Lua scratch value.
+macro_rules! local_getter {
+    ($get:ident, $field:ident, $c:ty, $to_c:expr) => {
         extern "C" fn $get(ctx: Ctx, slot: u32, out: *mut $c) -> i32 {
             world_or_err!(ctx, |w| match live(w, slot) {
                 Ok(s) => {
                     // SAFETY: `out` points at a cdata of the matching type allocated by the Lua wrapper.
                     unsafe { *out = $to_c(w.scene.$field[s]) };
-                    OK
-                }
-                Err(e) => e,
-            })
-        }
-
-        extern "C" fn $set(ctx: Ctx, slot: u32, v: *const $c) -> i32 {
-            world_or_err!(ctx, |w| match live(w, slot) {
-                Ok(s) => {
-                    // SAFETY: `v` points at a cdata of the matching type checked by the Lua wrapper.
-                    w.scene.$field[s] = $from_c(unsafe { *v });
                     OK
                 }
                 Err(e) => e,
@@ -105,19 +94,46 @@ macro_rules! local_transform {
 fn v3_out(p: Vec3) -> V3 {
     V3 { x: p.x, y: p.y, z: p.z }
 }
-fn v3_in(v: V3) -> Vec3 {
-    Vec3::new(v.x, v.y, v.z)
-}
 fn q_out(q: Quat) -> V4 {
     V4 { x: q.x, y: q.y, z: q.z, w: q.w }
 }
-fn q_in(q: V4) -> Quat {
-    Quat::from_xyzw(q.x, q.y, q.z, q.w)
+
+local_getter!(get_position, position, V3, v3_out);
+local_getter!(get_rotation, rotation, V4, q_out);
+local_getter!(get_scale, scale, V3, v3_out);
+
+// Setters take components, not a pointer: the vector a script passes then does not escape into C,
+// so LuaJIT can sink its allocation (`local p = go.get_position(); p.x = …; go.set_position(p)`
+// allocates nothing in a compiled trace).
+extern "C" fn set_position(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
+    world_or_err!(ctx, |w| live(w, slot).map_or_else(
+        |e| e,
+        |s| {
+            w.scene.position[s] = Vec3::new(x, y, z);
+            OK
+        }
+    ))
 }
 
-local_transform!(get_position, set_position, position, V3, v3_out, v3_in);
-local_transform!(get_rotation, set_rotation, rotation, V4, q_out, q_in);
-local_transform!(get_scale, set_scale, scale, V3, v3_out, v3_in);
+extern "C" fn set_rotation(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32, qw: f32) -> i32 {
+    world_or_err!(ctx, |w| live(w, slot).map_or_else(
+        |e| e,
+        |s| {
+            w.scene.rotation[s] = Quat::from_xyzw(x, y, z, qw);
+            OK
+        }
+    ))
+}
+
+extern "C" fn set_scale(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
+    world_or_err!(ctx, |w| live(w, slot).map_or_else(
+        |e| e,
+        |s| {
+            w.scene.scale[s] = Vec3::new(x, y, z);
+            OK
+        }
+    ))
+}
 
 /// World transform as position, rotation, scale and matrix, from the last transform update.
 extern "C" fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut V4, scale: *mut V3, m: *mut M4) -> i32 {

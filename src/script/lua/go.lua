@@ -57,35 +57,34 @@ S.slot_of = slot_of
 local function check(rc) if rc ~= 0 then S.fail_last() end end
 
 ---------------------------------------------------------------- transforms
+-- Getters read into one scratch value and return a fresh vector built from its components, and
+-- setters pass components: a vector that only flows from a getter to a setter never escapes, so
+-- the JIT sinks its allocation.
+local s3, sq = v3_t(), q_t()
+
 function go.get_position(id)
-  local slot = slot_of(id, "go.get_position", 1)
-  local v = v3_t()
-  check(F.get_position(ctx, slot, v))
-  return v
+  check(F.get_position(ctx, slot_of(id, "go.get_position", 1), s3))
+  return v3_t(s3.x, s3.y, s3.z)
 end
 
 function go.set_position(v, id)
   if not istype(v3_t, v) then argerr("go.set_position", 1, "vector3", v) end
-  check(F.set_position(ctx, slot_of(id, "go.set_position", 2), v))
+  check(F.set_position(ctx, slot_of(id, "go.set_position", 2), v.x, v.y, v.z))
 end
 
 function go.get_rotation(id)
-  local slot = slot_of(id, "go.get_rotation", 1)
-  local q = q_t()
-  check(F.get_rotation(ctx, slot, q))
-  return q
+  check(F.get_rotation(ctx, slot_of(id, "go.get_rotation", 1), sq))
+  return q_t(sq.x, sq.y, sq.z, sq.w)
 end
 
 function go.set_rotation(q, id)
   if not istype(q_t, q) then argerr("go.set_rotation", 1, "quat", q) end
-  check(F.set_rotation(ctx, slot_of(id, "go.set_rotation", 2), q))
+  check(F.set_rotation(ctx, slot_of(id, "go.set_rotation", 2), q.x, q.y, q.z, q.w))
 end
 
 function go.get_scale(id)
-  local slot = slot_of(id, "go.get_scale", 1)
-  local v = v3_t()
-  check(F.get_scale(ctx, slot, v))
-  return v
+  check(F.get_scale(ctx, slot_of(id, "go.get_scale", 1), s3))
+  return v3_t(s3.x, s3.y, s3.z)
 end
 go.get_scale_vector = go.get_scale
 
@@ -110,7 +109,7 @@ end
 
 function go.set_scale(s, id)
   local v = scale_arg(s, "go.set_scale")
-  check(F.set_scale(ctx, slot_of(id, "go.set_scale", 2), v))
+  check(F.set_scale(ctx, slot_of(id, "go.set_scale", 2), v.x, v.y, v.z))
 end
 
 function go.set_scale_xy(s, id)
@@ -118,8 +117,7 @@ function go.set_scale_xy(s, id)
   local slot = slot_of(id, "go.set_scale_xy", 2)
   local cur = v3_t()
   check(F.get_scale(ctx, slot, cur))
-  cur.x, cur.y = v.x, v.y
-  check(F.set_scale(ctx, slot, cur))
+  check(F.set_scale(ctx, slot, v.x, v.y, cur.z))
 end
 
 function go.get_world_position(id)
@@ -274,10 +272,12 @@ local function read_go(slot, base)
 end
 
 local function write_go(slot, base, v)
-  if base == "position" then check(F.set_position(ctx, slot, v))
-  elseif base == "scale" then check(F.set_scale(ctx, slot, v))
-  elseif base == "rotation" then check(F.set_rotation(ctx, slot, v))
-  else check(F.set_rotation(ctx, slot, vm.vmath.euler_to_quat(v))) end
+  if base == "position" then check(F.set_position(ctx, slot, v.x, v.y, v.z))
+  elseif base == "scale" then check(F.set_scale(ctx, slot, v.x, v.y, v.z))
+  else
+    local q = base == "rotation" and v or vm.vmath.euler_to_quat(v)
+    check(F.set_rotation(ctx, slot, q.x, q.y, q.z, q.w))
+  end
 end
 
 local function url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
