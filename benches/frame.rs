@@ -42,6 +42,7 @@ fn script_game() -> (ScriptHost, Rc<RefCell<World>>) {
     std::fs::create_dir_all(dir.join("main")).expect("temp dir");
     std::fs::write(dir.join("main/mover.script"), MOVER).expect("write script");
     let res = Resources::open_dir(&dir).expect("resources");
+    let res2 = res.clone();
     let objects = (0..OBJECTS)
         .map(|i| ObjectSpec {
             path: format!("/o{i}"),
@@ -59,7 +60,7 @@ fn script_game() -> (ScriptHost, Rc<RefCell<World>>) {
     let spec = CollectionSpec { name: "main".into(), objects };
     let world = Rc::new(RefCell::new(World::new("main")));
     let mut host = ScriptHost::new(world.clone(), res).expect("lua");
-    spawn_collection(&world, &spec, &mut host).expect("spawn");
+    spawn_collection(&world, &res2, &spec, &mut host).expect("spawn");
     host.init_new();
     (host, world)
 }

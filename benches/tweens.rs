@@ -136,6 +136,7 @@ fn game(script: &str, with_scripts: bool, globals: &[(&str, bool)]) -> (ScriptHo
     std::fs::create_dir_all(dir.join("main")).expect("temp dir");
     std::fs::write(dir.join("main/s.script"), script).expect("write script");
     let res = Resources::open_dir(&dir).expect("resources");
+    let res2 = res.clone();
     let script_component = || ComponentSpec {
         id: "script".into(),
         kind: ComponentKind::Script { script: "/main/s.script".into(), properties: vec![] },
@@ -168,7 +169,7 @@ fn game(script: &str, with_scripts: bool, globals: &[(&str, bool)]) -> (ScriptHo
     for (name, v) in globals {
         host.lua().globals().set(*name, *v).expect("global");
     }
-    spawn_collection(&world, &spec, &mut host).expect("spawn");
+    spawn_collection(&world, &res2, &spec, &mut host).expect("spawn");
     host.init_new();
     assert_eq!(host.error_count(), 0);
     (host, world)

@@ -1,5 +1,6 @@
 //! The command line and the main loop.
 pub mod cli;
+pub mod draw;
 pub mod inspect;
 pub mod run;
 pub mod stats;

@@ -1,10 +1,11 @@
 //! `sinew run`: load, then loop input → update → render → post-update until told to stop.
+use super::draw::Scenery;
 use super::stats::Stats;
 use crate::game::{self, ScriptHooks, World};
 use crate::project::{ProjectSettings, Resources, collection, settings};
-use crate::render::{DebugCube, DebugDraw, Gfx, InputEvent, WindowConfig};
+use crate::render::{Gfx, InputEvent, WindowConfig};
 use crate::script::ScriptHost;
-use glam::{Mat4, Vec3};
+
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -43,7 +44,7 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
     let spec = collection::load_collection(res, &settings.main_collection).map_err(|e| e.to_string())?;
     let world = Rc::new(RefCell::new(World::new(&spec.name)));
     let mut scripts = ScriptHost::new(world.clone(), res.clone())?;
-    game::spawn::spawn_collection(&world, &spec, &mut scripts)?;
+    game::spawn::spawn_collection(&world, res, &spec, &mut scripts)?;
     scripts.init_new();
     game::post_update(&world, &mut scripts);
     Ok(Game { settings, world, scripts })
@@ -79,16 +80,12 @@ pub fn run(opts: RunOptions) -> i32 {
         }
     };
     log::debug!("{}", gfx.renderer_info());
-    let debug = if opts.debug_draw {
-        match DebugDraw::new(gfx.gl()) {
-            Ok(d) => Some(d),
-            Err(e) => {
-                log::error!("{e}");
-                None
-            }
+    let mut scenery = match Scenery::new(gfx.gl(), opts.debug_draw) {
+        Ok(s) => s,
+        Err(e) => {
+            log::error!("cannot set up rendering: {e}");
+            return 1;
         }
-    } else {
-        None
     };
     let fixed_dt = opts.fixed_dt.or(if headless { Some(1.0 / g.settings.update_frequency.max(1.0)) } else { None });
     let mut watcher = match (opts.watch, res.dir()) {
@@ -103,7 +100,6 @@ pub fn run(opts: RunOptions) -> i32 {
     };
     let mut reloaded: Vec<(String, std::time::SystemTime)> = Vec::new();
     let mut stats = Stats::default();
-    let mut debug_camera = None;
     let mut frames = 0u64;
     let mut last = Instant::now();
     let exit_code = loop {
@@ -126,8 +122,10 @@ pub fn run(opts: RunOptions) -> i32 {
         step(&mut g, dt, &mut stats);
         let t = Instant::now();
         gfx.begin_frame(g.settings.clear_color);
-        if let Some(d) = &debug {
-            draw_debug(&g.world.borrow(), d, &gfx, &mut debug_camera);
+        {
+            let w = g.world.borrow();
+            scenery.sync(gfx.gl(), &w, &res);
+            scenery.draw(gfx.gl(), &w, gfx.size());
         }
         gfx.end_frame();
         stats.record(4, t.elapsed());
@@ -201,48 +199,29 @@ pub fn shutdown(g: &mut Game) {
     }
 }
 
-/// Cubes for game objects, seen by a camera that frames where they all were on the first frame
-/// (fixed afterwards, so the view does not swim as objects move).
-fn draw_debug(w: &World, d: &DebugDraw, gfx: &Gfx, camera: &mut Option<Mat4>) {
-    let mut cubes = Vec::new();
-    let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
-    for s in 0..w.scene.capacity() {
-        if !w.scene.alive[s] {
-            continue;
+/// Parses every material and compiles its shaders in a headless GL context.
+fn check_materials(res: &Resources, materials: &std::collections::BTreeSet<(String, String)>) -> Vec<String> {
+    if materials.is_empty() {
+        return Vec::new();
+    }
+    let cfg = WindowConfig { title: "sinew check".into(), width: 16, height: 16, vsync: false, headless: true };
+    let gfx = match Gfx::new(&cfg) {
+        Ok(g) => g,
+        Err(e) => return vec![format!("cannot create a GL context to compile shaders: {e}")],
+    };
+    let mut renderer = match crate::render::ModelRenderer::new(gfx.gl()) {
+        Ok(r) => r,
+        Err(e) => return vec![e],
+    };
+    let mut problems = Vec::new();
+    for (path, from) in materials {
+        let mut read = |p: &str| res.read_string(p, Some(path));
+        if let Err(e) = res.read_string(path, Some(from)).and_then(|_| renderer.add_material(gfx.gl(), path, &mut read))
+        {
+            problems.push(e.to_string());
         }
-        let m = Mat4::from(w.scene.world[s]);
-        let p = m.w_axis.truncate();
-        lo = lo.min(p);
-        hi = hi.max(p);
-        let h = w.scene.ids[s];
-        let color = [
-            0.35 + (h & 0xff) as f32 / 400.0,
-            0.35 + ((h >> 8) & 0xff) as f32 / 400.0,
-            0.35 + ((h >> 16) & 0xff) as f32 / 400.0,
-            1.0,
-        ];
-        cubes.push(DebugCube { world: m, color });
     }
-    if cubes.is_empty() {
-        return;
-    }
-    let view_proj = *camera.get_or_insert_with(|| frame_bounds(lo, hi, gfx.size()));
-    d.draw(gfx.gl(), view_proj, &cubes);
-}
-
-/// A perspective camera on +Z (tilted slightly down) that sees the box `lo..hi`.
-fn frame_bounds(lo: Vec3, hi: Vec3, (wdt, hgt): (u32, u32)) -> Mat4 {
-    let center = (lo + hi) * 0.5;
-    let aspect = wdt as f32 / hgt.max(1) as f32;
-    let half = (hi - lo) * 0.5;
-    let radius = (half.x / aspect).max(half.y).max(half.z) + 3.0;
-    let fov = std::f32::consts::FRAC_PI_4;
-    let dist = radius / (fov * 0.5).tan() + half.z;
-    let eye = center + Vec3::new(0.0, dist * 0.3, dist);
-    let view = glam::camera::rh::view::look_at_mat4(eye, center, Vec3::Y);
-    let far = dist * 1.1 + radius * 2.0 + 10.0;
-    let proj = glam::camera::rh::proj::opengl::perspective(fov, aspect, 0.1, far);
-    proj * view
+    problems
 }
 
 /// `sinew check`: loads every collection and compiles every script; lists every problem.
@@ -258,11 +237,28 @@ pub fn check(dir: &Path) -> i32 {
     if let Err(e) = settings::load_settings(&res) {
         problems.push(e.to_string());
     }
+    let mut meshes = std::collections::BTreeSet::new();
+    let mut materials = std::collections::BTreeSet::new();
     for path in res.list(".collection") {
-        if let Err(e) = collection::load_collection(&res, &path) {
+        match collection::load_collection(&res, &path) {
+            Ok(spec) => {
+                for c in spec.objects.iter().flat_map(|o| &o.components) {
+                    if let crate::project::ComponentKind::Model(m) = &c.kind {
+                        meshes.extend([m.mesh.clone(), m.skeleton.clone()]);
+                        meshes.extend(m.animations.iter().cloned());
+                        materials.insert((m.material.clone(), m.source.clone()));
+                    }
+                }
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    for mesh in &meshes {
+        if let Err(e) = crate::project::gltf::import(&res, mesh) {
             problems.push(e.to_string());
         }
     }
+    problems.extend(check_materials(&res, &materials));
     let world = Rc::new(RefCell::new(World::new("check")));
     match ScriptHost::new(world, res.clone()) {
         Ok(host) => {

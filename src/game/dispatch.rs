@@ -11,11 +11,17 @@ const MAX_PASSES: usize = 10;
 
 struct BuiltinIds {
     set_parent: u64,
+    enable: u64,
+    disable: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
     static IDS: OnceLock<BuiltinIds> = OnceLock::new();
-    IDS.get_or_init(|| BuiltinIds { set_parent: hash_str("set_parent") })
+    IDS.get_or_init(|| BuiltinIds {
+        set_parent: hash_str("set_parent"),
+        enable: hash_str("enable"),
+        disable: hash_str("disable"),
+    })
 }
 
 /// Delivers queued messages, including those posted while delivering, up to [`MAX_PASSES`].
@@ -65,16 +71,42 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
                 url::format(&m.sender)
             );
         }
-        matching
+        let scripts = matching
             .iter()
             .filter_map(|c| match c.kind {
                 ComponentKind::Script(i) => Some(i),
                 _ => None,
             })
-            .collect()
+            .collect();
+        let kinds: Vec<ComponentKind> = matching.iter().map(|c| c.kind).collect();
+        for kind in kinds {
+            builtin_component_message(&mut w, kind, m.id);
+        }
+        scripts
     };
     for i in targets {
         hooks.deliver(i, m);
+    }
+}
+
+/// `enable` / `disable` sent to a model, camera or light component.
+fn builtin_component_message(w: &mut World, kind: ComponentKind, id: u64) {
+    let on = if id == ids().enable {
+        true
+    } else if id == ids().disable {
+        false
+    } else {
+        return;
+    };
+    let models = &mut w.models;
+    let flag = match kind {
+        ComponentKind::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
+        ComponentKind::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
+        ComponentKind::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
+        ComponentKind::Script(_) => None,
+    };
+    if let Some(f) = flag {
+        *f = on;
     }
 }
 
@@ -129,6 +161,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     let mut w = world.borrow_mut();
     for slot in doomed {
         w.tweens.remove_object(slot);
+        w.models.remove_object(slot);
         w.scene.remove(slot);
     }
 }

@@ -1,7 +1,7 @@
 //! Turning a loaded collection into game objects and component instances.
 use super::World;
 use crate::base::hash::hash_remembered;
-use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue};
+use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue, Resources};
 use crate::scene::{Component, ComponentKind};
 use glam::{Quat, Vec3};
 use std::cell::RefCell;
@@ -18,9 +18,11 @@ pub trait ScriptFactory {
     ) -> Result<u32, String>;
 }
 
-/// Spawns every object of `spec`. Components this build cannot show yet are kept as ids only.
+/// Spawns every object of `spec` with its components; a model that cannot be imported is a load
+/// error naming the file.
 pub fn spawn_collection(
     world: &RefCell<World>,
+    res: &Resources,
     spec: &CollectionSpec,
     scripts: &mut dyn ScriptFactory,
 ) -> Result<(), String> {
@@ -42,9 +44,13 @@ pub fn spawn_collection(
                 SpecKind::Script { script, properties } => {
                     ComponentKind::Script(scripts.create(slot, &c.id, script, properties)?)
                 }
-                SpecKind::Model(_) => ComponentKind::Model(u32::MAX),
-                SpecKind::Camera(_) => ComponentKind::Camera(u32::MAX),
-                SpecKind::Light(_) => ComponentKind::Light(u32::MAX),
+                SpecKind::Model(m) => {
+                    ComponentKind::Model(world.borrow_mut().models.create_model(res, slot, &c.id, m)?)
+                }
+                SpecKind::Camera(cam) => {
+                    ComponentKind::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
+                }
+                SpecKind::Light(l) => ComponentKind::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

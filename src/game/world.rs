@@ -1,4 +1,5 @@
 //! Everything a running game holds, apart from the Lua state and GPU resources.
+use super::components::ModelWorld;
 use crate::anim::TweenWorld;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::scene::{MessageQueue, Scene};
@@ -8,6 +9,8 @@ pub struct World {
     pub messages: MessageQueue,
     /// `go.animate` tweens, advanced once per frame after the scripts' update.
     pub tweens: TweenWorld,
+    /// Model, camera and light components.
+    pub models: ModelWorld,
     /// Hash of the bootstrap collection's name: the URL socket of every object.
     pub socket: Hash,
     pub socket_name: String,
@@ -22,6 +25,7 @@ impl World {
             scene: Scene::new(),
             messages: MessageQueue::default(),
             tweens: TweenWorld::new(),
+            models: ModelWorld::default(),
             socket: hash_remembered(socket_name),
             socket_name: socket_name.to_string(),
             exit_code: None,

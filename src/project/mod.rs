@@ -4,6 +4,7 @@
 pub mod collection;
 pub mod gltf;
 pub mod json;
+pub mod material;
 pub mod model_data;
 pub mod resources;
 pub mod settings;

@@ -2,54 +2,11 @@
 //! settings. Loading goes through a reader closure so this module never touches the disk.
 
 use glow::HasContext;
-use serde::Deserialize;
 
 use super::program::ShaderProgram;
 use crate::base::path::LoadError;
-use crate::project::json::{self, Located, OrderedMap};
-
-/// The `.material` JSON, as written.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MaterialDesc {
-    pub vertex_program: Located<String>,
-    pub fragment_program: Located<String>,
-    #[serde(default)]
-    pub vertex_constants: Option<OrderedMap<[f32; 4]>>,
-    #[serde(default)]
-    pub fragment_constants: Option<OrderedMap<[f32; 4]>>,
-    #[serde(default)]
-    pub samplers: Option<OrderedMap<SamplerDesc>>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SamplerDesc {
-    #[serde(default)]
-    pub wrap: Option<WrapMode>,
-    #[serde(default)]
-    pub filter: Option<FilterMode>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WrapMode {
-    Repeat,
-    #[serde(alias = "clamp")]
-    ClampToEdge,
-    MirroredRepeat,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FilterMode {
-    Nearest,
-    Linear,
-    NearestMipmapNearest,
-    NearestMipmapLinear,
-    LinearMipmapNearest,
-    LinearMipmapLinear,
-}
+use crate::project::json;
+pub use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 
 impl WrapMode {
     pub(crate) fn gl(self) -> i32 {
@@ -74,11 +31,6 @@ impl FilterMode {
         };
         (min as i32, mag as i32)
     }
-}
-
-/// Parses a `.material` strictly; errors carry line and column.
-pub fn parse_material(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
-    json::parse(resource, text)
 }
 
 /// A usable material: linked program, constant defaults and sampler objects, each lined up

@@ -5,6 +5,7 @@
 //! and the compiled callbacks; all game state stays in [`World`].
 pub mod ffi;
 pub mod ffi_anim;
+pub mod ffi_model;
 
 use crate::game::{ScriptHooks, World};
 use crate::project::{PropertyValue, Resources};
@@ -19,6 +20,7 @@ const RUNTIME_LUA: &str = include_str!("lua/runtime.lua");
 const GO_LUA: &str = include_str!("lua/go.lua");
 const MSG_LUA: &str = include_str!("lua/msg.lua");
 const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
+const MODEL_LUA: &str = include_str!("lua/model.lua");
 
 /// Passed by address to `E.deliver`; the layout matches `sinew_envelope` in runtime.lua.
 #[repr(C)]
@@ -66,7 +68,7 @@ impl ScriptHost {
         let errors = Rc::new(Cell::new(0u32));
         let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
         let api = lua.create_table().map_err(lua_err)?;
-        for (name, addr) in ffi::table().into_iter().chain(ffi_anim::table()) {
+        for (name, addr) in ffi::table().into_iter().chain(ffi_anim::table()).chain(ffi_model::table()) {
             api.set(name, addr as f64).map_err(lua_err)?;
         }
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
@@ -78,6 +80,8 @@ impl ScriptHost {
                 lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, ctx_addr, host_fns, vm))?;
             let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
             lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
+            let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
+            globals.set("model", model)?;
             let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
             crate::script::constants(&lua, &go)?;
             globals.set("go", go)?;

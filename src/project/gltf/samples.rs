@@ -26,7 +26,32 @@ pub fn checker_png(size: u32, cells: u32, a: [u8; 4], b: [u8; 4]) -> Vec<u8> {
 /// A unit cube (-0.5..0.5) with 24 vertices (4 per face, so normals and UVs are per face),
 /// 36 indices and a checker texture.
 pub fn textured_cube() -> Vec<u8> {
-    let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
+    let p = cube_primitive(Some(0));
+    let mut b = GltfBuilder::new();
+    let node = b.node("cube", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(64, 8, [230, 230, 230, 255], [40, 90, 200, 255]), true);
+    b.material("checker", [1.0; 4], Some(tex));
+    b.mesh(node, "cube", &[p], &[], &[]);
+    b.to_glb()
+}
+
+/// Two untextured unit cubes, meshes `left` (red, at x = -1) and `right` (green, at x = +1,
+/// scaled by 0.5) under a parent node at y = 1: node transforms and per-mesh ids.
+pub fn two_meshes() -> Vec<u8> {
+    let mut b = GltfBuilder::new();
+    let root = b.node("root", None, [0.0, 1.0, 0.0], NO_ROTATION, [1.0; 3]);
+    let left = b.node("left_node", Some(root), [-1.0, 0.0, 0.0], NO_ROTATION, [1.0; 3]);
+    let right = b.node("right_node", Some(root), [1.0, 0.0, 0.0], NO_ROTATION, [0.5; 3]);
+    b.material("red", [0.9, 0.2, 0.2, 1.0], None);
+    b.material("green", [0.2, 0.8, 0.3, 1.0], None);
+    b.mesh(left, "left", &[cube_primitive(Some(0))], &[], &[]);
+    b.mesh(right, "right", &[cube_primitive(Some(1))], &[], &[]);
+    b.to_glb()
+}
+
+/// A unit cube primitive with per-face normals and UVs.
+fn cube_primitive(material: Option<usize>) -> PrimitiveSpec {
+    let mut p = PrimitiveSpec { material, ..Default::default() };
     // (normal, u axis, v axis) per face.
     let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
         ([1.0, 0.0, 0.0], [0.0, 0.0, -1.0], [0.0, 1.0, 0.0]),
@@ -45,12 +70,7 @@ pub fn textured_cube() -> Vec<u8> {
         }
         p.indices.extend([base, base + 1, base + 2, base, base + 2, base + 3]);
     }
-    let mut b = GltfBuilder::new();
-    let node = b.node("cube", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
-    let tex = b.texture_png(&checker_png(64, 8, [230, 230, 230, 255], [40, 90, 200, 255]), true);
-    b.material("checker", [1.0; 4], Some(tex));
-    b.mesh(node, "cube", &[p], &[], &[]);
-    b.to_glb()
+    p
 }
 
 /// A flat grid in the XZ plane, `cx`×`cz` cells (2 triangles each), textured with a checker.
@@ -78,4 +98,9 @@ pub fn textured_grid(cx: u32, cz: u32) -> Vec<u8> {
     b.material("grid", [1.0; 4], Some(tex));
     b.mesh(node, "grid", &[p], &[], &[]);
     b.to_glb()
+}
+
+/// The models of the embedded demo, by file name (see `examples/gen_assets.rs`).
+pub fn demo_assets() -> Vec<(&'static str, Vec<u8>)> {
+    vec![("crate.glb", textured_cube())]
 }

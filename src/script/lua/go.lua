@@ -301,6 +301,10 @@ local function target(fname, url, prop)
   if si == NONE then
     fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), where_text))
   end
+  if si == NONE - 1 then
+    -- Another component type (model: material constants, cursor, …): see S.component_props.
+    return slot, nil, { component = u.f, name = S.hash_text(ph.h) }, ph, where_text
+  end
   local rec = S.by_index[si]
   local name = S.hash_text(ph.h)
   local base, comp = name:match("^(.-)%.([xyzw])$")
@@ -316,12 +320,13 @@ local function target(fname, url, prop)
 end
 
 function go.get(url, prop, options)
-  local slot, gp, sp = target("go.get", url, prop)
+  local slot, gp, sp, _, wt = target("go.get", url, prop)
   if gp then
     local v = read_go(slot, gp[1])
     if gp[2] then return v[gp[2]] end
     return v
   end
+  if sp.component then return S.component_props.get(slot, sp.component, sp.name, wt) end
   local v = sp.rec.self[sp.decl.name]
   if sp.comp then return v[sp.comp] end
   return S.copy_value(v)
@@ -342,6 +347,7 @@ function go.set(url, prop, value, options)
   local function wrong(kind)
     fail(string.format("the property '%s' of '%s' must be a %s", pname, where_text, TYPE_WORD[kind] or kind))
   end
+  if sp and sp.component then return S.component_props.set(slot, sp.component, sp.name, value, where_text) end
   if gp then
     local base, comp = gp[1], gp[2]
     if comp then

@@ -1,0 +1,138 @@
+//! From game state to the renderer's flat draw list: GPU uploads of the game's assets, the
+//! camera, lights and one item per visible model instance.
+use crate::game::World;
+use crate::project::Resources;
+use crate::project::model_data::Aabb;
+use crate::render::{CameraView, camera_from_component, default_camera, transform_aabb};
+use crate::render::{DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer};
+use glam::{Mat4, Vec3};
+
+/// GPU-side state of the running game.
+pub struct Scenery {
+    pub renderer: ModelRenderer,
+    models: Vec<Option<ModelHandle>>,
+    materials: Vec<Option<MaterialHandle>>,
+    list: DrawList,
+    /// The default camera frames the scene as it was on the first frame, then stays put.
+    default_camera: Option<CameraView>,
+    debug: Option<DebugDraw>,
+}
+
+impl Scenery {
+    pub fn new(gl: &glow::Context, debug_draw: bool) -> Result<Scenery, String> {
+        let debug = if debug_draw { Some(DebugDraw::new(gl)?) } else { None };
+        Ok(Scenery {
+            renderer: ModelRenderer::new(gl)?,
+            models: Vec::new(),
+            materials: Vec::new(),
+            list: DrawList::default(),
+            default_camera: None,
+            debug,
+        })
+    }
+
+    /// Uploads assets and compiles materials the renderer has not seen yet. A material that
+    /// fails to compile is reported once (with the driver log); its models are skipped.
+    pub fn sync(&mut self, gl: &glow::Context, w: &World, res: &Resources) {
+        for a in &w.models.assets[self.models.len().min(w.models.assets.len())..] {
+            let h = self.renderer.add_model(gl, &a.data).map_err(|e| log::error!("{}: {e}", a.path)).ok();
+            self.models.push(h);
+        }
+        for m in &w.models.materials[self.materials.len().min(w.models.materials.len())..] {
+            let mut read = |p: &str| res.read_string(p, Some(&m.path));
+            let h = self.renderer.add_material(gl, &m.path, &mut read).map_err(|e| log::error!("{e}")).ok();
+            self.materials.push(h);
+        }
+    }
+
+    /// Builds this frame's draw list and submits it (and the debug cubes, when on).
+    pub fn draw(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) {
+        let aspect = size.0 as f32 / size.1.max(1) as f32;
+        self.list.clear();
+        self.list.camera = self.camera(w, aspect);
+        for l in w.models.lights.iter().filter(|l| l.alive && l.enabled) {
+            let m = world_matrix(w, l.slot);
+            self.list.lights.push(LightItem {
+                kind: l.spec.kind,
+                position: m.w_axis.truncate(),
+                direction: -m.z_axis.truncate().normalize_or_zero(),
+                color: l.spec.color,
+                intensity: l.spec.intensity,
+            });
+        }
+        if self.list.lights.is_empty() {
+            self.list.lights.push(LightItem::default_key_light());
+        }
+        for m in w.models.instances.iter().filter(|m| m.alive && m.enabled) {
+            let (Some(Some(model)), Some(Some(material))) =
+                (self.models.get(m.asset as usize), self.materials.get(m.material as usize))
+            else {
+                continue;
+            };
+            let world = world_matrix(w, m.slot);
+            self.list.push_with(*model, *material, world, &m.constants, &m.mesh_enabled, &[]);
+        }
+        self.renderer.submit(gl, &self.list);
+        if let Some(d) = &self.debug {
+            let half = Mat4::from_scale(Vec3::splat(0.5));
+            let cubes: Vec<DebugCube> = (0..w.scene.capacity())
+                .filter(|&s| w.scene.alive[s] && !has_model(w, s))
+                .map(|s| DebugCube { world: world_matrix(w, s as u32) * half, color: id_color(w.scene.ids[s]) })
+                .collect();
+            d.draw(gl, self.list.camera.proj * self.list.camera.view, &cubes);
+        }
+    }
+
+    /// The first enabled camera component, else a camera framing the models (or, with none,
+    /// all game objects) as they were on the first frame.
+    fn camera(&mut self, w: &World, aspect: f32) -> CameraView {
+        if let Some(c) = w.models.cameras.iter().find(|c| c.alive && c.enabled) {
+            let s = &c.spec;
+            return camera_from_component(
+                world_matrix(w, c.slot),
+                s.fov,
+                s.near,
+                s.far,
+                s.orthographic,
+                s.ortho_height,
+                aspect,
+            );
+        }
+        *self.default_camera.get_or_insert_with(|| default_camera(&scene_bounds(w), aspect))
+    }
+}
+
+fn world_matrix(w: &World, slot: u32) -> Mat4 {
+    w.scene.world.get(slot as usize).map_or(Mat4::IDENTITY, |a| Mat4::from(*a))
+}
+
+/// Debug cubes stand in for objects that show nothing else.
+fn has_model(w: &World, slot: usize) -> bool {
+    w.scene.components[slot].iter().any(|c| matches!(c.kind, crate::scene::ComponentKind::Model(_)))
+}
+
+/// World bounds of every model instance and every game object (as a unit cube).
+fn scene_bounds(w: &World) -> Aabb {
+    let mut b = Aabb::default();
+    for m in w.models.instances.iter().filter(|m| m.alive) {
+        if let Some(a) = w.models.assets.get(m.asset as usize) {
+            let wb = transform_aabb(&a.data.aabb, world_matrix(w, m.slot));
+            if !wb.is_empty() {
+                b.grow(wb.min);
+                b.grow(wb.max);
+            }
+        }
+    }
+    for s in (0..w.scene.capacity()).filter(|&s| w.scene.alive[s]) {
+        let p = world_matrix(w, s as u32).w_axis.truncate();
+        b.grow((p - Vec3::splat(0.5)).to_array());
+        b.grow((p + Vec3::splat(0.5)).to_array());
+    }
+    b
+}
+
+/// A stable colour per game object for debug cubes.
+fn id_color(h: u64) -> [f32; 4] {
+    let c = |shift: u32| 0.35 + ((h >> shift) & 0xff) as f32 / 400.0;
+    [c(0), c(8), c(16), 1.0]
+}

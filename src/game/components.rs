@@ -1,0 +1,159 @@
+//! Model, camera and light components: one world per type, instances in arrays (Defold style).
+//! Imported glTF data is shared between the instances of one file; GPU copies live in the
+//! renderer, keyed by asset index.
+use crate::base::hash::{Hash, hash_remembered};
+use crate::base::path::LoadError;
+use crate::project::model_data::ModelData;
+use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, material};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// One imported glTF file.
+pub struct ModelAsset {
+    pub path: String,
+    pub data: Rc<ModelData>,
+}
+
+/// One loaded `.material` (constant defaults; the renderer compiles the shaders).
+pub struct MaterialAsset {
+    pub path: String,
+    pub constants: Vec<(Hash, String, [f32; 4])>,
+}
+
+/// One model component.
+pub struct ModelInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub asset: u32,
+    pub material: u32,
+    /// One flag per mesh of the asset (`model.set_mesh_enabled`).
+    pub mesh_enabled: Vec<bool>,
+    /// Material constants set with `go.set` (e.g. `tint`), over the material's defaults.
+    pub constants: Vec<(Hash, [f32; 4])>,
+    /// `msg.post("#model", "disable")` turns this off: no drawing (and later no animation).
+    pub enabled: bool,
+    pub alive: bool,
+}
+
+pub struct CameraInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub spec: CameraSpec,
+    pub enabled: bool,
+    pub alive: bool,
+}
+
+pub struct LightInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub spec: LightSpec,
+    pub enabled: bool,
+    pub alive: bool,
+}
+
+#[derive(Default)]
+pub struct ModelWorld {
+    pub assets: Vec<ModelAsset>,
+    pub materials: Vec<MaterialAsset>,
+    pub instances: Vec<ModelInstance>,
+    pub cameras: Vec<CameraInstance>,
+    pub lights: Vec<LightInstance>,
+    asset_by_path: HashMap<String, u32>,
+    material_by_path: HashMap<String, u32>,
+}
+
+impl ModelWorld {
+    /// Imports a glTF file once; later calls return the same asset.
+    pub fn asset(&mut self, res: &Resources, path: &str) -> Result<u32, LoadError> {
+        if let Some(&i) = self.asset_by_path.get(path) {
+            return Ok(i);
+        }
+        let data = crate::project::gltf::import(res, path)?;
+        self.assets.push(ModelAsset { path: path.to_string(), data: Rc::new(data) });
+        let i = (self.assets.len() - 1) as u32;
+        self.asset_by_path.insert(path.to_string(), i);
+        Ok(i)
+    }
+
+    /// Reads a `.material` once (its constants); the shaders are compiled by the renderer.
+    pub fn material(&mut self, res: &Resources, path: &str, referenced_from: &str) -> Result<u32, LoadError> {
+        if let Some(&i) = self.material_by_path.get(path) {
+            return Ok(i);
+        }
+        let text = res.read_string(path, Some(referenced_from))?;
+        let desc = material::parse_material(path, &text)?;
+        let constants = desc.constants().into_iter().map(|(n, v)| (hash_remembered(&n), n, v)).collect();
+        self.materials.push(MaterialAsset { path: path.to_string(), constants });
+        let i = (self.materials.len() - 1) as u32;
+        self.material_by_path.insert(path.to_string(), i);
+        Ok(i)
+    }
+
+    /// Creates a model component on `slot`; import errors name the glTF file and the model.
+    pub fn create_model(&mut self, res: &Resources, slot: u32, id: &str, spec: &ModelSpec) -> Result<u32, String> {
+        let asset = self.asset(res, &spec.mesh).map_err(|e| format!("{e}\n(model '{id}' of {})", spec.source))?;
+        let material = self.material(res, &spec.material, &spec.source).map_err(|e| e.to_string())?;
+        let meshes = self.assets[asset as usize].data.meshes.len();
+        self.instances.push(ModelInstance {
+            slot,
+            id: hash_remembered(id),
+            asset,
+            material,
+            mesh_enabled: vec![true; meshes],
+            constants: Vec::new(),
+            enabled: true,
+            alive: true,
+        });
+        Ok((self.instances.len() - 1) as u32)
+    }
+
+    pub fn create_camera(&mut self, slot: u32, id: &str, spec: &CameraSpec) -> u32 {
+        let id = hash_remembered(id);
+        self.cameras.push(CameraInstance { slot, id, spec: spec.clone(), enabled: true, alive: true });
+        (self.cameras.len() - 1) as u32
+    }
+
+    pub fn create_light(&mut self, slot: u32, id: &str, spec: &LightSpec) -> u32 {
+        let id = hash_remembered(id);
+        self.lights.push(LightInstance { slot, id, spec: spec.clone(), enabled: true, alive: true });
+        (self.lights.len() - 1) as u32
+    }
+
+    /// Forgets every component of a deleted game object.
+    pub fn remove_object(&mut self, slot: u32) {
+        for m in self.instances.iter_mut().filter(|m| m.slot == slot) {
+            m.alive = false;
+        }
+        for c in self.cameras.iter_mut().filter(|c| c.slot == slot) {
+            c.alive = false;
+        }
+        for l in self.lights.iter_mut().filter(|l| l.slot == slot) {
+            l.alive = false;
+        }
+    }
+
+    /// Current value of a material constant of a model (override, else material default).
+    pub fn constant(&self, model: u32, name: Hash) -> Option<[f32; 4]> {
+        let m = self.instances.get(model as usize)?;
+        if let Some((_, v)) = m.constants.iter().find(|(h, _)| *h == name) {
+            return Some(*v);
+        }
+        let mat = self.materials.get(m.material as usize)?;
+        mat.constants.iter().find(|(h, _, _)| *h == name).map(|(_, _, v)| *v)
+    }
+
+    /// Sets a material constant; false when the material declares no such constant.
+    pub fn set_constant(&mut self, model: u32, name: Hash, value: [f32; 4]) -> bool {
+        let Some(m) = self.instances.get_mut(model as usize) else { return false };
+        let declared =
+            self.materials.get(m.material as usize).is_some_and(|mat| mat.constants.iter().any(|(h, _, _)| *h == name));
+        if !declared {
+            return false;
+        }
+        match m.constants.iter_mut().find(|(h, _)| *h == name) {
+            Some(c) => c.1 = value,
+            None => m.constants.push((name, value)),
+        }
+        true
+    }
+}

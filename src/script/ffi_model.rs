@@ -1,0 +1,138 @@
+//! FFI endpoints of the `model` namespace and of model-component properties (material constants
+//! such as `tint`) read and written through `go.get` / `go.set`. Lua side: `lua/model.lua`.
+use super::ffi::{Ctx, OK, V3, V4, fail, with_world};
+use crate::base::hash::{Hash, hash_remembered, name_of};
+use crate::game::World;
+use crate::scene::ComponentKind;
+
+/// The model instance of a component, or a message naming what is missing.
+fn model_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
+    match w.scene.component(slot, comp).map(|c| c.kind) {
+        Some(ComponentKind::Model(i)) if w.models.instances.get(i as usize).is_some_and(|m| m.alive) => Ok(i),
+        _ => Err(format!("the component '{}' could not be found", name_of(comp))),
+    }
+}
+
+/// Runs `f` on the model world for one component; errors go to `last_error`.
+fn with_model(ctx: Ctx, slot: u32, comp: Hash, f: impl FnOnce(&mut World, u32) -> Result<(), String>) -> i32 {
+    with_world(ctx, |w| match model_of(w, slot, comp).and_then(|m| f(w, m)) {
+        Ok(()) => OK,
+        Err(e) => fail(e),
+    })
+    .unwrap_or_else(|| fail("game state is busy".into()))
+}
+
+/// 0: no such component, 1: script, 2: model, 3: camera, 4: light.
+extern "C" fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
+    with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
+        None => 0,
+        Some(ComponentKind::Script(_)) => 1,
+        Some(ComponentKind::Model(_)) => 2,
+        Some(ComponentKind::Camera(_)) => 3,
+        Some(ComponentKind::Light(_)) => 4,
+    })
+    .unwrap_or(0)
+}
+
+/// Reads a material constant of a model component (override, else the material's default).
+extern "C" fn model_constant_get(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut V4) -> i32 {
+    with_model(ctx, slot, comp, |w, m| {
+        let v = w.models.constant(m, name).ok_or_else(|| format!("no constant '{}'", name_of(name)))?;
+        // SAFETY: `out` points at a vector4 cdata scratch value of the Lua wrapper.
+        unsafe { *out = V4 { x: v[0], y: v[1], z: v[2], w: v[3] } };
+        Ok(())
+    })
+}
+
+extern "C" fn model_constant_set(ctx: Ctx, slot: u32, comp: u64, name: u64, x: f32, y: f32, z: f32, vw: f32) -> i32 {
+    with_model(ctx, slot, comp, |w, m| {
+        if w.models.set_constant(m, name, [x, y, z, vw]) {
+            Ok(())
+        } else {
+            Err(format!("no constant '{}'", name_of(name)))
+        }
+    })
+}
+
+/// Number of meshes of a model component (-1 on error).
+extern "C" fn model_mesh_count(ctx: Ctx, slot: u32, comp: u64) -> i32 {
+    let mut n = -1;
+    let rc = with_model(ctx, slot, comp, |w, m| {
+        n = w.models.instances[m as usize].mesh_enabled.len() as i32;
+        Ok(())
+    });
+    if rc == OK { n } else { -1 }
+}
+
+/// Hash of mesh `i`'s id.
+extern "C" fn model_mesh_id(ctx: Ctx, slot: u32, comp: u64, i: u32) -> u64 {
+    let mut id = 0;
+    with_model(ctx, slot, comp, |w, m| {
+        let a = w.models.instances[m as usize].asset as usize;
+        if let Some(mesh) = w.models.assets.get(a).and_then(|a| a.data.meshes.get(i as usize)) {
+            id = hash_remembered(&mesh.id);
+        }
+        Ok(())
+    });
+    id
+}
+
+/// Index of the mesh with id `mesh` (its first mesh of that id), or an error naming both.
+fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
+    let inst = &w.models.instances[m as usize];
+    let data = &w.models.assets[inst.asset as usize].data;
+    data.meshes
+        .iter()
+        .position(|x| hash_remembered(&x.id) == mesh)
+        .ok_or_else(|| format!("Component {} had no mesh with id {}", name_of(inst.id), name_of(mesh)))
+}
+
+/// Gets (`set` < 0) or sets the enabled flag of every mesh with that id; returns 0/1 or -1.
+extern "C" fn model_mesh_enabled(ctx: Ctx, slot: u32, comp: u64, mesh: u64, set: i32) -> i32 {
+    let mut result = -1;
+    let rc = with_model(ctx, slot, comp, |w, m| {
+        let first = mesh_index(w, m, mesh)?;
+        let inst = &mut w.models.instances[m as usize];
+        if set >= 0 {
+            let ids: Vec<bool> = {
+                let data = &w.models.assets[inst.asset as usize].data;
+                data.meshes.iter().map(|x| hash_remembered(&x.id) == mesh).collect()
+            };
+            for (flag, same) in inst.mesh_enabled.iter_mut().zip(ids) {
+                if same {
+                    *flag = set != 0;
+                }
+            }
+        }
+        result = i32::from(inst.mesh_enabled.get(first).copied().unwrap_or(true));
+        Ok(())
+    });
+    if rc == OK { result } else { -1 }
+}
+
+/// Model-space bounds of mesh `i`, or of the whole model when `i` < 0. Empty → zeros.
+extern "C" fn model_aabb(ctx: Ctx, slot: u32, comp: u64, i: i32, min: *mut V3, max: *mut V3) -> i32 {
+    with_model(ctx, slot, comp, |w, m| {
+        let data = &w.models.assets[w.models.instances[m as usize].asset as usize].data;
+        let b = if i < 0 { data.aabb } else { data.meshes.get(i as usize).map(|x| x.aabb).ok_or("no such mesh")? };
+        let (lo, hi) = if b.is_empty() { ([0.0; 3], [0.0; 3]) } else { (b.min, b.max) };
+        // SAFETY: `min`/`max` point at vector3 cdata values of the Lua wrapper.
+        unsafe {
+            *min = V3 { x: lo[0], y: lo[1], z: lo[2] };
+            *max = V3 { x: hi[0], y: hi[1], z: hi[2] };
+        }
+        Ok(())
+    })
+}
+
+pub fn table() -> Vec<(&'static str, usize)> {
+    vec![
+        ("component_kind", component_kind as *const () as usize),
+        ("model_constant_get", model_constant_get as *const () as usize),
+        ("model_constant_set", model_constant_set as *const () as usize),
+        ("model_mesh_count", model_mesh_count as *const () as usize),
+        ("model_mesh_id", model_mesh_id as *const () as usize),
+        ("model_mesh_enabled", model_mesh_enabled as *const () as usize),
+        ("model_aabb", model_aabb as *const () as usize),
+    ]
+}

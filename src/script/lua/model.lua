@@ -1,0 +1,127 @@
+-- The `model` namespace and model-component properties for go.get/go.set (material constants
+-- such as `tint` and their .x/.y/.z/.w). Arguments are checked here; Rust does the work.
+local ffi = require("ffi")
+local S = ...
+local fail, argerr, current = S.fail, S.argerr, S.current
+local hash, hash_t = S.hash, S.hash_t
+local vm, NONE = S.vm, S.NONE
+local ctx = S.ctx
+local istype = ffi.istype
+
+local M = {}
+local sigs = {
+  component_kind = "int32_t (*)(void *, uint32_t, uint64_t)",
+  model_constant_get = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, sinew_vector4 *)",
+  model_constant_set = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, float, float, float, float)",
+  model_mesh_count = "int32_t (*)(void *, uint32_t, uint64_t)",
+  model_mesh_id = "uint64_t (*)(void *, uint32_t, uint64_t, uint32_t)",
+  model_mesh_enabled = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, int32_t)",
+  model_aabb = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, sinew_vector3 *, sinew_vector3 *)",
+}
+for name, sig in pairs(sigs) do
+  assert(S.api[name], "missing FFI function " .. name)
+  M[name] = ffi.cast(sig, S.api[name])
+end
+
+local s4 = vm.vector4_t()
+
+-- (url) → slot, component hash of a model component; raises Defold's errors.
+local function model_of(fname, url)
+  local r = current()
+  if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
+  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  local u = S.to_url(url, fname, 1, r)
+  local slot = S.F.find(ctx, u.s, u.p)
+  local what = tostring(u):match("^url: %[(.*)%]$")
+  if slot == NONE or u.f == 0 or M.component_kind(ctx, slot, u.f) ~= 2 then
+    fail(string.format("the component '%s' could not be found", what))
+  end
+  return slot, u.f
+end
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+---------------------------------------------------------------- go.get / go.set
+local props = {}
+S.component_props = props
+
+local function constant_name(name)
+  local base, c = name:match("^(.-)%.([xyzw])$")
+  return base or name, c
+end
+
+function props.get(slot, comp, name, where_text)
+  local base, c = constant_name(name)
+  if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
+    fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+  end
+  if c then return s4[c] end
+  return vm.vector4(s4.x, s4.y, s4.z, s4.w)
+end
+
+function props.set(slot, comp, name, value, where_text)
+  local base, c = constant_name(name)
+  if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
+    fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+  end
+  if c then
+    if type(value) ~= "number" then
+      fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
+    end
+    s4[c] = value
+  else
+    if not istype(vm.vector4_t, value) then
+      fail(string.format("the property '%s' of '%s' must be a vmath.vector4", name, where_text))
+    end
+    s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
+  end
+  check(M.model_constant_set(ctx, slot, comp, hash(base).h, s4.x, s4.y, s4.z, s4.w))
+end
+
+---------------------------------------------------------------- model.*
+local model = {}
+
+local function mesh_hash(fname, id)
+  if type(id) == "string" then return hash(id) end
+  if istype(hash_t, id) then return id end
+  argerr(fname, 2, "string or hash", id)
+end
+
+function model.set_mesh_enabled(url, mesh_id, enabled)
+  local slot, comp = model_of("model.set_mesh_enabled", url)
+  local h = mesh_hash("model.set_mesh_enabled", mesh_id)
+  if type(enabled) ~= "boolean" then argerr("model.set_mesh_enabled", 3, "boolean", enabled) end
+  if M.model_mesh_enabled(ctx, slot, comp, h.h, enabled and 1 or 0) < 0 then S.fail_last() end
+end
+
+function model.get_mesh_enabled(url, mesh_id)
+  local slot, comp = model_of("model.get_mesh_enabled", url)
+  local h = mesh_hash("model.get_mesh_enabled", mesh_id)
+  local r = M.model_mesh_enabled(ctx, slot, comp, h.h, -1)
+  if r < 0 then S.fail_last() end
+  return r == 1
+end
+
+local function aabb(slot, comp, i)
+  local lo, hi = vm.vector3_t(), vm.vector3_t()
+  check(M.model_aabb(ctx, slot, comp, i, lo, hi))
+  return { min = lo, max = hi }
+end
+
+function model.get_aabb(url)
+  local slot, comp = model_of("model.get_aabb", url)
+  return aabb(slot, comp, -1)
+end
+
+function model.get_mesh_aabb(url)
+  local slot, comp = model_of("model.get_mesh_aabb", url)
+  local out = {}
+  local n = M.model_mesh_count(ctx, slot, comp)
+  for i = 0, n - 1 do
+    local id = S.hash_of_u64(M.model_mesh_id(ctx, slot, comp, i))
+    if out[id] == nil then out[id] = aabb(slot, comp, i) end
+  end
+  return out
+end
+
+return model

@@ -1,0 +1,130 @@
+//! Models in running projects: the `model.*` API and material constants from Lua, load errors
+//! for broken models and shaders, and a golden image of a lit, textured scene through the CLI.
+mod common;
+use common::*;
+use sinew::project::gltf::samples;
+use sinew::render::{Image, compare};
+use std::path::Path;
+
+fn model_project() -> TempDir {
+    let p = committed("api_model");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/cube.glb"), samples::textured_cube()).expect("cube");
+    std::fs::write(p.path().join("models/two_meshes.glb"), samples::two_meshes()).expect("pair");
+    p
+}
+
+#[test]
+fn lua_api_model() {
+    let p = model_project();
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "api_model");
+}
+
+#[test]
+fn model_scene_matches_golden_image() {
+    let p = model_project();
+    // The Lua test exits after frame 2 with the left mesh hidden and the cube tinted.
+    let shot = p.path().join("shot.png");
+    let r = sinew(&[
+        "run",
+        p.path().to_str().unwrap_or(""),
+        "--headless",
+        "--size",
+        "160x120",
+        "--frames",
+        "10",
+        "--screenshot",
+        shot.to_str().unwrap_or(""),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let actual = Image::load_png(&shot).expect("screenshot");
+    let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/model_scene.png");
+    if std::env::var("SINEW_UPDATE_GOLDEN").as_deref() == Ok("1") {
+        actual.save_png(&golden_path).expect("write golden");
+        return;
+    }
+    let golden = Image::load_png(&golden_path).expect("golden image (SINEW_UPDATE_GOLDEN=1 writes it)");
+    let c = compare(&actual, &golden, 2).expect("same size");
+    let limit = (actual.width * actual.height) as usize / 200;
+    if c.differing_pixels > limit {
+        let diff = Path::new(env!("CARGO_TARGET_TMPDIR")).join("model_scene.diff.png");
+        let _ = c.diff.save_png(&diff);
+        panic!("{} pixels differ (limit {limit}); diff: {}", c.differing_pixels, diff.display());
+    }
+}
+
+fn one_model_project(tag: &str, model_json: &str, files: &[(&str, &[u8])]) -> TempDir {
+    let coll = format!(
+        r#"{{ "name": "main", "objects": [ {{ "id": "m", "components": [ {{ "id": "model", "type": "model", {model_json} }} ] }},
+            {{ "id": "ok", "position": [2, 0, 0], "components": [ {{ "id": "model", "type": "model", "mesh": "/models/good.glb" }} ] }} ] }}"#
+    );
+    let p = project(
+        tag,
+        &[("/project.json", r#"{ "main_collection": "/main/main.collection" }"#), ("/main/main.collection", &coll)],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/good.glb"), samples::textured_cube()).expect("good");
+    for (name, bytes) in files {
+        let path = p.path().join(name.trim_start_matches('/'));
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+        std::fs::write(path, bytes).expect("write");
+    }
+    p
+}
+
+#[test]
+fn broken_models_are_load_errors_naming_the_file() {
+    let p = one_model_project("missing_glb", r#""mesh": "/models/none.glb""#, &[]);
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("/models/none.glb") && r.stderr.contains("not found"), "{}", r.show());
+
+    let mut bad = samples::textured_cube();
+    bad.truncate(bad.len() / 2);
+    let p = one_model_project("truncated_glb", r#""mesh": "/models/bad.glb""#, &[("/models/bad.glb", &bad)]);
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("/models/bad.glb:"), "{}", r.show());
+    assert!(!r.stderr.contains("panicked"), "{}", r.show());
+
+    let p = one_model_project("escape_glb", r#""mesh": "/models/good.glb", "material": "/../x.material""#, &[]);
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("escapes the project root"), "{}", r.show());
+}
+
+#[test]
+fn a_shader_error_names_the_file_and_the_rest_renders() {
+    let material = br#"{ "vertex_program": "/main/bad.vp", "fragment_program": "/builtins/shaders/model.fp" }"#;
+    let vp = b"#version 140\nin vec4 position;\nvoid main() { gl_Position = position * undefined_thing; }\n";
+    let p = one_model_project(
+        "bad_shader",
+        r#""mesh": "/models/good.glb", "material": "/main/bad.material""#,
+        &[("/main/bad.material", material), ("/main/bad.vp", vp)],
+    );
+    let shot = p.path().join("shot.png");
+    let r = run_project(p.path(), 3, &["--screenshot", shot.to_str().unwrap_or("")]);
+    assert_eq!(r.status, 0, "a shader error does not stop the game: {}", r.show());
+    assert!(r.stderr.contains("/main/bad.vp") && r.stderr.contains("undefined_thing"), "{}", r.show());
+    let img = Image::load_png(&shot).expect("screenshot");
+    let bg = img.pixel(0, 0).expect("pixel");
+    assert!(img.rgba.chunks(4).filter(|p| *p != bg).count() > 50, "the good model still renders");
+}
+
+#[test]
+fn check_imports_models_and_compiles_shaders() {
+    let material = br#"{ "vertex_program": "/main/bad.vp", "fragment_program": "/builtins/shaders/model.fp" }"#;
+    let vp = b"#version 140\nvoid main() { gl_Position = nope; }\n";
+    let mut bad = samples::textured_cube();
+    bad.truncate(40);
+    let p = one_model_project(
+        "check_models",
+        r#""mesh": "/models/bad.glb", "material": "/main/bad.material""#,
+        &[("/main/bad.material", material), ("/main/bad.vp", vp), ("/models/bad.glb", &bad)],
+    );
+    let r = sinew(&["check", p.path().to_str().unwrap_or("")]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("/models/bad.glb"), "{}", r.show());
+    assert!(r.stderr.contains("/main/bad.vp"), "{}", r.show());
+}
