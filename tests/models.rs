@@ -24,7 +24,7 @@ fn lua_api_model() {
 #[test]
 fn model_scene_matches_golden_image() {
     let p = model_project();
-    // The Lua test exits after frame 2 with the left mesh hidden and the cube tinted.
+    // The Lua test exits after frame 3: left mesh hidden, cube tinted, the pair's tint mid-tween.
     let shot = p.path().join("shot.png");
     let r = sinew(&[
         "run",
@@ -34,6 +34,8 @@ fn model_scene_matches_golden_image() {
         "160x120",
         "--frames",
         "10",
+        "--fixed-dt",
+        "0.25",
         "--screenshot",
         shot.to_str().unwrap_or(""),
     ]);

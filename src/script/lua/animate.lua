@@ -113,6 +113,32 @@ local function resolve(fname, url, property, cross_msg, optional_property)
   return r, slot, url_t(u.s, u.p, u.f), ph
 end
 
+-- Material constants of a model component (`tint`, `tint.x` …) animate like vector4 script
+-- properties of a stand-in record whose `self` reads and writes the constants through Rust.
+local component_records = {}
+
+local function component_record(slot, u)
+  local key = tostring(slot) .. ":" .. S.hash_text(u.f)
+  local rec = component_records[key]
+  if rec then return rec end
+  local comp, where = u.f, url_text(u)
+  local props = S.component_props
+  local decls = setmetatable({}, { __index = function(t, name)
+    local d = props.has(slot, comp, name) and { name = name, kind = "vector4" } or nil
+    rawset(t, name, d or false)
+    return d
+  end })
+  rec = {
+    def = { props = decls },
+    self = setmetatable({}, {
+      __index = function(_, name) return props.get(slot, comp, name, where) end,
+      __newindex = function(_, name, v) props.set(slot, comp, name, v, where) end,
+    }),
+  }
+  component_records[key] = rec
+  return rec
+end
+
 local function property_of(slot, u, ph)
   local d, rec
   if u.f == 0 then
@@ -122,7 +148,7 @@ local function property_of(slot, u, ph)
     if si == NONE then
       fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), url_text(u)))
     end
-    rec = S.by_index[si]
+    rec = si == NONE - 1 and component_record(slot, u) or S.by_index[si]
     d = rec and script_prop(rec.def, ph)
   end
   if not d then
@@ -274,6 +300,7 @@ function E.after_tweens()
             fresh[cur] = true
           end
           cur[comp] = values[c]
+          self[name] = cur -- a no-op for script tables; stores into material constants
         end
       end
     end

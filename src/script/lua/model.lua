@@ -50,6 +50,11 @@ local function constant_name(name)
   return base or name, c
 end
 
+-- Whether a model component's material declares the constant `name` (no `.x` suffix).
+function props.has(slot, comp, name)
+  return M.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0
+end
+
 function props.get(slot, comp, name, where_text)
   local base, c = constant_name(name)
   if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
