@@ -184,3 +184,64 @@ fn broken_saves_are_reported_and_survived() {
     r.mark();
     r.wait_for("v2 tick");
 }
+
+const AABB_SCRIPT: &str = r##"
+function update(self)
+  self.n = (self.n or 0) + 1
+  if self.n % 10 == 0 then print("aabb max " .. tostring(model.get_aabb("#model").max)) end
+end
+"##;
+
+#[test]
+fn models_and_shaders_reload_on_save() {
+    let p = project(
+        "reload_model",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "model", "type": "model", "mesh": "/models/m.glb", "material": "/main/custom.material" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", AABB_SCRIPT),
+            (
+                "/main/custom.material",
+                r#"{ "vertex_program": "/builtins/shaders/model.vp", "fragment_program": "/main/custom.fp" }"#,
+            ),
+            (
+                "/main/custom.fp",
+                "#version 140\nout vec4 out_color;\nvoid main() { out_color = vec4(1.0, 0.0, 0.0, 1.0); }\n",
+            ),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/m.glb"), sinew::project::gltf::samples::textured_cube()).expect("glb");
+    let mut r = Running::start(p.path());
+    r.wait_for("aabb max vmath.vector3(0.5, 0.5, 0.5)");
+
+    r.mark();
+    std::fs::write(p.path().join("models/m.glb"), sinew::project::gltf::samples::two_meshes()).expect("glb");
+    r.wait_for("reloaded /models/m.glb");
+    r.wait_for("aabb max vmath.vector3(1.25, 1.5, 0.5)");
+
+    r.mark();
+    std::fs::write(p.path().join("models/m.glb"), b"glTF garbage").expect("glb");
+    r.wait_for("/models/m.glb:");
+    r.wait_for("previous version of /models/m.glb stays in use");
+    r.mark();
+    r.wait_for("aabb max vmath.vector3(1.25, 1.5, 0.5)");
+
+    r.mark();
+    p.write("/main/custom.fp", "#version 140\nout vec4 out_color;\nvoid main() { out_color = vec4(not_declared); }\n");
+    r.wait_for("/main/custom.fp");
+    r.wait_for("previous version of /main/custom.fp stays in use");
+    r.mark();
+    p.write(
+        "/main/custom.fp",
+        "#version 140\nout vec4 out_color;\nvoid main() { out_color = vec4(0.0, 1.0, 0.0, 1.0); }\n",
+    );
+    r.wait_for("reloaded /main/custom.fp");
+    r.mark();
+    r.wait_for("aabb max");
+}

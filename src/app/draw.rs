@@ -45,6 +45,33 @@ impl Scenery {
         }
     }
 
+    /// Swaps in a re-imported model: the new GPU copy replaces the old one for every instance.
+    pub fn refresh_model(&mut self, gl: &glow::Context, w: &World, asset: u32) -> Result<(), String> {
+        let a = w.models.assets.get(asset as usize).ok_or("no such model")?;
+        let new = self.renderer.add_model(gl, &a.data)?;
+        if let Some(Some(old)) = self.models.get_mut(asset as usize).map(|h| h.replace(new)) {
+            self.renderer.remove_model(gl, old);
+        }
+        Ok(())
+    }
+
+    /// Recompiles a material; on a compile or link error the previous program stays in use.
+    pub fn refresh_material(
+        &mut self,
+        gl: &glow::Context,
+        w: &World,
+        res: &Resources,
+        material: u32,
+    ) -> Result<(), String> {
+        let m = w.models.materials.get(material as usize).ok_or("no such material")?;
+        let mut read = |p: &str| res.read_string(p, Some(&m.path));
+        let new = self.renderer.add_material(gl, &m.path, &mut read).map_err(|e| e.to_string())?;
+        if let Some(Some(old)) = self.materials.get_mut(material as usize).map(|h| h.replace(new)) {
+            self.renderer.remove_material(gl, old);
+        }
+        Ok(())
+    }
+
     /// Builds this frame's draw list and submits it (and the debug cubes, when on).
     pub fn draw(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) {
         let aspect = size.0 as f32 / size.1.max(1) as f32;

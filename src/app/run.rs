@@ -111,7 +111,7 @@ pub fn run(opts: RunOptions) -> i32 {
         }
         if let Some(w) = &mut watcher {
             for path in w.changed() {
-                if let Some(done) = reload(&mut g, &res, &path) {
+                if let Some(done) = reload(&mut g, &res, &path, &gfx, &mut scenery) {
                     reloaded.push((path, done));
                 }
             }
@@ -154,7 +154,14 @@ pub fn run(opts: RunOptions) -> i32 {
 }
 
 /// Applies one changed resource; returns the file's save time when something was reloaded.
-fn reload(g: &mut Game, res: &Resources, path: &str) -> Option<std::time::SystemTime> {
+/// A broken save is reported and the previous version keeps running.
+fn reload(
+    g: &mut Game,
+    res: &Resources,
+    path: &str,
+    gfx: &Gfx,
+    scenery: &mut Scenery,
+) -> Option<std::time::SystemTime> {
     let saved = res.dir().and_then(|d| std::fs::metadata(d.join(&path[1..])).ok()).and_then(|m| m.modified().ok());
     let saved = saved.unwrap_or_else(std::time::SystemTime::now);
     if path.ends_with(".script") || path.ends_with(".lua") {
@@ -166,6 +173,31 @@ fn reload(g: &mut Game, res: &Resources, path: &str) -> Option<std::time::System
                 None
             }
         };
+    }
+    let mut done = false;
+    let assets = g.world.borrow_mut().models.reload_assets(res, path);
+    for (asset, result) in assets {
+        let w = g.world.borrow();
+        match result.map_err(|e| e.to_string()).and_then(|()| scenery.refresh_model(gfx.gl(), &w, asset)) {
+            Ok(()) => done = true,
+            Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
+        }
+    }
+    let materials = g.world.borrow_mut().models.reload_materials(res, path);
+    for (material, result) in materials {
+        let w = g.world.borrow();
+        match result.map_err(|e| e.to_string()).and_then(|()| scenery.refresh_material(gfx.gl(), &w, res, material)) {
+            Ok(()) => done = true,
+            Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
+        }
+    }
+    if done {
+        return Some(saved);
+    }
+    if path.ends_with(".model") {
+        log::warn!(
+            "{path} changed: .model files are loaded at start; restart to apply (the glTF files it names reload on save)"
+        );
     }
     if path.ends_with(".collection") || path.ends_with(".go") || path == "/project.json" {
         log::warn!("{path} changed: collections, game objects and project.json are loaded at start; restart to apply");

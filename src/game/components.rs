@@ -4,7 +4,7 @@
 use crate::base::hash::{Hash, hash_remembered};
 use crate::base::path::LoadError;
 use crate::project::model_data::ModelData;
-use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, material};
+use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, json, material};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -18,6 +18,8 @@ pub struct ModelAsset {
 pub struct MaterialAsset {
     pub path: String,
     pub constants: Vec<(Hash, String, [f32; 4])>,
+    /// The vertex and fragment program resources (a save of either recompiles the material).
+    pub shaders: [String; 2],
 }
 
 /// One model component.
@@ -80,13 +82,53 @@ impl ModelWorld {
         if let Some(&i) = self.material_by_path.get(path) {
             return Ok(i);
         }
-        let text = res.read_string(path, Some(referenced_from))?;
-        let desc = material::parse_material(path, &text)?;
-        let constants = desc.constants().into_iter().map(|(n, v)| (hash_remembered(&n), n, v)).collect();
-        self.materials.push(MaterialAsset { path: path.to_string(), constants });
+        let m = read_material(res, path, referenced_from)?;
+        self.materials.push(m);
         let i = (self.materials.len() - 1) as u32;
         self.material_by_path.insert(path.to_string(), i);
         Ok(i)
+    }
+
+    /// Re-imports the glTF files a saved resource belongs to (the file itself, or for a `.bin`
+    /// or image, every `.gltf` in its folder). On success every instance uses the new data; on
+    /// failure the previous version stays. Returns each affected asset with its outcome.
+    pub fn reload_assets(&mut self, res: &Resources, changed: &str) -> Vec<(u32, Result<(), LoadError>)> {
+        let dir = |p: &str| p.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
+        let sibling = !(changed.ends_with(".glb") || changed.ends_with(".gltf"));
+        let mut out = Vec::new();
+        for (i, a) in self.assets.iter_mut().enumerate() {
+            let hit = a.path == changed || (sibling && a.path.ends_with(".gltf") && dir(&a.path) == dir(changed));
+            if !hit {
+                continue;
+            }
+            let result = crate::project::gltf::import(res, &a.path).map(|data| {
+                a.data = Rc::new(data);
+            });
+            out.push((i as u32, result));
+        }
+        for (i, r) in &out {
+            if r.is_ok() {
+                let meshes = self.assets[*i as usize].data.meshes.len();
+                for m in self.instances.iter_mut().filter(|m| m.asset == *i && m.mesh_enabled.len() != meshes) {
+                    m.mesh_enabled = vec![true; meshes];
+                }
+            }
+        }
+        out
+    }
+
+    /// Re-reads the materials that a saved `.material`, `.vp` or `.fp` belongs to (constants);
+    /// the renderer recompiles their shaders. Returns the affected materials with the outcome.
+    pub fn reload_materials(&mut self, res: &Resources, changed: &str) -> Vec<(u32, Result<(), LoadError>)> {
+        let mut out = Vec::new();
+        for (i, m) in self.materials.iter_mut().enumerate() {
+            if m.path != changed && !m.shaders.iter().any(|s| s == changed) {
+                continue;
+            }
+            let result = read_material(res, &m.path, &m.path).map(|new| *m = new);
+            out.push((i as u32, result));
+        }
+        out
     }
 
     /// Creates a model component on `slot`; import errors name the glTF file and the model.
@@ -156,4 +198,13 @@ impl ModelWorld {
         }
         true
     }
+}
+
+fn read_material(res: &Resources, path: &str, referenced_from: &str) -> Result<MaterialAsset, LoadError> {
+    let text = res.read_string(path, Some(referenced_from))?;
+    let desc = material::parse_material(path, &text)?;
+    let constants = desc.constants().into_iter().map(|(n, v)| (hash_remembered(&n), n, v)).collect();
+    let shaders =
+        [json::resource_path(&desc.vertex_program, path)?, json::resource_path(&desc.fragment_program, path)?];
+    Ok(MaterialAsset { path: path.to_string(), constants, shaders })
 }
