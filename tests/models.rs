@@ -130,3 +130,28 @@ fn check_imports_models_and_compiles_shaders() {
     assert!(r.stderr.contains("/models/bad.glb"), "{}", r.show());
     assert!(r.stderr.contains("/main/bad.vp"), "{}", r.show());
 }
+
+#[test]
+fn model_textures_override_the_gltf_texture() {
+    let red = samples::checker_png(8, 1, [250, 10, 10, 255], [250, 10, 10, 255]);
+    let p = one_model_project(
+        "texture_override",
+        r#""mesh": "/models/good.glb", "textures": { "tex0": "/models/red.png" }"#,
+        &[("/models/red.png", &red)],
+    );
+    let shot = p.path().join("shot.png");
+    let r = run_project(p.path(), 2, &["--screenshot", shot.to_str().unwrap_or("")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let img = Image::load_png(&shot).expect("screenshot");
+    let reddish = img.rgba.chunks(4).filter(|p| p[0] > 60 && p[0] as u32 > 3 * (p[1] as u32 + 1)).count();
+    assert!(reddish > 100, "the overriding red texture is visible ({reddish} red pixels)");
+
+    let p = one_model_project(
+        "texture_missing",
+        r#""mesh": "/models/good.glb", "textures": { "tex0": "/models/none.png" }"#,
+        &[],
+    );
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("/models/none.png"), "{}", r.show());
+}

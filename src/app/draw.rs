@@ -1,10 +1,13 @@
 //! From game state to the renderer's flat draw list: GPU uploads of the game's assets, the
 //! camera, lights and one item per visible model instance.
+use crate::base::hash::Hash;
 use crate::game::World;
 use crate::project::Resources;
 use crate::project::model_data::Aabb;
 use crate::render::{CameraView, camera_from_component, default_camera, transform_aabb};
-use crate::render::{DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer};
+use crate::render::{
+    DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, TextureHandle,
+};
 use glam::{Mat4, Vec3};
 
 /// GPU-side state of the running game.
@@ -12,6 +15,9 @@ pub struct Scenery {
     pub renderer: ModelRenderer,
     models: Vec<Option<ModelHandle>>,
     materials: Vec<Option<MaterialHandle>>,
+    textures: Vec<Option<TextureHandle>>,
+    /// Per-item texture overrides, reused every frame.
+    bound: Vec<(Hash, TextureHandle)>,
     list: DrawList,
     /// The default camera frames the scene as it was on the first frame, then stays put.
     default_camera: Option<CameraView>,
@@ -25,6 +31,8 @@ impl Scenery {
             renderer: ModelRenderer::new(gl)?,
             models: Vec::new(),
             materials: Vec::new(),
+            textures: Vec::new(),
+            bound: Vec::new(),
             list: DrawList::default(),
             default_camera: None,
             debug,
@@ -37,6 +45,10 @@ impl Scenery {
         for a in &w.models.assets[self.models.len().min(w.models.assets.len())..] {
             let h = self.renderer.add_model(gl, &a.data).map_err(|e| log::error!("{}: {e}", a.path)).ok();
             self.models.push(h);
+        }
+        for t in &w.models.textures[self.textures.len().min(w.models.textures.len())..] {
+            let h = self.renderer.add_texture(gl, &t.data).map_err(|e| log::error!("{}: {e}", t.path)).ok();
+            self.textures.push(h);
         }
         for m in &w.models.materials[self.materials.len().min(w.models.materials.len())..] {
             let mut read = |p: &str| res.read_string(p, Some(&m.path));
@@ -97,7 +109,13 @@ impl Scenery {
                 continue;
             };
             let world = world_matrix(w, m.slot);
-            self.list.push_with(*model, *material, world, &m.constants, &m.mesh_enabled, &[]);
+            self.bound.clear();
+            for &(sampler, t) in &m.textures {
+                if let Some(Some(h)) = self.textures.get(t as usize) {
+                    self.bound.push((sampler, *h));
+                }
+            }
+            self.list.push_with(*model, *material, world, &m.constants, &m.mesh_enabled, &self.bound);
         }
         self.renderer.submit(gl, &self.list);
         if let Some(d) = &self.debug {

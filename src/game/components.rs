@@ -3,7 +3,7 @@
 //! renderer, keyed by asset index.
 use crate::base::hash::{Hash, hash_remembered};
 use crate::base::path::LoadError;
-use crate::project::model_data::ModelData;
+use crate::project::model_data::{ModelData, TextureData};
 use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, json, material};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -22,12 +22,20 @@ pub struct MaterialAsset {
     pub shaders: [String; 2],
 }
 
+/// One texture file named in a `.model`'s `textures`.
+pub struct TextureAsset {
+    pub path: String,
+    pub data: Rc<TextureData>,
+}
+
 /// One model component.
 pub struct ModelInstance {
     pub slot: u32,
     pub id: Hash,
     pub asset: u32,
     pub material: u32,
+    /// Sampler name → texture asset, over the glTF's base colour texture (`.model` `textures`).
+    pub textures: Vec<(Hash, u32)>,
     /// One flag per mesh of the asset (`model.set_mesh_enabled`).
     pub mesh_enabled: Vec<bool>,
     /// Material constants set with `go.set` (e.g. `tint`), over the material's defaults.
@@ -57,11 +65,13 @@ pub struct LightInstance {
 pub struct ModelWorld {
     pub assets: Vec<ModelAsset>,
     pub materials: Vec<MaterialAsset>,
+    pub textures: Vec<TextureAsset>,
     pub instances: Vec<ModelInstance>,
     pub cameras: Vec<CameraInstance>,
     pub lights: Vec<LightInstance>,
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
+    texture_by_path: HashMap<String, u32>,
 }
 
 impl ModelWorld {
@@ -86,6 +96,18 @@ impl ModelWorld {
         self.materials.push(m);
         let i = (self.materials.len() - 1) as u32;
         self.material_by_path.insert(path.to_string(), i);
+        Ok(i)
+    }
+
+    /// Decodes a texture file once.
+    pub fn texture(&mut self, res: &Resources, path: &str, referenced_from: &str) -> Result<u32, LoadError> {
+        if let Some(&i) = self.texture_by_path.get(path) {
+            return Ok(i);
+        }
+        let data = crate::project::gltf::load_texture(res, path, referenced_from)?;
+        self.textures.push(TextureAsset { path: path.to_string(), data: Rc::new(data) });
+        let i = (self.textures.len() - 1) as u32;
+        self.texture_by_path.insert(path.to_string(), i);
         Ok(i)
     }
 
@@ -136,11 +158,17 @@ impl ModelWorld {
         let asset = self.asset(res, &spec.mesh).map_err(|e| format!("{e}\n(model '{id}' of {})", spec.source))?;
         let material = self.material(res, &spec.material, &spec.source).map_err(|e| e.to_string())?;
         let meshes = self.assets[asset as usize].data.meshes.len();
+        let mut textures = Vec::new();
+        for (sampler, path) in &spec.textures {
+            let t = self.texture(res, path, &spec.source).map_err(|e| e.to_string())?;
+            textures.push((hash_remembered(sampler), t));
+        }
         self.instances.push(ModelInstance {
             slot,
             id: hash_remembered(id),
             asset,
             material,
+            textures,
             mesh_enabled: vec![true; meshes],
             constants: Vec::new(),
             enabled: true,

@@ -13,7 +13,7 @@ pub mod writer;
 
 use crate::base::path::LoadError;
 use crate::project::Resources;
-use crate::project::model_data::{Aabb, ModelData};
+use crate::project::model_data::{Aabb, ModelData, TextureData, Wrap};
 use accessor::Buffers;
 use gltf::json;
 
@@ -176,3 +176,21 @@ fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>), String> {
 
 #[cfg(test)]
 mod tests;
+
+/// A stand-alone texture file (PNG or JPEG) named by a `.model`'s `textures`: repeat, linear,
+/// mipmapped.
+pub fn load_texture(res: &Resources, path: &str, referenced_from: &str) -> Result<TextureData, LoadError> {
+    let bytes = res.read(path, Some(referenced_from))?;
+    let (width, height, rgba) = material::decode_image(&bytes).map_err(|e| LoadError::new(path, e))?;
+    Ok(TextureData {
+        name: path.to_string(),
+        width,
+        height,
+        rgba,
+        wrap_s: Wrap::Repeat,
+        wrap_t: Wrap::Repeat,
+        mag_linear: true,
+        min_linear: true,
+        mipmaps: true,
+    })
+}
