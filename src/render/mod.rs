@@ -12,6 +12,7 @@ mod draw;
 mod image;
 mod material;
 mod mesh;
+mod morph;
 mod program;
 mod renderer;
 mod shader;
@@ -25,6 +26,7 @@ pub use draw::{
 pub use image::{Comparison, Image, compare};
 pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 pub use mesh::{GpuModel, node_world_matrices};
+pub use morph::{MorphLimits, MorphTexture, morph_grid, pack_morph_texels};
 pub use program::{MAX_LIGHTS, ShaderProgram};
 pub use renderer::{ModelRenderer, SubmitStats};
 pub use shader::{ATTRIBUTES, preprocess};
