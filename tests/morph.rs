@@ -45,6 +45,7 @@ fn main() {
         ("readback: shared sample models vs reference poses", readback_samples),
         ("renderer: built-in material per-instance weights = CPU-morphed meshes", renderer_builtin),
         ("renderer: contract shader per-instance weights = CPU-morphed meshes", renderer_contract),
+        ("renderer: `morph_weights` alias as a plain uniform array", renderer_alias),
         ("golden: built-in material", golden_builtin),
         ("golden: contract shader", golden_contract),
         ("too many targets for the material: reported once, not drawn", too_many_targets),
@@ -629,6 +630,44 @@ fn renderer_contract() -> Result<(), String> {
         ensure(program.declares(name), || format!("contract program does not report '{name}'"))?;
     }
     renderer_vs_cpu(&mut s, m, "contract").map(|_| ())
+}
+
+/// The other name the spec allows, as a plain (not block) array, read with texelFetch.
+const ALIAS_VP: &str = "#version 140
+in vec4 position;
+in vec3 normal;
+uniform mat4 mtx_worldview;
+uniform mat4 mtx_proj;
+uniform mat4 mtx_normal;
+uniform vec4 morph_weights[2];
+uniform sampler2DArray morph_targets;
+out vec3 var_normal;
+void main()
+{
+    ivec3 size = textureSize(morph_targets, 0);
+    ivec2 texel = ivec2(gl_VertexIndex % size.x, gl_VertexIndex / size.x);
+    vec3 p = position.xyz;
+    vec3 n = normal;
+    for (int t = 0; t < size.z / 3; ++t)
+    {
+        p += morph_weights[t / 4][t % 4] * texelFetch(morph_targets, ivec3(texel, 3 * t), 0).xyz;
+        n += morph_weights[t / 4][t % 4] * texelFetch(morph_targets, ivec3(texel, 3 * t + 1), 0).xyz;
+    }
+    var_normal = normalize(mat3(mtx_normal) * normalize(n));
+    gl_Position = mtx_proj * mtx_worldview * vec4(p, 1.0);
+}
+";
+
+const ALIAS_FP: &str = "#version 140
+in vec3 var_normal;
+out vec4 c;
+void main() { c = vec4(0.5 + 0.5 * normalize(var_normal), 1.0); }
+";
+
+fn renderer_alias() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let m = s.inline_material(ALIAS_VP, ALIAS_FP)?;
+    renderer_vs_cpu(&mut s, m, "alias").map(|_| ())
 }
 
 fn check_golden(name: &str, actual: &Image) -> Result<(), String> {

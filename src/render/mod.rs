@@ -1,6 +1,7 @@
 //! OpenGL rendering: window/context setup (`Gfx`), offscreen frame buffer, read-back into
 //! [`Image`], image comparison for golden tests, a debug cube renderer, and the model renderer
-//! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]).
+//! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]). Morph targets are
+//! deformed on the GPU: deltas in a texture array per primitive, weights per draw item.
 //!
 //! Layering: this module reads plain data (matrices, colours, imported model data) and knows
 //! nothing about the scene or scripts.
