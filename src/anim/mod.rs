@@ -2,6 +2,7 @@
 //! (whose transforms it writes) and `game` (which runs it once per frame); script properties are
 //! reached through value cells that the script layer copies in and out.
 pub mod easing;
+pub mod morph;
 pub mod property;
 pub mod target;
 #[cfg(test)]

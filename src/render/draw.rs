@@ -73,6 +73,13 @@ pub struct DrawItem {
     pub mesh_enabled: Span,
     /// Into [`DrawList::textures`]: sampler name hash → texture, over the glTF textures.
     pub textures: Span,
+    /// Into [`DrawList::morph_weights`]: this instance's morph target weights, meshes in model
+    /// order, each mesh's targets in glTF order (mesh `m` at [`super::GpuModel::morph_range`],
+    /// i.e. after the target counts of meshes `0..m`; for an imported model, the concatenation
+    /// of every `MeshData::weights`). Empty: the glTF initial weights. Shorter than
+    /// [`super::GpuModel::morph_weight_count`]: the missing weights are 0 (Defold's rule for
+    /// `model.set_blend_weights`); longer: the rest is ignored.
+    pub morph_weights: Span,
 }
 
 /// Everything the renderer draws in one frame.
@@ -85,6 +92,7 @@ pub struct DrawList {
     pub constants: Vec<(Hash, [f32; 4])>,
     pub mesh_enabled: Vec<bool>,
     pub textures: Vec<(Hash, TextureHandle)>,
+    pub morph_weights: Vec<f32>,
 }
 
 /// Ambient light when a list is made with [`DrawList::new`].
@@ -102,6 +110,7 @@ impl DrawList {
         self.constants.clear();
         self.mesh_enabled.clear();
         self.textures.clear();
+        self.morph_weights.clear();
     }
 
     /// Adds an instance with nothing overridden.
@@ -113,6 +122,7 @@ impl DrawList {
             constants: Span::default(),
             mesh_enabled: Span::default(),
             textures: Span::default(),
+            morph_weights: Span::default(),
         });
     }
 
@@ -126,11 +136,6 @@ impl DrawList {
         mesh_enabled: &[bool],
         textures: &[(Hash, TextureHandle)],
     ) {
-        fn append<T: Copy>(v: &mut Vec<T>, new: &[T]) -> Span {
-            let start = v.len() as u32;
-            v.extend_from_slice(new);
-            Span { start, len: new.len() as u32 }
-        }
         let item = DrawItem {
             model,
             material,
@@ -138,9 +143,24 @@ impl DrawList {
             constants: append(&mut self.constants, constants),
             mesh_enabled: append(&mut self.mesh_enabled, mesh_enabled),
             textures: append(&mut self.textures, textures),
+            morph_weights: Span::default(),
         };
         self.items.push(item);
     }
+
+    /// Gives the item pushed last these morph weights (layout: [`DrawItem::morph_weights`]).
+    /// A separate call rather than another `push_with` argument, since most items have none.
+    pub fn set_morph_weights(&mut self, weights: &[f32]) {
+        if let Some(item) = self.items.last_mut() {
+            item.morph_weights = append(&mut self.morph_weights, weights);
+        }
+    }
+}
+
+fn append<T: Copy>(v: &mut Vec<T>, new: &[T]) -> Span {
+    let start = v.len() as u32;
+    v.extend_from_slice(new);
+    Span { start, len: new.len() as u32 }
 }
 
 #[cfg(test)]
@@ -158,7 +178,13 @@ mod tests {
         assert_eq!(list.items[1].mesh_enabled.of(&list.mesh_enabled), &[true, false]);
         assert!(list.items[0].constants.of(&list.constants).is_empty());
         assert!(Span { start: 9, len: 3 }.of(&list.constants).is_empty());
+        list.set_morph_weights(&[0.5, 0.25]);
+        assert_eq!(list.items[2].morph_weights.of(&list.morph_weights), &[0.5, 0.25]);
+        assert!(list.items[1].morph_weights.of(&list.morph_weights).is_empty());
         list.clear();
         assert!(list.items.is_empty() && list.constants.is_empty() && list.constants.capacity() > 0);
+        assert!(list.morph_weights.is_empty());
+        list.set_morph_weights(&[1.0]);
+        assert!(list.morph_weights.is_empty(), "no item to attach them to");
     }
 }

@@ -1,10 +1,12 @@
 //! Uploading imported models: one VAO/VBO/IBO per primitive and one texture per image, made
 //! once and shared by every instance. Node transforms are flattened per mesh at upload since
 //! rigid meshes never move inside their model (skinning will move vertices, not nodes).
+//! Morph targets become one float texture array per primitive (see [`super::morph`]).
 
 use glam::{Mat4, Quat, Vec3};
 use glow::HasContext;
 
+use super::morph::{MorphLimits, MorphTexture, upload_morph_texture};
 use super::shader::ATTRIBUTES;
 use crate::project::model_data::{AlphaMode, MaterialData, ModelData, PrimitiveData, TextureData, Wrap};
 
@@ -67,16 +69,23 @@ pub(crate) struct GpuPrimitive {
     /// False when vertices move at run time (skinning, morph targets): bind-pose bounds lie.
     pub cullable: bool,
     pub material: PrimMaterial,
+    pub morph: Option<MorphTexture>,
 }
 
 /// A model's GPU resources. Instances refer to it by handle; it is never copied.
 pub struct GpuModel {
+    /// The resource it came from, for messages.
+    pub(crate) source: String,
     pub(crate) prims: Vec<GpuPrimitive>,
     /// Model-space transform per mesh (its node's world matrix; identity for skinned meshes).
     pub(crate) mesh_world: Vec<Mat4>,
     pub(crate) textures: Vec<glow::Texture>,
     /// Mesh ids in mesh order, so callers can build `mesh_enabled` lists.
     pub mesh_ids: Vec<String>,
+    /// Per mesh, (first index, target count) in a per-instance morph weight span.
+    pub(crate) morph_ranges: Vec<(u32, u32)>,
+    /// The glTF initial weights in span layout: what an item without weights draws with.
+    pub(crate) initial_weights: Vec<f32>,
 }
 
 /// Node world matrices from local TRS, parents first (a bad parent index counts as a root).
@@ -104,11 +113,22 @@ impl GpuModel {
             .iter()
             .map(|m| if m.skin.is_some() { Mat4::IDENTITY } else { nodes.get(m.node).copied().unwrap_or_default() })
             .collect();
+        let (mut morph_ranges, mut initial_weights) = (Vec::new(), Vec::new());
+        for m in &model.meshes {
+            let count = m.primitives.iter().map(|p| p.targets.len()).max().unwrap_or(0);
+            morph_ranges.push((initial_weights.len() as u32, count as u32));
+            let start = initial_weights.len();
+            initial_weights.extend(m.weights.iter().take(count));
+            initial_weights.resize(start + count, 0.0);
+        }
         let mut gpu = GpuModel {
+            source: model.source.clone(),
             prims: Vec::new(),
             mesh_world,
             textures: Vec::new(),
             mesh_ids: model.meshes.iter().map(|m| m.id.clone()).collect(),
+            morph_ranges,
+            initial_weights,
         };
         let result = gpu.fill(gl, model);
         match result {
@@ -125,6 +145,8 @@ impl GpuModel {
             self.textures.push(upload_texture(gl, t)?);
         }
         let default_material = MaterialData::default();
+        let has_targets = model.meshes.iter().flat_map(|m| &m.primitives).any(|p| !p.targets.is_empty());
+        let limits = has_targets.then(|| MorphLimits::query(gl));
         for (mi, mesh) in model.meshes.iter().enumerate() {
             for (pi, p) in mesh.primitives.iter().enumerate() {
                 let material = match p.material {
@@ -133,12 +155,38 @@ impl GpuModel {
                 };
                 let mut material = PrimMaterial::from(material);
                 material.texture = material.texture.filter(|&t| t < self.textures.len());
-                let prim = upload_primitive(gl, p, (mi, mesh.skin), material)
-                    .map_err(|e| format!("mesh '{}' primitive {pi}: {e}", mesh.id))?;
+                let at = |e: String| format!("mesh '{}' primitive {pi}: {e}", mesh.id);
+                let prim = upload_primitive(gl, p, (mi, mesh.skin), material).map_err(at)?;
+                // Pushed before the morph upload so that `destroy` frees it if that fails.
                 self.prims.push(prim);
+                if let (Some(limits), Some(last)) = (limits, self.prims.last_mut()) {
+                    last.morph = upload_morph_texture(gl, p, limits).map_err(at)?;
+                }
             }
         }
         Ok(())
+    }
+
+    /// Floats in a full per-instance morph weight span ([`super::DrawItem::morph_weights`]):
+    /// the sum of every mesh's target count.
+    pub fn morph_weight_count(&self) -> usize {
+        self.initial_weights.len()
+    }
+
+    /// Where mesh `mesh`'s weights sit in a per-instance span (empty when it has no targets or
+    /// does not exist). Its length is the mesh's target count.
+    pub fn morph_range(&self, mesh: usize) -> std::ops::Range<usize> {
+        self.morph_ranges.get(mesh).map_or(0..0, |&(start, len)| start as usize..(start + len) as usize)
+    }
+
+    /// The glTF initial weights in span layout (used for items whose span is empty).
+    pub fn initial_morph_weights(&self) -> &[f32] {
+        &self.initial_weights
+    }
+
+    /// The morph target texture of primitive `primitive` of mesh `mesh`, if it has targets.
+    pub fn morph_texture(&self, mesh: usize, primitive: usize) -> Option<&MorphTexture> {
+        self.prims.iter().filter(|p| p.mesh == mesh).nth(primitive).and_then(|p| p.morph.as_ref())
     }
 
     /// Frees GL objects; call with the context that created them.
@@ -149,6 +197,9 @@ impl GpuModel {
                 gl.delete_vertex_array(p.vao);
                 gl.delete_buffer(p.vbo);
                 gl.delete_buffer(p.ibo);
+                if let Some(m) = p.morph {
+                    gl.delete_texture(m.texture);
+                }
             }
             for &t in &self.textures {
                 gl.delete_texture(t);
@@ -275,6 +326,7 @@ fn upload_primitive(
             radius,
             cullable,
             material,
+            morph: None,
         })
     }
 }

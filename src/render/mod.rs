@@ -1,6 +1,7 @@
 //! OpenGL rendering: window/context setup (`Gfx`), offscreen frame buffer, read-back into
 //! [`Image`], image comparison for golden tests, a debug cube renderer, and the model renderer
-//! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]).
+//! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]). Morph targets are
+//! deformed on the GPU: deltas in a texture array per primitive, weights per draw item.
 //!
 //! Layering: this module reads plain data (matrices, colours, imported model data) and knows
 //! nothing about the scene or scripts.
@@ -12,6 +13,7 @@ mod draw;
 mod image;
 mod material;
 mod mesh;
+mod morph;
 mod program;
 mod renderer;
 mod shader;
@@ -25,6 +27,7 @@ pub use draw::{
 pub use image::{Comparison, Image, compare};
 pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 pub use mesh::{GpuModel, node_world_matrices};
+pub use morph::{MorphLimits, MorphTexture, morph_grid, pack_morph_texels};
 pub use program::{MAX_LIGHTS, ShaderProgram};
 pub use renderer::{ModelRenderer, SubmitStats};
 pub use shader::{ATTRIBUTES, preprocess};

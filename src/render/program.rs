@@ -17,9 +17,16 @@
 //! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
 //! | `ambient` | ambient colour (rgb) |
 //! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
+//! | `morph_targets_weights[n]`, also `morph_weights[n]` | vec4 array: the draw item's morph weights for this mesh, target `t` in `[t / 4][t % 4]` |
+//! | `morph_target_count` | int (or float): the mesh's morph target count, 0 without targets |
+//! | `morph_targets` | `sampler2DArray` of the primitive's deltas (see `render::morph`); an all-zero 1×1×3 array when it has none |
 //!
 //! Block members are matched by the same names (a block instance prefix is ignored). Matrix and
 //! vec4 arrays are filled element by element; other arrays get their first element only.
+//!
+//! Morph weights are written up to the mesh's target count, rounded up to whole vec4s: in a block
+//! the rest is zero, a plain array keeps the previous draw's values there. Shaders must not read
+//! weights past the mesh's target count (the contract shader stops at the layer count / 3).
 
 use glam::Mat4;
 use glow::HasContext;
@@ -50,6 +57,9 @@ pub(crate) enum Source {
     LightPosition,
     LightColor,
     Ambient,
+    /// The item's morph weights for the mesh being drawn (vec4 array).
+    MorphWeights,
+    MorphTargetCount,
     /// A user constant: index into [`ShaderProgram::constants`].
     Constant(usize),
 }
@@ -76,11 +86,14 @@ pub(crate) enum Kind {
     Vec3,
     Vec4,
     Mat4,
+    /// Fed the value's first component, truncated (only `morph_target_count` needs it).
+    Int,
 }
 
 impl Kind {
     fn of(gl_type: u32) -> Option<Kind> {
         Some(match gl_type {
+            glow::INT => Kind::Int,
             glow::FLOAT => Kind::Float,
             glow::FLOAT_VEC2 => Kind::Vec2,
             glow::FLOAT_VEC3 => Kind::Vec3,
@@ -91,7 +104,7 @@ impl Kind {
     }
     fn components(self) -> usize {
         match self {
-            Kind::Float => 1,
+            Kind::Float | Kind::Int => 1,
             Kind::Vec2 => 2,
             Kind::Vec3 => 3,
             Kind::Vec4 => 4,
@@ -134,6 +147,8 @@ pub(crate) struct SamplerSlot {
     pub name: String,
     pub hash: Hash,
     pub unit: u32,
+    /// A `sampler2DArray`: bound to TEXTURE_2D_ARRAY (morph targets), not TEXTURE_2D.
+    pub array: bool,
 }
 
 /// Which per-draw matrices any uniform needs (world is always computed).
@@ -157,6 +172,9 @@ pub struct ShaderProgram {
     /// User constant names (and their hashes) in `Source::Constant` order.
     pub(crate) constants: Vec<(Hash, String)>,
     pub(crate) needs: Needs,
+    /// Most morph targets the program's weight arrays hold (4 per vec4, the smallest array when
+    /// both names are declared); None when it declares none and so does not morph.
+    pub(crate) morph_capacity: Option<usize>,
 }
 
 /// Built-in sources by name; anything else is a user constant.
@@ -176,6 +194,8 @@ fn builtin_source(name: &str) -> Option<Source> {
         "light_position" => Source::LightPosition,
         "light_color" => Source::LightColor,
         "ambient" => Source::Ambient,
+        "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
+        "morph_target_count" => Source::MorphTargetCount,
         _ => return None,
     })
 }
@@ -256,6 +276,7 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
         samplers: Vec::new(),
         constants: Vec::new(),
         needs: Needs::default(),
+        morph_capacity: None,
     };
     // SAFETY: queries on a linked program of the current context; indices come from GL itself.
     unsafe {
@@ -288,7 +309,8 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
                 if let Some(loc) = gl.get_uniform_location(program, &active.name) {
                     gl.uniform_1_i32(Some(&loc), unit as i32);
                 }
-                p.samplers.push(SamplerSlot { hash: hash_str(&name), name, unit });
+                let array = active.utype == glow::SAMPLER_2D_ARRAY;
+                p.samplers.push(SamplerSlot { hash: hash_str(&name), name, unit, array });
                 continue;
             }
             let Some(kind) = Kind::of(active.utype) else {
@@ -317,6 +339,10 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
                 continue;
             };
             let uniform = Uniform { source, kind, count: active.size.max(1) as usize, target };
+            if source == Source::MorphWeights {
+                let capacity = uniform.count * uniform.kind.components();
+                p.morph_capacity = Some(p.morph_capacity.map_or(capacity, |c| c.min(capacity)));
+            }
             match (&uniform.target, source.per_frame()) {
                 (Target::Block { .. }, _) => p.block_uniforms.push(uniform),
                 (_, true) => p.frame_uniforms.push(uniform),
@@ -366,6 +392,9 @@ pub(crate) struct Values<'a> {
     pub overrides: &'a [(Hash, [f32; 4])],
     pub program_constants: &'a [(Hash, String)],
     pub defaults: &'a [[f32; 4]],
+    /// This draw's morph weights, a whole number of vec4s.
+    pub morph: &'a [f32],
+    pub morph_count: [f32; 4],
 }
 
 const ZERO: [f32; 4] = [0.0; 4];
@@ -387,6 +416,8 @@ impl Values<'_> {
             Source::LightPosition => self.frame.light_position.as_flattened(),
             Source::LightColor => self.frame.light_color.as_flattened(),
             Source::Ambient => &self.frame.ambient,
+            Source::MorphWeights => self.morph,
+            Source::MorphTargetCount => &self.morph_count,
             Source::Constant(i) => {
                 let hash = self.program_constants.get(i).map_or(0, |c| c.0);
                 match self.overrides.iter().find(|(h, _)| *h == hash) {
@@ -434,6 +465,7 @@ pub(crate) fn set_plain(gl: &glow::Context, uniforms: &[Uniform], values: &Value
                 Kind::Vec3 if v.len() >= 3 => gl.uniform_3_f32(loc, v[0], v[1], v[2]),
                 Kind::Vec2 if v.len() >= 2 => gl.uniform_2_f32(loc, v[0], v[1]),
                 Kind::Float if !v.is_empty() => gl.uniform_1_f32(loc, v[0]),
+                Kind::Int if !v.is_empty() => gl.uniform_1_i32(loc, v[0] as i32),
                 _ => {}
             }
         }
@@ -454,6 +486,10 @@ pub(crate) fn write_blocks(program: &ShaderProgram, region: &mut [u8], values: &
             if u.kind == Kind::Mat4 {
                 for c in 0..4 {
                     put(region, base + c * matrix_stride, src.get(c * 4..c * 4 + 4).unwrap_or(&ZERO));
+                }
+            } else if u.kind == Kind::Int {
+                if let (Some(dst), Some(&v)) = (region.get_mut(base..base + 4), src.first()) {
+                    dst.copy_from_slice(&(v as i32).to_ne_bytes());
                 }
             } else {
                 let n = u.kind.components().min(src.len());

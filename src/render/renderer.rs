@@ -5,13 +5,18 @@
 //! Submission runs in two passes so uniform blocks cost one buffer upload per frame: the first
 //! computes each draw's matrices and writes its block bytes into an arena, which is uploaded
 //! once; the second sets plain uniforms, binds arena ranges and draws.
+//!
+//! Morphed primitives bind their target texture array as `morph_targets` and the item's weights
+//! as `morph_targets_weights` (see `program`); a mesh with more targets than the material's
+//! weight array holds is not drawn, and that is reported once per model and material.
 
 use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
-use super::draw::{DrawList, LightKind, MaterialHandle, ModelHandle, TextureHandle};
+use super::draw::{DrawList, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle};
 use super::material::Material;
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
+use super::morph::zero_morph_texture;
 use super::program::{DrawMatrices, FrameValues, MAX_LIGHTS, Values, set_plain, write_blocks};
 use crate::base::hash::hash_str;
 use crate::base::path::LoadError;
@@ -29,6 +34,9 @@ pub struct SubmitStats {
     pub vao_binds: u32,
     pub texture_binds: u32,
     pub uniform_block_bytes: u32,
+    /// Primitives not drawn because they have more morph targets than their material's
+    /// weight array holds (see [`ModelRenderer::errors`]).
+    pub morph_skipped: u32,
 }
 
 /// One primitive of one item to draw.
@@ -52,6 +60,8 @@ pub struct ModelRenderer {
     uniform_cache: Vec<Vec<[f32; 4]>>,
     textures: Vec<Option<glow::Texture>>,
     white: glow::Texture,
+    /// Bound to `sampler2DArray` uniforms a primitive has nothing for (no morph targets).
+    zero_array: glow::Texture,
     ubo: glow::Buffer,
     ubo_alignment: usize,
     frame: u64,
@@ -64,6 +74,12 @@ pub struct ModelRenderer {
     /// View frustum planes (xyz normal pointing inside, w distance), world space.
     frustum: [Vec4; 6],
     tex0: u64,
+    morph_targets: u64,
+    /// One draw's morph weights, padded to whole vec4s (reused, never shrinks).
+    morph_scratch: Vec<f32>,
+    /// (model, material) pairs already reported as unable to morph, so a bad pair logs once.
+    reported: Vec<(u32, u32)>,
+    errors: Vec<String>,
 }
 
 impl ModelRenderer {
@@ -80,12 +96,21 @@ impl ModelRenderer {
             mipmaps: false,
         };
         let white = upload_texture(gl, &white)?;
+        let zero_array = match zero_morph_texture(gl) {
+            Ok(t) => t,
+            Err(e) => {
+                // SAFETY: created above on this context, not used afterwards.
+                unsafe { gl.delete_texture(white) };
+                return Err(e);
+            }
+        };
         // SAFETY: plain object creation and query on the current context.
         let (ubo, align) = unsafe {
             let ubo = match gl.create_buffer() {
                 Ok(b) => b,
                 Err(e) => {
                     gl.delete_texture(white);
+                    gl.delete_texture(zero_array);
                     return Err(e);
                 }
             };
@@ -98,6 +123,7 @@ impl ModelRenderer {
             uniform_cache: Vec::new(),
             textures: Vec::new(),
             white,
+            zero_array,
             ubo,
             ubo_alignment: align,
             frame: 0,
@@ -109,6 +135,10 @@ impl ModelRenderer {
             values: FrameValues::default(),
             frustum: [Vec4::ZERO; 6],
             tex0: hash_str("tex0"),
+            morph_targets: hash_str("morph_targets"),
+            morph_scratch: Vec::new(),
+            reported: Vec::new(),
+            errors: Vec::new(),
         })
     }
 
@@ -170,8 +200,14 @@ impl ModelRenderer {
         unsafe {
             self.textures.iter().flatten().for_each(|&t| gl.delete_texture(t));
             gl.delete_texture(self.white);
+            gl.delete_texture(self.zero_array);
             gl.delete_buffer(self.ubo);
         }
+    }
+
+    /// Problems found while drawing (each reported once), oldest first; also logged.
+    pub fn errors(&self) -> &[String] {
+        &self.errors
     }
 
     /// Draws `list` into the bound frame buffer (depth-tested; `Gfx::begin_frame` clears it).
@@ -224,14 +260,36 @@ impl ModelRenderer {
         self.blend.clear();
         for (ii, item) in list.items.iter().enumerate() {
             let model = self.models.get(item.model.0 as usize).and_then(Option::as_ref);
-            let material_ok = self.materials.get(item.material.0 as usize).is_some_and(Option::is_some);
-            let Some(model) = model.filter(|_| material_ok) else {
+            let material = self.materials.get(item.material.0 as usize).and_then(Option::as_ref);
+            let (Some(model), Some(material)) = (model, material) else {
                 stats.skipped_items += 1;
                 continue;
             };
+            let capacity = material.program.morph_capacity;
             let enabled = item.mesh_enabled.of(&list.mesh_enabled);
             for (pi, prim) in model.prims.iter().enumerate() {
                 if !enabled.get(prim.mesh).copied().unwrap_or(true) {
+                    continue;
+                }
+                if let (Some(morph), Some(capacity)) = (prim.morph, capacity)
+                    && morph.targets as usize > capacity
+                {
+                    stats.morph_skipped += 1;
+                    let pair = (item.model.0, item.material.0);
+                    if !self.reported.contains(&pair) {
+                        self.reported.push(pair);
+                        let e = format!(
+                            "{}: mesh '{}' has {} morph targets but material {} holds weights for {capacity} \
+                             (morph_targets_weights[{}]); it is not drawn with that material",
+                            model.source,
+                            model.mesh_ids.get(prim.mesh).map_or("?", String::as_str),
+                            morph.targets,
+                            material.resource,
+                            capacity / 4,
+                        );
+                        log::error!("{e}");
+                        self.errors.push(e);
+                    }
                     continue;
                 }
                 let rec = DrawRec {
@@ -292,7 +350,9 @@ impl ModelRenderer {
             let offset = self.arena.len().div_ceil(self.ubo_alignment) * self.ubo_alignment;
             if p.block_bytes > 0 {
                 self.arena.resize(offset + p.block_bytes, 0);
-                let values = draw_values(frame, &m, prim, list, item.constants, material);
+                let count = fill_morph_weights(&mut self.morph_scratch, model, prim, list, item.morph_weights);
+                let morph = (self.morph_scratch.as_slice(), count);
+                let values = draw_values(frame, &m, prim, list, item.constants, material, morph);
                 write_blocks(p, &mut self.arena[offset..], &values);
             }
             self.matrices.push(m);
@@ -341,7 +401,13 @@ impl ModelRenderer {
             let prim: &GpuPrimitive = &model.prims[rec.prim as usize];
             let p = &material.program;
             let m = &self.matrices[n];
-            let values = draw_values(&self.values, m, prim, list, item.constants, material);
+            let count = if p.morph_capacity.is_some() {
+                fill_morph_weights(&mut self.morph_scratch, model, prim, list, item.morph_weights)
+            } else {
+                0
+            };
+            let morph = (self.morph_scratch.as_slice(), count);
+            let values = draw_values(&self.values, m, prim, list, item.constants, material, morph);
             // SAFETY: every object below belongs to this context; uniform data are plain floats.
             unsafe {
                 if bound_material != item.material.0 {
@@ -368,6 +434,21 @@ impl ModelRenderer {
                 }
                 let overrides = item.textures.of(&list.textures);
                 for slot in &p.samplers {
+                    if slot.array {
+                        let morph = prim.morph.filter(|_| slot.hash == self.morph_targets);
+                        let tex = morph.map_or(self.zero_array, |m| m.texture);
+                        let tracked = units.get_mut(slot.unit as usize);
+                        if tracked.as_ref().is_some_and(|t| **t == Some(tex)) {
+                            continue;
+                        }
+                        if let Some(t) = tracked {
+                            *t = Some(tex);
+                        }
+                        gl.active_texture(glow::TEXTURE0 + slot.unit);
+                        gl.bind_texture(glow::TEXTURE_2D_ARRAY, Some(tex));
+                        stats.texture_binds += 1;
+                        continue;
+                    }
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
                         Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
                         None if slot.hash == self.tex0 => {
@@ -442,14 +523,33 @@ fn max_scale(m: &Mat4) -> f32 {
     s[0].max(s[1]).max(s[2]).sqrt()
 }
 
-/// The uniform values of one draw.
+/// Writes the weights `prim` of an item draws with into `out` (zero-padded to whole vec4s) and
+/// returns the primitive's target count. Non-finite weights (e.g. NaN from a script) become 0
+/// so one bad value cannot turn the mesh into NaN vertices.
+fn fill_morph_weights(out: &mut Vec<f32>, model: &GpuModel, prim: &GpuPrimitive, list: &DrawList, span: Span) -> usize {
+    out.clear();
+    let count = prim.morph.map_or(0, |m| m.targets as usize);
+    if count == 0 {
+        return 0;
+    }
+    let start = model.morph_range(prim.mesh).start;
+    let span = span.of(&list.morph_weights);
+    let src = if span.is_empty() { model.initial_morph_weights() } else { span };
+    let src = src.get(start..).unwrap_or(&[]);
+    out.extend(src.iter().take(count).map(|&w| if w.is_finite() { w } else { 0.0 }));
+    out.resize(count.div_ceil(4) * 4, 0.0);
+    count
+}
+
+/// The uniform values of one draw; `morph` is (weights, target count).
 fn draw_values<'a>(
     frame: &'a FrameValues,
     m: &'a DrawMatrices,
     prim: &GpuPrimitive,
     list: &'a DrawList,
-    constants: super::draw::Span,
+    constants: Span,
     material: &'a Material,
+    morph: (&'a [f32], usize),
 ) -> Values<'a> {
     let pm = &prim.material;
     let cutoff = if pm.alpha_mode == AlphaMode::Mask { pm.alpha_cutoff } else { 0.0 };
@@ -464,6 +564,8 @@ fn draw_values<'a>(
         overrides: constants.of(&list.constants),
         program_constants: &material.program.constants,
         defaults: &material.defaults,
+        morph: morph.0,
+        morph_count: [morph.1 as f32, 0.0, 0.0, 0.0],
     }
 }
 
