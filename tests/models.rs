@@ -11,6 +11,7 @@ fn model_project() -> TempDir {
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");
     std::fs::write(p.path().join("models/cube.glb"), samples::textured_cube()).expect("cube");
     std::fs::write(p.path().join("models/two_meshes.glb"), samples::two_meshes()).expect("pair");
+    std::fs::write(p.path().join("models/face.glb"), samples::morph_face()).expect("face");
     p
 }
 

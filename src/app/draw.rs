@@ -116,6 +116,9 @@ impl Scenery {
                 }
             }
             self.list.push_with(*model, *material, world, &m.constants, &m.mesh_enabled, &self.bound);
+            if !m.weights.is_empty() {
+                self.list.set_morph_weights(&m.weights);
+            }
         }
         self.renderer.submit(gl, &self.list);
         if let Some(d) = &self.debug {

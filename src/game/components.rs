@@ -40,6 +40,11 @@ pub struct ModelInstance {
     pub mesh_enabled: Vec<bool>,
     /// Material constants set with `go.set` (e.g. `tint`), over the material's defaults.
     pub constants: Vec<(Hash, [f32; 4])>,
+    /// Morph weights of every morphed mesh, meshes in model order (the renderer's layout):
+    /// the glTF initial weights, then animation, then the script override.
+    pub weights: Vec<f32>,
+    /// `model.set_blend_weights`: applied to every morphed mesh after animation, each frame.
+    pub weight_override: Option<Vec<f32>>,
     /// `msg.post("#model", "disable")` turns this off: no drawing (and later no animation).
     pub enabled: bool,
     pub alive: bool,
@@ -170,6 +175,8 @@ impl ModelWorld {
             material,
             textures,
             mesh_enabled: vec![true; meshes],
+            weights: self.assets[asset as usize].data.meshes.iter().flat_map(|m| m.weights.iter().copied()).collect(),
+            weight_override: None,
             constants: Vec::new(),
             enabled: true,
             alive: true,
@@ -200,6 +207,36 @@ impl ModelWorld {
         for l in self.lights.iter_mut().filter(|l| l.slot == slot) {
             l.alive = false;
         }
+    }
+
+    /// Applies the script override (if any) over `weights`: each morphed mesh takes as many
+    /// values as it has targets, missing ones are zero, extra ones ignored.
+    pub fn apply_weight_override(&mut self, model: u32) {
+        let Some(m) = self.instances.get_mut(model as usize) else { return };
+        let Some(over) = &m.weight_override else { return };
+        let data = &self.assets[m.asset as usize].data;
+        let mut at = 0;
+        for mesh in &data.meshes {
+            let n = mesh.weights.len();
+            for (i, w) in m.weights[at..at + n].iter_mut().enumerate() {
+                *w = over.get(i).copied().unwrap_or(0.0);
+            }
+            at += n;
+        }
+    }
+
+    /// Weights of the first mesh that has morph targets (`model.get_blend_weights`).
+    pub fn first_mesh_weights(&self, model: u32) -> &[f32] {
+        let Some(m) = self.instances.get(model as usize) else { return &[] };
+        let data = &self.assets[m.asset as usize].data;
+        let mut at = 0;
+        for mesh in &data.meshes {
+            if !mesh.weights.is_empty() {
+                return m.weights.get(at..at + mesh.weights.len()).unwrap_or(&[]);
+            }
+            at += mesh.weights.len();
+        }
+        &[]
     }
 
     /// Current value of a material constant of a model (override, else material default).

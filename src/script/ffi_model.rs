@@ -125,6 +125,42 @@ extern "C" fn model_aabb(ctx: Ctx, slot: u32, comp: u64, i: i32, min: *mut V3, m
     })
 }
 
+/// Sets (`n` ≥ 0 values at `w`) or clears (`n` < 0) the script's morph weight override.
+extern "C" fn model_set_blend_weights(ctx: Ctx, slot: u32, comp: u64, w: *const f32, n: i32) -> i32 {
+    let values = if n < 0 || w.is_null() {
+        None
+    } else {
+        // SAFETY: `w` points at `n` floats of a Lua-side buffer that outlives the call.
+        Some(unsafe { std::slice::from_raw_parts(w, n as usize) }.to_vec())
+    };
+    with_model(ctx, slot, comp, |wd, m| {
+        let inst = &mut wd.models.instances[m as usize];
+        let cleared = values.is_none();
+        inst.weight_override = values;
+        if cleared {
+            // Back to the initial weights until animation writes new ones.
+            let data = &wd.models.assets[inst.asset as usize].data;
+            inst.weights = data.meshes.iter().flat_map(|x| x.weights.iter().copied()).collect();
+        }
+        wd.models.apply_weight_override(m);
+        Ok(())
+    })
+}
+
+/// Copies up to `cap` weights of the first morphed mesh into `out`; returns the count, -1 on error.
+extern "C" fn model_get_blend_weights(ctx: Ctx, slot: u32, comp: u64, out: *mut f32, cap: i32) -> i32 {
+    let mut count = -1;
+    let rc = with_model(ctx, slot, comp, |w, m| {
+        let ws = w.models.first_mesh_weights(m);
+        let n = ws.len().min(cap.max(0) as usize);
+        // SAFETY: `out` has room for `cap` floats (a Lua-side buffer).
+        unsafe { std::ptr::copy_nonoverlapping(ws.as_ptr(), out, n) };
+        count = n as i32;
+        Ok(())
+    });
+    if rc == OK { count } else { -1 }
+}
+
 pub fn table() -> Vec<(&'static str, usize)> {
     vec![
         ("component_kind", component_kind as *const () as usize),
@@ -134,5 +170,7 @@ pub fn table() -> Vec<(&'static str, usize)> {
         ("model_mesh_id", model_mesh_id as *const () as usize),
         ("model_mesh_enabled", model_mesh_enabled as *const () as usize),
         ("model_aabb", model_aabb as *const () as usize),
+        ("model_set_blend_weights", model_set_blend_weights as *const () as usize),
+        ("model_get_blend_weights", model_get_blend_weights as *const () as usize),
     ]
 }

@@ -1,5 +1,6 @@
 //! Generated models for tests, the demo and the import benchmark.
-use super::writer::{GltfBuilder, PrimitiveSpec};
+use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec, TargetSpec};
+use crate::project::model_data::{ChannelPath, Interpolation};
 
 const NO_ROTATION: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
 
@@ -103,4 +104,48 @@ pub fn textured_grid(cx: u32, cz: u32) -> Vec<u8> {
 /// The models of the embedded demo, by file name (see `examples/gen_assets.rs`).
 pub fn demo_assets() -> Vec<(&'static str, Vec<u8>)> {
     vec![("crate.glb", textured_cube())]
+}
+
+/// A "face": a 9×9-vertex grid in the XY plane (mesh `face`) with two morph targets, `smile`
+/// (the lower corners of the mouth area rise) and `blink` (the upper rows close down), and a
+/// LINEAR weights clip `smile` (1.5 s) that smiles, blinks and rests.
+pub fn morph_face() -> Vec<u8> {
+    let n = 9;
+    let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
+    let (mut smile, mut blink) = (TargetSpec::default(), TargetSpec::default());
+    for j in 0..n {
+        for i in 0..n {
+            let (x, y) = (i as f32 / (n - 1) as f32 - 0.5, j as f32 / (n - 1) as f32 - 0.5);
+            p.positions.push([x, y, 0.0]);
+            p.normals.push([0.0, 0.0, 1.0]);
+            p.texcoords0.push([x + 0.5, 0.5 - y]);
+            let lower = (-y).max(0.0);
+            smile.positions.push([0.0, lower * 1.6 * x.abs(), 0.15 * lower]);
+            let upper = y.max(0.0);
+            blink.positions.push([0.0, -upper * 0.6, 0.0]);
+        }
+    }
+    for j in 0..n - 1 {
+        for i in 0..n - 1 {
+            let a = (j * n + i) as u32;
+            p.indices.extend([a, a + 1, a + n as u32 + 1, a, a + n as u32 + 1, a + n as u32]);
+        }
+    }
+    p.targets = vec![smile, blink];
+    let mut b = GltfBuilder::new();
+    let node = b.node("face", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(32, 4, [250, 210, 120, 255], [230, 160, 90, 255]), false);
+    b.material("skin", [1.0; 4], Some(tex));
+    b.mesh(node, "face", &[p], &[0.0, 0.0], &["smile", "blink"]);
+    b.animation(
+        "smile",
+        &[ChannelSpec {
+            node,
+            path: ChannelPath::Weights,
+            interpolation: Interpolation::Linear,
+            times: vec![0.0, 0.5, 1.0, 1.5],
+            values: vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
+        }],
+    );
+    b.to_glb()
 }

@@ -17,6 +17,8 @@ local sigs = {
   model_mesh_id = "uint64_t (*)(void *, uint32_t, uint64_t, uint32_t)",
   model_mesh_enabled = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, int32_t)",
   model_aabb = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, sinew_vector3 *, sinew_vector3 *)",
+  model_set_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, const float *, int32_t)",
+  model_get_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, float *, int32_t)",
 }
 for name, sig in pairs(sigs) do
   assert(S.api[name], "missing FFI function " .. name)
@@ -126,6 +128,39 @@ function model.get_mesh_aabb(url)
     local id = S.hash_of_u64(M.model_mesh_id(ctx, slot, comp, i))
     if out[id] == nil then out[id] = aabb(slot, comp, i) end
   end
+  return out
+end
+
+local MAX_WEIGHTS = 1024
+local wbuf = ffi.new("float[?]", MAX_WEIGHTS)
+
+-- Defold: `{}` and non-number entries are errors; nil or no argument clears the override.
+function model.set_blend_weights(url, weights)
+  local slot, comp = model_of("model.set_blend_weights", url)
+  if weights == nil then
+    check(M.model_set_blend_weights(ctx, slot, comp, nil, -1))
+    return
+  end
+  if type(weights) ~= "table" then argerr("model.set_blend_weights", 2, "table", weights) end
+  local n = #weights
+  if n == 0 then fail("model.set_blend_weights: the weights table is empty") end
+  if n > MAX_WEIGHTS then fail("model.set_blend_weights: more than " .. MAX_WEIGHTS .. " weights") end
+  for i = 1, n do
+    local w = weights[i]
+    if type(w) ~= "number" then
+      fail(string.format("model.set_blend_weights: weight #%d must be a number (got %s)", i, S.type_name(w)))
+    end
+    wbuf[i - 1] = w
+  end
+  check(M.model_set_blend_weights(ctx, slot, comp, wbuf, n))
+end
+
+function model.get_blend_weights(url)
+  local slot, comp = model_of("model.get_blend_weights", url)
+  local n = M.model_get_blend_weights(ctx, slot, comp, wbuf, MAX_WEIGHTS)
+  if n < 0 then S.fail_last() end
+  local out = {}
+  for i = 1, n do out[i] = wbuf[i - 1] end
   return out
 end
 
