@@ -134,7 +134,10 @@ impl Clip {
         let t = if t.is_nan() { 0.0 } else { t };
         for (track, hint) in self.tracks.iter().zip(cache.keys.iter_mut()) {
             let times = &self.times[track.first_time as usize..][..track.keys as usize];
-            let at = locate(times, t, hint);
+            let mut at = locate(times, t, hint);
+            if track.interpolation == Interpolation::Step {
+                at.s = 0.0; // hold key k until the next key's time
+            }
             let c = track.components as usize;
             let values = &self.values[track.first_value as usize..];
             let cubic = track.interpolation == Interpolation::CubicSpline;

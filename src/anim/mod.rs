@@ -8,6 +8,8 @@ pub mod clip;
 pub mod easing;
 pub mod player;
 pub mod property;
+#[cfg(test)]
+mod rig_tests;
 pub mod skeleton;
 pub mod skinning;
 pub mod target;

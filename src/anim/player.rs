@@ -148,9 +148,11 @@ impl ModelPlayer {
     }
 
     /// Starts clip `animation` (Defold `PlayAnimation`). `blend_duration > 0` cross-fades from
-    /// the current animation, which keeps playing; otherwise it is stopped. `offset` is a
-    /// normalised cursor; `playback_rate` is clamped to ≥ 0. Returns false (and changes nothing)
-    /// for an index with no clip.
+    /// the current animation, which keeps playing; otherwise it is stopped. `offset` is the
+    /// normalised progress along the playback direction: for the backward modes it is mirrored
+    /// (`1 − clamp(offset, 0, 1)`, api.md §2) before `set_cursor`, so offset 0 starts at the
+    /// clip's end. `playback_rate` is clamped to ≥ 0. Returns false (and changes nothing) for an
+    /// index with no clip.
     pub fn play(&mut self, animation: usize, playback: Playback, blend_duration: f32, offset: f32, rate: f32) -> bool {
         let Some(&duration) = self.durations.get(animation) else { return false };
         if blend_duration > 0.0 && blend_duration.is_finite() {
@@ -166,7 +168,8 @@ impl ModelPlayer {
         let p = &mut self.players[self.current];
         *p =
             Player { animation: Some(animation), duration, playback, cursor: 0.0, rate: 1.0, backwards, playing: true };
-        p.set_cursor(offset);
+        let offset = if offset.is_nan() { 0.0 } else { offset };
+        p.set_cursor(if backwards { 1.0 - offset.clamp(0.0, 1.0) } else { offset });
         self.set_playback_rate(rate);
         true
     }
