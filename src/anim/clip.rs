@@ -1,12 +1,15 @@
 //! Animation clips in runtime form and exact sampling ("Sinew decisions": glTF keys at their own
 //! times, no resampling). A [`Clip`] is converted once from [`ClipData`]: keys of all tracks in two
 //! flat arrays, quaternion keys normalised, morph-weight channels re-targeted at their mesh's slot
-//! in the weights buffer. Sampling writes into caller slices and allocates nothing; a
-//! [`SamplingCache`] remembers each track's last key so forward playback needs no search.
+//! in the weights buffer, identical key-time lists stored once (exporters usually key every
+//! channel at the same frames, so one search serves them all). Sampling writes into caller slices
+//! and allocates nothing; a [`SamplingCache`] remembers the last key of each time list so forward
+//! playback needs no search.
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, slerp};
 use crate::project::model_data::{ChannelPath, ClipData, Interpolation};
 use glam::{Quat, Vec3A, Vec4};
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Track {
@@ -15,8 +18,8 @@ struct Track {
     /// Node index, or the first slot in the weights buffer for `Weights`.
     target: u32,
     components: u32,
-    first_time: u32,
-    keys: u32,
+    /// Index into `Clip::time_lists`.
+    times: u32,
     first_value: u32,
 }
 
@@ -25,6 +28,8 @@ pub struct Clip {
     name: String,
     duration: f32,
     tracks: Vec<Track>,
+    /// (first, count) of each distinct key-time list in `times`.
+    time_lists: Vec<(u32, u32)>,
     times: Vec<f32>,
     values: Vec<f32>,
     /// Locals / weights entries a sample writes to (largest target + 1).
@@ -41,11 +46,13 @@ impl Clip {
             name: data.name.clone(),
             duration: if data.duration.is_finite() { data.duration.max(0.0) } else { 0.0 },
             tracks: Vec::with_capacity(data.channels.len()),
+            time_lists: Vec::new(),
             times: Vec::new(),
             values: Vec::new(),
             node_span: 0,
             weight_span: 0,
         };
+        let mut seen: HashMap<Vec<u32>, u32> = HashMap::new();
         for (c, ch) in data.channels.iter().enumerate() {
             let bad = |m: String| Err(RigError::BadModel(format!("clip {}: channel {c}: {m}", data.name)));
             let want = match ch.path {
@@ -71,16 +78,20 @@ impl Clip {
                 ChannelPath::Weights => skeleton.mesh_on_node(ch.node).map_or(0, |m| skeleton.mesh_weights(m).start),
                 _ => ch.node,
             };
+            let bits: Vec<u32> = ch.times.iter().map(|t| t.to_bits()).collect();
+            let times = *seen.entry(bits).or_insert_with(|| {
+                clip.time_lists.push((clip.times.len() as u32, ch.times.len() as u32));
+                clip.times.extend_from_slice(&ch.times);
+                (clip.time_lists.len() - 1) as u32
+            });
             let track = Track {
                 path: ch.path,
                 interpolation: ch.interpolation,
                 target: target as u32,
                 components: want as u32,
-                first_time: clip.times.len() as u32,
-                keys: ch.times.len() as u32,
+                times,
                 first_value: clip.values.len() as u32,
             };
-            clip.times.extend_from_slice(&ch.times);
             let start = clip.values.len();
             clip.values.extend_from_slice(&ch.values);
             if ch.path == ChannelPath::Rotation {
@@ -92,6 +103,9 @@ impl Clip {
             }
             clip.tracks.push(track);
         }
+        // Like tracks together: the sampling loop then branches the same way many times in a row.
+        // Stable, so of two channels on one property the later still wins, as before.
+        clip.tracks.sort_by_key(|t| (t.path as u8, t.interpolation as u8));
         if clip.times.len() > u32::MAX as usize / 2 || clip.values.len() > u32::MAX as usize / 2 {
             return Err(RigError::BadModel(format!("clip {}: too many keys", data.name)));
         }
@@ -107,6 +121,10 @@ impl Clip {
     }
     pub fn track_count(&self) -> usize {
         self.tracks.len()
+    }
+    /// Distinct key-time lists: what a `SamplingCache` holds one entry for.
+    pub fn time_list_count(&self) -> usize {
+        self.time_lists.len()
     }
     /// How many locals `sample` needs (largest animated node + 1).
     pub fn node_span(&self) -> usize {
@@ -128,13 +146,15 @@ impl Clip {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
-        need("sampling cache", self.tracks.len(), cache.keys.len())?;
+        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
         need("locals", self.node_span, out_locals.len())?;
         need("weights", self.weight_span, out_weights.len())?;
         let t = if t.is_nan() { 0.0 } else { t };
-        for (track, hint) in self.tracks.iter().zip(cache.keys.iter_mut()) {
-            let times = &self.times[track.first_time as usize..][..track.keys as usize];
-            let mut at = locate(times, t, hint);
+        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
+            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
+        }
+        for track in &self.tracks {
+            let mut at = cache.at[track.times as usize];
             if track.interpolation == Interpolation::Step {
                 at.s = 0.0; // hold key k until the next key's time
             }
@@ -158,27 +178,28 @@ impl Clip {
     }
 }
 
-/// Per-instance memory of the key each track used last. Only a hint: a stale or foreign cache
-/// costs a binary search, never a wrong value.
+/// Per-instance memory of the key each time list used last. Only a hint: a stale or foreign
+/// cache costs a binary search, never a wrong value. Also holds this sample's key positions.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SamplingCache {
     keys: Vec<u32>,
+    at: Vec<At>,
 }
 
 impl SamplingCache {
     pub fn new(clip: &Clip) -> Self {
-        Self::with_tracks(clip.track_count())
+        Self::with_capacity(clip.time_list_count())
     }
     /// Big enough for any of `clips` (one cache per player, reused across clips).
     pub fn for_clips(clips: &[Clip]) -> Self {
-        Self::with_tracks(clips.iter().map(Clip::track_count).max().unwrap_or(0))
+        Self::with_capacity(clips.iter().map(Clip::time_list_count).max().unwrap_or(0))
     }
-    pub fn with_tracks(tracks: usize) -> Self {
-        SamplingCache { keys: vec![0; tracks] }
+    /// For clips with up to `time_lists` distinct key-time lists.
+    pub fn with_capacity(time_lists: usize) -> Self {
+        SamplingCache { keys: vec![0; time_lists], at: vec![At::default(); time_lists] }
     }
-    /// How many tracks it can serve.
     pub fn capacity(&self) -> usize {
-        self.keys.len()
+        self.keys.len().min(self.at.len())
     }
     pub fn reset(&mut self) {
         self.keys.fill(0);
@@ -187,7 +208,7 @@ impl SamplingCache {
 
 /// Where `t` falls: key `k` exactly (`s == 0`, also before the first and after the last key), or
 /// between `k` and `k + 1` at fraction `s` of an interval `dt` long.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 struct At {
     k: usize,
     s: f32,

@@ -256,7 +256,7 @@ impl ModelPlayer {
         let prev = if self.blending { Some(clip_of(&self.players[1 - self.current])) } else { None };
         for (slot, c) in [(self.current, cur), (1 - self.current, prev.flatten())] {
             if let Some((clip, _)) = c {
-                need("sampling cache", clip.track_count(), scratch.caches[slot].capacity())?;
+                need("sampling cache", clip.time_list_count(), scratch.caches[slot].capacity())?;
                 need("locals", clip.node_span(), n)?;
                 need("weights", clip.weight_span(), w)?;
             }
