@@ -70,6 +70,7 @@ fn sheet(side: u32, targets: usize) -> ModelData {
         nodes: vec![NodeData {
             name: "sheet".into(),
             parent: None,
+            gltf_index: 0,
             translation: [0.0; 3],
             rotation: [0.0, 0.0, 0.0, 1.0],
             scale: [1.0; 3],

@@ -73,6 +73,7 @@ fn cube() -> ModelData {
             translation: [0.0; 3],
             rotation: [0.0, 0.0, 0.0, 1.0],
             scale: [1.0; 3],
+            gltf_index: 0,
         }],
         ..Default::default()
     }

@@ -187,7 +187,14 @@ fn mesh(id: &str, node: usize, primitive: PrimitiveData) -> MeshData {
 }
 
 fn node(name: &str, parent: Option<usize>, t: Vec3, r: Quat, s: Vec3) -> NodeData {
-    NodeData { name: name.into(), parent, translation: t.to_array(), rotation: r.to_array(), scale: s.to_array() }
+    NodeData {
+        name: name.into(),
+        parent,
+        translation: t.to_array(),
+        rotation: r.to_array(),
+        scale: s.to_array(),
+        gltf_index: 0,
+    }
 }
 
 fn root_node() -> NodeData {

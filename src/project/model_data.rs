@@ -51,6 +51,9 @@ pub struct NodeData {
     /// Quaternion x, y, z, w.
     pub rotation: [f32; 4],
     pub scale: [f32; 3],
+    /// The node's index in the glTF file (for tools and tests that match nodes against other glTF
+    /// readers; the runtime uses positions in `ModelData::nodes`).
+    pub gltf_index: usize,
 }
 
 /// One glTF mesh: its primitives share the mesh id and node.

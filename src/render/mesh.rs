@@ -391,7 +391,14 @@ mod tests {
     use crate::project::model_data::NodeData;
 
     fn node(parent: Option<usize>, t: [f32; 3], s: f32) -> NodeData {
-        NodeData { name: String::new(), parent, translation: t, rotation: [0.0, 0.0, 0.0, 1.0], scale: [s; 3] }
+        NodeData {
+            name: String::new(),
+            parent,
+            translation: t,
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: [s; 3],
+            gltf_index: 0,
+        }
     }
 
     #[test]

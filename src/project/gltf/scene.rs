@@ -91,7 +91,7 @@ pub(crate) fn build(root: &json::Root) -> Result<Scene, String> {
         let local = Mat4::from_scale_rotation_translation(Vec3::from(s), Quat::from_array(r), Vec3::from(t));
         world.push(p.and_then(|p| world.get(p).copied()).unwrap_or(Mat4::IDENTITY) * local);
         let name = node.name.clone().unwrap_or_default();
-        nodes.push(NodeData { name, parent: p, translation: t, rotation: r, scale: s });
+        nodes.push(NodeData { name, parent: p, translation: t, rotation: r, scale: s, gltf_index: g });
     }
     Ok(Scene { nodes, map, order, world })
 }

@@ -1,0 +1,285 @@
+//! Skeletal animation CPU cost (issue 4): sample + local-to-model + palette per joint for 24- and
+//! 100-joint rigs, one clip and a two-clip cross-fade, and a frame of 1,000 animated 24-joint
+//! instances on one core. Baseline in the same run: the straightforward glam version (binary
+//! search per channel every frame over the raw glTF keys, glam slerp, Mat4 per joint).
+//!
+//! Rigs are generated: a random tree of N joints (each under an earlier one), one skin over all of
+//! them, clips of 2 s with LINEAR translation, rotation and scale keys at 30 per second on every
+//! joint (the shape of exported character clips, e.g. Fox: T/R/S per joint at 24–30 keys/s).
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use glam::{Mat4, Quat, Vec3};
+use sinew::anim::{Clip, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
+use sinew::project::gltf::import_bytes;
+use sinew::project::gltf::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec};
+use sinew::project::model_data::{ChannelPath, ClipData, Interpolation, ModelData};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+const DT: f32 = 1.0 / 60.0;
+const KEYS_PER_SECOND: usize = 30;
+const CLIP_SECONDS: f32 = 2.0;
+
+fn rig(joints: usize, clips: usize) -> ModelData {
+    let mut seed = 0x1234_5678u32;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    let mut b = GltfBuilder::new();
+    let mut nodes = Vec::new();
+    for i in 0..joints {
+        let parent = if i == 0 { None } else { Some((rnd() * i as f32) as usize) };
+        nodes.push(b.node(&format!("j{i}"), parent, [0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+    }
+    let body = b.node("body", None, [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+    let prim = PrimitiveSpec {
+        positions: vec![[0.0; 3], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        joints: vec![[0, 0, 0, 0]; 3],
+        weights: vec![[1.0, 0.0, 0.0, 0.0]; 3],
+        ..Default::default()
+    };
+    b.mesh(body, "body", &[prim], &[], &[]);
+    b.skin(body, &nodes, None);
+    let keys = (CLIP_SECONDS * KEYS_PER_SECOND as f32) as usize + 1;
+    let times: Vec<f32> = (0..keys).map(|k| k as f32 / KEYS_PER_SECOND as f32).collect();
+    for c in 0..clips {
+        let mut channels = Vec::new();
+        for &n in &nodes {
+            // Smooth motion like exported clips: sinusoids with per-joint axis, amplitude (0.3 to
+            // 1.5 rad) and phase; neighbouring keys 1° to 18° apart.
+            let axis = Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5 + 0.01).normalize();
+            let (amp, phase) = (0.3 + 1.2 * rnd(), rnd() * std::f32::consts::TAU);
+            let (mut t, mut r, mut s) = (Vec::new(), Vec::new(), Vec::new());
+            for &time in &times {
+                let w = (std::f32::consts::PI * time + phase).sin();
+                t.extend([0.1 * w, 1.0 + 0.05 * w, -0.1 * w]);
+                r.extend(Quat::from_axis_angle(axis, amp * w).to_array());
+                s.extend([1.0 + 0.05 * w; 3]);
+            }
+            for (path, values) in [(ChannelPath::Translation, t), (ChannelPath::Rotation, r), (ChannelPath::Scale, s)] {
+                let interpolation = Interpolation::Linear;
+                channels.push(ChannelSpec { node: n, path, interpolation, times: times.clone(), values });
+            }
+        }
+        b.animation(&format!("clip{c}"), &channels);
+    }
+    import_bytes("/rig.glb", &b.to_glb(), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// One model instance's buffers.
+struct Instance {
+    player: ModelPlayer,
+    scratch: PoseScratch,
+    locals: Vec<Transform>,
+    weights: Vec<f32>,
+    model: Vec<Mat4>,
+    palette: Vec<Mat4>,
+}
+
+impl Instance {
+    fn new(skeleton: &Skeleton, clips: &[Clip]) -> Self {
+        Instance {
+            player: ModelPlayer::new(clips),
+            scratch: PoseScratch::new(skeleton, clips),
+            locals: skeleton.rest().to_vec(),
+            weights: skeleton.rest_weights().to_vec(),
+            model: vec![Mat4::IDENTITY; skeleton.node_count()],
+            palette: vec![Mat4::IDENTITY; skeleton.skin_joints(0).len()],
+        }
+    }
+    /// One frame: advance, pose (sample and blend), model matrices, skin palette.
+    fn frame(&mut self, skeleton: &Skeleton, clips: &[Clip]) {
+        self.player.update(DT);
+        let r = self.player.pose(clips, skeleton, &mut self.scratch, &mut self.locals, &mut self.weights);
+        r.and_then(|_| skeleton.local_to_model(&self.locals, &mut self.model))
+            .and_then(|_| skeleton.palette(0, &self.model, &mut self.palette))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+/// The straightforward implementation: raw glTF channels, binary search each frame.
+struct Baseline {
+    parents: Vec<Option<usize>>,
+    rest: Vec<(Vec3, Quat, Vec3)>,
+    joints: Vec<usize>,
+    inverse_bind: Vec<Mat4>,
+    locals: Vec<(Vec3, Quat, Vec3)>,
+    from: Vec<(Vec3, Quat, Vec3)>,
+    model: Vec<Mat4>,
+    palette: Vec<Mat4>,
+}
+
+impl Baseline {
+    fn new(m: &ModelData) -> Self {
+        let rest: Vec<_> = m
+            .nodes
+            .iter()
+            .map(|n| (Vec3::from(n.translation), Quat::from_array(n.rotation), Vec3::from(n.scale)))
+            .collect();
+        Baseline {
+            parents: m.nodes.iter().map(|n| n.parent).collect(),
+            joints: m.skins[0].joints.clone(),
+            inverse_bind: m.skins[0].inverse_bind.iter().map(Mat4::from_cols_array).collect(),
+            locals: rest.clone(),
+            from: rest.clone(),
+            model: vec![Mat4::IDENTITY; rest.len()],
+            palette: vec![Mat4::IDENTITY; m.skins[0].joints.len()],
+            rest,
+        }
+    }
+
+    fn sample(clip: &ClipData, t: f32, out: &mut [(Vec3, Quat, Vec3)]) {
+        for c in &clip.channels {
+            let n = c.times.len();
+            let k = c.times.partition_point(|&x| x <= t).saturating_sub(1).min(n.saturating_sub(2));
+            let s = if n < 2 { 0.0 } else { ((t - c.times[k]) / (c.times[k + 1] - c.times[k])).clamp(0.0, 1.0) };
+            let w = c.components;
+            let at = |k: usize| &c.values[k * w..k * w + w];
+            let k1 = (k + 1).min(n - 1);
+            let o = &mut out[c.node];
+            match c.path {
+                ChannelPath::Translation => o.0 = Vec3::from_slice(at(k)).lerp(Vec3::from_slice(at(k1)), s),
+                ChannelPath::Scale => o.2 = Vec3::from_slice(at(k)).lerp(Vec3::from_slice(at(k1)), s),
+                ChannelPath::Rotation => o.1 = Quat::from_slice(at(k)).slerp(Quat::from_slice(at(k1)), s),
+                ChannelPath::Weights => {}
+            }
+        }
+    }
+
+    fn frame(&mut self, clips: &[ClipData], t: f32, blend: Option<(usize, f32, f32)>) {
+        self.locals.copy_from_slice(&self.rest);
+        Self::sample(&clips[0], t, &mut self.locals);
+        if let Some((c, t2, w)) = blend {
+            self.from.copy_from_slice(&self.rest);
+            Self::sample(&clips[c], t2, &mut self.from);
+            for (o, f) in self.locals.iter_mut().zip(&self.from) {
+                *o = (f.0.lerp(o.0, w), f.1.slerp(o.1, w).normalize(), f.2.lerp(o.2, w));
+            }
+        }
+        for i in 0..self.locals.len() {
+            let (t, r, s) = self.locals[i];
+            let local = Mat4::from_scale_rotation_translation(s, r, t);
+            self.model[i] = match self.parents[i] {
+                Some(p) => self.model[p] * local,
+                None => local,
+            };
+        }
+        for (k, &j) in self.joints.iter().enumerate() {
+            self.palette[k] = self.model[j] * self.inverse_bind[k];
+        }
+    }
+}
+
+/// Best and median ns per call over `runs` batches of `per_run` calls (the minimum is the least
+/// disturbed figure on a shared machine).
+fn time_ns(runs: usize, per_run: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let s = Instant::now();
+            for _ in 0..per_run {
+                f();
+            }
+            s.elapsed().as_secs_f64() * 1e9 / per_run as f64
+        })
+        .collect();
+    t.sort_by(f64::total_cmp);
+    (t[0], t[runs / 2])
+}
+
+fn per_joint(c: &mut Criterion) {
+    let mut g = c.benchmark_group("skeleton_per_joint");
+    g.sample_size(20).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
+    for joints in [24, 100] {
+        let m = rig(joints, 2);
+        let skeleton = Skeleton::new(&m).unwrap_or_else(|e| panic!("{e}"));
+        let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
+        g.throughput(Throughput::Elements(joints as u64));
+        for blend in [false, true] {
+            let name = if blend { "blend2" } else { "one_clip" };
+            let mut inst = Instance::new(&skeleton, &clips);
+            inst.player.play(0, Playback::LoopForward, 0.0, 0.0, 1.0);
+            if blend {
+                // A cross-fade that never ends, so every frame blends two sampled clips.
+                inst.player.play(1, Playback::LoopForward, 1e9, 0.3, 1.0);
+                inst.player.update(1e8);
+            }
+            g.bench_function(format!("sinew_{joints}_{name}"), |b| b.iter(|| inst.frame(&skeleton, &clips)));
+            let (best, median) = time_ns(50, 200, || inst.frame(&skeleton, &clips));
+            let j = joints as f64;
+            eprintln!(
+                "sinew    {joints:>3} joints {name:<8}: {:6.1} ns/joint best, {:6.1} median",
+                best / j,
+                median / j
+            );
+
+            let mut base = Baseline::new(&m);
+            let mut t = 0.0f32;
+            let mut step = || {
+                t = (t + DT) % CLIP_SECONDS;
+                base.frame(&m.animations, black_box(t), blend.then_some((1, (t + 0.6) % CLIP_SECONDS, 0.5)));
+            };
+            g.bench_function(format!("baseline_{joints}_{name}"), |b| b.iter(&mut step));
+            let (bb, bm) = time_ns(50, 200, &mut step);
+            eprintln!(
+                "baseline {joints:>3} joints {name:<8}: {:6.1} ns/joint best, {:6.1} median (sinew {:.1}x faster)",
+                bb / j,
+                bm / j,
+                bb / best
+            );
+        }
+        // Where the time goes (one clip, 24/100 joints): the three stages separately.
+        let mut inst = Instance::new(&skeleton, &clips);
+        let mut cache = SamplingCache::new(&clips[0]);
+        let mut t = 0.0f32;
+        let (s, _) = time_ns(50, 200, || {
+            t = (t + DT) % CLIP_SECONDS;
+            clips[0].sample(t, &mut cache, &mut inst.locals, &mut inst.weights).unwrap_or_else(|e| panic!("{e}"));
+        });
+        let (l, _) = time_ns(50, 200, || skeleton.local_to_model(&inst.locals, &mut inst.model).unwrap_or(()));
+        let (p, _) = time_ns(50, 200, || skeleton.palette(0, &inst.model, &mut inst.palette).unwrap_or(()));
+        let j = joints as f64;
+        eprintln!(
+            "stages   {joints:>3} joints: sample {:.1}, local_to_model {:.1}, palette {:.1} ns/joint (best)",
+            s / j,
+            l / j,
+            p / j
+        );
+    }
+    g.finish();
+}
+
+fn thousand_instances(c: &mut Criterion) {
+    let mut g = c.benchmark_group("skeleton_frame");
+    g.sample_size(10).measurement_time(Duration::from_secs(3)).warm_up_time(Duration::from_millis(500));
+    let m = rig(24, 2);
+    let skeleton = Skeleton::new(&m).unwrap_or_else(|e| panic!("{e}"));
+    let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
+    let mut all: Vec<Instance> = (0..1000)
+        .map(|i| {
+            let mut inst = Instance::new(&skeleton, &clips);
+            inst.player.play(0, Playback::LoopForward, 0.0, i as f32 / 1000.0, 1.0);
+            inst
+        })
+        .collect();
+    let mut frame = || all.iter_mut().for_each(|i| i.frame(&skeleton, &clips));
+    g.bench_function("sinew_1000x24_joints", |b| b.iter(&mut frame));
+    let (best, median) = time_ns(30, 1, &mut frame);
+    eprintln!("sinew    1000 x 24 joints: {:.3} ms best, {:.3} ms median per frame", best / 1e6, median / 1e6);
+
+    let mut bases: Vec<(Baseline, f32)> = (0..1000).map(|i| (Baseline::new(&m), i as f32 / 1000.0 * 2.0)).collect();
+    let mut frame = || {
+        for (b, t) in bases.iter_mut() {
+            *t = (*t + DT) % CLIP_SECONDS;
+            b.frame(&m.animations, *t, None);
+        }
+    };
+    g.bench_function("baseline_1000x24_joints", |b| b.iter(&mut frame));
+    let (bb, bm) = time_ns(30, 1, &mut frame);
+    eprintln!("baseline 1000 x 24 joints: {:.3} ms best, {:.3} ms median per frame", bb / 1e6, bm / 1e6);
+    g.finish();
+}
+
+criterion_group!(benches, per_joint, thousand_instances);
+criterion_main!(benches);

@@ -1,0 +1,314 @@
+//! Animation clips in runtime form and exact sampling ("Sinew decisions": glTF keys at their own
+//! times, no resampling). A [`Clip`] is converted once from [`ClipData`]: keys of all tracks in two
+//! flat arrays, quaternion keys normalised, morph-weight channels re-targeted at their mesh's slot
+//! in the weights buffer, identical key-time lists stored once (exporters usually key every
+//! channel at the same frames, so one search serves them all). Sampling writes into caller slices
+//! and allocates nothing; a [`SamplingCache`] remembers the last key of each time list so forward
+//! playback needs no search.
+use super::skeleton::{RigError, Skeleton, need};
+use super::transform::{Transform, slerp};
+use crate::project::model_data::{ChannelPath, ClipData, Interpolation};
+use glam::{Quat, Vec3A, Vec4};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Track {
+    path: ChannelPath,
+    interpolation: Interpolation,
+    /// Node index, or the first slot in the weights buffer for `Weights`.
+    target: u32,
+    components: u32,
+    /// Index into `Clip::time_lists`.
+    times: u32,
+    first_value: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clip {
+    name: String,
+    duration: f32,
+    tracks: Vec<Track>,
+    /// (first, count) of each distinct key-time list in `times`.
+    time_lists: Vec<(u32, u32)>,
+    times: Vec<f32>,
+    values: Vec<f32>,
+    /// Locals / weights entries a sample writes to (largest target + 1).
+    node_span: usize,
+    weight_span: usize,
+}
+
+impl Clip {
+    /// Converts a glTF clip for `skeleton`. Everything the sampler indexes is validated here
+    /// (targets in range, key counts, increasing finite times, finite values), so a clip that
+    /// converts can be sampled without bounds failures.
+    pub fn new(data: &ClipData, skeleton: &Skeleton) -> Result<Clip, RigError> {
+        let mut clip = Clip {
+            name: data.name.clone(),
+            duration: if data.duration.is_finite() { data.duration.max(0.0) } else { 0.0 },
+            tracks: Vec::with_capacity(data.channels.len()),
+            time_lists: Vec::new(),
+            times: Vec::new(),
+            values: Vec::new(),
+            node_span: 0,
+            weight_span: 0,
+        };
+        let mut seen: HashMap<Vec<u32>, u32> = HashMap::new();
+        for (c, ch) in data.channels.iter().enumerate() {
+            let bad = |m: String| Err(RigError::BadModel(format!("clip {}: channel {c}: {m}", data.name)));
+            let want = match ch.path {
+                ChannelPath::Translation | ChannelPath::Scale => 3,
+                ChannelPath::Rotation => 4,
+                ChannelPath::Weights => {
+                    let Some(mesh) = skeleton.mesh_on_node(ch.node) else { return bad("no mesh on the node".into()) };
+                    skeleton.mesh_weights(mesh).len()
+                }
+            };
+            if ch.node >= skeleton.node_count() || ch.components != want || want == 0 {
+                return bad(format!("node {} with {} components ({want} expected)", ch.node, ch.components));
+            }
+            let per_key = if ch.interpolation == Interpolation::CubicSpline { 3 * want } else { want };
+            if ch.times.is_empty() || ch.values.len() != ch.times.len() * per_key {
+                return bad(format!("{} keys, {} values", ch.times.len(), ch.values.len()));
+            }
+            let increasing = ch.times.windows(2).all(|w| w[0] < w[1]);
+            if !increasing || ch.times.iter().chain(&ch.values).any(|v| !v.is_finite()) {
+                return bad("times must increase and values be finite".into());
+            }
+            let target = match ch.path {
+                ChannelPath::Weights => skeleton.mesh_on_node(ch.node).map_or(0, |m| skeleton.mesh_weights(m).start),
+                _ => ch.node,
+            };
+            let bits: Vec<u32> = ch.times.iter().map(|t| t.to_bits()).collect();
+            let times = *seen.entry(bits).or_insert_with(|| {
+                clip.time_lists.push((clip.times.len() as u32, ch.times.len() as u32));
+                clip.times.extend_from_slice(&ch.times);
+                (clip.time_lists.len() - 1) as u32
+            });
+            let track = Track {
+                path: ch.path,
+                interpolation: ch.interpolation,
+                target: target as u32,
+                components: want as u32,
+                times,
+                first_value: clip.values.len() as u32,
+            };
+            let start = clip.values.len();
+            clip.values.extend_from_slice(&ch.values);
+            if ch.path == ChannelPath::Rotation {
+                normalise_rotation_keys(&mut clip.values[start..], ch.interpolation);
+            }
+            match ch.path {
+                ChannelPath::Weights => clip.weight_span = clip.weight_span.max(target + want),
+                _ => clip.node_span = clip.node_span.max(ch.node + 1),
+            }
+            clip.tracks.push(track);
+        }
+        // Like tracks together: the sampling loop then branches the same way many times in a row.
+        // Stable, so of two channels on one property the later still wins, as before.
+        clip.tracks.sort_by_key(|t| (t.path as u8, t.interpolation as u8));
+        if clip.times.len() > u32::MAX as usize / 2 || clip.values.len() > u32::MAX as usize / 2 {
+            return Err(RigError::BadModel(format!("clip {}: too many keys", data.name)));
+        }
+        Ok(clip)
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+    /// Seconds: the last key time of any channel.
+    pub fn duration(&self) -> f32 {
+        self.duration
+    }
+    pub fn track_count(&self) -> usize {
+        self.tracks.len()
+    }
+    /// Distinct key-time lists: what a `SamplingCache` holds one entry for.
+    pub fn time_list_count(&self) -> usize {
+        self.time_lists.len()
+    }
+    /// How many locals `sample` needs (largest animated node + 1).
+    pub fn node_span(&self) -> usize {
+        self.node_span
+    }
+    /// How many morph weights `sample` needs.
+    pub fn weight_span(&self) -> usize {
+        self.weight_span
+    }
+
+    /// Writes the clip's value at time `t` (seconds) into every animated node and weight;
+    /// untouched entries keep what the caller put there (normally the rest pose). `t` outside the
+    /// keys clamps to the first / last key; NaN samples time 0. Short slices or a cache made for a
+    /// smaller clip → `Err(BufferTooShort)` with nothing written.
+    pub fn sample(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
+        need("locals", self.node_span, out_locals.len())?;
+        need("weights", self.weight_span, out_weights.len())?;
+        let t = if t.is_nan() { 0.0 } else { t };
+        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
+            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
+        }
+        for track in &self.tracks {
+            let mut at = cache.at[track.times as usize];
+            if track.interpolation == Interpolation::Step {
+                at.s = 0.0; // hold key k until the next key's time
+            }
+            let c = track.components as usize;
+            let values = &self.values[track.first_value as usize..];
+            let cubic = track.interpolation == Interpolation::CubicSpline;
+            let target = track.target as usize;
+            match track.path {
+                ChannelPath::Translation => out_locals[target].translation = vec3(values, at, cubic),
+                ChannelPath::Scale => out_locals[target].scale = vec3(values, at, cubic),
+                ChannelPath::Rotation => out_locals[target].rotation = quat(values, at, cubic),
+                ChannelPath::Weights => {
+                    let out = &mut out_weights[target..target + c];
+                    for (k, o) in out.iter_mut().enumerate() {
+                        *o = scalar(values, c, k, at, cubic);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Per-instance memory of the key each time list used last. Only a hint: a stale or foreign
+/// cache costs a binary search, never a wrong value. Also holds this sample's key positions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SamplingCache {
+    keys: Vec<u32>,
+    at: Vec<At>,
+}
+
+impl SamplingCache {
+    pub fn new(clip: &Clip) -> Self {
+        Self::with_capacity(clip.time_list_count())
+    }
+    /// Big enough for any of `clips` (one cache per player, reused across clips).
+    pub fn for_clips(clips: &[Clip]) -> Self {
+        Self::with_capacity(clips.iter().map(Clip::time_list_count).max().unwrap_or(0))
+    }
+    /// For clips with up to `time_lists` distinct key-time lists.
+    pub fn with_capacity(time_lists: usize) -> Self {
+        SamplingCache { keys: vec![0; time_lists], at: vec![At::default(); time_lists] }
+    }
+    pub fn capacity(&self) -> usize {
+        self.keys.len().min(self.at.len())
+    }
+    pub fn reset(&mut self) {
+        self.keys.fill(0);
+    }
+}
+
+/// Where `t` falls: key `k` exactly (`s == 0`, also before the first and after the last key), or
+/// between `k` and `k + 1` at fraction `s` of an interval `dt` long.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct At {
+    k: usize,
+    s: f32,
+    dt: f32,
+}
+
+fn locate(times: &[f32], t: f32, hint: &mut u32) -> At {
+    let n = times.len();
+    let (first, last) = (times[0], times[n - 1]);
+    if t <= first || n == 1 {
+        *hint = 0;
+        return At { k: 0, s: 0.0, dt: 0.0 };
+    }
+    if t >= last {
+        *hint = (n - 2) as u32;
+        return At { k: n - 1, s: 0.0, dt: 0.0 };
+    }
+    // first < t < last, so some k in 0..n-1 has times[k] <= t < times[k + 1].
+    let h = *hint as usize;
+    let inside = |k: usize| k + 1 < n && times[k] <= t && t < times[k + 1];
+    let k = if inside(h) {
+        h
+    } else if inside(h + 1) {
+        h + 1
+    } else {
+        times.partition_point(|&x| x <= t).saturating_sub(1).min(n - 2)
+    };
+    *hint = k as u32;
+    let dt = times[k + 1] - times[k];
+    At { k, s: (t - times[k]) / dt, dt }
+}
+
+/// Hermite basis (glTF Appendix C): value k, out-tangent k, value k+1, in-tangent k+1; tangents
+/// are per second, hence scaled by the key interval.
+#[inline]
+fn hermite(s: f32, dt: f32) -> [f32; 4] {
+    let (s2, s3) = (s * s, s * s * s);
+    [2.0 * s3 - 3.0 * s2 + 1.0, (s3 - 2.0 * s2 + s) * dt, -2.0 * s3 + 3.0 * s2, (s3 - s2) * dt]
+}
+
+fn vec3(v: &[f32], at: At, cubic: bool) -> Vec3A {
+    let get = |i: usize| Vec3A::new(v[i], v[i + 1], v[i + 2]);
+    if cubic {
+        // Groups per key: in-tangent, value, out-tangent.
+        let v0 = get(at.k * 9 + 3);
+        if at.s == 0.0 {
+            return v0;
+        }
+        let h = hermite(at.s, at.dt);
+        v0 * h[0] + get(at.k * 9 + 6) * h[1] + get(at.k * 9 + 12) * h[2] + get(at.k * 9 + 9) * h[3]
+    } else {
+        let v0 = get(at.k * 3);
+        if at.s == 0.0 { v0 } else { v0.lerp(get(at.k * 3 + 3), at.s) }
+    }
+}
+
+fn quat(v: &[f32], at: At, cubic: bool) -> Quat {
+    let get = |i: usize| Vec4::new(v[i], v[i + 1], v[i + 2], v[i + 3]);
+    if cubic {
+        let v0 = get(at.k * 12 + 4);
+        if at.s == 0.0 {
+            return Quat::from_vec4(v0);
+        }
+        let h = hermite(at.s, at.dt);
+        let q = v0 * h[0] + get(at.k * 12 + 8) * h[1] + get(at.k * 12 + 16) * h[2] + get(at.k * 12 + 12) * h[3];
+        let len = q.length();
+        if len > 0.0 { Quat::from_vec4(q / len) } else { Quat::from_vec4(v0) }
+    } else {
+        let q0 = Quat::from_vec4(get(at.k * 4));
+        if at.s == 0.0 { q0 } else { slerp(q0, Quat::from_vec4(get(at.k * 4 + 4)), at.s) }
+    }
+}
+
+/// Component `i` of a `c`-wide track (morph weights).
+fn scalar(v: &[f32], c: usize, i: usize, at: At, cubic: bool) -> f32 {
+    if cubic {
+        let key = |k: usize, group: usize| v[k * 3 * c + group * c + i];
+        if at.s == 0.0 {
+            return key(at.k, 1);
+        }
+        let h = hermite(at.s, at.dt);
+        key(at.k, 1) * h[0] + key(at.k, 2) * h[1] + key(at.k + 1, 1) * h[2] + key(at.k + 1, 0) * h[3]
+    } else {
+        let v0 = v[at.k * c + i];
+        if at.s == 0.0 { v0 } else { v0 + (v[(at.k + 1) * c + i] - v0) * at.s }
+    }
+}
+
+/// glTF rotation keys should be unit quaternions; exporters round. Value keys are normalised
+/// (tangents of a cubic spline are not quaternions and stay as they are); a zero key becomes
+/// identity rather than NaN.
+fn normalise_rotation_keys(values: &mut [f32], interpolation: Interpolation) {
+    let (stride, offset) = if interpolation == Interpolation::CubicSpline { (12, 4) } else { (4, 0) };
+    for key in values.chunks_exact_mut(stride) {
+        let q = &mut key[offset..offset + 4];
+        let len = q.iter().map(|x| x * x).sum::<f32>().sqrt();
+        if len > 0.0 {
+            q.iter_mut().for_each(|x| *x /= len);
+        } else {
+            q.copy_from_slice(&[0.0, 0.0, 0.0, 1.0]);
+        }
+    }
+}

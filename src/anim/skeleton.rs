@@ -1,0 +1,200 @@
+//! The runtime skeleton of one model: every node of the glTF default scene (joints and the
+//! non-joint ancestors both, so model space is the scene's world space), parents before children,
+//! with rest transforms, skins and the morph-weight layout. Built once from [`ModelData`]; the
+//! per-frame functions take caller-owned slices and allocate nothing.
+use super::transform::Transform;
+use crate::project::model_data::ModelData;
+use glam::{Mat4, Quat, Vec3A};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// Why a rig could not be built or a per-frame call refused its buffers. Per-frame calls check
+/// every slice before writing anything, so on error the outputs are untouched.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RigError {
+    #[error("{what}: buffer holds {got} entries, {needed} needed")]
+    BufferTooShort { what: &'static str, needed: usize, got: usize },
+    #[error("skin {0} does not exist")]
+    NoSkin(usize),
+    #[error("{0}")]
+    BadModel(String),
+}
+
+/// `Err(BufferTooShort)` unless `got >= needed`.
+pub(crate) fn need(what: &'static str, needed: usize, got: usize) -> Result<(), RigError> {
+    if got < needed { Err(RigError::BufferTooShort { what, needed, got }) } else { Ok(()) }
+}
+
+const NO_PARENT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, PartialEq)]
+struct Skin {
+    joints: Vec<usize>,
+    inverse_bind: Vec<Mat4>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct MeshBinding {
+    node: usize,
+    skin: Option<usize>,
+    weights: Range<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skeleton {
+    /// Parent index or `NO_PARENT`; always smaller than the node's own index.
+    parents: Vec<u32>,
+    rest: Vec<Transform>,
+    names: Vec<String>,
+    gltf_index: Vec<usize>,
+    skins: Vec<Skin>,
+    meshes: Vec<MeshBinding>,
+    rest_weights: Vec<f32>,
+    /// Joint name → node, first joint of that name in skin order (what `model.get_go` looks up).
+    joint_by_name: HashMap<String, usize>,
+}
+
+impl Skeleton {
+    /// Checks what the per-frame code relies on (parents first, joints and mesh nodes in range,
+    /// one inverse bind matrix per joint, finite rest transforms), so that sampling and posing
+    /// never index out of bounds whatever `ModelData` held.
+    pub fn new(model: &ModelData) -> Result<Skeleton, RigError> {
+        let bad = |m: String| Err(RigError::BadModel(format!("{}: {m}", model.source)));
+        let n = model.nodes.len();
+        if n >= NO_PARENT as usize {
+            return bad(format!("{n} nodes"));
+        }
+        let mut parents = Vec::with_capacity(n);
+        let mut rest = Vec::with_capacity(n);
+        for (i, node) in model.nodes.iter().enumerate() {
+            match node.parent {
+                Some(p) if p >= i => return bad(format!("node {i}: parent {p} does not come before it")),
+                Some(p) => parents.push(p as u32),
+                None => parents.push(NO_PARENT),
+            }
+            let r = Quat::from_array(node.rotation);
+            let finite = node.translation.iter().chain(&node.scale).all(|v| v.is_finite()) && r.is_finite();
+            if !finite || r.length_squared() == 0.0 {
+                return bad(format!("node {i}: transform is not finite"));
+            }
+            let (translation, scale) = (Vec3A::from_array(node.translation), Vec3A::from_array(node.scale));
+            rest.push(Transform { translation, rotation: r.normalize(), scale });
+        }
+        let mut skins = Vec::with_capacity(model.skins.len());
+        let mut joint_by_name = HashMap::new();
+        for (s, skin) in model.skins.iter().enumerate() {
+            if skin.inverse_bind.len() != skin.joints.len() {
+                return bad(format!(
+                    "skin {s}: {} inverse bind matrices, {} joints",
+                    skin.inverse_bind.len(),
+                    skin.joints.len()
+                ));
+            }
+            for (k, &j) in skin.joints.iter().enumerate() {
+                let Some(node) = model.nodes.get(j) else { return bad(format!("skin {s}: joint {k} is node {j}")) };
+                joint_by_name.entry(node.name.clone()).or_insert(j);
+            }
+            let inverse_bind = skin.inverse_bind.iter().map(Mat4::from_cols_array).collect();
+            skins.push(Skin { joints: skin.joints.clone(), inverse_bind });
+        }
+        let mut meshes = Vec::with_capacity(model.meshes.len());
+        let mut rest_weights = Vec::new();
+        for (m, mesh) in model.meshes.iter().enumerate() {
+            if mesh.node >= n || mesh.skin.is_some_and(|s| s >= skins.len()) {
+                return bad(format!("mesh {m}: node {} or skin {:?} out of range", mesh.node, mesh.skin));
+            }
+            let weights = rest_weights.len()..rest_weights.len() + mesh.weights.len();
+            rest_weights.extend_from_slice(&mesh.weights);
+            meshes.push(MeshBinding { node: mesh.node, skin: mesh.skin, weights });
+        }
+        let names = model.nodes.iter().map(|n| n.name.clone()).collect();
+        let gltf_index = model.nodes.iter().map(|n| n.gltf_index).collect();
+        Ok(Skeleton { parents, rest, names, gltf_index, skins, meshes, rest_weights, joint_by_name })
+    }
+
+    pub fn node_count(&self) -> usize {
+        self.parents.len()
+    }
+    pub fn parent(&self, node: usize) -> Option<usize> {
+        self.parents.get(node).filter(|&&p| p != NO_PARENT).map(|&p| p as usize)
+    }
+    pub fn name(&self, node: usize) -> &str {
+        self.names.get(node).map_or("", |s| s.as_str())
+    }
+    pub fn gltf_index(&self, node: usize) -> Option<usize> {
+        self.gltf_index.get(node).copied()
+    }
+    /// Rest (bind) local transforms; what a caller copies into its locals before sampling.
+    pub fn rest(&self) -> &[Transform] {
+        &self.rest
+    }
+    /// The node of the first joint named `name` (skins in file order, joints in skin order).
+    pub fn find_joint(&self, name: &str) -> Option<usize> {
+        self.joint_by_name.get(name).copied()
+    }
+    pub fn skin_count(&self) -> usize {
+        self.skins.len()
+    }
+    /// Joint nodes of `skin`, in skin order (the order of the palette and of `JOINTS_0`).
+    pub fn skin_joints(&self, skin: usize) -> &[usize] {
+        self.skins.get(skin).map_or(&[], |s| &s.joints)
+    }
+    pub fn inverse_bind(&self, skin: usize) -> &[Mat4] {
+        self.skins.get(skin).map_or(&[], |s| &s.inverse_bind)
+    }
+    /// Meshes in `ModelData::meshes` order.
+    pub fn mesh_count(&self) -> usize {
+        self.meshes.len()
+    }
+    pub fn mesh_node(&self, mesh: usize) -> Option<usize> {
+        self.meshes.get(mesh).map(|m| m.node)
+    }
+    pub fn mesh_skin(&self, mesh: usize) -> Option<usize> {
+        self.meshes.get(mesh).and_then(|m| m.skin)
+    }
+    /// Where `mesh`'s morph weights live in a weights buffer (empty range: no morph targets).
+    pub fn mesh_weights(&self, mesh: usize) -> Range<usize> {
+        self.meshes.get(mesh).map_or(0..0, |m| m.weights.clone())
+    }
+    /// The mesh instantiated on `node`, if any (a weights channel targets a node).
+    pub fn mesh_on_node(&self, node: usize) -> Option<usize> {
+        self.meshes.iter().position(|m| m.node == node)
+    }
+    /// Initial morph weights of every mesh, laid out as `mesh_weights` says.
+    pub fn rest_weights(&self) -> &[f32] {
+        &self.rest_weights
+    }
+
+    /// Model-space matrices from local transforms: `out[i] = out[parent(i)] · local[i]`, in one
+    /// forward pass (parents come first). `locals` and `out` need `node_count()` entries.
+    pub fn local_to_model(&self, locals: &[Transform], out: &mut [Mat4]) -> Result<(), RigError> {
+        let n = self.parents.len();
+        need("locals", n, locals.len())?;
+        need("model matrices", n, out.len())?;
+        for (i, (&p, local)) in self.parents.iter().zip(locals).enumerate() {
+            let local = local.to_mat4();
+            let m = if p == NO_PARENT { local } else { out[p as usize] * local };
+            out[i] = m;
+        }
+        Ok(())
+    }
+
+    /// Skinning matrices of `skin`: `out[j] = model[joints[j]] · inverse_bind[j]`.
+    ///
+    /// glTF 2.0 (§3.7.3, skins) gives `jointMatrix = inverse(world(meshNode)) · world(joint) ·
+    /// inverseBind` for a renderer that then applies the mesh node's world matrix; the two mesh
+    /// terms cancel, which is how the spec's rule "the skinned mesh node's transform is ignored"
+    /// comes out. Sinew draws a skinned mesh with the model's world transform only (never the
+    /// mesh node's), so the palette is joint model matrix × inverse bind, and a vertex lands at
+    /// `modelWorld · Σ wᵢ · out[jᵢ] · p` — checked against the reference poses, including
+    /// RiggedSimple whose mesh node has a non-identity world matrix.
+    pub fn palette(&self, skin: usize, model: &[Mat4], out: &mut [Mat4]) -> Result<(), RigError> {
+        let s = self.skins.get(skin).ok_or(RigError::NoSkin(skin))?;
+        need("model matrices", self.parents.len(), model.len())?;
+        need("palette", s.joints.len(), out.len())?;
+        for ((o, &j), ib) in out.iter_mut().zip(&s.joints).zip(&s.inverse_bind) {
+            *o = model[j] * *ib;
+        }
+        Ok(())
+    }
+}
