@@ -16,6 +16,16 @@ fn model_project() -> TempDir {
 }
 
 #[test]
+fn lua_api_anim() {
+    let p = committed("api_anim");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/wiggler.glb"), samples::wiggler()).expect("wiggler");
+    let r = run_project(p.path(), 30, &[]);
+    assert_lua_passed(&r, "api_anim");
+    assert!(r.stderr.contains("has no animation named 'dance' (animations: wiggle)"), "{}", r.show());
+}
+
+#[test]
 fn lua_api_model() {
     let p = model_project();
     let r = run_project(p.path(), 10, &[]);

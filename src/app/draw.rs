@@ -124,7 +124,7 @@ impl Scenery {
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())
-                .filter(|&s| w.scene.alive[s] && !has_model(w, s))
+                .filter(|&s| w.scene.alive[s] && !has_model(w, s) && !w.models.is_bone(s as u32))
                 .map(|s| DebugCube { world: world_matrix(w, s as u32) * half, color: id_color(w.scene.ids[s]) })
                 .collect();
             d.draw(gl, self.list.camera.proj * self.list.camera.view, &cubes);

@@ -1,6 +1,7 @@
 //! Model, camera and light components: one world per type, instances in arrays (Defold style).
 //! Imported glTF data is shared between the instances of one file; GPU copies live in the
 //! renderer, keyed by asset index.
+use super::animation::{AnimState, Rig};
 use crate::base::hash::{Hash, hash_remembered};
 use crate::base::path::LoadError;
 use crate::project::model_data::{ModelData, TextureData};
@@ -45,6 +46,8 @@ pub struct ModelInstance {
     pub weights: Vec<f32>,
     /// `model.set_blend_weights`: applied to every morphed mesh after animation, each frame.
     pub weight_override: Option<Vec<f32>>,
+    /// Skeletal / morph animation, when the model has a skeleton or animations.
+    pub anim: Option<AnimState>,
     /// `msg.post("#model", "disable")` turns this off: no drawing (and later no animation).
     pub enabled: bool,
     pub alive: bool,
@@ -77,6 +80,7 @@ pub struct ModelWorld {
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
+    rigs: HashMap<(String, Vec<String>), Rc<Rig>>,
 }
 
 impl ModelWorld {
@@ -102,6 +106,29 @@ impl ModelWorld {
         let i = (self.materials.len() - 1) as u32;
         self.material_by_path.insert(path.to_string(), i);
         Ok(i)
+    }
+
+    /// The rig of a model: None when its skeleton file has no skins and no file has animations.
+    fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Rc<Rig>>, String> {
+        let key = (spec.skeleton.clone(), spec.animations.clone());
+        if let Some(r) = self.rigs.get(&key) {
+            return Ok(Some(r.clone()));
+        }
+        let at = |e: LoadError| format!("{e}\n(model of {})", spec.source);
+        let sk = self.asset(res, &spec.skeleton).map_err(at)?;
+        let mut files = Vec::new();
+        for a in &spec.animations {
+            files.push(self.asset(res, a).map_err(at)?);
+        }
+        let skeleton = self.assets[sk as usize].data.clone();
+        let anims: Vec<Rc<ModelData>> = files.iter().map(|&i| self.assets[i as usize].data.clone()).collect();
+        if skeleton.skins.is_empty() && anims.iter().all(|a| a.animations.is_empty()) {
+            return Ok(None);
+        }
+        let refs: Vec<&ModelData> = anims.iter().map(|a| a.as_ref()).collect();
+        let rig = Rc::new(Rig::new(&spec.skeleton, &skeleton, &refs).map_err(at)?);
+        self.rigs.insert(key, rig.clone());
+        Ok(Some(rig))
     }
 
     /// Decodes a texture file once.
@@ -168,6 +195,7 @@ impl ModelWorld {
             let t = self.texture(res, path, &spec.source).map_err(|e| e.to_string())?;
             textures.push((hash_remembered(sampler), t));
         }
+        let anim = self.rig(res, spec)?.map(AnimState::new);
         self.instances.push(ModelInstance {
             slot,
             id: hash_remembered(id),
@@ -177,6 +205,7 @@ impl ModelWorld {
             mesh_enabled: vec![true; meshes],
             weights: self.assets[asset as usize].data.meshes.iter().flat_map(|m| m.weights.iter().copied()).collect(),
             weight_override: None,
+            anim,
             constants: Vec::new(),
             enabled: true,
             alive: true,
@@ -237,6 +266,21 @@ impl ModelWorld {
             at += mesh.weights.len();
         }
         &[]
+    }
+
+    /// True when `slot` is the game object of a model's bone (scripts cannot delete those).
+    pub fn is_bone(&self, slot: u32) -> bool {
+        self.instances.iter().filter_map(|m| m.anim.as_ref()).any(|a| a.bones.iter().any(|&(_, s)| s == slot))
+    }
+
+    /// The bone game objects of the models on object `slot`.
+    pub fn bones_of(&self, slot: u32) -> Vec<u32> {
+        self.instances
+            .iter()
+            .filter(|m| m.alive && m.slot == slot)
+            .filter_map(|m| m.anim.as_ref())
+            .flat_map(|a| a.bones.iter().map(|&(_, s)| s))
+            .collect()
     }
 
     /// Current value of a material constant of a model (override, else material default).

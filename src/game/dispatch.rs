@@ -13,6 +13,8 @@ struct BuiltinIds {
     set_parent: u64,
     enable: u64,
     disable: u64,
+    play: u64,
+    cancel: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
@@ -21,6 +23,8 @@ fn ids() -> &'static BuiltinIds {
         set_parent: hash_str("set_parent"),
         enable: hash_str("enable"),
         disable: hash_str("disable"),
+        play: hash_str("model_play_animation"),
+        cancel: hash_str("model_cancel_animation"),
     })
 }
 
@@ -80,7 +84,7 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
             .collect();
         let kinds: Vec<ComponentKind> = matching.iter().map(|c| c.kind).collect();
         for kind in kinds {
-            builtin_component_message(&mut w, kind, m.id);
+            builtin_component_message(&mut w, kind, m);
         }
         scripts
     };
@@ -89,8 +93,15 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
     }
 }
 
-/// `enable` / `disable` sent to a model, camera or light component.
-fn builtin_component_message(w: &mut World, kind: ComponentKind, id: u64) {
+/// `enable` / `disable` sent to a model, camera or light component, and the model's animation
+/// messages.
+fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
+    let id = m.id;
+    if let ComponentKind::Model(i) = kind
+        && (id == ids().play || id == ids().cancel)
+    {
+        return model_animation_message(w, i, m);
+    }
     let on = if id == ids().enable {
         true
     } else if id == ids().disable {
@@ -108,6 +119,57 @@ fn builtin_component_message(w: &mut World, kind: ComponentKind, id: u64) {
     if let Some(f) = flag {
         *f = on;
     }
+}
+
+/// `model_play_animation {animation_id, playback, blend_duration, offset, playback_rate}` and
+/// `model_cancel_animation`. The sending script becomes the listener for the end of a ONCE
+/// animation (with `callback`, the id of its `complete_function`, when `model.play_anim` had one).
+fn model_animation_message(w: &mut World, model: u32, m: &Message) {
+    let listener =
+        w.scene.find(m.sender.path).and_then(|s| w.scene.component(s, m.sender.fragment)).and_then(|c| match c.kind {
+            ComponentKind::Script(i) => Some(i),
+            _ => None,
+        });
+    let Some(inst) = w.models.instances.get_mut(model as usize) else { return };
+    let url = inst.id;
+    let Some(anim) = inst.anim.as_mut() else {
+        return log::warn!("'{}' has no animations", name_of(url));
+    };
+    if m.id == ids().cancel {
+        anim.player.cancel();
+        anim.listener = None;
+        return;
+    }
+    let data = match decode(&m.data) {
+        Ok(d) => d,
+        Err(e) => return log::error!("model_play_animation: {e}"),
+    };
+    let num = |k: &str, default: f64| match data.get(k) {
+        Some(MsgValue::Number(n)) => *n,
+        _ => default,
+    };
+    let animation = match data.get("animation_id") {
+        Some(MsgValue::Hash(h)) => *h,
+        Some(MsgValue::String(s)) => crate::base::hash::hash_remembered(s),
+        _ => 0,
+    };
+    let Some(clip) = anim.rig.clip_index(animation) else {
+        return log::warn!(
+            "'{}' has no animation named '{}' (animations: {})",
+            name_of(url),
+            name_of(animation),
+            anim.rig.clip_names.join(", ")
+        );
+    };
+    let playback =
+        crate::anim::Playback::from_index(num("playback", 1.0) as u32).unwrap_or(crate::anim::Playback::OnceForward);
+    let (blend, offset, rate) = (num("blend_duration", 0.0), num("offset", 0.0), num("playback_rate", 1.0));
+    anim.player.play(clip, playback, blend as f32, offset as f32, rate as f32);
+    anim.listener = listener.map(|script| crate::game::animation::Listener {
+        script,
+        url: m.sender,
+        callback: num("callback", 0.0) as u32,
+    });
 }
 
 /// Messages a game object itself understands.

@@ -1,5 +1,6 @@
 //! One step of a frame over the game's state. Scripts are reached through [`ScriptHooks`], so this
 //! layer knows nothing of Lua; the renderer only reads what [`World`] holds.
+pub mod animation;
 pub mod components;
 pub mod dispatch;
 pub mod spawn;
@@ -26,6 +27,9 @@ pub trait ScriptHooks {
     /// After the tween update: writes tweened script properties back and runs the completion
     /// callbacks of the tweens that ended.
     fn after_tweens(&mut self) {}
+    /// Calls the `complete_function` given to `model.play_anim` (callback id `callback`) of a
+    /// script instance as `(self, message_id, message, sender)`.
+    fn model_done(&mut self, _instance: u32, _callback: u32, _msg: &crate::scene::Message) {}
 }
 
 /// Frame phases that `--stats` reports separately.
@@ -54,6 +58,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     dispatch::dispatch(world, hooks);
     timing(Phase::Tweens, t.elapsed());
     let t = Instant::now();
+    let finished = animation::animate(&mut world.borrow_mut(), dt);
+    report_finished(world, hooks, finished);
+    dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
     let t = Instant::now();
     hooks.late_update(dt);
@@ -63,6 +70,33 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let t = Instant::now();
     world.borrow_mut().scene.update_world_transforms();
     timing(Phase::Transforms, t.elapsed());
+}
+
+/// `model_animation_done {animation_id, playback}` from the model component: to the callback
+/// given to `model.play_anim`, else as a message to the script that called it.
+fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished: Vec<animation::Finished>) {
+    use crate::scene::message::{MsgValue, encode};
+    for f in finished {
+        let msg = {
+            let w = world.borrow();
+            let Some(inst) = w.models.instances.get(f.model as usize) else { continue };
+            let sender =
+                crate::scene::Url { socket: w.socket, path: w.scene.ids[inst.slot as usize], fragment: inst.id };
+            let table = MsgValue::Table(vec![
+                (MsgValue::String("animation_id".into()), MsgValue::Hash(f.animation)),
+                (MsgValue::String("playback".into()), MsgValue::Number(f.playback as u32 as f64)),
+            ]);
+            let mut data = Vec::new();
+            encode(&table, &mut data);
+            let id = crate::base::hash::hash_remembered("model_animation_done");
+            crate::scene::Message { sender, receiver: f.listener.url, id, data }
+        };
+        if f.listener.callback != 0 {
+            hooks.model_done(f.listener.script, f.listener.callback, &msg);
+        } else {
+            world.borrow_mut().messages.post(msg);
+        }
+    }
 }
 
 /// The phase after rendering: deletions with `final`, then messages posted from `final`.

@@ -45,8 +45,17 @@ pub fn spawn_collection(
                     ComponentKind::Script(scripts.create(slot, &c.id, script, properties)?)
                 }
                 SpecKind::Model(m) => {
-                    ComponentKind::Model(world.borrow_mut().models.create_model(res, slot, &c.id, m)?)
+                    let mut w = world.borrow_mut();
+                    let i = w.models.create_model(res, slot, &c.id, m)?;
+                    if m.create_go_bones {
+                        super::animation::create_bones(&mut w, i, &o.path, &c.id)?;
+                    }
+                    if let Some(name) = &m.default_animation {
+                        super::animation::start_default(&mut w, i, name);
+                    }
+                    ComponentKind::Model(i)
                 }
+
                 SpecKind::Camera(cam) => {
                     ComponentKind::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
                 }

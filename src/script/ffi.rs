@@ -281,11 +281,19 @@ extern "C" fn delete(ctx: Ctx, slot: u32, recursive: i32) -> i32 {
         if !w.scene.is_live(slot) {
             return fail("Instance not found".into());
         }
+        if w.models.is_bone(slot) {
+            return fail(format!(
+                "Can not delete subinstances of spine or model components. '{}'",
+                name_of(w.scene.ids[slot as usize])
+            ));
+        }
         let mut stack = vec![slot];
         while let Some(s) = stack.pop() {
             w.scene.doomed[s as usize] = true;
+            // A model's bone objects go with it, recursive or not.
+            stack.extend(w.models.bones_of(s));
             if recursive != 0 {
-                stack.extend(w.scene.children(s));
+                stack.extend(w.scene.children(s).into_iter().filter(|c| !w.scene.doomed[*c as usize]));
             }
         }
         OK

@@ -161,6 +161,70 @@ extern "C" fn model_get_blend_weights(ctx: Ctx, slot: u32, comp: u64, out: *mut 
     if rc == OK { count } else { -1 }
 }
 
+/// Reads `cursor` (0) or `playback_rate` (1) of a model's player; a model without animations
+/// reads 0 and 1.
+extern "C" fn model_anim_get(ctx: Ctx, slot: u32, comp: u64, which: i32, out: *mut f32) -> i32 {
+    with_model(ctx, slot, comp, |w, m| {
+        let anim = w.models.instances[m as usize].anim.as_ref();
+        let v = match (which, anim) {
+            (0, Some(a)) => a.player.cursor(),
+            (0, None) => 0.0,
+            (_, Some(a)) => a.player.playback_rate(),
+            (_, None) => 1.0,
+        };
+        // SAFETY: `out` points at a Lua-side float scratch value.
+        unsafe { *out = v };
+        Ok(())
+    })
+}
+
+/// Sets `cursor` (0, normalized, wrap rules of api.md 4.2) or `playback_rate` (1, clamped ≥ 0).
+extern "C" fn model_anim_set(ctx: Ctx, slot: u32, comp: u64, which: i32, v: f32) -> i32 {
+    with_model(ctx, slot, comp, |w, m| {
+        let Some(a) = w.models.instances[m as usize].anim.as_mut() else { return Ok(()) };
+        if which == 0 {
+            a.player.set_cursor(v);
+        } else {
+            a.player.set_playback_rate(v);
+        }
+        Ok(())
+    })
+}
+
+/// Hash of the current animation's id, 0 when none.
+extern "C" fn model_animation(ctx: Ctx, slot: u32, comp: u64) -> u64 {
+    let mut id = 0;
+    with_model(ctx, slot, comp, |w, m| {
+        id = w.models.instances[m as usize].anim.as_ref().and_then(|a| a.current_animation()).unwrap_or(0);
+        Ok(())
+    });
+    id
+}
+
+/// Id of the game object of a bone (`model.get_go`), 0 with the message in `last_error`.
+extern "C" fn model_get_go(ctx: Ctx, slot: u32, comp: u64, bone: u64) -> u64 {
+    let mut id = 0;
+    with_model(ctx, slot, comp, |w, m| {
+        let name = name_of(bone);
+        let not_found = || format!("the bone '{name}' could not be found");
+        let anim = w.models.instances[m as usize].anim.as_ref().ok_or_else(not_found)?;
+        let sk = &anim.rig.skeleton;
+        let node = (0..sk.skin_count())
+            .flat_map(|s| sk.skin_joints(s).iter().copied())
+            .find(|&n| hash_remembered(sk.name(n)) == bone)
+            .ok_or_else(not_found)?;
+        let slot = anim
+            .bones
+            .iter()
+            .find(|(n, _)| *n == node)
+            .map(|(_, s)| *s)
+            .ok_or_else(|| format!("no game object found for the bone '{name}'"))?;
+        id = w.scene.ids[slot as usize];
+        Ok(())
+    });
+    id
+}
+
 pub fn table() -> Vec<(&'static str, usize)> {
     vec![
         ("component_kind", component_kind as *const () as usize),
@@ -172,5 +236,9 @@ pub fn table() -> Vec<(&'static str, usize)> {
         ("model_aabb", model_aabb as *const () as usize),
         ("model_set_blend_weights", model_set_blend_weights as *const () as usize),
         ("model_get_blend_weights", model_get_blend_weights as *const () as usize),
+        ("model_anim_get", model_anim_get as *const () as usize),
+        ("model_anim_set", model_anim_set as *const () as usize),
+        ("model_animation", model_animation as *const () as usize),
+        ("model_get_go", model_get_go as *const () as usize),
     ]
 }

@@ -42,6 +42,7 @@ struct Entries {
     destroy: Function,
     reload_script: Function,
     reload_module: Function,
+    model_done: Function,
     before_tweens: Function,
     after_tweens: Function,
 }
@@ -95,6 +96,7 @@ impl ScriptHost {
                 deliver: e.get("deliver")?,
                 destroy: e.get("destroy")?,
                 reload_script: e.get("reload_script")?,
+                model_done: e.get("model_done")?,
                 reload_module: e.get("reload_module")?,
                 before_tweens: e.get("before_tweens")?,
                 after_tweens: e.get("after_tweens")?,
@@ -322,6 +324,17 @@ impl ScriptHooks for ScriptHost {
         };
         let addr = &env as *const Envelope as usize as f64;
         self.call_entry(&self.entries.deliver, (instance, addr));
+    }
+    fn model_done(&mut self, instance: u32, callback: u32, msg: &Message) {
+        let env = Envelope {
+            id: msg.id,
+            sender: msg.sender,
+            receiver: msg.receiver,
+            data: msg.data.as_ptr(),
+            len: msg.data.len(),
+        };
+        let addr = &env as *const Envelope as usize as f64;
+        self.call_entry(&self.entries.model_done, (instance, callback, addr));
     }
     fn destroy(&mut self, instance: u32) {
         self.call_entry(&self.entries.destroy, instance);

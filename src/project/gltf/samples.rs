@@ -103,7 +103,7 @@ pub fn textured_grid(cx: u32, cz: u32) -> Vec<u8> {
 
 /// The models of the embedded demo, by file name (see `examples/gen_assets.rs`).
 pub fn demo_assets() -> Vec<(&'static str, Vec<u8>)> {
-    vec![("crate.glb", textured_cube())]
+    vec![("crate.glb", textured_cube()), ("wiggler.glb", wiggler()), ("face.glb", morph_face())]
 }
 
 /// A "face": a 9×9-vertex grid in the XY plane (mesh `face`) with two morph targets, `smile`
@@ -147,5 +147,79 @@ pub fn morph_face() -> Vec<u8> {
             values: vec![0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0],
         }],
     );
+    b.to_glb()
+}
+
+/// The "wiggler" of Defold's model animation manual: a column of 4 segments (mesh `column`)
+/// skinned to joints `Bone` (y = 0), `Bone_001` (y = 1) and `Bone_002` (y = 2), with a LINEAR
+/// clip `wiggle` (1 s) that sways the upper joints about Z.
+pub fn wiggler() -> Vec<u8> {
+    let (w, h, rings) = (0.25f32, 3.0f32, 13);
+    let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
+    let corners = [(-w, -w), (w, -w), (w, w), (-w, w)];
+    for r in 0..rings {
+        let y = h * r as f32 / (rings - 1) as f32;
+        for (k, &(x, z)) in corners.iter().enumerate() {
+            p.positions.push([x, y, z]);
+            let n = [x.signum() * std::f32::consts::FRAC_1_SQRT_2, 0.0, z.signum() * std::f32::consts::FRAC_1_SQRT_2];
+            p.normals.push(n);
+            p.texcoords0.push([k as f32 / 4.0, 1.0 - y / h]);
+            // Weights fade linearly between the joints at y = 0, 1, 2.
+            let (j0, t) = if y < 1.0 {
+                (0u16, y)
+            } else if y < 2.0 {
+                (1, y - 1.0)
+            } else {
+                (2, 0.0)
+            };
+            if j0 == 2 {
+                p.joints.push([2, 0, 0, 0]);
+                p.weights.push([1.0, 0.0, 0.0, 0.0]);
+            } else {
+                p.joints.push([j0, j0 + 1, 0, 0]);
+                p.weights.push([1.0 - t, t, 0.0, 0.0]);
+            }
+        }
+    }
+    for r in 0..rings - 1 {
+        for k in 0..4u32 {
+            let a = r as u32 * 4 + k;
+            let b = r as u32 * 4 + (k + 1) % 4;
+            p.indices.extend([a, b + 4, b, a, a + 4, b + 4]);
+        }
+    }
+    let top = (rings as u32 - 1) * 4;
+    p.indices.extend([top, top + 1, top + 2, top, top + 2, top + 3]);
+    let mut b = GltfBuilder::new();
+    let root = b.node("wiggler", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let bone = b.node("Bone", Some(root), [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let bone1 = b.node("Bone_001", Some(bone), [0.0, 1.0, 0.0], NO_ROTATION, [1.0; 3]);
+    let bone2 = b.node("Bone_002", Some(bone1), [0.0, 1.0, 0.0], NO_ROTATION, [1.0; 3]);
+    let mesh_node = b.node("column", Some(root), [0.0; 3], NO_ROTATION, [1.0; 3]);
+    let tex = b.texture_png(&checker_png(32, 4, [120, 200, 120, 255], [60, 140, 70, 255]), false);
+    b.material("moss", [1.0; 4], Some(tex));
+    b.mesh(mesh_node, "column", &[p], &[], &[]);
+    let inv = |y: f32| -> [f32; 16] {
+        let mut m = [0.0; 16];
+        m[0] = 1.0;
+        m[5] = 1.0;
+        m[10] = 1.0;
+        m[15] = 1.0;
+        m[13] = -y;
+        m
+    };
+    b.skin(mesh_node, &[bone, bone1, bone2], Some(&[inv(0.0), inv(1.0), inv(2.0)]));
+    let z = |deg: f32| {
+        let (s, c) = (deg.to_radians() / 2.0).sin_cos();
+        [0.0, 0.0, s, c]
+    };
+    let rot = |node, degs: [f32; 3]| ChannelSpec {
+        node,
+        path: ChannelPath::Rotation,
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 0.5, 1.0],
+        values: degs.iter().flat_map(|&d| z(d)).collect(),
+    };
+    b.animation("wiggle", &[rot(bone1, [-25.0, 25.0, -25.0]), rot(bone2, [30.0, -30.0, 30.0])]);
     b.to_glb()
 }

@@ -124,7 +124,8 @@ local function component_record(slot, u)
   local comp, where = u.f, url_text(u)
   local props = S.component_props
   local decls = setmetatable({}, { __index = function(t, name)
-    local d = props.has(slot, comp, name) and { name = name, kind = "vector4" } or nil
+    local kind = props.kind(slot, comp, name)
+    local d = (kind == "vector4" or kind == "number") and { name = name, kind = kind } or nil
     rawset(t, name, d or false)
     return d
   end })

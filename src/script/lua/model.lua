@@ -19,6 +19,10 @@ local sigs = {
   model_aabb = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, sinew_vector3 *, sinew_vector3 *)",
   model_set_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, const float *, int32_t)",
   model_get_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, float *, int32_t)",
+  model_anim_get = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, float *)",
+  model_anim_set = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, float)",
+  model_animation = "uint64_t (*)(void *, uint32_t, uint64_t)",
+  model_get_go = "uint64_t (*)(void *, uint32_t, uint64_t, uint64_t)",
 }
 for name, sig in pairs(sigs) do
   assert(S.api[name], "missing FFI function " .. name)
@@ -52,12 +56,30 @@ local function constant_name(name)
   return base or name, c
 end
 
--- Whether a model component's material declares the constant `name` (no `.x` suffix).
+-- Player properties: number, read/write (go.get/go.set/go.animate).
+local ANIM_PROPS = { cursor = 0, playback_rate = 1 }
+local fbuf = ffi.new("float[1]")
+
+-- The type of a model property: "number" (cursor, playback_rate), "hash" (animation, read
+-- only), "vector4" (a material constant), or nil.
+function props.kind(slot, comp, name)
+  if ANIM_PROPS[name] then return "number" end
+  if name == "animation" then return "hash" end
+  if M.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0 then return "vector4" end
+  return nil
+end
+
 function props.has(slot, comp, name)
-  return M.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0
+  return props.kind(slot, comp, name) ~= nil
 end
 
 function props.get(slot, comp, name, where_text)
+  local which = ANIM_PROPS[name]
+  if which then
+    check(M.model_anim_get(ctx, slot, comp, which, fbuf))
+    return fbuf[0]
+  end
+  if name == "animation" then return S.hash_of_u64(M.model_animation(ctx, slot, comp)) end
   local base, c = constant_name(name)
   if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
@@ -67,6 +89,15 @@ function props.get(slot, comp, name, where_text)
 end
 
 function props.set(slot, comp, name, value, where_text)
+  local which = ANIM_PROPS[name]
+  if which then
+    if type(value) ~= "number" then
+      fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
+    end
+    check(M.model_anim_set(ctx, slot, comp, which, value))
+    return
+  end
+  if name == "animation" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
   local base, c = constant_name(name)
   if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
@@ -129,6 +160,54 @@ function model.get_mesh_aabb(url)
     if out[id] == nil then out[id] = aabb(slot, comp, i) end
   end
   return out
+end
+
+---------------------------------------------------------------- animation
+local play_callbacks = {}   -- callback id → { fn, owner record }
+local next_play_callback = 0
+S.play_callbacks = play_callbacks
+
+-- Posts `model_play_animation` to the component (handled at the next dispatch, as in Defold).
+function model.play_anim(url, anim_id, playback, play_properties, complete_function)
+  local r = current()
+  if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
+  if url == nil then argerr("model.play_anim", 1, "string, hash or msg.url", url) end
+  local target = S.url_t(S.to_url(url, "model.play_anim", 1, r))
+  local id = S.to_hash(anim_id, "model.play_anim", 2)
+  if type(playback) ~= "number" then argerr("model.play_anim", 3, "number", playback) end
+  if playback < 0 or playback > 6 or playback % 1 ~= 0 then fail("model.play_anim: invalid playback mode " .. playback) end
+  local message = { animation_id = id, playback = playback }
+  if play_properties ~= nil then
+    if type(play_properties) ~= "table" then argerr("model.play_anim", 4, "table", play_properties) end
+    for _, k in ipairs({ "blend_duration", "offset", "playback_rate" }) do
+      local v = play_properties[k]
+      if v ~= nil and type(v) ~= "number" then
+        fail(string.format("model.play_anim: play_properties.%s must be a number (got %s)", k, S.type_name(v)))
+      end
+      message[k] = v
+    end
+  end
+  if type(complete_function) == "function" then
+    next_play_callback = next_play_callback % 0xfffffff0 + 1
+    play_callbacks[next_play_callback] = { complete_function, r }
+    message.callback = next_play_callback
+  end
+  S.post_raw(r.url, target, hash("model_play_animation"), message)
+end
+
+function model.cancel(url)
+  local r = current()
+  if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
+  if url == nil then argerr("model.cancel", 1, "string, hash or msg.url", url) end
+  S.post_raw(r.url, S.url_t(S.to_url(url, "model.cancel", 1, r)), hash("model_cancel_animation"), nil)
+end
+
+function model.get_go(url, bone_id)
+  local slot, comp = model_of("model.get_go", url)
+  local h = mesh_hash("model.get_go", bone_id)
+  local id = M.model_get_go(ctx, slot, comp, h.h)
+  if id == 0 then S.fail_last() end
+  return S.hash_of_u64(id)
 end
 
 local MAX_WEIGHTS = 1024

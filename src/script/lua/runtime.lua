@@ -423,6 +423,19 @@ function E.deliver(index, env_addr)
   call(r, r.def.on_message, hash_of_u64(env.id), msg, sender)
 end
 
+-- A `model.play_anim` complete_function: (self, message_id, message, sender), like on_message.
+function E.model_done(index, callback, env_addr)
+  local cb = S.play_callbacks and S.play_callbacks[callback]
+  if cb == nil then return end
+  S.play_callbacks[callback] = nil
+  local r = by_index[index]
+  if r == nil or cb[2] ~= r then return end
+  local env = ffi.cast("const sinew_envelope *", env_addr)
+  local ok, msg = pcall(S.decode_message, env.data, env.len)
+  if not ok then return report("model_animation_done: " .. tostring(msg)) end
+  call(r, cb[1], hash_of_u64(env.id), msg, url_t(env.sender))
+end
+
 function E.destroy(index)
   local r = by_index[index]
   if r == nil then return end

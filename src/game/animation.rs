@@ -1,0 +1,233 @@
+//! Skeletal and morph animation of model components: the rig (skeleton and clip set) built once
+//! per model file set, the per-instance player state, and the per-frame pass that samples,
+//! blends, computes palettes, writes morph weights and moves bone game objects.
+use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, Skeleton, Transform};
+use crate::base::hash::{Hash, hash_remembered};
+use crate::base::path::LoadError;
+use crate::project::model_data::{ClipData, ModelData};
+use glam::Mat4;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A skeleton with the union of the animations of a model's `animations` files, by name.
+pub struct Rig {
+    pub skeleton: Skeleton,
+    pub clips: Vec<Clip>,
+    /// Hash of each clip's name, in `clips` order.
+    pub clip_ids: Vec<Hash>,
+    pub clip_names: Vec<String>,
+}
+
+impl Rig {
+    /// Builds the rig from the skeleton file's data and the animation files' clips. Clips of
+    /// another file are matched to the skeleton's nodes by node name; a later file's clip of an
+    /// already seen name is ignored (the first one wins).
+    pub fn new(source: &str, skeleton: &ModelData, animation_files: &[&ModelData]) -> Result<Rig, LoadError> {
+        let err = |e: crate::anim::RigError| LoadError::new(source, e.to_string());
+        let sk = Skeleton::new(skeleton).map_err(err)?;
+        let by_name: HashMap<&str, usize> =
+            skeleton.nodes.iter().enumerate().map(|(i, n)| (n.name.as_str(), i)).collect();
+        let (mut clips, mut clip_ids, mut clip_names) = (Vec::new(), Vec::new(), Vec::new());
+        for file in animation_files {
+            for data in &file.animations {
+                let id = hash_remembered(&data.name);
+                if clip_ids.contains(&id) {
+                    continue;
+                }
+                let remapped;
+                let data = if std::ptr::eq(*file, skeleton) {
+                    data
+                } else {
+                    remapped = remap(data, file, &by_name);
+                    &remapped
+                };
+                let clip = Clip::new(data, &sk)
+                    .map_err(|e| LoadError::new(source, format!("animation '{}': {e}", data.name)))?;
+                clips.push(clip);
+                clip_ids.push(id);
+                clip_names.push(data.name.clone());
+            }
+        }
+        Ok(Rig { skeleton: sk, clips, clip_ids, clip_names })
+    }
+
+    pub fn clip_index(&self, id: Hash) -> Option<usize> {
+        self.clip_ids.iter().position(|&c| c == id)
+    }
+}
+
+/// A clip of another file, with its channels pointed at the skeleton's nodes of the same name.
+fn remap(data: &ClipData, file: &ModelData, by_name: &HashMap<&str, usize>) -> ClipData {
+    let mut out = data.clone();
+    out.channels.retain_mut(|ch| {
+        let target = file.nodes.get(ch.node).and_then(|n| by_name.get(n.name.as_str()));
+        match target {
+            Some(&t) => {
+                ch.node = t;
+                true
+            }
+            None => false,
+        }
+    });
+    out
+}
+
+/// Who hears about a ONCE animation's end: the script instance that called `play_anim` and its
+/// callback id (0: no function, the script gets an `on_message`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listener {
+    pub script: u32,
+    pub url: crate::scene::Url,
+    pub callback: u32,
+}
+
+/// Animation state of one model instance; all buffers are allocated once.
+pub struct AnimState {
+    pub rig: Rc<Rig>,
+    pub player: ModelPlayer,
+    scratch: PoseScratch,
+    locals: Vec<Transform>,
+    rig_weights: Vec<f32>,
+    /// Model-space matrix of every skeleton node after the last pose.
+    pub model: Vec<Mat4>,
+    /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout).
+    pub palette: Vec<Mat4>,
+    /// Bone game objects: (skeleton node, game object slot).
+    pub bones: Vec<(usize, u32)>,
+    pub listener: Option<Listener>,
+}
+
+/// What the animation pass reports for the frame.
+pub struct Finished {
+    pub model: u32,
+    pub animation: Hash,
+    pub playback: Playback,
+    pub listener: Listener,
+}
+
+impl AnimState {
+    pub fn new(rig: Rc<Rig>) -> AnimState {
+        let sk = &rig.skeleton;
+        let joints: usize = (0..sk.skin_count()).map(|s| sk.skin_joints(s).len()).sum();
+        let mut s = AnimState {
+            player: ModelPlayer::new(&rig.clips),
+            scratch: PoseScratch::new(sk, &rig.clips),
+            locals: sk.rest().to_vec(),
+            rig_weights: sk.rest_weights().to_vec(),
+            model: vec![Mat4::IDENTITY; sk.node_count()],
+            palette: vec![Mat4::IDENTITY; joints],
+            bones: Vec::new(),
+            listener: None,
+            rig,
+        };
+        s.pose(&mut []);
+        s
+    }
+
+    /// Samples the player's pose into model matrices, palettes and (when given) morph weights.
+    pub fn pose(&mut self, weights: &mut [f32]) {
+        let rig = &self.rig;
+        let sk = &rig.skeleton;
+        if let Err(e) = self.player.pose(&rig.clips, sk, &mut self.scratch, &mut self.locals, &mut self.rig_weights) {
+            log::error!("animation: {e}");
+            return;
+        }
+        if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
+            log::error!("animation: {e}");
+            return;
+        }
+        let mut at = 0;
+        for s in 0..sk.skin_count() {
+            let n = sk.skin_joints(s).len();
+            if let Err(e) = sk.palette(s, &self.model, &mut self.palette[at..at + n]) {
+                log::error!("animation: {e}");
+            }
+            at += n;
+        }
+        if weights.len() == self.rig_weights.len() {
+            weights.copy_from_slice(&self.rig_weights);
+        }
+    }
+
+    /// Advances the player; a ONCE animation that ended now is returned with its listener,
+    /// which is then forgotten (Defold clears it after reporting).
+    pub fn advance(&mut self, dt: f32) -> Option<(Completion, Listener)> {
+        let done = self.player.update(dt)?;
+        let listener = self.listener.take()?;
+        Some((done, listener))
+    }
+
+    pub fn current_animation(&self) -> Option<Hash> {
+        self.player.animation().and_then(|a| self.rig.clip_ids.get(a).copied())
+    }
+}
+
+/// Creates one game object per joint (`create_go_bones`), children of the model's object. Their
+/// ids cannot clash with user ids: they contain `#`, which ids may not.
+pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str) -> Result<(), String> {
+    let Some(inst) = w.models.instances.get(model as usize) else { return Ok(()) };
+    let (owner, Some(anim)) = (inst.slot, &inst.anim) else { return Ok(()) };
+    let sk = &anim.rig.skeleton;
+    let mut joints: Vec<usize> = (0..sk.skin_count()).flat_map(|s| sk.skin_joints(s).iter().copied()).collect();
+    joints.sort_unstable();
+    joints.dedup();
+    let prefix = w.scene.prefix[owner as usize];
+    let mut bones = Vec::with_capacity(joints.len());
+    for node in joints {
+        let path = format!("{go_path}#{comp}/{}#{node}", sk.name(node));
+        let (s, r, t) = anim.model[node].to_scale_rotation_translation();
+        let slot = w.scene.spawn(&path, prefix, t, r, s)?;
+        w.scene.set_parent(slot, owner, false)?;
+        bones.push((node, slot));
+    }
+    if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
+        a.bones = bones;
+    }
+    Ok(())
+}
+
+/// `default_animation`: starts looping at creation; an unknown name is a warning.
+pub fn start_default(w: &mut super::World, model: u32, name: &str) {
+    let Some(inst) = w.models.instances.get_mut(model as usize) else { return };
+    let Some(anim) = inst.anim.as_mut() else {
+        log::warn!("default_animation '{name}': the model has no animations");
+        return;
+    };
+    match anim.rig.clip_index(hash_remembered(name)) {
+        Some(i) => {
+            anim.player.play(i, Playback::LoopForward, 0.0, 0.0, 1.0);
+        }
+        None => log::warn!("default_animation '{name}' not found (animations: {})", anim.rig.clip_names.join(", ")),
+    }
+}
+
+/// Samples every playing model: pose, palettes, morph weights (then the script override) and
+/// bone game objects. Returns the ONCE animations that ended this frame.
+pub fn animate(w: &mut super::World, dt: f32) -> Vec<Finished> {
+    let mut finished = Vec::new();
+    let super::World { models, scene, .. } = w;
+    for (i, inst) in models.instances.iter_mut().enumerate() {
+        if !inst.alive || !inst.enabled {
+            continue;
+        }
+        let Some(anim) = inst.anim.as_mut() else { continue };
+        if let Some((done, listener)) = anim.advance(dt) {
+            let animation = anim.rig.clip_ids.get(done.animation).copied().unwrap_or(0);
+            finished.push(Finished { model: i as u32, animation, playback: done.playback, listener });
+        }
+        anim.pose(&mut inst.weights);
+        for &(node, slot) in &anim.bones {
+            if let Some(m) = anim.model.get(node) {
+                let (s, r, t) = m.to_scale_rotation_translation();
+                let k = slot as usize;
+                scene.position[k] = t;
+                scene.rotation[k] = r;
+                scene.scale[k] = s;
+            }
+        }
+    }
+    for i in 0..models.instances.len() as u32 {
+        models.apply_weight_override(i);
+    }
+    finished
+}
