@@ -245,3 +245,69 @@ fn models_and_shaders_reload_on_save() {
     r.mark();
     r.wait_for("aabb max");
 }
+
+const WIGGLE_SCRIPT: &str = r##"
+function init(self)
+  model.play_anim("#model", "wiggle", go.PLAYBACK_LOOP_FORWARD, { playback_rate = 0.1 })
+  self.bone = model.get_go("#model", "Bone_002")
+  go.set_parent("/hat", self.bone)
+end
+function update(self)
+  self.n = (self.n or 0) + 1
+  if self.n % 5 == 0 then
+    local ok, bone = pcall(model.get_go, "#model", "Bone_002")
+    print(string.format("cursor %.4f anim %s same_bone %s hat_parent_ok %s", go.get("#model", "cursor"),
+      tostring(go.get("#model", "animation")), tostring(ok and bone == self.bone),
+      tostring(go.get_parent("/hat") == self.bone)))
+  end
+end
+"##;
+
+fn cursor_of(line: &str) -> f32 {
+    line.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(-1.0)
+}
+
+#[test]
+fn a_model_swapped_mid_animation_keeps_its_cursor_and_bones() {
+    use sinew::project::gltf::samples;
+    let p = project(
+        "reload_anim",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "w", "components": [
+                    { "id": "model", "type": "model", "mesh": "/models/w.glb" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] },
+                    { "id": "hat" } ] }"#,
+            ),
+            ("/main/s.script", WIGGLE_SCRIPT),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler()).expect("glb");
+    let mut r = Running::start(p.path());
+    // Let the cursor move well away from 0 first.
+    let before = loop {
+        let l = r.wait_for("cursor ");
+        if cursor_of(&l) > 0.05 {
+            break cursor_of(&l);
+        }
+        r.mark();
+    };
+    r.mark();
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler()).expect("save");
+    r.wait_for("reloaded /models/w.glb");
+    r.mark();
+    let after = r.wait_for("cursor ");
+    assert!(cursor_of(&after) >= before, "cursor kept across the reload: {before} then {after}");
+    assert!(after.contains("anim hash: [wiggle]") && after.contains("same_bone true hat_parent_ok true"), "{after}");
+
+    // The clip disappears: a warning, the bind pose, bones still there.
+    r.mark();
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler_with_clip("sway")).expect("save");
+    r.wait_for("animation 'wiggle' is gone after the reload");
+    r.mark();
+    let gone = r.wait_for("cursor ");
+    assert!(gone.contains("same_bone true hat_parent_ok true"), "{gone}");
+}

@@ -176,6 +176,12 @@ fn reload(
     }
     let mut done = false;
     let assets = g.world.borrow_mut().models.reload_assets(res, path);
+    if assets.iter().any(|(_, r)| r.is_ok()) {
+        let rebuilt = crate::game::animation::rebuild_rigs(&mut g.world.borrow_mut(), res, path);
+        if let Err(e) = rebuilt {
+            log::error!("{e}\n(animation of {path} could not be rebuilt)");
+        }
+    }
     for (asset, result) in assets {
         let w = g.world.borrow();
         match result.map_err(|e| e.to_string()).and_then(|()| scenery.refresh_model(gfx.gl(), &w, asset)) {

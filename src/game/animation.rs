@@ -231,3 +231,89 @@ pub fn animate(w: &mut super::World, dt: f32) -> Vec<Finished> {
     }
     finished
 }
+
+/// After a glTF file was re-imported: rebuilds the rigs that use it and gives their instances a
+/// new player that continues the same animation at the same cursor (or shows the bind pose, with
+/// a warning, when the clip is gone). Bone objects whose joint name still exists are kept, so
+/// objects parented to bones stay attached; the others are removed, new joints get new objects.
+pub fn rebuild_rigs(w: &mut super::World, res: &crate::project::Resources, path: &str) -> Result<usize, String> {
+    w.models.forget_rigs_of(path);
+    let affected: Vec<u32> = (0..w.models.instances.len() as u32)
+        .filter(|&i| {
+            let m = &w.models.instances[i as usize];
+            m.alive && (m.spec.skeleton == path || m.spec.animations.iter().any(|a| a == path))
+        })
+        .collect();
+    for &i in &affected {
+        let spec = w.models.instances[i as usize].spec.clone();
+        let rig = w.models.rig(res, &spec)?;
+        let old = w.models.instances[i as usize].anim.take();
+        let Some(rig) = rig else {
+            for (_, slot) in old.map(|a| a.bones).unwrap_or_default() {
+                w.scene.remove(slot);
+            }
+            continue;
+        };
+        let mut new = AnimState::new(rig);
+        if let Some(old) = &old {
+            carry_playback(old, &mut new, &spec.source);
+        }
+        w.models.instances[i as usize].anim = Some(new);
+        let old_bones: Vec<(String, u32)> = old
+            .map(|a| a.bones.iter().map(|&(n, s)| (a.rig.skeleton.name(n).to_string(), s)).collect())
+            .unwrap_or_default();
+        rebind_bones(w, i, old_bones)?;
+    }
+    Ok(affected.len())
+}
+
+/// Continues the old player's animation (by name) at its cursor, rate and playback mode.
+fn carry_playback(old: &AnimState, new: &mut AnimState, source: &str) {
+    let Some(id) = old.current_animation() else { return };
+    match new.rig.clip_index(id) {
+        Some(clip) => {
+            let p = &old.player;
+            new.player.play(clip, p.playback(), 0.0, 0.0, p.playback_rate());
+            new.player.set_cursor(p.cursor());
+            new.listener = old.listener;
+        }
+        None => log::warn!(
+            "{source}: animation '{}' is gone after the reload; showing the bind pose",
+            crate::base::hash::name_of(id)
+        ),
+    }
+}
+
+/// Gives the new skeleton's joints the bone objects of the same names, creating or removing
+/// the difference.
+fn rebind_bones(w: &mut super::World, model: u32, mut old: Vec<(String, u32)>) -> Result<(), String> {
+    let inst = &w.models.instances[model as usize];
+    let (owner, create) = (inst.slot, inst.spec.create_go_bones);
+    let (comp, go_path) = inst.names.clone();
+    let Some(anim) = inst.anim.as_ref() else { return Ok(()) };
+    let sk = &anim.rig.skeleton;
+    let mut joints: Vec<usize> = (0..sk.skin_count()).flat_map(|s| sk.skin_joints(s).iter().copied()).collect();
+    joints.sort_unstable();
+    joints.dedup();
+    let mut bones = Vec::new();
+    let prefix = w.scene.prefix[owner as usize];
+    for node in joints {
+        let name = sk.name(node).to_string();
+        if let Some(k) = old.iter().position(|(n, _)| *n == name) {
+            bones.push((node, old.swap_remove(k).1));
+        } else if create {
+            let path = format!("{go_path}#{comp}/{name}#{node}");
+            let (s, r, t) = anim.model[node].to_scale_rotation_translation();
+            let slot = w.scene.spawn(&path, prefix, t, r, s)?;
+            w.scene.set_parent(slot, owner, false)?;
+            bones.push((node, slot));
+        }
+    }
+    for (_, slot) in old {
+        w.scene.remove(slot);
+    }
+    if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
+        a.bones = bones;
+    }
+    Ok(())
+}

@@ -33,6 +33,10 @@ pub struct TextureAsset {
 pub struct ModelInstance {
     pub slot: u32,
     pub id: Hash,
+    /// The component as loaded (hot reload rebuilds its rig from the same files).
+    pub spec: ModelSpec,
+    /// The component's id string and its object's id path (bone object ids derive from them).
+    pub names: (String, String),
     pub asset: u32,
     pub material: u32,
     /// Sampler name → texture asset, over the glTF's base colour texture (`.model` `textures`).
@@ -108,8 +112,13 @@ impl ModelWorld {
         Ok(i)
     }
 
+    /// Forgets the rigs built from `path` so the next `rig` call rebuilds them.
+    pub fn forget_rigs_of(&mut self, path: &str) {
+        self.rigs.retain(|(skeleton, anims), _| skeleton != path && !anims.iter().any(|a| a == path));
+    }
+
     /// The rig of a model: None when its skeleton file has no skins and no file has animations.
-    fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Rc<Rig>>, String> {
+    pub fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Rc<Rig>>, String> {
         let key = (spec.skeleton.clone(), spec.animations.clone());
         if let Some(r) = self.rigs.get(&key) {
             return Ok(Some(r.clone()));
@@ -186,7 +195,13 @@ impl ModelWorld {
     }
 
     /// Creates a model component on `slot`; import errors name the glTF file and the model.
-    pub fn create_model(&mut self, res: &Resources, slot: u32, id: &str, spec: &ModelSpec) -> Result<u32, String> {
+    pub fn create_model(
+        &mut self,
+        res: &Resources,
+        slot: u32,
+        (id, go_path): (&str, &str),
+        spec: &ModelSpec,
+    ) -> Result<u32, String> {
         let asset = self.asset(res, &spec.mesh).map_err(|e| format!("{e}\n(model '{id}' of {})", spec.source))?;
         let material = self.material(res, &spec.material, &spec.source).map_err(|e| e.to_string())?;
         let meshes = self.assets[asset as usize].data.meshes.len();
@@ -199,6 +214,8 @@ impl ModelWorld {
         self.instances.push(ModelInstance {
             slot,
             id: hash_remembered(id),
+            spec: spec.clone(),
+            names: (id.to_string(), go_path.to_string()),
             asset,
             material,
             textures,

@@ -46,7 +46,7 @@ pub fn spawn_collection(
                 }
                 SpecKind::Model(m) => {
                     let mut w = world.borrow_mut();
-                    let i = w.models.create_model(res, slot, &c.id, m)?;
+                    let i = w.models.create_model(res, slot, (&c.id, &o.path), m)?;
                     if m.create_go_bones {
                         super::animation::create_bones(&mut w, i, &o.path, &c.id)?;
                     }

@@ -154,6 +154,11 @@ pub fn morph_face() -> Vec<u8> {
 /// skinned to joints `Bone` (y = 0), `Bone_001` (y = 1) and `Bone_002` (y = 2), with a LINEAR
 /// clip `wiggle` (1 s) that sways the upper joints about Z.
 pub fn wiggler() -> Vec<u8> {
+    wiggler_with_clip("wiggle")
+}
+
+/// The wiggler with its clip named `clip` (hot reload tests swap clips).
+pub fn wiggler_with_clip(clip: &str) -> Vec<u8> {
     let (w, h, rings) = (0.25f32, 3.0f32, 13);
     let mut p = PrimitiveSpec { material: Some(0), ..Default::default() };
     let corners = [(-w, -w), (w, -w), (w, w), (-w, w)];
@@ -220,6 +225,6 @@ pub fn wiggler() -> Vec<u8> {
         times: vec![0.0, 0.5, 1.0],
         values: degs.iter().flat_map(|&d| z(d)).collect(),
     };
-    b.animation("wiggle", &[rot(bone1, [-25.0, 25.0, -25.0]), rot(bone2, [30.0, -30.0, 30.0])]);
+    b.animation(clip, &[rot(bone1, [-25.0, 25.0, -25.0]), rot(bone2, [30.0, -30.0, 30.0])]);
     b.to_glb()
 }
