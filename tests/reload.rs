@@ -311,3 +311,37 @@ fn a_model_swapped_mid_animation_keeps_its_cursor_and_bones() {
     let gone = r.wait_for("cursor ");
     assert!(gone.contains("same_bone true hat_parent_ok true"), "{gone}");
 }
+
+#[test]
+fn a_saved_model_file_switches_mesh_and_survives_mistakes() {
+    use sinew::project::gltf::samples;
+    let p = project(
+        "reload_model_file",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "model", "type": "model", "model": "/main/m.model" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", AABB_SCRIPT),
+            ("/main/m.model", r#"{ "mesh": "/models/cube.glb" }"#),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/cube.glb"), samples::textured_cube()).expect("glb");
+    std::fs::write(p.path().join("models/pair.glb"), samples::two_meshes()).expect("glb");
+    let mut r = Running::start(p.path());
+    r.wait_for("aabb max vmath.vector3(0.5, 0.5, 0.5)");
+    r.mark();
+    p.write("/main/m.model", r#"{ "mesh": "/models/pair.glb" }"#);
+    r.wait_for("reloaded /main/m.model");
+    r.wait_for("aabb max vmath.vector3(1.25, 1.5, 0.5)");
+    r.mark();
+    p.write("/main/m.model", "{ \"mesh\": \"/models/cube.glb\",\n  \"materiall\": 1 }");
+    r.wait_for("/main/m.model:2:");
+    r.wait_for("previous version of /main/m.model stays in use");
+    r.mark();
+    r.wait_for("aabb max vmath.vector3(1.25, 1.5, 0.5)");
+}

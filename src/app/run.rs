@@ -201,9 +201,12 @@ fn reload(
         return Some(saved);
     }
     if path.ends_with(".model") {
-        log::warn!(
-            "{path} changed: .model files are loaded at start; restart to apply (the glTF files it names reload on save)"
-        );
+        let result = crate::game::animation::reload_model_file(&mut g.world.borrow_mut(), res, path);
+        match result {
+            Ok(n) if n > 0 => return Some(saved),
+            Ok(_) => {}
+            Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
+        }
     }
     if path.ends_with(".collection") || path.ends_with(".go") || path == "/project.json" {
         log::warn!("{path} changed: collections, game objects and project.json are loaded at start; restart to apply");

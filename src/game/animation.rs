@@ -246,13 +246,59 @@ pub fn rebuild_rigs(w: &mut super::World, res: &crate::project::Resources, path:
         .collect();
     for &i in &affected {
         let spec = w.models.instances[i as usize].spec.clone();
-        let rig = w.models.rig(res, &spec)?;
+        rebuild_instance(w, res, i, &spec)?;
+    }
+    Ok(affected.len())
+}
+
+/// A saved `.model`: every instance made from it switches to the new mesh, material, textures
+/// and rig, continuing its animation where the clip still exists. Errors leave them unchanged.
+pub fn reload_model_file(w: &mut super::World, res: &crate::project::Resources, path: &str) -> Result<usize, String> {
+    let spec = crate::project::collection::load_model_file(res, path).map_err(|e| e.to_string())?;
+    let users: Vec<u32> = (0..w.models.instances.len() as u32)
+        .filter(|&i| w.models.instances[i as usize].alive && w.models.instances[i as usize].spec.source == path)
+        .collect();
+    if users.is_empty() {
+        return Ok(0);
+    }
+    let asset = w.models.asset(res, &spec.mesh).map_err(|e| e.to_string())?;
+    let material = w.models.material(res, &spec.material, path).map_err(|e| e.to_string())?;
+    let mut textures = Vec::new();
+    for (sampler, tex) in &spec.textures {
+        textures.push((hash_remembered(sampler), w.models.texture(res, tex, path).map_err(|e| e.to_string())?));
+    }
+    w.models.forget_rigs_of(&spec.skeleton);
+    for &i in &users {
+        let data = w.models.assets[asset as usize].data.clone();
+        let m = &mut w.models.instances[i as usize];
+        m.asset = asset;
+        m.material = material;
+        m.textures = textures.clone();
+        if m.mesh_enabled.len() != data.meshes.len() {
+            m.mesh_enabled = vec![true; data.meshes.len()];
+        }
+        m.weights = data.meshes.iter().flat_map(|x| x.weights.iter().copied()).collect();
+        m.spec = spec.clone();
+        rebuild_instance(w, res, i, &spec)?;
+    }
+    Ok(users.len())
+}
+
+/// Gives one instance a new rig built from `spec`, carrying playback over and rebinding bones.
+fn rebuild_instance(
+    w: &mut super::World,
+    res: &crate::project::Resources,
+    i: u32,
+    spec: &crate::project::ModelSpec,
+) -> Result<(), String> {
+    {
+        let rig = w.models.rig(res, spec)?;
         let old = w.models.instances[i as usize].anim.take();
         let Some(rig) = rig else {
             for (_, slot) in old.map(|a| a.bones).unwrap_or_default() {
                 w.scene.remove(slot);
             }
-            continue;
+            return Ok(());
         };
         let mut new = AnimState::new(rig);
         if let Some(old) = &old {
@@ -262,9 +308,8 @@ pub fn rebuild_rigs(w: &mut super::World, res: &crate::project::Resources, path:
         let old_bones: Vec<(String, u32)> = old
             .map(|a| a.bones.iter().map(|&(n, s)| (a.rig.skeleton.name(n).to_string(), s)).collect())
             .unwrap_or_default();
-        rebind_bones(w, i, old_bones)?;
+        rebind_bones(w, i, old_bones)
     }
-    Ok(affected.len())
 }
 
 /// Continues the old player's animation (by name) at its cursor, rate and playback mode.

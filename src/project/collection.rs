@@ -379,6 +379,13 @@ impl Loader<'_> {
     }
 }
 
+/// Reads one `.model` file (hot reload re-reads a saved one).
+pub fn load_model_file(res: &Resources, path: &str) -> Result<ModelSpec, LoadError> {
+    let text = res.read_string(path, None)?;
+    let fields: ModelFields = json::parse(path, &text)?;
+    model_spec(path, fields, || LoadError::new(path, "missing field `mesh`"))
+}
+
 /// Ids name objects in URLs, so they must be unique across the whole file, children and nested
 /// collection instances included.
 fn check_ids(file: &CollectionFile, norm: &str) -> Result<(), LoadError> {
