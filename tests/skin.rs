@@ -50,6 +50,7 @@ fn main() {
         ("renderer: built-in material, two skins, per-instance palettes = CPU-skinned", renderer_builtin),
         ("renderer: Defold contract shader (texture(), animation_data) = CPU-skinned", renderer_contract),
         ("renderer: mat4 uniform array `bone_matrices` = CPU-skinned", renderer_array),
+        ("renderer: bones and animation_data in a std140 block = CPU-skinned", renderer_block),
         ("renderer: 300-joint rig, 6 instances = CPU-skinned", renderer_chain),
         ("golden: built-in material", golden_builtin),
         ("bone array too small for the skin: reported once, not drawn", array_too_small),
@@ -880,6 +881,17 @@ fn renderer_array() -> Result<(), String> {
     let mut s = Scene::new()?;
     let m = s.inline_material(&array_vp(16), NORMAL_FP)?;
     renderer_vs_cpu(&mut s, m, "array").map(|_| ())
+}
+
+fn renderer_block() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let vp = array_vp(8).replace("uniform vec4 animation_data;\n", "").replace(
+        "uniform mat4 bone_matrices[8];",
+        "uniform skin_block { vec4 animation_data; mat4 bone_matrices[8]; };",
+    );
+    ensure(vp.contains("skin_block"), || "block not substituted".into())?;
+    let m = s.inline_material(&vp, NORMAL_FP)?;
+    renderer_vs_cpu(&mut s, m, "block").map(|_| ())
 }
 
 fn renderer_chain() -> Result<(), String> {

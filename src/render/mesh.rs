@@ -22,7 +22,7 @@ const DEFAULTS: [[f32; 4]; 8] = [
     [0.0, 0.0, 0.0, 1.0], // texcoord1
     [1.0, 1.0, 1.0, 1.0], // color
     [0.0, 0.0, 0.0, 0.0], // bone_indices
-    [0.0, 0.0, 0.0, 0.0], // bone_weights: zero = no influence, for the skinning issue to test
+    [0.0, 0.0, 0.0, 0.0], // bone_weights: primitives without them are never skinned
 ];
 
 pub(crate) fn set_attribute_defaults(gl: &glow::Context) {
