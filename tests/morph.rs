@@ -387,6 +387,9 @@ fn gpu_morph(
         gl.uniform_4_f32_slice(loc("morph_targets_weights").as_ref(), &padded);
         gl.uniform_1_i32(loc("morph_target_count").as_ref(), count);
         gl.uniform_1_i32(loc("morph_targets").as_ref(), 0);
+        // A sampler2D on the same unit as the sampler2DArray would make the draw invalid; the
+        // primitive is not skinned (animation_data is 0), so the unit's texture is never read.
+        gl.uniform_1_i32(loc("pose_matrix_cache").as_ref(), 1);
         gl.active_texture(glow::TEXTURE0);
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, tex.map(|t| t.texture));
 

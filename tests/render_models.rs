@@ -618,8 +618,9 @@ fn sorting_and_sharing() -> Result<(), String> {
     let (_, stats) = s.render(&list)?;
     ensure(stats.draws == 200 && stats.culled == 2, || format!("{stats:?}"))?;
     ensure(stats.program_binds == 1 && stats.vao_binds == 2, || format!("interleaved models not grouped: {stats:?}"))?;
-    // Two base colour textures, plus the built-in shader's (zero) morph target array.
-    ensure(stats.texture_binds <= 3, || format!("redundant texture binds: {stats:?}"))?;
+    // Two base colour textures, plus the built-in shader's (zero) morph target array and its
+    // `pose_matrix_cache` (white when nothing is skinned).
+    ensure(stats.texture_binds <= 4, || format!("redundant texture binds: {stats:?}"))?;
     // Second frame through the same renderer gives the same picture (per-frame state resets).
     let (a, _) = s.render(&list)?;
     let (b, _) = s.render(&list)?;

@@ -80,6 +80,27 @@ pub struct DrawItem {
     /// [`super::GpuModel::morph_weight_count`]: the missing weights are 0 (Defold's rule for
     /// `model.set_blend_weights`); longer: the rest is ignored.
     pub morph_weights: Span,
+    /// Into [`DrawList::palettes`]: this instance's skinning matrices, every skin of the model in
+    /// skin order and each skin's joints in skin joint order (skin `s` at
+    /// [`super::GpuModel::skin_range`], i.e. after the joint counts of skins `0..s`). Bone `j` of
+    /// skin `s` is `model_space(joints[j]) × inverse_bind[j]` ([`crate::anim::Skeleton::palette`]);
+    /// skinned meshes are drawn with [`DrawItem::world`] only.
+    ///
+    /// Empty: the rest pose (the palette the nodes' rest transforms give, computed at upload), so
+    /// a model nobody animates yet looks as it does in a glTF viewer rather than collapsed.
+    /// Shorter than [`super::GpuModel::palette_len`]: the missing bones come from the rest pose;
+    /// longer: the rest is ignored. A bone with a non-finite value is drawn as the identity.
+    pub palette: Span,
+}
+
+/// One skinning matrix as the draw list stores it: the top three rows of the 4×4 matrix,
+/// row-major (the bottom row of an affine matrix is always `0 0 0 1`, so it is not stored).
+pub type BoneRows = [f32; 12];
+
+/// The rows of `m`'s affine part, as [`DrawList::palettes`] stores them.
+pub fn bone_rows(m: &Mat4) -> BoneRows {
+    let c = m.to_cols_array();
+    [c[0], c[4], c[8], c[12], c[1], c[5], c[9], c[13], c[2], c[6], c[10], c[14]]
 }
 
 /// Everything the renderer draws in one frame.
@@ -93,6 +114,7 @@ pub struct DrawList {
     pub mesh_enabled: Vec<bool>,
     pub textures: Vec<(Hash, TextureHandle)>,
     pub morph_weights: Vec<f32>,
+    pub palettes: Vec<BoneRows>,
 }
 
 /// Ambient light when a list is made with [`DrawList::new`].
@@ -111,6 +133,7 @@ impl DrawList {
         self.mesh_enabled.clear();
         self.textures.clear();
         self.morph_weights.clear();
+        self.palettes.clear();
     }
 
     /// Adds an instance with nothing overridden.
@@ -123,6 +146,7 @@ impl DrawList {
             mesh_enabled: Span::default(),
             textures: Span::default(),
             morph_weights: Span::default(),
+            palette: Span::default(),
         });
     }
 
@@ -144,6 +168,7 @@ impl DrawList {
             mesh_enabled: append(&mut self.mesh_enabled, mesh_enabled),
             textures: append(&mut self.textures, textures),
             morph_weights: Span::default(),
+            palette: Span::default(),
         };
         self.items.push(item);
     }
@@ -153,6 +178,24 @@ impl DrawList {
     pub fn set_morph_weights(&mut self, weights: &[f32]) {
         if let Some(item) = self.items.last_mut() {
             item.morph_weights = append(&mut self.morph_weights, weights);
+        }
+    }
+
+    /// Gives the item pushed last these skinning matrices (layout: [`DrawItem::palette`]), e.g.
+    /// the concatenation of [`crate::anim::Skeleton::palette`] over the model's skins. Only the
+    /// affine part of each matrix is kept.
+    pub fn set_palette(&mut self, bones: &[Mat4]) {
+        if let Some(item) = self.items.last_mut() {
+            let start = self.palettes.len() as u32;
+            self.palettes.extend(bones.iter().map(bone_rows));
+            item.palette = Span { start, len: bones.len() as u32 };
+        }
+    }
+
+    /// [`DrawList::set_palette`] for callers that already hold bones as [`BoneRows`].
+    pub fn set_palette_rows(&mut self, bones: &[BoneRows]) {
+        if let Some(item) = self.items.last_mut() {
+            item.palette = append(&mut self.palettes, bones);
         }
     }
 }
@@ -186,5 +229,27 @@ mod tests {
         assert!(list.morph_weights.is_empty());
         list.set_morph_weights(&[1.0]);
         assert!(list.morph_weights.is_empty(), "no item to attach them to");
+        list.set_palette(&[Mat4::IDENTITY]);
+        assert!(list.palettes.is_empty(), "no item to attach them to");
+    }
+
+    #[test]
+    fn palettes_keep_the_affine_rows() {
+        let mut list = DrawList::new(CameraView::default());
+        list.push(ModelHandle(0), MaterialHandle(0), Mat4::IDENTITY);
+        list.push(ModelHandle(0), MaterialHandle(0), Mat4::IDENTITY);
+        let m =
+            Mat4::from_cols_array(&[1.0, 2.0, 3.0, 0.0, 4.0, 5.0, 6.0, 0.0, 7.0, 8.0, 9.0, 0.0, 10.0, 11.0, 12.0, 1.0]);
+        list.set_palette(&[Mat4::IDENTITY, m]);
+        assert_eq!(list.items[1].palette, Span { start: 0, len: 2 });
+        assert_eq!(
+            list.items[1].palette.of(&list.palettes)[1],
+            [1.0, 4.0, 7.0, 10.0, 2.0, 5.0, 8.0, 11.0, 3.0, 6.0, 9.0, 12.0]
+        );
+        assert!(list.items[0].palette.of(&list.palettes).is_empty());
+        list.set_palette_rows(&[bone_rows(&m)]);
+        assert_eq!(list.items[1].palette, Span { start: 2, len: 1 });
+        list.clear();
+        assert!(list.palettes.is_empty());
     }
 }

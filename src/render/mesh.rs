@@ -1,11 +1,13 @@
 //! Uploading imported models: one VAO/VBO/IBO per primitive and one texture per image, made
 //! once and shared by every instance. Node transforms are flattened per mesh at upload since
 //! rigid meshes never move inside their model (skinning will move vertices, not nodes).
-//! Morph targets become one float texture array per primitive (see [`super::morph`]).
+//! Morph targets become one float texture array per primitive (see [`super::morph`]). Skins keep
+//! their rest-pose palette, drawn for instances that bring none.
 
 use glam::{Mat4, Quat, Vec3};
 use glow::HasContext;
 
+use super::draw::{BoneRows, bone_rows};
 use super::morph::{MorphLimits, MorphTexture, upload_morph_texture};
 use super::shader::ATTRIBUTES;
 use crate::project::model_data::{AlphaMode, MaterialData, ModelData, PrimitiveData, TextureData, Wrap};
@@ -20,7 +22,7 @@ const DEFAULTS: [[f32; 4]; 8] = [
     [0.0, 0.0, 0.0, 1.0], // texcoord1
     [1.0, 1.0, 1.0, 1.0], // color
     [0.0, 0.0, 0.0, 0.0], // bone_indices
-    [0.0, 0.0, 0.0, 0.0], // bone_weights: zero = no influence, for the skinning issue to test
+    [0.0, 0.0, 0.0, 0.0], // bone_weights: primitives without them are never skinned
 ];
 
 pub(crate) fn set_attribute_defaults(gl: &glow::Context) {
@@ -70,6 +72,9 @@ pub(crate) struct GpuPrimitive {
     pub cullable: bool,
     pub material: PrimMaterial,
     pub morph: Option<MorphTexture>,
+    /// The skin whose palette moves this primitive: its mesh has a skin and it has both
+    /// `JOINTS_0` and `WEIGHTS_0` (without them there is nothing to blend, so it is drawn as is).
+    pub skin: Option<usize>,
 }
 
 /// A model's GPU resources. Instances refer to it by handle; it is never copied.
@@ -86,6 +91,10 @@ pub struct GpuModel {
     pub(crate) morph_ranges: Vec<(u32, u32)>,
     /// The glTF initial weights in span layout: what an item without weights draws with.
     pub(crate) initial_weights: Vec<f32>,
+    /// Per skin, (first bone, joint count) in a per-instance palette span.
+    pub(crate) skin_ranges: Vec<(u32, u32)>,
+    /// The rest-pose palette in span layout: what an item without a palette draws with.
+    pub(crate) rest_palette: Vec<BoneRows>,
 }
 
 /// Node world matrices from local TRS, parents first (a bad parent index counts as a root).
@@ -121,6 +130,7 @@ impl GpuModel {
             initial_weights.extend(m.weights.iter().take(count));
             initial_weights.resize(start + count, 0.0);
         }
+        let (skin_ranges, rest_palette) = rest_palette(model, &nodes);
         let mut gpu = GpuModel {
             source: model.source.clone(),
             prims: Vec::new(),
@@ -129,6 +139,8 @@ impl GpuModel {
             mesh_ids: model.meshes.iter().map(|m| m.id.clone()).collect(),
             morph_ranges,
             initial_weights,
+            skin_ranges,
+            rest_palette,
         };
         let result = gpu.fill(gl, model);
         match result {
@@ -156,7 +168,8 @@ impl GpuModel {
                 let mut material = PrimMaterial::from(material);
                 material.texture = material.texture.filter(|&t| t < self.textures.len());
                 let at = |e: String| format!("mesh '{}' primitive {pi}: {e}", mesh.id);
-                let prim = upload_primitive(gl, p, (mi, mesh.skin), material).map_err(at)?;
+                let skin = mesh.skin.filter(|_| !p.joints.is_empty() && !p.weights.is_empty());
+                let prim = upload_primitive(gl, p, (mi, skin), material).map_err(at)?;
                 // Pushed before the morph upload so that `destroy` frees it if that fails.
                 self.prims.push(prim);
                 if let (Some(limits), Some(last)) = (limits, self.prims.last_mut()) {
@@ -184,6 +197,28 @@ impl GpuModel {
         &self.initial_weights
     }
 
+    /// Bones in a full per-instance palette span ([`super::DrawItem::palette`]): the sum of every
+    /// skin's joint count.
+    pub fn palette_len(&self) -> usize {
+        self.rest_palette.len()
+    }
+
+    /// Where skin `skin`'s bones sit in a per-instance palette span (empty when it does not
+    /// exist). Its length is the skin's joint count.
+    pub fn skin_range(&self, skin: usize) -> std::ops::Range<usize> {
+        self.skin_ranges.get(skin).map_or(0..0, |&(start, len)| start as usize..(start + len) as usize)
+    }
+
+    /// The rest-pose palette in span layout (used for items whose palette span is empty).
+    pub fn rest_palette(&self) -> &[BoneRows] {
+        &self.rest_palette
+    }
+
+    /// Whether primitive `primitive` of mesh `mesh` is skinned on the GPU, and by which skin.
+    pub fn primitive_skin(&self, mesh: usize, primitive: usize) -> Option<usize> {
+        self.prims.iter().filter(|p| p.mesh == mesh).nth(primitive).and_then(|p| p.skin)
+    }
+
     /// The morph target texture of primitive `primitive` of mesh `mesh`, if it has targets.
     pub fn morph_texture(&self, mesh: usize, primitive: usize) -> Option<&MorphTexture> {
         self.prims.iter().filter(|p| p.mesh == mesh).nth(primitive).and_then(|p| p.morph.as_ref())
@@ -206,6 +241,22 @@ impl GpuModel {
             }
         }
     }
+}
+
+/// Every skin's rest-pose bones (`node world × inverse bind`, the palette an unanimated rig gives)
+/// and where each skin starts. A joint index out of range gives an identity bone rather than an
+/// upload error: the rig code reports bad skins, the renderer just draws.
+fn rest_palette(model: &ModelData, nodes: &[Mat4]) -> (Vec<(u32, u32)>, Vec<BoneRows>) {
+    let (mut ranges, mut bones) = (Vec::with_capacity(model.skins.len()), Vec::new());
+    for skin in &model.skins {
+        ranges.push((bones.len() as u32, skin.joints.len() as u32));
+        for (k, &j) in skin.joints.iter().enumerate() {
+            let ib = skin.inverse_bind.get(k).map_or(Mat4::IDENTITY, Mat4::from_cols_array);
+            let bone = nodes.get(j).map_or(Mat4::IDENTITY, |w| *w * ib);
+            bones.push(bone_rows(&bone));
+        }
+    }
+    (ranges, bones)
 }
 
 fn check_len<T>(name: &str, v: &[T], n: usize) -> Result<(), String> {
@@ -327,6 +378,7 @@ fn upload_primitive(
             cullable,
             material,
             morph: None,
+            skin: skinned,
         })
     }
 }

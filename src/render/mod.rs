@@ -1,7 +1,8 @@
 //! OpenGL rendering: window/context setup (`Gfx`), offscreen frame buffer, read-back into
 //! [`Image`], image comparison for golden tests, a debug cube renderer, and the model renderer
 //! (uploaded glTF models, `.material` shaders, a flat per-frame [`DrawList`]). Morph targets are
-//! deformed on the GPU: deltas in a texture array per primitive, weights per draw item.
+//! deformed on the GPU: deltas in a texture array per primitive, weights per draw item. So are
+//! skins: every item's bones in one `pose_matrix_cache` texture per frame (Defold's layout).
 //!
 //! Layering: this module reads plain data (matrices, colours, imported model data) and knows
 //! nothing about the scene or scripts.
@@ -17,12 +18,14 @@ mod morph;
 mod program;
 mod renderer;
 mod shader;
+mod skin;
 
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
 pub use context::{Gfx, InputEvent, WindowConfig, display_available};
 pub use debug_draw::{DebugCube, DebugDraw};
 pub use draw::{
-    DEFAULT_AMBIENT, DrawItem, DrawList, LightItem, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle,
+    BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LightItem, LightKind, MaterialHandle, ModelHandle, Span,
+    TextureHandle, bone_rows,
 };
 pub use image::{Comparison, Image, compare};
 pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
@@ -31,3 +34,4 @@ pub use morph::{MorphLimits, MorphTexture, morph_grid, pack_morph_texels};
 pub use program::{MAX_LIGHTS, ShaderProgram};
 pub use renderer::{ModelRenderer, SubmitStats};
 pub use shader::{ATTRIBUTES, preprocess};
+pub use skin::{BoneTexels, POSE_CACHE_WIDTH, PoseCache, bone_texels, texels_to_cols};

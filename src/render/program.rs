@@ -20,6 +20,9 @@
 //! | `morph_targets_weights[n]`, also `morph_weights[n]` | vec4 array: the draw item's morph weights for this mesh, target `t` in `[t / 4][t % 4]` |
 //! | `morph_target_count` | int (or float): the mesh's morph target count, 0 without targets |
 //! | `morph_targets` | `sampler2DArray` of the primitive's deltas (see `render::morph`); an all-zero 1×1×3 array when it has none |
+//! | `pose_matrix_cache` (`sampler2D`) | the frame's skinning matrices, 3 RGBA32F texels per bone (see `render::skin`); bound to the first free unit from 8 up |
+//! | `animation_data` | vec4: `x` = first texel of the primitive's skin in `pose_matrix_cache`, `y` = its joint count (0: not skinned, pass through), `zw` = the texture's width and height |
+//! | `bone_matrices[n]`, also `pose_matrix_cache[n]` declared as a `mat4` array | the primitive's skin, bone `j` in element `j` (no texture needed) |
 //!
 //! Block members are matched by the same names (a block instance prefix is ignored). Matrix and
 //! vec4 arrays are filled element by element; other arrays get their first element only.
@@ -27,6 +30,9 @@
 //! Morph weights are written up to the mesh's target count, rounded up to whole vec4s: in a block
 //! the rest is zero, a plain array keeps the previous draw's values there. Shaders must not read
 //! weights past the mesh's target count (the contract shader stops at the layer count / 3).
+//!
+//! A skin with more joints than a program's bone array holds is not drawn with it (reported once),
+//! as for morph targets; the texture has no such limit (at least 256 joints per skin, api spec).
 
 use glam::Mat4;
 use glow::HasContext;
@@ -60,6 +66,10 @@ pub(crate) enum Source {
     /// The item's morph weights for the mesh being drawn (vec4 array).
     MorphWeights,
     MorphTargetCount,
+    /// Where the primitive's skin sits in `pose_matrix_cache` (Defold's `animation_data`).
+    AnimationData,
+    /// The primitive's skin as mat4s (uniform-array alternative to the texture).
+    BoneMatrices,
     /// A user constant: index into [`ShaderProgram::constants`].
     Constant(usize),
 }
@@ -175,6 +185,9 @@ pub struct ShaderProgram {
     /// Most morph targets the program's weight arrays hold (4 per vec4, the smallest array when
     /// both names are declared); None when it declares none and so does not morph.
     pub(crate) morph_capacity: Option<usize>,
+    /// Most bones the program's `mat4` bone arrays hold (the smallest when both names are
+    /// declared); None when it declares none.
+    pub(crate) bone_capacity: Option<usize>,
 }
 
 /// Built-in sources by name; anything else is a user constant.
@@ -196,6 +209,9 @@ fn builtin_source(name: &str) -> Option<Source> {
         "ambient" => Source::Ambient,
         "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
         "morph_target_count" => Source::MorphTargetCount,
+        "animation_data" => Source::AnimationData,
+        // Samplers never get here, so the texture and the array can share Defold's name.
+        "bone_matrices" | "pose_matrix_cache" => Source::BoneMatrices,
         _ => return None,
     })
 }
@@ -277,6 +293,7 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
         constants: Vec::new(),
         needs: Needs::default(),
         morph_capacity: None,
+        bone_capacity: None,
     };
     // SAFETY: queries on a linked program of the current context; indices come from GL itself.
     unsafe {
@@ -343,6 +360,11 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
                 let capacity = uniform.count * uniform.kind.components();
                 p.morph_capacity = Some(p.morph_capacity.map_or(capacity, |c| c.min(capacity)));
             }
+            if source == Source::BoneMatrices {
+                // Only mat4 arrays are fed; another type holds no whole bone.
+                let capacity = if uniform.kind == Kind::Mat4 { uniform.count } else { 0 };
+                p.bone_capacity = Some(p.bone_capacity.map_or(capacity, |c| c.min(capacity)));
+            }
             match (&uniform.target, source.per_frame()) {
                 (Target::Block { .. }, _) => p.block_uniforms.push(uniform),
                 (_, true) => p.frame_uniforms.push(uniform),
@@ -395,6 +417,10 @@ pub(crate) struct Values<'a> {
     /// This draw's morph weights, a whole number of vec4s.
     pub morph: &'a [f32],
     pub morph_count: [f32; 4],
+    /// Defold's `animation_data` for this draw (zero when the primitive is not skinned).
+    pub animation: [f32; 4],
+    /// This draw's bones as column-major mat4s (filled only when the program declares an array).
+    pub bones: &'a [f32],
 }
 
 const ZERO: [f32; 4] = [0.0; 4];
@@ -418,6 +444,8 @@ impl Values<'_> {
             Source::Ambient => &self.frame.ambient,
             Source::MorphWeights => self.morph,
             Source::MorphTargetCount => &self.morph_count,
+            Source::AnimationData => &self.animation,
+            Source::BoneMatrices => self.bones,
             Source::Constant(i) => {
                 let hash = self.program_constants.get(i).map_or(0, |c| c.0);
                 match self.overrides.iter().find(|(h, _)| *h == hash) {

@@ -9,6 +9,11 @@
 //! Morphed primitives bind their target texture array as `morph_targets` and the item's weights
 //! as `morph_targets_weights` (see `program`); a mesh with more targets than the material's
 //! weight array holds is not drawn, and that is reported once per model and material.
+//!
+//! Skinned primitives: before drawing, every item's palette (or its model's rest pose) goes into
+//! one `pose_matrix_cache` texture upload (see `skin`); each draw then gets `animation_data`
+//! pointing at its skin there, or, for programs that declare a `mat4` bone array, the skin's
+//! bones as uniforms. A skin larger than that array is not drawn with the program (reported once).
 
 use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
@@ -18,6 +23,7 @@ use super::material::Material;
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
 use super::morph::zero_morph_texture;
 use super::program::{DrawMatrices, FrameValues, MAX_LIGHTS, Values, set_plain, write_blocks};
+use super::skin::{PoseCache, texels_to_cols};
 use crate::base::hash::hash_str;
 use crate::base::path::LoadError;
 use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
@@ -37,6 +43,11 @@ pub struct SubmitStats {
     /// Primitives not drawn because they have more morph targets than their material's
     /// weight array holds (see [`ModelRenderer::errors`]).
     pub morph_skipped: u32,
+    /// Skinned primitives not drawn: more joints than the material's bone array holds, or the
+    /// frame's bones overflowed the largest `pose_matrix_cache` (see [`ModelRenderer::errors`]).
+    pub skin_skipped: u32,
+    /// Bones uploaded to `pose_matrix_cache` this frame.
+    pub bones: u32,
 }
 
 /// One primitive of one item to draw.
@@ -50,6 +61,9 @@ struct DrawRec {
 
 /// Texture units whose bindings are tracked to skip redundant binds.
 const TRACKED_UNITS: usize = 16;
+
+/// `item_bones` entry of an item without bones in the pose cache.
+const NO_BONES: u32 = u32::MAX;
 
 pub struct ModelRenderer {
     models: Vec<Option<GpuModel>>,
@@ -79,6 +93,19 @@ pub struct ModelRenderer {
     morph_scratch: Vec<f32>,
     /// (model, material) pairs already reported as unable to morph, so a bad pair logs once.
     reported: Vec<(u32, u32)>,
+    /// The frame's skinning matrices (`pose_matrix_cache`).
+    pose: PoseCache,
+    pose_matrix_cache: u64,
+    /// Per item of the list being drawn, its first bone in `pose`; `NO_BONES` when it has none.
+    item_bones: Vec<u32>,
+    /// Per model, (frame, first bone) of its rest palette in `pose`: shared by every item of
+    /// the frame that brings no palette.
+    rest_bones: Vec<(u64, u32)>,
+    /// One draw's bones as column-major mat4s (reused, never shrinks).
+    bone_scratch: Vec<f32>,
+    /// (model, material) pairs already reported as unable to skin.
+    skin_reported: Vec<(u32, u32)>,
+    pose_overflow_reported: bool,
     errors: Vec<String>,
 }
 
@@ -138,6 +165,13 @@ impl ModelRenderer {
             morph_targets: hash_str("morph_targets"),
             morph_scratch: Vec::new(),
             reported: Vec::new(),
+            pose: PoseCache::new(gl),
+            pose_matrix_cache: hash_str("pose_matrix_cache"),
+            item_bones: Vec::new(),
+            rest_bones: Vec::new(),
+            bone_scratch: Vec::new(),
+            skin_reported: Vec::new(),
+            pose_overflow_reported: false,
             errors: Vec::new(),
         })
     }
@@ -193,7 +227,8 @@ impl ModelRenderer {
     }
 
     /// Frees every GL object; call with the context that created them.
-    pub fn destroy(self, gl: &glow::Context) {
+    pub fn destroy(mut self, gl: &glow::Context) {
+        self.pose.destroy(gl);
         self.models.iter().flatten().for_each(|m| m.destroy(gl));
         self.materials.iter().flatten().for_each(|m| m.destroy(gl));
         // SAFETY: objects were created on `gl` and are not used afterwards.
@@ -215,6 +250,7 @@ impl ModelRenderer {
         self.frame = self.frame.wrapping_add(1);
         let mut stats = SubmitStats::default();
         self.frame_values(list);
+        self.fill_pose(gl, list, &mut stats);
         self.collect(list, &mut stats);
         self.prepare(list);
         stats.uniform_block_bytes = self.arena.len() as u32;
@@ -251,6 +287,53 @@ impl ModelRenderer {
             };
             let c = Vec3::from(l.color) * l.intensity;
             v.light_color[i] = [c.x, c.y, c.z, 0.0];
+        }
+    }
+
+    /// Puts every skinned item's bones into the pose cache and uploads it (one texture upload).
+    /// Items without a palette share their model's rest pose.
+    fn fill_pose(&mut self, gl: &glow::Context, list: &DrawList, stats: &mut SubmitStats) {
+        self.pose.clear();
+        self.item_bones.clear();
+        self.rest_bones.resize(self.models.len(), (u64::MAX, NO_BONES));
+        let mut overflow = false;
+        for item in &list.items {
+            let model = self.models.get(item.model.0 as usize).and_then(Option::as_ref);
+            let Some(model) = model.filter(|m| m.palette_len() > 0) else {
+                self.item_bones.push(NO_BONES);
+                continue;
+            };
+            let span = item.palette.of(&list.palettes);
+            let rest = model.rest_palette();
+            let base = if span.is_empty() {
+                let slot = &mut self.rest_bones[item.model.0 as usize];
+                if slot.0 != self.frame {
+                    *slot = (self.frame, self.pose.push_rows(rest.iter().copied()).unwrap_or(NO_BONES));
+                }
+                slot.1
+            } else {
+                let bones = rest.iter().enumerate().map(|(k, r)| *span.get(k).unwrap_or(r));
+                self.pose.push_rows(bones).unwrap_or(NO_BONES)
+            };
+            overflow |= base == NO_BONES;
+            self.item_bones.push(base);
+        }
+        stats.bones = self.pose.len() as u32;
+        if overflow && !self.pose_overflow_reported {
+            self.pose_overflow_reported = true;
+            let e = format!(
+                "this frame's skinned instances need more than {} bone matrices; the rest are not drawn",
+                self.pose.capacity()
+            );
+            log::error!("{e}");
+            self.errors.push(e);
+        }
+        if let Err(e) = self.pose.upload(gl) {
+            // Nothing skinned can be drawn right; drawing it unskinned beats not drawing at all.
+            log::error!("{e}");
+            if !self.errors.contains(&e) {
+                self.errors.push(e);
+            }
         }
     }
 
@@ -291,6 +374,29 @@ impl ModelRenderer {
                         self.errors.push(e);
                     }
                     continue;
+                }
+                if let Some(skin) = prim.skin {
+                    let joints = model.skin_range(skin).len();
+                    let no_bones = self.item_bones.get(ii).is_none_or(|&b| b == NO_BONES);
+                    let too_big = material.program.bone_capacity.is_some_and(|c| joints > c);
+                    if no_bones || too_big {
+                        stats.skin_skipped += 1;
+                        let pair = (item.model.0, item.material.0);
+                        if too_big && !self.skin_reported.contains(&pair) {
+                            self.skin_reported.push(pair);
+                            let e = format!(
+                                "{}: mesh '{}' has a skin of {joints} joints but material {} holds {} bone matrices; \
+                                 it is not drawn with that material",
+                                model.source,
+                                model.mesh_ids.get(prim.mesh).map_or("?", String::as_str),
+                                material.resource,
+                                material.program.bone_capacity.unwrap_or(0),
+                            );
+                            log::error!("{e}");
+                            self.errors.push(e);
+                        }
+                        continue;
+                    }
                 }
                 let rec = DrawRec {
                     key: (item.material.0 as u64) << 48
@@ -352,7 +458,13 @@ impl ModelRenderer {
                 self.arena.resize(offset + p.block_bytes, 0);
                 let count = fill_morph_weights(&mut self.morph_scratch, model, prim, list, item.morph_weights);
                 let morph = (self.morph_scratch.as_slice(), count);
-                let values = draw_values(frame, &m, prim, list, item.constants, material, morph);
+                let base = self.item_bones.get(rec.item as usize).copied().unwrap_or(NO_BONES);
+                let animation = animation_data(&self.pose, base, model, prim);
+                if p.bone_capacity.is_some() {
+                    fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
+                }
+                let mut values = draw_values(frame, &m, prim, list, item.constants, material, morph);
+                (values.animation, values.bones) = (animation, &self.bone_scratch);
                 write_blocks(p, &mut self.arena[offset..], &values);
             }
             self.matrices.push(m);
@@ -407,7 +519,12 @@ impl ModelRenderer {
                 0
             };
             let morph = (self.morph_scratch.as_slice(), count);
-            let values = draw_values(&self.values, m, prim, list, item.constants, material, morph);
+            let base = self.item_bones.get(rec.item as usize).copied().unwrap_or(NO_BONES);
+            if p.bone_capacity.is_some() {
+                fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
+            }
+            let mut values = draw_values(&self.values, m, prim, list, item.constants, material, morph);
+            (values.animation, values.bones) = (animation_data(&self.pose, base, model, prim), &self.bone_scratch);
             // SAFETY: every object below belongs to this context; uniform data are plain floats.
             unsafe {
                 if bound_material != item.material.0 {
@@ -415,7 +532,9 @@ impl ModelRenderer {
                     gl.use_program(Some(p.program));
                     stats.program_binds += 1;
                     for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
-                        gl.bind_sampler(slot.unit, *sampler);
+                        // The pose cache must be read unfiltered whatever the material says.
+                        let sampler = if slot.hash == self.pose_matrix_cache { None } else { *sampler };
+                        gl.bind_sampler(slot.unit, sampler);
                         max_unit = max_unit.max(slot.unit);
                     }
                     let stamp = &mut self.material_frames[item.material.0 as usize];
@@ -449,7 +568,9 @@ impl ModelRenderer {
                         stats.texture_binds += 1;
                         continue;
                     }
+                    let pose = self.pose.texture().filter(|_| slot.hash == self.pose_matrix_cache);
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
+                        _ if pose.is_some() => pose,
                         Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
                         None if slot.hash == self.tex0 => {
                             prim.material.texture.and_then(|t| model.textures.get(t).copied())
@@ -541,6 +662,29 @@ fn fill_morph_weights(out: &mut Vec<f32>, model: &GpuModel, prim: &GpuPrimitive,
     count
 }
 
+/// Defold's `animation_data` for one draw: where the primitive's skin starts in the pose cache (in
+/// texels), its joint count, and the cache size; all zero (pass-through) when it is not skinned.
+fn animation_data(pose: &PoseCache, base: u32, model: &GpuModel, prim: &GpuPrimitive) -> [f32; 4] {
+    match prim.skin {
+        Some(skin) if base != NO_BONES && pose.texture().is_some() => {
+            let range = model.skin_range(skin);
+            let (w, h) = pose.size();
+            [(3 * (base as usize + range.start)) as f32, range.len() as f32, w as f32, h as f32]
+        }
+        _ => [0.0; 4],
+    }
+}
+
+/// Writes the primitive's skin as column-major mat4s into `out` (empty when it is not skinned).
+fn fill_bones(out: &mut Vec<f32>, pose: &PoseCache, base: u32, model: &GpuModel, prim: &GpuPrimitive) {
+    out.clear();
+    let (Some(skin), false) = (prim.skin, base == NO_BONES) else { return };
+    let range = model.skin_range(skin);
+    let start = base as usize + range.start;
+    let bones = pose.bones().get(start..start + range.len()).unwrap_or(&[]);
+    out.extend(bones.iter().flat_map(texels_to_cols));
+}
+
 /// The uniform values of one draw; `morph` is (weights, target count).
 fn draw_values<'a>(
     frame: &'a FrameValues,
@@ -566,6 +710,8 @@ fn draw_values<'a>(
         defaults: &material.defaults,
         morph: morph.0,
         morph_count: [morph.1 as f32, 0.0, 0.0, 0.0],
+        animation: [0.0; 4],
+        bones: &[],
     }
 }
 
