@@ -119,6 +119,9 @@ impl Scenery {
             if !m.weights.is_empty() {
                 self.list.set_morph_weights(&m.weights);
             }
+            if let Some(anim) = m.anim.as_ref().filter(|a| !a.palette.is_empty()) {
+                self.list.set_palette(&anim.palette);
+            }
         }
         self.renderer.submit(gl, &self.list);
         if let Some(d) = &self.debug {
