@@ -12,8 +12,9 @@ use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat4, Quat, Vec3};
 use glow::HasContext;
 use sinew::render::{DebugCube, DebugDraw, Gfx, Image, WindowConfig, compare};
-
-type Check = fn() -> Result<(), String>;
+#[path = "common/checks.rs"]
+mod checks;
+use checks::{Check, ensure, manifest_dir};
 
 fn main() {
     let checks: &[(&str, Check)] = &[
@@ -25,41 +26,11 @@ fn main() {
         ("PNG save/load round trip", png_round_trip),
         ("windowed Gfx without a display is an error", windowed_without_display),
     ];
-    // Optional filters: `cargo test --test render -- golden` runs checks whose name matches.
-    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let (mut passed, mut failed) = (0, 0);
-    for (name, check) in checks {
-        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        let start = Instant::now();
-        match check() {
-            Ok(()) => {
-                passed += 1;
-                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
-            }
-            Err(e) => {
-                failed += 1;
-                println!("FAILED {name}: {e}");
-            }
-        }
-    }
-    println!("{passed} passed, {failed} failed");
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    checks::run(checks);
 }
 
 fn headless(width: u32, height: u32) -> Result<Gfx, String> {
     Gfx::new(&WindowConfig { title: "sinew render test".into(), width, height, vsync: false, headless: true })
-}
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
-    if cond { Ok(()) } else { Err(msg()) }
 }
 
 fn headless_context_is_core_33() -> Result<(), String> {

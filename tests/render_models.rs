@@ -5,8 +5,6 @@
 //! 0.5% of pixels. `SINEW_UPDATE_GOLDEN=1` rewrites them; a missing one fails the run.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::time::Instant;
 
 use glam::camera::rh::proj::opengl::perspective;
 use glam::camera::rh::view::look_at_mat4;
@@ -17,8 +15,9 @@ use sinew::base::path::LoadError;
 use sinew::project::Resources;
 use sinew::project::model_data::*;
 use sinew::render::*;
-
-type Check = fn() -> Result<(), String>;
+#[path = "common/checks.rs"]
+mod checks;
+use checks::{Check, ensure};
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -37,36 +36,7 @@ fn main() {
         ("state is sorted and shared across instances", sorting_and_sharing),
         ("base colour texture can use texcoord1", texcoord1),
     ];
-    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let (mut passed, mut failed) = (0, 0);
-    for (name, check) in checks {
-        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        let start = Instant::now();
-        match check() {
-            Ok(()) => {
-                passed += 1;
-                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
-            }
-            Err(e) => {
-                failed += 1;
-                println!("FAILED {name}: {e}");
-            }
-        }
-    }
-    println!("{passed} passed, {failed} failed");
-    if failed > 0 {
-        std::process::exit(1);
-    }
-}
-
-fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
-    if cond { Ok(()) } else { Err(msg()) }
-}
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+    checks::run(checks);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,42 +246,6 @@ fn textured_cube_model() -> ModelData {
 
 // ---------------------------------------------------------------------------------------------
 // Golden images
-
-fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
-    let path = manifest_dir().join(format!("tests/golden/models_{name}.png"));
-    if std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        actual.save_png(&path)?;
-        println!("       wrote golden image {}", path.display());
-        return Ok(());
-    }
-    if !path.exists() {
-        let wrote = actual.save_png(&path).is_ok();
-        return Err(format!(
-            "golden image {} was missing{}; check it and commit it (or rerun with SINEW_UPDATE_GOLDEN=1)",
-            path.display(),
-            if wrote { ", wrote it from this run" } else { "" }
-        ));
-    }
-    let golden = Image::load_png(&path)?;
-    let cmp = compare(&golden, actual, 2)?;
-    let total = (actual.width * actual.height) as usize;
-    let allowed = total / 200;
-    if cmp.differing_pixels > allowed {
-        let dir = manifest_dir().join("target");
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let (diff, act) = (dir.join(format!("models_{name}.diff.png")), dir.join(format!("models_{name}.actual.png")));
-        cmp.diff.save_png(&diff)?;
-        actual.save_png(&act)?;
-        return Err(format!(
-            "{} of {total} pixels differ by more than 2 (max {}, allowed {allowed}); diff: {}, actual: {}",
-            cmp.differing_pixels,
-            cmp.max_channel_diff,
-            diff.display(),
-            act.display()
-        ));
-    }
-    Ok(())
-}
 
 fn background_pixels(img: &Image) -> usize {
     let bg = CLEAR.map(|c| (c * 255.0).round() as u8);
@@ -646,4 +580,8 @@ fn texcoord1() -> Result<(), String> {
         centre.push(img.pixel(W / 2 + 3, H / 2 + 3).ok_or("pixel")?);
     }
     ensure(centre[0][1] < 100 && centre[1][1] > 200, || format!("texcoord0 then 1 gave {centre:?}"))
+}
+
+fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
+    checks::check_golden(&format!("models_{name}"), actual)
 }

@@ -14,9 +14,6 @@
 //!
 //! Test models are generated with `GltfBuilder` and imported, so the importer is in the loop.
 
-use std::path::PathBuf;
-use std::time::Instant;
-
 use glam::camera::rh::proj::opengl::perspective;
 use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat3, Mat4, Quat, Vec3, Vec3A};
@@ -31,8 +28,10 @@ use sinew::project::gltf::writer::{GltfBuilder, PrimitiveSpec, TargetSpec};
 use sinew::project::gltf::{import, import_bytes};
 use sinew::project::model_data::*;
 use sinew::render::*;
+#[path = "common/checks.rs"]
+mod checks;
+use checks::{Check, ensure, manifest_dir, shared_dir};
 
-type Check = fn() -> Result<(), String>;
 /// Skinned (positions, normals) of one primitive.
 type Skinned = (Vec<[f32; 3]>, Vec<[f32; 3]>);
 
@@ -55,46 +54,7 @@ fn main() {
         ("golden: built-in material", golden_builtin),
         ("bone array too small for the skin: reported once, not drawn", array_too_small),
     ];
-    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let (mut passed, mut failed) = (0, 0);
-    for (name, check) in checks {
-        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
-            continue;
-        }
-        let start = Instant::now();
-        match check() {
-            Ok(()) => {
-                passed += 1;
-                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
-            }
-            Err(e) => {
-                failed += 1;
-                println!("FAILED {name}: {e}");
-            }
-        }
-    }
-    println!("{passed} passed, {failed} failed");
-    if failed > 0 {
-        std::process::exit(1);
-    }
-}
-
-fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
-    if cond { Ok(()) } else { Err(msg()) }
-}
-
-fn manifest_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared_dir() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared");
-    if dir.join("assets").is_dir() && dir.join("reference").is_dir() {
-        Some(dir)
-    } else {
-        println!("       skipped: {} is absent", dir.display());
-        None
-    }
+    checks::run(checks);
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -931,31 +891,6 @@ fn renderer_chain() -> Result<(), String> {
     Ok(())
 }
 
-fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
-    let path = manifest_dir().join(format!("tests/golden/skin_{name}.png"));
-    if std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        actual.save_png(&path)?;
-        println!("       wrote golden image {}", path.display());
-        return Ok(());
-    }
-    if !path.exists() {
-        let wrote = actual.save_png(&path).is_ok();
-        return Err(format!("golden image {} was missing{}", path.display(), if wrote { ", wrote it" } else { "" }));
-    }
-    let golden = Image::load_png(&path)?;
-    let cmp = compare(&golden, actual, 2)?;
-    let allowed = (actual.width * actual.height) as usize / 200;
-    if cmp.differing_pixels > allowed {
-        let dir = manifest_dir().join("target");
-        std::fs::create_dir_all(&dir).map_err(err)?;
-        let act = dir.join(format!("skin_{name}.actual.png"));
-        actual.save_png(&act)?;
-        cmp.diff.save_png(&dir.join(format!("skin_{name}.diff.png")))?;
-        return Err(format!("{} pixels differ (allowed {allowed}); actual: {}", cmp.differing_pixels, act.display()));
-    }
-    Ok(())
-}
-
 fn golden_builtin() -> Result<(), String> {
     let mut s = Scene::new()?;
     let m = s.builtin;
@@ -982,4 +917,8 @@ fn array_too_small() -> Result<(), String> {
     let e = &errors[0];
     println!("       {e}");
     ensure(e.contains("/test/two_skins.glb") && e.contains("'tube_c'") && e.contains("5 joints"), || e.clone())
+}
+
+fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
+    checks::check_golden(&format!("skin_{name}"), actual)
 }

@@ -32,6 +32,24 @@ struct Envelope {
     len: usize,
 }
 
+impl Envelope {
+    /// A view of `msg`, valid while `msg` lives; Lua reads it during the call it is passed to.
+    fn of(msg: &Message) -> Envelope {
+        Envelope {
+            id: msg.id,
+            sender: msg.sender,
+            receiver: msg.receiver,
+            data: msg.data.as_ptr(),
+            len: msg.data.len(),
+        }
+    }
+
+    /// The address Lua casts to `const sinew_envelope *`.
+    fn addr(&self) -> f64 {
+        self as *const Envelope as usize as f64
+    }
+}
+
 /// Entry points of runtime.lua, looked up once.
 struct Entries {
     create: Function,
@@ -315,26 +333,12 @@ impl ScriptHooks for ScriptHost {
         self.call_entry(&self.entries.late_update, dt);
     }
     fn deliver(&mut self, instance: u32, msg: &Message) {
-        let env = Envelope {
-            id: msg.id,
-            sender: msg.sender,
-            receiver: msg.receiver,
-            data: msg.data.as_ptr(),
-            len: msg.data.len(),
-        };
-        let addr = &env as *const Envelope as usize as f64;
-        self.call_entry(&self.entries.deliver, (instance, addr));
+        let env = Envelope::of(msg);
+        self.call_entry(&self.entries.deliver, (instance, env.addr()));
     }
     fn model_done(&mut self, instance: u32, callback: u32, msg: &Message) {
-        let env = Envelope {
-            id: msg.id,
-            sender: msg.sender,
-            receiver: msg.receiver,
-            data: msg.data.as_ptr(),
-            len: msg.data.len(),
-        };
-        let addr = &env as *const Envelope as usize as f64;
-        self.call_entry(&self.entries.model_done, (instance, callback, addr));
+        let env = Envelope::of(msg);
+        self.call_entry(&self.entries.model_done, (instance, callback, env.addr()));
     }
     fn destroy(&mut self, instance: u32) {
         self.call_entry(&self.entries.destroy, instance);

@@ -1,0 +1,91 @@
+//! The runner of the GL test programs (`harness = false`: SDL must start on the main thread):
+//! named checks run in order, a `N passed, M failed` line, exit status 1 on failure. Also the
+//! golden-image comparison they share.
+#![allow(dead_code)]
+use sinew::render::{Image, compare};
+use std::path::PathBuf;
+use std::time::Instant;
+
+pub type Check = fn() -> Result<(), String>;
+
+/// Runs the checks whose names contain one of the command-line filters (all without filters).
+pub fn run(checks: &[(&str, Check)]) {
+    let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let (mut passed, mut failed) = (0, 0);
+    for (name, check) in checks {
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        let start = Instant::now();
+        match check() {
+            Ok(()) => {
+                passed += 1;
+                println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
+            }
+            Err(e) => {
+                failed += 1;
+                println!("FAILED {name}: {e}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
+
+pub fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
+    if cond { Ok(()) } else { Err(msg()) }
+}
+
+pub fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` with its assets and reference poses, or None (and a printed skip line).
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = manifest_dir().join("../shared");
+    if dir.join("assets").is_dir() && dir.join("reference").is_dir() {
+        Some(dir)
+    } else {
+        println!("       skipped: {} is absent", dir.display());
+        None
+    }
+}
+
+/// Compares with `tests/golden/<name>.png`: tolerance 2 per channel, at most 0.5% of pixels
+/// over it. A missing golden fails (and is written, to be checked and committed);
+/// `SINEW_UPDATE_GOLDEN=1` rewrites it. On failure the diff and actual images go to `target/`.
+pub fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
+    let path = manifest_dir().join(format!("tests/golden/{name}.png"));
+    if std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
+        actual.save_png(&path)?;
+        println!("       wrote golden image {}", path.display());
+        return Ok(());
+    }
+    if !path.exists() {
+        let wrote = actual.save_png(&path).is_ok();
+        return Err(format!(
+            "golden image {} was missing{}; check it and commit it (or rerun with SINEW_UPDATE_GOLDEN=1)",
+            path.display(),
+            if wrote { ", wrote it from this run" } else { "" }
+        ));
+    }
+    let golden = Image::load_png(&path)?;
+    let cmp = compare(&golden, actual, 2)?;
+    let allowed = (actual.width * actual.height) as usize / 200;
+    if cmp.differing_pixels > allowed {
+        let dir = manifest_dir().join("target");
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let (diff, act) = (dir.join(format!("{name}.diff.png")), dir.join(format!("{name}.actual.png")));
+        cmp.diff.save_png(&diff)?;
+        actual.save_png(&act)?;
+        return Err(format!(
+            "{} pixels differ by more than 2 (allowed {allowed}); diff: {}, actual: {}",
+            cmp.differing_pixels,
+            diff.display(),
+            act.display()
+        ));
+    }
+    Ok(())
+}
