@@ -3,21 +3,33 @@
 //! golden-image comparison they share.
 #![allow(dead_code)]
 use sinew::render::{Image, compare};
+use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Instant;
+
+thread_local! {
+    /// Set when a check found its input missing (`shared_dir`): it is then counted as skipped.
+    static SKIPPED: Cell<bool> = const { Cell::new(false) };
+}
 
 pub type Check = fn() -> Result<(), String>;
 
 /// Runs the checks whose names contain one of the command-line filters (all without filters).
 pub fn run(checks: &[(&str, Check)]) {
     let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let (mut passed, mut failed) = (0, 0);
+    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     for (name, check) in checks {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
         let start = Instant::now();
-        match check() {
+        SKIPPED.with(|s| s.set(false));
+        let result = check();
+        match result {
+            Ok(()) if SKIPPED.with(Cell::get) => {
+                skipped += 1;
+                println!("skip   {name}");
+            }
             Ok(()) => {
                 passed += 1;
                 println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
@@ -28,7 +40,11 @@ pub fn run(checks: &[(&str, Check)]) {
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
+    if skipped > 0 {
+        println!("{passed} passed, {failed} failed, {skipped} skipped");
+    } else {
+        println!("{passed} passed, {failed} failed");
+    }
     if failed > 0 {
         std::process::exit(1);
     }
@@ -49,6 +65,7 @@ pub fn shared_dir() -> Option<PathBuf> {
         Some(dir)
     } else {
         println!("       skipped: {} is absent", dir.display());
+        SKIPPED.with(|s| s.set(true));
         None
     }
 }
