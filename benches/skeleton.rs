@@ -8,6 +8,7 @@
 //! joint (the shape of exported character clips, e.g. Fox: T/R/S per joint at 24–30 keys/s).
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec3};
+use sinew::anim::transform::blend_locals;
 use sinew::anim::{Clip, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
 use sinew::project::gltf::import_bytes;
 use sinew::project::gltf::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec};
@@ -239,12 +240,22 @@ fn per_joint(c: &mut Criterion) {
         });
         let (l, _) = time_ns(50, 200, || skeleton.local_to_model(&inst.locals, &mut inst.model).unwrap_or(()));
         let (p, _) = time_ns(50, 200, || skeleton.palette(0, &inst.model, &mut inst.palette).unwrap_or(()));
+        // Cross-fade blend of two sampled poses (clip 1 at a later time than clip 0).
+        let mut from = inst.locals.clone();
+        let mut cache1 = SamplingCache::new(&clips[1]);
+        clips[1].sample(0.7, &mut cache1, &mut from, &mut inst.weights).unwrap_or_else(|e| panic!("{e}"));
+        let mut out = inst.locals.clone();
+        let (bl, _) = time_ns(50, 200, || {
+            out.copy_from_slice(&inst.locals);
+            blend_locals(black_box(&from), &mut out, 0.4);
+        });
         let j = joints as f64;
         eprintln!(
-            "stages   {joints:>3} joints: sample {:.1}, local_to_model {:.1}, palette {:.1} ns/joint (best)",
+            "stages   {joints:>3} joints: sample {:.1}, local_to_model {:.1}, palette {:.1}, blend {:.1} ns/joint (best)",
             s / j,
             l / j,
-            p / j
+            p / j,
+            bl / j
         );
     }
     g.finish();

@@ -23,11 +23,32 @@ struct Track {
     first_value: u32,
 }
 
+/// The LINEAR translation, rotation and scale tracks of one key-time list (the bulk of an
+/// exported character clip), stored key-major: key `k` of every track of the group sits in one
+/// contiguous run of `Vec4`s (vec3 padded with 0), translations first, then rotations, then
+/// scales. One key search serves the whole group, and a sample reads two contiguous runs
+/// (keys `k` and `k + 1`) instead of two scattered places per track.
+#[derive(Debug, Clone, PartialEq)]
+struct LinearGroup {
+    /// Index into `Clip::time_lists`.
+    times: u32,
+    /// Target node of each track: `translations`, then rotations, then `scales` of them.
+    nodes: Vec<u32>,
+    translations: usize,
+    scales: usize,
+    /// `keys × nodes.len()` values.
+    keys: Vec<Vec4>,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clip {
     name: String,
     duration: f32,
+    /// Tracks sampled one by one (STEP, CUBICSPLINE, weights, and properties keyed twice).
     tracks: Vec<Track>,
+    /// All other tracks, grouped by time list.
+    groups: Vec<LinearGroup>,
+    track_count: usize,
     /// (first, count) of each distinct key-time list in `times`.
     time_lists: Vec<(u32, u32)>,
     times: Vec<f32>,
@@ -46,6 +67,8 @@ impl Clip {
             name: data.name.clone(),
             duration: if data.duration.is_finite() { data.duration.max(0.0) } else { 0.0 },
             tracks: Vec::with_capacity(data.channels.len()),
+            groups: Vec::new(),
+            track_count: data.channels.len(),
             time_lists: Vec::new(),
             times: Vec::new(),
             values: Vec::new(),
@@ -103,6 +126,7 @@ impl Clip {
             }
             clip.tracks.push(track);
         }
+        clip.group_linear_tracks();
         // Like tracks together: the sampling loop then branches the same way many times in a row.
         // Stable, so of two channels on one property the later still wins, as before.
         clip.tracks.sort_by_key(|t| (t.path as u8, t.interpolation as u8));
@@ -120,7 +144,47 @@ impl Clip {
         self.duration
     }
     pub fn track_count(&self) -> usize {
-        self.tracks.len()
+        self.track_count
+    }
+
+    /// Moves LINEAR translation / rotation / scale tracks into key-major `LinearGroup`s. A
+    /// property keyed by more than one channel stays in `tracks`, where the later channel wins.
+    fn group_linear_tracks(&mut self) {
+        let mut keyed: HashMap<(u32, u8), u32> = HashMap::new();
+        for t in &self.tracks {
+            *keyed.entry((t.target, t.path as u8)).or_default() += 1;
+        }
+        let groupable = |t: &Track| {
+            t.interpolation == Interpolation::Linear
+                && t.path != ChannelPath::Weights
+                && keyed[&(t.target, t.path as u8)] == 1
+        };
+        let (grouped, rest): (Vec<Track>, Vec<Track>) = self.tracks.iter().partition(|t| groupable(t));
+        self.tracks = rest;
+        for list in 0..self.time_lists.len() as u32 {
+            let of = |path: ChannelPath| grouped.iter().filter(move |t| t.times == list && t.path == path);
+            let members: Vec<&Track> =
+                of(ChannelPath::Translation).chain(of(ChannelPath::Rotation)).chain(of(ChannelPath::Scale)).collect();
+            if members.is_empty() {
+                continue;
+            }
+            let n = self.time_lists[list as usize].1 as usize;
+            let mut keys = Vec::with_capacity(n * members.len());
+            for k in 0..n {
+                for t in &members {
+                    let c = t.components as usize;
+                    let v = &self.values[t.first_value as usize + k * c..][..c];
+                    keys.push(if c == 4 { Vec4::from_slice(v) } else { Vec4::new(v[0], v[1], v[2], 0.0) });
+                }
+            }
+            self.groups.push(LinearGroup {
+                times: list,
+                nodes: members.iter().map(|t| t.target).collect(),
+                translations: of(ChannelPath::Translation).count(),
+                scales: of(ChannelPath::Scale).count(),
+                keys,
+            });
+        }
     }
     /// Distinct key-time lists: what a `SamplingCache` holds one entry for.
     pub fn time_list_count(&self) -> usize {
@@ -153,6 +217,9 @@ impl Clip {
         for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
             *at = locate(&self.times[first as usize..][..n as usize], t, hint);
         }
+        for g in &self.groups {
+            g.sample(cache.at[g.times as usize], out_locals);
+        }
         for track in &self.tracks {
             let mut at = cache.at[track.times as usize];
             if track.interpolation == Interpolation::Step {
@@ -175,6 +242,35 @@ impl Clip {
             }
         }
         Ok(())
+    }
+}
+
+impl LinearGroup {
+    /// Writes every track of the group at `at`. Nodes were validated against the skeleton, and
+    /// `sample` checked `out` against the clip's node span.
+    #[inline]
+    fn sample(&self, at: At, out: &mut [Transform]) {
+        let w = self.nodes.len();
+        let a = &self.keys[at.k * w..][..w];
+        // Before the first / after the last key (s == 0) key k is the value; k + 1 may not exist.
+        let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
+        let (nt, nr) = (self.translations, w - self.translations - self.scales);
+        let s = at.s;
+        let (nodes_t, nodes) = self.nodes.split_at(nt);
+        let (nodes_r, nodes_s) = nodes.split_at(nr);
+        let (a_t, a) = a.split_at(nt);
+        let (a_r, a_s) = a.split_at(nr);
+        let (b_t, b) = b.split_at(nt);
+        let (b_r, b_s) = b.split_at(nr);
+        for ((&n, a), b) in nodes_t.iter().zip(a_t).zip(b_t) {
+            out[n as usize].translation = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
+        }
+        for ((&n, a), b) in nodes_r.iter().zip(a_r).zip(b_r) {
+            out[n as usize].rotation = slerp(Quat::from_vec4(*a), Quat::from_vec4(*b), s);
+        }
+        for ((&n, a), b) in nodes_s.iter().zip(a_s).zip(b_s) {
+            out[n as usize].scale = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
+        }
     }
 }
 

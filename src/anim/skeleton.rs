@@ -4,7 +4,7 @@
 //! per-frame functions take caller-owned slices and allocate nothing.
 use super::transform::Transform;
 use crate::project::model_data::ModelData;
-use glam::{Mat4, Quat, Vec3A};
+use glam::{Mat4, Quat, Vec3A, Vec4};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -31,6 +31,8 @@ const NO_PARENT: u32 = u32::MAX;
 struct Skin {
     joints: Vec<usize>,
     inverse_bind: Vec<Mat4>,
+    /// Every inverse bind matrix has the bottom row 0 0 0 1 exactly (the usual case).
+    affine: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -94,8 +96,9 @@ impl Skeleton {
                 let Some(node) = model.nodes.get(j) else { return bad(format!("skin {s}: joint {k} is node {j}")) };
                 joint_by_name.entry(node.name.clone()).or_insert(j);
             }
-            let inverse_bind = skin.inverse_bind.iter().map(Mat4::from_cols_array).collect();
-            skins.push(Skin { joints: skin.joints.clone(), inverse_bind });
+            let inverse_bind: Vec<Mat4> = skin.inverse_bind.iter().map(Mat4::from_cols_array).collect();
+            let affine = inverse_bind.iter().all(|m| m.row(3) == Vec4::W);
+            skins.push(Skin { joints: skin.joints.clone(), inverse_bind, affine });
         }
         let mut meshes = Vec::with_capacity(model.meshes.len());
         let mut rest_weights = Vec::new();
@@ -172,9 +175,19 @@ impl Skeleton {
         need("locals", n, locals.len())?;
         need("model matrices", n, out.len())?;
         for (i, (&p, local)) in self.parents.iter().zip(locals).enumerate() {
-            let local = local.to_mat4();
-            let m = if p == NO_PARENT { local } else { out[p as usize] * local };
-            out[i] = m;
+            // The local matrix is affine (bottom row 0 0 0 1), so the product skips the terms
+            // that bottom row zeroes: 3 multiply-adds per column instead of 4, same result.
+            let r = Mat4::from_quat(local.rotation);
+            let s = local.scale;
+            let (x, y, z) = (r.x_axis * s.x, r.y_axis * s.y, r.z_axis * s.z);
+            let t = local.translation.extend(1.0);
+            out[i] = if p == NO_PARENT {
+                Mat4::from_cols(x, y, z, t)
+            } else {
+                let pm = out[p as usize];
+                let col = |v: Vec4| pm.x_axis * v.x + pm.y_axis * v.y + pm.z_axis * v.z;
+                Mat4::from_cols(col(x), col(y), col(z), col(t) + pm.w_axis)
+            };
         }
         Ok(())
     }
@@ -192,8 +205,17 @@ impl Skeleton {
         let s = self.skins.get(skin).ok_or(RigError::NoSkin(skin))?;
         need("model matrices", self.parents.len(), model.len())?;
         need("palette", s.joints.len(), out.len())?;
-        for ((o, &j), ib) in out.iter_mut().zip(&s.joints).zip(&s.inverse_bind) {
-            *o = model[j] * *ib;
+        if s.affine {
+            // Bottom row 0 0 0 1: skip the terms it zeroes (same result, a quarter less work).
+            for ((o, &j), ib) in out.iter_mut().zip(&s.joints).zip(&s.inverse_bind) {
+                let m = model[j];
+                let col = |v: Vec4| m.x_axis * v.x + m.y_axis * v.y + m.z_axis * v.z;
+                *o = Mat4::from_cols(col(ib.x_axis), col(ib.y_axis), col(ib.z_axis), col(ib.w_axis) + m.w_axis);
+            }
+        } else {
+            for ((o, &j), ib) in out.iter_mut().zip(&s.joints).zip(&s.inverse_bind) {
+                *o = model[j] * *ib;
+            }
         }
         Ok(())
     }
