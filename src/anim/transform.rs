@@ -91,7 +91,10 @@ pub fn blend_locals(from: &[Transform], out: &mut [Transform], w: f32) {
     for (o, f) in out.iter_mut().zip(from) {
         o.translation = f.translation.lerp(o.translation, w);
         o.scale = f.scale.lerp(o.scale, w);
-        o.rotation = slerp(f.rotation, o.rotation, w).normalize();
+        // Both inputs are unit to float precision, so one Newton step of 1/sqrt renormalises
+        // (error ~ε²) without the square root and division of `normalize`.
+        let r = slerp(f.rotation, o.rotation, w);
+        o.rotation = r * (1.5 - 0.5 * r.length_squared());
     }
 }
 
