@@ -30,7 +30,7 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, ensure, manifest_dir, shared_dir};
+use checks::{Check, ensure, manifest_dir, max_error, shared_dir, size_of};
 
 /// Skinned (positions, normals) of one primitive.
 type Skinned = (Vec<[f32; 3]>, Vec<[f32; 3]>);
@@ -300,25 +300,6 @@ fn cpu_skin(p: &PrimitiveData, weights: &[f32], palette: &[Mat4]) -> Result<Skin
     skin_positions(palette, &morphed, &p.joints, &p.weights, &mut pos).map_err(err)?;
     let nrm = if mn.is_empty() { Vec::new() } else { skin_normals(palette, &mn, &p.joints, &p.weights) };
     Ok((pos, nrm))
-}
-
-fn size_of(points: &[[f32; 3]]) -> f32 {
-    let mut b = Aabb::default();
-    points.iter().for_each(|&p| b.grow(p));
-    (Vec3::from(b.max) - Vec3::from(b.min)).length().max(1e-6)
-}
-
-/// Largest distance between corresponding points.
-fn max_error(a: &[[f32; 3]], b: &[[f32; 3]]) -> Result<(f32, usize), String> {
-    ensure(a.len() == b.len(), || format!("{} vs {} vertices", a.len(), b.len()))?;
-    let mut worst = (0.0f32, 0);
-    for (i, (p, q)) in a.iter().zip(b).enumerate() {
-        let d = Vec3::from(*p).distance(Vec3::from(*q));
-        if d > worst.0 || d.is_nan() {
-            worst = (d, i);
-        }
-    }
-    Ok(worst)
 }
 
 // ---------------------------------------------------------------------------------------------

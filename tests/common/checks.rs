@@ -1,7 +1,9 @@
 //! The runner of the GL test programs (`harness = false`: SDL must start on the main thread):
 //! named checks run in order, a `N passed, M failed` line, exit status 1 on failure. Also the
-//! golden-image comparison they share.
+//! golden-image comparison and the point-set measures they share.
 #![allow(dead_code)]
+use glam::Vec3;
+use sinew::project::model_data::Aabb;
 use sinew::render::{Image, compare};
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -105,4 +107,24 @@ pub fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// The diagonal of the points' bounds: the "model size" that tolerances scale with.
+pub fn size_of(points: &[[f32; 3]]) -> f32 {
+    let mut b = Aabb::default();
+    points.iter().for_each(|&p| b.grow(p));
+    (Vec3::from(b.max) - Vec3::from(b.min)).length().max(1e-6)
+}
+
+/// Largest distance between corresponding points, and where.
+pub fn max_error(a: &[[f32; 3]], b: &[[f32; 3]]) -> Result<(f32, usize), String> {
+    ensure(a.len() == b.len(), || format!("{} vs {} vertices", a.len(), b.len()))?;
+    let mut worst = (0.0f32, 0);
+    for (i, (p, q)) in a.iter().zip(b).enumerate() {
+        let d = Vec3::from(*p).distance(Vec3::from(*q));
+        if d > worst.0 || d.is_nan() {
+            worst = (d, i);
+        }
+    }
+    Ok(worst)
 }
