@@ -21,6 +21,7 @@ fn lua_api_anim() {
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");
     std::fs::write(p.path().join("models/wiggler.glb"), samples::wiggler()).expect("wiggler");
     std::fs::write(p.path().join("models/sway.glb"), samples::wiggler_with_clip("sway")).expect("sway");
+    std::fs::write(p.path().join("models/face.glb"), samples::morph_face()).expect("face");
     let r = run_project(p.path(), 30, &[]);
     assert_lua_passed(&r, "api_anim");
     assert!(r.stderr.contains("has no animation named 'dance' (animations: wiggle)"), "{}", r.show());
