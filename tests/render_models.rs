@@ -12,12 +12,11 @@ use glam::{Mat4, Quat, Vec3};
 use glow::HasContext;
 use sinew::base::hash::hash_str;
 use sinew::base::path::LoadError;
-use sinew::project::Resources;
 use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, ensure};
+use checks::{Check, Scene, ensure};
 
 const W: u32 = 160;
 const H: u32 = 120;
@@ -42,32 +41,9 @@ fn main() {
 // ---------------------------------------------------------------------------------------------
 // Scene building blocks
 
-/// A headless context plus a model renderer with the built-in material loaded.
-struct Scene {
-    gfx: Gfx,
-    r: ModelRenderer,
-    builtin: MaterialHandle,
-}
-
 impl Scene {
     fn new() -> Result<Scene, String> {
-        let gfx = Gfx::new(&WindowConfig {
-            title: "sinew model test".into(),
-            width: W,
-            height: H,
-            vsync: false,
-            headless: true,
-        })?;
-        let mut r = ModelRenderer::new(gfx.gl())?;
-        let res = Resources::demo();
-        let builtin = r
-            .add_material(gfx.gl(), "/builtins/materials/model.material", &mut |p| res.read_string(p, None))
-            .map_err(|e| e.to_string())?;
-        Ok(Scene { gfx, r, builtin })
-    }
-
-    fn add(&mut self, model: &ModelData) -> Result<ModelHandle, String> {
-        self.r.add_model(self.gfx.gl(), model)
+        Scene::open("sinew model test", W, H)
     }
 
     fn material(&mut self, files: &[(&str, &str)], path: &str) -> Result<MaterialHandle, LoadError> {

@@ -30,7 +30,7 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, ensure, manifest_dir, max_error, shared_dir, size_of};
+use checks::{Check, Scene, ensure, manifest_dir, max_error, shared_dir, size_of};
 
 /// Skinned (positions, normals) of one primitive.
 type Skinned = (Vec<[f32; 3]>, Vec<[f32; 3]>);
@@ -64,31 +64,9 @@ fn err(e: impl std::fmt::Display) -> String {
 // ---------------------------------------------------------------------------------------------
 // Scene
 
-struct Scene {
-    gfx: Gfx,
-    r: ModelRenderer,
-    builtin: MaterialHandle,
-}
-
 impl Scene {
     fn new() -> Result<Scene, String> {
-        let gfx = Gfx::new(&WindowConfig {
-            title: "sinew skin test".into(),
-            width: W,
-            height: H,
-            vsync: false,
-            headless: true,
-        })?;
-        let mut r = ModelRenderer::new(gfx.gl())?;
-        let res = Resources::demo();
-        let builtin = r
-            .add_material(gfx.gl(), "/builtins/materials/model.material", &mut |p| res.read_string(p, None))
-            .map_err(err)?;
-        Ok(Scene { gfx, r, builtin })
-    }
-
-    fn add(&mut self, model: &ModelData) -> Result<ModelHandle, String> {
-        self.r.add_model(self.gfx.gl(), model)
+        Scene::open("sinew skin test", W, H)
     }
 
     fn inline_material(&mut self, vp: &str, fp: &str) -> Result<MaterialHandle, String> {

@@ -3,8 +3,9 @@
 //! golden-image comparison and the point-set measures they share.
 #![allow(dead_code)]
 use glam::Vec3;
-use sinew::project::model_data::Aabb;
-use sinew::render::{Image, compare};
+use sinew::project::Resources;
+use sinew::project::model_data::{Aabb, ModelData};
+use sinew::render::{Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, WindowConfig, compare};
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -127,4 +128,28 @@ pub fn max_error(a: &[[f32; 3]], b: &[[f32; 3]]) -> Result<(f32, usize), String>
         }
     }
     Ok(worst)
+}
+
+/// A headless context plus a model renderer with the built-in material loaded (each GL test
+/// program adds its own helpers to it).
+pub struct Scene {
+    pub gfx: Gfx,
+    pub r: ModelRenderer,
+    pub builtin: MaterialHandle,
+}
+
+impl Scene {
+    pub fn open(title: &str, width: u32, height: u32) -> Result<Scene, String> {
+        let gfx = Gfx::new(&WindowConfig { title: title.into(), width, height, vsync: false, headless: true })?;
+        let mut r = ModelRenderer::new(gfx.gl())?;
+        let res = Resources::demo();
+        let builtin = r
+            .add_material(gfx.gl(), "/builtins/materials/model.material", &mut |p| res.read_string(p, None))
+            .map_err(|e| e.to_string())?;
+        Ok(Scene { gfx, r, builtin })
+    }
+
+    pub fn add(&mut self, model: &ModelData) -> Result<ModelHandle, String> {
+        self.r.add_model(self.gfx.gl(), model)
+    }
 }
