@@ -26,7 +26,7 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, Scene, ensure, manifest_dir, max_error, shared_dir, size_of};
+use checks::{Check, Scene, capture_program, ensure, manifest_dir, max_error, shared_dir, size_of};
 
 /// Morphed (positions, normals) of one primitive.
 type Morphed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
@@ -35,7 +35,6 @@ type RefPose = (f64, usize, Vec<f32>, Vec<[f32; 3]>);
 
 const W: u32 = 160;
 const H: u32 = 120;
-const CLEAR: [f32; 4] = [0.12, 0.12, 0.15, 1.0];
 const BUILTIN_VP: &str = include_str!("../shaders/model.vp");
 
 fn main() {
@@ -79,16 +78,6 @@ impl Scene {
             _ => Err(LoadError::new(p, "not found")),
         };
         self.r.add_material(self.gfx.gl(), "/m/t.material", &mut read).map_err(|e| e.to_string())
-    }
-
-    fn render(&mut self, list: &DrawList) -> Result<(Image, SubmitStats), String> {
-        self.gfx.begin_frame(CLEAR);
-        let stats = self.r.submit(self.gfx.gl(), list);
-        self.gfx.end_frame();
-        // SAFETY: plain query on the current context.
-        let err = unsafe { self.gfx.gl().get_error() };
-        ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
-        Ok((self.gfx.read_pixels(), stats))
     }
 }
 
@@ -281,24 +270,7 @@ fn gpu_morph(
     // SAFETY: objects are created and deleted here on the current context; buffer sizes match
     // the draws (n points, 6 captured floats each).
     unsafe {
-        let shader = gl.create_shader(glow::VERTEX_SHADER)?;
-        gl.shader_source(shader, &source);
-        gl.compile_shader(shader);
-        if !gl.get_shader_compile_status(shader) {
-            return Err(format!("model.vp: {}", gl.get_shader_info_log(shader)));
-        }
-        let program = gl.create_program()?;
-        gl.attach_shader(program, shader);
-        for (index, name) in ATTRIBUTES {
-            gl.bind_attrib_location(program, index, name);
-        }
-        gl.transform_feedback_varyings(program, &["var_position", "var_normal"], glow::INTERLEAVED_ATTRIBS);
-        gl.link_program(program);
-        gl.delete_shader(shader);
-        if !gl.get_program_link_status(program) {
-            return Err(format!("link: {}", gl.get_program_info_log(program)));
-        }
-        gl.use_program(Some(program));
+        let program = capture_program(gl, &source)?;
         let loc = |name: &str| gl.get_uniform_location(program, name);
         let normal = world.inverse().transpose();
         gl.uniform_matrix_4_f32_slice(loc("mtx_worldview").as_ref(), false, &world.to_cols_array());

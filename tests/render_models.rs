@@ -9,18 +9,16 @@ use std::collections::HashMap;
 use glam::camera::rh::proj::opengl::perspective;
 use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat4, Quat, Vec3};
-use glow::HasContext;
 use sinew::base::hash::hash_str;
 use sinew::base::path::LoadError;
 use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, Scene, ensure};
+use checks::{CLEAR, Check, Scene, ensure};
 
 const W: u32 = 160;
 const H: u32 = 120;
-const CLEAR: [f32; 4] = [0.12, 0.12, 0.15, 1.0];
 
 fn main() {
     let checks: &[(&str, Check)] = &[
@@ -51,16 +49,6 @@ impl Scene {
         let mut read =
             |p: &str| files.get(p).map(|s| s.to_string()).ok_or_else(|| LoadError::new(p, "resource not found"));
         self.r.add_material(self.gfx.gl(), path, &mut read)
-    }
-
-    fn render(&mut self, list: &DrawList) -> Result<(Image, SubmitStats), String> {
-        self.gfx.begin_frame(CLEAR);
-        let stats = self.r.submit(self.gfx.gl(), list);
-        self.gfx.end_frame();
-        // SAFETY: plain query on the current context.
-        let err = unsafe { self.gfx.gl().get_error() };
-        ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
-        Ok((self.gfx.read_pixels(), stats))
     }
 }
 

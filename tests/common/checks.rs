@@ -3,9 +3,12 @@
 //! golden-image comparison and the point-set measures they share.
 #![allow(dead_code)]
 use glam::Vec3;
+use glow::HasContext;
 use sinew::project::Resources;
 use sinew::project::model_data::{Aabb, ModelData};
-use sinew::render::{Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, WindowConfig, compare};
+use sinew::render::{
+    ATTRIBUTES, DrawList, Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, WindowConfig, compare,
+};
 use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -130,6 +133,9 @@ pub fn max_error(a: &[[f32; 3]], b: &[[f32; 3]]) -> Result<(f32, usize), String>
     Ok(worst)
 }
 
+/// The background colour of every GL test scene.
+pub const CLEAR: [f32; 4] = [0.12, 0.12, 0.15, 1.0];
+
 /// A headless context plus a model renderer with the built-in material loaded (each GL test
 /// program adds its own helpers to it).
 pub struct Scene {
@@ -151,5 +157,44 @@ impl Scene {
 
     pub fn add(&mut self, model: &ModelData) -> Result<ModelHandle, String> {
         self.r.add_model(self.gfx.gl(), model)
+    }
+
+    /// Draws `list` over [`CLEAR`] and reads the frame back; any GL error fails.
+    pub fn render(&mut self, list: &DrawList) -> Result<(Image, SubmitStats), String> {
+        self.gfx.begin_frame(CLEAR);
+        let stats = self.r.submit(self.gfx.gl(), list);
+        self.gfx.end_frame();
+        // SAFETY: plain query on the current context.
+        let err = unsafe { self.gfx.gl().get_error() };
+        ensure(err == glow::NO_ERROR, || format!("GL error 0x{err:x}"))?;
+        Ok((self.gfx.read_pixels(), stats))
+    }
+}
+
+/// Compiles and links a vertex program (attributes at the renderer's locations) that captures
+/// `var_position` and `var_normal` with transform feedback, and makes it current: the readback
+/// tests run the built-in vertex program this way.
+pub fn capture_program(gl: &glow::Context, source: &str) -> Result<glow::Program, String> {
+    // SAFETY: objects are created on the current context; the shader is freed after linking.
+    unsafe {
+        let shader = gl.create_shader(glow::VERTEX_SHADER)?;
+        gl.shader_source(shader, source);
+        gl.compile_shader(shader);
+        if !gl.get_shader_compile_status(shader) {
+            return Err(format!("model.vp: {}", gl.get_shader_info_log(shader)));
+        }
+        let program = gl.create_program()?;
+        gl.attach_shader(program, shader);
+        for (index, name) in ATTRIBUTES {
+            gl.bind_attrib_location(program, index, name);
+        }
+        gl.transform_feedback_varyings(program, &["var_position", "var_normal"], glow::INTERLEAVED_ATTRIBS);
+        gl.link_program(program);
+        gl.delete_shader(shader);
+        if !gl.get_program_link_status(program) {
+            return Err(format!("link: {}", gl.get_program_info_log(program)));
+        }
+        gl.use_program(Some(program));
+        Ok(program)
     }
 }
