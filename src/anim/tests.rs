@@ -465,3 +465,36 @@ fn load_test_1024_objects() {
     assert!(g.tweens.is_empty());
     assert!(g.scene.position.iter().all(|p| p.x == 10.0));
 }
+
+#[test]
+fn loops_with_tiny_durations_wrap_in_one_step() {
+    let mut g = Game::new(1);
+    g.animate("position.x", &[10.0], Playback::LoopForward, 1e-30, 0.0);
+    g.animate_full(0, "position.y", &[10.0], Playback::LoopPingpong, 1e-30, 0.0, 0);
+    for _ in 0..4 {
+        g.update();
+    }
+    assert!(g.x().is_finite() && (0.0..=10.0).contains(&g.x()), "x = {}", g.x());
+    // A huge step against a short loop: a subtraction loop would stop changing the cursor.
+    g.animate("position.x", &[10.0], Playback::LoopForward, 1.0e-3, 0.0);
+    g.tweens.update(&mut g.scene, 1.0e7);
+    assert!((0.0..=10.0).contains(&g.x()), "x = {}", g.x());
+}
+
+#[test]
+fn loop_wraps_keep_their_phase() {
+    let mut g = Game::new(1);
+    g.animate("position", &[10.0, 0.0, 0.0], Playback::LoopForward, 1.0, 0.0);
+    g.tweens.update(&mut g.scene, 5.25);
+    assert!((g.x() - 2.5).abs() < EPS, "x = {}", g.x());
+    g.scene.position[0] = Vec3::ZERO;
+    g.animate("position", &[10.0, 0.0, 0.0], Playback::LoopPingpong, 1.0, 0.0);
+    // Three whole loops and a quarter: the direction flips once per loop, as before.
+    g.tweens.update(&mut g.scene, 3.25);
+    let mut h = Game::new(1);
+    h.animate("position", &[10.0, 0.0, 0.0], Playback::LoopPingpong, 1.0, 0.0);
+    for _ in 0..13 {
+        h.update();
+    }
+    assert!((g.x() - h.x()).abs() < EPS, "one step {} vs 13 steps {}", g.x(), h.x());
+}

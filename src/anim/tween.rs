@@ -77,6 +77,23 @@ pub enum AnimError {
     Full,
 }
 
+/// The shortest tween duration in seconds (one millisecond, far below a frame). A positive
+/// duration below it is raised to it, with one warning per run; 0 stays 0 (a ONCE tween ends on
+/// its first update, a loop holds its end value). Sinew decision: Defold documents no minimum.
+pub const MIN_DURATION: f32 = 1.0e-3;
+
+static WARNED_SHORT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+fn clamp_duration(d: f32) -> f32 {
+    if d > 0.0 && d < MIN_DURATION {
+        if !WARNED_SHORT.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            log::warn!("go.animate: duration {d} s is below the minimum of {MIN_DURATION} s and was raised to it");
+        }
+        return MIN_DURATION;
+    }
+    if d > 0.0 { d } else { 0.0 }
+}
+
 const PLAYING: u8 = 1;
 const FINISHED: u8 = 2;
 const BACKWARDS: u8 = 4;
@@ -199,7 +216,7 @@ impl TweenWorld {
                 c + easing::BUILTIN_COUNT as u32
             }
         };
-        let duration = spec.duration.max(0.0);
+        let duration = clamp_duration(spec.duration);
         let flags = match spec.playback {
             Playback::OnceBackward | Playback::LoopBackward => PLAYING | BACKWARDS,
             _ => PLAYING,
@@ -388,17 +405,18 @@ impl TweenWorld {
                         completed = true;
                     }
                 }
+                // One remainder, never a subtraction loop: with a step far larger than the
+                // duration, `cursor - duration` rounds back to `cursor` and would never end.
                 Playback::LoopForward | Playback::LoopBackward => {
-                    if t.duration > 0.0 {
-                        while t.cursor >= t.duration {
-                            t.cursor -= t.duration;
-                        }
+                    if t.duration > 0.0 && t.cursor >= t.duration {
+                        t.cursor %= t.duration;
                     }
                 }
                 Playback::LoopPingpong => {
-                    if t.duration > 0.0 {
-                        while t.cursor >= t.duration {
-                            t.cursor -= t.duration;
+                    if t.duration > 0.0 && t.cursor >= t.duration {
+                        let wraps = (t.cursor / t.duration).floor();
+                        t.cursor %= t.duration;
+                        if wraps % 2.0 == 1.0 {
                             t.flags ^= BACKWARDS;
                         }
                     }
