@@ -10,6 +10,14 @@ use std::path::Path;
 /// model's folder is the project root, so sibling `.bin` and image files resolve and nothing
 /// outside that folder is read.
 pub fn inspect(path: &Path) -> i32 {
+    // A FIFO would block the read and `/dev/zero` would never end: only plain files are read.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            eprintln!("error: {}: not a regular file", path.display());
+            return 1;
+        }
+        _ => {}
+    }
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

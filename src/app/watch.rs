@@ -4,8 +4,8 @@
 //! writing a temporary file and renaming it over the original (vim, VS Code, JetBrains) replace
 //! the watched inode, which a file watch would miss. A short debounce folds a burst of events
 //! from one save (or many saves) into one reload per file.
-use notify_debouncer_mini::notify::RecursiveMode;
-use notify_debouncer_mini::{DebounceEventResult, Debouncer, new_debouncer};
+use notify_debouncer_mini::notify::{self, RecursiveMode};
+use notify_debouncer_mini::{Config, DebounceEventResult, Debouncer, new_debouncer_opt};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, channel};
@@ -28,7 +28,12 @@ impl Watcher {
     pub fn new(root: &Path) -> Result<Watcher, String> {
         let root = root.canonicalize().map_err(|e| format!("{}: {e}", root.display()))?;
         let (tx, rx) = channel();
-        let mut debouncer = new_debouncer(DEBOUNCE, move |res| {
+        // Links to folders are not followed: `main/a -> .` would make the recursive watch
+        // endless, and a link to `/usr` would add a watch for every folder under it.
+        let config = Config::default()
+            .with_timeout(DEBOUNCE)
+            .with_notify_config(notify::Config::default().with_follow_symlinks(false));
+        let mut debouncer = new_debouncer_opt::<_, notify::RecommendedWatcher>(config, move |res| {
             let _ = tx.send(res);
         })
         .map_err(|e| format!("cannot start the file watcher: {e}"))?;
@@ -66,10 +71,12 @@ fn record_mtimes(dir: &Path, seen: &mut HashMap<PathBuf, SystemTime>) {
     let Ok(rd) = std::fs::read_dir(dir) else { return };
     for e in rd.flatten() {
         let p = e.path();
+        let Ok(kind) = e.file_type() else { continue };
         if e.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        if p.is_dir() {
+        // Never through a link to a folder (see `Watcher::new`).
+        if kind.is_dir() {
             record_mtimes(&p, seen);
         } else if let Ok(t) = e.metadata().and_then(|m| m.modified()) {
             seen.insert(p, t);

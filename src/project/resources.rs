@@ -129,17 +129,23 @@ impl Resources {
     }
 }
 
+/// Walks the project without following links to folders: `main/a -> .` would make the walk
+/// endless and a link to `/` would list the whole disk. A link to a file is listed (reading it
+/// checks that it stays inside the project); FIFOs and devices are never listed, so `check`
+/// cannot block or read forever on one.
 fn list_dir(root: &Path, dir: &Path, ext: &str, out: &mut Vec<String>) {
     let Ok(rd) = std::fs::read_dir(dir) else { return };
     for e in rd.flatten() {
         let p = e.path();
         let name = e.file_name().to_string_lossy().to_string();
+        let Ok(kind) = e.file_type() else { continue };
         if name.starts_with('.') {
             continue;
         }
-        if p.is_dir() {
+        if kind.is_dir() {
             list_dir(root, &p, ext, out);
         } else if name.ends_with(ext)
+            && (kind.is_file() || (kind.is_symlink() && p.is_file()))
             && let Ok(rel) = p.strip_prefix(root)
         {
             out.push(format!("/{}", rel.to_string_lossy()));
