@@ -341,3 +341,32 @@ fn a_saved_model_file_switches_mesh_and_survives_mistakes() {
     r.mark();
     r.wait_for("aabb max vmath.vector3(1.25, 1.5, 0.5)");
 }
+
+#[test]
+fn a_module_that_returned_nil_still_reloads() {
+    let p = reload_project();
+    p.write(
+        "/main/s.script",
+        r#"
+require "main.util"
+function update(self)
+  self.n = (self.n or 0) + 1
+  local m = package.loaded["main.util"]
+  if self.n % 10 == 0 then print("module v=" .. tostring(type(m) == "table" and m.v)) end
+end
+"#,
+    );
+    p.write("/main/util.lua", "return { v = 1 }\n");
+    let mut r = Running::start(p.path());
+    r.wait_for("module v=1");
+    r.mark();
+    p.write("/main/util.lua", "");
+    r.wait_for("reloaded /main/util.lua");
+    r.wait_for("module v=false");
+    for v in [3, 4] {
+        r.mark();
+        p.write("/main/util.lua", &format!("return {{ v = {v} }}\n"));
+        r.wait_for("reloaded /main/util.lua");
+        r.wait_for(&format!("module v={v}"));
+    }
+}

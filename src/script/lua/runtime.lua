@@ -96,9 +96,11 @@ local url_t = ffi.typeof("sinew_url")
 S.hash_t, S.url_t = hash_t, url_t
 local textbuf = ffi.new("char[512]")
 
--- Hashes are interned so they work as table keys and compare by identity, as in Defold.
+-- Hashes are interned so they work as table keys and compare by identity, as in Defold. Both
+-- tables are weak: a hash nobody holds is forgotten, so hashing new strings every frame does
+-- not grow memory.
 local by_value = setmetatable({}, { __mode = "v" })
-local by_string = {}
+local by_string = setmetatable({}, { __mode = "v" })
 local u64box = ffi.new("uint64_t[1]")
 
 local function hash_of_u64(v)
@@ -231,12 +233,16 @@ end
 
 ---------------------------------------------------------------- modules
 -- `require "main.util"` loads /main/util.lua from the project (never from the disk outside it).
+-- Modules are tracked by name, not by their `package.loaded` value: a module that returned nil
+-- must still reload on its next save.
+local required = {}
 local function project_loader(name)
   local path = "/" .. name:gsub("%.", "/") .. ".lua"
   local src, err = R.read(path)
   if src == nil then return "\n\tno file '" .. path .. "' in the project (" .. tostring(err) .. ")" end
   local chunk, cerr = loadstring(src, "@" .. path)
   if not chunk then error(cerr, 0) end
+  required[name] = true
   return chunk
 end
 package.loaders = { package.loaders[1], project_loader }
@@ -481,8 +487,8 @@ end
 -- module (`local util = require "main.util"`) see the new functions.
 function E.reload_module(path)
   local name = path:sub(2):gsub("%.lua$", ""):gsub("/", ".")
+  if not required[name] then return nil, false end
   local old = package.loaded[name]
-  if old == nil then return nil, false end
   local src, rerr = R.read(path)
   if src == nil then return rerr end
   local chunk, cerr = loadstring(src, "@" .. path)
@@ -493,6 +499,8 @@ function E.reload_module(path)
     for k in pairs(old) do if new[k] == nil then old[k] = nil end end
     for k, v in pairs(new) do old[k] = v end
   else
+    -- As `require` does: a module that returns nothing is loaded as `true`.
+    if new == nil then new = true end
     package.loaded[name] = new
   end
   return nil, true
@@ -505,6 +513,14 @@ _G.sys = {
     F.exit(ctx, code or 0)
   end,
 }
+
+-- `os.exit` ends the run the way `sys.exit` does (the frame finishes, `final` runs, the
+-- screenshot is written) instead of killing the process. `true`/nil mean 0, `false` means 1.
+os.exit = function(code)
+  if code == nil or code == true then code = 0 elseif code == false then code = 1 end
+  if type(code) ~= "number" then S.argerr("os.exit", 1, "number or boolean", code) end
+  F.exit(ctx, code)
+end
 
 S.E = E
 return S
