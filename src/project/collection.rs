@@ -30,15 +30,17 @@ struct CollectionFile {
 #[serde(deny_unknown_fields)]
 struct ObjectDesc {
     id: Located<Id>,
+    #[serde(default, deserialize_with = "json::position")]
     position: Option<[f32; 3]>,
     rotation: Option<Located<[f32; 4]>>,
     euler: Option<Located<[f32; 3]>>,
+    #[serde(default, deserialize_with = "json::scale")]
     scale: Option<[f32; 3]>,
     prototype: Option<Located<String>>,
     #[serde(default)]
     components: Vec<ComponentDesc>,
     #[serde(default)]
-    children: Vec<ObjectDesc>,
+    children: json::Children<ObjectDesc>,
 }
 
 /// A nested collection instance: not a game object, only a prefix and a placement.
@@ -47,9 +49,11 @@ struct ObjectDesc {
 struct InstanceDesc {
     id: Located<Id>,
     collection: Located<String>,
+    #[serde(default, deserialize_with = "json::position")]
     position: Option<[f32; 3]>,
     rotation: Option<Located<[f32; 4]>>,
     euler: Option<Located<[f32; 3]>>,
+    #[serde(default, deserialize_with = "json::scale")]
     scale: Option<[f32; 3]>,
 }
 

@@ -46,6 +46,11 @@ struct Track {
     resource: String,
     text: String,
     consumed: usize,
+    /// Byte offset of every line start, so a position is a binary search, not a rescan of the
+    /// file from its start for every value (which made loading quadratic in the file size).
+    lines: Vec<usize>,
+    /// How deep `children` lists are nested right now (see [`Children`]).
+    children_depth: usize,
 }
 
 thread_local! {
@@ -87,7 +92,17 @@ impl Read for CountingReader<'_> {
 
 /// Parses `text` (the contents of `resource`) strictly into `T`.
 pub fn parse<T: DeserializeOwned>(resource: &str, text: &str) -> Result<T, LoadError> {
-    let track = Track { resource: resource.to_string(), text: text.to_string(), consumed: 0 };
+    // Editors on Windows may start UTF-8 files with a byte order mark; it is not JSON, so it is
+    // skipped (positions then count from the character after it, as editors show them).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let lines = std::iter::once(0).chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1));
+    let track = Track {
+        resource: resource.to_string(),
+        text: text.to_string(),
+        consumed: 0,
+        lines: lines.collect(),
+        children_depth: 0,
+    };
     let prev = TRACK.with_borrow_mut(|t| t.replace(track));
     let _guard = TrackGuard(prev);
     let reader = CountingReader { bytes: text.as_bytes(), pos: 0 };
@@ -142,7 +157,105 @@ pub fn serde_error(resource: &str, e: &serde_json::Error) -> LoadError {
     }
     let tail = format!(" at line {} column {}", e.line(), e.column());
     let msg = full.strip_suffix(&tail).unwrap_or(&full);
+    // serde_json gives up at 128 levels of brackets; say what the limit is.
+    let msg = if msg == "recursion limit exceeded" { "nested deeper than 128 levels of [ and {" } else { msg };
     LoadError::at(resource, e.line(), e.column(), msg)
+}
+
+/// The deepest `children` nesting a collection may have. serde_json stops at 128 levels of
+/// brackets and each level of children takes two, so the limit is checked (and named) first.
+pub const MAX_CHILDREN_DEPTH: usize = 60;
+
+/// A `children` list: objects inside objects, refused past [`MAX_CHILDREN_DEPTH`] levels with a
+/// message that names the limit instead of serde_json's "recursion limit exceeded".
+#[derive(Debug, Clone, PartialEq)]
+pub struct Children<T>(pub Vec<T>);
+
+impl<T> Default for Children<T> {
+    fn default() -> Self {
+        Children(Vec::new())
+    }
+}
+
+impl<T> std::ops::Deref for Children<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Children<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+/// Restores the depth count when a `children` list ends, also on error.
+struct DepthGuard;
+
+impl Drop for DepthGuard {
+    fn drop(&mut self) {
+        TRACK.with_borrow_mut(|t| {
+            if let Some(t) = t {
+                t.children_depth = t.children_depth.saturating_sub(1);
+            }
+        });
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Children<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let depth = TRACK.with_borrow_mut(|t| {
+            t.as_mut().map_or(0, |t| {
+                t.children_depth += 1;
+                t.children_depth
+            })
+        });
+        let _guard = DepthGuard;
+        if depth > MAX_CHILDREN_DEPTH {
+            return Err(de::Error::custom(format!("children nested deeper than {MAX_CHILDREN_DEPTH} levels")));
+        }
+        Vec::<T>::deserialize(d).map(Children)
+    }
+}
+
+/// `#[serde(default, deserialize_with = "json::position")]`: exactly three numbers, with an error
+/// that names the field ("position: expected 3 numbers") instead of "trailing characters".
+pub fn position<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f32; 3]>, D::Error> {
+    numbers(d, "position")
+}
+
+/// `scale`, as [`position`].
+pub fn scale<'de, D: Deserializer<'de>>(d: D) -> Result<Option<[f32; 3]>, D::Error> {
+    numbers(d, "scale")
+}
+
+fn numbers<'de, D: Deserializer<'de>, const N: usize>(d: D, field: &'static str) -> Result<Option<[f32; N]>, D::Error> {
+    struct V<const N: usize>(&'static str);
+    impl<'de, const N: usize> Visitor<'de> for V<N> {
+        type Value = [f32; N];
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "{}: expected {N} numbers", self.0)
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<[f32; N], A::Error> {
+            let mut out = [0.0; N];
+            let mut n = 0;
+            while let Some(v) = seq.next_element::<serde_json::Value>()? {
+                match (out.get_mut(n), v.as_f64()) {
+                    (Some(slot), Some(x)) => *slot = x as f32,
+                    _ => return Err(de::Error::custom(format!("{}: expected {N} numbers", self.0))),
+                }
+                n += 1;
+            }
+            if n != N {
+                return Err(de::Error::custom(format!("{}: expected {N} numbers, got {n}", self.0)));
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(V::<N>(field)).map(Some)
 }
 
 /// Where the value being deserialized right now starts. serde_json has either just eaten the
@@ -158,16 +271,16 @@ fn current_pos() -> Option<Pos> {
         } else {
             last
         };
-        let (line, column) = line_col(bytes, start);
+        let (line, column) = line_col(&t.lines, start.min(bytes.len()));
         Some(Pos { resource: t.resource.clone(), line, column })
     })
 }
 
-/// 1-based line and byte column of `offset`, matching serde_json's own counting.
-fn line_col(bytes: &[u8], offset: usize) -> (usize, usize) {
-    let before = &bytes[..offset.min(bytes.len())];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+/// 1-based line and byte column of `offset`, matching serde_json's own counting. `lines` holds
+/// the offset of each line start (the first is 0).
+fn line_col(lines: &[usize], offset: usize) -> (usize, usize) {
+    let line = lines.partition_point(|&start| start <= offset).max(1);
+    let line_start = lines.get(line - 1).copied().unwrap_or(0);
     (line, offset - line_start + 1)
 }
 
@@ -245,6 +358,20 @@ mod tests {
         let e = parse::<OrderedMap<u32>>("/m.json", "{\"x\": 1, \"x\": 2}").unwrap_err();
         assert!(e.message.contains("duplicate key 'x'"), "{e}");
         assert!(e.line.is_some());
+    }
+
+    #[test]
+    fn positions_after_a_bom_and_deep_in_long_files() {
+        let mut text = String::from("\u{feff}{\n  \"list\": [\n");
+        for i in 0..2000 {
+            text.push_str(&format!("    {i},\n"));
+        }
+        text.push_str("    7\n  ],\n  \"a\": \"x\"\n}");
+        let p: Probe = parse("/t.json", &text).unwrap();
+        let at = |l: &Option<Pos>| l.as_ref().map(|p| (p.line, p.column));
+        assert_eq!(at(&p.list[0].at), Some((3, 5)));
+        assert_eq!(at(&p.list[2000].at), Some((2003, 5)));
+        assert_eq!(at(&p.a.at), Some((2005, 8)));
     }
 
     #[test]

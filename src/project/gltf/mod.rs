@@ -109,7 +109,13 @@ fn parse_message(e: &gltf::Error) -> String {
             }
             msg
         }
-        gltf::Error::Deserialize(e) => format!("invalid glTF JSON (line {}, column {}): {e}", e.line(), e.column()),
+        gltf::Error::Deserialize(e) => {
+            // serde_json ends its message with " at line L column C": give the position once.
+            let full = e.to_string();
+            let tail = format!(" at line {} column {}", e.line(), e.column());
+            let msg = full.strip_suffix(&tail).unwrap_or(&full);
+            format!("invalid glTF JSON (line {}, column {}): {msg}", e.line(), e.column())
+        }
         other => format!("invalid glTF: {other}"),
     }
 }
