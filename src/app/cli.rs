@@ -76,7 +76,7 @@ pub fn main() -> i32 {
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    match cli.command {
+    let status = match cli.command {
         None => run(RunOptions { debug_draw: true, ..RunOptions::default() }),
         Some(Command::Run(a)) => run(RunOptions {
             debug_draw: a.debug_draw || a.project_dir.is_none(),
@@ -91,5 +91,7 @@ pub fn main() -> i32 {
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
         Some(Command::Inspect { model }) => super::inspect::inspect(&model),
-    }
+    };
+    crate::base::log::finish();
+    status
 }

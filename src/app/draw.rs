@@ -10,6 +10,12 @@ use crate::render::{
 };
 use glam::{Mat4, Vec3};
 
+/// What `run` logs and `check` lists for a material that does not compile: the same words, so
+/// both say what happens (Sinew decision: the game runs, the models using it are not drawn).
+pub fn material_skipped(e: &dyn std::fmt::Display, path: &str) -> String {
+    format!("{e}\n(models using {path} are skipped; the rest renders)")
+}
+
 /// GPU-side state of the running game.
 pub struct Scenery {
     pub renderer: ModelRenderer,
@@ -52,7 +58,11 @@ impl Scenery {
         }
         for m in &w.models.materials[self.materials.len().min(w.models.materials.len())..] {
             let mut read = |p: &str| res.read_string(p, Some(&m.path));
-            let h = self.renderer.add_material(gl, &m.path, &mut read).map_err(|e| log::error!("{e}")).ok();
+            let h = self
+                .renderer
+                .add_material(gl, &m.path, &mut read)
+                .map_err(|e| log::error!("{}", material_skipped(&e, &m.path)))
+                .ok();
             self.materials.push(h);
         }
     }

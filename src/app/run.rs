@@ -134,6 +134,7 @@ pub fn run(opts: RunOptions) -> i32 {
             log::info!("reloaded {path} ({ms:.1} ms from save to first frame)");
         }
         game::post_update(&g.world, &mut g.scripts);
+        log::logger().flush();
         frames += 1;
         if let Some(code) = g.world.borrow().exit_code {
             break code;
@@ -257,9 +258,10 @@ fn check_materials(res: &Resources, materials: &std::collections::BTreeSet<(Stri
     let mut problems = Vec::new();
     for (path, from) in materials {
         let mut read = |p: &str| res.read_string(p, Some(path));
-        if let Err(e) = res.read_string(path, Some(from)).and_then(|_| renderer.add_material(gfx.gl(), path, &mut read))
-        {
+        if let Err(e) = res.read_string(path, Some(from)) {
             problems.push(e.to_string());
+        } else if let Err(e) = renderer.add_material(gfx.gl(), path, &mut read) {
+            problems.push(super::draw::material_skipped(&e, path));
         }
     }
     problems
