@@ -43,16 +43,60 @@ pub fn hash_str(s: &str) -> Hash {
     hash_bytes(s.as_bytes())
 }
 
-thread_local! {
-    static NAMES: std::cell::RefCell<std::collections::HashMap<Hash, String>> = Default::default();
+/// How many names of script-made hashes are kept: the most recently made or looked-up ones, at
+/// least half of this and at most all of it. Names from the project's files and the runtime's
+/// own ids are kept for the whole run; a forgotten name prints as its hex digits.
+pub const SCRIPT_NAMES: usize = 65_536;
+
+/// Reverse names. `recent` and `older` are two generations of an approximate LRU: when `recent`
+/// is full it becomes `older` and the previous `older` is dropped; a hit in `older` moves back.
+#[derive(Default)]
+struct Names {
+    pinned: std::collections::HashMap<Hash, String>,
+    recent: std::collections::HashMap<Hash, String>,
+    older: std::collections::HashMap<Hash, String>,
 }
 
-/// Hashes a string and remembers it, so messages and `tostring(hash)` can show the original text.
+impl Names {
+    fn touch(&mut self, h: Hash, s: &str) {
+        if self.pinned.contains_key(&h) || self.recent.contains_key(&h) {
+            return;
+        }
+        let name = self.older.remove(&h).unwrap_or_else(|| s.to_string());
+        if self.recent.len() >= SCRIPT_NAMES / 2 {
+            self.older = std::mem::take(&mut self.recent);
+        }
+        self.recent.insert(h, name);
+    }
+
+    fn get(&self, h: Hash) -> Option<&String> {
+        self.pinned.get(&h).or_else(|| self.recent.get(&h)).or_else(|| self.older.get(&h))
+    }
+}
+
+thread_local! {
+    static NAMES: std::cell::RefCell<Names> = Default::default();
+}
+
+/// Hashes a string and remembers it for the whole run, so messages and `tostring(hash)` can show
+/// the original text. For names the project's files and the runtime produce, a bounded set.
 pub fn hash_remembered(s: &str) -> Hash {
     let h = hash_str(s);
     NAMES.with(|n| {
-        n.borrow_mut().entry(h).or_insert_with(|| s.to_string());
+        let mut n = n.borrow_mut();
+        if !n.pinned.contains_key(&h) {
+            let name = n.recent.remove(&h).or_else(|| n.older.remove(&h)).unwrap_or_else(|| s.to_string());
+            n.pinned.insert(h, name);
+        }
     });
+    h
+}
+
+/// Hashes a string a script made (`hash()`, message strings, URLs) and remembers its name among
+/// the last [`SCRIPT_NAMES`]: a script hashing a new string every frame must not grow forever.
+pub fn hash_transient(s: &str) -> Hash {
+    let h = hash_str(s);
+    NAMES.with(|n| n.borrow_mut().touch(h, s));
     h
 }
 
@@ -63,7 +107,15 @@ pub fn remember(s: &str) {
 
 /// The text a hash was made from, when known, else its hex digits.
 pub fn name_of(h: Hash) -> String {
-    NAMES.with(|n| n.borrow().get(&h).cloned()).unwrap_or_else(|| to_hex(h))
+    NAMES.with(|n| n.borrow().get(h).cloned()).unwrap_or_else(|| to_hex(h))
+}
+
+/// How many names are held: (kept for the run, script-made).
+pub fn name_counts() -> (usize, usize) {
+    NAMES.with(|n| {
+        let n = n.borrow();
+        (n.pinned.len(), n.recent.len() + n.older.len())
+    })
 }
 
 /// 16 lowercase hex digits, as `hash_to_hex` prints.
@@ -80,6 +132,23 @@ mod tests {
         assert_eq!(to_hex(hash_str("my_hash")), "a2bc06d97f580aab");
         assert_eq!(to_hex(hash_str("position")), "e25b1118853d15c6");
         assert_eq!(to_hex(hash_str("/go")), "2159aaae9b469178");
+    }
+
+    #[test]
+    fn script_names_are_bounded_and_project_names_stay() {
+        let project = hash_remembered("/hostile/project_object");
+        let (pinned, _) = name_counts();
+        for i in 0..(3 * SCRIPT_NAMES) {
+            hash_transient(&format!("per_frame_{i}"));
+        }
+        let (pinned_after, script) = name_counts();
+        assert_eq!(pinned_after, pinned, "script hashes are not kept for the run");
+        assert!(script <= SCRIPT_NAMES, "{script} script names kept");
+        assert_eq!(name_of(project), "/hostile/project_object");
+        let last = format!("per_frame_{}", 3 * SCRIPT_NAMES - 1);
+        assert_eq!(name_of(hash_str(&last)), last, "recent names are kept");
+        let first = hash_str("per_frame_0");
+        assert_eq!(name_of(first), to_hex(first), "a forgotten name prints as hex");
     }
 
     #[test]

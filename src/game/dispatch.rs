@@ -150,7 +150,7 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     };
     let animation = match data.get("animation_id") {
         Some(MsgValue::Hash(h)) => *h,
-        Some(MsgValue::String(s)) => crate::base::hash::hash_remembered(s),
+        Some(MsgValue::String(s)) => crate::base::hash::hash_transient(s),
         _ => 0,
     };
     let Some(clip) = anim.rig.clip_index(animation) else {

@@ -1,5 +1,5 @@
 //! URLs: `[socket:][path][#fragment]`, resolved against the calling script (api.md 6.3).
-use crate::base::hash::{Hash, hash_remembered, name_of};
+use crate::base::hash::{Hash, hash_transient, name_of};
 
 /// A resolved address. Zero means "empty" in each part, as in Defold.
 #[repr(C)]
@@ -21,7 +21,7 @@ pub struct Context<'a> {
 
 /// Hashes an id path: absolute when it starts with `/`, else relative to the caller's prefix.
 pub fn resolve_path(path: &str, prefix: &str) -> Hash {
-    if path.starts_with('/') { hash_remembered(path) } else { hash_remembered(&format!("{prefix}{path}")) }
+    if path.starts_with('/') { hash_transient(path) } else { hash_transient(&format!("{prefix}{path}")) }
 }
 
 /// Parses a URL string. `.` is the caller's game object, `#` its component, `#x` a component of
@@ -40,7 +40,7 @@ pub fn parse(s: &str, ctx: &Context) -> Result<Url, String> {
     }
     let socket = match socket {
         Some("") | None => ctx.socket,
-        Some(name) => hash_remembered(name),
+        Some(name) => hash_transient(name),
     };
     let path_hash = match path {
         "" | "." => ctx.path,
@@ -50,7 +50,7 @@ pub fn parse(s: &str, ctx: &Context) -> Result<Url, String> {
         None => 0,
         Some("") if path.is_empty() => ctx.fragment,
         Some("") => 0,
-        Some(f) => hash_remembered(f),
+        Some(f) => hash_transient(f),
     };
     if s.is_empty() {
         return Ok(Url { socket: ctx.socket, path: ctx.path, fragment: ctx.fragment });

@@ -4,7 +4,7 @@
 //! few ns and vectors are plain cdata structs, so `go.get_position`/`go.set_position` stay cheap.
 //! Functions here never unwind into Lua: they return a status (0 = ok) and leave a message in
 //! [`last_error`], and the Lua wrapper raises the error.
-use crate::base::hash::{hash_remembered, name_of};
+use crate::base::hash::{hash_transient, name_of};
 use crate::game::World;
 use crate::scene::message::MAX_MESSAGE_BYTES;
 use crate::scene::url::{self, Url};
@@ -176,7 +176,7 @@ extern "C" fn update_world_transform(ctx: Ctx, slot: u32) -> i32 {
 extern "C" fn hash_string(s: *const u8, n: usize) -> u64 {
     // SAFETY: `s` points at `n` bytes of a Lua string, alive during the call.
     let bytes = unsafe { std::slice::from_raw_parts(s, n) };
-    hash_remembered(&String::from_utf8_lossy(bytes))
+    hash_transient(&String::from_utf8_lossy(bytes))
 }
 
 fn write_str(text: &str, buf: *mut u8, cap: usize) -> usize {
