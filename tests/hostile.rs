@@ -1,0 +1,221 @@
+//! Hostile projects, part two: each test is a small project built to break the runtime (issue 19),
+//! run through the real `sinew` binary. Each must finish in seconds.
+mod common;
+use common::*;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const PROJECT: (&str, &str) = ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#);
+
+fn one_script(tag: &str, script: &str) -> TempDir {
+    project(
+        tag,
+        &[
+            PROJECT,
+            (
+                "/main/main.collection",
+                r#"{ "objects": [ { "id": "a", "components": [
+                    { "id": "s", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", script),
+        ],
+    )
+}
+
+/// Runs `sinew ARGS`, killing it after `limit` (a hang is a failure, not a stuck test run).
+fn sinew_within(args: &[&str], limit: Duration) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("SINEW_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sinew");
+    // Both pipes are drained while it runs, so a chatty run cannot block on a full pipe.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut v = Vec::new();
+            let _ = r.read_to_end(&mut v);
+            String::from_utf8_lossy(&v).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().expect("stdout")));
+    let err = drain(Box::new(child.stderr.take().expect("stderr")));
+    let start = Instant::now();
+    let status = loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("sinew {args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        status: status.code().unwrap_or(-1),
+        stdout: out.join().unwrap_or_default(),
+        stderr: err.join().unwrap_or_default(),
+    }
+}
+
+fn run_within(dir: &std::path::Path, frames: u32, extra: &[&str], limit: Duration) -> Run {
+    let frames = frames.to_string();
+    let mut args = vec!["run", dir.to_str().expect("utf-8 path"), "--headless", "--size", "32x32"];
+    args.extend_from_slice(&["--frames", &frames, "--fixed-dt", "0.016"]);
+    args.extend_from_slice(extra);
+    sinew_within(&args, limit)
+}
+
+#[test]
+fn a_loop_tween_with_a_tiny_duration_does_not_hang_the_frame() {
+    let p = one_script(
+        "tiny_tween",
+        r#"
+function init(self)
+  go.animate(".", "position.x", go.PLAYBACK_LOOP_FORWARD, 1, go.EASING_LINEAR, 1e-30)
+  go.animate(".", "position.y", go.PLAYBACK_LOOP_PINGPONG, 1, go.EASING_LINEAR, 1e-30)
+end
+function update(self) print(string.format("x=%.3f", go.get_position().x)) end
+"#,
+    );
+    let r = run_within(p.path(), 5, &[], Duration::from_secs(20));
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert_eq!(r.stdout.matches("x=").count(), 5, "{}", r.show());
+    let warnings = r.stderr.matches("below the minimum").count();
+    assert_eq!(warnings, 1, "one warning for the clamped durations:\n{}", r.show());
+}
+
+#[cfg(unix)]
+#[test]
+fn directory_links_are_not_followed_by_check_or_the_watcher() {
+    let p = one_script("links", "function init(self) print('started') end\n");
+    let main = p.path().join("main");
+    for (name, target) in [("a", "."), ("b", "."), ("usr", "/usr"), ("root", "/")] {
+        std::os::unix::fs::symlink(target, main.join(name)).expect("symlink");
+    }
+    let dir = p.path().to_str().expect("utf-8");
+    let r = sinew_within(&["check", dir], Duration::from_secs(20));
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("no problems found"), "{}", r.show());
+    let r = run_within(p.path(), 3, &[], Duration::from_secs(20));
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("started"), "{}", r.show());
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_are_refused_not_read() {
+    let r = sinew_within(&["inspect", "/dev/zero"], Duration::from_secs(10));
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("/dev/zero: not a regular file"), "{}", r.show());
+    let r = sinew_within(&["check", "/proc/self"], Duration::from_secs(20));
+    assert_eq!(r.status, 1, "no project.json there:\n{}", r.show());
+    assert!(r.stderr.contains("project.json"), "{}", r.show());
+}
+
+#[test]
+fn identical_errors_are_summarised_with_their_count() {
+    let p = one_script("flood", "function update(self) for i = 1, 10000 do msg.post('/nobody', 'hi') end end\n");
+    let r = run_within(p.path(), 2, &[], Duration::from_secs(30));
+    assert_eq!(r.status, 0, "{}", r.show());
+    let full = r.stderr.lines().filter(|l| l.starts_with("ERROR: Instance '/nobody' could not be found")).count();
+    assert!(r.stderr.lines().count() < 10, "the flood is summarised:\n{}", r.show());
+    let repeated: u64 = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.split("repeated ").nth(1))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<u64>().ok())
+        .sum();
+    assert_eq!(full as u64 + repeated, 20000, "nothing lost from the count:\n{}", r.show());
+}
+
+#[test]
+fn os_exit_ends_the_run_like_sys_exit() {
+    let p = one_script(
+        "os_exit",
+        r#"
+function update(self) os.exit(3) end
+function final(self) print("final ran") end
+"#,
+    );
+    let shot = p.path().join("shot.png");
+    let r = run_within(p.path(), 100, &["--screenshot", shot.to_str().expect("utf-8")], Duration::from_secs(20));
+    assert_eq!(r.status, 3, "{}", r.show());
+    assert!(r.stdout.contains("final ran"), "{}", r.show());
+    assert!(shot.is_file(), "screenshot written:\n{}", r.show());
+    let p = one_script("os_exit_bool", "function update(self) os.exit(false) end\n");
+    assert_eq!(run_within(p.path(), 100, &[], Duration::from_secs(20)).status, 1);
+}
+
+#[test]
+fn collection_files_say_what_is_wrong() {
+    let bom = format!("\u{feff}{}", r#"{ "objects": [ { "id": "a", "position": [1, 2, 3] } ] }"#);
+    let p = project("bom", &[PROJECT, ("/main/main.collection", &bom)]);
+    let r = sinew_within(&["check", p.path().to_str().expect("utf-8")], Duration::from_secs(20));
+    assert_eq!(r.status, 0, "a UTF-8 BOM is accepted:\n{}", r.show());
+
+    let four = r#"{ "objects": [ { "id": "a", "position": [1, 2, 3, 4] } ] }"#;
+    let p = project("four", &[PROJECT, ("/main/main.collection", four)]);
+    let r = sinew_within(&["check", p.path().to_str().expect("utf-8")], Duration::from_secs(20));
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("position: expected 3 numbers"), "{}", r.show());
+
+    let mut deep = String::from(r#"{ "id": "leaf" }"#);
+    for i in 0..100 {
+        deep = format!(r#"{{ "id": "n{i}", "children": [ {deep} ] }}"#);
+    }
+    let deep = format!(r#"{{ "objects": [ {deep} ] }}"#);
+    let p = project("deep", &[PROJECT, ("/main/main.collection", &deep)]);
+    let r = sinew_within(&["check", p.path().to_str().expect("utf-8")], Duration::from_secs(20));
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("children nested deeper than"), "{}", r.show());
+    assert!(!r.stderr.contains("recursion limit"), "{}", r.show());
+}
+
+#[test]
+fn a_gltf_error_names_the_file_and_position_once() {
+    let p = project("gltf", &[PROJECT, ("/main/bad.gltf", r#"{ "asset": { "version": "2.0" }, "meshes": 5 }"#)]);
+    let r =
+        sinew_within(&["inspect", p.path().join("main/bad.gltf").to_str().expect("utf-8")], Duration::from_secs(10));
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert_eq!(r.stderr.matches("bad.gltf").count(), 1, "{}", r.show());
+    assert_eq!(r.stderr.matches("column").count(), 1, "the position is given once:\n{}", r.show());
+}
+
+const BAD_SHADER_PROJECT: &[(&str, &str)] = &[
+    PROJECT,
+    (
+        "/main/main.collection",
+        r#"{ "objects": [
+            { "id": "bad", "components": [ { "id": "m", "type": "model", "mesh": "/models/cube.glb",
+              "material": "/main/bad.material" } ] },
+            { "id": "s", "components": [ { "id": "s", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+    ),
+    ("/main/s.script", "function update(self) print('frame') end\n"),
+    ("/main/bad.material", r#"{ "vertex_program": "/main/bad.vp", "fragment_program": "/builtins/shaders/model.fp" }"#),
+    ("/main/bad.vp", "#version 140\nvoid main() { this is not glsl }\n"),
+];
+
+#[test]
+fn check_and_run_say_the_same_about_a_broken_shader() {
+    let p = project("shader", BAD_SHADER_PROJECT);
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/cube.glb"), sinew::project::gltf::samples::textured_cube()).expect("cube");
+    let c = sinew_within(&["check", p.path().to_str().expect("utf-8")], Duration::from_secs(30));
+    let r = run_within(p.path(), 2, &[], Duration::from_secs(30));
+    if c.stderr.contains("cannot create a GL context") {
+        eprintln!("skipped: no GL context here");
+        return;
+    }
+    assert_eq!(c.status, 1, "{}", c.show());
+    assert_eq!(r.status, 0, "run renders the rest:\n{}", r.show());
+    assert_eq!(r.stdout.matches("frame").count(), 2, "{}", r.show());
+    let said = "models using /main/bad.material are skipped; the rest renders";
+    assert!(c.stderr.contains(said), "{}", c.show());
+    assert!(r.stderr.contains(said), "{}", r.show());
+}
