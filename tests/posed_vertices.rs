@@ -364,3 +364,54 @@ fn inspect_vertices_writes_the_pose() {
     assert_eq!(r.status, 1);
     assert!(r.stderr.contains("no animation 'dance'") && r.stderr.contains("swing"), "{}", r.stderr);
 }
+
+/// A model whose clip moves a node that nothing drawn follows, and a clip file that targets a
+/// node the skeleton lacks: `inspect` and `check` warn (and still succeed).
+#[test]
+fn inspect_and_check_warn_about_motion_nobody_sees() {
+    use sinew::project::gltf::robot_arm::box_primitive;
+    use sinew::project::gltf::writer::{ChannelSpec, GltfBuilder};
+    let mut b = GltfBuilder::new();
+    let body = b.node("Body", None, [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+    b.node("Ghost", None, [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+    b.mesh(body, "body", &[box_primitive([0.0; 3], [1.0; 3], None)], &[], &[]);
+    let mv = |node| ChannelSpec {
+        node,
+        path: ChannelPath::Translation,
+        interpolation: Interpolation::Linear,
+        times: vec![0.0, 1.0],
+        values: vec![0.0, 0.0, 0.0, 0.0, 1.0, 0.0],
+    };
+    b.animation("haunt", &[mv(0), mv(1)]);
+    let ghost = b.to_glb();
+    let d = common::project(
+        "warn_motion",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "arm", "components": [
+                    { "id": "model", "type": "model", "mesh": "/arm.glb", "animations": ["/arm.glb", "/ghost.glb"] } ] } ] }"#,
+            ),
+        ],
+    );
+    std::fs::write(d.path().join("arm.glb"), robot_arm()).expect("write");
+    std::fs::write(d.path().join("ghost.glb"), &ghost).expect("write");
+    let r = common::sinew(&["inspect", d.path().join("ghost.glb").to_str().expect("utf-8")]);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("animation \"haunt\" moves node(s) 1 \"Ghost\" that no drawn mesh follows"),
+        "{}",
+        r.stderr
+    );
+    let r = common::sinew(&["inspect", d.path().join("arm.glb").to_str().expect("utf-8")]);
+    assert!(!r.stderr.contains("warning"), "the robot arm's motion is all visible: {}", r.stderr);
+    let r = common::sinew(&["check", d.path().to_str().expect("utf-8")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(
+        r.stderr.contains("animation 'haunt' targets node(s) 'Body', 'Ghost' that skeleton /arm.glb does not have"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("/ghost.glb: animation \"haunt\" moves node(s) 1 \"Ghost\""), "{}", r.stderr);
+}

@@ -40,6 +40,9 @@ impl Rig {
                 let data = if std::ptr::eq(*file, skeleton) {
                     data
                 } else {
+                    for w in unmatched_channels(source, skeleton, file) {
+                        log::warn!("{w}");
+                    }
                     remapped = remap(data, file, &by_name);
                     &remapped
                 };
@@ -56,6 +59,34 @@ impl Rig {
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
         self.clip_ids.iter().position(|&c| c == id)
     }
+}
+
+/// One line per clip of `file` that targets nodes the skeleton `skeleton` (from `source`) has no
+/// node of the same name for: those channels are dropped when the rig is built.
+pub fn unmatched_channels(source: &str, skeleton: &ModelData, file: &ModelData) -> Vec<String> {
+    let names: std::collections::HashSet<&str> = skeleton.nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut out = Vec::new();
+    for clip in &file.animations {
+        let mut missing: Vec<&str> = clip
+            .channels
+            .iter()
+            .filter_map(|c| file.nodes.get(c.node).map(|n| n.name.as_str()))
+            .filter(|n| !names.contains(n))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            let shown: Vec<String> = missing.iter().take(5).map(|n| format!("'{n}'")).collect();
+            let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+            out.push(format!(
+                "{}: animation '{}' targets node(s) {}{more} that skeleton {source} does not have; they are ignored",
+                file.source,
+                clip.name,
+                shown.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 /// A clip of another file, with its channels pointed at the skeleton's nodes of the same name.
