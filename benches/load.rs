@@ -29,7 +29,7 @@ fn load(c: &mut Criterion) {
     println!("load_flat_collection_100k: first load {:.3} s (target < 1 s)", t.elapsed().as_secs_f64());
     assert_eq!(spec.objects.len(), OBJECTS);
     let mut group = c.benchmark_group("load");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group.sample_size(10).measurement_time(Duration::from_secs(12));
     group.bench_function("load_flat_collection_100k", |b| {
         b.iter(|| load_collection(&res, "/main/flat.collection").map(|s| s.objects.len()))
     });
