@@ -35,11 +35,47 @@ pub struct ActionEvent {
     pub text_len: u32,
 }
 
+/// What an input is, worked out once per binding so the per-frame loop compares no strings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Kind {
+    /// Keys and mouse buttons.
+    Button,
+    GamepadButton,
+    /// Stick directions and triggers.
+    Analog,
+    WheelUp,
+    WheelDown,
+    Text,
+    MarkedText,
+    Connected,
+    Disconnected,
+}
+
+impl Kind {
+    fn of(input: Input) -> Kind {
+        match input.name() {
+            "MOUSE_WHEEL_UP" => Kind::WheelUp,
+            "MOUSE_WHEEL_DOWN" => Kind::WheelDown,
+            "TEXT" => Kind::Text,
+            "MARKED_TEXT" => Kind::MarkedText,
+            "GAMEPAD_CONNECTED" => Kind::Connected,
+            "GAMEPAD_DISCONNECTED" => Kind::Disconnected,
+            _ if input.is_analog() => Kind::Analog,
+            _ if input.device() == Device::Gamepad => Kind::GamepadButton,
+            _ => Kind::Button,
+        }
+    }
+
+    fn momentary(self) -> bool {
+        !matches!(self, Kind::Button | Kind::GamepadButton | Kind::Analog)
+    }
+}
+
 /// One bound action and its state across frames.
 #[derive(Debug, Clone)]
 struct Slot {
     action: Hash,
-    inputs: Vec<Input>,
+    inputs: Vec<(Input, Kind)>,
     value: f32,
     /// Seconds held, and when the next repeat is due.
     held: f64,
@@ -101,11 +137,12 @@ impl InputState {
     pub fn set_binding(&mut self, binding: &Binding) {
         self.slots.clear();
         for row in &binding.rows {
+            let input = (row.input, Kind::of(row.input));
             match self.slots.iter_mut().find(|s| s.action == row.action) {
-                Some(s) => s.inputs.push(row.input),
+                Some(s) => s.inputs.push(input),
                 None => self.slots.push(Slot {
                     action: row.action,
-                    inputs: vec![row.input],
+                    inputs: vec![input],
                     value: 0.0,
                     held: 0.0,
                     next_repeat: 0.0,
@@ -213,9 +250,9 @@ impl InputState {
             let mut gamepad = None;
             let mut analog = false;
             for k in 0..self.slots[i].inputs.len() {
-                let input = self.slots[i].inputs[k];
-                if input.is_momentary() {
-                    self.momentary(action, input, &base);
+                let (input, kind) = self.slots[i].inputs[k];
+                if kind.momentary() {
+                    self.momentary(action, kind, &base);
                     continue;
                 }
                 let Some(l) = self.levels.get(input.0 as usize) else { continue };
@@ -223,8 +260,8 @@ impl InputState {
                     value = l.value;
                 }
                 went_down |= l.went_down;
-                analog |= input.is_analog();
-                if input.device() == Device::Gamepad && (l.value > 0.0 || l.went_down || gamepad.is_none()) {
+                analog |= kind == Kind::Analog;
+                if kind != Kind::Button && (l.value > 0.0 || l.went_down || gamepad.is_none()) {
                     gamepad = Some(l.gamepad);
                 }
             }
@@ -272,32 +309,32 @@ impl InputState {
     }
 
     /// Wheel, text and gamepad-connection actions: delivered on the frame they happen.
-    fn momentary(&mut self, action: Hash, input: Input, base: &ActionEvent) {
+    fn momentary(&mut self, action: Hash, kind: Kind, base: &ActionEvent) {
         let mut e = *base;
         e.action = action;
         e.flags = PRESSED;
-        match input.name() {
-            "MOUSE_WHEEL_UP" | "MOUSE_WHEEL_DOWN" => {
-                let steps = if input.name() == "MOUSE_WHEEL_UP" { self.wheel_up } else { self.wheel_down };
+        match kind {
+            Kind::WheelUp | Kind::WheelDown => {
+                let steps = if kind == Kind::WheelUp { self.wheel_up } else { self.wheel_down };
                 if steps > 0.0 {
                     e.value = steps;
                     self.frame.push(e);
                 }
             }
-            "TEXT" if !self.typed.is_empty() => {
+            Kind::Text if !self.typed.is_empty() => {
                 e.value = 1.0;
                 let typed = std::mem::take(&mut self.typed);
                 self.push_text(e, HAS_TEXT, &typed);
                 self.typed = typed;
             }
-            "MARKED_TEXT" => {
+            Kind::MarkedText => {
                 if let Some(m) = self.marked.take() {
                     e.value = 1.0;
                     self.push_text(e, HAS_TEXT, &m);
                     self.marked = Some(m);
                 }
             }
-            "GAMEPAD_CONNECTED" => {
+            Kind::Connected => {
                 for k in 0..self.connected.len() {
                     let (g, name) = std::mem::take(&mut self.connected[k]);
                     let mut c = e;
@@ -308,7 +345,7 @@ impl InputState {
                     self.connected[k] = (g, name);
                 }
             }
-            "GAMEPAD_DISCONNECTED" => {
+            Kind::Disconnected => {
                 for k in 0..self.disconnected.len() {
                     let mut c = e;
                     c.value = 1.0;

@@ -194,19 +194,6 @@ impl Input {
         let n = self.name();
         n.starts_with("GAMEPAD_") && (n.ends_with("TRIGGER") || (n.contains("STICK_") && !n.ends_with("CLICK")))
     }
-
-    /// Events rather than held states: wheel steps, text, gamepad connection.
-    pub fn is_momentary(self) -> bool {
-        matches!(
-            self.name(),
-            "MOUSE_WHEEL_UP"
-                | "MOUSE_WHEEL_DOWN"
-                | "TEXT"
-                | "MARKED_TEXT"
-                | "GAMEPAD_CONNECTED"
-                | "GAMEPAD_DISCONNECTED"
-        )
-    }
 }
 
 #[cfg(test)]
