@@ -4,6 +4,7 @@ pub mod animation;
 pub mod components;
 pub mod dispatch;
 pub mod input;
+pub mod posed;
 pub mod spawn;
 pub mod world;
 

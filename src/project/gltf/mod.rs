@@ -7,6 +7,7 @@ mod accessor;
 mod anim;
 mod material;
 mod mesh;
+pub mod robot_arm;
 pub mod samples;
 mod scene;
 pub mod writer;
