@@ -30,8 +30,13 @@ fn lines(r: impl std::io::Read + Send + 'static) -> Receiver<String> {
 
 impl Running {
     fn start(dir: &std::path::Path) -> Running {
+        Running::start_with(dir, &[])
+    }
+
+    fn start_with(dir: &std::path::Path, extra: &[&str]) -> Running {
         let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
             .args(["run", dir.to_str().unwrap_or(""), "--headless", "--size", "32x32", "--fixed-dt", "0.016"])
+            .args(extra)
             .env("SINEW_LOG", "info")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -369,4 +374,41 @@ end
         r.wait_for("reloaded /main/util.lua");
         r.wait_for(&format!("module v={v}"));
     }
+}
+
+#[test]
+fn a_saved_input_binding_applies_and_a_broken_one_is_survived() {
+    let binding = |action: &str| format!(r#"{{ "key": [ {{ "input": "KEY_SPACE", "action": "{action}" }} ] }}"#);
+    let p = project(
+        "reload_binding",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection", "input": "/main/game.input_binding" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            (
+                "/main/s.script",
+                r#"function init(self) msg.post(".", "acquire_input_focus") end
+function on_input(self, action_id, action) if action.pressed then print("pressed " .. tostring(action_id)) end end"#,
+            ),
+            ("/main/game.input_binding", &binding("jump")),
+            // Space goes down at frame 1 and stays down.
+            ("/held.replay", r#"{"frame": 1, "type": "key", "input": "KEY_SPACE", "down": true}"#),
+        ],
+    );
+    let replay = p.path().join("held.replay");
+    let mut r = Running::start_with(p.path(), &["--replay", replay.to_str().unwrap_or("")]);
+    r.wait_for("pressed hash: [jump]");
+    r.mark();
+    p.write("/main/game.input_binding", &binding("leap"));
+    r.wait_for("pressed hash: [leap]");
+    r.wait_for("reloaded /main/game.input_binding");
+    r.mark();
+    p.write("/main/game.input_binding", "{ \"key\": [ { \"input\": \"KEY_SPACEBAR\", \"action\": \"x\" } ] }");
+    r.wait_for("/main/game.input_binding:1:23: unknown input name 'KEY_SPACEBAR'");
+    r.wait_for("the previous version of /main/game.input_binding stays in use");
+    p.write("/main/game.input_binding", &binding("hop"));
+    r.wait_for("pressed hash: [hop]");
 }

@@ -75,7 +75,8 @@ fn clear_and_row_order() -> Result<(), String> {
         gl.disable(glow::SCISSOR_TEST);
     }
     gfx.end_frame();
-    let events = gfx.poll_events();
+    let mut events = Vec::new();
+    gfx.poll_events(&mut events);
     ensure(events.is_empty(), || format!("unexpected events {events:?}"))?;
     let img = gfx.read_pixels();
     for y in 0..48 {

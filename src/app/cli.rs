@@ -68,6 +68,12 @@ struct RunArgs {
     /// Draw every game object as a small cube (on by default for the embedded demo).
     #[arg(long)]
     debug_draw: bool,
+    /// Write every raw input event to FILE as JSON lines stamped with the frame.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Feed the input events of FILE (a recording or a hand-written file).
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
 }
 
 fn parse_dt(s: &str) -> Result<f32, String> {
@@ -109,6 +115,8 @@ pub fn main() -> i32 {
             size: a.size,
             watch: !a.no_watch,
             stats: a.stats,
+            record: a.record,
+            replay: a.replay,
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
         Some(Command::Inspect(a)) => match a.vertices {

@@ -1,9 +1,10 @@
 //! `sinew run`: load, then loop input → update → render → post-update until told to stop.
 use super::draw::Scenery;
 use super::stats::Stats;
+use crate::game::input::{RawEvent, replay};
 use crate::game::{self, ScriptHooks, World};
-use crate::project::{ProjectSettings, Resources, collection, settings};
-use crate::render::{Gfx, InputEvent, WindowConfig};
+use crate::project::{ProjectSettings, Resources, collection, input, settings};
+use crate::render::{Gfx, WindowConfig};
 use crate::script::ScriptHost;
 
 use std::cell::RefCell;
@@ -22,6 +23,10 @@ pub struct RunOptions {
     pub watch: bool,
     pub stats: bool,
     pub debug_draw: bool,
+    /// Write every raw input event to this file (JSON lines, input.md section 5).
+    pub record: Option<PathBuf>,
+    /// Feed the raw input events of this file.
+    pub replay: Option<PathBuf>,
 }
 
 /// A loaded game: its state and the script runtime that drives it.
@@ -42,7 +47,16 @@ fn open_resources(dir: Option<&Path>) -> Result<Resources, String> {
 pub fn load_game(res: &Resources) -> Result<Game, String> {
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let spec = collection::load_collection(res, &settings.main_collection).map_err(|e| e.to_string())?;
-    let world = Rc::new(RefCell::new(World::new(&spec.name)));
+    let binding = input::load_binding(res, &settings.input, settings::SETTINGS_PATH).map_err(|e| e.to_string())?;
+    let mut world = World::new(&spec.name);
+    world.input = game::input::InputState::new(
+        &binding,
+        (settings.width, settings.height),
+        settings.repeat_delay,
+        settings.repeat_interval,
+    );
+    world.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
+    let world = Rc::new(RefCell::new(world));
     let mut scripts = ScriptHost::new(world.clone(), res.clone())?;
     game::spawn::spawn_collection(&world, res, &spec, &mut scripts)?;
     scripts.init_new();
@@ -52,6 +66,30 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
 
 /// Runs a project; returns the exit status.
 pub fn run(opts: RunOptions) -> i32 {
+    // The whole replay is checked before anything runs: a bad line means no partial run.
+    let mut replay = match &opts.replay {
+        Some(path) => match std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: cannot read replay file: {e}", path.display()))
+            .and_then(|text| replay::parse(&path.display().to_string(), &text))
+        {
+            Ok(r) => Some(r),
+            Err(e) => {
+                log::error!("{e}");
+                return 1;
+            }
+        },
+        None => None,
+    };
+    let mut recorder = match &opts.record {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(std::io::BufWriter::new(f)),
+            Err(e) => {
+                log::error!("{}: cannot create recording: {e}", path.display());
+                return 1;
+            }
+        },
+        None => None,
+    };
     let res = match open_resources(opts.project_dir.as_deref()) {
         Ok(r) => r,
         Err(e) => {
@@ -87,7 +125,17 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
-    let fixed_dt = opts.fixed_dt.or(if headless { Some(1.0 / g.settings.update_frequency.max(1.0)) } else { None });
+    let period = 1.0 / g.settings.update_frequency.max(1.0);
+    let fixed_dt = opts.fixed_dt.or(if headless { Some(period) } else { None });
+    // input.md section 4: only `--fixed-dt` runs flat out; headless or vsync-less runs keep
+    // real time at update_frequency.
+    let pace = opts.fixed_dt.is_none() && (headless || !g.settings.vsync);
+    let mut next_frame = Instant::now();
+    {
+        let (w, h) = gfx.window_size();
+        g.world.borrow_mut().input.set_window_size(w, h);
+    }
+    let mut events: Vec<RawEvent> = Vec::new();
     let mut watcher = match (opts.watch, res.dir()) {
         (true, Some(dir)) => match super::watch::Watcher::new(dir) {
             Ok(w) => Some(w),
@@ -106,8 +154,23 @@ pub fn run(opts: RunOptions) -> i32 {
         if opts.frames.is_some_and(|n| frames >= n) {
             break 0;
         }
-        if gfx.poll_events().iter().any(|e| matches!(e, InputEvent::Quit)) {
+        events.clear();
+        gfx.poll_events(&mut events);
+        if let Some(r) = &mut replay {
+            events.extend(r.take(frames).iter().map(|(_, e)| e.clone()));
+        }
+        // Replayed events are recorded too, so replaying a recording reproduces the session.
+        if let Some(w) = &mut recorder {
+            write_events(w, frames, &events);
+        }
+        if events.iter().any(|e| matches!(e, RawEvent::Quit)) {
             break 0;
+        }
+        {
+            let input = &mut g.world.borrow_mut().input;
+            for e in &events {
+                input.feed(e);
+            }
         }
         if let Some(w) = &mut watcher {
             for path in w.changed() {
@@ -139,7 +202,23 @@ pub fn run(opts: RunOptions) -> i32 {
         if let Some(code) = g.world.borrow().exit_code {
             break code;
         }
+        if pace {
+            next_frame += std::time::Duration::from_secs_f32(period);
+            let now = Instant::now();
+            if next_frame > now {
+                std::thread::sleep(next_frame - now);
+            } else {
+                // Behind (a slow frame): start counting again from now instead of rushing.
+                next_frame = now;
+            }
+        }
     };
+    if let Some(mut w) = recorder {
+        use std::io::Write;
+        if let Err(e) = w.flush() {
+            log::error!("cannot write the recording: {e}");
+        }
+    }
     shutdown(&mut g);
     let mut status = exit_code;
     if let Some(path) = &opts.screenshot
@@ -154,6 +233,16 @@ pub fn run(opts: RunOptions) -> i32 {
     status
 }
 
+/// Appends `events` to a recording, stamped with `frame`.
+fn write_events(w: &mut impl std::io::Write, frame: u64, events: &[RawEvent]) {
+    for e in events {
+        if let Err(e) = writeln!(w, "{}", replay::line(frame, e)) {
+            log::error!("cannot write the recording: {e}");
+            return;
+        }
+    }
+}
+
 /// Applies one changed resource; returns the file's save time when something was reloaded.
 /// A broken save is reported and the previous version keeps running.
 fn reload(
@@ -165,6 +254,18 @@ fn reload(
 ) -> Option<std::time::SystemTime> {
     let saved = res.dir().and_then(|d| std::fs::metadata(d.join(&path[1..])).ok()).and_then(|m| m.modified().ok());
     let saved = saved.unwrap_or_else(std::time::SystemTime::now);
+    if path == g.settings.input {
+        return match input::load_binding(res, path, settings::SETTINGS_PATH) {
+            Ok(b) => {
+                g.world.borrow_mut().input.set_binding(&b);
+                Some(saved)
+            }
+            Err(e) => {
+                log::error!("{e}\n(reload failed: the previous version of {path} stays in use)");
+                None
+            }
+        };
+    }
     if path.ends_with(".script") || path.ends_with(".lua") {
         return match g.scripts.reload(path) {
             Ok(true) => Some(saved),
@@ -277,8 +378,13 @@ pub fn check(dir: &Path) -> i32 {
         }
     };
     let mut problems = Vec::new();
-    if let Err(e) = settings::load_settings(&res) {
-        problems.push(e.to_string());
+    match settings::load_settings(&res) {
+        Ok(s) => {
+            if let Err(e) = input::load_binding(&res, &s.input, settings::SETTINGS_PATH) {
+                problems.push(e.to_string());
+            }
+        }
+        Err(e) => problems.push(e.to_string()),
     }
     let mut meshes = std::collections::BTreeSet::new();
     let mut materials = std::collections::BTreeSet::new();

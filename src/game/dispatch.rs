@@ -15,6 +15,8 @@ struct BuiltinIds {
     disable: u64,
     play: u64,
     cancel: u64,
+    acquire_focus: u64,
+    release_focus: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
@@ -25,6 +27,8 @@ fn ids() -> &'static BuiltinIds {
         disable: hash_str("disable"),
         play: hash_str("model_play_animation"),
         cancel: hash_str("model_cancel_animation"),
+        acquire_focus: hash_str("acquire_input_focus"),
+        release_focus: hash_str("release_input_focus"),
     })
 }
 
@@ -60,6 +64,15 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
             );
             return;
         };
+        // Handled by the runtime for the whole object (input.md section 2), never seen by on_message.
+        if m.id == ids().acquire_focus {
+            w.input.focus.acquire(slot);
+            return;
+        }
+        if m.id == ids().release_focus {
+            w.input.focus.release(slot);
+            return;
+        }
         if m.receiver.fragment == 0 {
             builtin_object_message(&mut w, slot, m);
         }
@@ -232,6 +245,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
+        w.input.focus.release(slot);
         w.scene.remove(slot);
     }
 }

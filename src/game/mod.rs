@@ -3,6 +3,7 @@
 pub mod animation;
 pub mod components;
 pub mod dispatch;
+pub mod input;
 pub mod posed;
 pub mod spawn;
 pub mod world;
@@ -31,6 +32,14 @@ pub trait ScriptHooks {
     /// Calls the `complete_function` given to `model.play_anim` (callback id `callback`) of a
     /// script instance as `(self, message_id, message, sender)`.
     fn model_done(&mut self, _instance: u32, _callback: u32, _msg: &crate::scene::Message) {}
+    /// Calls `fixed_update(self, dt)` `steps` times on every script instance that defines it;
+    /// false when none does.
+    fn fixed_update(&mut self, _dt: f32, _steps: u32) -> bool {
+        false
+    }
+    /// Delivers each action to `targets` (script instances, top of the focus stack first,
+    /// `input::actions::GROUP_END` after each object's) until an object consumes it.
+    fn input(&mut self, _actions: &[input::ActionEvent], _text: &str, _targets: &[u32]) {}
 }
 
 /// Frame phases that `--stats` reports separately.
@@ -46,6 +55,10 @@ pub enum Phase {
 /// receives how long each phase took.
 pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timing: &mut dyn FnMut(Phase, Duration)) {
     let t = Instant::now();
+    input::deliver(world, hooks, dt);
+    dispatch::dispatch(world, hooks);
+    input::fixed_update(world, hooks, dt);
+    dispatch::dispatch(world, hooks);
     hooks.update(dt);
     dispatch::dispatch(world, hooks);
     let mut scripts = t.elapsed();

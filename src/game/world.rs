@@ -17,6 +17,9 @@ pub struct World {
     /// Set by `sys.exit`: the run ends after the current frame with this status.
     pub exit_code: Option<i32>,
     pub frame: u64,
+    /// Bindings, action state and the input focus stack.
+    pub input: super::input::InputState,
+    pub fixed: super::input::FixedClock,
 }
 
 impl World {
@@ -30,6 +33,8 @@ impl World {
             socket_name: socket_name.to_string(),
             exit_code: None,
             frame: 0,
+            input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
+            fixed: super::input::FixedClock::new(60.0),
         }
     }
 }

@@ -3,6 +3,7 @@
 //! later layer sees JSON.
 pub mod collection;
 pub mod gltf;
+pub mod input;
 pub mod json;
 pub mod material;
 pub mod model_data;

@@ -16,6 +16,16 @@ struct SettingsFile {
     window: Option<Located<WindowFile>>,
     clear_color: Option<[f32; 4]>,
     update_frequency: Option<Located<f32>>,
+    input: Option<Located<String>>,
+    fixed_update_frequency: Option<Located<f32>>,
+    input_repeat: Option<Located<RepeatFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepeatFile {
+    repeat_delay: Option<f32>,
+    repeat_interval: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -37,6 +47,10 @@ impl Default for ProjectSettings {
             vsync: true,
             clear_color: [0.12, 0.12, 0.14, 1.0],
             update_frequency: 60.0,
+            input: crate::project::input::DEFAULT_BINDING.into(),
+            fixed_update_frequency: 60.0,
+            repeat_delay: 0.5,
+            repeat_interval: 0.2,
         }
     }
 }
@@ -73,6 +87,27 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
         }
         s.update_frequency = f.value;
     }
+    if let Some(p) = &file.input {
+        s.input = json::resource_path(p, SETTINGS_PATH)?;
+    }
+    if let Some(f) = file.fixed_update_frequency {
+        if !(f.value >= 0.0 && f.value.is_finite()) {
+            return Err(f.error(SETTINGS_PATH, "fixed_update_frequency must be a number >= 0 (0 turns it off)"));
+        }
+        s.fixed_update_frequency = f.value;
+    }
+    if let Some(r) = file.input_repeat {
+        s.repeat_delay = r.value.repeat_delay.unwrap_or(s.repeat_delay);
+        s.repeat_interval = r.value.repeat_interval.unwrap_or(s.repeat_interval);
+        // A zero interval would repeat every frame forever; negative delays make no sense.
+        if !(s.repeat_delay >= 0.0
+            && s.repeat_interval > 0.0
+            && s.repeat_delay.is_finite()
+            && s.repeat_interval.is_finite())
+        {
+            return Err(r.error(SETTINGS_PATH, "input_repeat: repeat_delay must be >= 0 and repeat_interval > 0"));
+        }
+    }
     Ok(s)
 }
 
@@ -88,7 +123,10 @@ mod tests {
               "main_collection": "/main/main.collection",
               "window": { "width": 1280, "height": 720, "vsync": false },
               "clear_color": [0.5, 0.12, 0.14, 1.0],
-              "update_frequency": 30
+              "update_frequency": 30,
+              "input": "/input/game.input_binding",
+              "fixed_update_frequency": 120,
+              "input_repeat": { "repeat_delay": 0.3, "repeat_interval": 0.1 }
             }"#,
         )
         .unwrap();
@@ -97,6 +135,8 @@ mod tests {
         assert_eq!((s.width, s.height, s.vsync), (1280, 720, false));
         assert_eq!(s.clear_color, [0.5, 0.12, 0.14, 1.0]);
         assert_eq!(s.update_frequency, 30.0);
+        assert_eq!(s.input, "/input/game.input_binding");
+        assert_eq!((s.fixed_update_frequency, s.repeat_delay, s.repeat_interval), (120.0, 0.3, 0.1));
     }
 
     #[test]
@@ -120,6 +160,14 @@ mod tests {
         let e = parse_settings(r#"{ "main_collection": "/m.collection", "update_frequency": 0 }"#).unwrap_err();
         assert!(e.message.contains("update_frequency"), "{e}");
         assert_eq!(e.line, Some(1));
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "input_repeat": { "repeat_interval": 0 } }"#)
+            .unwrap_err();
+        assert!(e.message.contains("input_repeat"), "{e}");
+        let e =
+            parse_settings(r#"{ "main_collection": "/m.collection", "input_repeat": { "delay": 1 } }"#).unwrap_err();
+        assert!(e.message.contains("unknown field `delay`"), "{e}");
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "fixed_update_frequency": -1 }"#).unwrap_err();
+        assert!(e.message.contains("fixed_update_frequency"), "{e}");
         let e = parse_settings(r#"{ "main_collection": "/../m.collection" }"#).unwrap_err();
         assert!(e.message.contains("escapes"), "{e}");
         let e = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#).unwrap_err();

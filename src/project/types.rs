@@ -10,6 +10,13 @@ pub struct ProjectSettings {
     pub vsync: bool,
     pub clear_color: [f32; 4],
     pub update_frequency: f32,
+    /// The `.input_binding` resource (input.md section 1).
+    pub input: String,
+    /// Calls of `fixed_update` per second; 0 turns it off.
+    pub fixed_update_frequency: f32,
+    /// Seconds before the first key repeat, then between repeats.
+    pub repeat_delay: f32,
+    pub repeat_interval: f32,
 }
 
 /// A collection flattened into game objects, parents always before their children.

@@ -8,25 +8,26 @@
 //! nothing about the scene or scripts.
 
 mod camera;
-mod context;
 mod debug_draw;
 mod draw;
+mod gfx;
 mod image;
 mod material;
 mod mesh;
 mod morph;
 mod program;
 mod renderer;
+mod sdl_input;
 mod shader;
 mod skin;
 
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
-pub use context::{Gfx, InputEvent, WindowConfig, display_available};
 pub use debug_draw::{DebugCube, DebugDraw};
 pub use draw::{
     BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LightItem, LightKind, MaterialHandle, ModelHandle, Span,
     TextureHandle, bone_rows,
 };
+pub use gfx::{Gfx, WindowConfig, display_available};
 pub use image::{Comparison, Image, compare};
 pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 pub use mesh::{GpuModel, node_world_matrices};

@@ -21,6 +21,7 @@ const GO_LUA: &str = include_str!("lua/go.lua");
 const MSG_LUA: &str = include_str!("lua/msg.lua");
 const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
 const MODEL_LUA: &str = include_str!("lua/model.lua");
+const INPUT_LUA: &str = include_str!("lua/input.lua");
 
 /// Passed by address to `E.deliver`; the layout matches `sinew_envelope` in runtime.lua.
 #[repr(C)]
@@ -63,6 +64,8 @@ struct Entries {
     model_done: Function,
     before_tweens: Function,
     after_tweens: Function,
+    fixed_update: Function,
+    input: Function,
 }
 
 pub struct ScriptHost {
@@ -102,6 +105,7 @@ impl ScriptHost {
             let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
             globals.set("model", model)?;
             let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
+            lua.load(INPUT_LUA).set_name("@/builtins/input.lua").call::<()>(s.clone())?;
             crate::script::constants(&lua, &go)?;
             globals.set("go", go)?;
             globals.set("msg", msg)?;
@@ -118,6 +122,8 @@ impl ScriptHost {
                 reload_module: e.get("reload_module")?,
                 before_tweens: e.get("before_tweens")?,
                 after_tweens: e.get("after_tweens")?,
+                fixed_update: e.get("fixed_update")?,
+                input: e.get("input")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -348,6 +354,28 @@ impl ScriptHooks for ScriptHost {
     }
     fn after_tweens(&mut self) {
         self.call_entry(&self.entries.after_tweens, ());
+    }
+    fn fixed_update(&mut self, dt: f32, steps: u32) -> bool {
+        match self.entries.fixed_update.call::<bool>((dt, steps)) {
+            Ok(used) => used,
+            Err(e) => {
+                self.errors.set(self.errors.get() + 1);
+                log::error!("{e}");
+                true
+            }
+        }
+    }
+    fn input(&mut self, actions: &[crate::game::input::ActionEvent], text: &str, targets: &[u32]) {
+        // Addresses as numbers, as for `deliver`: Lua reads the slices only during this call.
+        let addr = |p: *const u8| p as usize as f64;
+        let args = (
+            addr(actions.as_ptr().cast()),
+            actions.len(),
+            addr(text.as_ptr()),
+            addr(targets.as_ptr().cast()),
+            targets.len(),
+        );
+        self.call_entry(&self.entries.input, args);
     }
 }
 

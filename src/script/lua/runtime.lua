@@ -290,16 +290,19 @@ end
 
 ---------------------------------------------------------------- instances
 local list, n = {}, 0       -- live instance records in creation order
+local nfixed = 0            -- how many of them define fixed_update (none: a fixed step is free)
 local by_index = {}         -- Rust instance index → record
 S.by_index = by_index
 local cur = nil             -- the record whose callback is running
 local resume_at = 0
 
 function S.current() return cur end
+function S.set_current(r) cur = r end
 
 local function report(err)
   R.log_error(tostring(err))
 end
+S.report = report
 
 -- The traceback without the runtime's own frames: users see their files only.
 local function handler(err)
@@ -313,6 +316,8 @@ local function handler(err)
   end
   return table.concat(out, "\n")
 end
+
+S.handler = handler
 
 -- Runs one callback of one record under xpcall; errors are reported and the game goes on.
 local function call(r, f, ...)
@@ -346,6 +351,7 @@ function E.create(index, slot, comp, path, overrides)
     index = index, slot = slot, def = def, self = self, inited = false,
     id = hash_of_u64(F.id_of(ctx, slot)), comp = hash(comp),
     update = def.update, late_update = def.late_update,
+    fixed_update = def.fixed_update, on_input = def.on_input,
   }
   r.url = url_t(F.socket(ctx), r.id.h, r.comp.h)
   for _, o in ipairs(overrides) do
@@ -373,6 +379,7 @@ function E.create(index, slot, comp, path, overrides)
   n = n + 1
   list[n] = r
   by_index[index] = r
+  if r.fixed_update then nfixed = nfixed + 1 end
   return nil
 end
 
@@ -404,6 +411,7 @@ local function make_loop(field)
   end
 end
 local update_from, late_update_from = make_loop("update"), make_loop("late_update")
+local fixed_update_from = make_loop("fixed_update")
 
 local function run_all(loop, dt)
   local from = 1
@@ -418,6 +426,11 @@ end
 
 function E.update(dt) run_all(update_from, dt) end
 function E.late_update(dt) run_all(late_update_from, dt) end
+function E.fixed_update(dt, steps)
+  if nfixed == 0 then return false end
+  for _ = 1, steps do run_all(fixed_update_from, dt) end
+  return true
+end
 
 function E.deliver(index, env_addr)
   local r = by_index[index]
@@ -447,6 +460,7 @@ function E.destroy(index)
   if r == nil then return end
   if r.def.final then call(r, r.def.final) end
   by_index[index] = nil
+  if r.fixed_update then nfixed = nfixed - 1 end
   for i = 1, n do
     if list[i] == r then
       table.remove(list, i)
@@ -474,6 +488,8 @@ function E.reload_script(path)
     local r = list[i]
     if r.def == def then
       r.update, r.late_update = def.update, def.late_update
+      nfixed = nfixed + (def.fixed_update and 1 or 0) - (r.fixed_update and 1 or 0)
+      r.fixed_update, r.on_input = def.fixed_update, def.on_input
       for _, p in ipairs(def.prop_list) do
         if r.self[p.name] == nil then r.self[p.name] = copy_value(p.default) end
       end

@@ -1,13 +1,14 @@
-//! Window, OpenGL context and the offscreen frame buffer every frame is drawn into.
+//! Window, OpenGL context and the offscreen frame buffer every frame is drawn into. The
+//! window's events are translated in `sdl_input`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use glow::HasContext;
-use sdl2::event::Event;
-use sdl2::mouse::MouseButton;
 use sdl2::video::{GLProfile, SwapInterval};
 
 use super::image::Image;
+use super::sdl_input::SdlInput;
+use crate::game::input::RawEvent;
 
 /// Set while the `SDL_VIDEODRIVER` hint is forced to `offscreen` by a headless [`Gfx`].
 static OFFSCREEN_HINT_SET: AtomicBool = AtomicBool::new(false);
@@ -21,26 +22,6 @@ pub struct WindowConfig {
     pub vsync: bool,
     /// Use SDL's `offscreen` video driver (EGL, no display needed).
     pub headless: bool,
-}
-
-/// Input from the window system, already translated away from SDL types.
-#[derive(Clone, Debug, PartialEq)]
-pub enum InputEvent {
-    /// The window was closed (or the process got SIGINT/SIGTERM).
-    Quit,
-    /// Key pressed (auto-repeats are dropped); SDL's key name, e.g. "A", "Space", "Left".
-    KeyDown(String),
-    KeyUp(String),
-    /// Mouse position in window coordinates, origin top-left.
-    MouseMove {
-        x: f32,
-        y: f32,
-    },
-    /// SDL numbering: 1 left, 2 middle, 3 right, 4/5 extra buttons.
-    MouseButton {
-        button: u8,
-        pressed: bool,
-    },
 }
 
 /// Whether a windowed (non-headless) [`Gfx`] can plausibly be opened: false when neither
@@ -66,6 +47,7 @@ pub struct Gfx {
     height: u32,
     headless: bool,
     event_pump: sdl2::EventPump,
+    input: SdlInput,
     _gl_context: sdl2::video::GLContext,
     window: sdl2::video::Window,
     video: sdl2::VideoSubsystem,
@@ -152,6 +134,8 @@ impl Gfx {
         }
         let (fbo, color_rb, depth_rb) = create_framebuffer(&gl, cfg.width, cfg.height)?;
         let event_pump = sdl.event_pump().map_err(|e| format!("SDL event pump: {e}"))?;
+        // Headless runs take input from replay files only, so no controllers are opened.
+        let input = SdlInput::new(if cfg.headless { None } else { Some(&sdl) });
         Ok(Gfx {
             fbo,
             color_rb,
@@ -161,6 +145,7 @@ impl Gfx {
             height: cfg.height,
             headless: cfg.headless,
             event_pump,
+            input,
             _gl_context: gl_context,
             window,
             video,
@@ -236,9 +221,16 @@ impl Gfx {
         self.window.gl_swap_window();
     }
 
-    /// Drains pending window-system events.
-    pub fn poll_events(&mut self) -> Vec<InputEvent> {
-        self.event_pump.poll_iter().filter_map(translate_event).collect()
+    /// Drains pending window-system events into `out` as raw input events.
+    pub fn poll_events(&mut self, out: &mut Vec<RawEvent>) {
+        for e in self.event_pump.poll_iter() {
+            self.input.translate(e, out);
+        }
+    }
+
+    /// The window's size in the units of mouse coordinates (the offscreen size when headless).
+    pub fn window_size(&self) -> (u32, u32) {
+        if self.headless { (self.width, self.height) } else { self.window.size() }
     }
 
     /// Reads the offscreen frame buffer back as RGBA8, rows top-to-bottom.
@@ -284,34 +276,6 @@ impl Drop for Gfx {
     }
 }
 
-/// SDL event → our event; `None` for events nobody consumes yet.
-fn translate_event(event: Event) -> Option<InputEvent> {
-    Some(match event {
-        Event::Quit { .. } => InputEvent::Quit,
-        Event::KeyDown { keycode: Some(key), repeat: false, .. } => InputEvent::KeyDown(key.name()),
-        Event::KeyUp { keycode: Some(key), .. } => InputEvent::KeyUp(key.name()),
-        Event::MouseMotion { x, y, .. } => InputEvent::MouseMove { x: x as f32, y: y as f32 },
-        Event::MouseButtonDown { mouse_btn, .. } => {
-            InputEvent::MouseButton { button: mouse_button_number(mouse_btn), pressed: true }
-        }
-        Event::MouseButtonUp { mouse_btn, .. } => {
-            InputEvent::MouseButton { button: mouse_button_number(mouse_btn), pressed: false }
-        }
-        _ => return None,
-    })
-}
-
-fn mouse_button_number(b: MouseButton) -> u8 {
-    match b {
-        MouseButton::Left => 1,
-        MouseButton::Middle => 2,
-        MouseButton::Right => 3,
-        MouseButton::X1 => 4,
-        MouseButton::X2 => 5,
-        MouseButton::Unknown => 0,
-    }
-}
-
 fn create_framebuffer(
     gl: &glow::Context,
     width: u32,
@@ -346,74 +310,6 @@ fn create_framebuffer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sdl2::keyboard::{Keycode, Mod};
-    use sdl2::mouse::MouseState;
-
-    fn key_down(keycode: Keycode, repeat: bool) -> Event {
-        Event::KeyDown {
-            timestamp: 0,
-            window_id: 1,
-            keycode: Some(keycode),
-            scancode: None,
-            keymod: Mod::empty(),
-            repeat,
-        }
-    }
-
-    #[test]
-    fn events_are_translated() {
-        assert_eq!(translate_event(Event::Quit { timestamp: 0 }), Some(InputEvent::Quit));
-        assert_eq!(translate_event(key_down(Keycode::Space, false)), Some(InputEvent::KeyDown("Space".into())));
-        assert_eq!(translate_event(key_down(Keycode::Space, true)), None);
-        assert_eq!(
-            translate_event(Event::KeyUp {
-                timestamp: 0,
-                window_id: 1,
-                keycode: Some(Keycode::Left),
-                scancode: None,
-                keymod: Mod::empty(),
-                repeat: false,
-            }),
-            Some(InputEvent::KeyUp("Left".into()))
-        );
-        assert_eq!(
-            translate_event(Event::MouseMotion {
-                timestamp: 0,
-                window_id: 1,
-                which: 0,
-                mousestate: MouseState::from_sdl_state(0),
-                x: 10,
-                y: 20,
-                xrel: 1,
-                yrel: 1,
-            }),
-            Some(InputEvent::MouseMove { x: 10.0, y: 20.0 })
-        );
-        assert_eq!(
-            translate_event(Event::MouseButtonUp {
-                timestamp: 0,
-                window_id: 1,
-                which: 0,
-                mouse_btn: MouseButton::Right,
-                clicks: 1,
-                x: 0,
-                y: 0,
-            }),
-            Some(InputEvent::MouseButton { button: 3, pressed: false })
-        );
-        assert_eq!(
-            translate_event(Event::MouseButtonDown {
-                timestamp: 0,
-                window_id: 1,
-                which: 0,
-                mouse_btn: MouseButton::Left,
-                clicks: 1,
-                x: 0,
-                y: 0,
-            }),
-            Some(InputEvent::MouseButton { button: 1, pressed: true })
-        );
-    }
 
     #[test]
     fn display_available_follows_environment() {

@@ -1,0 +1,70 @@
+//! Input between the window and the scripts: raw events (from SDL or a replay file, the same
+//! type) become per-frame actions through the project's binding, and go to the focus stack.
+//! Owns no window and no Lua: the app layer feeds [`RawEvent`]s, the script layer receives
+//! [`ActionEvent`] slices through `ScriptHooks::input`.
+pub mod actions;
+pub mod fixed;
+pub mod focus;
+pub mod raw;
+pub mod replay;
+
+pub use actions::{ActionEvent, InputState};
+pub use fixed::FixedClock;
+pub use raw::RawEvent;
+
+use super::{ScriptHooks, World};
+use crate::scene::ComponentKind;
+use actions::GROUP_END;
+use std::cell::RefCell;
+
+/// Builds this frame's actions and hands them, with the focus stack resolved to script
+/// instances, to the scripts. The buffers are lent out and put back, so nothing is allocated
+/// in a steady state and Lua can reach the world while it runs.
+pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
+    let (frame, text, targets) = {
+        let w = &mut *world.borrow_mut();
+        w.input.build(dt);
+        if w.input.frame.is_empty() || w.input.focus.is_empty() {
+            return;
+        }
+        let mut targets = std::mem::take(&mut w.input.targets);
+        targets.clear();
+        for slot in w.input.focus.top_down() {
+            let s = slot as usize;
+            if !w.scene.alive.get(s).copied().unwrap_or(false) {
+                continue;
+            }
+            for c in &w.scene.components[s] {
+                if let ComponentKind::Script(i) = c.kind {
+                    targets.push(i);
+                }
+            }
+            targets.push(GROUP_END);
+        }
+        (std::mem::take(&mut w.input.frame), std::mem::take(&mut w.input.text), targets)
+    };
+    hooks.input(&frame, &text, &targets);
+    let w = &mut *world.borrow_mut();
+    w.input.frame = frame;
+    w.input.text = text;
+    w.input.targets = targets;
+}
+
+/// Runs the frame's whole `fixed_update` steps (input.md section 3).
+pub fn fixed_update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
+    let (steps, step) = {
+        let mut w = world.borrow_mut();
+        let steps = w.fixed.advance(dt);
+        (steps, w.fixed.step as f32)
+    };
+    if steps == 0 {
+        return;
+    }
+    let used = hooks.fixed_update(step, steps);
+    // Warn only when a script has fixed_update: a dropped step nobody would run is no loss.
+    if let Some(dropped) = world.borrow_mut().fixed.warning()
+        && used
+    {
+        log::warn!("fixed_update fell behind: {dropped} step(s) dropped (at most {} per frame)", fixed::MAX_STEPS);
+    }
+}
