@@ -51,6 +51,8 @@ fn main() {
         ("renderer: bones and animation_data in a std140 block = CPU-skinned", renderer_block),
         ("renderer: 300-joint rig, 6 instances = CPU-skinned", renderer_chain),
         ("golden: built-in material", golden_builtin),
+        ("readback: rigid meshes under joints and animated nodes = inspect --vertices", readback_robot_arm),
+        ("golden: robot arm at two times, rigid parts moved where they should", golden_robot_arm),
         ("bone array too small for the skin: reported once, not drawn", array_too_small),
     ];
     checks::run(checks);
@@ -282,6 +284,7 @@ fn gpu_skin(
     weights: &[f32],
     palette: &[Mat4],
     pad: usize,
+    worldview: Mat4,
 ) -> Result<Skinned, String> {
     let n = p.positions.len();
     let mut cache = PoseCache::new(gl);
@@ -303,9 +306,10 @@ fn gpu_skin(
         let program = capture_program(gl, &source)?;
         let loc = |name: &str| gl.get_uniform_location(program, name);
         let id = Mat4::IDENTITY.to_cols_array();
-        for m in ["mtx_worldview", "mtx_normal", "mtx_proj"] {
+        for m in ["mtx_normal", "mtx_proj"] {
             gl.uniform_matrix_4_f32_slice(loc(m).as_ref(), false, &id);
         }
+        gl.uniform_matrix_4_f32_slice(loc("mtx_worldview").as_ref(), false, &worldview.to_cols_array());
         gl.uniform_4_f32_slice(loc("morph_targets_weights").as_ref(), &padded);
         gl.uniform_1_i32(loc("morph_target_count").as_ref(), count);
         gl.uniform_1_i32(loc("morph_targets").as_ref(), 0);
@@ -391,7 +395,7 @@ fn compare_pose(s: &mut Scene, model: &ModelData, world: &[Mat4], pad: usize, la
             let tex = s.r.model(h).and_then(|m| m.morph_texture(mi, pi)).copied();
             let gpu_skin_of = s.r.model(h).and_then(|m| m.primitive_skin(mi, pi));
             ensure(gpu_skin_of == Some(skin), || format!("{label}: primitive_skin {gpu_skin_of:?}"))?;
-            let (gpos, gnrm) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), &mesh.weights, &palette, pad)?;
+            let (gpos, gnrm) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), &mesh.weights, &palette, pad, Mat4::IDENTITY)?;
             let (cpos, cnrm) = cpu_skin(p, &mesh.weights, &palette)?;
             let size = size_of(&cpos);
             let (e, at) = max_error(&gpos, &cpos)?;
@@ -505,7 +509,7 @@ fn readback_samples() -> Result<(), String> {
                 sk.palette(skin, &world, &mut palette).map_err(err)?;
                 let w = &weights[sk.mesh_weights(mi)];
                 let tex = s.r.model(h).and_then(|g| g.morph_texture(mi, pi)).copied();
-                let (gpu, _) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), w, &palette, 5)?;
+                let (gpu, _) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), w, &palette, 5, Mat4::IDENTITY)?;
                 let expected: Vec<[f32; 3]> =
                     floats(&m["positions"]).chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
                 let size = size_of(&expected).max(Vec3::from(model.aabb.max).distance(Vec3::from(model.aabb.min)));
@@ -852,4 +856,105 @@ fn array_too_small() -> Result<(), String> {
 
 fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
     checks::check_golden(&format!("skin_{name}"), actual)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node animation: rigid meshes under joints, nested animated nodes, morph + skin + joints
+
+fn robot_arm_at(t: f32) -> Result<(ModelData, sinew::game::animation::AnimState, Vec<f32>), String> {
+    use sinew::game::animation::{AnimState, Rig};
+    let model = import_bytes("/test/arm.glb", &sinew::project::gltf::robot_arm::robot_arm(), None).map_err(err)?;
+    let rig = std::rc::Rc::new(Rig::new(&model.source, &model, &[&model]).map_err(err)?);
+    let mut state = AnimState::with_meshes(rig, &model);
+    state.player.play(0, sinew::anim::Playback::OnceForward, 0.0, 0.0, 1.0);
+    state.player.set_cursor(t / model.animations[0].duration);
+    let mut weights: Vec<f32> = model.meshes.iter().flat_map(|m| m.weights.iter().copied()).collect();
+    state.pose(&mut weights);
+    Ok((model, state, weights))
+}
+
+/// Each primitive through the built-in vertex program with the mesh matrix the draw list gives
+/// the renderer (`DrawList::mesh_world`) and the instance's palette and weights, against
+/// `sinew::game::posed` (what `inspect --vertices` prints).
+fn readback_robot_arm() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let mut worst = 0.0f32;
+    for t in [0.0, 0.3, 0.5, 0.9] {
+        let (model, state, weights) = robot_arm_at(t)?;
+        let cpu = sinew::game::posed::pose_with(&model, Some(&state), &weights);
+        let h = s.add(&model)?;
+        let mut list = DrawList::new(camera(Vec3::new(0.0, 1.0, 6.0), Vec3::ZERO));
+        list.push(h, s.builtin, Mat4::IDENTITY);
+        list.set_morph_weights(&weights);
+        list.set_palette(&state.palette);
+        list.set_mesh_worlds(&state.mesh_world);
+        let item = list.items[0];
+        let rest = sinew::render::node_world_matrices(&model);
+        for c in &cpu {
+            let mesh = &model.meshes[c.mesh];
+            let p = &mesh.primitives[c.primitive];
+            let at_rest = if mesh.skin.is_some() { Mat4::IDENTITY } else { rest[mesh.node] };
+            let worldview = list.mesh_world(&item, c.mesh, at_rest);
+            let palette: &[Mat4] = if mesh.skin.is_some() { &state.palette } else { &[] };
+            let tex = s.r.model(h).and_then(|m| m.morph_texture(c.mesh, c.primitive)).copied();
+            let w = if mesh.weights.is_empty() { &[][..] } else { &weights[..] };
+            let (gpos, _) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), w, palette, 3, worldview)?;
+            let size = size_of(&c.positions).max(1.0);
+            let (e, at) = max_error(&gpos, &c.positions)?;
+            ensure(e <= 1e-5 * size, || {
+                format!("t {t} mesh {} vertex {at}: GPU {:?} CPU {:?}", mesh.id, gpos[at], c.positions[at])
+            })?;
+            worst = worst.max(e / size);
+        }
+        s.r.remove_model(s.gfx.gl(), h);
+    }
+    println!("       worst GPU - inspect --vertices error: {worst:.2e} x size");
+    Ok(())
+}
+
+/// The arm drawn at t = 0 and t = 0.5: goldens for both, and the pixels that changed lie where
+/// the arm, blade and cable move — the static base's pixels stay the same.
+fn golden_robot_arm() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let mut images = Vec::new();
+    for t in [0.0, 0.5] {
+        let (model, state, weights) = robot_arm_at(t)?;
+        let h = s.add(&model)?;
+        let mut list = DrawList::new(camera(Vec3::new(0.6, 1.3, 4.2), Vec3::new(0.6, 1.1, 0.0)));
+        list.lights.push(LightItem::default_key_light());
+        list.push(h, s.builtin, Mat4::IDENTITY);
+        list.set_morph_weights(&weights);
+        list.set_palette(&state.palette);
+        list.set_mesh_worlds(&state.mesh_world);
+        let (img, _) = s.render(&list)?;
+        s.r.remove_model(s.gfx.gl(), h);
+        check_golden(&format!("robot_arm_t{}", (t * 10.0) as u32), &img)?;
+        images.push(img);
+    }
+    let (a, b) = (&images[0], &images[1]);
+    let (w, h) = (a.width as usize, a.height as usize);
+    let differs = |x: usize, y: usize| {
+        let k = (y * w + x) * 4;
+        a.rgba[k..k + 3].iter().zip(&b.rgba[k..k + 3]).any(|(p, q)| p.abs_diff(*q) > 8)
+    };
+    let changed = (0..h).flat_map(|y| (0..w).map(move |x| (x, y))).filter(|&(x, y)| differs(x, y)).count();
+    ensure(changed > w * h / 50, || format!("only {changed} pixels changed between t 0 and t 0.5"))?;
+    // The base sits at the bottom centre of the view (rows are top to bottom in `Image`): the
+    // block of pixels around its middle must not change.
+    let base = project_point(Vec3::new(0.0, 0.25, 0.0), Vec3::new(0.6, 1.3, 4.2), Vec3::new(0.6, 1.1, 0.0), w, h);
+    let still = (-3i32..=3).flat_map(|dy| (-3i32..=3).map(move |dx| (dx, dy))).all(|(dx, dy)| {
+        let (x, y) = ((base.0 as i32 + dx) as usize, (base.1 as i32 + dy) as usize);
+        !differs(x, y)
+    });
+    ensure(still, || format!("the static base's pixels around {base:?} changed"))?;
+    println!("       {changed} of {} pixels changed; the base's did not", w * h);
+    Ok(())
+}
+
+/// Pixel (x right, y down) of a world point through [`camera`].
+fn project_point(p: Vec3, eye: Vec3, target: Vec3, w: usize, h: usize) -> (usize, usize) {
+    let cam = camera(eye, target);
+    let clip = cam.proj * cam.view * p.extend(1.0);
+    let ndc = clip.truncate() / clip.w;
+    (((ndc.x * 0.5 + 0.5) * w as f32) as usize, ((0.5 - ndc.y * 0.5) * h as f32) as usize)
 }

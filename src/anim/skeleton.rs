@@ -220,3 +220,19 @@ impl Skeleton {
         Ok(())
     }
 }
+
+/// Node world matrices from local TRS, parents first (a bad parent index counts as a root).
+/// (The renderer's rest placement of rigid meshes and the animation's `Rest` meshes share it.)
+pub fn node_world_matrices(model: &ModelData) -> Vec<Mat4> {
+    let mut out: Vec<Mat4> = Vec::with_capacity(model.nodes.len());
+    for (i, n) in model.nodes.iter().enumerate() {
+        let local = Mat4::from_scale_rotation_translation(
+            glam::Vec3::from(n.scale),
+            Quat::from_array(n.rotation).normalize(),
+            glam::Vec3::from(n.translation),
+        );
+        let parent = n.parent.filter(|&p| p < i).and_then(|p| out.get(p)).copied();
+        out.push(parent.map_or(local, |p| p * local));
+    }
+    out
+}

@@ -17,7 +17,28 @@ enum Command {
     /// Load everything in a project and report every problem; exit 1 if any.
     Check { project_dir: PathBuf },
     /// Print a glTF model's meshes, skins and joints, morph targets and animations.
-    Inspect { model: PathBuf },
+    Inspect(InspectArgs),
+}
+
+#[derive(clap::Args)]
+struct InspectArgs {
+    model: PathBuf,
+    /// With --vertices: the animation (name, or index in the file) to pose.
+    #[arg(long, value_name = "NAME_OR_INDEX")]
+    anim: Option<String>,
+    /// With --vertices: a time in seconds to pose at (repeatable).
+    #[arg(long = "time", value_name = "T", value_parser = parse_time)]
+    times: Vec<f32>,
+    /// Write the posed vertex positions of every drawn primitive as JSON to FILE ("-": stdout).
+    #[arg(long, value_name = "FILE")]
+    vertices: Option<PathBuf>,
+}
+
+fn parse_time(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a time in seconds")),
+    }
 }
 
 #[derive(clap::Args, Default)]
@@ -90,6 +111,13 @@ pub fn main() -> i32 {
             stats: a.stats,
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
-        Some(Command::Inspect { model }) => super::inspect::inspect(&model),
+        Some(Command::Inspect(a)) => match a.vertices {
+            Some(out) => super::inspect::vertices(&a.model, a.anim.as_deref(), &a.times, &out),
+            None if a.anim.is_some() || !a.times.is_empty() => {
+                eprintln!("error: --anim and --time go with --vertices FILE");
+                2
+            }
+            None => super::inspect::inspect(&a.model),
+        },
     }
 }

@@ -119,8 +119,13 @@ impl Scenery {
             if !m.weights.is_empty() {
                 self.list.set_morph_weights(&m.weights);
             }
-            if let Some(anim) = m.anim.as_ref().filter(|a| !a.palette.is_empty()) {
-                self.list.set_palette(&anim.palette);
+            if let Some(anim) = m.anim.as_ref() {
+                if !anim.palette.is_empty() {
+                    self.list.set_palette(&anim.palette);
+                }
+                if !anim.mesh_world.is_empty() {
+                    self.list.set_mesh_worlds(&anim.mesh_world);
+                }
             }
         }
         self.renderer.submit(gl, &self.list);

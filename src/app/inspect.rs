@@ -10,23 +10,147 @@ use std::path::Path;
 /// model's folder is the project root, so sibling `.bin` and image files resolve and nothing
 /// outside that folder is read.
 pub fn inspect(path: &Path) -> i32 {
+    match load(path) {
+        Ok(m) => {
+            print!("{}", report(&path.display().to_string(), &m));
+            for w in warnings(&m) {
+                eprintln!("warning: {}: {w}", path.display());
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// Imports the model with its folder as the project root; errors name the path as given.
+fn load(path: &Path) -> Result<ModelData, crate::base::path::LoadError> {
     let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
     };
     let res_path = format!("/{name}");
-    let result = Resources::open_dir(&dir).and_then(|res| import(&res, &res_path));
-    match result {
-        Ok(m) => {
-            print!("{}", report(&path.display().to_string(), &m));
-            0
+    Resources::open_dir(&dir).and_then(|res| import(&res, &res_path)).map_err(|mut e| {
+        if e.resource == res_path {
+            e.resource = path.display().to_string();
         }
-        Err(mut e) => {
-            if e.resource == res_path {
-                e.resource = path.display().to_string();
+        e
+    })
+}
+
+/// Animated nodes that nothing drawn follows (no mesh at or below them, not a skin joint, no
+/// ancestor of one): their motion is invisible, which usually means a broken export.
+pub fn warnings(m: &ModelData) -> Vec<String> {
+    let n = m.nodes.len();
+    let mut shows = vec![false; n];
+    for mesh in &m.meshes {
+        if let Some(s) = shows.get_mut(mesh.node) {
+            *s = true;
+        }
+    }
+    for skin in &m.skins {
+        for &j in &skin.joints {
+            if let Some(s) = shows.get_mut(j) {
+                *s = true;
             }
+        }
+    }
+    // Children come after parents: a backward pass carries "shows" up to every ancestor.
+    for i in (0..n).rev() {
+        if shows[i]
+            && let Some(p) = m.nodes[i].parent.filter(|&p| p < n)
+        {
+            shows[p] = true;
+        }
+    }
+    let mut out = Vec::new();
+    for a in &m.animations {
+        let mut hidden: Vec<usize> = a.channels.iter().map(|c| c.node).filter(|&k| k < n && !shows[k]).collect();
+        hidden.sort_unstable();
+        hidden.dedup();
+        if !hidden.is_empty() {
+            let names: Vec<String> = hidden.iter().take(5).map(|&k| format!("{k} \"{}\"", m.nodes[k].name)).collect();
+            let more = if hidden.len() > 5 { format!(" and {} more", hidden.len() - 5) } else { String::new() };
+            out.push(format!(
+                "animation \"{}\" moves node(s) {}{more} that no drawn mesh follows",
+                a.name,
+                names.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// `inspect MODEL --anim A --time T... --vertices FILE` (cli.md): posed positions of every drawn
+/// primitive, from the same animation state and formulas the renderer uses.
+pub fn vertices(path: &Path, anim: Option<&str>, times: &[f32], out: &Path) -> i32 {
+    let m = match load(path) {
+        Ok(m) => std::rc::Rc::new(m),
+        Err(e) => {
             eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let src = m.source.clone();
+    let needs_rig = !m.skins.is_empty() || !m.animations.is_empty();
+    let rig = if needs_rig {
+        match crate::game::animation::Rig::new(&src, &m, &[&m]) {
+            Ok(r) => Some(std::rc::Rc::new(r)),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        }
+    } else {
+        None
+    };
+    let clip = match anim {
+        None => None,
+        Some(a) => {
+            let by_name = rig.as_ref().and_then(|r| r.clip_names.iter().position(|n| n == a));
+            let by_index = a.parse::<usize>().ok().filter(|&i| rig.as_ref().is_some_and(|r| i < r.clips.len()));
+            match by_name.or(by_index) {
+                Some(c) => Some(c),
+                None => {
+                    let names = rig.as_ref().map(|r| r.clip_names.join(", ")).unwrap_or_default();
+                    eprintln!("error: {}: no animation '{a}' (animations: {names})", path.display());
+                    return 1;
+                }
+            }
+        }
+    };
+    let times = if times.is_empty() { &[0.0][..] } else { times };
+    let mut frames = Vec::new();
+    for &t in times {
+        let prims = crate::game::posed::posed_vertices(&m, rig.clone(), clip, t);
+        let meshes: Vec<serde_json::Value> = prims
+            .iter()
+            .map(|p| {
+                let flat: Vec<f32> = p.positions.iter().flatten().copied().collect();
+                serde_json::json!({
+                    "node": m.nodes.get(p.node).map_or(p.node, |n| n.gltf_index),
+                    "mesh": p.mesh,
+                    "primitive": p.primitive,
+                    "positions": flat,
+                })
+            })
+            .collect();
+        frames.push(serde_json::json!({ "t": t, "meshes": meshes }));
+    }
+    let text = serde_json::json!({ "frames": frames }).to_string();
+    let written = if out.as_os_str() == "-" {
+        println!("{text}");
+        Ok(())
+    } else {
+        std::fs::write(out, text + "\n")
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("error: {}: {e}", out.display());
             1
         }
     }

@@ -294,9 +294,34 @@ pub fn check(dir: &Path) -> i32 {
             Err(e) => problems.push(e.to_string()),
         }
     }
+    let mut imported = std::collections::BTreeMap::new();
     for mesh in &meshes {
-        if let Err(e) = crate::project::gltf::import(&res, mesh) {
-            problems.push(e.to_string());
+        match crate::project::gltf::import(&res, mesh) {
+            Ok(m) => {
+                for w in super::inspect::warnings(&m) {
+                    eprintln!("warning: {mesh}: {w}");
+                }
+                imported.insert(mesh.clone(), m);
+            }
+            Err(e) => problems.push(e.to_string()),
+        }
+    }
+    // Clips of other files that target nodes the model's skeleton lacks (run warns the same).
+    let mut seen = std::collections::BTreeSet::new();
+    for path in res.list(".collection") {
+        let Ok(spec) = collection::load_collection(&res, &path) else { continue };
+        for c in spec.objects.iter().flat_map(|o| &o.components) {
+            let crate::project::ComponentKind::Model(m) = &c.kind else { continue };
+            let Some(sk) = imported.get(&m.skeleton) else { continue };
+            for a in m.animations.iter().filter(|a| **a != m.skeleton) {
+                if let Some(file) = imported.get(a)
+                    && seen.insert((m.skeleton.clone(), a.clone()))
+                {
+                    for w in crate::game::animation::unmatched_channels(&m.skeleton, sk, file) {
+                        eprintln!("warning: {w}");
+                    }
+                }
+            }
         }
     }
     problems.extend(check_materials(&res, &materials));

@@ -11,6 +11,8 @@ use std::rc::Rc;
 
 /// A skeleton with the union of the animations of a model's `animations` files, by name.
 pub struct Rig {
+    /// The skeleton file's resource path.
+    pub source: String,
     pub skeleton: Skeleton,
     pub clips: Vec<Clip>,
     /// Hash of each clip's name, in `clips` order.
@@ -38,6 +40,9 @@ impl Rig {
                 let data = if std::ptr::eq(*file, skeleton) {
                     data
                 } else {
+                    for w in unmatched_channels(source, skeleton, file) {
+                        log::warn!("{w}");
+                    }
                     remapped = remap(data, file, &by_name);
                     &remapped
                 };
@@ -48,12 +53,40 @@ impl Rig {
                 clip_names.push(data.name.clone());
             }
         }
-        Ok(Rig { skeleton: sk, clips, clip_ids, clip_names })
+        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names })
     }
 
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
         self.clip_ids.iter().position(|&c| c == id)
     }
+}
+
+/// One line per clip of `file` that targets nodes the skeleton `skeleton` (from `source`) has no
+/// node of the same name for: those channels are dropped when the rig is built.
+pub fn unmatched_channels(source: &str, skeleton: &ModelData, file: &ModelData) -> Vec<String> {
+    let names: std::collections::HashSet<&str> = skeleton.nodes.iter().map(|n| n.name.as_str()).collect();
+    let mut out = Vec::new();
+    for clip in &file.animations {
+        let mut missing: Vec<&str> = clip
+            .channels
+            .iter()
+            .filter_map(|c| file.nodes.get(c.node).map(|n| n.name.as_str()))
+            .filter(|n| !names.contains(n))
+            .collect();
+        missing.sort_unstable();
+        missing.dedup();
+        if !missing.is_empty() {
+            let shown: Vec<String> = missing.iter().take(5).map(|n| format!("'{n}'")).collect();
+            let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+            out.push(format!(
+                "{}: animation '{}' targets node(s) {}{more} that skeleton {source} does not have; they are ignored",
+                file.source,
+                clip.name,
+                shown.join(", ")
+            ));
+        }
+    }
+    out
 }
 
 /// A clip of another file, with its channels pointed at the skeleton's nodes of the same name.
@@ -95,6 +128,23 @@ pub struct AnimState {
     /// Bone game objects: (skeleton node, game object slot).
     pub bones: Vec<(usize, u32)>,
     pub listener: Option<Listener>,
+    /// How each mesh of the drawn glTF follows the pose (see [`MeshPose`]), in mesh order.
+    mesh_poses: Vec<MeshPose>,
+    /// Model-space transform of each drawn mesh after the last pose: its node's animated matrix
+    /// for a rigid mesh, identity for a skinned one (glTF ignores a skinned mesh's node).
+    pub mesh_world: Vec<Mat4>,
+}
+
+/// How one drawn mesh follows the rig: the skeleton file may be another glTF than the mesh file,
+/// so a rigid mesh is tied to the skeleton node of its node's name, else it keeps its rest place.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum MeshPose {
+    /// Skinned: the palette moves the vertices; the mesh is drawn with the model's transform.
+    Skinned,
+    /// Rigid: drawn with this skeleton node's model-space matrix.
+    Node(usize),
+    /// No node of that name in the skeleton: its rest model-space matrix, always.
+    Rest(Mat4),
 }
 
 /// What the animation pass reports for the frame.
@@ -118,10 +168,58 @@ impl AnimState {
             palette: vec![Mat4::IDENTITY; joints],
             bones: Vec::new(),
             listener: None,
+            mesh_poses: Vec::new(),
+            mesh_world: Vec::new(),
             rig,
         };
         s.pose(&mut []);
         s
+    }
+
+    /// A state that also moves the rigid meshes of `meshes` (the glTF the instance draws): each
+    /// mesh follows its node in the skeleton — the same node when the skeleton is that file,
+    /// else the node of the same name.
+    pub fn with_meshes(rig: Rc<Rig>, meshes: &ModelData) -> AnimState {
+        let mut s = AnimState::new(rig);
+        s.bind_meshes(meshes);
+        s
+    }
+
+    fn bind_meshes(&mut self, data: &ModelData) {
+        let sk = &self.rig.skeleton;
+        let same_file = data.source == self.rig.source;
+        let rest = crate::anim::skeleton::node_world_matrices(data);
+        self.mesh_poses = data
+            .meshes
+            .iter()
+            .map(|m| {
+                if m.skin.is_some() {
+                    return MeshPose::Skinned;
+                }
+                let name = data.nodes.get(m.node).map_or("", |n| n.name.as_str());
+                let node = if same_file && m.node < sk.node_count() {
+                    Some(m.node)
+                } else {
+                    (0..sk.node_count()).find(|&i| !name.is_empty() && sk.name(i) == name)
+                };
+                match node {
+                    Some(n) => MeshPose::Node(n),
+                    None => MeshPose::Rest(rest.get(m.node).copied().unwrap_or(Mat4::IDENTITY)),
+                }
+            })
+            .collect();
+        self.mesh_world = vec![Mat4::IDENTITY; self.mesh_poses.len()];
+        self.place_meshes();
+    }
+
+    fn place_meshes(&mut self) {
+        for (out, pose) in self.mesh_world.iter_mut().zip(&self.mesh_poses) {
+            *out = match *pose {
+                MeshPose::Skinned => Mat4::IDENTITY,
+                MeshPose::Node(n) => self.model.get(n).copied().unwrap_or(Mat4::IDENTITY),
+                MeshPose::Rest(m) => m,
+            };
+        }
     }
 
     /// Samples the player's pose into model matrices, palettes and (when given) morph weights.
@@ -144,6 +242,7 @@ impl AnimState {
             }
             at += n;
         }
+        self.place_meshes();
         if weights.len() == self.rig_weights.len() {
             weights.copy_from_slice(&self.rig_weights);
         }
@@ -300,7 +399,11 @@ fn rebuild_instance(
             }
             return Ok(());
         };
-        let mut new = AnimState::new(rig);
+        let asset = w.models.instances[i as usize].asset as usize;
+        let mut new = match w.models.assets.get(asset) {
+            Some(a) => AnimState::with_meshes(rig, &a.data),
+            None => AnimState::new(rig),
+        };
         if let Some(old) = &old {
             carry_playback(old, &mut new, &spec.source);
         }

@@ -210,7 +210,8 @@ impl ModelWorld {
             let t = self.texture(res, path, &spec.source).map_err(|e| e.to_string())?;
             textures.push((hash_remembered(sampler), t));
         }
-        let anim = self.rig(res, spec)?.map(AnimState::new);
+        let data = self.assets[asset as usize].data.clone();
+        let anim = self.rig(res, spec)?.map(|r| AnimState::with_meshes(r, &data));
         self.instances.push(ModelInstance {
             slot,
             id: hash_remembered(id),

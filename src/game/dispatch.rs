@@ -193,6 +193,14 @@ fn builtin_object_message(w: &mut World, slot: u32, m: &Message) {
         Some(MsgValue::Bool(b)) => *b,
         _ => true,
     };
+    // Defold updates world transforms before dispatching messages, so a `go.set_position` in the
+    // callback that posted this message counts. Only the two chains this message reads need it.
+    if keep {
+        w.scene.update_world_transform_of(slot);
+        if parent != NONE {
+            w.scene.update_world_transform_of(parent);
+        }
+    }
     if let Err(e) = w.scene.set_parent(slot, parent, keep) {
         log::error!("set_parent of '{}': {e}", name_of(w.scene.ids[slot as usize]));
     }

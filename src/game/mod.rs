@@ -3,6 +3,7 @@
 pub mod animation;
 pub mod components;
 pub mod dispatch;
+pub mod posed;
 pub mod spawn;
 pub mod world;
 

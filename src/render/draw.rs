@@ -91,6 +91,11 @@ pub struct DrawItem {
     /// Shorter than [`super::GpuModel::palette_len`]: the missing bones come from the rest pose;
     /// longer: the rest is ignored. A bone with a non-finite value is drawn as the identity.
     pub palette: Span,
+    /// Into [`DrawList::mesh_worlds`]: model-space transform per mesh, in model order (the
+    /// animated node matrices of rigid meshes; identity for skinned ones). Empty: each mesh at
+    /// its node's rest place ([`super::GpuModel`]'s upload-time matrices); shorter: the missing
+    /// meshes at rest.
+    pub mesh_worlds: Span,
 }
 
 /// One skinning matrix as the draw list stores it: the top three rows of the 4×4 matrix,
@@ -115,6 +120,7 @@ pub struct DrawList {
     pub textures: Vec<(Hash, TextureHandle)>,
     pub morph_weights: Vec<f32>,
     pub palettes: Vec<BoneRows>,
+    pub mesh_worlds: Vec<Mat4>,
 }
 
 /// Ambient light when a list is made with [`DrawList::new`].
@@ -134,6 +140,7 @@ impl DrawList {
         self.textures.clear();
         self.morph_weights.clear();
         self.palettes.clear();
+        self.mesh_worlds.clear();
     }
 
     /// Adds an instance with nothing overridden.
@@ -147,6 +154,7 @@ impl DrawList {
             textures: Span::default(),
             morph_weights: Span::default(),
             palette: Span::default(),
+            mesh_worlds: Span::default(),
         });
     }
 
@@ -169,6 +177,7 @@ impl DrawList {
             textures: append(&mut self.textures, textures),
             morph_weights: Span::default(),
             palette: Span::default(),
+            mesh_worlds: Span::default(),
         };
         self.items.push(item);
     }
@@ -189,6 +198,23 @@ impl DrawList {
             let start = self.palettes.len() as u32;
             self.palettes.extend(bones.iter().map(bone_rows));
             item.palette = Span { start, len: bones.len() as u32 };
+        }
+    }
+
+    /// Model-space transform of `item`'s mesh `mesh`: the list's animated one when given, else
+    /// `rest` (the model's upload-time node matrix).
+    pub fn mesh_world(&self, item: &DrawItem, mesh: usize, rest: Mat4) -> Mat4 {
+        if mesh < item.mesh_worlds.len as usize {
+            self.mesh_worlds.get(item.mesh_worlds.start as usize + mesh).copied().unwrap_or(rest)
+        } else {
+            rest
+        }
+    }
+
+    /// Gives the last item's meshes their animated model-space transforms.
+    pub fn set_mesh_worlds(&mut self, worlds: &[Mat4]) {
+        if let Some(item) = self.items.last_mut() {
+            item.mesh_worlds = append(&mut self.mesh_worlds, worlds);
         }
     }
 

@@ -4,7 +4,7 @@
 //! Morph targets become one float texture array per primitive (see [`super::morph`]). Skins keep
 //! their rest-pose palette, drawn for instances that bring none.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Vec3};
 use glow::HasContext;
 
 use super::draw::{BoneRows, bone_rows};
@@ -97,20 +97,7 @@ pub struct GpuModel {
     pub(crate) rest_palette: Vec<BoneRows>,
 }
 
-/// Node world matrices from local TRS, parents first (a bad parent index counts as a root).
-pub fn node_world_matrices(model: &ModelData) -> Vec<Mat4> {
-    let mut out: Vec<Mat4> = Vec::with_capacity(model.nodes.len());
-    for (i, n) in model.nodes.iter().enumerate() {
-        let local = Mat4::from_scale_rotation_translation(
-            Vec3::from(n.scale),
-            Quat::from_array(n.rotation).normalize(),
-            Vec3::from(n.translation),
-        );
-        let parent = n.parent.filter(|&p| p < i).and_then(|p| out.get(p)).copied();
-        out.push(parent.map_or(local, |p| p * local));
-    }
-    out
-}
+pub use crate::anim::skeleton::node_world_matrices;
 
 impl GpuModel {
     /// Uploads every primitive and texture. Inconsistent data (stream lengths, indices out of

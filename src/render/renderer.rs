@@ -406,7 +406,8 @@ impl ModelRenderer {
                     item: ii as u32,
                     prim: pi as u32,
                 };
-                let world = item.world * model.mesh_world.get(prim.mesh).copied().unwrap_or_default();
+                let world = item.world
+                    * list.mesh_world(item, prim.mesh, model.mesh_world.get(prim.mesh).copied().unwrap_or_default());
                 let center = world.transform_point3(prim.center);
                 if prim.cullable && !sphere_visible(&self.frustum, center, prim.radius * max_scale(&world)) {
                     stats.culled += 1;
@@ -441,7 +442,8 @@ impl ModelRenderer {
             let prim = &model.prims[rec.prim as usize];
             let p = &material.program;
             let mut m = DrawMatrices {
-                world: item.world * model.mesh_world.get(prim.mesh).copied().unwrap_or_default(),
+                world: item.world
+                    * list.mesh_world(item, prim.mesh, model.mesh_world.get(prim.mesh).copied().unwrap_or_default()),
                 ..Default::default()
             };
             if p.needs.worldview || p.needs.normal {

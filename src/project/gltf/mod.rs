@@ -8,6 +8,7 @@ mod anim;
 pub mod humanoid;
 mod material;
 mod mesh;
+pub mod robot_arm;
 pub mod samples;
 mod scene;
 pub mod writer;
