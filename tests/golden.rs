@@ -1,5 +1,6 @@
 //! End-to-end golden image: the embedded demo, run headless through the CLI, read back and
-//! compared with a committed PNG. Tolerance: 2 per channel, at most 0.5% of pixels over it
+//! compared with a committed PNG. Frame 140 is the attract mode's first pickup: the gold gem beside
+//! the walking hero is swollen in its pop. Tolerance: 2 per channel, at most 0.5% of pixels over it
 //! (llvmpipe is deterministic on one machine; the slack absorbs other Mesa versions' rounding).
 //! `SINEW_UPDATE_GOLDEN=1` rewrites the reference; a missing reference fails.
 mod common;
@@ -15,11 +16,11 @@ fn demo_frame_matches_golden_image() {
         "run",
         "--headless",
         "--frames",
-        "90",
+        "140",
         "--fixed-dt",
         "0.0166667",
         "--size",
-        "240x135",
+        "480x270",
         "--screenshot",
         shot.to_str().unwrap_or(""),
     ]);

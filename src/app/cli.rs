@@ -65,7 +65,7 @@ struct RunArgs {
     /// At exit, print one JSON line of frame statistics to stderr.
     #[arg(long)]
     stats: bool,
-    /// Draw every game object as a small cube (on by default for the embedded demo).
+    /// Draw every game object that shows nothing else as a small cube.
     #[arg(long)]
     debug_draw: bool,
     /// Write every raw input event to FILE as JSON lines stamped with the frame.
@@ -104,9 +104,9 @@ pub fn main() -> i32 {
         }
     };
     let status = match cli.command {
-        None => run(RunOptions { debug_draw: true, ..RunOptions::default() }),
+        None => run(RunOptions::default()),
         Some(Command::Run(a)) => run(RunOptions {
-            debug_draw: a.debug_draw || a.project_dir.is_none(),
+            debug_draw: a.debug_draw,
             project_dir: a.project_dir,
             headless: a.headless,
             frames: a.frames,

@@ -5,6 +5,7 @@
 //! many as practical are collected so one fix-and-retry shows most of the problems at once.
 mod accessor;
 mod anim;
+pub mod humanoid;
 mod material;
 mod mesh;
 pub mod robot_arm;

@@ -103,7 +103,14 @@ pub fn textured_grid(cx: u32, cz: u32) -> Vec<u8> {
 
 /// The models of the embedded demo, by file name (see `examples/gen_assets.rs`).
 pub fn demo_assets() -> Vec<(&'static str, Vec<u8>)> {
-    vec![("crate.glb", textured_cube()), ("wiggler.glb", wiggler()), ("face.glb", morph_face())]
+    vec![
+        ("crate.glb", textured_cube()),
+        ("wiggler.glb", wiggler()),
+        ("face.glb", morph_face()),
+        ("humanoid.glb", super::humanoid::humanoid()),
+        ("ground.glb", super::humanoid::ground(120.0, 60.0)),
+        ("gem.glb", super::humanoid::gem()),
+    ]
 }
 
 /// A "face": a 9×9-vertex grid in the XY plane (mesh `face`) with two morph targets, `smile`
