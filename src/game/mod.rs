@@ -108,7 +108,9 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
         if f.listener.callback != 0 {
             hooks.model_done(f.listener.script, f.listener.callback, &msg);
         } else {
-            world.borrow_mut().messages.post(msg);
+            if world.borrow_mut().messages.post(msg).is_err() {
+                log::warn!("model_animation_done dropped: the frame's message budget is spent");
+            }
         }
     }
 }
@@ -117,5 +119,7 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
 pub fn post_update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     dispatch::delete_doomed(world, hooks);
     dispatch::dispatch(world, hooks);
-    world.borrow_mut().frame += 1;
+    let mut w = world.borrow_mut();
+    w.frame += 1;
+    w.messages.new_frame();
 }

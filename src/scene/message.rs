@@ -192,15 +192,44 @@ pub struct Message {
     pub data: Vec<u8>,
 }
 
+/// Most messages that may be posted in one frame. Defold bounds its message buffers and refuses
+/// posts to a full socket; Sinew counts posts per frame so that a script whose `on_message`
+/// posts two messages for each it gets cannot grow the queue without bound.
+pub const MAX_MESSAGES_PER_FRAME: usize = 16_384;
+
+/// Why [`MessageQueue::post`] refused a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueueFull {
+    /// The first refusal this frame: report it (once, naming the sender).
+    First,
+    /// Already reported this frame: drop silently.
+    Again,
+}
+
 /// FIFO of messages waiting for the next dispatch.
 #[derive(Default)]
 pub struct MessageQueue {
     queue: VecDeque<Message>,
+    posted_this_frame: usize,
+    refused_this_frame: bool,
 }
 
 impl MessageQueue {
-    pub fn post(&mut self, m: Message) {
+    /// Queues `m` unless [`MAX_MESSAGES_PER_FRAME`] messages were already posted this frame.
+    pub fn post(&mut self, m: Message) -> Result<(), QueueFull> {
+        if self.posted_this_frame >= MAX_MESSAGES_PER_FRAME {
+            let first = !self.refused_this_frame;
+            self.refused_this_frame = true;
+            return Err(if first { QueueFull::First } else { QueueFull::Again });
+        }
+        self.posted_this_frame += 1;
         self.queue.push_back(m);
+        Ok(())
+    }
+    /// Starts a new frame's post budget.
+    pub fn new_frame(&mut self) {
+        self.posted_this_frame = 0;
+        self.refused_this_frame = false;
     }
     pub fn pop(&mut self) -> Option<Message> {
         self.queue.pop_front()
@@ -239,5 +268,19 @@ mod tests {
         }
         assert!(decode(&deep).is_err());
         assert_eq!(decode(&[]).unwrap(), MsgValue::Table(vec![]));
+    }
+
+    #[test]
+    fn posts_per_frame_are_capped_and_reported_once() {
+        let m = Message { sender: Url::default(), receiver: Url::default(), id: 1, data: Vec::new() };
+        let mut q = MessageQueue::default();
+        for _ in 0..MAX_MESSAGES_PER_FRAME {
+            assert_eq!(q.post(m.clone()), Ok(()));
+        }
+        assert_eq!(q.post(m.clone()), Err(QueueFull::First));
+        assert_eq!(q.post(m.clone()), Err(QueueFull::Again));
+        assert_eq!(q.len(), MAX_MESSAGES_PER_FRAME);
+        q.new_frame();
+        assert_eq!(q.post(m.clone()), Ok(()));
     }
 }

@@ -6,7 +6,7 @@
 //! [`last_error`], and the Lua wrapper raises the error.
 use crate::base::hash::{hash_transient, name_of};
 use crate::game::World;
-use crate::scene::message::MAX_MESSAGE_BYTES;
+use crate::scene::message::{MAX_MESSAGE_BYTES, MAX_MESSAGES_PER_FRAME, QueueFull};
 use crate::scene::url::{self, Url};
 use crate::scene::{Message, NONE};
 use glam::{Mat4, Quat, Vec3};
@@ -40,6 +40,8 @@ pub type Ctx = *const RefCell<World>;
 
 pub(super) const OK: i32 = 0;
 const ERR: i32 = 1;
+/// `post`: the queue is full and the overflow was already reported this frame.
+const DROPPED: i32 = 2;
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
@@ -310,8 +312,15 @@ extern "C" fn post(ctx: Ctx, sender: *const Url, receiver: *const Url, id: u64, 
         unsafe { (*sender, *receiver, if n == 0 { Vec::new() } else { std::slice::from_raw_parts(data, n).to_vec() }) };
     world_or_err!(ctx, |w| {
         let receiver = Url { socket: if receiver.socket == 0 { w.socket } else { receiver.socket }, ..receiver };
-        w.messages.post(Message { sender, receiver, id, data });
-        OK
+        match w.messages.post(Message { sender, receiver, id, data }) {
+            Ok(()) => OK,
+            Err(QueueFull::First) => fail(format!(
+                "msg.post: more than {MAX_MESSAGES_PER_FRAME} messages posted this frame; messages are dropped \
+                 until the next frame (this one from {})",
+                url::format(&sender)
+            )),
+            Err(QueueFull::Again) => DROPPED,
+        }
     })
 }
 

@@ -112,7 +112,8 @@ end
 function S.post_raw(sender, receiver, id, message)
   pos = 0
   if message ~= nil then encode_table(message, 0) end
-  if F.post(ctx, sender, receiver, id.h, buf, pos) ~= 0 then S.fail_last() end
+  -- 2: dropped because the frame's message budget is spent (reported once per frame in Rust).
+  if F.post(ctx, sender, receiver, id.h, buf, pos) == 1 then S.fail_last() end
 end
 
 local msg = {}
