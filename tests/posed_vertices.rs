@@ -223,16 +223,6 @@ fn rigid_meshes_follow_a_skeleton_from_another_file_by_node_name() {
     assert!(s.mesh_world[fi].abs_diff_eq(world[m.meshes[fi].node], 1e-5));
 }
 
-fn shared() -> Option<std::path::PathBuf> {
-    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if dir.join("assets").is_dir() && dir.join("reference").is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent (reference poses)", dir.display());
-        None
-    }
-}
-
 fn floats(v: &Value) -> Vec<f32> {
     v.as_array().map(|a| a.iter().filter_map(Value::as_f64).map(|f| f as f32).collect()).unwrap_or_default()
 }
@@ -241,7 +231,7 @@ fn floats(v: &Value) -> Vec<f32> {
 /// world matrix (node animation) within 1e-4 × model size.
 #[test]
 fn reference_poses_vertices_and_nodes() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = common::shared() else { return };
     let res = Resources::open_dir(&shared.join("assets")).expect("assets");
     let files = ["riggedsimple.0.json", "simpleskin.0.json", "fox.survey.json", "fox.run.json"];
     let files = files.iter().chain(&["animatedmorphcube.0.json", "simplemorph.0.json"]);
@@ -304,7 +294,7 @@ fn chunks(v: &[f32]) -> Vec<[f32; 3]> {
 /// BoxAnimated: node animation without any skin (no reference file: the oracle above decides).
 #[test]
 fn box_animated_node_animation() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = common::shared() else { return };
     let res = Resources::open_dir(&shared.join("assets")).expect("assets");
     let m = import(&res, "/BoxAnimated.gltf").expect("import");
     let clip = &m.animations[0];

@@ -2,23 +2,14 @@
 //! independent three.js + float64 implementation of glTF animation): joint and node world
 //! matrices, morph weights and final vertex positions (morph, then skin) at the listed times.
 //! Skipped, saying so, when `../shared` is absent.
+mod common;
+
 use glam::{Mat4, Vec3};
 use serde_json::Value;
 use sinew::anim::skinning::{morph_positions, skin_positions};
 use sinew::anim::{Clip, SamplingCache, Skeleton};
 use sinew::project::Resources;
 use sinew::project::gltf::import;
-use std::path::Path;
-
-fn shared() -> Option<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if dir.join("reference").is_dir() && dir.join("assets").is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} (reference poses and assets) is absent", dir.display());
-        None
-    }
-}
 
 fn floats(v: &Value) -> Vec<f32> {
     v.as_array().map(|a| a.iter().filter_map(Value::as_f64).map(|f| f as f32).collect()).unwrap_or_default()
@@ -35,7 +26,7 @@ struct Worst {
 
 /// Compares one reference file; returns the worst absolute errors.
 fn check(file: &str) -> Option<Worst> {
-    let dir = shared()?;
+    let dir = common::shared()?;
     let text = std::fs::read_to_string(dir.join("reference").join(file)).unwrap();
     let reference: Value = serde_json::from_str(&text).unwrap();
     let asset = reference["asset"].as_str().unwrap();

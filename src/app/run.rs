@@ -388,6 +388,8 @@ pub fn check(dir: &Path) -> i32 {
     }
     let mut meshes = std::collections::BTreeSet::new();
     let mut materials = std::collections::BTreeSet::new();
+    // (skeleton, animation file) pairs whose clips are matched to the skeleton by node name.
+    let mut clip_files = std::collections::BTreeSet::new();
     for path in res.list(".collection") {
         match collection::load_collection(&res, &path) {
             Ok(spec) => {
@@ -396,6 +398,8 @@ pub fn check(dir: &Path) -> i32 {
                         meshes.extend([m.mesh.clone(), m.skeleton.clone()]);
                         meshes.extend(m.animations.iter().cloned());
                         materials.insert((m.material.clone(), m.source.clone()));
+                        let others = m.animations.iter().filter(|a| **a != m.skeleton);
+                        clip_files.extend(others.map(|a| (m.skeleton.clone(), a.clone())));
                     }
                 }
             }
@@ -415,20 +419,10 @@ pub fn check(dir: &Path) -> i32 {
         }
     }
     // Clips of other files that target nodes the model's skeleton lacks (run warns the same).
-    let mut seen = std::collections::BTreeSet::new();
-    for path in res.list(".collection") {
-        let Ok(spec) = collection::load_collection(&res, &path) else { continue };
-        for c in spec.objects.iter().flat_map(|o| &o.components) {
-            let crate::project::ComponentKind::Model(m) = &c.kind else { continue };
-            let Some(sk) = imported.get(&m.skeleton) else { continue };
-            for a in m.animations.iter().filter(|a| **a != m.skeleton) {
-                if let Some(file) = imported.get(a)
-                    && seen.insert((m.skeleton.clone(), a.clone()))
-                {
-                    for w in crate::game::animation::unmatched_channels(&m.skeleton, sk, file) {
-                        eprintln!("warning: {w}");
-                    }
-                }
+    for (skeleton, file) in &clip_files {
+        if let (Some(sk), Some(clips)) = (imported.get(skeleton), imported.get(file)) {
+            for w in crate::game::animation::unmatched_channels(skeleton, sk, clips) {
+                eprintln!("warning: {w}");
             }
         }
     }

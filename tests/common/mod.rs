@@ -116,3 +116,14 @@ pub fn assert_lua_passed(r: &Run, name: &str) {
     assert!(passed > 0, "no checks ran: {line}");
     assert_eq!(r.status, 0, "{}", r.show());
 }
+
+/// `../shared` (assets and reference poses), or None after printing why the caller skips.
+pub fn shared() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    if dir.join("reference").is_dir() && dir.join("assets").is_dir() {
+        Some(dir)
+    } else {
+        println!("skipped: {} (reference poses and assets) is absent", dir.display());
+        None
+    }
+}
