@@ -2,9 +2,7 @@
 //! run through the real `sinew` binary. Each must finish in seconds.
 mod common;
 use common::*;
-use std::io::Read;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const PROJECT: (&str, &str) = ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#);
 
@@ -21,46 +19,6 @@ fn one_script(tag: &str, script: &str) -> TempDir {
             ("/main/s.script", script),
         ],
     )
-}
-
-/// Runs `sinew ARGS`, killing it after `limit` (a hang is a failure, not a stuck test run).
-fn sinew_within(args: &[&str], limit: Duration) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .env("SINEW_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn sinew");
-    // Both pipes are drained while it runs, so a chatty run cannot block on a full pipe.
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            String::from_utf8_lossy(&v).into_owned()
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Ok(Some(status)) = child.try_wait() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("sinew {args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Run {
-        status: status.code().unwrap_or(-1),
-        stdout: out.join().unwrap_or_default(),
-        stderr: err.join().unwrap_or_default(),
-    }
 }
 
 fn run_within(dir: &std::path::Path, frames: u32, extra: &[&str], limit: Duration) -> Run {

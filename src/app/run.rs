@@ -58,6 +58,8 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
     world.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
     let world = Rc::new(RefCell::new(world));
     let mut scripts = ScriptHost::new(world.clone(), res.clone())?;
+    let limit = settings.script_time_limit;
+    scripts.set_time_limit((limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit)));
     game::spawn::spawn_collection(&world, res, &spec, &mut scripts)?;
     scripts.init_new();
     game::post_update(&world, &mut scripts);
@@ -66,6 +68,8 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
 
 /// Runs a project; returns the exit status.
 pub fn run(opts: RunOptions) -> i32 {
+    // Before any script runs: a Ctrl-C during an endless `init` must still end the run cleanly.
+    crate::script::watchdog::install_signal_handlers();
     // The whole replay is checked before anything runs: a bad line means no partial run.
     let mut replay = match &opts.replay {
         Some(path) => match std::fs::read_to_string(path)
@@ -163,7 +167,7 @@ pub fn run(opts: RunOptions) -> i32 {
         if let Some(w) = &mut recorder {
             write_events(w, frames, &events);
         }
-        if events.iter().any(|e| matches!(e, RawEvent::Quit)) {
+        if events.iter().any(|e| matches!(e, RawEvent::Quit)) || crate::script::watchdog::quit_requested() {
             break 0;
         }
         {
@@ -219,6 +223,8 @@ pub fn run(opts: RunOptions) -> i32 {
             log::error!("cannot write the recording: {e}");
         }
     }
+    // An interruption that arrived outside Lua must not stop the `final` callbacks.
+    crate::script::watchdog::clear_interrupt();
     shutdown(&mut g);
     let mut status = exit_code;
     if let Some(path) = &opts.screenshot
@@ -377,6 +383,12 @@ pub fn check(dir: &Path) -> i32 {
             return 1;
         }
     };
+    // A folder without project.json is no project: say so instead of walking everything below
+    // it (`sinew check /` would read the whole disk).
+    if !res.dir().is_some_and(|d| d.join(&settings::SETTINGS_PATH[1..]).exists()) {
+        eprintln!("{}: not a Sinew project (no {} in it)", dir.display(), settings::SETTINGS_PATH);
+        return 1;
+    }
     let mut problems = Vec::new();
     match settings::load_settings(&res) {
         Ok(s) => {

@@ -106,6 +106,10 @@ impl Resources {
                         format!("resource path '{norm}' leaves the project folder (symlink)"),
                     ));
                 }
+                // A FIFO or a device would block the read or never end it.
+                if !canon.is_file() {
+                    return Err(LoadError::new(who, format!("'{norm}' is not a regular file")));
+                }
                 std::fs::read(&canon).map(Some).map_err(|e| LoadError::new(who, format!("cannot read '{norm}': {e}")))
             }
         }

@@ -19,6 +19,7 @@ struct SettingsFile {
     input: Option<Located<String>>,
     fixed_update_frequency: Option<Located<f32>>,
     input_repeat: Option<Located<RepeatFile>>,
+    script_time_limit: Option<Located<f32>>,
 }
 
 #[derive(Deserialize)]
@@ -51,6 +52,7 @@ impl Default for ProjectSettings {
             fixed_update_frequency: 60.0,
             repeat_delay: 0.5,
             repeat_interval: 0.2,
+            script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
         }
     }
 }
@@ -95,6 +97,12 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
             return Err(f.error(SETTINGS_PATH, "fixed_update_frequency must be a number >= 0 (0 turns it off)"));
         }
         s.fixed_update_frequency = f.value;
+    }
+    if let Some(f) = file.script_time_limit {
+        if !(f.value >= 0.0 && f.value.is_finite()) {
+            return Err(f.error(SETTINGS_PATH, "script_time_limit must be a number of seconds >= 0 (0 turns it off)"));
+        }
+        s.script_time_limit = f.value;
     }
     if let Some(r) = file.input_repeat {
         s.repeat_delay = r.value.repeat_delay.unwrap_or(s.repeat_delay);
@@ -166,6 +174,10 @@ mod tests {
         let e =
             parse_settings(r#"{ "main_collection": "/m.collection", "input_repeat": { "delay": 1 } }"#).unwrap_err();
         assert!(e.message.contains("unknown field `delay`"), "{e}");
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "script_time_limit": -1 }"#).unwrap_err();
+        assert!(e.message.contains("script_time_limit"), "{e}");
+        let s = parse_settings(r#"{ "main_collection": "/m.collection", "script_time_limit": 0.5 }"#).unwrap();
+        assert_eq!(s.script_time_limit, 0.5);
         let e = parse_settings(r#"{ "main_collection": "/m.collection", "fixed_update_frequency": -1 }"#).unwrap_err();
         assert!(e.message.contains("fixed_update_frequency"), "{e}");
         let e = parse_settings(r#"{ "main_collection": "/../m.collection" }"#).unwrap_err();

@@ -17,6 +17,8 @@ pub struct ProjectSettings {
     /// Seconds before the first key repeat, then between repeats.
     pub repeat_delay: f32,
     pub repeat_interval: f32,
+    /// Seconds one entry into Lua may run before the script is stopped; 0 = no limit.
+    pub script_time_limit: f32,
 }
 
 /// A collection flattened into game objects, parents always before their children.
@@ -111,3 +113,6 @@ pub struct LightSpec {
 
 /// The built-in model material used when a model names none.
 pub const DEFAULT_MODEL_MATERIAL: &str = "/builtins/materials/model.material";
+
+/// `script_time_limit` when project.json gives none (seconds).
+pub const DEFAULT_SCRIPT_TIME_LIMIT: f32 = 5.0;

@@ -6,6 +6,7 @@
 pub mod ffi;
 pub mod ffi_anim;
 pub mod ffi_model;
+pub mod watchdog;
 
 use crate::game::{ScriptHooks, World};
 use crate::project::{PropertyValue, Resources};
@@ -76,6 +77,15 @@ pub struct ScriptHost {
     next_index: u32,
     errors: Rc<Cell<u32>>,
     res: Resources,
+    /// Stops a callback that does not return (time limit, SIGINT); see [`watchdog`].
+    watch: std::sync::Arc<watchdog::Watch>,
+}
+
+impl Drop for ScriptHost {
+    fn drop(&mut self) {
+        // Before the Lua state closes: the watchdog must never touch a closed state.
+        self.watch.detach();
+    }
 }
 
 fn lua_err(e: mlua::Error) -> String {
@@ -127,7 +137,13 @@ impl ScriptHost {
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
-        Ok(ScriptHost { lua, entries, world, next_index: 0, errors, res })
+        // mlua's allocator aborts the process when the system refuses memory; under this limit
+        // Lua gets its own "not enough memory" error first and the game goes on.
+        if let Err(e) = lua.set_memory_limit(lua_memory_limit()) {
+            log::warn!("cannot limit Lua's memory ({e}): running out of memory will abort");
+        }
+        let watch = watchdog::Watch::new(&lua);
+        Ok(ScriptHost { lua, entries, world, next_index: 0, errors, res, watch })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
@@ -168,6 +184,12 @@ impl ScriptHost {
         Ok(t)
     }
 
+    /// The time one entry into Lua (an update pass, an `init` round, a message) may take before
+    /// the running script is stopped with "script ran too long"; `None` = no limit.
+    pub fn set_time_limit(&self, limit: Option<std::time::Duration>) {
+        self.watch.set_limit(limit);
+    }
+
     /// Compiles a `.script` or `.lua` file without running it (`sinew check`).
     pub fn compile(&self, path: &str) -> Result<(), String> {
         let src = self.res.read_string(path, None).map_err(|e| e.to_string())?;
@@ -181,6 +203,7 @@ impl ScriptHost {
     /// file is not in use; `Err` (with path and line) leaves the previous version running.
     pub fn reload(&mut self, path: &str) -> Result<bool, String> {
         let f = if path.ends_with(".script") { &self.entries.reload_script } else { &self.entries.reload_module };
+        let _running = self.watch.enter();
         let (err, used): (Option<String>, Option<bool>) = f.call(path).map_err(lua_err)?;
         match err {
             Some(e) => Err(e),
@@ -215,6 +238,7 @@ impl ScriptHost {
             overrides.set(i + 1, row).map_err(lua_err)?;
         }
         let index = self.next_index;
+        let _running = self.watch.enter();
         let err: Option<String> =
             self.entries.create.call((index, slot, component, script, overrides)).map_err(lua_err)?;
         if let Some(e) = err {
@@ -225,11 +249,33 @@ impl ScriptHost {
     }
 
     fn call_entry<A: mlua::IntoLuaMulti>(&self, f: &Function, args: A) {
+        let _running = self.watch.enter();
         if let Err(e) = f.call::<()>(args) {
             self.errors.set(self.errors.get() + 1);
             log::error!("{e}");
         }
     }
+}
+
+/// The most memory Lua may hold: half the machine's physical memory, and half the address
+/// space the process may map (`ulimit -v`), so the refusal comes from Lua's limit, never from
+/// the system. At least 256 MiB.
+pub fn lua_memory_limit() -> usize {
+    const FLOOR: usize = 256 << 20;
+    // SAFETY: plain queries of the C library with no pointers but the rlimit out-value.
+    let (pages, page, rlim) = unsafe {
+        let mut r: libc::rlimit = std::mem::zeroed();
+        let have = libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0;
+        (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE), have.then_some(r.rlim_cur))
+    };
+    let mut limit = usize::MAX;
+    if pages > 0 && page > 0 {
+        limit = (pages as usize).saturating_mul(page as usize) / 2;
+    }
+    if let Some(r) = rlim.filter(|&r| r != libc::RLIM_INFINITY) {
+        limit = limit.min(r as usize / 2);
+    }
+    limit.max(FLOOR)
 }
 
 fn property_row(lua: &Lua, name: &str, v: &PropertyValue) -> mlua::Result<Table> {
@@ -356,6 +402,7 @@ impl ScriptHooks for ScriptHost {
         self.call_entry(&self.entries.after_tweens, ());
     }
     fn fixed_update(&mut self, dt: f32, steps: u32) -> bool {
+        let _running = self.watch.enter();
         match self.entries.fixed_update.call::<bool>((dt, steps)) {
             Ok(used) => used,
             Err(e) => {

@@ -1,8 +1,11 @@
 //! Helpers for tests that run the real `sinew` binary on small projects.
 #![allow(dead_code)]
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
@@ -92,6 +95,102 @@ pub fn sinew(args: &[&str]) -> Run {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
+}
+
+/// A `sinew` process still running; both pipes are drained while it runs (a chatty run cannot
+/// block on a full pipe) into buffers the test can watch.
+pub struct Running {
+    child: Child,
+    args: Vec<String>,
+    out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
+    drains: Vec<std::thread::JoinHandle<()>>,
+}
+
+/// Starts `sinew ARGS` headless.
+pub fn spawn_sinew(args: &[&str]) -> Running {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("SINEW_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sinew");
+    let drain = |mut r: Box<dyn Read + Send>, buf: Arc<Mutex<Vec<u8>>>| {
+        std::thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = r.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                buf.lock().expect("output buffer").extend_from_slice(&chunk[..n]);
+            }
+        })
+    };
+    let (out, err) = (Arc::new(Mutex::new(Vec::new())), Arc::new(Mutex::new(Vec::new())));
+    let drains = vec![
+        drain(Box::new(child.stdout.take().expect("stdout")), out.clone()),
+        drain(Box::new(child.stderr.take().expect("stderr")), err.clone()),
+    ];
+    Running { child, args: args.iter().map(|a| a.to_string()).collect(), out, err, drains }
+}
+
+impl Running {
+    pub fn stdout_so_far(&self) -> String {
+        String::from_utf8_lossy(&self.out.lock().expect("output buffer")).into_owned()
+    }
+
+    /// Waits until stdout contains `needle`; panics (killing the process) after `limit`.
+    pub fn wait_for_stdout(&mut self, needle: &str, limit: Duration) {
+        let start = Instant::now();
+        while !self.stdout_so_far().contains(needle) {
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                panic!("sinew {:?}: no {needle:?} on stdout after {limit:?}", self.args);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Sends a signal by name (`INT`, `TERM`).
+    pub fn signal(&self, name: &str) {
+        let sent = Command::new("kill").arg(format!("-{name}")).arg(self.child.id().to_string()).status();
+        assert!(sent.is_ok_and(|s| s.success()), "kill -{name} failed");
+    }
+
+    /// Waits for the exit; a run still going after `limit` is killed and fails the test (a hang
+    /// is a failure, not a stuck test run).
+    pub fn finish_within(mut self, limit: Duration) -> Run {
+        let start = Instant::now();
+        let status = loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                break status;
+            }
+            if start.elapsed() > limit {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("sinew {:?} still running after {limit:?}\n{}", self.args, self.stdout_so_far());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        for d in self.drains.drain(..) {
+            let _ = d.join();
+        }
+        let text = |b: &Arc<Mutex<Vec<u8>>>| String::from_utf8_lossy(&b.lock().expect("output buffer")).into_owned();
+        // A process ended by a signal has no code: -(signal number), as Python shows it.
+        let code = status.code().unwrap_or_else(|| {
+            use std::os::unix::process::ExitStatusExt;
+            -status.signal().unwrap_or(0)
+        });
+        Run { status: code, stdout: text(&self.out), stderr: text(&self.err) }
+    }
+}
+
+/// Runs `sinew ARGS`, killing it after `limit`.
+pub fn sinew_within(args: &[&str], limit: Duration) -> Run {
+    spawn_sinew(args).finish_within(limit)
 }
 
 /// Runs a project headless for at most `frames` frames with a fixed dt.

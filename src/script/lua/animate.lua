@@ -172,13 +172,14 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
     "go.animate can only animate instances within the same collection.")
   if type(playback) ~= "number" then argerr("go.animate", 3, "number", playback) end
   playback = math.floor(playback)
-  if playback < 0 or playback >= 7 then fail("invalid playback mode when starting an animation") end
+  -- Written so NaN fails too (every comparison with NaN is false).
+  if not (playback >= 0 and playback < 7) then fail("invalid playback mode when starting an animation") end
   local to_kind = value_kind(to)
   if not NUMERIC[to_kind] then fail("only numerical values can be used as target values for animation") end
   local curve
   if type(easing) == "number" then
     easing = math.floor(easing)
-    if easing < 0 or easing > 40 then fail("invalid easing constant") end
+    if not (easing >= 0 and easing <= 40) then fail("invalid easing constant") end
   elseif istype(vec_t, easing) then
     curve = easing
   else
@@ -186,6 +187,14 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   end
   if type(duration) ~= "number" then argerr("go.animate", 6, "number", duration) end
   if delay ~= nil and type(delay) ~= "number" then argerr("go.animate", 7, "number", delay) end
+  -- Sinew decision (Defold documents none): a duration must be finite and >= 0, a delay finite
+  -- (a negative delay starts at once). NaN and infinities would freeze or never end a tween.
+  if not (duration >= 0 and duration < math.huge) then
+    fail(string.format("go.animate: duration must be a finite number >= 0 (got %s)", tostring(duration)))
+  end
+  if delay ~= nil and not (delay > -math.huge and delay < math.huge) then
+    fail(string.format("go.animate: delay must be a finite number (got %s)", tostring(delay)))
+  end
   local d, rec = property_of(slot, u, ph)
   if d.type == "vector3" and d.splat and to_kind == "number" then
     to, to_kind = v3_t(to, to, to), "vector3"

@@ -319,13 +319,21 @@ end
 
 S.handler = handler
 
+-- Lua raises a memory error without calling the handler, so it has no place: name the script.
+local function located(err, r)
+  if err == "not enough memory" and r ~= nil then
+    return r.def.path .. ": not enough memory (Lua's memory limit was reached; the callback was stopped)"
+  end
+  return err
+end
+
 -- Runs one callback of one record under xpcall; errors are reported and the game goes on.
 local function call(r, f, ...)
   local prev = cur
   cur = r
   local ok, err = xpcall(f, handler, r.self, ...)
   cur = prev
-  if not ok then report(err) end
+  if not ok then report(located(err, r)) end
 end
 S.call = call
 
@@ -419,7 +427,7 @@ local function run_all(loop, dt)
     local ok, err = xpcall(loop, handler, from, dt)
     cur = nil
     if ok then return end
-    report(err)
+    report(located(err, list[resume_at]))
     from = resume_at + 1
   end
 end
