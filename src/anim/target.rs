@@ -130,6 +130,10 @@ pub struct ScriptCells {
     pub written: Vec<u32>,
     /// Cells whose value Lua must provide before the next update.
     pub pull: Vec<u32>,
+    /// Cells released since Lua last looked: Lua drops what it holds for them (the `self` table
+    /// of a deleted instance) before they return to the free list, so a reused cell is never
+    /// confused with its old owner.
+    pub released: Vec<u32>,
 }
 
 impl ScriptCells {
@@ -160,8 +164,13 @@ impl ScriptCells {
     pub fn release(&mut self, cell: u32) {
         let key = self.keys[cell as usize];
         if self.by_key.remove(&key).is_some() {
-            self.free.push(cell);
+            self.released.push(cell);
         }
+    }
+
+    /// Lua has dropped its records of the released cells: they can be reused.
+    pub fn recycle_released(&mut self) {
+        self.free.append(&mut self.released);
     }
 
     pub fn write(&mut self, cell: u32, v: f32) {

@@ -30,6 +30,11 @@ impl Playback {
             .get(i as usize)
             .copied()
     }
+
+    /// Only the ONCE modes end; NONE holds and the loops run until replaced.
+    pub fn completes(self) -> bool {
+        matches!(self, Playback::OnceForward | Playback::OnceBackward | Playback::OncePingpong)
+    }
 }
 
 /// The exact property a record animates, for replacement and cancel: component 0 is the game

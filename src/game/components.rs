@@ -247,6 +247,9 @@ impl ModelWorld {
     pub fn remove_object(&mut self, slot: u32) {
         for m in self.instances.iter_mut().filter(|m| m.slot == slot) {
             m.alive = false;
+            if let Some(a) = m.anim.as_mut() {
+                a.listener = None;
+            }
         }
         for c in self.cameras.iter_mut().filter(|c| c.slot == slot) {
             c.alive = false;
@@ -254,6 +257,19 @@ impl ModelWorld {
         for l in self.lights.iter_mut().filter(|l| l.slot == slot) {
             l.alive = false;
         }
+    }
+
+    /// The `model.play_anim` callback ids that a live model may still call, sorted.
+    pub fn live_callbacks(&self) -> Vec<u32> {
+        let mut ids: Vec<u32> = self
+            .instances
+            .iter()
+            .filter(|m| m.alive)
+            .filter_map(|m| m.anim.as_ref()?.listener.map(|l| l.callback))
+            .filter(|&c| c != 0)
+            .collect();
+        ids.sort_unstable();
+        ids
     }
 
     /// Applies the script override (if any) over `weights`: each morphed mesh takes as many

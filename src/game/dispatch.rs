@@ -178,11 +178,9 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
         crate::anim::Playback::from_index(num("playback", 1.0) as u32).unwrap_or(crate::anim::Playback::OnceForward);
     let (blend, offset, rate) = (num("blend_duration", 0.0), num("offset", 0.0), num("playback_rate", 1.0));
     anim.player.play(clip, playback, blend as f32, offset as f32, rate as f32);
-    anim.listener = listener.map(|script| crate::game::animation::Listener {
-        script,
-        url: m.sender,
-        callback: num("callback", 0.0) as u32,
-    });
+    // Only a ONCE animation completes: any other callback can never run, so none is kept.
+    let callback = if !playback.completes() { 0 } else { num("callback", 0.0) as u32 };
+    anim.listener = listener.map(|script| crate::game::animation::Listener { script, url: m.sender, callback });
 }
 
 /// Messages a game object itself understands.

@@ -44,6 +44,8 @@ pub struct AnimIo {
     pub ncells: u32,
     pub ndone: u32,
     pub done: *const Done,
+    pub released: *const u32,
+    pub nreleased: u32,
 }
 
 const SCRIPT: u32 = 4;
@@ -121,6 +123,8 @@ fn fill_io(w: &mut crate::game::World, io: *mut AnimIo, cells: &[u32]) {
         io.ncells = cells.len() as u32;
         io.done = w.tweens.done.as_ptr();
         io.ndone = w.tweens.done.len() as u32;
+        io.released = w.tweens.cells.released.as_ptr();
+        io.nreleased = w.tweens.cells.released.len() as u32;
     }
 }
 
@@ -148,9 +152,13 @@ extern "C" fn anim_results(ctx: Ctx, io: *mut AnimIo) -> i32 {
     .unwrap_or_else(|| fail("game state is busy".into()))
 }
 
-/// Lua has copied the done list and is about to run the callbacks.
+/// Lua has copied the done list (and dropped the released cells) and is about to run the
+/// callbacks.
 extern "C" fn anim_clear_done(ctx: Ctx) {
-    with_world(ctx, |w| w.tweens.done.clear());
+    with_world(ctx, |w| {
+        w.tweens.done.clear();
+        w.tweens.cells.recycle_released();
+    });
 }
 
 /// Number of tween records alive (tests and stats).

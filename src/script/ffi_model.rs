@@ -225,8 +225,30 @@ extern "C" fn model_get_go(ctx: Ctx, slot: u32, comp: u64, bone: u64) -> u64 {
     id
 }
 
+/// Of the `n` `model.play_anim` callback ids at `ids`, overwrites with 0 each one that no model
+/// will ever call: no live listener holds it (replaced, cancelled, looping, unknown clip, model
+/// deleted or its message lost). Lua drops those closures (issue 10: callbacks were kept forever).
+extern "C" fn model_dead_callbacks(ctx: Ctx, ids: *mut u32, n: u32) -> i32 {
+    if ids.is_null() || n == 0 {
+        return OK;
+    }
+    // SAFETY: `ids` points at `n` uint32 of a Lua-side buffer alive during the call.
+    let ids = unsafe { std::slice::from_raw_parts_mut(ids, n as usize) };
+    with_world(ctx, |w| {
+        let live = w.models.live_callbacks();
+        for id in ids.iter_mut() {
+            if live.binary_search(id).is_err() {
+                *id = 0;
+            }
+        }
+        OK
+    })
+    .unwrap_or_else(|| fail("game state is busy".into()))
+}
+
 pub fn table() -> Vec<(&'static str, usize)> {
     vec![
+        ("model_dead_callbacks", model_dead_callbacks as *const () as usize),
         ("component_kind", component_kind as *const () as usize),
         ("model_constant_get", model_constant_get as *const () as usize),
         ("model_constant_set", model_constant_set as *const () as usize),

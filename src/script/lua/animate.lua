@@ -18,6 +18,7 @@ typedef struct sinew_anim_req {
 typedef struct sinew_anim_done { uint32_t callback, finished; } sinew_anim_done;
 typedef struct sinew_anim_io {
   float *values; const uint32_t *cells; uint32_t ncells, ndone; const sinew_anim_done *done;
+  const uint32_t *released; uint32_t nreleased;
 } sinew_anim_io;
 ]]
 
@@ -273,6 +274,7 @@ local E = S.E
 
 -- Tweens starting this frame read their start value: copy the current `self` values in.
 function E.before_tweens(dt)
+  S.sweep_play_callbacks()
   if ncells == 0 then return end
   A.anim_prepare(ctx, dt, io)
   local values, list = io.values, io.cells
@@ -315,8 +317,17 @@ function E.after_tweens()
       end
     end
   end
+  -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
+  local nr = io.nreleased
+  for i = 0, nr - 1 do
+    local c = io.released[i] + 1
+    cell_self[c], cell_name[c], cell_comp[c] = nil, nil, nil
+  end
   local n = io.ndone
-  if n == 0 then return end
+  if n == 0 then
+    if nr > 0 then A.anim_clear_done(ctx) end
+    return
+  end
   for i = 0, n - 1 do
     done_ids[i + 1], done_finished[i + 1] = io.done[i].callback, io.done[i].finished
   end

@@ -23,6 +23,7 @@ local sigs = {
   model_anim_set = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, float)",
   model_animation = "uint64_t (*)(void *, uint32_t, uint64_t)",
   model_get_go = "uint64_t (*)(void *, uint32_t, uint64_t, uint64_t)",
+  model_dead_callbacks = "int32_t (*)(void *, uint32_t *, uint32_t)",
 }
 for name, sig in pairs(sigs) do
   assert(S.api[name], "missing FFI function " .. name)
@@ -163,9 +164,57 @@ function model.get_mesh_aabb(url)
 end
 
 ---------------------------------------------------------------- animation
-local play_callbacks = {}   -- callback id → { fn, owner record }
+local play_callbacks = {}   -- callback id → { fn, owner record, sweeps found dead }
 local next_play_callback = 0
+local nplay = 0             -- entries in play_callbacks
 S.play_callbacks = play_callbacks
+
+-- The model world is the one owner of a completion callback: an entry lives while a live model
+-- listens with its id. Once a frame (before the tweens, when every message posted so far has
+-- been dispatched) the ids no model will call are dropped: replaced, cancelled, looping,
+-- unknown clip, deleted model or owner, lost message. An id must be found dead by two sweeps in
+-- a row, so one still in a message that a busy dispatch left for later survives.
+local sweep_ids, sweep_cap = ffi.new("uint32_t[64]"), 64
+local sweep_keys = {}
+function S.sweep_play_callbacks()
+  if nplay == 0 then return end
+  if nplay > sweep_cap then
+    sweep_cap = nplay * 2
+    sweep_ids = ffi.new("uint32_t[?]", sweep_cap)
+  end
+  local n = 0
+  for id in pairs(play_callbacks) do
+    sweep_ids[n], sweep_keys[n + 1] = id, id
+    n = n + 1
+  end
+  if M.model_dead_callbacks(ctx, sweep_ids, n) ~= 0 then return end
+  for i = 0, n - 1 do
+    local id = sweep_keys[i + 1]
+    sweep_keys[i + 1] = nil
+    local cb = play_callbacks[id]
+    if sweep_ids[i] ~= 0 and S.by_index[cb[2].index] == cb[2] then
+      cb[3] = 0
+    else
+      cb[3] = cb[3] + 1
+      if cb[3] >= 2 or S.by_index[cb[2].index] ~= cb[2] then
+        play_callbacks[id] = nil
+        nplay = nplay - 1
+      end
+    end
+  end
+end
+
+-- Called when Rust runs a callback: it fires once, then the entry is gone.
+function S.take_play_callback(id)
+  local cb = play_callbacks[id]
+  if cb ~= nil then
+    play_callbacks[id] = nil
+    nplay = nplay - 1
+  end
+  return cb
+end
+
+function S.play_callback_count() return nplay end
 
 -- Posts `model_play_animation` to the component (handled at the next dispatch, as in Defold).
 function model.play_anim(url, anim_id, playback, play_properties, complete_function)
@@ -189,7 +238,8 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
   end
   if type(complete_function) == "function" then
     next_play_callback = next_play_callback % 0xfffffff0 + 1
-    play_callbacks[next_play_callback] = { complete_function, r }
+    if play_callbacks[next_play_callback] == nil then nplay = nplay + 1 end
+    play_callbacks[next_play_callback] = { complete_function, r, 0 }
     message.callback = next_play_callback
   end
   S.post_raw(r.url, target, hash("model_play_animation"), message)

@@ -452,9 +452,8 @@ end
 
 -- A `model.play_anim` complete_function: (self, message_id, message, sender), like on_message.
 function E.model_done(index, callback, env_addr)
-  local cb = S.play_callbacks and S.play_callbacks[callback]
+  local cb = S.take_play_callback(callback)
   if cb == nil then return end
-  S.play_callbacks[callback] = nil
   local r = by_index[index]
   if r == nil or cb[2] ~= r then return end
   local env = ffi.cast("const sinew_envelope *", env_addr)
