@@ -412,3 +412,71 @@ function on_input(self, action_id, action) if action.pressed then print("pressed
     p.write("/main/game.input_binding", &binding("hop"));
     r.wait_for("pressed hash: [hop]");
 }
+
+/// Issue 10, item 2: a model saved with morph targets it did not have gets a weight buffer of
+/// the new size. With a `set_blend_weights` override set before the save, the frame loop used to
+/// index past the old (empty) buffer; without one, morph animation silently stopped.
+#[test]
+fn a_model_that_gains_morph_targets_on_save_gets_new_weights() {
+    use sinew::project::gltf::samples;
+    const SCRIPT: &str = r##"
+go.property("override", false)
+function init(self)
+  self.n = 0
+  if self.override then model.set_blend_weights("#model", { 0.25, 0.75 }) end
+end
+function update(self)
+  self.n = self.n + 1
+  local w = model.get_blend_weights("#model")
+  if #w > 0 and not self.override and not self.playing then
+    self.playing = true
+    model.play_anim("#model", "smile", go.PLAYBACK_LOOP_FORWARD)
+  end
+  if self.n % 5 == 0 then
+    local parts = {}
+    for i, v in ipairs(w) do parts[i] = string.format("%.3f", v) end
+    print(string.format("%s weights [%s] frame %d", self.override and "held" or "played", table.concat(parts, " "), self.n))
+  end
+end
+"##;
+    let p = project(
+        "reload_morph_gain",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [
+                  { "id": "held", "components": [
+                    { "id": "model", "type": "model", "mesh": "/models/m.glb" },
+                    { "id": "script", "type": "script", "script": "/main/s.script", "properties": { "override": true } } ] },
+                  { "id": "played", "components": [
+                    { "id": "model", "type": "model", "mesh": "/models/m.glb" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", SCRIPT),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/m.glb"), samples::textured_cube()).expect("glb");
+    let mut r = Running::start(p.path());
+    r.wait_for("held weights [] frame");
+    r.mark();
+    std::fs::write(p.path().join("models/m.glb"), samples::morph_face()).expect("glb");
+    r.wait_for("reloaded /models/m.glb");
+    // The override set before the save applies to the new targets.
+    r.wait_for("held weights [0.250 0.750]");
+    // The clip plays on the reloaded model: its weights move from frame to frame.
+    let first = r.wait_for("played weights [");
+    r.mark();
+    let mut later = r.wait_for("played weights [");
+    let strip = |l: &str| l.split(" frame ").next().unwrap_or("").to_string();
+    for _ in 0..20 {
+        if strip(&later) != strip(&first) {
+            break;
+        }
+        r.mark();
+        later = r.wait_for("played weights [");
+    }
+    assert_ne!(strip(&later), strip(&first), "morph animation is stuck after the reload");
+    assert!(r.child.try_wait().ok().flatten().is_none(), "sinew exited");
+}

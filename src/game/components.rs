@@ -171,9 +171,15 @@ impl ModelWorld {
         }
         for (i, r) in &out {
             if r.is_ok() {
-                let meshes = self.assets[*i as usize].data.meshes.len();
-                for m in self.instances.iter_mut().filter(|m| m.asset == *i && m.mesh_enabled.len() != meshes) {
-                    m.mesh_enabled = vec![true; meshes];
+                let data = self.assets[*i as usize].data.clone();
+                let meshes = data.meshes.len();
+                for m in self.instances.iter_mut().filter(|m| m.asset == *i) {
+                    if m.mesh_enabled.len() != meshes {
+                        m.mesh_enabled = vec![true; meshes];
+                    }
+                    // The saved file may have other morph targets: the buffer takes the new
+                    // layout (animation and the override write into it from the next frame).
+                    m.weights = data.meshes.iter().flat_map(|x| x.weights.iter().copied()).collect();
                 }
             }
         }
@@ -281,7 +287,9 @@ impl ModelWorld {
         let mut at = 0;
         for mesh in &data.meshes {
             let n = mesh.weights.len();
-            for (i, w) in m.weights[at..at + n].iter_mut().enumerate() {
+            // A buffer of another layout (never after a reload, see reload_assets) is left alone.
+            let Some(ws) = m.weights.get_mut(at..at + n) else { return };
+            for (i, w) in ws.iter_mut().enumerate() {
                 *w = over.get(i).copied().unwrap_or(0.0);
             }
             at += n;
