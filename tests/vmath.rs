@@ -13,6 +13,8 @@ const VMATH_TEST_LUA: &str = include_str!("lua/vmath_test.lua");
 /// `vmath` installed as a global. Returns the module table too.
 fn lua_with_vmath() -> (Lua, Table) {
     let lua = unsafe { Lua::unsafe_new() };
+    // The structs come from Rust's one declaration of the boundary, as in the runtime.
+    sinew::script::declare_structs(&lua).expect("declare the FFI structs");
     let module: Table = lua
         .load(VMATH_LUA)
         .set_name("@/builtins/vmath.lua")

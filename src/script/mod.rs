@@ -1,11 +1,10 @@
 //! The Lua side of the game: one LuaJIT state running every `.script` instance.
 //!
 //! Bindings are split per namespace, each a Lua file (`lua/go.lua`, `lua/msg.lua`,
-//! `lua/vmath.lua`) over the C functions in [`ffi`]. Lua owns only the per-instance `self` tables
+//! `lua/vmath.lua`) over the C functions of [`api`], declared once through [`boundary`]. Lua owns only the per-instance `self` tables
 //! and the compiled callbacks; all game state stays in [`World`].
-pub mod ffi;
-pub mod ffi_anim;
-pub mod ffi_model;
+pub mod api;
+pub mod boundary;
 pub mod watchdog;
 
 use crate::game::{ScriptHooks, World};
@@ -24,7 +23,7 @@ const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
 const MODEL_LUA: &str = include_str!("lua/model.lua");
 const INPUT_LUA: &str = include_str!("lua/input.lua");
 
-/// Passed by address to `E.deliver`; the layout matches `sinew_envelope` in runtime.lua.
+/// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
 struct Envelope {
     id: u64,
@@ -99,17 +98,19 @@ impl ScriptHost {
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::default()) };
         let errors = Rc::new(Cell::new(0u32));
         let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
-        let api = lua.create_table().map_err(lua_err)?;
-        for (name, addr) in ffi::table().into_iter().chain(ffi_anim::table()).chain(ffi_model::table()) {
-            api.set(name, addr as f64).map_err(lua_err)?;
+        let (api, sigs) = (lua.create_table().map_err(lua_err)?, lua.create_table().map_err(lua_err)?);
+        for e in boundary::exports() {
+            api.set(e.name, e.addr as f64).map_err(lua_err)?;
+            sigs.set(e.name, e.signature()).map_err(lua_err)?;
         }
+        declare_structs(&lua).map_err(|e| format!("internal error while declaring the FFI structs: {e}"))?;
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
         let entries = (|| -> mlua::Result<Entries> {
             let vm: Table = lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").call(())?;
             let globals = lua.globals();
             globals.set("vmath", vm.get::<Table>("vmath")?)?;
             let s: Table =
-                lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, ctx_addr, host_fns, vm))?;
+                lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, sigs, ctx_addr, host_fns, vm))?;
             let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
             lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
             let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
@@ -255,6 +256,12 @@ impl ScriptHost {
             log::error!("{e}");
         }
     }
+}
+
+/// Declares every shared struct (`boundary::cdef`) in a Lua state with LuaJIT's FFI; `vmath`
+/// and the runtime use the types from there.
+pub fn declare_structs(lua: &Lua) -> mlua::Result<()> {
+    lua.load("local text = ... require('ffi').cdef(text)").set_name("=boundary").call::<()>(boundary::cdef())
 }
 
 /// The most memory Lua may hold: half the machine's physical memory, and half the address

@@ -8,32 +8,7 @@ local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
 local hash_t, url_t, istype = S.hash_t, S.url_t, ffi.istype
 local v3_t, v4_t, q_t, vec_t = vm.vector3_t, vm.vector4_t, vm.quat_t, vm.vector_t
 
-ffi.cdef [[
-typedef struct sinew_anim_req {
-  uint64_t component, property; uint64_t elems[4]; float to[4];
-  const float *curve; int32_t curve_len;
-  uint32_t slot, kind; int32_t elem; uint32_t count, playback, easing;
-  float duration, delay; uint32_t callback, new_cells; uint32_t cells[4];
-} sinew_anim_req;
-typedef struct sinew_anim_done { uint32_t callback, finished; } sinew_anim_done;
-typedef struct sinew_anim_io {
-  float *values; const uint32_t *cells; uint32_t ncells, ndone; const sinew_anim_done *done;
-  const uint32_t *released; uint32_t nreleased;
-} sinew_anim_io;
-]]
-
-local A = {}
-for name, sig in pairs({
-  anim_animate = "int32_t (*)(void *, sinew_anim_req *)",
-  anim_cancel = "int32_t (*)(void *, uint32_t, uint64_t, const uint64_t *, uint32_t)",
-  anim_prepare = "int32_t (*)(void *, float, sinew_anim_io *)",
-  anim_results = "int32_t (*)(void *, sinew_anim_io *)",
-  anim_clear_done = "void (*)(void *)",
-  anim_count = "uint32_t (*)(void *)",
-}) do
-  assert(S.api[name], "missing FFI function " .. name)
-  A[name] = ffi.cast(sig, S.api[name])
-end
+local A = S.F
 
 local req = ffi.new("sinew_anim_req")
 local io = ffi.new("sinew_anim_io")

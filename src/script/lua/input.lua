@@ -6,13 +6,6 @@ local ffi = require("ffi")
 local bit = require("bit")
 local S = ...
 
-ffi.cdef [[
-typedef struct sinew_action {
-  uint64_t action;
-  float value, x, y, screen_x, screen_y, dx, dy, screen_dx, screen_dy;
-  uint32_t flags, gamepad, text_start, text_len;
-} sinew_action;
-]]
 
 local band = bit.band
 local by_index, set_current, handler, report = S.by_index, S.set_current, S.handler, S.report

@@ -8,27 +8,7 @@ local vm, NONE = S.vm, S.NONE
 local ctx = S.ctx
 local istype = ffi.istype
 
-local M = {}
-local sigs = {
-  component_kind = "int32_t (*)(void *, uint32_t, uint64_t)",
-  model_constant_get = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, sinew_vector4 *)",
-  model_constant_set = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, float, float, float, float)",
-  model_mesh_count = "int32_t (*)(void *, uint32_t, uint64_t)",
-  model_mesh_id = "uint64_t (*)(void *, uint32_t, uint64_t, uint32_t)",
-  model_mesh_enabled = "int32_t (*)(void *, uint32_t, uint64_t, uint64_t, int32_t)",
-  model_aabb = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, sinew_vector3 *, sinew_vector3 *)",
-  model_set_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, const float *, int32_t)",
-  model_get_blend_weights = "int32_t (*)(void *, uint32_t, uint64_t, float *, int32_t)",
-  model_anim_get = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, float *)",
-  model_anim_set = "int32_t (*)(void *, uint32_t, uint64_t, int32_t, float)",
-  model_animation = "uint64_t (*)(void *, uint32_t, uint64_t)",
-  model_get_go = "uint64_t (*)(void *, uint32_t, uint64_t, uint64_t)",
-  model_dead_callbacks = "int32_t (*)(void *, uint32_t *, uint32_t)",
-}
-for name, sig in pairs(sigs) do
-  assert(S.api[name], "missing FFI function " .. name)
-  M[name] = ffi.cast(sig, S.api[name])
-end
+local M = S.F
 
 local s4 = vm.vector4_t()
 

@@ -3,13 +3,10 @@
 -- reached through the FFI functions in `F`; this file keeps only what Lua must own (the `self`
 -- tables and the compiled callbacks).
 local ffi = require("ffi")
-local api, ctx_addr, R, vm = ...
-
-ffi.cdef [[
-typedef struct sinew_hash { uint64_t h; } sinew_hash;
-typedef struct sinew_url { uint64_t s, p, f; } sinew_url;
-typedef struct sinew_envelope { uint64_t id; sinew_url sender; sinew_url receiver; const uint8_t *data; size_t len; } sinew_envelope;
-]]
+-- `api`: name → address of each exported C function; `sigs`: name → its C signature, generated
+-- from the Rust declaration (script/boundary.rs), as are the structs already declared with
+-- ffi.cdef. Nothing here is typed by hand.
+local api, sigs, ctx_addr, R, vm = ...
 
 local S = {}            -- shared with go.lua and msg.lua
 S.vm = vm
@@ -19,38 +16,12 @@ S.NONE = NONE
 local ctx = ffi.cast("void *", ctx_addr)
 S.ctx = ctx
 
-local sigs = {
-  last_error = "const char *(*)(void)",
-  get_position = "int32_t (*)(void *, uint32_t, sinew_vector3 *)",
-  set_position = "int32_t (*)(void *, uint32_t, float, float, float)",
-  get_rotation = "int32_t (*)(void *, uint32_t, sinew_quat *)",
-  set_rotation = "int32_t (*)(void *, uint32_t, float, float, float, float)",
-  get_scale = "int32_t (*)(void *, uint32_t, sinew_vector3 *)",
-  set_scale = "int32_t (*)(void *, uint32_t, float, float, float)",
-  get_world = "int32_t (*)(void *, uint32_t, sinew_vector3 *, sinew_quat *, sinew_vector3 *, sinew_matrix4 *)",
-  update_world_transform = "int32_t (*)(void *, uint32_t)",
-  hash_string = "uint64_t (*)(const char *, size_t)",
-  hash_text = "size_t (*)(uint64_t, char *, size_t)",
-  url_text = "size_t (*)(const sinew_url *, char *, size_t)",
-  resolve_url = "int32_t (*)(void *, uint32_t, uint64_t, const char *, size_t, sinew_url *)",
-  id_of_path = "uint64_t (*)(void *, uint32_t, const char *, size_t)",
-  find = "uint32_t (*)(void *, uint64_t, uint64_t)",
-  id_of = "uint64_t (*)(void *, uint32_t)",
-  socket = "uint64_t (*)(void *)",
-  script_of = "uint32_t (*)(void *, uint32_t, uint64_t)",
-  get_parent = "uint32_t (*)(void *, uint32_t)",
-  set_parent = "int32_t (*)(void *, uint32_t, uint32_t, int32_t)",
-  delete = "int32_t (*)(void *, uint32_t, int32_t)",
-  post = "int32_t (*)(void *, const sinew_url *, const sinew_url *, uint64_t, const uint8_t *, size_t)",
-  exit = "void (*)(void *, int32_t)",
-}
 local F = {}
-for name, sig in pairs(sigs) do
-  assert(api[name], "missing FFI function " .. name)
-  F[name] = ffi.cast(sig, api[name])
+for name, addr in pairs(api) do
+  F[name] = ffi.cast(sigs[name], addr)
 end
+setmetatable(F, { __index = function(_, k) error("internal error: no FFI function '" .. tostring(k) .. "'", 2) end })
 S.F = F
-S.api = api  -- for namespaces that cast their own FFI functions (animate.lua)
 
 ---------------------------------------------------------------- errors
 -- Errors name the user's file and line: the first stack frame outside /builtins/.

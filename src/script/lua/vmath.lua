@@ -35,17 +35,8 @@ if loaded and loaded[CACHE_KEY] then
     return loaded[CACHE_KEY]
 end
 
-ffi.cdef([[
-typedef struct sinew_vector3 { float x, y, z; } sinew_vector3;
-typedef struct sinew_vector4 { float x, y, z, w; } sinew_vector4;
-typedef struct sinew_quat    { float x, y, z, w; } sinew_quat;
-typedef struct sinew_matrix4 { union {
-    float m[16];
-    struct { float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33; };
-    struct { sinew_vector4 c0, c1, c2, c3; };
-}; } sinew_matrix4;
-typedef struct sinew_vector  { int32_t n; float v[?]; } sinew_vector;
-]])
+-- The structs (sinew_vector3, sinew_vector4, sinew_quat, sinew_matrix4, sinew_vector) are
+-- declared from Rust before this file runs (script/boundary.rs).
 
 local istype = ffi.istype
 local type, tonumber, error, tostring = type, tonumber, error, tostring

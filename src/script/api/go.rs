@@ -1,0 +1,156 @@
+//! `go.*`: transforms, world transforms, ids, hierarchy and deletion of game objects.
+use super::types::{M4, Q4, V3};
+use super::{Ctx, bytes, put, with_world, world_status};
+use crate::base::hash::name_of;
+use crate::game::World;
+use crate::scene::NONE;
+use crate::scene::url;
+use crate::script::boundary::{OK, fail};
+use glam::{Mat4, Quat, Vec3};
+
+fn live(w: &World, slot: u32) -> Result<usize, i32> {
+    if w.scene.is_live(slot) { Ok(slot as usize) } else { Err(fail(format!("Instance {} not found", slot))) }
+}
+
+// Setters take components, not a pointer: the vector a script passes then does not escape into C,
+// so LuaJIT can sink its allocation (`local p = go.get_position(); p.x = …; go.set_position(p)`
+// allocates nothing in a compiled trace).
+crate::export! {
+    fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.position[s].into())))
+    }
+
+    fn get_rotation(ctx: Ctx, slot: u32, out: *mut Q4) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.rotation[s].into())))
+    }
+
+    fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.scale[s].into())))
+    }
+
+    fn set_position(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.position[s] = Vec3::new(x, y, z);
+            OK
+        }))
+    }
+
+    fn set_rotation(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32, qw: f32) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.rotation[s] = Quat::from_xyzw(x, y, z, qw);
+            OK
+        }))
+    }
+
+    fn set_scale(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.scale[s] = Vec3::new(x, y, z);
+            OK
+        }))
+    }
+
+    /// World transform as position, rotation, scale and matrix (each pointer may be null), from
+    /// the last transform update.
+    fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut Q4, scale: *mut V3, m: *mut M4) -> i32 {
+        world_status(ctx, |w| match live(w, slot) {
+            Ok(s) => {
+                let a = w.scene.world[s];
+                let (sc, r, t) = a.to_scale_rotation_translation();
+                // SAFETY: each pointer is either null or a cdata of the right type from the wrapper.
+                unsafe {
+                    if let Some(p) = pos.as_mut() {
+                        *p = t.into();
+                    }
+                    if let Some(p) = rot.as_mut() {
+                        *p = r.into();
+                    }
+                    if let Some(p) = scale.as_mut() {
+                        *p = sc.into();
+                    }
+                    if let Some(p) = m.as_mut() {
+                        p.m = Mat4::from(a).to_cols_array();
+                    }
+                }
+                OK
+            }
+            Err(e) => e,
+        })
+    }
+
+    fn update_world_transform(ctx: Ctx, slot: u32) -> i32 {
+        world_status(ctx, |w| match live(w, slot) {
+            Ok(_) => {
+                w.scene.update_world_transform_of(slot);
+                OK
+            }
+            Err(e) => e,
+        })
+    }
+
+    /// Hash of a relative or absolute id path as seen from `caller` (`go.get_id`).
+    fn id_of_path(ctx: Ctx, caller: u32, s: *const std::ffi::c_char, n: usize) -> u64 {
+        let text = String::from_utf8_lossy(bytes(s, n)).into_owned();
+        with_world(ctx, |w| {
+            let prefix = w
+                .scene
+                .prefix
+                .get(caller as usize)
+                .and_then(|&p| w.scene.prefixes.get(p as usize))
+                .map_or("/", |s| s.as_str())
+                .to_string();
+            url::resolve_path(&text, &prefix)
+        })
+        .unwrap_or(0)
+    }
+
+    /// Slot of the object with this id, or `NONE`.
+    fn find(ctx: Ctx, socket: u64, id: u64) -> u32 {
+        with_world(ctx, |w| if socket != 0 && socket != w.socket { NONE } else { w.scene.find(id).unwrap_or(NONE) })
+            .unwrap_or(NONE)
+    }
+
+    /// Id hash of a slot (0 if dead).
+    fn id_of(ctx: Ctx, slot: u32) -> u64 {
+        with_world(ctx, |w| if w.scene.is_live(slot) { w.scene.ids[slot as usize] } else { 0 }).unwrap_or(0)
+    }
+
+    /// Script instance index of a component, `NONE` when the object has no script with that id,
+    /// and `NONE - 1` when it has a component of another type with that id.
+    fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
+        with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
+            Some(crate::scene::ComponentKind::Script(i)) => i,
+            Some(_) => NONE - 1,
+            None => NONE,
+        })
+        .unwrap_or(NONE)
+    }
+
+    fn get_parent(ctx: Ctx, slot: u32) -> u32 {
+        with_world(ctx, |w| if w.scene.is_live(slot) { w.scene.parent[slot as usize] } else { NONE }).unwrap_or(NONE)
+    }
+
+    /// Marks an object (and with `recursive` its descendants) for deletion at the end of the frame.
+    fn delete(ctx: Ctx, slot: u32, recursive: i32) -> i32 {
+        world_status(ctx, |w| {
+            if !w.scene.is_live(slot) {
+                return fail("Instance not found".into());
+            }
+            if w.models.is_bone(slot) {
+                return fail(format!(
+                    "Can not delete subinstances of spine or model components. '{}'",
+                    name_of(w.scene.ids[slot as usize])
+                ));
+            }
+            let mut stack = vec![slot];
+            while let Some(s) = stack.pop() {
+                w.scene.doomed[s as usize] = true;
+                // A model's bone objects go with it, recursive or not.
+                stack.extend(w.models.bones_of(s));
+                if recursive != 0 {
+                    stack.extend(w.scene.children(s).into_iter().filter(|c| !w.scene.doomed[*c as usize]));
+                }
+            }
+            OK
+        })
+    }
+}

@@ -1,0 +1,77 @@
+//! The C functions Lua calls through LuaJIT's FFI, one file per Lua namespace (the Lua wrapper of
+//! each is `lua/<namespace>.lua`). Each function is declared once with `export!`
+//! (`script::boundary`), which also gives Lua its signature; adding a Lua function means one
+//! declaration here and one wrapper in Lua.
+//!
+//! A Lua→Rust call through mlua costs ~50 ns and a vector userdata ~300 ns; an FFI call costs a
+//! few ns and vectors are plain cdata structs, so `go.get_position`/`go.set_position` stay cheap.
+//! Functions never unwind into Lua: they return a status (0 = ok) and leave a message in
+//! `last_error`, and the Lua wrapper raises the error with the caller's file and line.
+pub mod animate;
+pub mod go;
+pub mod model;
+pub mod msg;
+pub mod sys;
+pub mod types;
+
+use super::boundary::{Export, OK, fail};
+use crate::game::World;
+use std::cell::RefCell;
+
+/// Opaque to Lua: a pointer to the game's state cell.
+pub type Ctx = *const RefCell<World>;
+
+/// Every exported function, for the Lua runtime.
+pub fn exports() -> Vec<Export> {
+    let mut all = sys::exports();
+    all.extend(go::exports());
+    all.extend(msg::exports());
+    all.extend(animate::exports());
+    all.extend(model::exports());
+    all
+}
+
+/// Runs `f` on the world; a re-entrant call (which would be a bug) fails instead of aliasing.
+pub(super) fn with_world<R>(ctx: Ctx, f: impl FnOnce(&mut World) -> R) -> Option<R> {
+    // SAFETY: `ctx` is null (the boundary tests) or the address of the `RefCell<World>` that the
+    // `ScriptHost` keeps alive (an `Rc` it owns) for as long as its Lua state exists, and Lua is
+    // only entered on this thread.
+    let cell = unsafe { ctx.as_ref()? };
+    let mut w = cell.try_borrow_mut().ok()?;
+    Some(f(&mut w))
+}
+
+/// `with_world` for status-returning functions.
+pub(super) fn world_status(ctx: Ctx, f: impl FnOnce(&mut World) -> i32) -> i32 {
+    with_world(ctx, f).unwrap_or_else(|| fail("game state is busy".into()))
+}
+
+/// Writes `v` through an out-pointer from the Lua wrapper; a null pointer is an error.
+pub(super) fn put<T>(p: *mut T, v: T) -> i32 {
+    // SAFETY: `p` is null or points at a cdata of type T that the Lua wrapper allocated.
+    match unsafe { p.as_mut() } {
+        Some(r) => {
+            *r = v;
+            OK
+        }
+        None => fail("null output pointer".into()),
+    }
+}
+
+/// The `n` bytes of a Lua string argument (empty for a null pointer).
+pub(super) fn bytes<'a>(s: *const std::ffi::c_char, n: usize) -> &'a [u8] {
+    if s.is_null() || n == 0 {
+        return &[];
+    }
+    // SAFETY: `s` points at `n` bytes of a Lua string alive during the call.
+    unsafe { std::slice::from_raw_parts(s.cast(), n) }
+}
+
+/// `n` values at `p` from a Lua-side buffer (empty for a null pointer).
+pub(super) fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+    if p.is_null() || n == 0 {
+        return &[];
+    }
+    // SAFETY: `p` points at `n` values of a Lua-side buffer alive during the call.
+    unsafe { std::slice::from_raw_parts(p, n) }
+}

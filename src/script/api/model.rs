@@ -1,0 +1,248 @@
+//! FFI endpoints of the `model` namespace and of model-component properties (material constants
+//! such as `tint`) read and written through `go.get` / `go.set`. Lua side: `lua/model.lua`.
+use super::types::{V3, V4};
+use super::{Ctx, put, slice, with_world};
+use crate::base::hash::{Hash, hash_remembered, name_of};
+use crate::game::World;
+use crate::scene::ComponentKind;
+use crate::script::boundary::{OK, fail};
+
+/// A status from `put` as the `Result` the closures here return (the message is already set).
+fn ok(status: i32) -> Result<(), String> {
+    if status == OK { Ok(()) } else { Err("null output pointer".into()) }
+}
+
+/// The model instance of a component, or a message naming what is missing.
+fn model_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
+    match w.scene.component(slot, comp).map(|c| c.kind) {
+        Some(ComponentKind::Model(i)) if w.models.instances.get(i as usize).is_some_and(|m| m.alive) => Ok(i),
+        _ => Err(format!("the component '{}' could not be found", name_of(comp))),
+    }
+}
+
+/// Runs `f` on the model world for one component; errors go to `last_error`.
+fn with_model(ctx: Ctx, slot: u32, comp: Hash, f: impl FnOnce(&mut World, u32) -> Result<(), String>) -> i32 {
+    with_world(ctx, |w| match model_of(w, slot, comp).and_then(|m| f(w, m)) {
+        Ok(()) => OK,
+        Err(e) => fail(e),
+    })
+    .unwrap_or_else(|| fail("game state is busy".into()))
+}
+
+/// Index of the mesh with id `mesh` (its first mesh of that id), or an error naming both.
+fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
+    let inst = &w.models.instances[m as usize];
+    let data = &w.models.assets[inst.asset as usize].data;
+    data.meshes
+        .iter()
+        .position(|x| hash_remembered(&x.id) == mesh)
+        .ok_or_else(|| format!("Component {} had no mesh with id {}", name_of(inst.id), name_of(mesh)))
+}
+
+crate::export! {
+    /// 0: no such component, 1: script, 2: model, 3: camera, 4: light.
+    fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
+        with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
+            None => 0,
+            Some(ComponentKind::Script(_)) => 1,
+            Some(ComponentKind::Model(_)) => 2,
+            Some(ComponentKind::Camera(_)) => 3,
+            Some(ComponentKind::Light(_)) => 4,
+        })
+        .unwrap_or(0)
+    }
+
+    /// Reads a material constant of a model component (override, else the material's default).
+    fn model_constant_get(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut V4) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let v = w.models.constant(m, name).ok_or_else(|| format!("no constant '{}'", name_of(name)))?;
+            ok(put(out, V4 { x: v[0], y: v[1], z: v[2], w: v[3] }))
+        })
+    }
+
+    fn model_constant_set(ctx: Ctx, slot: u32, comp: u64, name: u64, x: f32, y: f32, z: f32, vw: f32) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            if w.models.set_constant(m, name, [x, y, z, vw]) {
+                Ok(())
+            } else {
+                Err(format!("no constant '{}'", name_of(name)))
+            }
+        })
+    }
+
+    /// Number of meshes of a model component (-1 on error).
+    fn model_mesh_count(ctx: Ctx, slot: u32, comp: u64) -> i32 {
+        let mut n = -1;
+        let rc = with_model(ctx, slot, comp, |w, m| {
+            n = w.models.instances[m as usize].mesh_enabled.len() as i32;
+            Ok(())
+        });
+        if rc == OK { n } else { -1 }
+    }
+
+    /// Hash of mesh `i`'s id.
+    fn model_mesh_id(ctx: Ctx, slot: u32, comp: u64, i: u32) -> u64 {
+        let mut id = 0;
+        with_model(ctx, slot, comp, |w, m| {
+            let a = w.models.instances[m as usize].asset as usize;
+            if let Some(mesh) = w.models.assets.get(a).and_then(|a| a.data.meshes.get(i as usize)) {
+                id = hash_remembered(&mesh.id);
+            }
+            Ok(())
+        });
+        id
+    }
+
+    /// Gets (`set` < 0) or sets the enabled flag of every mesh with that id; returns 0/1 or -1.
+    fn model_mesh_enabled(ctx: Ctx, slot: u32, comp: u64, mesh: u64, set: i32) -> i32 {
+        let mut result = -1;
+        let rc = with_model(ctx, slot, comp, |w, m| {
+            let first = mesh_index(w, m, mesh)?;
+            let inst = &mut w.models.instances[m as usize];
+            if set >= 0 {
+                let ids: Vec<bool> = {
+                    let data = &w.models.assets[inst.asset as usize].data;
+                    data.meshes.iter().map(|x| hash_remembered(&x.id) == mesh).collect()
+                };
+                for (flag, same) in inst.mesh_enabled.iter_mut().zip(ids) {
+                    if same {
+                        *flag = set != 0;
+                    }
+                }
+            }
+            result = i32::from(inst.mesh_enabled.get(first).copied().unwrap_or(true));
+            Ok(())
+        });
+        if rc == OK { result } else { -1 }
+    }
+
+    /// Model-space bounds of mesh `i`, or of the whole model when `i` < 0. Empty → zeros.
+    fn model_aabb(ctx: Ctx, slot: u32, comp: u64, i: i32, min: *mut V3, max: *mut V3) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let data = &w.models.assets[w.models.instances[m as usize].asset as usize].data;
+            let b = if i < 0 { data.aabb } else { data.meshes.get(i as usize).map(|x| x.aabb).ok_or("no such mesh")? };
+            let (lo, hi) = if b.is_empty() { ([0.0; 3], [0.0; 3]) } else { (b.min, b.max) };
+            ok(put(min, V3 { x: lo[0], y: lo[1], z: lo[2] }))?;
+            ok(put(max, V3 { x: hi[0], y: hi[1], z: hi[2] }))
+        })
+    }
+
+    /// Sets (`n` ≥ 0 values at `w`) or clears (`n` < 0) the script's morph weight override.
+    fn model_set_blend_weights(ctx: Ctx, slot: u32, comp: u64, w: *const f32, n: i32) -> i32 {
+        let values = if n < 0 || w.is_null() {
+            None
+        } else {
+            // SAFETY: `w` points at `n` floats of a Lua-side buffer that outlives the call.
+            Some(slice(w, n as usize).to_vec())
+        };
+        with_model(ctx, slot, comp, |wd, m| {
+            let inst = &mut wd.models.instances[m as usize];
+            let cleared = values.is_none();
+            inst.weight_override = values;
+            if cleared {
+                // Back to the initial weights until animation writes new ones.
+                let data = &wd.models.assets[inst.asset as usize].data;
+                inst.weights = data.meshes.iter().flat_map(|x| x.weights.iter().copied()).collect();
+            }
+            wd.models.apply_weight_override(m);
+            Ok(())
+        })
+    }
+
+    /// Copies up to `cap` weights of the first morphed mesh into `out`; returns the count, -1 on error.
+    fn model_get_blend_weights(ctx: Ctx, slot: u32, comp: u64, out: *mut f32, cap: i32) -> i32 {
+        let mut count = -1;
+        let rc = with_model(ctx, slot, comp, |w, m| {
+            let ws = w.models.first_mesh_weights(m);
+            let n = if out.is_null() { 0 } else { ws.len().min(cap.max(0) as usize) };
+            // SAFETY: `out` has room for `cap` floats (a Lua-side buffer).
+            unsafe { std::ptr::copy_nonoverlapping(ws.as_ptr(), out, n) };
+            count = n as i32;
+            Ok(())
+        });
+        if rc == OK { count } else { -1 }
+    }
+
+    /// Reads `cursor` (0) or `playback_rate` (1) of a model's player; a model without animations
+    /// reads 0 and 1.
+    fn model_anim_get(ctx: Ctx, slot: u32, comp: u64, which: i32, out: *mut f32) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let anim = w.models.instances[m as usize].anim.as_ref();
+            let v = match (which, anim) {
+                (0, Some(a)) => a.player.cursor(),
+                (0, None) => 0.0,
+                (_, Some(a)) => a.player.playback_rate(),
+                (_, None) => 1.0,
+            };
+            ok(put(out, v))
+        })
+    }
+
+    /// Sets `cursor` (0, normalized, wrap rules of api.md 4.2) or `playback_rate` (1, clamped ≥ 0).
+    fn model_anim_set(ctx: Ctx, slot: u32, comp: u64, which: i32, v: f32) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let Some(a) = w.models.instances[m as usize].anim.as_mut() else { return Ok(()) };
+            if which == 0 {
+                a.player.set_cursor(v);
+            } else {
+                a.player.set_playback_rate(v);
+            }
+            Ok(())
+        })
+    }
+
+    /// Hash of the current animation's id, 0 when none.
+    fn model_animation(ctx: Ctx, slot: u32, comp: u64) -> u64 {
+        let mut id = 0;
+        with_model(ctx, slot, comp, |w, m| {
+            id = w.models.instances[m as usize].anim.as_ref().and_then(|a| a.current_animation()).unwrap_or(0);
+            Ok(())
+        });
+        id
+    }
+
+    /// Id of the game object of a bone (`model.get_go`), 0 with the message in `last_error`.
+    fn model_get_go(ctx: Ctx, slot: u32, comp: u64, bone: u64) -> u64 {
+        let mut id = 0;
+        with_model(ctx, slot, comp, |w, m| {
+            let name = name_of(bone);
+            let not_found = || format!("the bone '{name}' could not be found");
+            let anim = w.models.instances[m as usize].anim.as_ref().ok_or_else(not_found)?;
+            let sk = &anim.rig.skeleton;
+            let node = (0..sk.skin_count())
+                .flat_map(|s| sk.skin_joints(s).iter().copied())
+                .find(|&n| hash_remembered(sk.name(n)) == bone)
+                .ok_or_else(not_found)?;
+            let slot = anim
+                .bones
+                .iter()
+                .find(|(n, _)| *n == node)
+                .map(|(_, s)| *s)
+                .ok_or_else(|| format!("no game object found for the bone '{name}'"))?;
+            id = w.scene.ids[slot as usize];
+            Ok(())
+        });
+        id
+    }
+
+    /// Of the `n` `model.play_anim` callback ids at `ids`, overwrites with 0 each one that no model
+    /// will ever call: no live listener holds it (replaced, cancelled, looping, unknown clip, model
+    /// deleted or its message lost). Lua drops those closures (issue 10: callbacks were kept forever).
+    fn model_dead_callbacks(ctx: Ctx, ids: *mut u32, n: u32) -> i32 {
+        if ids.is_null() || n == 0 {
+            return OK;
+        }
+        // SAFETY: `ids` points at `n` uint32 of a Lua-side buffer alive during the call.
+        let ids = unsafe { std::slice::from_raw_parts_mut(ids, n as usize) };
+        with_world(ctx, |w| {
+            let live = w.models.live_callbacks();
+            for id in ids.iter_mut() {
+                if live.binary_search(id).is_err() {
+                    *id = 0;
+                }
+            }
+            OK
+        })
+        .unwrap_or_else(|| fail("game state is busy".into()))
+    }
+}

@@ -1,0 +1,506 @@
+//! The Lua/Rust boundary, written once. Every C function Lua calls through LuaJIT's FFI is
+//! declared with [`export!`] in one of the `api/` files, and every struct the two sides share is
+//! listed once with [`c_struct!`]; the C text Lua needs (its `ffi.cdef` and the signature each
+//! function pointer is cast to) is generated here from the Rust types, so a signature cannot
+//! disagree with its function (before, each was typed by hand in a Lua file and a mismatch was
+//! silent memory corruption).
+//!
+//! This module owns the C type names, the panic guard and the last-error channel; it knows no
+//! game state. The tests load the generated declarations into LuaJIT and compare every struct
+//! layout and every function's arity with Rust's, then call each function with bad arguments.
+use std::cell::RefCell;
+use std::ffi::{CString, c_char};
+
+/// The C spelling of a Rust type that crosses the boundary.
+pub trait CType {
+    fn c_type() -> String;
+    /// A struct field of this type named `name` (arrays put their length after the name).
+    fn c_field(name: &str) -> String {
+        format!("{} {name}", Self::c_type())
+    }
+}
+
+macro_rules! c_scalars {
+    ($($t:ty => $c:literal),* $(,)?) => {
+        $(impl CType for $t {
+            fn c_type() -> String {
+                $c.into()
+            }
+        })*
+    };
+}
+
+c_scalars!(
+    f32 => "float", f64 => "double", i8 => "char", u8 => "uint8_t", i32 => "int32_t",
+    u32 => "uint32_t", u64 => "uint64_t", usize => "size_t", () => "void",
+);
+
+/// The game state is opaque to Lua: `Ctx` is `const void *` there.
+impl CType for RefCell<crate::game::World> {
+    fn c_type() -> String {
+        "void".into()
+    }
+}
+
+impl<T: CType> CType for *const T {
+    fn c_type() -> String {
+        format!("const {} *", T::c_type())
+    }
+}
+
+impl<T: CType> CType for *mut T {
+    fn c_type() -> String {
+        format!("{} *", T::c_type())
+    }
+}
+
+impl<T: CType, const N: usize> CType for [T; N] {
+    fn c_type() -> String {
+        format!("{}[{N}]", T::c_type())
+    }
+    fn c_field(name: &str) -> String {
+        format!("{} {name}[{N}]", T::c_type())
+    }
+}
+
+/// One struct shared with Lua: its C declaration and, for the layout test, Rust's size and
+/// field offsets under the C field names.
+pub struct CStruct {
+    pub name: &'static str,
+    pub decl: String,
+    pub size: usize,
+    pub fields: Vec<(&'static str, usize)>,
+}
+
+/// Declares the C mirror of a `#[repr(C)]` Rust struct: `c_struct!(Url as "sinew_url" { s: u64
+/// = socket, … })` gives `Url` its C name and returns its [`CStruct`]. Each field's type is
+/// checked against the Rust field at compile time; the order and padding by the layout test.
+#[macro_export]
+macro_rules! c_struct {
+    ($fname:ident: $ty:ty as $cname:literal { $($cfield:ident : $fty:ty = $rfield:ident),* $(,)? }) => {
+        impl $crate::script::boundary::CType for $ty {
+            fn c_type() -> String {
+                $cname.into()
+            }
+        }
+        // Compile-time check that each listed type is the Rust field's type.
+        const _: fn(&$ty) = |_v| {
+            $(let _: &$fty = &_v.$rfield;)*
+        };
+        fn $fname() -> $crate::script::boundary::CStruct {
+            let fields: Vec<String> =
+                vec![$(<$fty as $crate::script::boundary::CType>::c_field(stringify!($cfield))),*];
+            $crate::script::boundary::CStruct {
+                name: $cname,
+                decl: format!("typedef struct {0} {{ {1}; }} {0};", $cname, fields.join("; ")),
+                size: std::mem::size_of::<$ty>(),
+                fields: vec![$((stringify!($cfield), std::mem::offset_of!($ty, $rfield))),*],
+            }
+        }
+    };
+}
+
+/// One exported function: its name, address and C signature, from its Rust declaration.
+pub struct Export {
+    pub name: &'static str,
+    pub addr: usize,
+    pub ret: String,
+    pub args: Vec<String>,
+}
+
+impl Export {
+    /// The function-pointer type Lua casts the address to, e.g. `int32_t (*)(const void *, uint32_t)`.
+    pub fn signature(&self) -> String {
+        format!("{} (*)({})", self.ret, self.args.join(", "))
+    }
+}
+
+/// Declares C functions for Lua. Each body runs inside [`guard`]: a panic becomes an error
+/// return (with the message in [`last_error`]) instead of an abort. The functions are `unsafe
+/// extern "C"`: they are called only by LuaJIT with the arguments the generated signature
+/// describes. The block also defines `exports()`, the list the Lua runtime binds.
+#[macro_export]
+macro_rules! export {
+    ($( $(#[$meta:meta])* fn $name:ident ( $($arg:ident : $ty:ty),* $(,)? ) $(-> $ret:ty)? $body:block )*) => {
+        $(
+            $(#[$meta])*
+            #[allow(clippy::missing_safety_doc)]
+            pub unsafe extern "C" fn $name($($arg: $ty),*) $(-> $ret)? {
+                $crate::script::boundary::guard(stringify!($name), move || $body)
+            }
+        )*
+
+        /// The functions of this namespace, for the Lua runtime (see `script::boundary`).
+        pub fn exports() -> Vec<$crate::script::boundary::Export> {
+            vec![$(
+                $crate::script::boundary::Export {
+                    name: stringify!($name),
+                    addr: $name as *const () as usize,
+                    ret: <$crate::export!(@ret $($ret)?) as $crate::script::boundary::CType>::c_type(),
+                    args: vec![$(<$ty as $crate::script::boundary::CType>::c_type()),*],
+                }
+            ),*]
+        }
+    };
+    (@ret) => { () };
+    (@ret $r:ty) => { $r };
+}
+
+/// What an exported function returns when its body panicked: the error status for status
+/// returns, the "nothing" value otherwise (`NONE` slot, zero hash, empty length).
+pub trait PanicValue {
+    fn on_panic() -> Self;
+}
+
+impl PanicValue for i32 {
+    fn on_panic() -> i32 {
+        ERR
+    }
+}
+impl PanicValue for u32 {
+    fn on_panic() -> u32 {
+        crate::scene::NONE
+    }
+}
+impl PanicValue for u64 {
+    fn on_panic() -> u64 {
+        0
+    }
+}
+impl PanicValue for usize {
+    fn on_panic() -> usize {
+        0
+    }
+}
+impl PanicValue for () {
+    fn on_panic() {}
+}
+impl PanicValue for *const c_char {
+    fn on_panic() -> *const c_char {
+        c"".as_ptr()
+    }
+}
+
+/// Runs an exported body; a panic is caught at the boundary (unwinding into LuaJIT's frames
+/// would abort the process) and reported as an internal error naming the function.
+pub fn guard<R: PanicValue>(name: &str, f: impl FnOnce() -> R) -> R {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            let msg = format!("internal error in Sinew's {name}: {what}");
+            log::error!("{msg}");
+            fail(msg);
+            R::on_panic()
+        }
+    }
+}
+
+pub const OK: i32 = 0;
+pub const ERR: i32 = 1;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Leaves `msg` for the Lua wrapper (which raises it with the caller's file and line) and
+/// returns the error status.
+pub fn fail(msg: String) -> i32 {
+    let c = CString::new(msg.replace('\0', " ")).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+    ERR
+}
+
+/// The message of the last failed call (exported as `last_error` by `api/sys.rs`).
+pub fn last_error_ptr() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+use super::api::types::{Hash64, M4, Q4, V3, V4};
+
+c_struct!(c_hash: Hash64 as "sinew_hash" { h: u64 = h });
+c_struct!(c_url: crate::scene::Url as "sinew_url" { s: u64 = socket, p: u64 = path, f: u64 = fragment });
+c_struct!(c_vector3: V3 as "sinew_vector3" { x: f32 = x, y: f32 = y, z: f32 = z });
+c_struct!(c_vector4: V4 as "sinew_vector4" { x: f32 = x, y: f32 = y, z: f32 = z, w: f32 = w });
+c_struct!(c_quat: Q4 as "sinew_quat" { x: f32 = x, y: f32 = y, z: f32 = z, w: f32 = w });
+c_struct!(c_envelope: super::Envelope as "sinew_envelope" {
+    id: u64 = id, sender: crate::scene::Url = sender, receiver: crate::scene::Url = receiver,
+    data: *const u8 = data, len: usize = len,
+});
+c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
+    component: u64 = component, property: u64 = property, elems: [u64; 4] = elems, to: [f32; 4] = to,
+    curve: *const f32 = curve, curve_len: i32 = curve_len, slot: u32 = slot, kind: u32 = kind,
+    elem: i32 = elem, count: u32 = count, playback: u32 = playback, easing: u32 = easing,
+    duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, new_cells: u32 = new_cells,
+    cells: [u32; 4] = cells,
+});
+c_struct!(c_anim_done: crate::anim::Done as "sinew_anim_done" { callback: u32 = callback, finished: u32 = finished });
+c_struct!(c_anim_io: super::api::animate::AnimIo as "sinew_anim_io" {
+    values: *mut f32 = values, cells: *const u32 = cells, ncells: u32 = ncells, ndone: u32 = ndone,
+    done: *const crate::anim::Done = done, released: *const u32 = released, nreleased: u32 = nreleased,
+});
+c_struct!(c_action: crate::game::input::ActionEvent as "sinew_action" {
+    action: u64 = action, value: f32 = value, x: f32 = x, y: f32 = y, screen_x: f32 = screen_x,
+    screen_y: f32 = screen_y, dx: f32 = dx, dy: f32 = dy, screen_dx: f32 = screen_dx,
+    screen_dy: f32 = screen_dy, flags: u32 = flags, gamepad: u32 = gamepad,
+    text_start: u32 = text_start, text_len: u32 = text_len,
+});
+
+/// Every struct Lua shares with Rust, in declaration order (a struct before its users).
+pub fn structs() -> Vec<CStruct> {
+    vec![
+        c_hash(),
+        c_url(),
+        c_vector3(),
+        c_vector4(),
+        c_quat(),
+        matrix4(),
+        vector(),
+        c_envelope(),
+        c_anim_req(),
+        c_anim_done(),
+        c_anim_io(),
+        c_action(),
+    ]
+}
+
+impl CType for M4 {
+    fn c_type() -> String {
+        "sinew_matrix4".into()
+    }
+}
+
+/// `vmath.matrix4`: sixteen floats seen three ways (array, named elements, column vectors).
+fn matrix4() -> CStruct {
+    let names = (0..4).flat_map(|c| (0..4).map(move |r| format!("m{r}{c}"))).collect::<Vec<_>>().join(", ");
+    CStruct {
+        name: "sinew_matrix4",
+        decl: format!(
+            "typedef struct sinew_matrix4 {{ union {{ float m[16]; struct {{ float {names}; }}; \
+             struct {{ sinew_vector4 c0, c1, c2, c3; }}; }}; }} sinew_matrix4;"
+        ),
+        size: std::mem::size_of::<M4>(),
+        fields: vec![("m", std::mem::offset_of!(M4, m)), ("m23", 14 * 4), ("c1", 16)],
+    }
+}
+
+/// `vmath.vector`: a variable-length float array owned by Lua; Rust sees `(v, n)`.
+fn vector() -> CStruct {
+    CStruct {
+        name: "sinew_vector",
+        decl: "typedef struct sinew_vector { int32_t n; float v[?]; } sinew_vector;".into(),
+        size: 4,
+        fields: vec![("n", 0), ("v", 4)],
+    }
+}
+
+/// The `ffi.cdef` text of every shared struct.
+pub fn cdef() -> String {
+    structs().iter().map(|s| s.decl.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+/// Every exported function of every namespace.
+pub fn exports() -> Vec<Export> {
+    super::api::exports()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mlua::{Lua, Table};
+
+    fn lua() -> Lua {
+        // SAFETY: the tests need LuaJIT's `ffi`, as the runtime does.
+        let lua = unsafe { Lua::unsafe_new() };
+        crate::script::declare_structs(&lua).expect("the generated cdef parses");
+        lua
+    }
+
+    /// LuaJIT's view of every shared struct equals Rust's: size and the offset of each field.
+    #[test]
+    fn struct_layouts_agree_with_luajit() {
+        let lua = lua();
+        let check: mlua::Function = lua
+            .load(
+                "local ffi = require('ffi')
+                 return function(name, field)
+                   if field == nil then
+                     return name == 'sinew_vector' and ffi.sizeof(name, 0) or ffi.sizeof(name)
+                   end
+                   return ffi.offsetof(name, field)
+                 end",
+            )
+            .eval()
+            .expect("checker");
+        let structs = structs();
+        assert!(structs.len() >= 12, "every shared struct is listed");
+        for s in &structs {
+            let size: usize = check.call((s.name, mlua::Nil)).expect("sizeof");
+            assert_eq!(size, s.size, "{}: LuaJIT size {size}, Rust {}", s.name, s.size);
+            for (field, offset) in &s.fields {
+                let o: Option<usize> = check.call((s.name, *field)).expect("offsetof");
+                assert_eq!(o, Some(*offset), "{}.{field}", s.name);
+            }
+        }
+    }
+
+    /// Each signature is a C function-pointer type LuaJIT accepts, with one parameter per Rust
+    /// argument, and every name is exported once.
+    #[test]
+    fn every_signature_parses_and_names_are_unique() {
+        let lua = lua();
+        let parse: mlua::Function = lua
+            .load("local ffi = require('ffi') return function(sig) return tostring(ffi.typeof(sig)) end")
+            .eval()
+            .expect("f");
+        let all = exports();
+        let mut names: Vec<&str> = all.iter().map(|e| e.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "an FFI name is exported twice");
+        for e in &all {
+            let t: String =
+                parse.call(e.signature()).unwrap_or_else(|err| panic!("{}: {}: {err}", e.name, e.signature()));
+            assert!(t.starts_with("ctype<"), "{}: {t}", e.name);
+            let params = e.signature().matches(',').count() + usize::from(!e.args.is_empty());
+            assert_eq!(params, e.args.len(), "{}", e.name);
+        }
+    }
+
+    /// Every function the Lua wrappers call through `F`/`A`/`M` is exported, and every export is
+    /// called by some wrapper (no stale entry on either side).
+    #[test]
+    fn lua_wrappers_call_exactly_the_exported_functions() {
+        let sources = [
+            include_str!("lua/runtime.lua"),
+            include_str!("lua/go.lua"),
+            include_str!("lua/msg.lua"),
+            include_str!("lua/animate.lua"),
+            include_str!("lua/model.lua"),
+            include_str!("lua/input.lua"),
+        ];
+        let mut called = std::collections::BTreeSet::new();
+        for src in sources {
+            for prefix in ["F.", "A.", "M."] {
+                for (i, _) in src.match_indices(prefix) {
+                    let before = src[..i].chars().last().unwrap_or(' ');
+                    if before.is_alphanumeric() || before == '_' || before == '.' {
+                        continue;
+                    }
+                    let name: String = src[i + 2..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                    if src[i + 2 + name.len()..].starts_with('(') {
+                        called.insert(name);
+                    }
+                }
+            }
+        }
+        let exported: std::collections::BTreeSet<String> = exports().iter().map(|e| e.name.to_string()).collect();
+        let missing: Vec<_> = called.difference(&exported).collect();
+        assert!(missing.is_empty(), "called from Lua but not exported: {missing:?}");
+        let unused: Vec<_> = exported.difference(&called).collect();
+        assert!(unused.is_empty(), "exported but never called from Lua: {unused:?}");
+    }
+
+    /// Calls every exported function with hostile arguments: no game state, then a real world
+    /// with dead slots, null pointers, NaN floats and lengths over null buffers. Nothing may
+    /// crash; a status-returning function must report an error (or do nothing) and leave a
+    /// message.
+    #[test]
+    fn every_function_survives_bad_and_null_arguments() {
+        let lua = lua();
+        let call: mlua::Function = lua
+            .load(
+                r#"local ffi = require('ffi')
+                 return function(sig, addr, ctx, live)
+                   local f = ffi.cast(sig, addr)
+                   local params = sig:match("%(%*%)%((.*)%)$")
+                   local args = {}
+                   local i = 0
+                   for p in params:gmatch("[^,]+") do
+                     i = i + 1
+                     p = p:gsub("^%s+", ""):gsub("%s+$", "")
+                     if p:find("%*") then
+                       args[i] = (i == 1 and p == "const void *") and ffi.cast("void *", ctx) or nil
+                     elseif p == "float" or p == "double" then
+                       args[i] = 0/0
+                     elseif p == "uint32_t" then
+                       args[i] = live and 0 or 0xffffffff
+                     elseif p == "size_t" then
+                       args[i] = 16
+                     else
+                       args[i] = live and 0 or -1
+                     end
+                   end
+                   local r = f(unpack(args, 1, i))
+                   return r ~= nil and tonumber(ffi.cast("uint64_t", r)) or 0
+                 end"#,
+            )
+            .eval()
+            .expect("caller");
+        let world = RefCell::new(crate::game::World::new("t"));
+        let slot = world
+            .borrow_mut()
+            .scene
+            .spawn("/a", 0, glam::Vec3::ZERO, glam::Quat::IDENTITY, glam::Vec3::ONE)
+            .expect("one object");
+        assert_eq!(slot, 0);
+        let ctx = &world as *const RefCell<crate::game::World> as usize as f64;
+        for (ctx, live) in [(0.0, false), (ctx, false), (ctx, true)] {
+            for e in exports() {
+                // Writes through the context would end the test's world, not test the boundary.
+                if e.name == "exit" {
+                    continue;
+                }
+                let _: f64 = call
+                    .call((e.signature(), e.addr as f64, ctx, live))
+                    .unwrap_or_else(|err| panic!("{} (ctx {ctx}, live {live}): {err}", e.name));
+            }
+        }
+        assert!(world.try_borrow_mut().is_ok(), "a call left the world borrowed");
+    }
+
+    mod panicking {
+        crate::export! {
+            fn panics_for_test(x: u32) -> i32 {
+                if x > 0 {
+                    panic!("boom {x}");
+                }
+                0
+            }
+        }
+    }
+
+    /// A panic inside an exported function is an error return with the message for Lua, never an
+    /// abort; the Lua wrapper then raises it as a Lua error.
+    #[test]
+    fn a_panic_becomes_a_lua_error() {
+        let lua = lua();
+        let e = &panicking::exports()[0];
+        let last = last_error_ptr as *const () as usize;
+        let t: Table = lua.create_table().expect("t");
+        t.set("f", e.addr as f64).expect("f");
+        t.set("sig", e.signature()).expect("sig");
+        t.set("last", last as f64).expect("last");
+        let msg: String = lua
+            .load(
+                "local t = ...
+                 local ffi = require('ffi')
+                 local f = ffi.cast(t.sig, t.f)
+                 local last = ffi.cast('const char *(*)(void)', t.last)
+                 local ok, err = pcall(function()
+                   if f(7) ~= 0 then error(ffi.string(last()), 0) end
+                 end)
+                 assert(not ok)
+                 assert(f(0) == 0)
+                 return err",
+            )
+            .call(t)
+            .expect("the panic reached Lua as an error");
+        assert_eq!(msg, "internal error in Sinew's panics_for_test: boom 7");
+    }
+}
