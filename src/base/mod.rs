@@ -1,4 +1,5 @@
-//! Foundation shared by every layer: Defold-compatible hashing, resource paths, errors, logging.
+//! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging.
+pub mod euler;
 pub mod hash;
 pub mod log;
 pub mod path;

@@ -173,17 +173,10 @@ pub fn load_collection(res: &Resources, path: &str) -> Result<CollectionSpec, Lo
     Ok(CollectionSpec { name: name.unwrap_or_else(|| "default".into()), objects: loader.objects })
 }
 
-/// Defold's `vmath.euler_to_quat` (dmVMath::EulerToQuat, YZX order, degrees), so `euler`
-/// values copied from the Defold editor give the same rotation.
+/// `euler` in files is Defold's (YZX order, degrees), so values copied from the Defold editor
+/// give the same rotation; the one conversion lives in `base::euler`.
 pub fn euler_to_quat(degrees: [f32; 3]) -> Quat {
-    let [x, y, z] = degrees.map(|d| d.to_radians() * 0.5);
-    let ((sx, cx), (sy, cy), (sz, cz)) = (x.sin_cos(), y.sin_cos(), z.sin_cos());
-    Quat::from_xyzw(
-        sx * cy * cz + cx * sy * sz,
-        cx * sy * cz + sx * cy * sz,
-        cx * cy * sz - sx * sy * cz,
-        cx * cy * cz - sx * sy * sz,
-    )
+    crate::base::euler::euler_to_quat(Vec3::from(degrees))
 }
 
 #[derive(Debug, Clone, Copy)]

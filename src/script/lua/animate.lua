@@ -17,14 +17,7 @@ local SCRIPT = 4
 local COMPS = { "x", "y", "z", "w" }
 local NUMERIC = { number = true, vector3 = true, vector4 = true, quat = true }
 
-local function value_kind(v)
-  local t = type(v)
-  if t == "number" then return "number" end
-  if t == "cdata" then return vm.type_name(v) end
-  return nil
-end
-
-local function url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
+local value_kind, url_text = S.value_kind, S.url_text
 
 ---------------------------------------------------------------- properties
 -- A property description: kind (0..3 game object, 4 script), type ("number", "vector3", …),

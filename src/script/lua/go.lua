@@ -280,7 +280,7 @@ local function write_go(slot, base, v)
   end
 end
 
-local function url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
+local url_text = S.url_text
 
 -- Resolves (url, property) to a game object slot or a script record; raises Defold's errors.
 local function target(fname, url, prop)
@@ -335,11 +335,7 @@ end
 local TYPE_WORD = { number = "number", hash = "hash", url = "msg.url", vector3 = "vmath.vector3",
   vector4 = "vmath.vector4", quat = "vmath.quat", boolean = "boolean", string = "string" }
 
-local function value_kind(v)
-  local t = type(v)
-  if t ~= "cdata" then return t end
-  return vm.type_name(v) or (istype(hash_t, v) and "hash") or (istype(url_t, v) and "url") or "cdata"
-end
+local value_kind = S.value_kind
 
 function go.set(url, prop, value, options)
   local slot, gp, sp, ph, where_text = target("go.set", url, prop)

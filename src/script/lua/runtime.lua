@@ -157,6 +157,16 @@ ffi.metatype(url_t, {
   end,
 })
 
+-- The text inside `url: [...]`, for error messages that quote a URL.
+function S.url_text(u) return tostring(u):match("^url: %[(.*)%]$") end
+
+-- The kind of a property value as go.get/go.set/go.animate name it.
+function S.value_kind(v)
+  local t = type(v)
+  if t ~= "cdata" then return t end
+  return vm.type_name(v) or (ffi.istype(hash_t, v) and "hash") or (ffi.istype(url_t, v) and "url") or "cdata"
+end
+
 ---------------------------------------------------------------- output
 local function tostr_all(...)
   local n = select("#", ...)
