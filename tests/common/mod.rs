@@ -1,5 +1,6 @@
 //! Helpers for tests that run the real `sinew` binary on small projects.
 #![allow(dead_code)]
+pub mod golden;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicU32, Ordering};
