@@ -412,19 +412,53 @@ fn check_reports_every_load_problem_run_refuses() {
         "/main/main.collection:10:21: script '/main/hero.script' has no property 'sped' to override",
         "/main/main.collection:11:21: property 'tint' of script '/main/hero.script' is a vector4, this override is a vector3",
         "/main/main.collection:12:21: property 'name' of script '/main/hero.script' is a string, this override is a hash",
-        "/main/main.collection:18:19: rotation quaternion must not be zero",
-        "/main/main.collection:20:95: default_animation 'wigle' not found (animations: wiggle)",
-        "/main/main.collection:25:31: camera 'camera': far must be greater than near",
+        "/main/main.collection:13:21: property 'home': could not parse URL 'main:/a#b#c'",
+        "/main/main.collection:19:19: rotation quaternion must not be zero",
+        "/main/main.collection:21:95: default_animation 'wigle' not found (animations: wiggle)",
+        "/main/main.collection:26:31: camera 'camera': far must be greater than near",
     ];
     for (name, r) in [("check", &check), ("run", &run)] {
         for e in expected {
             assert!(r.stderr.lines().any(|l| l.contains(e)), "{name}: expected '{e}'\n{}", r.show());
         }
     }
-    assert!(check.stderr.contains("6 problem(s)"), "{}", check.show());
+    assert!(check.stderr.contains("7 problem(s)"), "{}", check.show());
     // One validation path: the same problems, word for word, from both commands.
     assert_eq!(problems_in(&check.stderr, "/main/main.collection"), problems_in(&run.stderr, "/main/main.collection"));
     assert!(!run.stderr.contains("property 'speed'"), "the valid override is not reported: {}", run.show());
+}
+
+#[test]
+fn check_reports_a_shared_problem_once_with_its_position() {
+    let p = project(
+        "check_once",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "prototype": "/main/walker.go" } ],
+  "collections": [ { "id": "level", "collection": "/main/level.collection" } ] }"#,
+            ),
+            (
+                "/main/level.collection",
+                r#"{ "objects": [ { "id": "b", "prototype": "/main/walker.go" }, { "id": "c", "prototype": "/main/walker.go" } ] }"#,
+            ),
+            (
+                "/main/walker.go",
+                "{ \"components\": [ { \"id\": \"script\", \"type\": \"script\", \"script\": \"/main/w.script\",\n    \"properties\": { \"speed\": true } } ] }",
+            ),
+            ("/main/w.script", "go.property('speed', 1)\n"),
+        ],
+    );
+    let r = sinew(&["check", p.path().to_str().unwrap_or("")]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    let line =
+        "/main/walker.go:2:30: property 'speed' of script '/main/w.script' is a number, this override is a boolean";
+    assert_eq!(r.stderr.matches(line).count(), 1, "{}", r.show());
+    assert!(r.stderr.contains("1 problem(s)"), "{}", r.show());
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert_eq!(r.stderr.matches(line).count(), 1, "run reports it once too: {}", r.show());
 }
 
 #[test]

@@ -71,6 +71,9 @@ fn spawn(res: &Resources, path: &str) -> Spawned {
             None
         }
     };
+    // A prototype's problem is met once per object using it, with the same words.
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert(p.clone()));
     Spawned { spec: loaded.spec, world, scripts, problems }
 }
 

@@ -39,11 +39,19 @@ fn override_kind(v: &PropertyValue) -> &'static str {
     }
 }
 
+/// Why a URL override cannot be parsed. Parse errors do not depend on where the URL is resolved
+/// from, so any context will do; finding them here gives them the override's position.
+fn url_problem(v: &PropertyValue) -> Option<String> {
+    let PropertyValue::Url(text) = v else { return None };
+    let anywhere = crate::scene::url::Context { socket: 0, prefix: "/", path: 0, fragment: 0 };
+    crate::scene::url::parse(text, &anywhere).err()
+}
+
 /// Every override of `props` that names no declared property or has another type, pointing at
-/// where it was written. `run` refuses to start with any, and `sinew check` reports the same
-/// list, so the two cannot disagree about a collection.
+/// where it was written (not at the instance: a prototype's override is one mistake however many
+/// objects use it). `run` refuses to start with any, and `sinew check` reports the same list, so
+/// the two cannot disagree about a collection.
 pub fn check_overrides(
-    (component, go_path): (&str, &str),
     script: &str,
     declared: &[(String, String)],
     props: &[(String, Located<PropertyValue>)],
@@ -55,14 +63,16 @@ pub fn check_overrides(
             None => {
                 let names: Vec<&str> = declared.iter().map(|(n, _)| n.as_str()).collect();
                 let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
-                format!(
-                    "script '{script}' has no property '{name}' to override (component '{component}' of '{go_path}'; declared: {known})"
-                )
+                format!("script '{script}' has no property '{name}' to override (declared: {known})")
             }
+            Some((_, kind)) if kind == "url" && given == "url" => match url_problem(&v.value) {
+                Some(e) => format!("property '{name}': {e}"),
+                None => continue,
+            },
             Some((_, kind)) if kind == given || (kind == "quat" && given == "vector4") => continue,
-            Some((_, kind)) => format!(
-                "property '{name}' of script '{script}' is a {kind}, this override is a {given} (component '{component}' of '{go_path}')"
-            ),
+            Some((_, kind)) => {
+                format!("property '{name}' of script '{script}' is a {kind}, this override is a {given}")
+            }
         };
         out.push(v.error(script, problem));
     }
@@ -73,12 +83,12 @@ pub fn check_overrides(
 fn create_script(
     scripts: &mut dyn ScriptFactory,
     slot: u32,
-    (component, go_path): (&str, &str),
+    component: &str,
     script: &str,
     props: &[(String, Located<PropertyValue>)],
 ) -> Result<u32, Vec<String>> {
     let declared = scripts.declarations(script).map_err(|e| vec![e])?;
-    let bad = check_overrides((component, go_path), script, &declared, props);
+    let bad = check_overrides(script, &declared, props);
     if !bad.is_empty() {
         return Err(bad.iter().map(LoadError::to_string).collect());
     }
@@ -113,7 +123,7 @@ pub fn spawn_collection(
         for c in &o.components {
             let kind = match &c.kind {
                 SpecKind::Script { script, properties } => {
-                    match create_script(scripts, slot, (&c.id, &o.path), script, properties) {
+                    match create_script(scripts, slot, &c.id, script, properties) {
                         Ok(i) => ComponentKind::Script(i),
                         Err(mut e) => {
                             problems.append(&mut e);
