@@ -193,6 +193,7 @@ pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
         prototypes: HashMap::new(),
         problems: Vec::new(),
         files: Vec::new(),
+        paths: HashSet::new(),
     };
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {
@@ -283,6 +284,9 @@ struct Loader<'a> {
     problems: Vec<LoadError>,
     /// Every collection file read.
     files: Vec<String>,
+    /// The id paths of `objects`: an object with a duplicate id (already reported) is left out,
+    /// so spawning does not stop at it.
+    paths: HashSet<String>,
 }
 
 impl Loader<'_> {
@@ -328,6 +332,10 @@ impl Loader<'_> {
     /// Adds a game object and its children; `place` is set only for the top-level objects of a
     /// nested collection instance, because children stay relative to their parent.
     fn object(&mut self, d: &ObjectDesc, file: &str, parent: Option<usize>, prefix: &str, place: Option<&Affine3A>) {
+        let path = format!("{prefix}{}", d.id.value.0);
+        if !self.paths.insert(path.clone()) {
+            return;
+        }
         let mut trs = self.transform(file, d.position, &d.rotation, &d.euler, d.scale);
         if let Some(p) = place {
             trs = trs.placed(p);
@@ -335,7 +343,7 @@ impl Loader<'_> {
         let components = self.components(d, file);
         let index = self.objects.len();
         self.objects.push(ObjectSpec {
-            path: format!("{prefix}{}", d.id.value.0),
+            path,
             collection_prefix: prefix.to_string(),
             parent,
             position: trs.t.to_array(),
@@ -979,6 +987,30 @@ mod tests {
         let e = error_of(r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#);
         assert!(e.message.contains("not both"), "{e}");
         assert_eq!(e.column, Some(64), "{e}");
+    }
+
+    #[test]
+    fn every_problem_is_found_in_one_pass() {
+        let text = "{ \"objects\": [\n { \"id\": \"a\" },\n { \"id\": \"a\", \"children\": [ { \"id\": \"kid\" } ] },\n { \"id\": \"r\", \"rotation\": [0, 0, 0, 0], \"components\": [ { \"id\": \"c\", \"type\": \"camera\", \"far\": 0.01 } ] },\n { \"id\": \"p\", \"prototype\": \"/main/none.go\" },\n { \"id\": \"s\", \"components\": [ { \"id\": \"s\", \"type\": \"script\", \"script\": \"/main/a.script\", \"properties\": { \"bad\": null, \"good\": 1 } } ] } ],\n \"collections\": [ { \"id\": \"l\", \"collection\": \"/main/none.collection\" } ] }";
+        let p = Project::new(&[("/main/main.collection", text), ("/main/a.script", "")]);
+        let res = Resources::open_dir(&p.0).unwrap();
+        let loaded = load_collection_all(&res, "/main/main.collection");
+        let got: Vec<(Option<usize>, &str)> = loaded.problems.iter().map(|e| (e.line, e.message.as_str())).collect();
+        let lines: Vec<Option<usize>> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [Some(3), Some(4), Some(4), Some(5), Some(6), Some(7)], "{got:?}");
+        assert!(got[0].1.contains("duplicate id 'a'"), "{got:?}");
+        assert!(got[1].1.contains("rotation quaternion must not be zero"), "{got:?}");
+        assert!(got[2].1.contains("far must be greater than near"), "{got:?}");
+        assert!(got[3].1.contains("'/main/none.go' not found"), "{got:?}");
+        assert!(got[4].1.contains("property 'bad'"), "{got:?}");
+        assert!(got[5].1.contains("'/main/none.collection' not found"), "{got:?}");
+        // What loaded is kept: the first 'a' (the duplicate and its child are left out), the
+        // objects with problems, and the script with its one good override.
+        let paths: Vec<&str> = loaded.spec.objects.iter().map(|o| o.path.as_str()).collect();
+        assert_eq!(paths, ["/a", "/r", "/p", "/s"]);
+        let ComponentKind::Script { properties, .. } = &loaded.spec.objects[3].components[0].kind else { panic!() };
+        assert_eq!(values(properties), [("good".to_string(), PropertyValue::Number(1.0))]);
+        assert_eq!(loaded.files, ["/main/main.collection"]);
     }
 
     #[test]
