@@ -387,6 +387,111 @@ fn check_lists_every_problem() {
     assert_eq!(r.status, 0, "{}", r.show());
 }
 
+/// The lines of `stderr` that point into `file`, without the log's level tag: the load problems.
+fn problems_in(stderr: &str, file: &str) -> std::collections::BTreeSet<String> {
+    stderr
+        .lines()
+        .map(|l| l.strip_prefix("ERROR: ").unwrap_or(l))
+        .filter(|l| l.starts_with(file))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn check_reports_every_load_problem_run_refuses() {
+    let p = committed("check_agrees");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/wiggler.glb"), sinew::project::gltf::samples::wiggler()).expect("wiggler");
+    let dir = p.path().to_str().unwrap_or("");
+    let check = sinew(&["check", dir]);
+    let run = run_project(p.path(), 2, &[]);
+    assert_eq!(check.status, 1, "{}", check.show());
+    assert_eq!(run.status, 1, "{}", run.show());
+    assert!(!run.stdout.contains("init ran"), "run refused before init: {}", run.show());
+    let expected = [
+        "/main/main.collection:10:21: script '/main/hero.script' has no property 'sped' to override",
+        "/main/main.collection:11:21: property 'tint' of script '/main/hero.script' is a vector4, this override is a vector3",
+        "/main/main.collection:12:21: property 'name' of script '/main/hero.script' is a string, this override is a hash",
+        "/main/main.collection:13:21: property 'home': could not parse URL 'main:/a#b#c'",
+        "/main/main.collection:19:19: rotation quaternion must not be zero",
+        "/main/main.collection:21:95: default_animation 'wigle' not found (animations: wiggle)",
+        "/main/main.collection:26:31: camera 'camera': far must be greater than near",
+    ];
+    for (name, r) in [("check", &check), ("run", &run)] {
+        for e in expected {
+            assert!(r.stderr.lines().any(|l| l.contains(e)), "{name}: expected '{e}'\n{}", r.show());
+        }
+    }
+    assert!(check.stderr.contains("7 problem(s)"), "{}", check.show());
+    // One validation path: the same problems, word for word, from both commands.
+    assert_eq!(problems_in(&check.stderr, "/main/main.collection"), problems_in(&run.stderr, "/main/main.collection"));
+    assert!(!run.stderr.contains("property 'speed'"), "the valid override is not reported: {}", run.show());
+}
+
+#[test]
+fn check_reports_a_shared_problem_once_with_its_position() {
+    let p = project(
+        "check_once",
+        &[
+            ("/project.json", PROJECT),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "prototype": "/main/walker.go" } ],
+  "collections": [ { "id": "level", "collection": "/main/level.collection" } ] }"#,
+            ),
+            (
+                "/main/level.collection",
+                r#"{ "objects": [ { "id": "b", "prototype": "/main/walker.go" }, { "id": "c", "prototype": "/main/walker.go" } ] }"#,
+            ),
+            (
+                "/main/walker.go",
+                "{ \"components\": [ { \"id\": \"script\", \"type\": \"script\", \"script\": \"/main/w.script\",\n    \"properties\": { \"speed\": true } } ] }",
+            ),
+            ("/main/w.script", "go.property('speed', 1)\n"),
+        ],
+    );
+    let r = sinew(&["check", p.path().to_str().unwrap_or("")]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    let line =
+        "/main/walker.go:2:30: property 'speed' of script '/main/w.script' is a number, this override is a boolean";
+    assert_eq!(r.stderr.matches(line).count(), 1, "{}", r.show());
+    assert!(r.stderr.contains("1 problem(s)"), "{}", r.show());
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert_eq!(r.stderr.matches(line).count(), 1, "run reports it once too: {}", r.show());
+}
+
+#[test]
+fn lua_near_fails_for_values_that_are_not_close() {
+    let script = r#"
+local T = require "lua.test_helpers"
+function init(self)
+  T.near("1", 1, 1e-5, "a string is not a number")
+  T.near("abc", vmath.vector3(1, 2, 3), 1e-5, "a string is not a vector3")
+  T.near({ x = 1, y = 2, z = 3 }, vmath.vector3(1, 2, 3), 1e-5, "a table is not a vector3")
+  T.near(nil, vmath.vector3(1, 2, 3), 1e-5, "nil is not a vector3")
+  T.near(nil, 1, 1e-5, "nil is not a number")
+  T.near(vmath.vector4(1, 2, 3, 0), vmath.vector3(1, 2, 3), 1e-5, "a vector4 is not a vector3")
+  T.near(0 / 0, 0, 1e-5, "NaN is not near anything")
+  T.near(vmath.vector3(1, 2, 3), vmath.vector3(1, 2, 3.1), 1e-5, "z is off")
+  T.near(vmath.quat(0, 0, 0, 1), vmath.quat(0, 0, 0, -1), 1e-5, "w is off")
+  T.near(1, "1", 1e-5, "the expected value is a string")
+  T.near(vmath.vector3(1, 2, 3), vmath.vector3(1, 2, 3 + 1e-7), 1e-5, "passes: same vector")
+  T.near(2, 2 + 1e-7, 1e-5, "passes: close numbers")
+  T.near(vmath.vector({ 1, 2 }), vmath.vector({ 1, 2 }), 1e-5, "passes: same vector(n)")
+  T.done("near")
+end
+"#;
+    let p = one_script("near", script);
+    let r = run_project(p.path(), 2, &[]);
+    assert!(r.stdout.contains("near: 3 passed, 10 failed"), "{}", r.show());
+    assert_eq!(r.status, 1, "{}", r.show());
+    for m in ["a string is not a number", "a table is not a vector3", "nil is not a vector3", "NaN is not near"] {
+        assert!(r.stdout.lines().any(|l| l.starts_with("FAIL ") && l.contains(m)), "{m}\n{}", r.show());
+    }
+    assert!(!r.stdout.contains("passes:"), "a close value failed: {}", r.show());
+}
+
 #[test]
 fn sigterm_ends_the_run_cleanly() {
     // `started` is printed from the first update, when the window (and SDL's signal handling) exists.

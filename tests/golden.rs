@@ -2,7 +2,8 @@
 //! compared with a committed PNG. Frame 140 is the attract mode's first pickup: the gold gem beside
 //! the walking hero is swollen in its pop. Tolerance: 2 per channel, at most 0.5% of pixels over it
 //! (llvmpipe is deterministic on one machine; the slack absorbs other Mesa versions' rounding).
-//! `SINEW_UPDATE_GOLDEN=1` rewrites the reference; a missing reference fails.
+//! `SINEW_UPDATE_GOLDEN=1` rewrites the reference and still fails (`tests/common/golden.rs`, whose
+//! own checks are here too); a missing reference fails.
 //!
 //! Also the demo played by a recorded session (`tests/replays/demo_session.jsonl`, written by
 //! hand in the replay format): walk, turn, run, orbit the camera with a mouse drag, jump, stop,
@@ -10,7 +11,7 @@
 //! golden image too (`tests/golden/demo_replay.png`).
 mod common;
 use common::*;
-use sinew::render::{Image, compare};
+use sinew::render::Image;
 use std::path::Path;
 
 #[test]
@@ -62,29 +63,60 @@ fn demo_replay_final_frame_matches_golden_image() {
     check_golden("demo_replay", &shot);
 }
 
-/// Compares the screenshot at `shot` with `tests/golden/NAME.png` (2 per channel, at most 0.5%
-/// of pixels over it; a diff image is written on failure) and returns it.
+/// Compares the screenshot at `shot` with `tests/golden/NAME.png` (see `common/golden.rs`) and
+/// returns it.
 fn check_golden(name: &str, shot: &Path) -> Image {
     let actual = Image::load_png(shot).expect("screenshot written");
-    let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/golden/{name}.png"));
-    if std::env::var("SINEW_UPDATE_GOLDEN").as_deref() == Ok("1") {
-        actual.save_png(&golden_path).expect("write golden");
-        eprintln!("updated {}", golden_path.display());
-        return actual;
-    }
-    let golden = Image::load_png(&golden_path)
-        .unwrap_or_else(|e| panic!("missing golden {}: {e} (run with SINEW_UPDATE_GOLDEN=1)", golden_path.display()));
-    let c = compare(&actual, &golden, 2).expect("same size");
-    let limit = (actual.width * actual.height) as usize / 200;
-    if c.differing_pixels > limit {
-        let diff = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{name}.diff.png"));
-        let _ = c.diff.save_png(&diff);
-        panic!(
-            "{} pixels differ (limit {limit}, max channel diff {}); diff image: {}",
-            c.differing_pixels,
-            c.max_channel_diff,
-            diff.display()
-        );
+    if let Err(e) = golden::check_golden(name, &actual) {
+        panic!("{e}");
     }
     actual
+}
+
+/// Two images that differ in every pixel by more than the tolerance.
+fn two_images() -> (Image, Image) {
+    (Image::filled(20, 10, [10, 20, 30, 255]), Image::filled(20, 10, [10, 20, 40, 255]))
+}
+
+#[test]
+fn updating_a_golden_image_never_counts_as_a_pass() {
+    let dir = TempDir::new("golden-update");
+    let path = dir.path().join("g.png");
+    let (a, b) = two_images();
+    let e = golden::check_image(&path, &a, golden::Mode::Update, dir.path()).expect_err("an update must fail");
+    assert!(e.contains("re-run without SINEW_UPDATE_GOLDEN"), "{e}");
+    // It did write the reference: comparing against it now passes, and a different image fails.
+    assert_eq!(golden::check_image(&path, &a, golden::Mode::Compare, dir.path()), Ok(()));
+    let e = golden::check_image(&path, &b, golden::Mode::Compare, dir.path()).expect_err("mismatch must fail");
+    assert!(e.contains("200 of 200 pixels differ"), "{e}");
+    assert!(dir.path().join("g.diff.png").exists() && dir.path().join("g.actual.png").exists(), "{e}");
+}
+
+#[test]
+fn a_missing_golden_image_fails() {
+    let dir = TempDir::new("golden-missing");
+    let path = dir.path().join("sub/new.png");
+    let (a, _) = two_images();
+    let e = golden::check_image(&path, &a, golden::Mode::Compare, dir.path()).expect_err("missing must fail");
+    assert!(e.contains("was missing, wrote it from this run"), "{e}");
+    assert!(path.exists());
+}
+
+#[test]
+fn small_differences_pass_and_ci_refuses_updates() {
+    let dir = TempDir::new("golden-tolerance");
+    let path = dir.path().join("g.png");
+    let (a, _) = two_images();
+    a.save_png(&path).expect("write reference");
+    // One pixel (0.5%) far off, the rest within the tolerance: passes.
+    let mut near = Image::filled(20, 10, [12, 18, 32, 255]);
+    near.rgba[0] = 200;
+    assert_eq!(golden::check_image(&path, &near, golden::Mode::Compare, dir.path()), Ok(()));
+    near.rgba[4] = 200;
+    assert!(golden::check_image(&path, &near, golden::Mode::Compare, dir.path()).is_err(), "two pixels is 1%");
+    assert_eq!(golden::mode(Some("1"), None), Ok(golden::Mode::Update));
+    assert_eq!(golden::mode(None, Some("true")), Ok(golden::Mode::Compare));
+    assert_eq!(golden::mode(Some("0"), None), Ok(golden::Mode::Compare));
+    assert!(golden::mode(Some("1"), Some("true")).is_err());
+    assert!(golden::mode(Some("1"), Some("1")).is_err());
 }

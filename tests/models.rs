@@ -3,8 +3,7 @@
 mod common;
 use common::*;
 use sinew::project::gltf::samples;
-use sinew::render::{Image, compare};
-use std::path::Path;
+use sinew::render::Image;
 
 fn model_project() -> TempDir {
     let p = committed("api_model");
@@ -54,18 +53,8 @@ fn model_scene_matches_golden_image() {
     ]);
     assert_eq!(r.status, 0, "{}", r.show());
     let actual = Image::load_png(&shot).expect("screenshot");
-    let golden_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/model_scene.png");
-    if std::env::var("SINEW_UPDATE_GOLDEN").as_deref() == Ok("1") {
-        actual.save_png(&golden_path).expect("write golden");
-        return;
-    }
-    let golden = Image::load_png(&golden_path).expect("golden image (SINEW_UPDATE_GOLDEN=1 writes it)");
-    let c = compare(&actual, &golden, 2).expect("same size");
-    let limit = (actual.width * actual.height) as usize / 200;
-    if c.differing_pixels > limit {
-        let diff = Path::new(env!("CARGO_TARGET_TMPDIR")).join("model_scene.diff.png");
-        let _ = c.diff.save_png(&diff);
-        panic!("{} pixels differ (limit {limit}); diff: {}", c.differing_pixels, diff.display());
+    if let Err(e) = golden::check_golden("model_scene", &actual) {
+        panic!("{e}");
     }
 }
 

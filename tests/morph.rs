@@ -6,7 +6,7 @@
 //!   with the independent reference poses in `../shared/reference`).
 //! - Renderer: per-instance weight spans drawn with the built-in material and with a Defold-style
 //!   contract shader (`tests/fixtures/morph_contract.vp`) must look like the same meshes morphed
-//!   on the CPU; golden images `tests/golden/morph_*.png` (`SINEW_UPDATE_GOLDEN=1` rewrites them).
+//!   on the CPU; golden images `tests/golden/morph_*.png` (`SINEW_UPDATE_GOLDEN=1` rewrites them and fails).
 //!
 //! Test models are generated with `GltfBuilder` and imported, so the importer is in the loop.
 

@@ -1,8 +1,7 @@
 //! Rendering tests that need a GL context. SDL may only be initialised from the main thread,
 //! so this is a `harness = false` test with its own `main` that runs the checks in order.
 //!
-//! Golden images: `tests/golden/*.png`. Set `SINEW_UPDATE_GOLDEN=1` to (re)write them; a
-//! missing golden file fails the run otherwise.
+//! Golden images: `tests/golden/*.png`, compared by `common/golden.rs`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -14,7 +13,7 @@ use glow::HasContext;
 use sinew::render::{DebugCube, DebugDraw, Gfx, Image, WindowConfig, compare};
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, ensure, manifest_dir};
+use checks::{Check, ensure};
 
 fn main() {
     let checks: &[(&str, Check)] = &[
@@ -130,51 +129,7 @@ fn render_golden_scene() -> Result<Image, String> {
 }
 
 fn debug_cubes_golden() -> Result<(), String> {
-    let actual = render_golden_scene()?;
-    let golden_path = manifest_dir().join("tests/golden/debug_cubes.png");
-    let update = std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1");
-    if update {
-        if let Some(dir) = golden_path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        actual.save_png(&golden_path)?;
-        println!("       wrote golden image {}", golden_path.display());
-        return Ok(());
-    }
-    if !golden_path.exists() {
-        // Write it so it can be inspected and committed, but never pass without one.
-        let wrote = match golden_path.parent().map(std::fs::create_dir_all) {
-            Some(Ok(())) | None => actual.save_png(&golden_path).is_ok(),
-            Some(Err(_)) => false,
-        };
-        return Err(format!(
-            "golden image {} was missing{}; check it and commit it (or rerun with \
-             SINEW_UPDATE_GOLDEN=1)",
-            golden_path.display(),
-            if wrote { ", wrote it from this run" } else { "" }
-        ));
-    }
-    let golden = Image::load_png(&golden_path)?;
-    let cmp = compare(&golden, &actual, 2)?;
-    let total = (actual.width * actual.height) as usize;
-    let allowed = total / 200; // 0.5 %
-    if cmp.differing_pixels > allowed {
-        let out_dir = manifest_dir().join("target");
-        std::fs::create_dir_all(&out_dir).map_err(|e| format!("{}: {e}", out_dir.display()))?;
-        let diff_path = out_dir.join("debug_cubes.diff.png");
-        let actual_path = out_dir.join("debug_cubes.actual.png");
-        cmp.diff.save_png(&diff_path)?;
-        actual.save_png(&actual_path)?;
-        return Err(format!(
-            "{} of {total} pixels differ by more than 2 (max channel diff {}, allowed {allowed}); \
-             diff: {}, actual: {}",
-            cmp.differing_pixels,
-            cmp.max_channel_diff,
-            diff_path.display(),
-            actual_path.display()
-        ));
-    }
-    Ok(())
+    checks::check_golden("debug_cubes", &render_golden_scene()?)
 }
 
 fn many_cubes() -> Result<(), String> {

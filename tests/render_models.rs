@@ -2,7 +2,7 @@
 //! be initialised on the main thread). Models are built by hand here, not imported.
 //!
 //! Golden images: `tests/golden/models_*.png`, 160x120, tolerance 2 per channel on at most
-//! 0.5% of pixels. `SINEW_UPDATE_GOLDEN=1` rewrites them; a missing one fails the run.
+//! 0.5% of pixels. `SINEW_UPDATE_GOLDEN=1` rewrites them and fails; a missing one fails the run.
 
 use std::collections::HashMap;
 

@@ -10,7 +10,7 @@
 //!   with two skins, drawn with the built-in material, a Defold-style contract shader (texture()
 //!   at texel centres, `animation_data`) and a `mat4` uniform-array shader, must look like the same
 //!   meshes skinned on the CPU; a 300-joint rig the same; golden image `tests/golden/skin_builtin.png`
-//!   (`SINEW_UPDATE_GOLDEN=1` rewrites it).
+//!   (`SINEW_UPDATE_GOLDEN=1` rewrites it and fails).
 //!
 //! Test models are generated with `GltfBuilder` and imported, so the importer is in the loop.
 

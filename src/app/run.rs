@@ -43,24 +43,66 @@ fn open_resources(dir: Option<&Path>) -> Result<Resources, String> {
     }
 }
 
-/// Loads the project, spawns the main collection and runs every `init` (and the messages they post).
+/// A collection loaded and spawned into a new world (no `init` run yet), with every problem met
+/// on the way. This is the one load path of `run` and `sinew check`, so check reports exactly
+/// what run would refuse to start with.
+struct Spawned {
+    spec: crate::project::CollectionSpec,
+    world: Rc<RefCell<World>>,
+    scripts: Option<ScriptHost>,
+    problems: Vec<String>,
+}
+
+/// Spawns even a collection with load problems: what did load is still checked (script
+/// overrides, models), so one pass finds everything.
+/// `limit`: the project's `script_time_limit`, already in force for the scripts' top levels.
+fn spawn(res: &Resources, path: &str, limit: Option<std::time::Duration>) -> Spawned {
+    let loaded = collection::load_collection_all(res, path);
+    let mut problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+    let world = Rc::new(RefCell::new(World::new(&loaded.spec.name)));
+    let scripts = match ScriptHost::new(world.clone(), res.clone()) {
+        Ok(mut scripts) => {
+            scripts.set_time_limit(limit);
+            if let Err(p) = game::spawn::spawn_collection(&world, res, &loaded.spec, &mut scripts) {
+                problems.extend(p);
+            }
+            Some(scripts)
+        }
+        Err(e) => {
+            problems.push(e);
+            None
+        }
+    };
+    // A prototype's problem is met once per object using it, with the same words.
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert(p.clone()));
+    Spawned { spec: loaded.spec, world, scripts, problems }
+}
+
+/// Loads the project, spawns the main collection and runs every `init` (and the messages they
+/// post). Refuses with every load problem, one per line.
 pub fn load_game(res: &Resources) -> Result<Game, String> {
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
-    let spec = collection::load_collection(res, &settings.main_collection).map_err(|e| e.to_string())?;
-    let binding = input::load_binding(res, &settings.input, settings::SETTINGS_PATH).map_err(|e| e.to_string())?;
-    let mut world = World::new(&spec.name);
-    world.input = game::input::InputState::new(
-        &binding,
-        (settings.width, settings.height),
-        settings.repeat_delay,
-        settings.repeat_interval,
-    );
-    world.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
-    let world = Rc::new(RefCell::new(world));
-    let mut scripts = ScriptHost::new(world.clone(), res.clone())?;
     let limit = settings.script_time_limit;
-    scripts.set_time_limit((limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit)));
-    game::spawn::spawn_collection(&world, res, &spec, &mut scripts)?;
+    let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
+    let Spawned { world, scripts, mut problems, .. } = spawn(res, &settings.main_collection, limit);
+    match input::load_binding(res, &settings.input, settings::SETTINGS_PATH) {
+        Ok(binding) => {
+            let mut w = world.borrow_mut();
+            w.input = game::input::InputState::new(
+                &binding,
+                (settings.width, settings.height),
+                settings.repeat_delay,
+                settings.repeat_interval,
+            );
+            w.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
+        }
+        Err(e) => problems.push(e.to_string()),
+    }
+    let mut scripts = match scripts {
+        Some(s) if problems.is_empty() => s,
+        _ => return Err(problems.join("\n")),
+    };
     scripts.init_new();
     game::post_update(&world, &mut scripts);
     Ok(Game { settings, world, scripts })
@@ -374,7 +416,31 @@ fn check_materials(res: &Resources, materials: &std::collections::BTreeSet<(Stri
     problems
 }
 
-/// `sinew check`: loads every collection and compiles every script; lists every problem.
+/// The collections to spawn so that each is loaded once: those no other collection includes,
+/// then any left over (collections that only include each other, a cycle).
+fn collection_roots(res: &Resources) -> Vec<String> {
+    let all = res.list(".collection");
+    let mut nested = std::collections::HashSet::new();
+    let mut files = std::collections::HashMap::new();
+    for path in &all {
+        let loaded = collection::load_collection_all(res, path);
+        nested.extend(loaded.files.iter().filter(|f| *f != path).cloned());
+        files.insert(path.clone(), loaded.files);
+    }
+    let mut roots: Vec<String> = all.iter().filter(|p| !nested.contains(*p)).cloned().collect();
+    let mut covered: std::collections::HashSet<String> =
+        roots.iter().flat_map(|r| files.get(r).into_iter().flatten().cloned()).collect();
+    for path in &all {
+        if !covered.contains(path) && !roots.contains(path) {
+            roots.push(path.clone());
+            covered.extend(files.get(path).into_iter().flatten().cloned());
+        }
+    }
+    roots
+}
+
+/// `sinew check`: everything `run` loads, for every collection (the same load path as `run`, see
+/// [`spawn`]), plus every script compiled and every shader built; lists every problem.
 pub fn check(dir: &Path) -> i32 {
     let res = match Resources::open_dir(dir) {
         Ok(r) => r,
@@ -390,55 +456,37 @@ pub fn check(dir: &Path) -> i32 {
         return 1;
     }
     let mut problems = Vec::new();
+    let mut limit = None;
     match settings::load_settings(&res) {
         Ok(s) => {
             if let Err(e) = input::load_binding(&res, &s.input, settings::SETTINGS_PATH) {
                 problems.push(e.to_string());
             }
+            limit = (s.script_time_limit > 0.0).then(|| std::time::Duration::from_secs_f32(s.script_time_limit));
         }
         Err(e) => problems.push(e.to_string()),
     }
-    let mut meshes = std::collections::BTreeSet::new();
     let mut materials = std::collections::BTreeSet::new();
-    // (skeleton, animation file) pairs whose clips are matched to the skeleton by node name.
-    let mut clip_files = std::collections::BTreeSet::new();
-    for path in res.list(".collection") {
-        match collection::load_collection(&res, &path) {
-            Ok(spec) => {
-                for c in spec.objects.iter().flat_map(|o| &o.components) {
-                    if let crate::project::ComponentKind::Model(m) = &c.kind {
-                        meshes.extend([m.mesh.clone(), m.skeleton.clone()]);
-                        meshes.extend(m.animations.iter().cloned());
-                        materials.insert((m.material.clone(), m.source.clone()));
-                        let others = m.animations.iter().filter(|a| **a != m.skeleton);
-                        clip_files.extend(others.map(|a| (m.skeleton.clone(), a.clone())));
-                    }
-                }
+    let mut warned = std::collections::BTreeSet::new();
+    for path in collection_roots(&res) {
+        let s = spawn(&res, &path, limit);
+        problems.extend(s.problems);
+        for c in s.spec.objects.iter().flat_map(|o| &o.components) {
+            if let crate::project::ComponentKind::Model(m) = &c.kind {
+                materials.insert((m.material.clone(), m.source.clone()));
             }
-            Err(e) => problems.push(e.to_string()),
         }
-    }
-    let mut imported = std::collections::BTreeMap::new();
-    for mesh in &meshes {
-        match crate::project::gltf::import(&res, mesh) {
-            Ok(m) => {
-                for w in super::inspect::warnings(&m) {
-                    eprintln!("warning: {mesh}: {w}");
+        // Import warnings, which run does not print (`sinew inspect` does), once per file.
+        for asset in &s.world.borrow().models.assets {
+            if warned.insert(asset.path.clone()) {
+                for w in super::inspect::warnings(&asset.data) {
+                    eprintln!("warning: {}: {w}", asset.path);
                 }
-                imported.insert(mesh.clone(), m);
-            }
-            Err(e) => problems.push(e.to_string()),
-        }
-    }
-    // Clips of other files that target nodes the model's skeleton lacks (run warns the same).
-    for (skeleton, file) in &clip_files {
-        if let (Some(sk), Some(clips)) = (imported.get(skeleton), imported.get(file)) {
-            for w in crate::game::animation::unmatched_channels(skeleton, sk, clips) {
-                eprintln!("warning: {w}");
             }
         }
     }
     problems.extend(check_materials(&res, &materials));
+    // Scripts no collection uses are at least compiled.
     let world = Rc::new(RefCell::new(World::new("check")));
     match ScriptHost::new(world, res.clone()) {
         Ok(host) => {
@@ -455,6 +503,9 @@ pub fn check(dir: &Path) -> i32 {
         }
         Err(e) => problems.push(e),
     }
+    // A file shared by several collections reports its problem once.
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert(p.clone()));
     for p in &problems {
         eprintln!("{p}");
     }

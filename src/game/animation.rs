@@ -285,18 +285,30 @@ pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str)
     Ok(())
 }
 
-/// `default_animation`: starts looping at creation; an unknown name is a warning.
-pub fn start_default(w: &mut super::World, model: u32, name: &str) {
-    let Some(inst) = w.models.instances.get_mut(model as usize) else { return };
+/// `default_animation`: starts looping at creation. A name the animation set lacks refuses the
+/// load, as the Defold editor refuses to build such a model: it is always a typo or a clip that
+/// was renamed, and a model that silently stays in its bind pose is harder to track down.
+/// `source` is the file the model was described in (the fallback when the name has no position).
+pub fn start_default(
+    w: &mut super::World,
+    model: u32,
+    name: &crate::project::json::Located<String>,
+    source: &str,
+) -> Result<(), String> {
+    let Some(inst) = w.models.instances.get_mut(model as usize) else { return Ok(()) };
+    let n = &name.value;
     let Some(anim) = inst.anim.as_mut() else {
-        log::warn!("default_animation '{name}': the model has no animations");
-        return;
+        return Err(name.error(source, format!("default_animation '{n}': the model has no animations")).to_string());
     };
-    match anim.rig.clip_index(hash_remembered(name)) {
+    match anim.rig.clip_index(hash_remembered(n)) {
         Some(i) => {
             anim.player.play(i, Playback::LoopForward, 0.0, 0.0, 1.0);
+            Ok(())
         }
-        None => log::warn!("default_animation '{name}' not found (animations: {})", anim.rig.clip_names.join(", ")),
+        None => {
+            let msg = format!("default_animation '{n}' not found (animations: {})", anim.rig.clip_names.join(", "));
+            Err(name.error(source, msg).to_string())
+        }
     }
 }
 

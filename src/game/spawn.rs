@@ -1,6 +1,8 @@
 //! Turning a loaded collection into game objects and component instances.
 use super::World;
 use crate::base::hash::hash_remembered;
+use crate::base::path::LoadError;
+use crate::project::json::Located;
 use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue, Resources};
 use crate::scene::{Component, ComponentKind};
 use glam::{Quat, Vec3};
@@ -8,33 +10,112 @@ use std::cell::RefCell;
 
 /// Creates script component instances on behalf of the spawner.
 pub trait ScriptFactory {
-    /// Returns the new instance index, or an error message naming the script.
+    /// The script's `go.property` declarations as (name, kind) pairs, kinds as `go.property`
+    /// names them (`number`, `boolean`, `string`, `hash`, `url`, `vector3`, `vector4`, `quat`);
+    /// loading it runs its top level. An error names the script file.
+    fn declarations(&mut self, script: &str) -> Result<Vec<(String, String)>, String>;
+
+    /// Returns the new instance index, or an error message naming the script. `props` have been
+    /// checked against [`ScriptFactory::declarations`] with [`check_overrides`].
     fn create(
         &mut self,
         slot: u32,
         component: &str,
         script: &str,
-        props: &[(String, PropertyValue)],
+        props: &[(String, Located<PropertyValue>)],
     ) -> Result<u32, String>;
 }
 
-/// Spawns every object of `spec` with its components; a model that cannot be imported is a load
-/// error naming the file.
+/// The `go.property` kind an override's JSON value gives; a 4-number array fits a quat too.
+fn override_kind(v: &PropertyValue) -> &'static str {
+    match v {
+        PropertyValue::Number(_) => "number",
+        PropertyValue::Bool(_) => "boolean",
+        PropertyValue::String(_) => "string",
+        PropertyValue::Hash(_) => "hash",
+        PropertyValue::Url(_) => "url",
+        PropertyValue::Vector3(_) => "vector3",
+        PropertyValue::Vector4(_) => "vector4",
+    }
+}
+
+/// Why a URL override cannot be parsed. Parse errors do not depend on where the URL is resolved
+/// from, so any context will do; finding them here gives them the override's position.
+fn url_problem(v: &PropertyValue) -> Option<String> {
+    let PropertyValue::Url(text) = v else { return None };
+    let anywhere = crate::scene::url::Context { socket: 0, prefix: "/", path: 0, fragment: 0 };
+    crate::scene::url::parse(text, &anywhere).err()
+}
+
+/// Every override of `props` that names no declared property or has another type, pointing at
+/// where it was written (not at the instance: a prototype's override is one mistake however many
+/// objects use it). `run` refuses to start with any, and `sinew check` reports the same list, so
+/// the two cannot disagree about a collection.
+pub fn check_overrides(
+    script: &str,
+    declared: &[(String, String)],
+    props: &[(String, Located<PropertyValue>)],
+) -> Vec<LoadError> {
+    let mut out = Vec::new();
+    for (name, v) in props {
+        let given = override_kind(&v.value);
+        let problem = match declared.iter().find(|(n, _)| n == name) {
+            None => {
+                let names: Vec<&str> = declared.iter().map(|(n, _)| n.as_str()).collect();
+                let known = if names.is_empty() { "none".to_string() } else { names.join(", ") };
+                format!("script '{script}' has no property '{name}' to override (declared: {known})")
+            }
+            Some((_, kind)) if kind == "url" && given == "url" => match url_problem(&v.value) {
+                Some(e) => format!("property '{name}': {e}"),
+                None => continue,
+            },
+            Some((_, kind)) if kind == given || (kind == "quat" && given == "vector4") => continue,
+            Some((_, kind)) => {
+                format!("property '{name}' of script '{script}' is a {kind}, this override is a {given}")
+            }
+        };
+        out.push(v.error(script, problem));
+    }
+    out
+}
+
+/// A script instance, made only when its overrides fit the script's declarations.
+fn create_script(
+    scripts: &mut dyn ScriptFactory,
+    slot: u32,
+    component: &str,
+    script: &str,
+    props: &[(String, Located<PropertyValue>)],
+) -> Result<u32, Vec<String>> {
+    let declared = scripts.declarations(script).map_err(|e| vec![e])?;
+    let bad = check_overrides(script, &declared, props);
+    if !bad.is_empty() {
+        return Err(bad.iter().map(LoadError::to_string).collect());
+    }
+    scripts.create(slot, component, script, props).map_err(|e| vec![e])
+}
+
+/// Spawns every object of `spec` with its components. A component that cannot be created (a
+/// model that cannot be imported, a script that does not load, an override that does not fit)
+/// is left out and the rest are still made, so every problem is found in one pass; the result
+/// lists them all.
 pub fn spawn_collection(
     world: &RefCell<World>,
     res: &Resources,
     spec: &CollectionSpec,
     scripts: &mut dyn ScriptFactory,
-) -> Result<(), String> {
+) -> Result<(), Vec<String>> {
+    let mut problems = Vec::new();
     let mut slots = Vec::with_capacity(spec.objects.len());
     for o in &spec.objects {
         let mut w = world.borrow_mut();
         let prefix = w.scene.intern_prefix(&o.collection_prefix);
         let rot = Quat::from_array(o.rotation).normalize();
-        let slot = w.scene.spawn(&o.path, prefix, Vec3::from(o.position), rot, Vec3::from(o.scale))?;
+        let slot = w.scene.spawn(&o.path, prefix, Vec3::from(o.position), rot, Vec3::from(o.scale));
+        let slot = slot.map_err(|e| vec![e])?;
         if let Some(p) = o.parent {
-            let parent = *slots.get(p).ok_or_else(|| format!("{}: parent listed after child", o.path))?;
-            w.scene.set_parent(slot, parent, false)?;
+            let parent = *slots.get(p).ok_or_else(|| vec![format!("{}: parent listed after child", o.path)])?;
+            w.scene.set_parent(slot, parent, false).map_err(|e| vec![e])?;
         }
         slots.push(slot);
     }
@@ -42,18 +123,32 @@ pub fn spawn_collection(
         for c in &o.components {
             let kind = match &c.kind {
                 SpecKind::Script { script, properties } => {
-                    ComponentKind::Script(scripts.create(slot, &c.id, script, properties)?)
+                    match create_script(scripts, slot, &c.id, script, properties) {
+                        Ok(i) => ComponentKind::Script(i),
+                        Err(mut e) => {
+                            problems.append(&mut e);
+                            continue;
+                        }
+                    }
                 }
                 SpecKind::Model(m) => {
                     let mut w = world.borrow_mut();
-                    let i = w.models.create_model(res, slot, (&c.id, &o.path), m)?;
-                    if m.create_go_bones {
-                        super::animation::create_bones(&mut w, i, &o.path, &c.id)?;
+                    let made = w.models.create_model(res, slot, (&c.id, &o.path), m).and_then(|i| {
+                        if m.create_go_bones {
+                            super::animation::create_bones(&mut w, i, &o.path, &c.id)?;
+                        }
+                        if let Some(name) = &m.default_animation {
+                            super::animation::start_default(&mut w, i, name, &m.source)?;
+                        }
+                        Ok(i)
+                    });
+                    match made {
+                        Ok(i) => ComponentKind::Model(i),
+                        Err(e) => {
+                            problems.push(e);
+                            continue;
+                        }
                     }
-                    if let Some(name) = &m.default_animation {
-                        super::animation::start_default(&mut w, i, name);
-                    }
-                    ComponentKind::Model(i)
                 }
 
                 SpecKind::Camera(cam) => {
@@ -66,5 +161,5 @@ pub fn spawn_collection(
         }
     }
     world.borrow_mut().scene.update_world_transforms();
-    Ok(())
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
 }

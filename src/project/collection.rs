@@ -79,7 +79,7 @@ struct ComponentDesc {
     mesh: Option<Located<String>>,
     skeleton: Option<Located<String>>,
     animations: Option<Vec<Located<String>>>,
-    default_animation: Option<String>,
+    default_animation: Option<Located<String>>,
     material: Option<Located<String>>,
     textures: Option<OrderedMap<Located<String>>>,
     create_go_bones: Option<bool>,
@@ -100,7 +100,7 @@ struct ModelFields {
     mesh: Option<Located<String>>,
     skeleton: Option<Located<String>>,
     animations: Option<Vec<Located<String>>>,
-    default_animation: Option<String>,
+    default_animation: Option<Located<String>>,
     material: Option<Located<String>>,
     textures: Option<OrderedMap<Located<String>>>,
     create_go_bones: Option<bool>,
@@ -165,12 +165,49 @@ impl<'de> Deserialize<'de> for ComponentType {
     }
 }
 
-/// Loads a collection and everything it references, flattened with parents before children.
+/// Loads a collection and everything it references, flattened with parents before children;
+/// the first problem is the error (see [`load_collection_all`] for all of them).
 pub fn load_collection(res: &Resources, path: &str) -> Result<CollectionSpec, LoadError> {
-    let mut loader = Loader { res, stack: Vec::new(), objects: Vec::new(), prototypes: HashMap::new() };
+    let mut loaded = load_collection_all(res, path);
+    if loaded.problems.is_empty() { Ok(loaded.spec) } else { Err(loaded.problems.remove(0)) }
+}
+
+/// What [`load_collection_all`] found.
+pub struct LoadedCollection {
+    /// Everything that loaded; broken parts are left out.
+    pub spec: CollectionSpec,
+    pub problems: Vec<LoadError>,
+    /// The collection files read, the top one first: `sinew check` spawns only the collections
+    /// no other one includes, so a nested collection's problems are not found twice.
+    pub files: Vec<String>,
+}
+
+/// Every problem of a collection and of the files it references, in the order met, plus what
+/// loaded despite them: a broken object, component or nested collection is skipped and loading
+/// goes on, so one pass of `sinew check` (or a refused `run`) lists them all.
+pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
+    let mut loader = Loader {
+        res,
+        stack: Vec::new(),
+        objects: Vec::new(),
+        prototypes: HashMap::new(),
+        problems: Vec::new(),
+        files: Vec::new(),
+        paths: HashSet::new(),
+    };
     let top = Located { value: path.to_string(), at: None };
-    let name = loader.collection(&top, path, "/", None)?;
-    Ok(CollectionSpec { name: name.unwrap_or_else(|| "default".into()), objects: loader.objects })
+    let name = match loader.collection(&top, path, "/", None) {
+        Ok(name) => name,
+        Err(e) => {
+            loader.problems.push(e);
+            None
+        }
+    };
+    // A prototype shared by many instances would otherwise report its one problem many times.
+    let mut seen = HashSet::new();
+    let problems = loader.problems.into_iter().filter(|e| seen.insert(e.to_string())).collect();
+    let spec = CollectionSpec { name: name.unwrap_or_else(|| "default".into()), objects: loader.objects };
+    LoadedCollection { spec, problems, files: loader.files }
 }
 
 /// `euler` in files is Defold's (YZX order, degrees), so values copied from the Defold editor
@@ -187,6 +224,10 @@ struct Trs {
 }
 
 impl Trs {
+    /// Stands in for a transform that failed to load, so the object's components and children
+    /// are still checked.
+    const IDENTITY: Trs = Trs { t: Vec3::ZERO, r: Quat::IDENTITY, s: Vec3::ONE };
+
     fn matrix(&self) -> Affine3A {
         Affine3A::from_scale_rotation_translation(self.s, self.r, self.t)
     }
@@ -232,6 +273,13 @@ struct Loader<'a> {
     objects: Vec<ObjectSpec>,
     /// Parsed `.go` files, since many instances usually share one prototype.
     prototypes: HashMap<String, Vec<ComponentDesc>>,
+    /// Problems that did not stop loading (see [`load_collection_all`]).
+    problems: Vec<LoadError>,
+    /// Every collection file read.
+    files: Vec<String>,
+    /// The id paths of `objects`: an object with a duplicate id (already reported) is left out,
+    /// so spawning does not stop at it.
+    paths: HashSet<String>,
 }
 
 impl Loader<'_> {
@@ -254,16 +302,21 @@ impl Loader<'_> {
             return Err(path.error(referrer, msg));
         }
         let (norm, file): (String, CollectionFile) = json::read(self.res, path, referrer)?;
-        check_ids(&file, &norm)?;
+        self.problems.extend(duplicate_ids(&file, &norm));
+        if !self.files.contains(&norm) {
+            self.files.push(norm.clone());
+        }
         self.stack.push(norm.clone());
         for o in &file.objects {
-            self.object(o, &norm, None, prefix, place.as_ref())?;
+            self.object(o, &norm, None, prefix, place.as_ref());
         }
         for c in &file.collections {
-            let local = transform(&norm, c.position, &c.rotation, &c.euler, c.scale)?.matrix();
+            let local = self.transform(&norm, c.position, &c.rotation, &c.euler, c.scale).matrix();
             let placed = place.map_or(local, |p| p * local);
             let inner = format!("{prefix}{}/", c.id.value.0);
-            self.collection(&c.collection, &norm, &inner, Some(placed))?;
+            if let Err(e) = self.collection(&c.collection, &norm, &inner, Some(placed)) {
+                self.problems.push(e);
+            }
         }
         self.stack.pop();
         Ok(file.name)
@@ -271,22 +324,19 @@ impl Loader<'_> {
 
     /// Adds a game object and its children; `place` is set only for the top-level objects of a
     /// nested collection instance, because children stay relative to their parent.
-    fn object(
-        &mut self,
-        d: &ObjectDesc,
-        file: &str,
-        parent: Option<usize>,
-        prefix: &str,
-        place: Option<&Affine3A>,
-    ) -> Result<(), LoadError> {
-        let mut trs = transform(file, d.position, &d.rotation, &d.euler, d.scale)?;
+    fn object(&mut self, d: &ObjectDesc, file: &str, parent: Option<usize>, prefix: &str, place: Option<&Affine3A>) {
+        let path = format!("{prefix}{}", d.id.value.0);
+        if !self.paths.insert(path.clone()) {
+            return;
+        }
+        let mut trs = self.transform(file, d.position, &d.rotation, &d.euler, d.scale);
         if let Some(p) = place {
             trs = trs.placed(p);
         }
-        let components = self.components(d, file)?;
+        let components = self.components(d, file);
         let index = self.objects.len();
         self.objects.push(ObjectSpec {
-            path: format!("{prefix}{}", d.id.value.0),
+            path,
             collection_prefix: prefix.to_string(),
             parent,
             position: trs.t.to_array(),
@@ -295,25 +345,53 @@ impl Loader<'_> {
             components,
         });
         for c in &d.children {
-            self.object(c, file, Some(index), prefix, None)?;
+            self.object(c, file, Some(index), prefix, None);
         }
-        Ok(())
     }
 
-    /// The prototype's components with the instance's added or merged in by id.
-    fn components(&mut self, d: &ObjectDesc, file: &str) -> Result<Vec<ComponentSpec>, LoadError> {
-        unique_component_ids(&d.components, file)?;
+    /// [`transform`], or the identity with the problem noted.
+    fn transform(
+        &mut self,
+        file: &str,
+        position: Option<[f32; 3]>,
+        rotation: &Option<Located<[f32; 4]>>,
+        euler: &Option<Located<[f32; 3]>>,
+        scale: Option<[f32; 3]>,
+    ) -> Trs {
+        transform(file, position, rotation, euler, scale).unwrap_or_else(|e| {
+            self.problems.push(e);
+            Trs::IDENTITY
+        })
+    }
+
+    /// The prototype's components with the instance's added or merged in by id; the ones that
+    /// cannot be loaded are left out (and noted).
+    fn components(&mut self, d: &ObjectDesc, file: &str) -> Vec<ComponentSpec> {
+        self.problems.extend(duplicate_component_ids(&d.components, file));
         let mut list = match &d.prototype {
-            Some(p) => self.prototype(p, file)?,
+            Some(p) => self.prototype(p, file).unwrap_or_else(|e| {
+                self.problems.push(e);
+                Vec::new()
+            }),
             None => Vec::new(),
         };
         for c in &d.components {
             match list.iter_mut().find(|b| b.id.value == c.id.value) {
-                Some(base) => *base = merged(base, c, file)?,
+                Some(base) => match merged(base, c, file) {
+                    Ok(m) => *base = m,
+                    Err(e) => self.problems.push(e),
+                },
                 None => list.push(c.clone()),
             }
         }
-        list.iter().map(|c| self.component(c, file)).collect()
+        let mut out = Vec::new();
+        for c in &list {
+            match self.component(c, file) {
+                Ok(spec) => out.push(spec),
+                Err(e) => self.problems.push(e),
+            }
+        }
+        out
     }
 
     fn prototype(&mut self, path: &Located<String>, file: &str) -> Result<Vec<ComponentDesc>, LoadError> {
@@ -322,12 +400,12 @@ impl Loader<'_> {
             return Ok(c.clone());
         }
         let (norm, go): (String, GoFile) = json::read(self.res, path, file)?;
-        unique_component_ids(&go.components, &norm)?;
+        self.problems.extend(duplicate_component_ids(&go.components, &norm));
         self.prototypes.insert(norm, go.components.clone());
         Ok(go.components)
     }
 
-    fn component(&self, c: &ComponentDesc, file: &str) -> Result<ComponentSpec, LoadError> {
+    fn component(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentSpec, LoadError> {
         let id = &c.id.value.0;
         let Some(ty) = c.ty else {
             let msg = format!("component '{id}' needs a 'type' (script, model, camera or light)");
@@ -346,17 +424,22 @@ impl Loader<'_> {
         Ok(ComponentSpec { id: id.clone(), kind })
     }
 
-    /// Reads the script once so a missing file is reported where the collection names it.
-    fn script(&self, c: &ComponentDesc, file: &str) -> Result<ComponentKind, LoadError> {
+    /// Reads the script once so a missing file is reported where the collection names it. A
+    /// malformed override is noted and left out, so the others are still checked against the
+    /// script's declarations.
+    fn script(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentKind, LoadError> {
+        let mut properties = Vec::new();
+        for (k, v) in c.properties.iter().flat_map(|p| &p.0) {
+            match property_value(k, v, file) {
+                Ok(value) => properties.push((k.clone(), Located { value, at: v.at.clone() })),
+                Err(e) => self.problems.push(e),
+            }
+        }
         let Some(path) = &c.script else {
             let msg = format!("script component '{}' needs a 'script' path", c.id.value.0);
             return Err(c.id.error(file, msg));
         };
         let (script, _) = json::read_text(self.res, path, file)?;
-        let properties = match &c.properties {
-            Some(p) => p.0.iter().map(|(k, v)| Ok((k.clone(), property_value(k, v, file)?))).collect(),
-            None => Ok(Vec::new()),
-        }?;
         Ok(ComponentKind::Script { script, properties })
     }
 
@@ -385,7 +468,7 @@ pub fn load_model_file(res: &Resources, path: &str) -> Result<ModelSpec, LoadErr
 
 /// Ids name objects in URLs, so they must be unique across the whole file, children and nested
 /// collection instances included.
-fn check_ids(file: &CollectionFile, norm: &str) -> Result<(), LoadError> {
+fn duplicate_ids(file: &CollectionFile, norm: &str) -> Vec<LoadError> {
     fn walk<'a>(o: &'a ObjectDesc, out: &mut Vec<&'a Located<Id>>) {
         out.push(&o.id);
         o.children.iter().for_each(|c| walk(c, out));
@@ -394,24 +477,17 @@ fn check_ids(file: &CollectionFile, norm: &str) -> Result<(), LoadError> {
     file.objects.iter().for_each(|o| walk(o, &mut ids));
     ids.extend(file.collections.iter().map(|c| &c.id));
     let mut seen = HashSet::new();
-    for id in ids {
-        if !seen.insert(&id.value) {
-            let msg =
-                format!("duplicate id '{}' (ids must be unique within a collection, children included)", id.value.0);
-            return Err(id.error(norm, msg));
-        }
-    }
-    Ok(())
+    let dup = |id: &Located<Id>| {
+        let msg = format!("duplicate id '{}' (ids must be unique within a collection, children included)", id.value.0);
+        id.error(norm, msg)
+    };
+    ids.into_iter().filter(|id| !seen.insert(&id.value)).map(dup).collect()
 }
 
-fn unique_component_ids(list: &[ComponentDesc], file: &str) -> Result<(), LoadError> {
+fn duplicate_component_ids(list: &[ComponentDesc], file: &str) -> Vec<LoadError> {
     let mut seen = HashSet::new();
-    for c in list {
-        if !seen.insert(&c.id.value) {
-            return Err(c.id.error(file, format!("duplicate component id '{}'", c.id.value.0)));
-        }
-    }
-    Ok(())
+    let dup = |c: &ComponentDesc| c.id.error(file, format!("duplicate component id '{}'", c.id.value.0));
+    list.iter().filter(|c| !seen.insert(&c.id.value)).map(dup).collect()
 }
 
 /// An instance component over the prototype's: the instance's fields win, and `properties`
@@ -655,6 +731,10 @@ mod tests {
         a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4)
     }
 
+    fn values(props: &[(String, Located<PropertyValue>)]) -> Vec<(String, PropertyValue)> {
+        props.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect()
+    }
+
     const MAIN: &str = r#"{
   "name": "main",
   "objects": [
@@ -715,11 +795,13 @@ mod tests {
             ("speed".to_string(), PropertyValue::Number(3.0)),
             ("target".to_string(), PropertyValue::Vector3([1.0, 2.0, 3.0])),
         ];
-        assert_eq!(properties, &expected);
+        assert_eq!(values(properties), expected);
         let ComponentKind::Model(m) = &hero.components[1].kind else { panic!() };
         assert_eq!(m.source, "/main/hero.model");
         assert_eq!(m.animations, ["/models/wiggler.glb", "/models/extra_moves.glb"]);
-        assert_eq!(m.default_animation.as_deref(), Some("wiggle"));
+        assert_eq!(m.default_animation.as_ref().map(|a| a.value.as_str()), Some("wiggle"));
+        let at = m.default_animation.as_ref().and_then(|a| a.at.as_ref()).map(|p| (p.resource.as_str(), p.line));
+        assert_eq!(at, Some(("/main/hero.model", 5)));
         assert_eq!(m.textures, [("tex0".to_string(), "/models/wiggler.png".to_string())]);
         assert_eq!(c.objects[1].position, [0.2, 1.0, 0.0]);
         assert!(close(&c.objects[2].position, &[11.0, 0.0, 0.0]));
@@ -806,11 +888,11 @@ mod tests {
             ("home".to_string(), PropertyValue::Url("main:/base#script".into())),
             ("tint".to_string(), PropertyValue::Vector4([1.0, 0.0, 0.0, 1.0])),
         ];
-        assert_eq!(properties, &expected);
+        assert_eq!(values(properties), expected);
         let ComponentKind::Camera(cam) = &comps[1].kind else { panic!() };
         assert_eq!((cam.fov, cam.near), (1.0, 0.5));
         let ComponentKind::Script { properties, .. } = &c.objects[1].components[0].kind else { panic!() };
-        assert_eq!(properties[0], ("speed".to_string(), PropertyValue::Number(1.0)));
+        assert_eq!(values(properties)[0], ("speed".to_string(), PropertyValue::Number(1.0)));
 
         let bad = r#"{ "objects": [ { "id": "h", "prototype": "/hero.go", "components": [ { "id": "script", "type": "light" } ] } ] }"#;
         std::fs::write(p.0.join("c.collection"), bad).unwrap();
@@ -898,6 +980,30 @@ mod tests {
         let e = error_of(r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#);
         assert!(e.message.contains("not both"), "{e}");
         assert_eq!(e.column, Some(64), "{e}");
+    }
+
+    #[test]
+    fn every_problem_is_found_in_one_pass() {
+        let text = "{ \"objects\": [\n { \"id\": \"a\" },\n { \"id\": \"a\", \"children\": [ { \"id\": \"kid\" } ] },\n { \"id\": \"r\", \"rotation\": [0, 0, 0, 0], \"components\": [ { \"id\": \"c\", \"type\": \"camera\", \"far\": 0.01 } ] },\n { \"id\": \"p\", \"prototype\": \"/main/none.go\" },\n { \"id\": \"s\", \"components\": [ { \"id\": \"s\", \"type\": \"script\", \"script\": \"/main/a.script\", \"properties\": { \"bad\": null, \"good\": 1 } } ] } ],\n \"collections\": [ { \"id\": \"l\", \"collection\": \"/main/none.collection\" } ] }";
+        let p = Project::new(&[("/main/main.collection", text), ("/main/a.script", "")]);
+        let res = Resources::open_dir(&p.0).unwrap();
+        let loaded = load_collection_all(&res, "/main/main.collection");
+        let got: Vec<(Option<usize>, &str)> = loaded.problems.iter().map(|e| (e.line, e.message.as_str())).collect();
+        let lines: Vec<Option<usize>> = got.iter().map(|g| g.0).collect();
+        assert_eq!(lines, [Some(3), Some(4), Some(4), Some(5), Some(6), Some(7)], "{got:?}");
+        assert!(got[0].1.contains("duplicate id 'a'"), "{got:?}");
+        assert!(got[1].1.contains("rotation quaternion must not be zero"), "{got:?}");
+        assert!(got[2].1.contains("far must be greater than near"), "{got:?}");
+        assert!(got[3].1.contains("'/main/none.go' not found"), "{got:?}");
+        assert!(got[4].1.contains("property 'bad'"), "{got:?}");
+        assert!(got[5].1.contains("'/main/none.collection' not found"), "{got:?}");
+        // What loaded is kept: the first 'a' (the duplicate and its child are left out), the
+        // objects with problems, and the script with its one good override.
+        let paths: Vec<&str> = loaded.spec.objects.iter().map(|o| o.path.as_str()).collect();
+        assert_eq!(paths, ["/a", "/r", "/p", "/s"]);
+        let ComponentKind::Script { properties, .. } = &loaded.spec.objects[3].components[0].kind else { panic!() };
+        assert_eq!(values(properties), [("good".to_string(), PropertyValue::Number(1.0))]);
+        assert_eq!(loaded.files, ["/main/main.collection"]);
     }
 
     #[test]

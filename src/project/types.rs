@@ -1,4 +1,5 @@
 //! What a loaded project looks like to the runtime.
+use crate::project::json::Located;
 
 /// `project.json`.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,7 +55,12 @@ pub struct ComponentSpec {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum ComponentKind {
-    Script { script: String, properties: Vec<(String, PropertyValue)> },
+    /// Each override keeps where it was written: whether it fits the script is only known once
+    /// the script's `go.property` calls have run, and that error must still point into the file.
+    Script {
+        script: String,
+        properties: Vec<(String, Located<PropertyValue>)>,
+    },
     Model(ModelSpec),
     Camera(CameraSpec),
     Light(LightSpec),
@@ -82,7 +88,8 @@ pub struct ModelSpec {
     pub mesh: String,
     pub skeleton: String,
     pub animations: Vec<String>,
-    pub default_animation: Option<String>,
+    /// Located: the name is checked against the animation set after the glTF files are imported.
+    pub default_animation: Option<Located<String>>,
     pub material: String,
     /// Sampler name → texture resource path.
     pub textures: Vec<(String, String)>,

@@ -8,6 +8,7 @@ pub mod boundary;
 pub mod watchdog;
 
 use crate::game::{ScriptHooks, World};
+use crate::project::json::Located;
 use crate::project::{PropertyValue, Resources};
 use crate::scene::Message;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value};
@@ -54,6 +55,7 @@ impl Envelope {
 /// Entry points of runtime.lua, looked up once.
 struct Entries {
     create: Function,
+    declared: Function,
     init_new: Function,
     update: Function,
     late_update: Function,
@@ -123,6 +125,7 @@ impl ScriptHost {
             let e: Table = s.get("E")?;
             Ok(Entries {
                 create: e.get("create")?,
+                declared: e.get("declared")?,
                 init_new: e.get("init_new")?,
                 update: e.get("update")?,
                 late_update: e.get("late_update")?,
@@ -225,17 +228,35 @@ impl ScriptHost {
         &self.lua
     }
 
-    /// Creates one script component instance; loading errors name the script file.
+    /// The `go.property` declarations of a script as (name, kind), loading it (its top level
+    /// runs once) if no instance has yet; loading errors name the script file.
+    pub fn declarations(&self, script: &str) -> Result<Vec<(String, String)>, String> {
+        let (list, err): (Option<Vec<Vec<String>>>, Option<String>) =
+            self.entries.declared.call(script).map_err(lua_err)?;
+        let Some(list) = list else {
+            return Err(err.unwrap_or_else(|| format!("{script}: cannot be loaded")));
+        };
+        Ok(list
+            .into_iter()
+            .filter_map(|row| match <[String; 2]>::try_from(row) {
+                Ok([name, kind]) => Some((name, kind)),
+                Err(_) => None,
+            })
+            .collect())
+    }
+
+    /// Creates one script component instance; loading errors name the script file. The
+    /// overrides must fit the declarations (`game::spawn::check_overrides`).
     pub fn create_instance(
         &mut self,
         slot: u32,
         component: &str,
         script: &str,
-        props: &[(String, PropertyValue)],
+        props: &[(String, Located<PropertyValue>)],
     ) -> Result<u32, String> {
         let overrides = self.lua.create_table().map_err(lua_err)?;
         for (i, (name, v)) in props.iter().enumerate() {
-            let row = property_row(&self.lua, name, v).map_err(lua_err)?;
+            let row = property_row(&self.lua, name, &v.value).map_err(lua_err)?;
             overrides.set(i + 1, row).map_err(lua_err)?;
         }
         let index = self.next_index;
@@ -434,12 +455,16 @@ impl ScriptHooks for ScriptHost {
 }
 
 impl crate::game::spawn::ScriptFactory for ScriptHost {
+    fn declarations(&mut self, script: &str) -> Result<Vec<(String, String)>, String> {
+        ScriptHost::declarations(self, script)
+    }
+
     fn create(
         &mut self,
         slot: u32,
         component: &str,
         script: &str,
-        props: &[(String, PropertyValue)],
+        props: &[(String, Located<PropertyValue>)],
     ) -> Result<u32, String> {
         self.create_instance(slot, component, script, props)
     }

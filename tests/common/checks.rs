@@ -1,13 +1,16 @@
 //! The runner of the GL test programs (`harness = false`: SDL must start on the main thread):
 //! named checks run in order, a `N passed, M failed` line, exit status 1 on failure. Also the
-//! golden-image comparison and the point-set measures they share.
+//! golden-image comparison (from `golden.rs`) and the point-set measures they share.
 #![allow(dead_code)]
+#[path = "golden.rs"]
+mod golden;
 use glam::Vec3;
 use glow::HasContext;
+pub use golden::check_golden;
 use sinew::project::Resources;
 use sinew::project::model_data::{Aabb, ModelData};
 use sinew::render::{
-    ATTRIBUTES, DrawList, Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, WindowConfig, compare,
+    ATTRIBUTES, DrawList, Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, WindowConfig,
 };
 use std::cell::Cell;
 use std::path::PathBuf;
@@ -74,43 +77,6 @@ pub fn shared_dir() -> Option<PathBuf> {
         SKIPPED.with(|s| s.set(true));
         None
     }
-}
-
-/// Compares with `tests/golden/<name>.png`: tolerance 2 per channel, at most 0.5% of pixels
-/// over it. A missing golden fails (and is written, to be checked and committed);
-/// `SINEW_UPDATE_GOLDEN=1` rewrites it. On failure the diff and actual images go to `target/`.
-pub fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
-    let path = manifest_dir().join(format!("tests/golden/{name}.png"));
-    if std::env::var("SINEW_UPDATE_GOLDEN").is_ok_and(|v| v == "1") {
-        actual.save_png(&path)?;
-        println!("       wrote golden image {}", path.display());
-        return Ok(());
-    }
-    if !path.exists() {
-        let wrote = actual.save_png(&path).is_ok();
-        return Err(format!(
-            "golden image {} was missing{}; check it and commit it (or rerun with SINEW_UPDATE_GOLDEN=1)",
-            path.display(),
-            if wrote { ", wrote it from this run" } else { "" }
-        ));
-    }
-    let golden = Image::load_png(&path)?;
-    let cmp = compare(&golden, actual, 2)?;
-    let allowed = (actual.width * actual.height) as usize / 200;
-    if cmp.differing_pixels > allowed {
-        let dir = manifest_dir().join("target");
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let (diff, act) = (dir.join(format!("{name}.diff.png")), dir.join(format!("{name}.actual.png")));
-        cmp.diff.save_png(&diff)?;
-        actual.save_png(&act)?;
-        return Err(format!(
-            "{} pixels differ by more than 2 (allowed {allowed}); diff: {}, actual: {}",
-            cmp.differing_pixels,
-            diff.display(),
-            act.display()
-        ));
-    }
-    Ok(())
 }
 
 /// The diagonal of the points' bounds: the "model size" that tolerances scale with.

@@ -1,5 +1,6 @@
 //! Helpers for tests that run the real `sinew` binary on small projects.
 #![allow(dead_code)]
+pub mod golden;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

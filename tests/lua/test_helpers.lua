@@ -20,20 +20,41 @@ function M.eq(a, b, msg)
   return record(a == b, (msg or "eq") .. ": expected " .. tostring(b) .. ", got " .. tostring(a))
 end
 
+-- The vmath kind of a value ("vector3", "quat", ...) or nil: read from tostring, since the ffi
+-- type checks are not reachable from a project script.
+local function vmath_kind(v)
+  if type(v) ~= "cdata" then return nil end
+  return (tostring(v):match("^vmath%.(%w+)%("))
+end
+
+local FIELDS = {
+  vector3 = { "x", "y", "z" },
+  vector4 = { "x", "y", "z", "w" },
+  quat = { "x", "y", "z", "w" },
+  matrix4 = { "m00", "m01", "m02", "m03", "m10", "m11", "m12", "m13",
+              "m20", "m21", "m22", "m23", "m30", "m31", "m32", "m33" },
+}
+
+-- `a` is within `eps` of `b`: both numbers, or both vmath values of the same kind, compared
+-- component by component. Anything else (a string, a table, nil, NaN, a vector3 against a
+-- vector4) fails, so a wrong value cannot slip through as "close".
 function M.near(a, b, eps, msg)
   eps = eps or 1e-5
+  local function close(x, y) return type(x) == "number" and type(y) == "number" and math.abs(x - y) <= eps end
   local ok
-  if type(a) == "number" then
-    ok = type(b) == "number" and math.abs(a - b) <= eps
+  if type(b) == "number" then
+    ok = close(a, b)
   else
-    ok = a ~= nil and b ~= nil
-    for _, k in ipairs({ "x", "y", "z", "w" }) do
-      local ok_k, av = pcall(function() return a[k] end)
-      local _, bv = pcall(function() return b[k] end)
-      if ok_k and type(av) == "number" then ok = ok and math.abs(av - bv) <= eps end
+    local kind = vmath_kind(b)
+    ok = kind ~= nil and vmath_kind(a) == kind
+    if ok and kind == "vector" then
+      ok = #a == #b
+      for i = 1, #b do ok = ok and close(a[i], b[i]) end
+    elseif ok then
+      for _, k in ipairs(FIELDS[kind]) do ok = ok and close(a[k], b[k]) end
     end
   end
-  return record(ok, (msg or "near") .. ": expected " .. tostring(b) .. ", got " .. tostring(a))
+  return record(ok, (msg or "near") .. ": expected " .. tostring(b) .. ", got " .. tostring(a) .. " (" .. type(a) .. ")")
 end
 
 -- Expects `fn` to raise an error whose message contains `text` (plain match).

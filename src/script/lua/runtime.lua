@@ -330,7 +330,18 @@ S.copy_value = copy_value
 
 local E = {}  -- entry points for Rust
 
--- Creates an instance. `overrides` is a list of {name, kind, a, b, c, d}.
+-- A script's `go.property` declarations as a list of {name, kind}, or nil and the load error.
+-- Rust checks collection overrides against them (the same check for `run` and `sinew check`).
+function E.declared(path)
+  local def, err = S.get_script(path)
+  if not def then return nil, err end
+  local out = {}
+  for i, p in ipairs(def.prop_list) do out[i] = { p.name, p.kind } end
+  return out
+end
+
+-- Creates an instance. `overrides` is a list of {name, kind, a, b, c, d}, already checked
+-- against the declarations (game::spawn::check_overrides).
 function E.create(index, slot, comp, path, overrides)
   local def, err = S.get_script(path)
   if not def then return err end
@@ -346,9 +357,6 @@ function E.create(index, slot, comp, path, overrides)
   for _, o in ipairs(overrides) do
     local name, kind = o[1], o[2]
     local decl = def.props[name]
-    if decl == nil then
-      return string.format("%s: script '%s' has no property '%s' to override", comp, path, name)
-    end
     local v
     if kind == "number" or kind == "boolean" or kind == "string" then v = o[3]
     elseif kind == "hash" then v = hash(o[3])
@@ -358,10 +366,6 @@ function E.create(index, slot, comp, path, overrides)
     elseif kind == "vector3" then v = vm.vector3(o[3], o[4], o[5])
     elseif kind == "vector4" then
       v = decl.kind == "quat" and vm.quat(o[3], o[4], o[5], o[6]) or vm.vector4(o[3], o[4], o[5], o[6])
-      if decl.kind == "quat" then kind = "quat" end
-    end
-    if kind ~= decl.kind then
-      return string.format("%s: property '%s' of '%s' is a %s, the collection gives a %s", comp, name, path, decl.kind, kind)
     end
     self[name] = v
   end
