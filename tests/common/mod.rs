@@ -155,6 +155,10 @@ impl Running {
         }
     }
 
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends a signal by name (`INT`, `TERM`).
     pub fn signal(&self, name: &str) {
         let sent = Command::new("kill").arg(format!("-{name}")).arg(self.child.id().to_string()).status();
