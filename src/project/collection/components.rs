@@ -1,0 +1,203 @@
+//! One component from its file fields: prototype overrides merged, fields of other types
+//! refused, and the script, model, camera and light specs built.
+use super::*;
+
+/// An instance component over the prototype's: the instance's fields win, and `properties`
+/// merge per property so an instance can tweak one `go.property` and keep the rest.
+pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> Result<ComponentDesc, LoadError> {
+    if let (Some(a), Some(b)) = (base.ty, over.ty)
+        && a != b
+    {
+        let msg = format!("component '{}' is a {} in the prototype but a {} here", over.id.value.0, a.name(), b.name());
+        return Err(over.id.error(file, msg));
+    }
+    let mut m = over.clone();
+    macro_rules! keep_base {
+        ($($f:ident),*) => { $( if m.$f.is_none() { m.$f = base.$f.clone(); } )* };
+    }
+    keep_base!(
+        ty,
+        script,
+        model,
+        mesh,
+        skeleton,
+        animations,
+        default_animation,
+        material,
+        textures,
+        create_go_bones,
+        fov,
+        near,
+        far,
+        orthographic,
+        ortho_height,
+        kind,
+        color,
+        intensity
+    );
+    if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
+        let mut props = b.0.clone();
+        for (k, v) in &o.0 {
+            match props.iter_mut().find(|(pk, _)| pk == k) {
+                Some(slot) => slot.1 = v.clone(),
+                None => props.push((k.clone(), v.clone())),
+            }
+        }
+        m.properties = Some(OrderedMap(props));
+    } else if m.properties.is_none() {
+        m.properties = base.properties.clone();
+    }
+    Ok(m)
+}
+
+/// The first field that is set but belongs to another component type.
+pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
+    use ComponentType::*;
+    let fields = [
+        ("script", c.script.is_some(), Script),
+        ("properties", c.properties.is_some(), Script),
+        ("model", c.model.is_some(), Model),
+        ("mesh", c.mesh.is_some(), Model),
+        ("skeleton", c.skeleton.is_some(), Model),
+        ("animations", c.animations.is_some(), Model),
+        ("default_animation", c.default_animation.is_some(), Model),
+        ("material", c.material.is_some(), Model),
+        ("textures", c.textures.is_some(), Model),
+        ("create_go_bones", c.create_go_bones.is_some(), Model),
+        ("fov", c.fov.is_some(), Camera),
+        ("near", c.near.is_some(), Camera),
+        ("far", c.far.is_some(), Camera),
+        ("orthographic", c.orthographic.is_some(), Camera),
+        ("ortho_height", c.ortho_height.is_some(), Camera),
+        ("kind", c.kind.is_some(), Light),
+        ("color", c.color.is_some(), Light),
+        ("intensity", c.intensity.is_some(), Light),
+    ];
+    fields.iter().find(|(_, set, owner)| *set && *owner != ty).map(|(name, ..)| *name)
+}
+
+pub(super) fn inline_model(c: &ComponentDesc) -> ModelFields {
+    ModelFields {
+        mesh: c.mesh.clone(),
+        skeleton: c.skeleton.clone(),
+        animations: c.animations.clone(),
+        default_animation: c.default_animation.clone(),
+        material: c.material.clone(),
+        textures: c.textures.clone(),
+        create_go_bones: c.create_go_bones,
+    }
+}
+
+pub(super) fn has_model_options(f: &ModelFields) -> bool {
+    f.skeleton.is_some()
+        || f.animations.is_some()
+        || f.default_animation.is_some()
+        || f.material.is_some()
+        || f.textures.is_some()
+        || f.create_go_bones.is_some()
+}
+
+/// Applies the `.model` defaults; referenced files are only checked for well-formed paths here
+/// (the mesh and texture loaders read them and report what is missing).
+pub(super) fn model_spec(
+    source: &str,
+    f: ModelFields,
+    missing_mesh: impl FnOnce() -> LoadError,
+) -> Result<ModelSpec, LoadError> {
+    let Some(mesh) = &f.mesh else {
+        return Err(missing_mesh());
+    };
+    let mesh = json::resource_path(mesh, source)?;
+    let path_or = |p: &Option<Located<String>>, default: &str| match p {
+        Some(p) => json::resource_path(p, source),
+        None => Ok(default.to_string()),
+    };
+    let animations = match &f.animations {
+        Some(list) => list.iter().map(|p| json::resource_path(p, source)).collect::<Result<_, _>>()?,
+        None => vec![mesh.clone()],
+    };
+    let textures = match &f.textures {
+        Some(t) => {
+            t.0.iter().map(|(k, p)| Ok((k.clone(), json::resource_path(p, source)?))).collect::<Result<_, _>>()?
+        }
+        None => Vec::new(),
+    };
+    Ok(ModelSpec {
+        source: source.to_string(),
+        skeleton: path_or(&f.skeleton, &mesh)?,
+        material: path_or(&f.material, DEFAULT_MODEL_MATERIAL)?,
+        mesh,
+        animations,
+        default_animation: f.default_animation,
+        textures,
+        create_go_bones: f.create_go_bones.unwrap_or(true),
+    })
+}
+
+/// Refuses values that would make the projection matrix singular or flipped.
+pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadError> {
+    let cam = CameraSpec {
+        fov: c.fov.unwrap_or(DEFAULT_FOV),
+        near: c.near.unwrap_or(0.1),
+        far: c.far.unwrap_or(1000.0),
+        orthographic: c.orthographic.unwrap_or(false),
+        ortho_height: c.ortho_height.unwrap_or(10.0),
+    };
+    let id = &c.id.value.0;
+    let problem = if cam.far <= cam.near {
+        Some("far must be greater than near")
+    } else if !cam.orthographic && cam.near <= 0.0 {
+        Some("near must be positive for a perspective camera")
+    } else if !cam.orthographic && (cam.fov <= 0.0 || cam.fov >= std::f32::consts::PI) {
+        Some("fov must be between 0 and pi radians")
+    } else if cam.orthographic && cam.ortho_height <= 0.0 {
+        Some("ortho_height must be positive")
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => Err(c.id.error(file, format!("camera '{id}': {p}"))),
+        None => Ok(cam),
+    }
+}
+
+pub(super) fn light(c: &ComponentDesc) -> LightSpec {
+    LightSpec {
+        kind: match c.kind {
+            Some(LightKindDesc::Point) => LightKind::Point,
+            Some(LightKindDesc::Directional) | None => LightKind::Directional,
+        },
+        color: c.color.unwrap_or([1.0; 3]),
+        intensity: c.intensity.unwrap_or(1.0),
+    }
+}
+
+/// Converts one `go.property` override; the JSON shape decides the type, as listed in the spec.
+pub(super) fn property_value(name: &str, v: &Located<Value>, file: &str) -> Result<PropertyValue, LoadError> {
+    let bad = || {
+        let msg = format!(
+            "property '{name}': expected a number, bool, string (\"hash:...\", \"url:...\") or an array of 3 or 4 numbers"
+        );
+        v.error(file, msg)
+    };
+    Ok(match &v.value {
+        Value::Number(n) => PropertyValue::Number(n.as_f64().ok_or_else(bad)?),
+        Value::Bool(b) => PropertyValue::Bool(*b),
+        Value::String(s) => match (s.strip_prefix("hash:"), s.strip_prefix("url:")) {
+            (Some(h), _) => PropertyValue::Hash(h.to_string()),
+            (_, Some(u)) => PropertyValue::Url(u.to_string()),
+            _ => PropertyValue::String(s.clone()),
+        },
+        Value::Array(a) => vector(a).ok_or_else(bad)?,
+        Value::Null | Value::Object(_) => return Err(bad()),
+    })
+}
+
+pub(super) fn vector(a: &[Value]) -> Option<PropertyValue> {
+    let n: Vec<f32> = a.iter().map(|v| v.as_f64().map(|x| x as f32)).collect::<Option<_>>()?;
+    match *n.as_slice() {
+        [x, y, z] => Some(PropertyValue::Vector3([x, y, z])),
+        [x, y, z, w] => Some(PropertyValue::Vector4([x, y, z, w])),
+        _ => None,
+    }
+}

@@ -1,0 +1,152 @@
+//! The JSON shapes of `.collection`, `.go` and `.model` files and of a component, parsed
+//! strictly (`deny_unknown_fields`, positions kept) before anything is flattened.
+use super::*;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct CollectionFile {
+    pub(super) name: Option<String>,
+    #[serde(default)]
+    pub(super) objects: Vec<ObjectDesc>,
+    #[serde(default)]
+    pub(super) collections: Vec<InstanceDesc>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ObjectDesc {
+    pub(super) id: Located<Id>,
+    #[serde(default, deserialize_with = "json::position")]
+    pub(super) position: Option<[f32; 3]>,
+    pub(super) rotation: Option<Located<[f32; 4]>>,
+    pub(super) euler: Option<Located<[f32; 3]>>,
+    #[serde(default, deserialize_with = "json::scale")]
+    pub(super) scale: Option<[f32; 3]>,
+    pub(super) prototype: Option<Located<String>>,
+    #[serde(default)]
+    pub(super) components: Vec<ComponentDesc>,
+    #[serde(default)]
+    pub(super) children: json::Children<ObjectDesc>,
+}
+
+/// A nested collection instance: not a game object, only a prefix and a placement.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct InstanceDesc {
+    pub(super) id: Located<Id>,
+    pub(super) collection: Located<String>,
+    #[serde(default, deserialize_with = "json::position")]
+    pub(super) position: Option<[f32; 3]>,
+    pub(super) rotation: Option<Located<[f32; 4]>>,
+    pub(super) euler: Option<Located<[f32; 3]>>,
+    #[serde(default, deserialize_with = "json::scale")]
+    pub(super) scale: Option<[f32; 3]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct GoFile {
+    #[serde(default)]
+    pub(super) components: Vec<ComponentDesc>,
+}
+
+/// Every field any component type may have, so `deny_unknown_fields` catches typos with their
+/// position; fields that belong to another type are refused after parsing (`foreign_field`).
+/// `type` is optional because an instance may override a prototype component by id alone.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ComponentDesc {
+    pub(super) id: Located<Id>,
+    #[serde(rename = "type")]
+    pub(super) ty: Option<ComponentType>,
+    pub(super) script: Option<Located<String>>,
+    pub(super) properties: Option<OrderedMap<Located<Value>>>,
+    pub(super) model: Option<Located<String>>,
+    pub(super) mesh: Option<Located<String>>,
+    pub(super) skeleton: Option<Located<String>>,
+    pub(super) animations: Option<Vec<Located<String>>>,
+    pub(super) default_animation: Option<Located<String>>,
+    pub(super) material: Option<Located<String>>,
+    pub(super) textures: Option<OrderedMap<Located<String>>>,
+    pub(super) create_go_bones: Option<bool>,
+    pub(super) fov: Option<f32>,
+    pub(super) near: Option<f32>,
+    pub(super) far: Option<f32>,
+    pub(super) orthographic: Option<bool>,
+    pub(super) ortho_height: Option<f32>,
+    pub(super) kind: Option<LightKindDesc>,
+    pub(super) color: Option<[f32; 3]>,
+    pub(super) intensity: Option<f32>,
+}
+
+/// A `.model` file, or the same fields taken from a component.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct ModelFields {
+    pub(super) mesh: Option<Located<String>>,
+    pub(super) skeleton: Option<Located<String>>,
+    pub(super) animations: Option<Vec<Located<String>>>,
+    pub(super) default_animation: Option<Located<String>>,
+    pub(super) material: Option<Located<String>>,
+    pub(super) textures: Option<OrderedMap<Located<String>>>,
+    pub(super) create_go_bones: Option<bool>,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum LightKindDesc {
+    Directional,
+    Point,
+}
+
+/// A game object or component id, checked while parsing so the error has a position.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) struct Id(pub(super) String);
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.is_empty() {
+            return Err(de::Error::custom("an id must not be empty"));
+        }
+        // These characters separate the parts of a URL such as `main:/hero#script`.
+        if let Some(c) = s.chars().find(|c| matches!(c, ':' | '#' | '/')) {
+            return Err(de::Error::custom(format!("id '{s}' must not contain '{c}'")));
+        }
+        Ok(Id(s))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ComponentType {
+    Script,
+    Model,
+    Camera,
+    Light,
+}
+
+impl ComponentType {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            ComponentType::Script => "script",
+            ComponentType::Model => "model",
+            ComponentType::Camera => "camera",
+            ComponentType::Light => "light",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ComponentType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        match s.as_str() {
+            "script" => Ok(ComponentType::Script),
+            "model" => Ok(ComponentType::Model),
+            "camera" => Ok(ComponentType::Camera),
+            "light" => Ok(ComponentType::Light),
+            _ => Err(de::Error::custom(format!(
+                "unknown component type '{s}' (expected script, model, camera or light)"
+            ))),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Walks a collection, its prototypes and nested collection instances, flattening them into
+//! game objects with full id paths, parents first, and collecting every problem on the way.
+use super::*;
+
+pub(super) struct Loader<'a> {
+    pub(super) res: &'a Resources,
+    /// Collections being loaded, outermost first, to name cycles.
+    pub(super) stack: Vec<String>,
+    pub(super) objects: Vec<ObjectSpec>,
+    /// Parsed `.go` files, since many instances usually share one prototype.
+    pub(super) prototypes: HashMap<String, Vec<ComponentDesc>>,
+    /// Problems that did not stop loading (see [`load_collection_all`]).
+    pub(super) problems: Vec<LoadError>,
+    /// Every collection file read.
+    pub(super) files: Vec<String>,
+    /// The id paths of `objects`: an object with a duplicate id (already reported) is left out,
+    /// so spawning does not stop at it.
+    pub(super) paths: HashSet<String>,
+}
+
+impl Loader<'_> {
+    /// Loads one collection (the top one or a nested instance) and returns its `name`.
+    pub(super) fn collection(
+        &mut self,
+        path: &Located<String>,
+        referrer: &str,
+        prefix: &str,
+        place: Option<Affine3A>,
+    ) -> Result<Option<String>, LoadError> {
+        let norm = json::resource_path(path, referrer)?;
+        if let Some(i) = self.stack.iter().position(|p| *p == norm) {
+            let mut chain = self.stack[i..].to_vec();
+            chain.push(norm);
+            return Err(path.error(referrer, format!("collection cycle: {}", chain.join(" -> "))));
+        }
+        if self.stack.len() >= MAX_COLLECTION_DEPTH {
+            let msg = format!("collections nested more than {MAX_COLLECTION_DEPTH} deep");
+            return Err(path.error(referrer, msg));
+        }
+        let (norm, file): (String, CollectionFile) = json::read(self.res, path, referrer)?;
+        self.problems.extend(duplicate_ids(&file, &norm));
+        if !self.files.contains(&norm) {
+            self.files.push(norm.clone());
+        }
+        self.stack.push(norm.clone());
+        for o in &file.objects {
+            self.object(o, &norm, None, prefix, place.as_ref());
+        }
+        for c in &file.collections {
+            let local = self.transform(&norm, c.position, &c.rotation, &c.euler, c.scale).matrix();
+            let placed = place.map_or(local, |p| p * local);
+            let inner = format!("{prefix}{}/", c.id.value.0);
+            if let Err(e) = self.collection(&c.collection, &norm, &inner, Some(placed)) {
+                self.problems.push(e);
+            }
+        }
+        self.stack.pop();
+        Ok(file.name)
+    }
+
+    /// Adds a game object and its children; `place` is set only for the top-level objects of a
+    /// nested collection instance, because children stay relative to their parent.
+    pub(super) fn object(
+        &mut self,
+        d: &ObjectDesc,
+        file: &str,
+        parent: Option<usize>,
+        prefix: &str,
+        place: Option<&Affine3A>,
+    ) {
+        let path = format!("{prefix}{}", d.id.value.0);
+        if !self.paths.insert(path.clone()) {
+            return;
+        }
+        let mut trs = self.transform(file, d.position, &d.rotation, &d.euler, d.scale);
+        if let Some(p) = place {
+            trs = trs.placed(p);
+        }
+        let components = self.components(d, file);
+        let index = self.objects.len();
+        self.objects.push(ObjectSpec {
+            path,
+            collection_prefix: prefix.to_string(),
+            parent,
+            position: trs.t.to_array(),
+            rotation: trs.r.to_array(),
+            scale: trs.s.to_array(),
+            components,
+        });
+        for c in &d.children {
+            self.object(c, file, Some(index), prefix, None);
+        }
+    }
+
+    /// [`transform`], or the identity with the problem noted.
+    pub(super) fn transform(
+        &mut self,
+        file: &str,
+        position: Option<[f32; 3]>,
+        rotation: &Option<Located<[f32; 4]>>,
+        euler: &Option<Located<[f32; 3]>>,
+        scale: Option<[f32; 3]>,
+    ) -> Trs {
+        transform(file, position, rotation, euler, scale).unwrap_or_else(|e| {
+            self.problems.push(e);
+            Trs::IDENTITY
+        })
+    }
+
+    /// The prototype's components with the instance's added or merged in by id; the ones that
+    /// cannot be loaded are left out (and noted).
+    pub(super) fn components(&mut self, d: &ObjectDesc, file: &str) -> Vec<ComponentSpec> {
+        self.problems.extend(duplicate_component_ids(&d.components, file));
+        let mut list = match &d.prototype {
+            Some(p) => self.prototype(p, file).unwrap_or_else(|e| {
+                self.problems.push(e);
+                Vec::new()
+            }),
+            None => Vec::new(),
+        };
+        for c in &d.components {
+            match list.iter_mut().find(|b| b.id.value == c.id.value) {
+                Some(base) => match merged(base, c, file) {
+                    Ok(m) => *base = m,
+                    Err(e) => self.problems.push(e),
+                },
+                None => list.push(c.clone()),
+            }
+        }
+        let mut out = Vec::new();
+        for c in &list {
+            match self.component(c, file) {
+                Ok(spec) => out.push(spec),
+                Err(e) => self.problems.push(e),
+            }
+        }
+        out
+    }
+
+    pub(super) fn prototype(&mut self, path: &Located<String>, file: &str) -> Result<Vec<ComponentDesc>, LoadError> {
+        let norm = json::resource_path(path, file)?;
+        if let Some(c) = self.prototypes.get(&norm) {
+            return Ok(c.clone());
+        }
+        let (norm, go): (String, GoFile) = json::read(self.res, path, file)?;
+        self.problems.extend(duplicate_component_ids(&go.components, &norm));
+        self.prototypes.insert(norm, go.components.clone());
+        Ok(go.components)
+    }
+
+    pub(super) fn component(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentSpec, LoadError> {
+        let id = &c.id.value.0;
+        let Some(ty) = c.ty else {
+            let msg = format!("component '{id}' needs a 'type' (script, model, camera or light)");
+            return Err(c.id.error(file, msg));
+        };
+        if let Some(field) = foreign_field(c, ty) {
+            let msg = format!("field '{field}' does not apply to {} component '{id}'", ty.name());
+            return Err(c.id.error(file, msg));
+        }
+        let kind = match ty {
+            ComponentType::Script => self.script(c, file)?,
+            ComponentType::Model => ComponentKind::Model(self.model(c, file)?),
+            ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
+            ComponentType::Light => ComponentKind::Light(light(c)),
+        };
+        Ok(ComponentSpec { id: id.clone(), kind })
+    }
+
+    /// Reads the script once so a missing file is reported where the collection names it. A
+    /// malformed override is noted and left out, so the others are still checked against the
+    /// script's declarations.
+    pub(super) fn script(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentKind, LoadError> {
+        let mut properties = Vec::new();
+        for (k, v) in c.properties.iter().flat_map(|p| &p.0) {
+            match property_value(k, v, file) {
+                Ok(value) => properties.push((k.clone(), Located { value, at: v.at.clone() })),
+                Err(e) => self.problems.push(e),
+            }
+        }
+        let Some(path) = &c.script else {
+            let msg = format!("script component '{}' needs a 'script' path", c.id.value.0);
+            return Err(c.id.error(file, msg));
+        };
+        let (script, _) = json::read_text(self.res, path, file)?;
+        Ok(ComponentKind::Script { script, properties })
+    }
+
+    pub(super) fn model(&self, c: &ComponentDesc, file: &str) -> Result<ModelSpec, LoadError> {
+        let inline = inline_model(c);
+        let Some(path) = &c.model else {
+            let missing = || c.id.error(file, format!("model component '{}' needs 'model' or 'mesh'", c.id.value.0));
+            let source = inline.mesh.as_ref().map_or(c.id.file(file), |m| m.file(file)).to_string();
+            return model_spec(&source, inline, missing);
+        };
+        if inline.mesh.is_some() || has_model_options(&inline) {
+            let msg = format!("model component '{}': give either 'model' or the model fields inline", c.id.value.0);
+            return Err(c.id.error(file, msg));
+        }
+        let (norm, fields): (String, ModelFields) = json::read(self.res, path, file)?;
+        model_spec(&norm, fields, || LoadError::new(&norm, "missing field `mesh`"))
+    }
+}
+
+/// Ids name objects in URLs, so they must be unique across the whole file, children and nested
+/// collection instances included.
+pub(super) fn duplicate_ids(file: &CollectionFile, norm: &str) -> Vec<LoadError> {
+    pub(super) fn walk<'a>(o: &'a ObjectDesc, out: &mut Vec<&'a Located<Id>>) {
+        out.push(&o.id);
+        o.children.iter().for_each(|c| walk(c, out));
+    }
+    let mut ids = Vec::new();
+    file.objects.iter().for_each(|o| walk(o, &mut ids));
+    ids.extend(file.collections.iter().map(|c| &c.id));
+    let mut seen = HashSet::new();
+    let dup = |id: &Located<Id>| {
+        let msg = format!("duplicate id '{}' (ids must be unique within a collection, children included)", id.value.0);
+        id.error(norm, msg)
+    };
+    ids.into_iter().filter(|id| !seen.insert(&id.value)).map(dup).collect()
+}
+
+pub(super) fn duplicate_component_ids(list: &[ComponentDesc], file: &str) -> Vec<LoadError> {
+    let mut seen = HashSet::new();
+    let dup = |c: &ComponentDesc| c.id.error(file, format!("duplicate component id '{}'", c.id.value.0));
+    list.iter().filter(|c| !seen.insert(&c.id.value)).map(dup).collect()
+}

@@ -1,0 +1,415 @@
+use super::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A throwaway project folder, removed again when the test ends.
+struct Project(PathBuf);
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("sinew_coll_{}_{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        for (path, text) in files {
+            let full = dir.join(path.trim_start_matches('/'));
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        std::fs::create_dir_all(&dir).unwrap();
+        Project(dir)
+    }
+
+    fn load(&self, path: &str) -> Result<CollectionSpec, LoadError> {
+        load_collection(&Resources::open_dir(&self.0).unwrap(), path)
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Loads `/main/main.collection` with the given text (plus a script) and expects an error.
+fn error_of(collection: &str) -> LoadError {
+    let p = Project::new(&[("/main/main.collection", collection), ("/main/a.script", "")]);
+    p.load("/main/main.collection").unwrap_err()
+}
+
+fn close(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4)
+}
+
+fn values(props: &[(String, Located<PropertyValue>)]) -> Vec<(String, PropertyValue)> {
+    props.iter().map(|(k, v)| (k.clone(), v.value.clone())).collect()
+}
+
+const MAIN: &str = r#"{
+  "name": "main",
+  "objects": [
+{
+  "id": "hero",
+  "position": [0, 0, 0],
+  "rotation": [0, 0, 0, 1],
+  "scale": [1, 1, 1],
+  "prototype": "/main/hero.go",
+  "components": [
+    { "id": "script", "type": "script", "script": "/main/hero.script",
+      "properties": { "speed": 3.0, "target": [1, 2, 3] } },
+    { "id": "model", "type": "model", "model": "/main/hero.model" }
+  ],
+  "children": [ { "id": "sword", "position": [0.2, 1, 0], "components": [] } ]
+}
+  ],
+  "collections": [
+{ "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0] }
+  ]
+}"#;
+
+const MODEL: &str = r#"{
+  "mesh": "/models/wiggler.glb",
+  "skeleton": "/models/wiggler.glb",
+  "animations": ["/models/wiggler.glb", "/models/extra_moves.glb"],
+  "default_animation": "wiggle",
+  "material": "/builtins/materials/model.material",
+  "textures": { "tex0": "/models/wiggler.png" },
+  "create_go_bones": true
+}"#;
+
+fn example() -> Project {
+    Project::new(&[
+        ("/main/main.collection", MAIN),
+        (
+            "/main/hero.go",
+            r#"{ "components": [ { "id": "script", "type": "script", "script": "/main/hero.script" } ] }"#,
+        ),
+        ("/main/hero.script", "function update(self, dt) end"),
+        ("/main/hero.model", MODEL),
+        ("/main/level.collection", r#"{ "objects": [ { "id": "door", "position": [1, 0, 0] } ] }"#),
+    ])
+}
+
+#[test]
+fn full_example_from_the_spec() {
+    let c = example().load("/main/main.collection").unwrap();
+    assert_eq!(c.name, "main");
+    let paths: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent)).collect();
+    assert_eq!(paths, [("/hero", "/", None), ("/sword", "/", Some(0)), ("/level/door", "/level/", None)]);
+    let hero = &c.objects[0];
+    assert_eq!(hero.components.len(), 2);
+    let ComponentKind::Script { script, properties } = &hero.components[0].kind else { panic!() };
+    assert_eq!(script, "/main/hero.script");
+    let expected = [
+        ("speed".to_string(), PropertyValue::Number(3.0)),
+        ("target".to_string(), PropertyValue::Vector3([1.0, 2.0, 3.0])),
+    ];
+    assert_eq!(values(properties), expected);
+    let ComponentKind::Model(m) = &hero.components[1].kind else { panic!() };
+    assert_eq!(m.source, "/main/hero.model");
+    assert_eq!(m.animations, ["/models/wiggler.glb", "/models/extra_moves.glb"]);
+    assert_eq!(m.default_animation.as_ref().map(|a| a.value.as_str()), Some("wiggle"));
+    let at = m.default_animation.as_ref().and_then(|a| a.at.as_ref()).map(|p| (p.resource.as_str(), p.line));
+    assert_eq!(at, Some(("/main/hero.model", 5)));
+    assert_eq!(m.textures, [("tex0".to_string(), "/models/wiggler.png".to_string())]);
+    assert_eq!(c.objects[1].position, [0.2, 1.0, 0.0]);
+    assert!(close(&c.objects[2].position, &[11.0, 0.0, 0.0]));
+}
+
+#[test]
+fn defaults() {
+    let p = Project::new(&[(
+        "/c.collection",
+        r#"{ "objects": [ { "id": "a", "components": [
+            { "id": "m", "type": "model", "mesh": "/m.glb" },
+            { "id": "c", "type": "camera" },
+            { "id": "l", "type": "light" } ] } ] }"#,
+    )]);
+    let c = p.load("/c.collection").unwrap();
+    assert_eq!(c.name, "default");
+    let o = &c.objects[0];
+    assert_eq!((o.position, o.rotation, o.scale), ([0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]));
+    let model = ModelSpec {
+        source: "/c.collection".into(),
+        mesh: "/m.glb".into(),
+        skeleton: "/m.glb".into(),
+        animations: vec!["/m.glb".into()],
+        default_animation: None,
+        material: DEFAULT_MODEL_MATERIAL.into(),
+        textures: vec![],
+        create_go_bones: true,
+    };
+    assert_eq!(o.components[0].kind, ComponentKind::Model(model));
+    let cam = CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0 };
+    assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
+    let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0 };
+    assert_eq!(o.components[2].kind, ComponentKind::Light(light));
+    let empty = Project::new(&[("/e.collection", "{}")]);
+    assert!(empty.load("/e.collection").unwrap().objects.is_empty());
+}
+
+#[test]
+fn nested_children_keep_parents_first() {
+    let p = Project::new(&[(
+        "/c.collection",
+        r#"{ "objects": [
+            { "id": "a", "children": [ { "id": "b", "children": [ { "id": "c" } ] }, { "id": "d" } ] },
+            { "id": "e", "components": [ { "id": "light", "type": "light", "kind": "point", "intensity": 2 } ] } ] }"#,
+    )]);
+    let c = p.load("/c.collection").unwrap();
+    let got: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.parent)).collect();
+    assert_eq!(got, [("/a", None), ("/b", Some(0)), ("/c", Some(1)), ("/d", Some(0)), ("/e", None)]);
+    let ComponentKind::Light(l) = &c.objects[4].components[0].kind else { panic!() };
+    assert_eq!((l.kind, l.intensity), (LightKind::Point, 2.0));
+}
+
+#[test]
+fn prototype_components_are_merged_by_id() {
+    let p = Project::new(&[
+        ("/a.script", ""),
+        ("/b.script", ""),
+        (
+            "/hero.go",
+            r#"{ "components": [
+                { "id": "script", "type": "script", "script": "/a.script",
+                  "properties": { "speed": 1, "name": "x", "tag": "hash:hero" } },
+                { "id": "cam", "type": "camera", "fov": 1.0 } ] }"#,
+        ),
+        (
+            "/c.collection",
+            r#"{ "objects": [ { "id": "h", "prototype": "/hero.go", "components": [
+                { "id": "script", "properties": { "speed": 5, "home": "url:main:/base#script", "tint": [1, 0, 0, 1] } },
+                { "id": "cam", "near": 0.5 },
+                { "id": "extra", "type": "script", "script": "/b.script" } ] },
+              { "id": "plain", "prototype": "/hero.go" } ] }"#,
+        ),
+    ]);
+    let c = p.load("/c.collection").unwrap();
+    let comps = &c.objects[0].components;
+    let ids: Vec<_> = comps.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["script", "cam", "extra"]);
+    let ComponentKind::Script { script, properties } = &comps[0].kind else { panic!() };
+    assert_eq!(script, "/a.script");
+    let expected = [
+        ("speed".to_string(), PropertyValue::Number(5.0)),
+        ("name".to_string(), PropertyValue::String("x".into())),
+        ("tag".to_string(), PropertyValue::Hash("hero".into())),
+        ("home".to_string(), PropertyValue::Url("main:/base#script".into())),
+        ("tint".to_string(), PropertyValue::Vector4([1.0, 0.0, 0.0, 1.0])),
+    ];
+    assert_eq!(values(properties), expected);
+    let ComponentKind::Camera(cam) = &comps[1].kind else { panic!() };
+    assert_eq!((cam.fov, cam.near), (1.0, 0.5));
+    let ComponentKind::Script { properties, .. } = &c.objects[1].components[0].kind else { panic!() };
+    assert_eq!(values(properties)[0], ("speed".to_string(), PropertyValue::Number(1.0)));
+
+    let bad = r#"{ "objects": [ { "id": "h", "prototype": "/hero.go", "components": [ { "id": "script", "type": "light" } ] } ] }"#;
+    std::fs::write(p.0.join("c.collection"), bad).unwrap();
+    let e = p.load("/c.collection").unwrap_err();
+    assert!(e.message.contains("is a script in the prototype but a light here"), "{e}");
+    assert_eq!(e.line, Some(1), "{e}");
+}
+
+#[test]
+fn nested_collection_instances_compose_transforms() {
+    let p = Project::new(&[
+        (
+            "/main.collection",
+            r#"{ "name": "world", "objects": [ { "id": "obj" } ], "collections": [
+                { "id": "level", "collection": "/level.collection", "position": [10, 0, 0], "euler": [0, 0, 90], "scale": [2, 2, 2] },
+                { "id": "outer", "collection": "/outer.collection", "position": [0, 5, 0] } ] }"#,
+        ),
+        (
+            "/level.collection",
+            r#"{ "name": "ignored", "objects": [ { "id": "door", "position": [1, 0, 0], "children": [ { "id": "knob", "position": [0, 1, 0] } ] } ] }"#,
+        ),
+        (
+            "/outer.collection",
+            r#"{ "collections": [ { "id": "inner", "collection": "/inner.collection", "position": [1, 0, 0] } ] }"#,
+        ),
+        ("/inner.collection", r#"{ "objects": [ { "id": "obj", "position": [0, 0, 1] } ] }"#),
+    ]);
+    let c = p.load("/main.collection").unwrap();
+    assert_eq!(c.name, "world");
+    let got: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.collection_prefix.as_str(), o.parent)).collect();
+    let expected = [
+        ("/obj", "/", None),
+        ("/level/door", "/level/", None),
+        ("/level/knob", "/level/", Some(1)),
+        ("/outer/inner/obj", "/outer/inner/", None),
+    ];
+    assert_eq!(got, expected);
+    let door = &c.objects[1];
+    assert!(close(&door.position, &[10.0, 2.0, 0.0]), "{:?}", door.position);
+    assert!(close(&door.rotation, &[0.0, 0.0, 0.70710677, 0.70710677]), "{:?}", door.rotation);
+    assert!(close(&door.scale, &[2.0; 3]), "{:?}", door.scale);
+    assert_eq!(c.objects[2].position, [0.0, 1.0, 0.0], "children stay relative to their parent");
+    assert!(close(&c.objects[3].position, &[1.0, 5.0, 1.0]), "{:?}", c.objects[3].position);
+}
+
+#[test]
+fn euler_matches_defold() {
+    let q = euler_to_quat([0.0, 0.0, 90.0]);
+    assert!(close(&q.to_array(), &[0.0, 0.0, 0.70710677, 0.70710677]), "{q:?}");
+    let q = euler_to_quat([90.0, 0.0, 0.0]);
+    assert!(close(&q.to_array(), &[0.70710677, 0.0, 0.0, 0.70710677]), "{q:?}");
+    // Defold applies Y, then Z, then X.
+    let q = euler_to_quat([30.0, 40.0, 50.0]);
+    let yzx = Quat::from_rotation_y(40f32.to_radians())
+        * Quat::from_rotation_z(50f32.to_radians())
+        * Quat::from_rotation_x(30f32.to_radians());
+    assert!(close(&q.to_array(), &yzx.to_array()), "{q:?} {yzx:?}");
+    let p = Project::new(&[("/c.collection", r#"{ "objects": [ { "id": "a", "euler": [0, 0, 90] } ] }"#)]);
+    let o = &p.load("/c.collection").unwrap().objects[0];
+    assert!(close(&o.rotation, &[0.0, 0.0, 0.70710677, 0.70710677]));
+}
+
+#[test]
+fn syntax_and_schema_errors_have_positions() {
+    let e = error_of("{\n  \"objects\": [\n    { \"id\": \"a\", }\n  ]\n}");
+    assert_eq!(e.resource, "/main/main.collection");
+    assert_eq!(e.line, Some(3), "{e}");
+    assert!(e.column.is_some());
+    let e = error_of("{\n  \"objects\": [\n    { \"id\": \"a\", \"posiiton\": [0, 0, 0] }\n  ]\n}");
+    assert!(e.message.contains("unknown field `posiiton`"), "{e}");
+    assert!(e.to_string().starts_with("/main/main.collection:3:"), "{e}");
+    let e = error_of(r#"{ "objects": [ { "id": "a", "position": "up" } ] }"#);
+    assert!(e.message.contains("invalid type"), "{e}");
+    assert_eq!(e.line, Some(1));
+    let e = error_of(r#"{ "objects": [ { "position": [0, 0, 0] } ] }"#);
+    assert!(e.message.contains("missing field `id`"), "{e}");
+    let e = error_of(
+        "{ \"objects\": [ { \"id\": \"a\",\n \"components\": [ { \"id\": \"s\", \"type\": \"sprite\" } ] } ] }",
+    );
+    assert_eq!(e.message, "unknown component type 'sprite' (expected script, model, camera or light)");
+    assert_eq!(e.line, Some(2), "{e}");
+    let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
+    assert!(e.message.contains("must not contain ':'"), "{e}");
+    assert!(e.line.is_some());
+    let e = error_of(r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#);
+    assert!(e.message.contains("not both"), "{e}");
+    assert_eq!(e.column, Some(64), "{e}");
+}
+
+#[test]
+fn every_problem_is_found_in_one_pass() {
+    let text = "{ \"objects\": [\n { \"id\": \"a\" },\n { \"id\": \"a\", \"children\": [ { \"id\": \"kid\" } ] },\n { \"id\": \"r\", \"rotation\": [0, 0, 0, 0], \"components\": [ { \"id\": \"c\", \"type\": \"camera\", \"far\": 0.01 } ] },\n { \"id\": \"p\", \"prototype\": \"/main/none.go\" },\n { \"id\": \"s\", \"components\": [ { \"id\": \"s\", \"type\": \"script\", \"script\": \"/main/a.script\", \"properties\": { \"bad\": null, \"good\": 1 } } ] } ],\n \"collections\": [ { \"id\": \"l\", \"collection\": \"/main/none.collection\" } ] }";
+    let p = Project::new(&[("/main/main.collection", text), ("/main/a.script", "")]);
+    let res = Resources::open_dir(&p.0).unwrap();
+    let loaded = load_collection_all(&res, "/main/main.collection");
+    let got: Vec<(Option<usize>, &str)> = loaded.problems.iter().map(|e| (e.line, e.message.as_str())).collect();
+    let lines: Vec<Option<usize>> = got.iter().map(|g| g.0).collect();
+    assert_eq!(lines, [Some(3), Some(4), Some(4), Some(5), Some(6), Some(7)], "{got:?}");
+    assert!(got[0].1.contains("duplicate id 'a'"), "{got:?}");
+    assert!(got[1].1.contains("rotation quaternion must not be zero"), "{got:?}");
+    assert!(got[2].1.contains("far must be greater than near"), "{got:?}");
+    assert!(got[3].1.contains("'/main/none.go' not found"), "{got:?}");
+    assert!(got[4].1.contains("property 'bad'"), "{got:?}");
+    assert!(got[5].1.contains("'/main/none.collection' not found"), "{got:?}");
+    // What loaded is kept: the first 'a' (the duplicate and its child are left out), the
+    // objects with problems, and the script with its one good override.
+    let paths: Vec<&str> = loaded.spec.objects.iter().map(|o| o.path.as_str()).collect();
+    assert_eq!(paths, ["/a", "/r", "/p", "/s"]);
+    let ComponentKind::Script { properties, .. } = &loaded.spec.objects[3].components[0].kind else { panic!() };
+    assert_eq!(values(properties), [("good".to_string(), PropertyValue::Number(1.0))]);
+    assert_eq!(loaded.files, ["/main/main.collection"]);
+}
+
+#[test]
+fn semantic_errors_name_the_file_and_position() {
+    let e =
+        error_of("{ \"objects\": [\n { \"id\": \"a\" },\n { \"id\": \"b\", \"children\": [ { \"id\": \"a\" } ] } ] }");
+    assert!(e.message.contains("duplicate id 'a'"), "{e}");
+    assert_eq!((e.line, e.column), (Some(3), Some(37)), "{e}");
+    let e = error_of(r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script" } ] } ] }"#);
+    assert!(e.message.contains("needs a 'script' path"), "{e}");
+    let e = error_of(
+        r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/main/a.script", "fov": 1 } ] } ] }"#,
+    );
+    assert!(e.message.contains("field 'fov' does not apply to script component 's'"), "{e}");
+    let e = error_of(r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "model" } ] } ] }"#);
+    assert!(e.message.contains("needs 'model' or 'mesh'"), "{e}");
+    let e = error_of(
+        r#"{ "objects": [ { "id": "a", "components": [ { "id": "c", "type": "camera", "near": 5, "far": 1 } ] } ] }"#,
+    );
+    assert!(e.message.contains("far must be greater than near"), "{e}");
+    let e = error_of(
+        "{ \"objects\": [ { \"id\": \"a\", \"components\": [ { \"id\": \"s\", \"type\": \"script\", \"script\": \"/main/a.script\",\n \"properties\": { \"ok\": 1, \"bad\": { \"x\": 1 } } } ] } ] }",
+    );
+    assert!(e.message.contains("property 'bad'"), "{e}");
+    assert_eq!((e.line, e.column), (Some(2), Some(34)), "{e}");
+    let e = error_of(
+        r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/main/a.script", "properties": { "v": [1, 2] } } ] } ] }"#,
+    );
+    assert!(e.message.contains("property 'v'"), "{e}");
+}
+
+#[test]
+fn missing_and_escaping_files_name_the_referrer() {
+    let e = error_of("{ \"objects\": [\n { \"id\": \"a\", \"prototype\": \"/main/missing.go\" } ] }");
+    assert_eq!(e.resource, "/main/main.collection");
+    assert_eq!((e.line, e.column), (Some(2), Some(28)), "{e}");
+    assert!(e.message.contains("'/main/missing.go' not found"), "{e}");
+    let e = error_of(
+        r#"{ "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/main/nope.script" } ] } ] }"#,
+    );
+    assert!(e.message.contains("not found") && e.line.is_some(), "{e}");
+    let e = error_of(r#"{ "collections": [ { "id": "x", "collection": "/../x.collection" } ] }"#);
+    assert!(e.message.contains("escapes the project root"), "{e}");
+    assert_eq!(e.resource, "/main/main.collection");
+    let p = Project::new(&[]);
+    assert!(p.load("/main/main.collection").unwrap_err().message.contains("not found"));
+    let e = p.load("/../x.collection").unwrap_err();
+    assert!(e.message.contains("escapes"), "{e}");
+    let e = error_of(
+        r#"{ "objects": [ { "id": "a", "components": [ { "id": "m", "type": "model", "model": "/main/a.model" } ] } ] }"#,
+    );
+    assert!(e.message.contains("'/main/a.model' not found"), "{e}");
+}
+
+#[test]
+fn errors_inside_referenced_files_name_that_file() {
+    let p = Project::new(&[
+        (
+            "/c.collection",
+            r#"{ "objects": [ { "id": "a", "prototype": "/a.go", "components": [ { "id": "m", "type": "model", "model": "/a.model" } ] } ] }"#,
+        ),
+        ("/a.go", "{ \"components\": [\n { \"id\": \"x\", \"type\": \"light\", \"colour\": [1, 1, 1] } ] }"),
+        ("/a.model", r#"{ "mesh": "/a.glb" }"#),
+    ]);
+    let e = p.load("/c.collection").unwrap_err();
+    assert_eq!(e.resource, "/a.go");
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.contains("unknown field `colour`"), "{e}");
+    std::fs::write(p.0.join("a.go"), "{}").unwrap();
+    std::fs::write(p.0.join("a.model"), r#"{ "skeleton": "/a.glb" }"#).unwrap();
+    let e = p.load("/c.collection").unwrap_err();
+    assert_eq!((e.resource.as_str(), e.message.as_str()), ("/a.model", "missing field `mesh`"));
+}
+
+#[test]
+fn cycles_are_named() {
+    let p = Project::new(&[
+        ("/main/a.collection", r#"{ "collections": [ { "id": "b", "collection": "/main/b.collection" } ] }"#),
+        ("/main/b.collection", r#"{ "collections": [ { "id": "a", "collection": "/main//a.collection" } ] }"#),
+        ("/main/self.collection", r#"{ "collections": [ { "id": "me", "collection": "/main/self.collection" } ] }"#),
+    ]);
+    let e = p.load("/main/a.collection").unwrap_err();
+    assert_eq!(e.message, "collection cycle: /main/a.collection -> /main/b.collection -> /main/a.collection");
+    assert_eq!(e.resource, "/main/b.collection");
+    assert!(e.line.is_some());
+    let e = p.load("/main/self.collection").unwrap_err();
+    assert!(e.message.contains("collection cycle: /main/self.collection -> /main/self.collection"), "{e}");
+}
+
+#[test]
+fn depth_is_capped() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..40 {
+        let text = format!(r#"{{ "collections": [ {{ "id": "n", "collection": "/c{}.collection" }} ] }}"#, i + 1);
+        files.push((format!("/c{i}.collection"), text));
+    }
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let e = Project::new(&refs).load("/c0.collection").unwrap_err();
+    assert!(e.message.contains("nested more than 32 deep"), "{e}");
+}
