@@ -60,7 +60,16 @@ fn rss_stays_flat_over_100000_frames_of_churn() {
     std::fs::write(p.path().join("models/wiggler.glb"), samples::wiggler()).expect("wiggler");
     let dir = p.path().to_str().expect("utf-8 path");
     let mut run = spawn_sinew(&[
-        "run", dir, "--headless", "--size", "16x16", "--no-watch", "--frames", "100000", "--fixed-dt", "0.016",
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "16x16",
+        "--no-watch",
+        "--frames",
+        "100000",
+        "--fixed-dt",
+        "0.016",
     ]);
     let limit = std::time::Duration::from_secs(600);
     run.wait_for_stdout("frame 10000", limit);

@@ -18,7 +18,7 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 use glow::HasContext;
 use serde_json::Value;
 use sinew::anim::morph::{morph_normals, morph_positions};
-use sinew::base::path::LoadError;
+use sinew::base::error::LoadError;
 use sinew::project::Resources;
 use sinew::project::gltf::writer::{GltfBuilder, PrimitiveSpec, TargetSpec};
 use sinew::project::gltf::{import, import_bytes};

@@ -9,8 +9,8 @@ use std::collections::HashMap;
 use glam::camera::rh::proj::opengl::perspective;
 use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat4, Quat, Vec3};
+use sinew::base::error::LoadError;
 use sinew::base::hash::hash_str;
-use sinew::base::path::LoadError;
 use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]

@@ -22,7 +22,7 @@ use serde_json::Value;
 use sinew::anim::morph::morph_normals;
 use sinew::anim::skinning::{morph_positions, skin_positions};
 use sinew::anim::{Clip, SamplingCache, Skeleton};
-use sinew::base::path::LoadError;
+use sinew::base::error::LoadError;
 use sinew::project::Resources;
 use sinew::project::gltf::writer::{GltfBuilder, PrimitiveSpec, TargetSpec};
 use sinew::project::gltf::{import, import_bytes};

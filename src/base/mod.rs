@@ -1,4 +1,5 @@
 //! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging.
+pub mod error;
 pub mod euler;
 pub mod hash;
 pub mod log;

@@ -2,8 +2,8 @@
 //! per model file set, the per-instance player state, and the per-frame pass that samples,
 //! blends, computes palettes, writes morph weights and moves bone game objects.
 use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, Skeleton, Transform};
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::base::path::LoadError;
 use crate::project::model_data::{ClipData, ModelData};
 use glam::Mat4;
 use std::collections::HashMap;

@@ -1,9 +1,9 @@
 //! One step of a frame over the game's state. Scripts are reached through [`ScriptHooks`], so this
 //! layer knows nothing of Lua; the renderer only reads what [`World`] holds.
 pub mod animation;
-pub mod components;
 pub mod dispatch;
 pub mod input;
+pub mod model_world;
 pub mod posed;
 pub mod spawn;
 pub mod world;

@@ -1,7 +1,7 @@
 //! Turning a loaded collection into game objects and component instances.
 use super::World;
+use crate::base::error::LoadError;
 use crate::base::hash::hash_remembered;
-use crate::base::path::LoadError;
 use crate::project::json::Located;
 use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue, Resources};
 use crate::scene::{Component, ComponentKind};

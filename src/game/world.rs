@@ -1,5 +1,5 @@
 //! Everything a running game holds, apart from the Lua state and GPU resources.
-use super::components::ModelWorld;
+use super::model_world::ModelWorld;
 use crate::anim::TweenWorld;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::scene::{MessageQueue, Scene};

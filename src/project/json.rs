@@ -1,7 +1,8 @@
 //! Strict JSON parsing shared by every project file: serde errors become `LoadError`s with the
 //! file, line and column, and `Located<T>` remembers where a value was written so errors found
 //! after parsing (duplicate ids, missing files, cycles) can still point into the file.
-use crate::base::path::{LoadError, normalize};
+use crate::base::error::LoadError;
+use crate::base::path::normalize;
 use crate::project::Resources;
 use serde::Deserialize;
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};

@@ -2,7 +2,7 @@
 //! sampler settings. The renderer compiles them; the game reads constant defaults from them.
 use serde::Deserialize;
 
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 use crate::project::json::{self, Located, OrderedMap};
 
 /// The `.material` JSON, as written.

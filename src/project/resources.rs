@@ -1,6 +1,7 @@
 //! Where resource bytes come from: a project folder on disk or the embedded demo, with the
 //! embedded `/builtins/` behind either. Every path is checked so nothing outside the root is read.
-use crate::base::path::{LoadError, normalize};
+use crate::base::error::LoadError;
+use crate::base::path::normalize;
 use std::path::{Path, PathBuf};
 
 mod embedded {

@@ -1,5 +1,5 @@
 //! `project.json`: window, clear colour, tick rate and the bootstrap collection.
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
 use crate::project::types::ProjectSettings;

@@ -4,7 +4,7 @@
 use glow::HasContext;
 
 use super::program::ShaderProgram;
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 use crate::project::json;
 pub use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 

@@ -38,8 +38,8 @@ use glam::Mat4;
 use glow::HasContext;
 
 use super::shader::{Stage, link};
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_str};
-use crate::base::path::LoadError;
 
 /// Light slots in the built-in uniforms `light_position[]` / `light_color[]`.
 pub const MAX_LIGHTS: usize = 8;

@@ -24,8 +24,8 @@ use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture
 use super::morph::zero_morph_texture;
 use super::program::{DrawMatrices, FrameValues, MAX_LIGHTS, Values, set_plain, write_blocks};
 use super::skin::{PoseCache, texels_to_cols};
+use crate::base::error::LoadError;
 use crate::base::hash::hash_str;
-use crate::base::path::LoadError;
 use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
 
 /// What one [`ModelRenderer::submit`] did, for tests and the stats overlay.

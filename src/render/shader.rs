@@ -3,7 +3,7 @@
 
 use glow::HasContext;
 
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 
 /// Vertex attribute locations, bound by name before linking so every program agrees with every
 /// mesh VAO (one VAO per primitive, whatever material draws it).

@@ -1,6 +1,6 @@
 //! Collections (`*.collection`), game object files (`*.go`) and models (`*.model`), flattened
 //! into one `CollectionSpec` so the scene never sees prototypes, nesting or JSON.
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located, OrderedMap};
 use crate::project::types::*;

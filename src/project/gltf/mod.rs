@@ -13,7 +13,7 @@ pub mod samples;
 mod scene;
 pub mod writer;
 
-use crate::base::path::LoadError;
+use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::model_data::{Aabb, ModelData, TextureData, Wrap};
 use accessor::Buffers;

@@ -1,7 +1,7 @@
 //! `.input_binding` files (input.md section 1): which inputs trigger which actions.
 use super::names::{Device, Input};
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::base::path::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
 use serde::Deserialize;

@@ -2,8 +2,8 @@
 //! Imported glTF data is shared between the instances of one file; GPU copies live in the
 //! renderer, keyed by asset index.
 use super::animation::{AnimState, Rig};
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::base::path::LoadError;
 use crate::project::model_data::{ModelData, TextureData};
 use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, json, material};
 use std::collections::HashMap;
