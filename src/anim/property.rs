@@ -14,8 +14,28 @@ pub enum GoProperty {
 }
 
 impl GoProperty {
+    /// The one list of game-object properties: `go.get`, `go.set` and `go.animate` build their
+    /// lookups from it (handed to Lua as `S.go_properties`).
+    pub const ALL: [GoProperty; 4] = [GoProperty::Position, GoProperty::Rotation, GoProperty::Euler, GoProperty::Scale];
+
     pub fn from_index(i: u32) -> Option<GoProperty> {
-        [GoProperty::Position, GoProperty::Rotation, GoProperty::Euler, GoProperty::Scale].get(i as usize).copied()
+        Self::ALL.get(i as usize).copied()
+    }
+
+    /// The vmath type of the whole property.
+    pub fn value_type(self) -> &'static str {
+        if self == GoProperty::Rotation { "quat" } else { "vector3" }
+    }
+
+    /// The sub-property names (`position.x` …), one per element.
+    pub fn element_names(self) -> &'static [&'static str] {
+        if self == GoProperty::Rotation { &["x", "y", "z", "w"] } else { &["x", "y", "z"] }
+    }
+
+    /// Whether a number stands for the same number on every element: `go.set(".", "scale", 2)`
+    /// (Defold's uniform scale) and `go.animate` of `scale` or `position` to a number.
+    pub fn number_fills(self, animating: bool) -> bool {
+        self == GoProperty::Scale || (animating && self == GoProperty::Position)
     }
 
     pub fn name(self) -> &'static str {
@@ -34,6 +54,22 @@ impl GoProperty {
 }
 
 impl TweenWorld {
+    /// `go.get` of `euler`: the angles a running Euler tween keeps (re-synced with the rotation),
+    /// else the angles derived from the rotation. One source for reads and tweens alike.
+    pub fn euler_of(&mut self, scene: &Scene, slot: u32) -> glam::Vec3 {
+        match self.objects_euler(slot) {
+            Some(r) => self.euler.angles(scene, r),
+            None => crate::base::euler::quat_to_euler(scene.rotation[slot as usize]),
+        }
+    }
+
+    /// `go.set` of `euler`: as in Defold, the angles are kept as given (`go.get` returns 200,
+    /// not the -160 a rotation would give back), until something else rotates the object.
+    pub fn set_euler(&mut self, scene: &mut Scene, slot: u32, e: glam::Vec3) {
+        let r = self.euler_record(scene, slot);
+        self.euler.set_angles(scene, r, e);
+    }
+
     /// The target of element `axis` of `prop` on object `slot` (creating its Euler record).
     pub fn go_target(&mut self, scene: &Scene, slot: u32, prop: GoProperty, axis: u8) -> Target {
         match prop {

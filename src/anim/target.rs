@@ -89,6 +89,21 @@ impl EulerRecords {
         self.free.push(record);
     }
 
+    /// The angles of a record, re-synced first (`go.get(".", "euler")` during a tween).
+    pub fn angles(&mut self, scene: &Scene, record: u32) -> Vec3 {
+        self.sync(scene, record);
+        self.value[record as usize]
+    }
+
+    /// Sets a record to exactly these angles and the rotation they give (`go.set` of `euler`),
+    /// so the next read or tween starts from the angles written, not from a re-derivation.
+    pub fn set_angles(&mut self, scene: &mut Scene, record: u32, e: Vec3) {
+        let i = record as usize;
+        let q = euler_to_quat(e);
+        scene.rotation[self.slot[i] as usize] = q;
+        (self.value[i], self.prev[i], self.synced[i]) = (e, e, q);
+    }
+
     /// Re-derives the angles from the rotation when the rotation was changed by something else.
     pub fn sync(&mut self, scene: &Scene, record: u32) {
         let i = record as usize;

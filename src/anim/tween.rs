@@ -165,6 +165,11 @@ impl TweenWorld {
         self.tweens.is_empty()
     }
 
+    /// The Euler record of `slot`, when one exists.
+    pub(super) fn objects_euler(&self, slot: u32) -> Option<u32> {
+        self.objects.get(slot as usize).and_then(|o| o.euler)
+    }
+
     fn object(&mut self, slot: u32) -> &mut ObjectTweens {
         let s = slot as usize;
         if self.objects.len() <= s {

@@ -178,6 +178,19 @@ impl ScriptHost {
                 Ok(())
             })?,
         )?;
+        // The game-object property registry (anim::GoProperty), read by go.get/go.set/go.animate.
+        let props = lua.create_table()?;
+        for p in crate::anim::GoProperty::ALL {
+            let row = lua.create_table()?;
+            row.set("name", p.name())?;
+            row.set("index", p as u32)?;
+            row.set("type", p.value_type())?;
+            row.set("elements", lua.create_sequence_from(p.element_names().iter().copied())?)?;
+            row.set("fills_set", p.number_fills(false))?;
+            row.set("fills_animate", p.number_fills(true))?;
+            props.push(row)?;
+        }
+        t.set("go_properties", props)?;
         t.set(
             "read",
             lua.create_function(move |lua, path: String| match res.read(&path, None) {

@@ -49,6 +49,27 @@ crate::export! {
         }))
     }
 
+    /// `euler` as go.get reads it: the angles an Euler tween keeps, else from the rotation.
+    fn get_euler(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
+        world_status(ctx, |w| match live(w, slot) {
+            Ok(_) => {
+                let e = w.tweens.euler_of(&w.scene, slot);
+                put(out, e.into())
+            }
+            Err(e) => e,
+        })
+    }
+
+    fn set_euler(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
+        world_status(ctx, |w| match live(w, slot) {
+            Ok(_) => {
+                w.tweens.set_euler(&mut w.scene, slot, Vec3::new(x, y, z));
+                OK
+            }
+            Err(e) => e,
+        })
+    }
+
     /// World transform as position, rotation, scale and matrix (each pointer may be null), from
     /// the last transform update.
     fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut Q4, scale: *mut V3, m: *mut M4) -> i32 {

@@ -32,18 +32,17 @@ local function describe(kind, type_, name, elem_names)
   return d
 end
 
+-- Game-object properties from the one registry in Rust (anim::GoProperty, as go.get/go.set).
 local GO_PROPS = {}
-for kind, base in ipairs({ "position", "rotation", "euler", "scale" }) do
-  local comps = base == "rotation" and COMPS or { "x", "y", "z" }
-  GO_PROPS[hash(base)] = describe(kind - 1, base == "rotation" and "quat" or "vector3", base, comps)
-  for i, c in ipairs(comps) do
-    local d = describe(kind - 1, "number", base .. "." .. c)
+for _, p in ipairs(S.R.go_properties) do
+  GO_PROPS[hash(p.name)] = describe(p.index, p.type, p.name, p.elements)
+  GO_PROPS[hash(p.name)].splat = p.fills_animate
+  for i, c in ipairs(p.elements) do
+    local d = describe(p.index, "number", p.name .. "." .. c)
     d.elem = i - 1
-    GO_PROPS[hash(base .. "." .. c)] = d
+    GO_PROPS[hash(p.name .. "." .. c)] = d
   end
 end
-GO_PROPS[hash("position")].splat = true
-GO_PROPS[hash("scale")].splat = true
 
 -- Script properties are described per script definition, on first use.
 local function script_prop(def, ph)

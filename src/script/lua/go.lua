@@ -255,29 +255,28 @@ function go.property(name, default)
 end
 
 ---------------------------------------------------------------- go.get / go.set
--- Game-object properties: name → { base property, component index or nil }.
+-- Game-object properties, from the one registry in Rust (anim::GoProperty): name → { base
+-- property, element name or nil, registry row }.
 local GO_PROPS = {}
-for _, base in ipairs({ "position", "rotation", "euler", "scale" }) do
-  GO_PROPS[hash(base)] = { base }
-  local comps = base == "rotation" and { "x", "y", "z", "w" } or { "x", "y", "z" }
-  for _, c in ipairs(comps) do GO_PROPS[hash(base .. "." .. c)] = { base, c } end
+for _, p in ipairs(S.R.go_properties) do
+  GO_PROPS[hash(p.name)] = { p.name, nil, p }
+  for _, c in ipairs(p.elements) do GO_PROPS[hash(p.name .. "." .. c)] = { p.name, c, p } end
 end
 
+-- `euler` goes through Rust too, so go.get reads the angles a running Euler tween keeps.
 local function read_go(slot, base)
   if base == "position" then local v = v3_t(); check(F.get_position(ctx, slot, v)); return v end
   if base == "scale" then local v = v3_t(); check(F.get_scale(ctx, slot, v)); return v end
+  if base == "euler" then local v = v3_t(); check(F.get_euler(ctx, slot, v)); return v end
   local q = q_t(); check(F.get_rotation(ctx, slot, q))
-  if base == "rotation" then return q end
-  return v3_t(vm.vmath.quat_to_euler(q))
+  return q
 end
 
 local function write_go(slot, base, v)
   if base == "position" then check(F.set_position(ctx, slot, v.x, v.y, v.z))
   elseif base == "scale" then check(F.set_scale(ctx, slot, v.x, v.y, v.z))
-  else
-    local q = base == "rotation" and v or vm.vmath.euler_to_quat(v)
-    check(F.set_rotation(ctx, slot, q.x, q.y, q.z, q.w))
-  end
+  elseif base == "euler" then check(F.set_euler(ctx, slot, v.x, v.y, v.z))
+  else check(F.set_rotation(ctx, slot, v.x, v.y, v.z, v.w)) end
 end
 
 local url_text = S.url_text
@@ -352,8 +351,8 @@ function go.set(url, prop, value, options)
       v[comp] = value
       return write_go(slot, base, v)
     end
-    local want = base == "rotation" and "quat" or "vector3"
-    if base == "scale" and type(value) == "number" then value = v3_t(value, value, value) end
+    local want = gp[3].type
+    if gp[3].fills_set and type(value) == "number" then value = v3_t(value, value, value) end
     if value_kind(value) ~= want then wrong(want) end
     return write_go(slot, base, value)
   end
