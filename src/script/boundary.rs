@@ -183,6 +183,7 @@ impl PanicValue for *const c_char {
 
 /// Runs an exported body; a panic is caught at the boundary (unwinding into LuaJIT's frames
 /// would abort the process) and reported as an internal error naming the function.
+#[inline(always)]
 pub fn guard<R: PanicValue>(name: &str, f: impl FnOnce() -> R) -> R {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,

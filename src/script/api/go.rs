@@ -8,6 +8,7 @@ use crate::scene::url;
 use crate::script::boundary::{OK, fail};
 use glam::{Mat4, Quat, Vec3};
 
+#[inline(always)]
 fn live(w: &World, slot: u32) -> Result<usize, i32> {
     if w.scene.is_live(slot) { Ok(slot as usize) } else { Err(fail(format!("Instance {} not found", slot))) }
 }
