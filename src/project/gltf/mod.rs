@@ -16,7 +16,7 @@ pub mod writer;
 use crate::base::path::LoadError;
 use crate::project::Resources;
 use crate::project::model_data::{Aabb, ModelData, TextureData, Wrap};
-use accessor::Buffers;
+use accessor::{Budget, Buffers};
 use gltf::json;
 
 /// How many problems one error message lists before it says "and N more".
@@ -74,14 +74,21 @@ pub fn import_bytes(path_for_messages: &str, bytes: &[u8], res: Option<&Resource
         Ok(doc) => doc.into_json(),
         Err(e) => return Err(fail(parse_message(&e))),
     };
-    convert(src, &root, bin, res)
+    convert(src, &root, bytes.len(), bin, res)
 }
 
-fn convert(src: &str, root: &json::Root, bin: Option<&[u8]>, res: Option<&Resources>) -> Result<ModelData, LoadError> {
+fn convert(
+    src: &str,
+    root: &json::Root,
+    file_len: usize,
+    bin: Option<&[u8]>,
+    res: Option<&Resources>,
+) -> Result<ModelData, LoadError> {
     let mut errs = Errors::default();
     let buffers = Buffers::load(src, root, bin, res, &mut errs);
     errs.check(src)?;
-    let ctx = accessor::Ctx { root, buffers: &buffers };
+    let budget = Budget::new((file_len as u64).saturating_add(buffers.loaded_bytes()));
+    let ctx = accessor::Ctx { root, buffers: &buffers, budget: &budget };
     let mut errs = Errors::default();
     let scene = scene::build(root).map_err(|e| LoadError::new(src, e))?;
     let skins = anim::skins(&ctx, &scene, &mut errs);
