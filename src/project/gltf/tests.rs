@@ -554,13 +554,21 @@ fn assert_short(e: &str) {
 
 #[test]
 fn a_million_morph_targets_are_refused_before_any_is_read() {
-    let bytes = edit(&big_primitive_file(), |j, _| {
-        let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
-        j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; 1_000_000]);
-    });
+    let targets = |n: usize| {
+        edit(&big_primitive_file(), |j, _| {
+            let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
+            j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; n]);
+        })
+    };
+    // The file of the report: its million target objects do not even get parsed.
+    let bytes = targets(1_000_000);
     assert!(bytes.len() > 10 << 20, "a big file, as in the report: {} bytes", bytes.len());
     let e = err(&bytes);
-    assert!(e.contains("meshes[0].primitives[0].targets: 1000000 morph targets, at most 256 are supported"), "{e}");
+    assert!(e.contains("the glTF JSON: needs 512006144 bytes, which passes the import budget"), "{e}");
+    assert_short(&e);
+    // Fewer targets parse, and the count is checked before any target is read.
+    let e = err(&targets(100_000));
+    assert!(e.contains("meshes[0].primitives[0].targets: 100000 morph targets, at most 256 are supported"), "{e}");
     assert_short(&e);
 
     let at_limit = edit(&big_primitive_file(), |j, _| {
@@ -640,4 +648,18 @@ fn a_bad_weights_list_is_quoted_briefly() {
         "{e}"
     );
     assert_short(&e);
+}
+
+#[test]
+fn millions_of_tiny_objects_are_refused_before_parsing() {
+    // 6 MB of `{},` parse into 840 MB of nodes: the braces are counted before the parser runs.
+    let nodes = vec!["{}"; 2_000_000].join(",");
+    let text = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{nodes}]}}"#);
+    let e = import_bytes("/m/t.gltf", text.as_bytes(), None).unwrap_err().to_string();
+    assert!(e.starts_with("/m/t.gltf: the glTF JSON: needs 1024001024 bytes, which passes the import budget"), "{e}");
+    assert_short(&e);
+    assert_eq!(super::count_objects(br#"{"a": "{{\"{", "b": [{}, {"c": "}\\"}]}"#), 3);
+    let many = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{}]}}"#, vec!["{}"; 10_000].join(","));
+    let imported = import_bytes("/m/t.gltf", many.as_bytes(), None).map_err(|e| e.to_string());
+    assert_eq!(imported.map(|m| m.nodes.len()), Ok(10_000));
 }
