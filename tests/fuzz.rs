@@ -240,12 +240,50 @@ fn gltf_seeds() -> Vec<Vec<u8>> {
     seeds
 }
 
+/// Repeats one element of a random JSON array up to 100,000 times: the hostile files of issue 6
+/// (a million morph targets, nodes or channels naming one accessor) are made this way.
+fn grow_array(rng: &mut Rng, j: &mut serde_json::Value) {
+    use serde_json::Value;
+    // Walk down on a shared borrow, noting the way as a JSON pointer, then take that one mutably.
+    let mut pointer = String::new();
+    let mut at: &Value = j;
+    for _ in 0..8 {
+        let next = match at {
+            Value::Object(m) if !m.is_empty() => m.iter().nth(rng.below(m.len())).map(|(k, v)| {
+                pointer.push('/');
+                pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                v
+            }),
+            Value::Array(a) if !a.is_empty() && rng.below(3) > 0 => {
+                let k = rng.below(a.len());
+                pointer.push_str(&format!("/{k}"));
+                a.get(k)
+            }
+            _ => None,
+        };
+        match next {
+            Some(n) => at = n,
+            None => break,
+        }
+    }
+    if let Some(Value::Array(a)) = j.pointer_mut(&pointer)
+        && let Some(e) = a.get(rng.below(a.len())).cloned()
+    {
+        let n = *rng.pick(&[2, 300, 5000, 100_000]);
+        a.extend(std::iter::repeat_n(e, n));
+    }
+}
+
 /// Mutates a GLB's JSON chunk (re-wrapped so the container stays valid), or its raw bytes.
 fn mutate_gltf(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
     let seed = rng.pick(seeds).clone();
     let other = rng.pick(seeds).clone();
-    match (rng.below(4), writer::unglb(&seed)) {
-        (0, _) | (_, None) => mutate(rng, &seed, &other),
+    match (rng.below(16), writer::unglb(&seed)) {
+        (0..=3, _) | (_, None) => mutate(rng, &seed, &other),
+        (4, Some((mut j, bin))) => {
+            grow_array(rng, &mut j);
+            wrap_glb(j.to_string().as_bytes(), &bin)
+        }
         (_, Some((j, bin))) => {
             let text = j.to_string().into_bytes();
             let other_text = writer::unglb(&other).map(|(o, _)| o.to_string().into_bytes()).unwrap_or(other);
