@@ -52,9 +52,11 @@ impl Budget {
             }
             return Err(format!(
                 "{what}: needs {bytes} bytes, which passes the import budget of {} bytes \
-                 (64 MiB + 8 x the {} bytes of data, at most 4 GiB; {} already used)",
+                 ({} MiB + {BUDGET_PER_BYTE} x the {} bytes of data, at most {} GiB; {} already used)",
                 self.limit(),
+                BUDGET_BASE >> 20,
                 self.input.get(),
+                BUDGET_MAX >> 30,
                 self.used.get()
             ));
         }

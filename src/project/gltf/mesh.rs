@@ -19,7 +19,7 @@ pub(crate) const MAX_TARGETS: usize = 256;
 const QUOTED: usize = 4;
 
 /// `[a, b, c, d, ... (N values)]`: the first few values of a list, and its length.
-pub(crate) fn quote(v: &[f32]) -> String {
+fn quote(v: &[f32]) -> String {
     let head: Vec<String> = v.iter().take(QUOTED).map(|x| format!("{x}")).collect();
     let more = if v.len() > QUOTED { ", ..." } else { "" };
     format!("[{}{more}] ({} values)", head.join(", "), v.len())
@@ -157,6 +157,10 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
         Checked::Valid(m) => return Err(format!("{path}.mode: {m:?} is not supported (only triangles)")),
         Checked::Invalid => return Err(format!("{path}.mode: invalid")),
     }
+    let n_targets = p.targets.as_ref().map_or(0, |t| t.len());
+    if n_targets > MAX_TARGETS {
+        return Err(format!("{path}.targets: {n_targets} morph targets, at most {MAX_TARGETS} are supported"));
+    }
     let mut out = PrimitiveData::default();
     let mut n: Option<(usize, String)> = None;
     let mut count = |c: usize, what: &str| -> Result<(), String> {
@@ -224,10 +228,6 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
         }
     }
     let Some((nv, _)) = n else { return Err(format!("{path}.attributes: no POSITION")) };
-    let n_targets = p.targets.as_ref().map_or(0, |t| t.len());
-    if n_targets > MAX_TARGETS {
-        return Err(format!("{path}.targets: {n_targets} morph targets, at most {MAX_TARGETS} are supported"));
-    }
     if out.positions.is_empty() {
         return Err(format!("{path}.attributes: no POSITION"));
     }
