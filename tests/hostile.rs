@@ -177,3 +177,52 @@ fn check_and_run_say_the_same_about_a_broken_shader() {
     assert!(c.stderr.contains(said), "{}", c.show());
     assert!(r.stderr.contains(said), "{}", r.show());
 }
+
+/// Issue 6: files whose declared sizes multiply one small accessor into gigabytes. `inspect`
+/// used to abort ("memory allocation of 24576 bytes failed", killed by SIGABRT); each must be one
+/// short error line and exit status 1.
+#[test]
+fn hostile_gltf_sizes_are_clean_errors_not_aborts() {
+    use serde_json::{Value, json};
+    use sinew::project::gltf::writer::{GltfBuilder, PrimitiveSpec, TargetSpec, glb, unglb};
+    let mut b = GltfBuilder::new();
+    let node = b.node("n", None, [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+    let positions: Vec<[f32; 3]> = (0..2046).map(|i| [i as f32, (i % 3) as f32, 0.0]).collect();
+    let target = TargetSpec { positions: vec![[0.0, 0.0, 1.0]; positions.len()], normals: vec![] };
+    b.mesh(node, "big", &[PrimitiveSpec { positions, targets: vec![target], ..Default::default() }], &[], &[]);
+    let (base, bin) = unglb(&b.to_glb()).expect("the writer's GLB");
+    let variant = |f: &dyn Fn(&mut Value)| {
+        let mut j = base.clone();
+        f(&mut j);
+        glb(&j, &bin)
+    };
+    let targets = |n: usize| {
+        move |j: &mut Value| {
+            let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
+            j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; n]);
+        }
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("targets_1m", variant(&targets(1_000_000)), "the glTF JSON: needs"),
+        ("targets_100k", variant(&targets(100_000)), "100000 morph targets, at most 256"),
+        (
+            "nodes",
+            variant(&|j| {
+                targets(256)(j);
+                j["nodes"] = Value::Array(vec![json!({ "mesh": 0 }); 20_000]);
+                j["scenes"] = json!([{ "nodes": (0..20_000).collect::<Vec<_>>() }]);
+            }),
+            "passes the import budget",
+        ),
+        ("weights", variant(&|j| j["meshes"][0]["weights"] = json!(vec![0.5; 1_000_000])), "(1000000 values)"),
+    ];
+    let dir = TempDir::new("hostile_gltf");
+    for (name, bytes, want) in cases {
+        let path = dir.path().join(format!("{name}.glb"));
+        std::fs::write(&path, bytes).expect("write the hostile file");
+        let r = sinew_within(&["inspect", path.to_str().expect("utf-8")], Duration::from_secs(60));
+        assert_eq!(r.status, 1, "{name}: {}", r.show());
+        assert!(r.stderr.contains(want), "{name}: {}", r.show());
+        assert!(r.stderr.len() < 1000 && r.stderr.lines().count() <= 2, "{name}: a short error:\n{}", r.show());
+    }
+}

@@ -8,13 +8,70 @@ use gltf::json;
 use gltf::json::accessor::{ComponentType, Type};
 use gltf::json::validation::Checked;
 use std::borrow::Cow;
+use std::cell::Cell;
+use std::collections::HashMap;
 
 /// Accessors without a buffer view (all zeros plus sparse values) allocate `count` elements with no
 /// bytes behind them; this caps what a hostile count can ask for.
 const MAX_ZEROED_BYTES: u64 = 64 << 20;
 
-/// The bytes of every buffer, each at least its declared `byteLength`.
-pub(crate) struct Buffers<'a>(Vec<Cow<'a, [u8]>>);
+/// What one import may decode, whatever the file declares: [`BUDGET_BASE`] plus
+/// [`BUDGET_PER_BYTE`] times the bytes the file brought (GLB, buffers, images), at most
+/// [`BUDGET_MAX`]. Every accessor is within its buffer, but one accessor can be named by a million
+/// morph targets, nodes or channels; without a total, a 40 MB file asks for terabytes and the
+/// allocator aborts the process, which no error handling can catch.
+pub(crate) const BUDGET_BASE: u64 = 64 << 20;
+pub(crate) const BUDGET_PER_BYTE: u64 = 8;
+pub(crate) const BUDGET_MAX: u64 = 4 << 30;
+
+/// The decode budget of one import, charged before each allocation it covers.
+pub(crate) struct Budget {
+    input: Cell<u64>,
+    used: Cell<u64>,
+    refused: Cell<bool>,
+}
+
+impl Budget {
+    pub fn new(input_bytes: u64) -> Self {
+        Budget { input: Cell::new(input_bytes), used: Cell::new(0), refused: Cell::new(false) }
+    }
+    /// Bytes read from other files (external images) widen the budget as the file's own do.
+    pub fn add_input(&self, bytes: u64) {
+        self.input.set(self.input.get().saturating_add(bytes));
+    }
+    pub fn limit(&self) -> u64 {
+        BUDGET_BASE.saturating_add(self.input.get().saturating_mul(BUDGET_PER_BYTE)).min(BUDGET_MAX)
+    }
+    /// Records `bytes` about to be allocated for `what`, or refuses them (and records nothing).
+    /// Only the first refusal explains the budget; the many that usually follow are one-liners.
+    pub fn charge(&self, bytes: u64, what: &str) -> Result<(), String> {
+        let total = self.used.get().saturating_add(bytes);
+        if total > self.limit() {
+            if self.refused.replace(true) {
+                return Err(format!("{what}: past the import budget too"));
+            }
+            return Err(format!(
+                "{what}: needs {bytes} bytes, which passes the import budget of {} bytes \
+                 ({} MiB + {BUDGET_PER_BYTE} x the {} bytes of data, at most {} GiB; {} already used)",
+                self.limit(),
+                BUDGET_BASE >> 20,
+                self.input.get(),
+                BUDGET_MAX >> 30,
+                self.used.get()
+            ));
+        }
+        self.used.set(total);
+        Ok(())
+    }
+}
+
+/// The bytes of every buffer, each at least its declared `byteLength`. Buffers that name the same
+/// URI share one copy (`slot` maps a buffer to its bytes), so a list of a million buffers naming
+/// one big file reads it once.
+pub(crate) struct Buffers<'a> {
+    data: Vec<Cow<'a, [u8]>>,
+    slot: Vec<usize>,
+}
 
 impl<'a> Buffers<'a> {
     pub fn load(
@@ -24,26 +81,47 @@ impl<'a> Buffers<'a> {
         res: Option<&Resources>,
         errs: &mut Errors,
     ) -> Self {
-        let mut out = Vec::with_capacity(root.buffers.len());
+        let mut out = Buffers { data: Vec::new(), slot: Vec::with_capacity(root.buffers.len()) };
+        let mut by_uri: HashMap<&str, usize> = HashMap::new();
         for (i, b) in root.buffers.iter().enumerate() {
             let path = format!("buffers[{i}]");
-            let data = match &b.uri {
-                None if i == 0 => {
-                    bin.map(Cow::Borrowed).ok_or(format!("{path}: no uri and the file has no GLB BIN chunk"))
+            let known = b.uri.as_deref().and_then(|u| by_uri.get(u).copied());
+            let (slot, loaded) = match known {
+                Some(s) => (s, true),
+                None => {
+                    let data = match &b.uri {
+                        None if i == 0 => {
+                            bin.map(Cow::Borrowed).ok_or(format!("{path}: no uri and the file has no GLB BIN chunk"))
+                        }
+                        None => Err(format!("{path}: no uri (only buffers[0] may use the GLB BIN chunk)")),
+                        Some(uri) => load_uri(src, uri, res).map(Cow::Owned).map_err(|e| format!("{path}.uri: {e}")),
+                    };
+                    let data = errs.take(data);
+                    let loaded = data.is_some();
+                    out.data.push(data.unwrap_or_default());
+                    let s = out.data.len() - 1;
+                    if let (Some(uri), true) = (&b.uri, loaded) {
+                        by_uri.insert(uri, s);
+                    }
+                    (s, loaded)
                 }
-                None => Err(format!("{path}: no uri (only buffers[0] may use the GLB BIN chunk)")),
-                Some(uri) => load_uri(src, uri, res).map(Cow::Owned).map_err(|e| format!("{path}.uri: {e}")),
             };
-            let data = data.and_then(|d| {
-                if (d.len() as u64) < b.byte_length.0 {
-                    Err(format!("{path}: byteLength is {} but only {} bytes are there", b.byte_length.0, d.len()))
-                } else {
-                    Ok(d)
-                }
-            });
-            out.push(errs.take(data).unwrap_or_default());
+            let have = out.data.get(slot).map_or(0, |d| d.len());
+            if loaded && (have as u64) < b.byte_length.0 {
+                errs.push(format!("{path}: byteLength is {} but only {have} bytes are there", b.byte_length.0));
+            }
+            out.slot.push(slot);
         }
-        Buffers(out)
+        out
+    }
+
+    /// Bytes loaded from outside the file itself (external and data-URI buffers).
+    pub fn loaded_bytes(&self) -> u64 {
+        self.data.iter().filter(|d| matches!(d, Cow::Owned(_))).map(|d| d.len() as u64).sum()
+    }
+
+    fn get(&self, b: usize) -> Option<&[u8]> {
+        self.data.get(*self.slot.get(b)?).map(|d| &d[..])
     }
 }
 
@@ -188,15 +266,21 @@ fn comp_name(ct: ComponentType, normalized: bool) -> String {
 pub(crate) struct Ctx<'a> {
     pub root: &'a json::Root,
     pub buffers: &'a Buffers<'a>,
+    pub budget: &'a Budget,
 }
 
 impl Ctx<'_> {
+    /// See [`Budget::charge`].
+    pub fn charge(&self, bytes: u64, what: &str) -> Result<(), String> {
+        self.budget.charge(bytes, what)
+    }
+
     /// The bytes of a buffer view, after checking that it lies inside its buffer.
     pub fn view(&self, v: usize) -> Result<(&[u8], Option<usize>), String> {
         let view = self.root.buffer_views.get(v).ok_or_else(|| format!("bufferView {v} does not exist"))?;
         let b = view.buffer.value();
         let buffer = self.root.buffers.get(b).ok_or_else(|| format!("bufferViews[{v}]: buffer {b} does not exist"))?;
-        let data = self.buffers.0.get(b).ok_or_else(|| format!("bufferViews[{v}]: buffer {b} was not loaded"))?;
+        let data = self.buffers.get(b).ok_or_else(|| format!("bufferViews[{v}]: buffer {b} was not loaded"))?;
         let off = view.byte_offset.map_or(0, |o| o.0);
         let end = off.saturating_add(view.byte_length.0);
         if end > buffer.byte_length.0 || end > data.len() as u64 {
@@ -239,6 +323,7 @@ impl Ctx<'_> {
         }
         let cs = ct.size();
         let elem = (cs * dim) as u64;
+        let decoded = count.saturating_mul(dim as u64).saturating_mul(std::mem::size_of::<T>() as u64);
         let mut values = match a.buffer_view {
             Some(v) => {
                 let (view, stride) = self.view(v.value()).map_err(|e| format!("{here}: {e}"))?;
@@ -261,12 +346,14 @@ impl Ctx<'_> {
                         view.len()
                     ));
                 }
+                self.charge(decoded, &here)?;
                 decode(view, off as usize, stride as usize, count as usize, dim, ct, a.normalized)
             }
             None => {
                 if count.saturating_mul(elem) > MAX_ZEROED_BYTES {
                     return Err(format!("{here}: count {count} is too large for an accessor without a bufferView"));
                 }
+                self.charge(decoded, &here)?;
                 vec![T::default(); count as usize * dim]
             }
         };
@@ -311,6 +398,11 @@ impl Ctx<'_> {
         if vneed > vview.len() as u64 {
             return Err(format!("{here}.sparse.values: {n} values need {vneed} bytes, the view has {}", vview.len()));
         }
+        let size = std::mem::size_of::<T>() as u64;
+        self.charge(
+            n.saturating_mul(4).saturating_add(n.saturating_mul(dim as u64 * size)),
+            &format!("{here}.sparse"),
+        )?;
         let n = n as usize;
         let idx: Vec<u32> = decode(iview, ioff as usize, ict.size(), n, 1, ict, false);
         let vals: Vec<T> = decode(vview, voff as usize, elem as usize, n, dim, ct, normalized);

@@ -7,7 +7,12 @@ use crate::project::model_data::{AlphaMode, MaterialData, TextureData, Wrap};
 use gltf::json;
 use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf::json::validation::Checked;
+use std::borrow::Cow;
 use std::collections::HashMap;
+use std::rc::Rc;
+
+/// A decoded image: width, height, RGBA8 pixels.
+type Pixels = (u32, u32, Vec<u8>);
 
 /// Images larger than this per side are refused before their pixels are allocated.
 const MAX_SIDE: u32 = 16384;
@@ -21,6 +26,16 @@ pub(crate) fn materials(
 ) -> (Vec<MaterialData>, Vec<TextureData>) {
     let mut textures = Vec::new();
     let mut loaded: HashMap<usize, Option<usize>> = HashMap::new();
+    let mut images = Images::default();
+    // How many distinct textures use each image, so that the last one takes the decoded pixels.
+    let mut seen = std::collections::HashSet::new();
+    for m in &ctx.root.materials {
+        let Some(info) = &m.pbr_metallic_roughness.base_color_texture else { continue };
+        let t = info.index.value();
+        if let Some(tex) = ctx.root.textures.get(t).filter(|_| seen.insert(t)) {
+            *images.users.entry(tex.source.value()).or_default() += 1;
+        }
+    }
     let mut out = Vec::with_capacity(ctx.root.materials.len());
     for (i, m) in ctx.root.materials.iter().enumerate() {
         let path = format!("materials[{i}]");
@@ -50,10 +65,12 @@ pub(crate) fn materials(
             let slot = match loaded.get(&t) {
                 Some(s) => *s,
                 None => {
-                    let s = errs.take(texture(src, ctx, res, t).map_err(|e| format!("{what}: {e}"))).map(|tex| {
-                        textures.push(tex);
-                        textures.len() - 1
-                    });
+                    let s = errs.take(texture(src, ctx, res, t, &mut images).map_err(|e| format!("{what}: {e}"))).map(
+                        |tex| {
+                            textures.push(tex);
+                            textures.len() - 1
+                        },
+                    );
                     loaded.insert(t, s);
                     s
                 }
@@ -65,17 +82,55 @@ pub(crate) fn materials(
     (out, textures)
 }
 
-fn texture(src: &str, ctx: &Ctx, res: Option<&Resources>, t: usize) -> Result<TextureData, String> {
-    let tex = ctx.root.textures.get(t).ok_or_else(|| format!("texture {t} does not exist"))?;
-    let ii = tex.source.value();
-    let image = ctx.root.images.get(ii).ok_or_else(|| format!("textures[{t}].source: image {ii} does not exist"))?;
+/// Decoded images still wanted by a texture, and how many textures still want each.
+#[derive(Default)]
+struct Images {
+    decoded: HashMap<usize, Result<Rc<Pixels>, String>>,
+    users: HashMap<usize, usize>,
+}
+
+/// Image `ii` decoded, within the budget; each image is read and decoded once per import.
+fn image(src: &str, ctx: &Ctx, res: Option<&Resources>, ii: usize) -> Result<Rc<Pixels>, String> {
+    let image = ctx.root.images.get(ii).ok_or_else(|| format!("image {ii} does not exist"))?;
     let here = format!("images[{ii}]");
     let bytes = match (&image.uri, image.buffer_view) {
-        (_, Some(v)) => ctx.view(v.value()).map(|(b, _)| b.to_vec()).map_err(|e| format!("{here}: {e}"))?,
-        (Some(uri), None) => load_uri(src, uri, res).map_err(|e| format!("{here}.uri: {e}"))?,
+        (_, Some(v)) => ctx.view(v.value()).map(|(b, _)| Cow::Borrowed(b)).map_err(|e| format!("{here}: {e}"))?,
+        (Some(uri), None) => {
+            let b = load_uri(src, uri, res).map_err(|e| format!("{here}.uri: {e}"))?;
+            ctx.budget.add_input(b.len() as u64);
+            Cow::Owned(b)
+        }
         (None, None) => return Err(format!("{here}: neither uri nor bufferView")),
     };
-    let (width, height, rgba) = decode_image(&bytes).map_err(|e| format!("{here}: {e}"))?;
+    let admit = |w: u32, h: u32| ctx.charge(u64::from(w) * u64::from(h) * 4, &format!("{w}x{h} pixels"));
+    decode_image_within(&bytes, &admit).map(Rc::new).map_err(|e| format!("{here}: {e}"))
+}
+
+fn texture(
+    src: &str,
+    ctx: &Ctx,
+    res: Option<&Resources>,
+    t: usize,
+    images: &mut Images,
+) -> Result<TextureData, String> {
+    let tex = ctx.root.textures.get(t).ok_or_else(|| format!("texture {t} does not exist"))?;
+    let ii = tex.source.value();
+    let decoded = images.decoded.entry(ii).or_insert_with(|| image(src, ctx, res, ii)).clone();
+    let users = images.users.entry(ii).or_insert(1);
+    *users = users.saturating_sub(1);
+    if *users == 0 {
+        images.decoded.remove(&ii);
+    }
+    let decoded = decoded.map_err(|e| format!("textures[{t}].source: {e}"))?;
+    let (width, height) = (decoded.0, decoded.1);
+    // The last texture of an image takes the decoded pixels; each one before it takes a copy.
+    let rgba = match Rc::try_unwrap(decoded) {
+        Ok((_, _, px)) => px,
+        Err(shared) => {
+            ctx.charge(shared.2.len() as u64, &format!("textures[{t}]: a copy of images[{ii}]"))?;
+            shared.2.clone()
+        }
+    };
     let sampler = match tex.sampler {
         Some(s) => Some(
             ctx.root
@@ -99,7 +154,7 @@ fn texture(src: &str, ctx: &Ctx, res: Option<&Resources>, t: usize) -> Result<Te
     };
     let mag_nearest = matches!(sampler.and_then(|s| s.mag_filter.as_ref()), Some(Checked::Valid(MagFilter::Nearest)));
     Ok(TextureData {
-        name: tex.name.clone().or_else(|| image.name.clone()).unwrap_or_default(),
+        name: tex.name.clone().or_else(|| ctx.root.images.get(ii).and_then(|i| i.name.clone())).unwrap_or_default(),
         width,
         height,
         rgba,
@@ -119,22 +174,29 @@ fn check_size(w: u32, h: u32) -> Result<(), String> {
 }
 
 /// PNG or JPEG (by content, not by the declared MIME type) to RGBA8, rows top to bottom.
-pub(crate) fn decode_image(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+pub(crate) fn decode_image(bytes: &[u8]) -> Result<Pixels, String> {
+    decode_image_within(bytes, &|_, _| Ok(()))
+}
+
+/// [`decode_image`], asking `admit` about the header's width and height before any pixel is
+/// allocated (a 1 KB PNG can declare 16384x16384).
+fn decode_image_within(bytes: &[u8], admit: &dyn Fn(u32, u32) -> Result<(), String>) -> Result<Pixels, String> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-        decode_png(bytes).map_err(|e| format!("bad PNG: {e}"))
+        decode_png(bytes, admit).map_err(|e| format!("bad PNG: {e}"))
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
-        decode_jpeg(bytes).map_err(|e| format!("bad JPEG: {e}"))
+        decode_jpeg(bytes, admit).map_err(|e| format!("bad JPEG: {e}"))
     } else {
         Err("image is neither PNG nor JPEG".into())
     }
 }
 
-fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+fn decode_png(bytes: &[u8], admit: &dyn Fn(u32, u32) -> Result<(), String>) -> Result<Pixels, String> {
     let mut dec = png::Decoder::new(std::io::Cursor::new(bytes));
     dec.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = dec.read_info().map_err(|e| e.to_string())?;
     let (w, h) = (reader.info().width, reader.info().height);
     check_size(w, h)?;
+    admit(w, h)?;
     let size = reader.output_buffer_size().ok_or("image too large")?;
     let mut buf = vec![0; size];
     let frame = reader.next_frame(&mut buf).map_err(|e| e.to_string())?;
@@ -153,7 +215,7 @@ fn decode_png(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     Ok((w, h, rgba))
 }
 
-fn decode_jpeg(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
+fn decode_jpeg(bytes: &[u8], admit: &dyn Fn(u32, u32) -> Result<(), String>) -> Result<Pixels, String> {
     use zune_jpeg::zune_core::{bytestream::ZCursor, colorspace::ColorSpace, options::DecoderOptions};
     let opts = DecoderOptions::default()
         .jpeg_set_out_colorspace(ColorSpace::RGBA)
@@ -164,6 +226,7 @@ fn decode_jpeg(bytes: &[u8]) -> Result<(u32, u32, Vec<u8>), String> {
     let info = dec.info().ok_or("no image header")?;
     let (w, h) = (u32::from(info.width), u32::from(info.height));
     check_size(w, h)?;
+    admit(w, h)?;
     let px = dec.decode().map_err(|e| format!("{e:?}"))?;
     if px.len() != w as usize * h as usize * 4 {
         return Err("decoded size does not match the header".into());

@@ -10,9 +10,42 @@ use gltf::json::mesh::{Mode, Semantic};
 use gltf::json::validation::Checked;
 use std::collections::HashMap;
 
+/// Most morph targets one primitive may have. The renderer blends every target of a mesh each
+/// frame, and a target list is the cheapest way for a file to multiply one accessor into
+/// gigabytes, so the count is checked before any target is read.
+pub(crate) const MAX_TARGETS: usize = 256;
+
+/// How many values a bad list quotes in an error (a million weights do not fit on a line).
+const QUOTED: usize = 4;
+
+/// `[a, b, c, d, ... (N values)]`: the first few values of a list, and its length.
+fn quote(v: &[f32]) -> String {
+    let head: Vec<String> = v.iter().take(QUOTED).map(|x| format!("{x}")).collect();
+    let more = if v.len() > QUOTED { ", ..." } else { "" };
+    format!("[{}{more}] ({} values)", head.join(", "), v.len())
+}
+
+/// Bytes one copy of these primitives (and its per-node lists) takes, for the budget: every node
+/// that uses a mesh gets its own copy.
+fn copy_bytes(prims: &[PrimitiveData], names: &[String], id: usize) -> u64 {
+    let n = |len: usize, size: usize| (len as u64).saturating_mul(size as u64);
+    let mut total = n(names.len(), 24) + names.iter().map(|s| s.len() as u64).sum::<u64>() + id as u64;
+    for p in prims {
+        total += n(p.positions.len(), 12) + n(p.normals.len(), 12) + n(p.tangents.len(), 16);
+        total += n(p.texcoords0.len(), 8) + n(p.texcoords1.len(), 8) + n(p.colors.len(), 16);
+        total += n(p.joints.len(), 8) + n(p.weights.len(), 16) + n(p.indices.len(), 4);
+        for t in &p.targets {
+            total += n(t.positions.len(), 12) + n(t.normals.len(), 12) + n(t.tangents.len(), 12);
+        }
+    }
+    total
+}
+
 /// One `MeshData` per scene node that has a mesh, in node order.
 pub(crate) fn meshes(ctx: &Ctx, scene: &Scene, skins: &[SkinData], errs: &mut Errors) -> Vec<MeshData> {
-    let mut cache: HashMap<usize, Option<Vec<PrimitiveData>>> = HashMap::new();
+    // Each mesh is read once: its primitives and target names, or None after its error.
+    type Read = Option<(Vec<PrimitiveData>, Vec<String>)>;
+    let mut cache: HashMap<usize, Read> = HashMap::new();
     let mut out = Vec::new();
     for (ni, &g) in scene.order.iter().enumerate() {
         let Some(node) = ctx.root.nodes.get(g) else { continue };
@@ -21,15 +54,22 @@ pub(crate) fn meshes(ctx: &Ctx, scene: &Scene, skins: &[SkinData], errs: &mut Er
             errs.push(format!("nodes[{g}].mesh: mesh {mi} does not exist"));
             continue;
         };
-        let prims = match cache.get(&mi) {
-            Some(p) => p.clone(),
-            None => {
-                let p = errs.take(read_mesh(ctx, mi, mesh));
-                cache.insert(mi, p.clone());
-                p
-            }
-        };
-        let Some(mut primitives) = prims else { continue };
+        let cached = cache.entry(mi).or_insert_with(|| {
+            errs.take(read_mesh(ctx, mi, mesh)).map(|p| {
+                let mut names = target_names(mesh);
+                names.truncate(p.first().map_or(0, |p| p.targets.len()));
+                (p, names)
+            })
+        });
+        let Some((prims, names)) = cached.as_ref() else { continue };
+        let name = [&mesh.name, &node.name].into_iter().flatten().map(String::as_str).find(|n| !n.is_empty());
+        let copy = copy_bytes(prims, names, name.map_or(0, str::len));
+        if errs.take(ctx.charge(copy, &format!("nodes[{g}].mesh (mesh {mi})"))).is_none() {
+            continue;
+        }
+        let (mut primitives, mut target_names) = (prims.clone(), names.clone());
+        let n_targets = primitives.first().map_or(0, |p| p.targets.len());
+        let id = name.map_or_else(|| format!("mesh_{mi}"), str::to_string);
         let skin = node.skin.map(|s| s.value());
         if let Some(s) = skin {
             let Some(sk) = skins.get(s) else {
@@ -42,17 +82,15 @@ pub(crate) fn meshes(ctx: &Ctx, scene: &Scene, skins: &[SkinData], errs: &mut Er
                 }));
             }
         }
-        let n_targets = primitives.first().map_or(0, |p| p.targets.len());
         let weights = match node.weights.as_ref().or(mesh.weights.as_ref()) {
             None => vec![0.0; n_targets],
             Some(w) if w.len() == n_targets && w.iter().all(|v| v.is_finite()) => w.clone(),
             Some(w) => {
                 let from = if node.weights.is_some() { format!("nodes[{g}]") } else { format!("meshes[{mi}]") };
-                errs.push(format!("{from}.weights: {} finite weights needed, found {:?}", n_targets, w));
+                errs.push(format!("{from}.weights: {n_targets} finite weights needed, found {}", quote(w)));
                 continue;
             }
         };
-        let mut target_names = target_names(mesh);
         target_names.resize(n_targets, String::new());
         // A skinned mesh ignores its node's transform (glTF spec): its bind-pose vertices are
         // already in model space.
@@ -64,8 +102,6 @@ pub(crate) fn meshes(ctx: &Ctx, scene: &Scene, skins: &[SkinData], errs: &mut Er
                 aabb.grow(world.transform_point3(Vec3::from(v)).to_array());
             }
         }
-        let named = |n: &Option<String>| n.clone().filter(|n| !n.is_empty());
-        let id = named(&mesh.name).or_else(|| named(&node.name)).unwrap_or_else(|| format!("mesh_{mi}"));
         out.push(MeshData { id, node: ni, skin, primitives, target_names, weights, aabb });
     }
     out
@@ -120,6 +156,10 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
         Checked::Valid(Mode::Triangles) => {}
         Checked::Valid(m) => return Err(format!("{path}.mode: {m:?} is not supported (only triangles)")),
         Checked::Invalid => return Err(format!("{path}.mode: invalid")),
+    }
+    let n_targets = p.targets.as_ref().map_or(0, |t| t.len());
+    if n_targets > MAX_TARGETS {
+        return Err(format!("{path}.targets: {n_targets} morph targets, at most {MAX_TARGETS} are supported"));
     }
     let mut out = PrimitiveData::default();
     let mut n: Option<(usize, String)> = None;
@@ -203,7 +243,10 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
             }
             a.values
         }
-        None => (0..nv as u32).collect(),
+        None => {
+            ctx.charge(nv as u64 * 4, &format!("{path}.indices"))?;
+            (0..nv as u32).collect()
+        }
     };
     if out.indices.len() % 3 != 0 {
         return Err(format!("{path}: {} indices is not a whole number of triangles", out.indices.len()));
@@ -231,6 +274,7 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
         out.targets.push(m);
     }
     if out.normals.is_empty() {
+        ctx.charge(nv as u64 * 24, &format!("{path}.attributes.NORMAL"))?;
         out.normals = smooth_normals(&out.positions, &out.indices);
     }
     out.material = p.material.map(|m| m.value());

@@ -533,3 +533,133 @@ fn damaged_images_never_panic() {
         }
     }
 }
+
+/// One node with a non-indexed 2,046-vertex primitive (24 KB of positions) and one morph target,
+/// the shape of the files that made the importer abort: every extra reference to these accessors
+/// costs 24 KB of decoded data while adding a few bytes to the file.
+fn big_primitive_file() -> Vec<u8> {
+    let mut b = GltfBuilder::new();
+    let node = b.node("n", None, [0.0; 3], Q0, [1.0; 3]);
+    let positions: Vec<[f32; 3]> = (0..2046).map(|i| [i as f32, (i % 3) as f32, 0.0]).collect();
+    let target = TargetSpec { positions: vec![[0.0, 0.0, 1.0]; positions.len()], normals: vec![] };
+    let prim = PrimitiveSpec { positions, targets: vec![target], ..Default::default() };
+    b.mesh(node, "big", &[prim], &[], &[]);
+    b.to_glb()
+}
+
+/// Errors quote a few values, not the file: a whole error stays on a short line.
+fn assert_short(e: &str) {
+    assert!(e.len() < 800, "{} chars: {}...", e.len(), e.chars().take(800).collect::<String>());
+}
+
+#[test]
+fn a_million_morph_targets_are_refused_before_any_is_read() {
+    let targets = |n: usize| {
+        edit(&big_primitive_file(), |j, _| {
+            let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
+            j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; n]);
+        })
+    };
+    // The file of the report: its million target objects do not even get parsed.
+    let bytes = targets(1_000_000);
+    assert!(bytes.len() > 10 << 20, "a big file, as in the report: {} bytes", bytes.len());
+    let e = err(&bytes);
+    assert!(e.contains("the glTF JSON: needs 512006144 bytes, which passes the import budget"), "{e}");
+    assert_short(&e);
+    // Fewer targets parse, and the count is checked before any target is read.
+    let e = err(&targets(100_000));
+    assert!(e.contains("meshes[0].primitives[0].targets: 100000 morph targets, at most 256 are supported"), "{e}");
+    assert_short(&e);
+
+    let at_limit = edit(&big_primitive_file(), |j, _| {
+        let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
+        j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; 256]);
+    });
+    let m = imp(&at_limit).expect("256 targets import");
+    assert_eq!(m.meshes[0].primitives[0].targets.len(), 256);
+    assert_eq!(m.meshes[0].weights.len(), 256);
+}
+
+#[test]
+fn nodes_sharing_a_mesh_are_held_to_the_decode_budget() {
+    // 256 targets x 24 KB is 6 MB per copy of the mesh; 20,000 nodes would need 120 GB.
+    let bytes = edit(&big_primitive_file(), |j, _| {
+        let t = j["meshes"][0]["primitives"][0]["targets"][0].clone();
+        j["meshes"][0]["primitives"][0]["targets"] = Value::Array(vec![t; 256]);
+        let nodes: Vec<Value> = (0..20_000).map(|_| json!({ "mesh": 0 })).collect();
+        j["nodes"] = Value::Array(nodes);
+        j["scenes"] = json!([{ "nodes": (0..20_000).collect::<Vec<_>>() }]);
+    });
+    let e = err(&bytes);
+    assert!(e.contains("].mesh (mesh 0): needs "), "{e}");
+    assert!(e.contains("passes the import budget of"), "{e}");
+    assert_short(&e);
+}
+
+#[test]
+fn channels_sharing_a_sampler_are_held_to_the_decode_budget() {
+    let mut b = GltfBuilder::new();
+    let node = b.node("n", None, [0.0; 3], Q0, [1.0; 3]);
+    let keys = 65_536;
+    let times: Vec<f32> = (0..keys).map(|i| i as f32).collect();
+    let values = vec![0.0; keys * 3];
+    let spec =
+        ChannelSpec { node, path: ChannelPath::Translation, interpolation: Interpolation::Linear, times, values };
+    b.animation("a", &[spec]);
+    // 1 MB of keys, decoded again for each of 10,000 channels: 10 GB.
+    let bytes = edit(&b.to_glb(), |j, _| {
+        let ch = j["animations"][0]["channels"][0].clone();
+        j["animations"][0]["channels"] = Value::Array(vec![ch; 10_000]);
+    });
+    let e = err(&bytes);
+    assert!(e.contains("animations[0].samplers[0]."), "{e}");
+    assert!(e.contains("passes the import budget of"), "{e}");
+    assert_short(&e);
+    let one = imp(&b.to_glb()).expect("one channel imports");
+    assert_eq!(one.animations[0].channels[0].times.len(), keys);
+}
+
+#[test]
+fn textures_sharing_a_big_image_are_held_to_the_decode_budget() {
+    // A 2048x2048 PNG of two colours is a few KB; each texture that uses it decodes to 16 MB.
+    let mut b = GltfBuilder::new();
+    let tex = b.texture_png(&checker_png(2048, 2, [255, 0, 0, 255], [0, 0, 255, 255]), false);
+    b.material("m", [1.0; 4], Some(tex));
+    let one = imp(&b.to_glb()).expect("one big texture imports");
+    assert_eq!((one.textures.len(), one.textures[0].width), (1, 2048));
+    let bytes = edit(&b.to_glb(), |j, _| {
+        let t = j["textures"][0].clone();
+        j["textures"] = Value::Array(vec![t; 1000]);
+        let m: Vec<Value> =
+            (0..1000).map(|i| json!({ "pbrMetallicRoughness": { "baseColorTexture": { "index": i } } })).collect();
+        j["materials"] = Value::Array(m);
+    });
+    let e = err(&bytes);
+    assert!(e.contains("a copy of images[0]: needs 16777216 bytes, which passes the import budget"), "{e}");
+    assert_short(&e);
+}
+
+#[test]
+fn a_bad_weights_list_is_quoted_briefly() {
+    let bytes = edit(&rich(), |j, _| j["meshes"][0]["weights"] = json!(vec![0.5; 1_000_000]));
+    let e = err(&bytes);
+    assert!(
+        e.contains("meshes[0].weights: 2 finite weights needed, found [0.5, 0.5, 0.5, 0.5, ...] (1000000 values)"),
+        "{e}"
+    );
+    assert_short(&e);
+}
+
+#[test]
+fn millions_of_tiny_objects_are_refused_before_parsing() {
+    // 6 MB of `{},` parse into 840 MB of nodes: the braces are counted before the parser runs.
+    let nodes = vec!["{}"; 2_000_000].join(",");
+    let text = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{nodes}]}}"#);
+    let e = import_bytes("/m/t.gltf", text.as_bytes(), None).unwrap_err().to_string();
+    assert!(e.starts_with("/m/t.gltf: the glTF JSON: needs 1024001024 bytes, which passes the import budget"), "{e}");
+    assert_short(&e);
+    assert_eq!(super::count_objects(br#"{"a": "{{\"{", "b": [{}, {"c": "}\\"}]}"#), 3);
+    let many = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{}]}}"#, vec!["{}"; 10_000].join(","));
+    let imported = import_bytes("/m/t.gltf", many.as_bytes(), None).map_err(|e| e.to_string());
+    assert_eq!(imported.map(|m| m.nodes.len()), Ok(10_000));
+}
