@@ -6,20 +6,14 @@ use glam::camera::rh::{proj::opengl, view};
 use glam::{Mat4, Quat, Vec3, Vec4};
 use mlua::{Function, Lua, Table, Value};
 
-const VMATH_LUA: &str = include_str!("../src/script/lua/vmath.lua");
 const VMATH_TEST_LUA: &str = include_str!("lua/vmath_test.lua");
 
 /// A LuaJIT state (the unsafe constructor: the module needs `ffi`) with the module loaded and
 /// `vmath` installed as a global. Returns the module table too.
 fn lua_with_vmath() -> (Lua, Table) {
     let lua = unsafe { Lua::unsafe_new() };
-    // The structs come from Rust's one declaration of the boundary, as in the runtime.
-    sinew::script::declare_structs(&lua).expect("declare the FFI structs");
-    let module: Table = lua
-        .load(VMATH_LUA)
-        .set_name("@/builtins/vmath.lua")
-        .eval()
-        .unwrap_or_else(|e| panic!("loading vmath.lua failed:\n{e}"));
+    // Loaded as the runtime loads it: over the structs and FFI functions Rust declares.
+    let module: Table = sinew::script::load_vmath(&lua).unwrap_or_else(|e| panic!("loading vmath.lua failed:\n{e}"));
     let ns: Table = module.get("vmath").unwrap();
     lua.globals().set("vmath", ns).unwrap();
     lua.globals().set("M", module.clone()).unwrap();
@@ -89,7 +83,7 @@ fn module_interface() {
     assert_eq!(sizes, (12, 16, 16, 64, 16));
 
     // Loading the chunk again in the same state returns the same module (metatypes are set once).
-    let again: Table = lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").eval().unwrap();
+    let again: Table = sinew::script::load_vmath(&lua).unwrap();
     assert_eq!(again, module);
 }
 

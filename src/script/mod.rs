@@ -100,15 +100,10 @@ impl ScriptHost {
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::default()) };
         let errors = Rc::new(Cell::new(0u32));
         let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
-        let (api, sigs) = (lua.create_table().map_err(lua_err)?, lua.create_table().map_err(lua_err)?);
-        for e in boundary::exports() {
-            api.set(e.name, e.addr as f64).map_err(lua_err)?;
-            sigs.set(e.name, e.signature()).map_err(lua_err)?;
-        }
-        declare_structs(&lua).map_err(|e| format!("internal error while declaring the FFI structs: {e}"))?;
+        let (api, sigs) = bindings(&lua).map_err(|e| format!("internal error while binding the FFI: {e}"))?;
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
         let entries = (|| -> mlua::Result<Entries> {
-            let vm: Table = lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").call(())?;
+            let vm = load_vmath(&lua)?;
             let globals = lua.globals();
             globals.set("vmath", vm.get::<Table>("vmath")?)?;
             let s: Table =
@@ -292,10 +287,37 @@ impl ScriptHost {
     }
 }
 
+/// The exported functions as Lua tables name → address and name → C signature, after declaring
+/// the shared structs; runtime.lua casts each address with its signature.
+fn bindings(lua: &Lua) -> mlua::Result<(Table, Table)> {
+    declare_structs(lua)?;
+    let (api, sigs) = (lua.create_table()?, lua.create_table()?);
+    for e in boundary::exports() {
+        api.set(e.name, e.addr as f64)?;
+        sigs.set(e.name, e.signature())?;
+    }
+    Ok((api, sigs))
+}
+
+/// Loads the built-in `vmath` module (returns its module table; `.vmath` is the namespace) over
+/// the FFI functions it needs. Loading it again in the same state returns the same module.
+pub fn load_vmath(lua: &Lua) -> mlua::Result<Table> {
+    let (api, sigs) = bindings(lua)?;
+    let f = lua.create_table()?;
+    for name in ["euler_to_quat", "quat_to_euler"] {
+        let cast: Function =
+            lua.load("local ffi = require('ffi') return function(s, a) return ffi.cast(s, a) end").eval()?;
+        f.set(name, cast.call::<Value>((sigs.get::<String>(name)?, api.get::<f64>(name)?))?)?;
+    }
+    lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").call(f)
+}
+
 /// Declares every shared struct (`boundary::cdef`) in a Lua state with LuaJIT's FFI; `vmath`
 /// and the runtime use the types from there.
 pub fn declare_structs(lua: &Lua) -> mlua::Result<()> {
-    lua.load("local text = ... require('ffi').cdef(text)").set_name("=boundary").call::<()>(boundary::cdef())
+    // Once per state: LuaJIT refuses a second declaration of the same struct.
+    let code = "local text = ... local ffi = require('ffi') if not pcall(ffi.typeof, 'sinew_hash') then ffi.cdef(text) end";
+    lua.load(code).set_name("=boundary").call::<()>(boundary::cdef())
 }
 
 /// The most memory Lua may hold: half the machine's physical memory, and half the address

@@ -13,6 +13,7 @@ pub mod model;
 pub mod msg;
 pub mod sys;
 pub mod types;
+pub mod vmath;
 
 use super::boundary::{Export, OK, fail};
 use crate::game::World;
@@ -28,6 +29,7 @@ pub fn exports() -> Vec<Export> {
     all.extend(msg::exports());
     all.extend(animate::exports());
     all.extend(model::exports());
+    all.extend(vmath::exports());
     all
 }
 

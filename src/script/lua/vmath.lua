@@ -27,6 +27,10 @@
 -- never through a tail call (`return argerr(...)` is forbidden).
 
 local ffi = require("ffi")
+-- The runtime's FFI functions (name → function pointer, script/boundary.rs): the Euler
+-- conversion is Rust's, the one every other part of Sinew uses.
+local F = ...
+assert(type(F) == "table", "vmath.lua is loaded by sinew::script::load_vmath")
 
 local CACHE_KEY = "__sinew_builtin_vmath"
 local loaded = type(package) == "table" and package.loaded or nil
@@ -1035,8 +1039,6 @@ function vmath.quat_matrix4(m)
     return quat_from_cols(a[0], a[1], a[2], a[4], a[5], a[6], a[8], a[9], a[10])
 end
 
-local DEG = 180 / math.pi
-local HALF_RAD = math.pi / 360
 
 -- Euler angles in degrees (YZX rotation order) of a unit quaternion, as Defold computes them:
 -- single-axis rotations are exact; near the gimbal singularity (|x*y + z*w| > 0.4999, that is
@@ -1045,33 +1047,9 @@ function vmath.quat_to_euler(q)
     if not istype(Q, q) then
         argerr("quat_to_euler", 1, "quat", q)
     end
-    local x, y, z, w = q.x, q.y, q.z, q.w
-    if x == 0 and y == 0 and z == 0 then
-        return 0, 0, 0
-    elseif y == 0 and z == 0 then
-        return atan2(x, w) * 2 * DEG, 0, 0
-    elseif x == 0 and z == 0 then
-        return 0, atan2(y, w) * 2 * DEG, 0
-    elseif x == 0 and y == 0 then
-        return 0, 0, atan2(z, w) * 2 * DEG
-    end
-    local test = x * y + z * w
-    local rx, ry, rz
-    if test > 0.4999 then
-        ry = 2 * atan2(x, w)
-        rz = math.pi / 2
-        rx = 0
-    elseif test < -0.4999 then
-        ry = -2 * atan2(x, w)
-        rz = -math.pi / 2
-        rx = 0
-    else
-        local sx, sy, sz = x * x, y * y, z * z
-        ry = atan2(2 * y * w - 2 * x * z, 1 - 2 * sy - 2 * sz)
-        rz = asin(2 * test)
-        rx = atan2(2 * x * w - 2 * y * z, 1 - 2 * sx - 2 * sz)
-    end
-    return rx * DEG, ry * DEG, rz * DEG
+    local out = V3()
+    F.quat_to_euler(q.x, q.y, q.z, q.w, out)
+    return out.x, out.y, out.z
 end
 
 -- euler_to_quat(x, y, z) or euler_to_quat(v3): degrees -> quat, YZX rotation order.
@@ -1092,15 +1070,9 @@ function vmath.euler_to_quat(x, y, z)
             z = numarg("euler_to_quat", 3, z)
         end
     end
-    local hx, hy, hz = x * HALF_RAD, y * HALF_RAD, z * HALF_RAD
-    local cx, sx = cos(hx), sin(hx)
-    local cy, sy = cos(hy), sin(hy)
-    local cz, sz = cos(hz), sin(hz)
-    return Q(
-        sx * cy * cz + cx * sy * sz,
-        cx * sy * cz + sx * cy * sz,
-        cx * cy * sz - sx * sy * cz,
-        cx * cy * cz - sx * sy * sz)
+    local q = Q()
+    F.euler_to_quat(x, y, z, q)
+    return q
 end
 
 ---------------------------------------------------------------------------------------------
