@@ -316,7 +316,8 @@ pub fn load_vmath(lua: &Lua) -> mlua::Result<Table> {
 /// and the runtime use the types from there.
 pub fn declare_structs(lua: &Lua) -> mlua::Result<()> {
     // Once per state: LuaJIT refuses a second declaration of the same struct.
-    let code = "local text = ... local ffi = require('ffi') if not pcall(ffi.typeof, 'sinew_hash') then ffi.cdef(text) end";
+    let code =
+        "local text = ... local ffi = require('ffi') if not pcall(ffi.typeof, 'sinew_hash') then ffi.cdef(text) end";
     lua.load(code).set_name("=boundary").call::<()>(boundary::cdef())
 }
 
