@@ -141,28 +141,7 @@ fn mutate_any(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
 /// A GLB from JSON text and a BIN chunk, lengths made consistent, so that mutating the JSON reaches
 /// the importer instead of stopping at the container check.
 fn wrap_glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
-    let mut j = json.to_vec();
-    while !j.len().is_multiple_of(4) {
-        j.push(b' ');
-    }
-    let mut bin = bin.to_vec();
-    while !bin.len().is_multiple_of(4) {
-        bin.push(0);
-    }
-    let total = 12 + 8 + j.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&(total as u32).to_le_bytes());
-    out.extend_from_slice(&(j.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&j);
-    if !bin.is_empty() {
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin);
-    }
-    out
+    sinew::project::gltf::writer::glb_bytes(json, bin)
 }
 
 /// Runs `check` on mutants of `seeds` until the time is up. `check` returns whether the input was

@@ -79,17 +79,8 @@ fn running_out_of_memory_is_a_lua_error() {
                 let cmd = format!("ulimit -v {kb} && exec \"$0\" \"$@\"");
                 let mut a = vec!["-c".to_string(), cmd, env!("CARGO_BIN_EXE_sinew").to_string()];
                 a.append(&mut args);
-                let out = std::process::Command::new("sh")
-                    .args(&a)
-                    .env_remove("DISPLAY")
-                    .env_remove("WAYLAND_DISPLAY")
-                    .output()
-                    .expect("run sh");
-                Run {
-                    status: out.status.code().unwrap_or(-1),
-                    stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-                    stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-                }
+                let out = std::process::Command::new("sh").args(&a).env_remove("DISPLAY").output();
+                Run::from(out.expect("run sh"))
             }
             None => sinew_within(&args.iter().map(String::as_str).collect::<Vec<_>>(), LIMIT),
         };

@@ -91,10 +91,16 @@ pub fn sinew(args: &[&str]) -> Run {
         .env("SINEW_LOG", "info")
         .output()
         .expect("run sinew");
-    Run {
-        status: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    Run::from(out)
+}
+
+impl From<Output> for Run {
+    fn from(out: Output) -> Run {
+        Run {
+            status: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
     }
 }
 

@@ -319,7 +319,12 @@ impl GltfBuilder {
 
 /// Packs JSON and binary into a GLB container (both chunks padded to 4 bytes as the spec asks).
 pub fn glb(json: &Value, bin: &[u8]) -> Vec<u8> {
-    let mut j = json.to_string().into_bytes();
+    glb_bytes(json.to_string().as_bytes(), bin)
+}
+
+/// [`glb`] from JSON text as it is (the fuzzer wraps mutated JSON so it reaches the importer).
+pub fn glb_bytes(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let mut j = json.to_vec();
     while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
