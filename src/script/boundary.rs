@@ -383,6 +383,8 @@ mod tests {
             include_str!("lua/animate.lua"),
             include_str!("lua/model.lua"),
             include_str!("lua/input.lua"),
+            include_str!("lua/timer.lua"),
+            include_str!("lua/sys.lua"),
         ];
         let mut called = std::collections::BTreeSet::new();
         for src in sources {
