@@ -14,13 +14,13 @@ const DT: f32 = 1.0 / 60.0;
 
 /// 100 objects × 100 timers; FIRED counts the callbacks so the bench can check they ran.
 const SCRIPT: &str = r#"
-FIRED = 0
+_G.FIRED = 0
 local n = 0
 function init(self)
   for i = 1, 100 do
     n = n + 1
     local delay = ALL_DUE and 0 or 0.5 + (n % 451) * 0.01
-    timer.delay(delay, true, function() FIRED = FIRED + 1 end)
+    timer.delay(delay, true, function() _G.FIRED = _G.FIRED + 1 end)
   end
 end
 "#;

@@ -1,31 +1,45 @@
 -- `timer.*`: delayed and repeating callbacks (Defold's script_timer), kept wholly in Lua: a
--- timer is a closure plus three numbers, so a Rust copy would only add a crossing per frame.
+-- timer is a closure plus a few numbers, so a Rust copy would only add a crossing per frame.
 --
 -- One owner per callback: `registry` (handle → timer) is the only place a live timer is
--- found; `order` is the iteration list the frame pass walks. A timer that ends for any reason
--- (fired once, cancelled, triggered, its script instance destroyed) leaves `registry` at once
--- and drops its callback and owner, so the closure can be collected; its husk leaves `order` at
--- the next pass.
+-- found. A timer that ends for any reason (fired once, cancelled, triggered, its script
+-- instance destroyed) leaves `registry` at once and drops its callback and owner, so the
+-- closure can be collected; the emptied table leaves the countdown arrays at a later pass.
 local S = ...
 local E = S.E
 local NONE = S.NONE
 
-local registry = {}         -- handle → timer {handle, owner, cb, delay, remaining, repeating, born, dead}
-local order, count = {}, 0  -- timers in creation order, dead husks included until the next pass
-local husks = 0             -- dead entries still in `order`
+local registry = {}         -- handle → timer {handle, owner, cb, delay, repeating, born, slot, dead}
+-- The running timers as parallel arrays, so the per-frame countdown walks two flat arrays of
+-- numbers and touches a timer's table only when it fires (10,000 tables per frame would be
+-- cache misses, several times slower). A dead timer's slot holds `math.huge` until the next
+-- compaction.
+local rems, objs, count = {}, {}, 0
+local husks = 0             -- dead slots in `rems`/`objs`
+local fresh, nfresh = {}, 0 -- timers not yet counting down (made since the last pass)
 local live = 0
 local next_handle = 1
+local HUGE = math.huge
+local floor = math.floor
 
--- The frame counter (`S.frame`) ticks in E.update: a timer made during frame N is first
--- counted down in frame N+1's pass, so `delay = 0` fires on the next frame (not in the
--- frame's own pass, which runs after `update`), as Defold's timer does.
+-- The frame counter (`S.frame`) ticks in E.update: a timer made during frame N's `update` (or
+-- later in the frame) is first counted down in frame N+1's pass, so `delay = 0` fires on the
+-- next frame (not in the frame's own pass, which runs after `update`), as in Defold.
 local function kill(t)
   registry[t.handle] = nil
   local owned = t.owner.timers
   if owned then owned[t.handle] = nil end
   t.dead, t.cb, t.owner = true, nil, nil
   live = live - 1
-  husks = husks + 1
+  if t.slot then
+    rems[t.slot] = HUGE
+    husks = husks + 1
+  end
+end
+
+local function remaining(t)
+  if t.slot then return rems[t.slot] end
+  return t.delay
 end
 
 local function fire(t, elapsed)
@@ -54,12 +68,12 @@ function timer.delay(delay, repeating, callback)
   local h = next_handle
   next_handle = next_handle + 1
   local t = {
-    handle = h, owner = r, cb = callback, delay = delay, remaining = delay,
-    repeating = repeating, born = S.frame, dead = false,
+    handle = h, owner = r, cb = callback, delay = delay,
+    repeating = repeating, born = S.frame, slot = false, dead = false,
   }
   registry[h] = t
-  count = count + 1
-  order[count] = t
+  nfresh = nfresh + 1
+  fresh[nfresh] = t
   live = live + 1
   local owned = r.timers
   if owned == nil then
@@ -82,9 +96,13 @@ end
 function timer.trigger(h)
   local t = check_handle("timer.trigger", h)
   if t == nil then return false end
-  fire(t, t.delay - t.remaining)
+  fire(t, t.delay - remaining(t))
   if not t.dead then
-    if t.repeating then t.remaining = t.delay else kill(t) end
+    if not t.repeating then
+      kill(t)
+    elseif t.slot then
+      rems[t.slot] = t.delay
+    end
   end
   return true
 end
@@ -92,56 +110,77 @@ end
 function timer.get_info(h)
   local t = check_handle("timer.get_info", h)
   if t == nil then return nil end
-  return { time_remaining = t.remaining, delay = t.delay, repeating = t.repeating }
+  -- The carried remainder can come out a rounding error below 0; Defold's is never negative.
+  return { time_remaining = math.max(remaining(t), 0), delay = t.delay, repeating = t.repeating }
 end
 
 S.unsupported_rest("timer", timer)
 _G.timer = timer
 
--- Drops the husks from `order`, keeping creation order (the firing order within a frame).
+-- Drops the dead slots, keeping creation order (the firing order within a frame).
 local function compact()
   local j = 0
   for i = 1, count do
-    local t = order[i]
-    order[i] = nil
+    local t, rem = objs[i], rems[i]
+    objs[i], rems[i] = nil, nil
     if not t.dead then
       j = j + 1
-      order[j] = t
+      objs[j], rems[j] = t, rem
+      t.slot = j
     end
   end
   count, husks = j, 0
 end
 
+-- Timers made before this frame's `update` start counting down; later ones wait a frame.
+local function admit(frame)
+  local k = 0
+  for i = 1, nfresh do
+    local t = fresh[i]
+    fresh[i] = nil
+    if not t.dead then
+      if t.born < frame then
+        count = count + 1
+        objs[count], rems[count] = t, t.delay
+        t.slot = count
+      else
+        k = k + 1
+        fresh[k] = t
+      end
+    end
+  end
+  nfresh = k
+end
+
 -- The frame's timer pass, after every script's `update` (game::update). Timers made during
 -- the pass (from a callback) wait for the next frame.
 function E.timers(dt)
-  if husks > 0 then compact() end
-  if live == 0 then return end
+  if husks > 0 and husks * 4 > count then compact() end
   local frame = S.frame
+  if nfresh > 0 then admit(frame) end
   local n = count
   for i = 1, n do
-    local t = order[i]
-    if not t.dead and t.born < frame then
-      local rem = t.remaining - dt
-      t.remaining = rem
-      if rem <= 0 then
-        local delay = t.delay
-        fire(t, delay - rem)
-        if not t.dead then
-          if not t.repeating then
-            kill(t)
-          elseif delay == 0 then
-            t.remaining = 0
-          else
-            -- At most one call per frame: the missed periods are skipped and the remainder
-            -- carries into the next period (Defold's rule).
-            t.remaining = rem + math.floor(-rem / delay + 1) * delay
-          end
+    local rem = rems[i] - dt
+    rems[i] = rem
+    if rem <= 0 then
+      local t = objs[i]
+      local delay = t.delay
+      fire(t, delay - rem)
+      if not t.dead then
+        if not t.repeating then
+          kill(t)
+        elseif delay == 0 then
+          rems[i] = 0
+        else
+          -- At most one call per frame: the missed periods are skipped and the remainder
+          -- carries into the next period (Defold's rule).
+          rems[i] = rem + floor(-rem / delay + 1) * delay
         end
       end
     end
   end
-  if husks > 0 and husks * 2 > count then compact() end
+  -- Again after the pass: the one-shots that just fired leave with no frame's delay.
+  if husks > 0 and husks * 4 > count then compact() end
 end
 
 -- The instance's timers end with it (after `final`, which may still cancel them).
