@@ -17,20 +17,15 @@ local registry = {}         -- handle → timer {handle, owner, cb, delay, repea
 local rems, objs, count = {}, {}, 0
 local husks = 0             -- dead slots in `rems`/`objs`
 local fresh, nfresh = {}, 0 -- timers not yet counting down (made since the last pass)
-local live = 0
 local next_handle = 1
 local HUGE = math.huge
 local floor = math.floor
 
--- The frame counter (`S.frame`) ticks in E.update: a timer made during frame N's `update` (or
--- later in the frame) is first counted down in frame N+1's pass, so `delay = 0` fires on the
--- next frame (not in the frame's own pass, which runs after `update`), as in Defold.
 local function kill(t)
   registry[t.handle] = nil
   local owned = t.owner.timers
   if owned then owned[t.handle] = nil end
   t.dead, t.cb, t.owner = true, nil, nil
-  live = live - 1
   if t.slot then
     rems[t.slot] = HUGE
     husks = husks + 1
@@ -74,7 +69,6 @@ function timer.delay(delay, repeating, callback)
   registry[h] = t
   nfresh = nfresh + 1
   fresh[nfresh] = t
-  live = live + 1
   local owned = r.timers
   if owned == nil then
     owned = {}
@@ -132,7 +126,10 @@ local function compact()
   count, husks = j, 0
 end
 
--- Timers made before this frame's `update` start counting down; later ones wait a frame.
+-- Timers made before this frame's `update` start counting down; later ones wait a frame. The
+-- frame counter (`S.frame`) ticks in E.update, so a timer made in frame N's `update` (or later
+-- in the frame) first counts down in frame N+1's pass: `delay = 0` fires on the next frame, not
+-- in the frame's own pass (which runs after `update`), as in Defold.
 local function admit(frame)
   local k = 0
   for i = 1, nfresh do
@@ -190,7 +187,5 @@ function S.end_timers(r)
   r.timers = nil
   for _, t in pairs(owned) do kill(t) end
 end
-
-function S.timer_count() return live end
 
 return timer
