@@ -80,8 +80,9 @@ fn spawn(res: &Resources, path: &str, limit: Option<std::time::Duration>) -> Spa
 }
 
 /// Loads the project, spawns the main collection and runs every `init` (and the messages they
-/// post). Refuses with every load problem, one per line.
-pub fn load_game(res: &Resources) -> Result<Game, String> {
+/// post). Refuses with every load problem, one per line. `size`: the window size asked for
+/// (`--size`), which `window.get_size` reports from `init` on, before the window exists.
+pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, String> {
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
@@ -95,6 +96,9 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
                 settings.repeat_delay,
                 settings.repeat_interval,
             );
+            if let Some((width, height)) = size {
+                w.input.set_window_size(width, height);
+            }
             w.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
         }
         Err(e) => problems.push(e.to_string()),
@@ -143,7 +147,7 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
-    let mut g = match load_game(&res) {
+    let mut g = match load_game(&res, opts.size) {
         Ok(g) => g,
         Err(e) => {
             log::error!("{e}");

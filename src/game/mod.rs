@@ -19,6 +19,9 @@ pub trait ScriptHooks {
     fn init_new(&mut self);
     fn update(&mut self, dt: f32);
     fn late_update(&mut self, dt: f32);
+    /// Runs the timers (`timer.delay`) that are due; after `update`, as Defold's script
+    /// component runs its timers in the update phase.
+    fn timers(&mut self, _dt: f32) {}
     /// Calls `on_message` of one script instance.
     fn deliver(&mut self, instance: u32, msg: &crate::scene::Message);
     /// Calls `final` and forgets the instance.
@@ -60,6 +63,8 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     input::fixed_update(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     hooks.update(dt);
+    dispatch::dispatch(world, hooks);
+    hooks.timers(dt);
     dispatch::dispatch(world, hooks);
     let mut scripts = t.elapsed();
     let t = Instant::now();

@@ -20,6 +20,8 @@ struct SettingsFile {
     fixed_update_frequency: Option<Located<f32>>,
     input_repeat: Option<Located<RepeatFile>>,
     script_time_limit: Option<Located<f32>>,
+    /// The game's own settings, read by `sys.get_config_*("custom.…")`; the one free-form part.
+    custom: Option<Located<serde_json::Value>>,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +106,11 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
         }
         s.script_time_limit = f.value;
     }
+    if let Some(c) = file.custom
+        && !c.value.is_object()
+    {
+        return Err(c.error(SETTINGS_PATH, "custom must be an object of the game's own settings"));
+    }
     if let Some(r) = file.input_repeat {
         s.repeat_delay = r.value.repeat_delay.unwrap_or(s.repeat_delay);
         s.repeat_interval = r.value.repeat_interval.unwrap_or(s.repeat_interval);
@@ -184,6 +191,16 @@ mod tests {
         assert!(e.message.contains("escapes"), "{e}");
         let e = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#).unwrap_err();
         assert!(e.line.is_some(), "{e}");
+    }
+
+    #[test]
+    fn custom_is_free_form() {
+        let s = parse_settings(
+            r#"{ "main_collection": "/m.collection", "custom": { "lives": 3, "any": { "nested": [1, "x"] } } }"#,
+        );
+        assert!(s.is_ok(), "{:?}", s.err());
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "custom": 3 }"#).unwrap_err();
+        assert!(e.message.contains("custom must be an object"), "{e}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! and the compiled callbacks; all game state stays in [`World`].
 pub mod api;
 pub mod boundary;
+mod system;
 pub mod watchdog;
 
 use crate::game::{ScriptHooks, World};
@@ -23,6 +24,8 @@ const MSG_LUA: &str = include_str!("lua/msg.lua");
 const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
 const MODEL_LUA: &str = include_str!("lua/model.lua");
 const INPUT_LUA: &str = include_str!("lua/input.lua");
+const TIMER_LUA: &str = include_str!("lua/timer.lua");
+const SYS_LUA: &str = include_str!("lua/sys.lua");
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
@@ -68,6 +71,7 @@ struct Entries {
     after_tweens: Function,
     fixed_update: Function,
     input: Function,
+    timers: Function,
 }
 
 pub struct ScriptHost {
@@ -114,6 +118,8 @@ impl ScriptHost {
             globals.set("model", model)?;
             let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
             lua.load(INPUT_LUA).set_name("@/builtins/input.lua").call::<()>(s.clone())?;
+            lua.load(TIMER_LUA).set_name("@/builtins/timer.lua").call::<()>(s.clone())?;
+            lua.load(SYS_LUA).set_name("@/builtins/sys.lua").call::<()>(s.clone())?;
             crate::script::constants(&lua, &go)?;
             globals.set("go", go)?;
             globals.set("msg", msg)?;
@@ -133,6 +139,7 @@ impl ScriptHost {
                 after_tweens: e.get("after_tweens")?,
                 fixed_update: e.get("fixed_update")?,
                 input: e.get("input")?,
+                timers: e.get("timers")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -186,13 +193,15 @@ impl ScriptHost {
             props.push(row)?;
         }
         t.set("go_properties", props)?;
+        let read_res = res.clone();
         t.set(
             "read",
-            lua.create_function(move |lua, path: String| match res.read(&path, None) {
+            lua.create_function(move |lua, path: String| match read_res.read(&path, None) {
                 Ok(bytes) => Ok((Value::String(lua.create_string(&bytes)?), Value::Nil)),
                 Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
             })?,
         )?;
+        system::install(lua, &t, &res)?;
         Ok(t)
     }
 
@@ -458,6 +467,9 @@ impl ScriptHooks for ScriptHost {
     }
     fn destroy(&mut self, instance: u32) {
         self.call_entry(&self.entries.destroy, instance);
+    }
+    fn timers(&mut self, dt: f32) {
+        self.call_entry(&self.entries.timers, dt);
     }
     fn before_tweens(&mut self, dt: f32) {
         self.call_entry(&self.entries.before_tweens, dt);

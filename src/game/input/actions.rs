@@ -151,6 +151,11 @@ impl InputState {
         }
     }
 
+    /// The real window's size in pixels (`window.get_size`).
+    pub fn window_size(&self) -> (f32, f32) {
+        self.window
+    }
+
     /// The real window's size, in the units of mouse coordinates.
     pub fn set_window_size(&mut self, width: u32, height: u32) {
         self.window = (width.max(1) as f32, height.max(1) as f32);

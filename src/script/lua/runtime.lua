@@ -61,6 +61,18 @@ function S.fail_last()
   fail(ffi.string(F.last_error()))
 end
 
+-- A Defold namespace (or the rest of one) that Sinew does not have: any use names the
+-- missing function at the user's line, instead of "attempt to call a nil value".
+local function unsupported(ns, name)
+  fail(ns .. "." .. tostring(name) .. " is not supported by Sinew (see README, API coverage)")
+end
+function S.unsupported_rest(ns, t)
+  return setmetatable(t, {
+    __index = function(_, k) unsupported(ns, k) end,
+    __newindex = function(_, k) unsupported(ns, k) end,
+  })
+end
+
 ---------------------------------------------------------------- hashes
 local hash_t = ffi.typeof("sinew_hash")
 local url_t = ffi.typeof("sinew_url")
@@ -417,7 +429,13 @@ local function run_all(loop, dt)
   end
 end
 
-function E.update(dt) run_all(update_from, dt) end
+-- Counts frames for the timers (timer.lua): a timer made before this frame's `update` runs
+-- down from this frame on; one made after it, from the next.
+S.frame = 0
+function E.update(dt)
+  S.frame = S.frame + 1
+  run_all(update_from, dt)
+end
 function E.late_update(dt) run_all(late_update_from, dt) end
 function E.fixed_update(dt, steps)
   if nfixed == 0 then return false end
@@ -451,6 +469,8 @@ function E.destroy(index)
   local r = by_index[index]
   if r == nil then return end
   if r.def.final then call(r, r.def.final) end
+  r.destroyed = true
+  S.end_timers(r)
   by_index[index] = nil
   if r.fixed_update then nfixed = nfixed - 1 end
   for i = 1, n do

@@ -1,0 +1,293 @@
+//! The host functions behind `sys.get_config_*`, `sys.get_engine_info`, `sys.get_sys_info`,
+//! `json.*` and `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
+//! object per frame, so mlua's ~50 ns crossing is fine and they need no FFI declaration.
+use crate::project::Resources;
+use crate::project::settings::SETTINGS_PATH;
+use mlua::{Lua, Table, Value};
+use std::cell::OnceCell;
+use std::rc::Rc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+/// Deeper tables are refused by `json.encode`: a table that contains itself would otherwise
+/// recurse until the stack overflows.
+const MAX_DEPTH: usize = 128;
+
+pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()> {
+    // project.json as written, read on the first `sys.get_config_*` (check and benches run
+    // without one; a missing or broken file then reads as "no such key").
+    let settings: Rc<OnceCell<serde_json::Value>> = Rc::new(OnceCell::new());
+    let res = res.clone();
+    t.set(
+        "config",
+        lua.create_function(move |lua, key: String| {
+            let root = settings.get_or_init(|| {
+                res.read_string(SETTINGS_PATH, None)
+                    .ok()
+                    .and_then(|text| serde_json::from_str(text.trim_start_matches('\u{feff}')).ok())
+                    .unwrap_or(serde_json::Value::Null)
+            });
+            match lookup(root, &key) {
+                Some(
+                    v @ (serde_json::Value::String(_) | serde_json::Value::Number(_) | serde_json::Value::Bool(_)),
+                ) => to_lua(lua, v, 0),
+                _ => Ok(Value::Nil),
+            }
+        })?,
+    )?;
+    t.set(
+        "engine_info",
+        lua.create_function(|lua, ()| {
+            let info = lua.create_table()?;
+            info.set("version", env!("CARGO_PKG_VERSION"))?;
+            info.set("version_sha1", option_env!("SINEW_VERSION_SHA1").unwrap_or(""))?;
+            info.set("is_debug", cfg!(debug_assertions))?;
+            Ok(info)
+        })?,
+    )?;
+    t.set("sys_info", lua.create_function(|lua, ()| sys_info(lua))?)?;
+    t.set(
+        "json_encode",
+        lua.create_function(|lua, v: Value| {
+            let mut out = String::new();
+            match encode(&v, &mut out, 0) {
+                Ok(()) => Ok((Value::String(lua.create_string(&out)?), Value::Nil)),
+                Err(e) => Ok((Value::Nil, Value::String(lua.create_string(&e)?))),
+            }
+        })?,
+    )?;
+    t.set(
+        "json_decode",
+        lua.create_function(|lua, s: mlua::LuaString| {
+            match serde_json::from_slice::<serde_json::Value>(&s.as_bytes()) {
+                Ok(v) => Ok((to_lua(lua, &v, 0)?, Value::Nil)),
+                Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+            }
+        })?,
+    )?;
+    // Wall-clock seconds as LuaSocket gives them, but advanced by a monotonic clock from one
+    // reading at start-up, so differences never go backwards when the system clock is set.
+    let start = Instant::now();
+    let epoch = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
+    t.set("gettime", lua.create_function(move |_, ()| Ok(epoch + start.elapsed().as_secs_f64()))?)?;
+    Ok(())
+}
+
+/// `"window.width"` → `root["window"]["width"]`.
+fn lookup<'a>(root: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
+    key.split('.').try_fold(root, |v, part| v.as_object()?.get(part))
+}
+
+fn sys_info(lua: &Lua) -> mlua::Result<Table> {
+    let info = lua.create_table()?;
+    // Defold's names for the desktop systems.
+    let system = match std::env::consts::OS {
+        "linux" => "Linux",
+        "macos" => "Darwin",
+        "windows" => "Windows",
+        other => other,
+    };
+    info.set("system_name", system)?;
+    info.set("system_version", os_release())?;
+    info.set("api_version", "")?;
+    // LANG=de_DE.UTF-8 → language "de", territory "DE"; "en" when unset or "C".
+    let lang = std::env::var("LANG").unwrap_or_default();
+    let code = lang.split('.').next().unwrap_or("");
+    let (language, territory) = match code.split_once('_') {
+        Some((l, t)) if !l.is_empty() => (l.to_string(), t.to_string()),
+        _ if code.len() == 2 => (code.to_string(), String::new()),
+        _ => ("en".to_string(), String::new()),
+    };
+    info.set(
+        "device_language",
+        if territory.is_empty() { language.clone() } else { format!("{language}-{territory}") },
+    )?;
+    info.set("language", language)?;
+    info.set("territory", territory)?;
+    info.set("gmt_offset", 0)?;
+    info.set("device_model", "")?;
+    info.set("manufacturer", "")?;
+    info.set("device_ident", "")?;
+    Ok(info)
+}
+
+fn os_release() -> String {
+    // SAFETY: `uname` fills a zeroed struct of fixed-size, NUL-terminated arrays.
+    unsafe {
+        let mut u: libc::utsname = std::mem::zeroed();
+        if libc::uname(&mut u) != 0 {
+            return String::new();
+        }
+        std::ffi::CStr::from_ptr(u.release.as_ptr()).to_string_lossy().into_owned()
+    }
+}
+
+fn to_lua(lua: &Lua, v: &serde_json::Value, depth: usize) -> mlua::Result<Value> {
+    use serde_json::Value as J;
+    if depth > MAX_DEPTH {
+        return Err(mlua::Error::runtime(format!("nested deeper than {MAX_DEPTH} levels")));
+    }
+    Ok(match v {
+        J::Null => Value::Nil,
+        J::Bool(b) => Value::Boolean(*b),
+        J::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+        J::String(s) => Value::String(lua.create_string(s)?),
+        J::Array(a) => {
+            let t = lua.create_table_with_capacity(a.len(), 0)?;
+            for (i, x) in a.iter().enumerate() {
+                t.raw_set(i + 1, to_lua(lua, x, depth + 1)?)?;
+            }
+            Value::Table(t)
+        }
+        J::Object(o) => {
+            let t = lua.create_table_with_capacity(0, o.len())?;
+            for (k, x) in o {
+                t.raw_set(k.as_str(), to_lua(lua, x, depth + 1)?)?;
+            }
+            Value::Table(t)
+        }
+    })
+}
+
+/// A Lua value as JSON text. A table whose keys are exactly 1..n is an array; any other table
+/// is an object (number keys written as strings, keys sorted so the text is reproducible); the
+/// empty table is `{}`, as in Defold.
+fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("table nested deeper than {MAX_DEPTH} levels (does it contain itself?)"));
+    }
+    match v {
+        Value::Nil => out.push_str("null"),
+        Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Integer(i) => out.push_str(&i.to_string()),
+        Value::Number(n) => number(*n, out)?,
+        Value::String(s) => string(&s.to_str().map_err(|_| "string is not valid UTF-8".to_string())?, out),
+        Value::Table(t) => {
+            let mut pairs: Vec<(Value, Value)> = Vec::new();
+            for p in t.pairs::<Value, Value>() {
+                pairs.push(p.map_err(|e| e.to_string())?);
+            }
+            let n = pairs.len();
+            let is_array = n > 0
+                && pairs.iter().all(|(k, _)| match k {
+                    Value::Integer(i) => *i >= 1 && (*i as usize) <= n,
+                    Value::Number(f) => f.fract() == 0.0 && *f >= 1.0 && *f <= n as f64,
+                    _ => false,
+                });
+            if is_array {
+                let mut items: Vec<(usize, &Value)> = pairs
+                    .iter()
+                    .map(|(k, v)| match k {
+                        Value::Integer(i) => (*i as usize, v),
+                        Value::Number(f) => (*f as usize, v),
+                        _ => (0, v),
+                    })
+                    .collect();
+                items.sort_by_key(|(i, _)| *i);
+                out.push('[');
+                for (i, (_, x)) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    encode(x, out, depth + 1)?;
+                }
+                out.push(']');
+            } else {
+                let mut fields: Vec<(String, &Value)> = Vec::with_capacity(n);
+                for (k, x) in &pairs {
+                    let key = match k {
+                        Value::String(s) => s.to_str().map_err(|_| "key is not valid UTF-8".to_string())?.to_string(),
+                        Value::Integer(i) => i.to_string(),
+                        Value::Number(f) => {
+                            let mut s = String::new();
+                            number(*f, &mut s)?;
+                            s
+                        }
+                        other => return Err(format!("cannot encode a table key of type {}", other.type_name())),
+                    };
+                    fields.push((key, x));
+                }
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                out.push('{');
+                for (i, (k, x)) in fields.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    string(k, out);
+                    out.push(':');
+                    encode(x, out, depth + 1)?;
+                }
+                out.push('}');
+            }
+        }
+        other => return Err(format!("cannot encode a value of type {}", other.type_name())),
+    }
+    Ok(())
+}
+
+/// Whole numbers without a fraction (`3`, not `3.0`); JSON has no NaN or infinity.
+fn number(n: f64, out: &mut String) -> Result<(), String> {
+    if !n.is_finite() {
+        return Err(format!("cannot encode the number {n} (JSON has no NaN or infinity)"));
+    }
+    if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        out.push_str(&(n as i64).to_string());
+    } else {
+        out.push_str(&n.to_string());
+    }
+    Ok(())
+}
+
+fn string(s: &str, out: &mut String) {
+    // serde_json's escaping of a plain string cannot fail.
+    out.push_str(&serde_json::Value::String(s.to_string()).to_string());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lua() -> (Lua, Table) {
+        let lua = Lua::new();
+        let t = lua.create_table().expect("table");
+        let res = Resources::demo();
+        install(&lua, &t, &res).expect("install");
+        lua.globals().set("R", t.clone()).expect("R");
+        (lua, t)
+    }
+
+    #[test]
+    fn encode_arrays_objects_and_numbers() {
+        let (lua, _) = lua();
+        let s: String = lua
+            .load(r#"return (R.json_encode({ b = { 1, 2.5, "x" }, a = true, [3] = false, e = {} }))"#)
+            .eval()
+            .expect("encode");
+        assert_eq!(s, r#"{"3":false,"a":true,"b":[1,2.5,"x"],"e":{}}"#);
+        let (s, err): (Option<String>, Option<String>) =
+            lua.load("local t = {} t.t = t return R.json_encode(t)").eval().expect("cycle");
+        assert!(s.is_none() && err.is_some_and(|e| e.contains("nested deeper")));
+        let (_, err): (Option<String>, Option<String>) =
+            lua.load("return R.json_encode({ f = print })").eval().expect("function");
+        assert!(err.is_some_and(|e| e.contains("cannot encode a value of type function")));
+    }
+
+    #[test]
+    fn decode_reports_position() {
+        let (lua, _) = lua();
+        let (v, err): (Value, Option<String>) = lua.load(r#"return R.json_decode('{"a": [1, }')"#).eval().expect("x");
+        assert!(v.is_nil());
+        assert!(err.as_deref().is_some_and(|e| e.contains("line 1 column")), "{err:?}");
+        let n: f64 = lua.load(r#"return R.json_decode('{"a": [1, {"b": 7}]}').a[2].b"#).eval().expect("ok");
+        assert_eq!(n, 7.0);
+    }
+
+    #[test]
+    fn dotted_lookup() {
+        let root: serde_json::Value =
+            serde_json::from_str(r#"{"window": {"width": 10}, "custom": {"a": {"b": "x"}}}"#).expect("json");
+        assert_eq!(lookup(&root, "window.width"), Some(&serde_json::json!(10)));
+        assert_eq!(lookup(&root, "custom.a.b"), Some(&serde_json::json!("x")));
+        assert_eq!(lookup(&root, "custom.a.c"), None);
+        assert_eq!(lookup(&root, "window.width.x"), None);
+    }
+}

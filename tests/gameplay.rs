@@ -1,0 +1,63 @@
+//! Gameplay namespaces in running projects (spec gameplay.md sections 2, 4, 5): timers at both
+//! frame lengths, `sys`/`window`/`json`/`socket`, and the namespaces Sinew does not have.
+mod common;
+use common::*;
+
+#[test]
+fn lua_api_timer_quarter_second_frames() {
+    let p = committed("api_timer");
+    let r = run_project(p.path(), 60, &[]);
+    assert_lua_passed(&r, "api_timer");
+}
+
+#[test]
+fn lua_api_timer_sixtieth_second_frames() {
+    let p = committed("api_timer");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", "60", "--fixed-dt", "0.016666668"]);
+    assert_lua_passed(&r, "api_timer");
+}
+
+/// A timer's callback error is reported like any script error and the game goes on; the
+/// timer is not left half-run (a one-shot ends, a repeating one keeps its schedule).
+#[test]
+fn timer_callback_error_is_reported() {
+    let p = project(
+        "timer_error",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main.collection" }"#),
+            (
+                "/main.collection",
+                r#"{ "name": "m", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "script", "script": "/a.script" } ] } ] }"#,
+            ),
+            (
+                "/a.script",
+                "function init(self)\n  self.n = 0\n  timer.delay(0, true, function(s)\n    s.n = s.n + 1\n    if s.n == 2 then error('boom') end\n    if s.n == 4 then print('ran ' .. s.n) sys.exit(0) end\n  end)\nend\n",
+            ),
+        ],
+    );
+    let r = run_project(p.path(), 20, &[]);
+    assert!(r.stderr.contains("/a.script:5: boom"), "{}", r.show());
+    assert!(r.stdout.contains("ran 4"), "{}", r.show());
+}
+
+#[test]
+fn lua_api_sys() {
+    let p = committed("api_sys");
+    let r = run_project(p.path(), 5, &[]);
+    assert_lua_passed(&r, "api_sys");
+}
+
+#[test]
+fn custom_settings_must_be_an_object() {
+    let p = project(
+        "custom_bad",
+        &[
+            ("/project.json", "{ \"main_collection\": \"/main.collection\",\n  \"custom\": [1, 2] }"),
+            ("/main.collection", r#"{ "name": "m", "objects": [] }"#),
+        ],
+    );
+    let r = run_project(p.path(), 2, &[]);
+    assert_ne!(r.status, 0, "{}", r.show());
+    assert!(r.stderr.contains("/project.json:2:") && r.stderr.contains("custom must be an object"), "{}", r.show());
+}
