@@ -28,6 +28,8 @@ pub struct Scenery {
     /// The default camera frames the scene as it was on the first frame, then stays put.
     default_camera: Option<CameraView>,
     debug: Option<DebugDraw>,
+    /// `draw_text` / `draw_line` sent to `@render:`.
+    overlay: crate::render::Overlay,
 }
 
 impl Scenery {
@@ -42,6 +44,7 @@ impl Scenery {
             list: DrawList::default(),
             default_camera: None,
             debug,
+            overlay: crate::render::Overlay::new(gl)?,
         })
     }
 
@@ -147,6 +150,13 @@ impl Scenery {
                 .collect();
             d.draw(gl, self.list.camera.proj * self.list.camera.view, &cubes);
         }
+        for l in &w.render.lines {
+            self.overlay.line(l.start, l.end, l.color);
+        }
+        for t in &w.render.texts {
+            self.overlay.text(&t.text, (t.x, t.y), t.color);
+        }
+        self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
     }
 
     /// The first enabled camera component, else a camera framing the models (or, with none,

@@ -234,13 +234,15 @@ pub fn run(opts: RunOptions) -> i32 {
         last = now;
         step(&mut g, dt, &mut stats);
         let t = Instant::now();
-        gfx.begin_frame(g.settings.clear_color);
+        let clear = g.world.borrow().render.clear_color.unwrap_or(g.settings.clear_color);
+        gfx.begin_frame(clear);
         {
             let w = g.world.borrow();
             scenery.sync(gfx.gl(), &w, &res);
             scenery.draw(gfx.gl(), &w, gfx.size());
         }
         gfx.end_frame();
+        g.world.borrow_mut().render.end_frame();
         stats.record(4, t.elapsed());
         for (path, saved) in reloaded.drain(..) {
             let ms = saved.elapsed().map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0);

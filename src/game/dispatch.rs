@@ -55,6 +55,13 @@ pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
 fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message) {
     let targets: Vec<u32> = {
         let mut w = world.borrow_mut();
+        // Defold's render script and system sockets are answered by the runtime itself.
+        if super::render_requests::is_render_socket(m.receiver.socket) {
+            return w.render.render_message(m);
+        }
+        if super::render_requests::is_system_socket(m.receiver.socket) {
+            return w.render.system_message(m);
+        }
         let Some(slot) = w.scene.find(m.receiver.path).filter(|_| m.receiver.socket == w.socket) else {
             log::error!(
                 "Instance '{}' could not be found when dispatching message '{}' sent from {}",

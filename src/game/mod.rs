@@ -5,6 +5,7 @@ pub mod dispatch;
 pub mod input;
 pub mod model_world;
 pub mod posed;
+pub mod render_requests;
 pub mod spawn;
 pub mod world;
 

@@ -20,6 +20,8 @@ pub struct World {
     /// Bindings, action state and the input focus stack.
     pub input: super::input::InputState,
     pub fixed: super::input::FixedClock,
+    /// `draw_text`, `draw_line` and `clear_color` sent to `@render:` this frame.
+    pub render: super::render_requests::RenderRequests,
 }
 
 impl World {
@@ -35,6 +37,7 @@ impl World {
             frame: 0,
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
+            render: Default::default(),
         }
     }
 }

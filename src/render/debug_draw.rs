@@ -171,7 +171,7 @@ fn compile_shader(gl: &glow::Context, kind: u32, name: &str, source: &str) -> Re
     }
 }
 
-fn link_program(
+pub(super) fn link_program(
     gl: &glow::Context,
     stages: &[(u32, &str, &str)],
     attributes: &[(u32, &str)],

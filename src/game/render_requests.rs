@@ -1,0 +1,127 @@
+//! Defold's render-script messages that Sinew's fixed renderer honours: `draw_text`, `draw_line`
+//! and `clear_color` sent to `@render:`, and the `@system:` socket. Game state only: the
+//! renderer reads the frame's requests; nothing here touches GL.
+use crate::base::hash::{hash_str, name_of};
+use crate::scene::Message;
+use crate::scene::message::{MsgValue, decode};
+use std::collections::HashSet;
+
+/// At most this many texts and lines are kept per frame (a script posting them in a loop
+/// cannot grow the frame without bound); the rest are dropped with one warning.
+pub const MAX_PER_FRAME: usize = 4096;
+
+/// Screen text: pixels from the bottom-left corner of the window.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DebugText {
+    pub text: String,
+    pub x: f32,
+    pub y: f32,
+    pub color: [f32; 4],
+}
+
+/// A world-space line.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DebugLine {
+    pub start: [f32; 3],
+    pub end: [f32; 3],
+    pub color: [f32; 4],
+}
+
+#[derive(Default)]
+pub struct RenderRequests {
+    pub texts: Vec<DebugText>,
+    pub lines: Vec<DebugLine>,
+    /// Set by `clear_color`; stays until changed, as in Defold's render script.
+    pub clear_color: Option<[f32; 4]>,
+    warned: HashSet<u64>,
+    dropped: bool,
+}
+
+/// The sockets the runtime answers instead of a game object.
+pub fn is_render_socket(socket: u64) -> bool {
+    socket == hash_str("@render")
+}
+
+pub fn is_system_socket(socket: u64) -> bool {
+    socket == hash_str("@system")
+}
+
+fn vec3(v: Option<&MsgValue>) -> Option<[f32; 3]> {
+    match v {
+        Some(MsgValue::Vector3(a)) => Some(*a),
+        Some(MsgValue::Vector4([x, y, z, _])) => Some([*x, *y, *z]),
+        _ => None,
+    }
+}
+
+fn color(v: Option<&MsgValue>, default: [f32; 4]) -> [f32; 4] {
+    match v {
+        Some(MsgValue::Vector4(a)) => *a,
+        Some(MsgValue::Vector3([r, g, b])) => [*r, *g, *b, 1.0],
+        _ => default,
+    }
+}
+
+impl RenderRequests {
+    /// Forgets this frame's texts and lines (after it was drawn).
+    pub fn end_frame(&mut self) {
+        self.texts.clear();
+        self.lines.clear();
+        self.dropped = false;
+    }
+
+    fn room(&mut self) -> bool {
+        if self.texts.len() + self.lines.len() < MAX_PER_FRAME {
+            return true;
+        }
+        if !self.dropped {
+            self.dropped = true;
+            log::warn!("@render: more than {MAX_PER_FRAME} draw_text/draw_line this frame; the rest are dropped");
+        }
+        false
+    }
+
+    /// One message to `@render:`; unknown ones warn once per message id.
+    pub fn render_message(&mut self, m: &Message) {
+        let data = match decode(&m.data) {
+            Ok(d) => d,
+            Err(e) => return log::error!("@render: {}: {e}", name_of(m.id)),
+        };
+        if m.id == hash_str("draw_text") {
+            let text = match data.get("text") {
+                Some(MsgValue::String(s)) => s.clone(),
+                _ => return log::error!("@render: draw_text needs a string 'text'"),
+            };
+            let p = vec3(data.get("position")).unwrap_or([0.0; 3]);
+            if self.room() {
+                self.texts.push(DebugText { text, x: p[0], y: p[1], color: color(data.get("color"), [1.0; 4]) });
+            }
+        } else if m.id == hash_str("draw_line") {
+            let (Some(start), Some(end)) = (vec3(data.get("start_point")), vec3(data.get("end_point"))) else {
+                return log::error!("@render: draw_line needs vector3 'start_point' and 'end_point'");
+            };
+            if self.room() {
+                self.lines.push(DebugLine { start, end, color: color(data.get("color"), [1.0; 4]) });
+            }
+        } else if m.id == hash_str("clear_color") {
+            match data.get("color") {
+                Some(MsgValue::Vector4(c)) => self.clear_color = Some(*c),
+                _ => log::error!("@render: clear_color needs a vector4 'color'"),
+            }
+        } else {
+            self.warn_once("@render", m.id);
+        }
+    }
+
+    /// A message to `@system:` (Defold's exit, reboot, profiler toggles …): none is handled
+    /// yet; each warns once, naming it.
+    pub fn system_message(&mut self, m: &Message) {
+        self.warn_once("@system", m.id);
+    }
+
+    fn warn_once(&mut self, socket: &str, id: u64) {
+        if self.warned.insert(id) {
+            log::warn!("{socket}: message '{}' is not supported by Sinew and is ignored", name_of(id));
+        }
+    }
+}
