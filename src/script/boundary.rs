@@ -188,17 +188,23 @@ pub fn guard<R: PanicValue>(name: &str, f: impl FnOnce() -> R) -> R {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            let msg = format!("internal error in Sinew's {name}: {what}");
-            log::error!("{msg}");
-            fail(msg);
+            panicked(name, payload);
             R::on_panic()
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn panicked(name: &str, payload: Box<dyn std::any::Any + Send>) {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    let msg = format!("internal error in Sinew's {name}: {what}");
+    log::error!("{msg}");
+    fail(msg);
 }
 
 pub const OK: i32 = 0;

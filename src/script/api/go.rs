@@ -10,7 +10,14 @@ use glam::{Mat4, Quat, Vec3};
 
 #[inline(always)]
 fn live(w: &World, slot: u32) -> Result<usize, i32> {
-    if w.scene.is_live(slot) { Ok(slot as usize) } else { Err(fail(format!("Instance {} not found", slot))) }
+    if w.scene.is_live(slot) { Ok(slot as usize) } else { Err(not_found(slot)) }
+}
+
+/// Out of line, so the hot path keeps no formatting code (and no register spills for it).
+#[cold]
+#[inline(never)]
+fn not_found(slot: u32) -> i32 {
+    fail(format!("Instance {slot} not found"))
 }
 
 // Setters take components, not a pointer: the vector a script passes then does not escape into C,

@@ -49,7 +49,13 @@ pub(super) fn with_world<R>(ctx: Ctx, f: impl FnOnce(&mut World) -> R) -> Option
 /// `with_world` for status-returning functions.
 #[inline(always)]
 pub(super) fn world_status(ctx: Ctx, f: impl FnOnce(&mut World) -> i32) -> i32 {
-    with_world(ctx, f).unwrap_or_else(|| fail("game state is busy".into()))
+    with_world(ctx, f).unwrap_or_else(busy)
+}
+
+#[cold]
+#[inline(never)]
+fn busy() -> i32 {
+    fail("game state is busy".into())
 }
 
 /// Writes `v` through an out-pointer from the Lua wrapper; a null pointer is an error.
