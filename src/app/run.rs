@@ -96,6 +96,7 @@ pub fn load_game(res: &Resources) -> Result<Game, String> {
                 settings.repeat_interval,
             );
             w.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
+            w.factories.max_instances = settings.max_instances;
         }
         Err(e) => problems.push(e.to_string()),
     }

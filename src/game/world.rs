@@ -20,6 +20,11 @@ pub struct World {
     /// Bindings, action state and the input focus stack.
     pub input: super::input::InputState,
     pub fixed: super::input::FixedClock,
+    /// Factory components and the names and limit of what they spawn.
+    pub factories: super::factory::Factories,
+    /// Index of the next script instance: shared by load and `factory.create`, so the script
+    /// runtime and the scene agree on every index.
+    pub next_script: u32,
 }
 
 impl World {
@@ -35,6 +40,8 @@ impl World {
             frame: 0,
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
+            factories: Default::default(),
+            next_script: 0,
         }
     }
 }

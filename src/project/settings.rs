@@ -20,6 +20,7 @@ struct SettingsFile {
     fixed_update_frequency: Option<Located<f32>>,
     input_repeat: Option<Located<RepeatFile>>,
     script_time_limit: Option<Located<f32>>,
+    max_instances: Option<Located<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -53,6 +54,7 @@ impl Default for ProjectSettings {
             repeat_delay: 0.5,
             repeat_interval: 0.2,
             script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
+            max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
         }
     }
 }
@@ -103,6 +105,12 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
             return Err(f.error(SETTINGS_PATH, "script_time_limit must be a number of seconds >= 0 (0 turns it off)"));
         }
         s.script_time_limit = f.value;
+    }
+    if let Some(m) = file.max_instances {
+        if m.value == 0 {
+            return Err(m.error(SETTINGS_PATH, "max_instances must be at least 1"));
+        }
+        s.max_instances = m.value;
     }
     if let Some(r) = file.input_repeat {
         s.repeat_delay = r.value.repeat_delay.unwrap_or(s.repeat_delay);

@@ -17,6 +17,8 @@ pub enum ComponentKind {
     Model(u32),
     Camera(u32),
     Light(u32),
+    /// `factory` or `collectionfactory`: index into the world's factories.
+    Factory(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,8 +76,33 @@ impl Scene {
 
     /// Adds a game object with the absolute id path `path`; fails if the id is taken.
     pub fn spawn(&mut self, path: &str, prefix: u32, pos: Vec3, rot: Quat, scale: Vec3) -> Result<u32, String> {
-        let id = hash_str(path);
         crate::base::hash::remember(path);
+        self.spawn_id(hash_str(path), path, prefix, pos, rot, scale)
+    }
+
+    /// [`Scene::spawn`] for objects a factory makes: their names are remembered among the
+    /// script-made ones, since `/instanceN` never repeats and pinning each would grow forever.
+    pub fn spawn_transient(
+        &mut self,
+        path: &str,
+        prefix: u32,
+        pos: Vec3,
+        rot: Quat,
+        scale: Vec3,
+    ) -> Result<u32, String> {
+        let id = crate::base::hash::hash_transient(path);
+        self.spawn_id(id, path, prefix, pos, rot, scale)
+    }
+
+    fn spawn_id(
+        &mut self,
+        id: Hash,
+        path: &str,
+        prefix: u32,
+        pos: Vec3,
+        rot: Quat,
+        scale: Vec3,
+    ) -> Result<u32, String> {
         if self.by_id.contains_key(&id) {
             return Err(format!("a game object with id '{path}' already exists"));
         }

@@ -383,6 +383,7 @@ mod tests {
             include_str!("lua/animate.lua"),
             include_str!("lua/model.lua"),
             include_str!("lua/input.lua"),
+            include_str!("lua/factory.lua"),
         ];
         let mut called = std::collections::BTreeSet::new();
         for src in sources {

@@ -8,6 +8,7 @@
 //! Functions never unwind into Lua: they return a status (0 = ok) and leave a message in
 //! `last_error`, and the Lua wrapper raises the error with the caller's file and line.
 pub mod animate;
+pub mod factory;
 pub mod go;
 pub mod model;
 pub mod msg;
@@ -28,6 +29,7 @@ pub fn exports() -> Vec<Export> {
     all.extend(msg::exports());
     all.extend(animate::exports());
     all.extend(model::exports());
+    all.extend(factory::exports());
     all
 }
 
