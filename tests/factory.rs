@@ -12,3 +12,72 @@ fn lua_api_factory() {
     let r = run_project(p.path(), 20, &[]);
     assert_lua_passed(&r, "api_factory");
 }
+
+const PROJECT: &str = r#"{ "main_collection": "/main/main.collection" }"#;
+
+/// Each broken prototype is reported where the factory names it (file:line:column), by `check`
+/// and by `run` alike.
+#[test]
+fn check_reports_broken_prototypes() {
+    let main = r#"{ "name": "main", "objects": [ { "id": "spawner", "components": [
+  { "id": "ghost", "type": "factory", "prototype": "/main/ghost.go" },
+  { "id": "wrong", "type": "factory", "prototype": "/main/loop.collection" },
+  { "id": "wrong2", "type": "collectionfactory", "prototype": "/main/bomb.go" },
+  { "id": "loop", "type": "collectionfactory", "prototype": "/main/loop.collection" },
+  { "id": "bomb", "type": "factory", "prototype": "/main/bomb.go" },
+  { "id": "typo", "type": "factory", "prototype": "/main/typo.go" },
+  { "id": "bare", "type": "factory" },
+  { "id": "mixed", "type": "factory", "prototype": "/main/typo.go", "script": "/main/x.script" }
+] } ] }"#;
+    let p = project(
+        "factory_check",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", main),
+            (
+                "/main/loop.collection",
+                r#"{ "objects": [ { "id": "again", "components": [
+  { "id": "cf", "type": "collectionfactory", "prototype": "/main/loop.collection" } ] } ] }"#,
+            ),
+            (
+                "/main/bomb.go",
+                r#"{ "components": [ { "id": "f", "type": "factory", "prototype": "/main/bomb.go" } ] }"#,
+            ),
+            (
+                "/main/typo.go",
+                r#"{ "components": [ { "id": "script", "type": "script", "script": "/main/x.script",
+  "properties": { "sped": 1 } } ] }"#,
+            ),
+            ("/main/x.script", "go.property(\"speed\", 1)\n"),
+        ],
+    );
+    let check = sinew(&["check", p.path().to_str().unwrap_or("")]);
+    let run = run_project(p.path(), 2, &[]);
+    let expected = [
+        "/main/main.collection:2:52: resource '/main/ghost.go' not found",
+        "/main/main.collection:3:52: factory 'wrong': prototype '/main/loop.collection' must be a .go file",
+        "/main/main.collection:4:63: collectionfactory 'wrong2': prototype '/main/bomb.go' must be a .collection file",
+        "/main/loop.collection:2:59: factory cycle: /main/loop.collection -> /main/loop.collection",
+        "/main/bomb.go:1:64: factory cycle: /main/bomb.go -> /main/bomb.go",
+        "/main/typo.go:2:27: script '/main/x.script' has no property 'sped' to override (declared: speed)",
+        "/main/main.collection:8:11: factory 'bare' needs a 'prototype' (a .go file)",
+        "/main/main.collection:9:11: field 'script' does not apply to factory component 'mixed'",
+    ];
+    for (name, r) in [("check", &check), ("run", &run)] {
+        assert_eq!(r.status, 1, "{name}: {}", r.show());
+        for e in expected {
+            assert!(r.stderr.lines().any(|l| l.contains(e)), "{name}: expected '{e}'\n{}", r.show());
+        }
+    }
+    assert!(check.stderr.contains("8 problem(s)"), "each problem once: {}", check.show());
+}
+
+/// Spawning and deleting 100,000 objects (each with a script, a tween with a callback and a
+/// message) leaves Lua's memory where it was after the warm-up.
+#[test]
+fn churn_of_100000_spawned_objects_keeps_lua_memory_flat() {
+    let p = committed("factory_churn");
+    let r = run_project(p.path(), 110, &[]);
+    assert_lua_passed(&r, "factory_churn");
+    assert!(r.stdout.contains("churn: 100000 objects"), "{}", r.show());
+}
