@@ -84,12 +84,12 @@ fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
 /// Lua state: the caller (the script runtime) creates them from [`Made::scripts`].
 pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
     let Some(fi) = w.factories.list.get(f as usize) else { return Err(format!("no factory {f}")) };
-    let (spec, owner) = (fi.spec.clone(), fi.slot);
+    let (objects, collection, owner) = (fi.spec.objects.clone(), fi.spec.collection, fi.slot);
     if !w.scene.is_live(owner) {
         return Err(format!("{}: the factory's game object was deleted", factory_name(w, fi)));
     }
     let max = w.factories.max_instances as usize;
-    if w.scene.live_count() + spec.objects.len() > max {
+    if w.scene.live_count() + objects.len() > max {
         return Err(format!(
             "{}: the collection '{}' is full: it holds {} game objects and max_instances (project.json) is {max}",
             factory_name(w, fi),
@@ -97,18 +97,19 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
             w.scene.live_count()
         ));
     }
-    let mut counter = if spec.collection { w.factories.next_collection } else { w.factories.next_instance };
-    let base = fresh(w, spec.collection, &mut counter);
-    if spec.collection {
+    let mut counter = if collection { w.factories.next_collection } else { w.factories.next_instance };
+    let base = fresh(w, collection, &mut counter);
+    if collection {
         w.factories.next_collection = counter;
     } else {
         w.factories.next_instance = counter;
     }
     let place = Affine3A::from_scale_rotation_translation(at.scale, at.rotation.normalize(), at.position);
     let mut made = Made::default();
-    for o in spec.objects.iter() {
+    let mut paths = Vec::with_capacity(objects.len());
+    for o in objects.iter() {
         // A `.go` prototype's one object is the instance itself; a collection's keep their paths.
-        let (path, prefix) = if spec.collection {
+        let (path, prefix) = if collection {
             (format!("{base}{}", o.path), format!("{base}{}", o.collection_prefix))
         } else {
             (base.clone(), "/".to_string())
@@ -117,7 +118,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
         let (pos, rot, scale) = (Vec3::from(o.position), Quat::from_array(o.rotation).normalize(), Vec3::from(o.scale));
         let (pos, rot, scale) = match o.parent {
             Some(_) => (pos, rot, scale),
-            None if spec.collection => {
+            None if collection => {
                 let (s, r, t) = (place * Affine3A::from_scale_rotation_translation(scale, rot, pos))
                     .to_scale_rotation_translation();
                 (t, r.normalize(), s)
@@ -125,6 +126,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
             None => (at.position, at.rotation.normalize(), at.scale),
         };
         let slot = w.scene.spawn_transient(&path, prefix, pos, rot, scale)?;
+        paths.push(path);
         if let Some(p) = o.parent {
             let parent = made.slots.get(p).copied().unwrap_or(NONE);
             w.scene.set_parent(slot, parent, false)?;
@@ -132,8 +134,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
         made.slots.push(slot);
     }
     let res = w.factories.res.clone();
-    for (o, &slot) in spec.objects.iter().zip(&made.slots) {
-        let path = name_of(w.scene.ids[slot as usize]);
+    for ((o, &slot), path) in objects.iter().zip(&made.slots).zip(&paths) {
         for c in &o.components {
             let kind = match &c.kind {
                 SpecKind::Script { .. } => {
@@ -144,7 +145,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                 }
                 SpecKind::Model(m) => {
                     let Some(res) = &res else { return Err("factory.create: no resources".into()) };
-                    ComponentKind::Model(super::spawn::create_model(w, res, slot, (&c.id, &path), m, true)?)
+                    ComponentKind::Model(super::spawn::create_model(w, res, slot, (&c.id, path), m, true)?)
                 }
                 SpecKind::Camera(cam) => ComponentKind::Camera(w.models.create_camera(slot, &c.id, cam)),
                 SpecKind::Light(l) => ComponentKind::Light(w.models.create_light(slot, &c.id, l)),
@@ -156,7 +157,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
     }
     // Read at once (`go.get_world_position`), and a full transform pass per spawn would cost
     // O(all objects): parents come first, and `spawn` set each world to its local transform.
-    for (o, &slot) in spec.objects.iter().zip(&made.slots) {
+    for (o, &slot) in objects.iter().zip(&made.slots) {
         if let Some(&parent) = o.parent.and_then(|p| made.slots.get(p)) {
             w.scene.world[slot as usize] = w.scene.world[parent as usize] * w.scene.world[slot as usize];
         }

@@ -30,9 +30,20 @@ local function find(fname, url, collection)
   local r = current()
   if r == nil then fail("You can only access " .. fname .. " from a script instance (.script file)") end
   if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  -- "#factory" names a component of the caller's own object, which lives as long as the caller:
+  -- the usual spawner call skips parsing the URL every time.
+  local own = type(url) == "string" and url:byte(1) == 35
+  local field = collection and "collectionfactories" or "factories"
+  local cache = own and r[field]
+  local f = cache and cache[url]
+  if f then return f, r end
   local u = S.to_url(url, fname, 1, r)
-  local f = F.factory_of(ctx, u, collection and 1 or 0)
+  f = F.factory_of(ctx, u, collection and 1 or 0)
   if f < 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+  if own then
+    if not cache then cache = {} r[field] = cache end
+    cache[url] = f
+  end
   return f, r
 end
 
