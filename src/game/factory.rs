@@ -70,7 +70,7 @@ fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
         let name = if collection { format!("/collection{n}") } else { format!("/instance{n}") };
         let taken = if collection {
             // The prototype's objects get `/collectionN/<id>`: any object under that prefix clashes.
-            w.scene.prefixes.iter().any(|p| p.starts_with(&format!("{name}/")))
+            w.scene.has_prefix(&format!("{name}/"))
         } else {
             w.scene.find(crate::base::hash::hash_str(&name)).is_some()
         };

@@ -43,6 +43,8 @@ pub struct Scene {
     /// Objects whose deletion was requested this frame (deferred to the end of the frame).
     pub doomed: Vec<bool>,
     pub prefixes: Vec<String>,
+    /// `prefixes` by text: collection factories add one per spawned collection.
+    prefix_index: HashMap<String, u32>,
     by_id: HashMap<Hash, u32>,
     free: Vec<u32>,
     order: Vec<u32>,
@@ -65,13 +67,20 @@ impl Scene {
         self.ids.len() - self.free.len()
     }
 
+    /// Whether a collection prefix such as `/level/` is in use.
+    pub fn has_prefix(&self, prefix: &str) -> bool {
+        self.prefix_index.contains_key(prefix)
+    }
+
     /// Index of a collection prefix such as `/level/`, interned.
     pub fn intern_prefix(&mut self, prefix: &str) -> u32 {
-        if let Some(i) = self.prefixes.iter().position(|p| p == prefix) {
-            return i as u32;
+        if let Some(&i) = self.prefix_index.get(prefix) {
+            return i;
         }
         self.prefixes.push(prefix.to_string());
-        (self.prefixes.len() - 1) as u32
+        let i = (self.prefixes.len() - 1) as u32;
+        self.prefix_index.insert(prefix.to_string(), i);
+        i
     }
 
     /// Adds a game object with the absolute id path `path`; fails if the id is taken.
