@@ -27,7 +27,8 @@ fn check_reports_broken_prototypes() {
   { "id": "bomb", "type": "factory", "prototype": "/main/bomb.go" },
   { "id": "typo", "type": "factory", "prototype": "/main/typo.go" },
   { "id": "bare", "type": "factory" },
-  { "id": "mixed", "type": "factory", "prototype": "/main/typo.go", "script": "/main/x.script" }
+  { "id": "mixed", "type": "factory", "prototype": "/main/typo.go", "script": "/main/x.script" },
+  { "id": "statue", "type": "factory", "prototype": "/main/statue.go" }
 ] } ] }"#;
     let p = project(
         "factory_check",
@@ -49,6 +50,10 @@ fn check_reports_broken_prototypes() {
   "properties": { "sped": 1 } } ] }"#,
             ),
             ("/main/x.script", "go.property(\"speed\", 1)\n"),
+            (
+                "/main/statue.go",
+                r#"{ "components": [ { "id": "model", "type": "model", "mesh": "/models/nothing.glb" } ] }"#,
+            ),
         ],
     );
     let check = sinew(&["check", p.path().to_str().unwrap_or("")]);
@@ -62,6 +67,8 @@ fn check_reports_broken_prototypes() {
         "/main/typo.go:2:27: script '/main/x.script' has no property 'sped' to override (declared: speed)",
         "/main/main.collection:8:11: factory 'bare' needs a 'prototype' (a .go file)",
         "/main/main.collection:9:11: field 'script' does not apply to factory component 'mixed'",
+        "/models/nothing.glb: resource not found",
+        "(model 'model' of /main/statue.go)",
     ];
     for (name, r) in [("check", &check), ("run", &run)] {
         assert_eq!(r.status, 1, "{name}: {}", r.show());
@@ -69,7 +76,7 @@ fn check_reports_broken_prototypes() {
             assert!(r.stderr.lines().any(|l| l.contains(e)), "{name}: expected '{e}'\n{}", r.show());
         }
     }
-    assert!(check.stderr.contains("8 problem(s)"), "each problem once: {}", check.show());
+    assert!(check.stderr.contains("9 problem(s)"), "each problem once: {}", check.show());
 }
 
 /// Spawning and deleting 100,000 objects (each with a script, a tween with a callback and a

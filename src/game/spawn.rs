@@ -143,6 +143,7 @@ pub fn spawn_collection(
                 }
                 SpecKind::Factory(f) => {
                     check_prototype(scripts, f, &mut Vec::new(), &mut problems);
+                    import_prototype_models(&mut world.borrow_mut(), res, f, &mut Vec::new(), &mut problems);
                     ComponentKind::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
                 }
                 SpecKind::Camera(cam) => {
@@ -200,6 +201,33 @@ fn check_prototype(
                 Err(e) => problems.push(e),
             },
             SpecKind::Factory(inner) => check_prototype(scripts, inner, seen, problems),
+            _ => {}
+        }
+    }
+}
+
+/// Imports the glTF files of the models in a factory prototype (and in its factories'), so a
+/// missing or broken mesh is a load problem (`run` refuses, `sinew check` reports it), not a Lua
+/// error at the first `factory.create`; the import is cached, so spawning does not read files.
+fn import_prototype_models(
+    w: &mut World,
+    res: &Resources,
+    f: &crate::project::FactorySpec,
+    seen: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) {
+    if seen.contains(&f.prototype) {
+        return;
+    }
+    seen.push(f.prototype.clone());
+    for c in f.objects.iter().flat_map(|o| &o.components) {
+        match &c.kind {
+            SpecKind::Model(m) => {
+                if let Err(e) = w.models.asset(res, &m.mesh) {
+                    problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
+                }
+            }
+            SpecKind::Factory(inner) => import_prototype_models(w, res, inner, seen, problems),
             _ => {}
         }
     }
