@@ -274,6 +274,8 @@ local list, n = {}, 0       -- live instance records in creation order
 local nfixed = 0            -- how many of them define fixed_update (none: a fixed step is free)
 local by_index = {}         -- Rust instance index → record
 local pending, npending = {}, 0  -- records created and not yet activated (E.init_new)
+local ndead = 0             -- destroyed records still in `list` (see E.destroy)
+local compact               -- defined with E.destroy
 S.by_index = by_index
 local cur = nil             -- the record whose callback is running
 local resume_at = 0
@@ -389,6 +391,7 @@ end
 -- callback and its first `update` in frame N+1, as in Defold. Records created by these `init`s
 -- wait for the next call.
 function E.init_new()
+  if ndead > 0 then compact() end
   local todo, count = pending, npending
   if count == 0 then return end
   pending, npending = {}, 0
@@ -477,16 +480,28 @@ function E.destroy(index)
   if r.inited and r.def.final then call(r, r.def.final) end
   by_index[index] = nil
   if r.fixed_update then nfixed = nfixed - 1 end
-  for i = 1, n do
-    if list[i] == r then
-      table.remove(list, i)
-      n = n - 1
-      break
-    end
-  end
+  -- Left in `list` with no callbacks (the loops skip it) and dropped by `compact` at the next
+  -- frame's start: removing each one at once would cost O(live records) per deleted object.
+  r.update, r.late_update, r.fixed_update, r.on_input, r.active = nil, nil, nil, nil, false
+  r.dead = true
+  ndead = ndead + 1
 end
 
-function E.count() return n end
+-- Drops the records of destroyed instances from `list`, keeping creation order.
+compact = function()
+  local j = 0
+  for i = 1, n do
+    local r = list[i]
+    if not r.dead then
+      j = j + 1
+      list[j] = r
+    end
+  end
+  for i = j + 1, n do list[i] = nil end
+  n, ndead = j, 0
+end
+
+function E.count() return n - ndead end
 
 ---------------------------------------------------------------- hot reload
 -- A changed .script is run again; its definition table is patched in place so every instance
