@@ -100,6 +100,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
                 w.input.set_window_size(width, height);
             }
             w.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
+            w.factories.max_instances = settings.max_instances;
         }
         Err(e) => problems.push(e.to_string()),
     }

@@ -263,7 +263,9 @@ impl AnimState {
 
 /// Creates one game object per joint (`create_go_bones`), children of the model's object. Their
 /// ids cannot clash with user ids: they contain `#`, which ids may not.
-pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str) -> Result<(), String> {
+/// `spawned`: the model belongs to a factory-made object, whose bone names are not kept for
+/// the whole run (see `Scene::spawn_transient`).
+pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str, spawned: bool) -> Result<(), String> {
     let Some(inst) = w.models.instances.get(model as usize) else { return Ok(()) };
     let (owner, Some(anim)) = (inst.slot, &inst.anim) else { return Ok(()) };
     let sk = &anim.rig.skeleton;
@@ -275,7 +277,11 @@ pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str)
     for node in joints {
         let path = format!("{go_path}#{comp}/{}#{node}", sk.name(node));
         let (s, r, t) = anim.model[node].to_scale_rotation_translation();
-        let slot = w.scene.spawn(&path, prefix, t, r, s)?;
+        let slot = if spawned {
+            w.scene.spawn_transient(&path, prefix, t, r, s)?
+        } else {
+            w.scene.spawn(&path, prefix, t, r, s)?
+        };
         w.scene.set_parent(slot, owner, false)?;
         bones.push((node, slot));
     }

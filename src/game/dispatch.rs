@@ -134,7 +134,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
         ComponentKind::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
         ComponentKind::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentKind::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
-        ComponentKind::Script(_) => None,
+        ComponentKind::Script(_) | ComponentKind::Factory(_) => None,
     };
     if let Some(f) = flag {
         *f = on;

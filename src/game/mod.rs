@@ -2,6 +2,7 @@
 //! layer knows nothing of Lua; the renderer only reads what [`World`] holds.
 pub mod animation;
 pub mod dispatch;
+pub mod factory;
 pub mod input;
 pub mod model_world;
 pub mod posed;
@@ -59,6 +60,8 @@ pub enum Phase {
 /// receives how long each phase took.
 pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timing: &mut dyn FnMut(Phase, Duration)) {
     let t = Instant::now();
+    // Objects spawned last frame start before anything else of this frame reaches them.
+    hooks.init_new();
     input::deliver(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     input::fixed_update(world, hooks, dt);

@@ -85,6 +85,9 @@ pub struct ModelWorld {
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
     rigs: HashMap<(String, Vec<String>), Rc<Rig>>,
+    /// Indices of deleted model instances, reused so that spawning and deleting models (factories)
+    /// neither grows `instances` nor slows the scans over it.
+    free_instances: Vec<u32>,
 }
 
 impl ModelWorld {
@@ -218,7 +221,7 @@ impl ModelWorld {
         }
         let data = self.assets[asset as usize].data.clone();
         let anim = self.rig(res, spec)?.map(|r| AnimState::with_meshes(r, &data));
-        self.instances.push(ModelInstance {
+        let instance = ModelInstance {
             slot,
             id: hash_remembered(id),
             spec: spec.clone(),
@@ -233,7 +236,12 @@ impl ModelWorld {
             constants: Vec::new(),
             enabled: true,
             alive: true,
-        });
+        };
+        if let Some(i) = self.free_instances.pop() {
+            self.instances[i as usize] = instance;
+            return Ok(i);
+        }
+        self.instances.push(instance);
         Ok((self.instances.len() - 1) as u32)
     }
 
@@ -251,11 +259,14 @@ impl ModelWorld {
 
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
-        for m in self.instances.iter_mut().filter(|m| m.slot == slot) {
+        for (i, m) in self.instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
             m.alive = false;
             if let Some(a) = m.anim.as_mut() {
                 a.listener = None;
+                // The bone objects go with the model; their slots will be reused.
+                a.bones.clear();
             }
+            self.free_instances.push(i as u32);
         }
         for c in self.cameras.iter_mut().filter(|c| c.slot == slot) {
             c.alive = false;
@@ -312,7 +323,11 @@ impl ModelWorld {
 
     /// True when `slot` is the game object of a model's bone (scripts cannot delete those).
     pub fn is_bone(&self, slot: u32) -> bool {
-        self.instances.iter().filter_map(|m| m.anim.as_ref()).any(|a| a.bones.iter().any(|&(_, s)| s == slot))
+        self.instances
+            .iter()
+            .filter(|m| m.alive)
+            .filter_map(|m| m.anim.as_ref())
+            .any(|a| a.bones.iter().any(|&(_, s)| s == slot))
     }
 
     /// The bone game objects of the models on object `slot`.

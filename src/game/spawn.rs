@@ -106,6 +106,7 @@ pub fn spawn_collection(
     scripts: &mut dyn ScriptFactory,
 ) -> Result<(), Vec<String>> {
     let mut problems = Vec::new();
+    world.borrow_mut().factories.res = Some(res.clone());
     let mut slots = Vec::with_capacity(spec.objects.len());
     for o in &spec.objects {
         let mut w = world.borrow_mut();
@@ -132,17 +133,7 @@ pub fn spawn_collection(
                     }
                 }
                 SpecKind::Model(m) => {
-                    let mut w = world.borrow_mut();
-                    let made = w.models.create_model(res, slot, (&c.id, &o.path), m).and_then(|i| {
-                        if m.create_go_bones {
-                            super::animation::create_bones(&mut w, i, &o.path, &c.id)?;
-                        }
-                        if let Some(name) = &m.default_animation {
-                            super::animation::start_default(&mut w, i, name, &m.source)?;
-                        }
-                        Ok(i)
-                    });
-                    match made {
+                    match create_model(&mut world.borrow_mut(), res, slot, (&c.id, &o.path), m, false) {
                         Ok(i) => ComponentKind::Model(i),
                         Err(e) => {
                             problems.push(e);
@@ -150,7 +141,11 @@ pub fn spawn_collection(
                         }
                     }
                 }
-
+                SpecKind::Factory(f) => {
+                    check_prototype(scripts, f, &mut Vec::new(), &mut problems);
+                    import_prototype_models(&mut world.borrow_mut(), res, f, &mut Vec::new(), &mut problems);
+                    ComponentKind::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
+                }
                 SpecKind::Camera(cam) => {
                     ComponentKind::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
                 }
@@ -162,4 +157,78 @@ pub fn spawn_collection(
     }
     world.borrow_mut().scene.update_world_transforms();
     if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// A model component with its bone objects and default animation, for load and factories.
+pub(super) fn create_model(
+    w: &mut World,
+    res: &Resources,
+    slot: u32,
+    (id, path): (&str, &str),
+    m: &crate::project::ModelSpec,
+    spawned: bool,
+) -> Result<u32, String> {
+    let i = w.models.create_model(res, slot, (id, path), m)?;
+    if m.create_go_bones {
+        super::animation::create_bones(w, i, path, id, spawned)?;
+    }
+    if let Some(name) = &m.default_animation {
+        super::animation::start_default(w, i, name, &m.source)?;
+    }
+    Ok(i)
+}
+
+/// The script overrides inside a factory prototype (and the prototypes of its factories), checked
+/// at load as a loaded object's are: `factory.create` must not be the first to find a typo.
+/// `seen` stops at a prototype already checked (the loader refused cycles, but a prototype may be
+/// named by many factories).
+fn check_prototype(
+    scripts: &mut dyn ScriptFactory,
+    f: &crate::project::FactorySpec,
+    seen: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) {
+    if seen.contains(&f.prototype) {
+        return;
+    }
+    seen.push(f.prototype.clone());
+    for c in f.objects.iter().flat_map(|o| &o.components) {
+        match &c.kind {
+            SpecKind::Script { script, properties } => match scripts.declarations(script) {
+                Ok(declared) => {
+                    problems.extend(check_overrides(script, &declared, properties).iter().map(LoadError::to_string))
+                }
+                Err(e) => problems.push(e),
+            },
+            SpecKind::Factory(inner) => check_prototype(scripts, inner, seen, problems),
+            _ => {}
+        }
+    }
+}
+
+/// Imports the glTF files of the models in a factory prototype (and in its factories'), so a
+/// missing or broken mesh is a load problem (`run` refuses, `sinew check` reports it), not a Lua
+/// error at the first `factory.create`; the import is cached, so spawning does not read files.
+fn import_prototype_models(
+    w: &mut World,
+    res: &Resources,
+    f: &crate::project::FactorySpec,
+    seen: &mut Vec<String>,
+    problems: &mut Vec<String>,
+) {
+    if seen.contains(&f.prototype) {
+        return;
+    }
+    seen.push(f.prototype.clone());
+    for c in f.objects.iter().flat_map(|o| &o.components) {
+        match &c.kind {
+            SpecKind::Model(m) => {
+                if let Err(e) = w.models.asset(res, &m.mesh) {
+                    problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
+                }
+            }
+            SpecKind::Factory(inner) => import_prototype_models(w, res, inner, seen, problems),
+            _ => {}
+        }
+    }
 }

@@ -22,6 +22,11 @@ pub struct World {
     pub fixed: super::input::FixedClock,
     /// `draw_text`, `draw_line` and `clear_color` sent to `@render:` this frame.
     pub render: super::render_requests::RenderRequests,
+    /// Factory components and the names and limit of what they spawn.
+    pub factories: super::factory::Factories,
+    /// Index of the next script instance: shared by load and `factory.create`, so the script
+    /// runtime and the scene agree on every index.
+    pub next_script: u32,
 }
 
 impl World {
@@ -38,6 +43,8 @@ impl World {
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
             render: Default::default(),
+            factories: Default::default(),
+            next_script: 0,
         }
     }
 }

@@ -22,6 +22,7 @@ struct SettingsFile {
     script_time_limit: Option<Located<f32>>,
     /// The game's own settings, read by `sys.get_config_*("custom.…")`; the one free-form part.
     custom: Option<Located<serde_json::Value>>,
+    max_instances: Option<Located<u32>>,
 }
 
 #[derive(Deserialize)]
@@ -55,6 +56,7 @@ impl Default for ProjectSettings {
             repeat_delay: 0.5,
             repeat_interval: 0.2,
             script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
+            max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
         }
     }
 }
@@ -110,6 +112,12 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
         && !c.value.is_object()
     {
         return Err(c.error(SETTINGS_PATH, "custom must be an object of the game's own settings"));
+    }
+    if let Some(m) = file.max_instances {
+        if m.value == 0 {
+            return Err(m.error(SETTINGS_PATH, "max_instances must be at least 1"));
+        }
+        s.max_instances = m.value;
     }
     if let Some(r) = file.input_repeat {
         s.repeat_delay = r.value.repeat_delay.unwrap_or(s.repeat_delay);

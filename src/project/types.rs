@@ -20,6 +20,8 @@ pub struct ProjectSettings {
     pub repeat_interval: f32,
     /// Seconds one entry into Lua may run before the script is stopped; 0 = no limit.
     pub script_time_limit: f32,
+    /// Game objects the running collection may hold at once (`factory.create` refuses more).
+    pub max_instances: u32,
 }
 
 /// A collection flattened into game objects, parents always before their children.
@@ -64,7 +66,26 @@ pub enum ComponentKind {
     Model(ModelSpec),
     Camera(CameraSpec),
     Light(LightSpec),
+    /// `factory` and `collectionfactory`: the prototype is loaded (and checked) with the
+    /// collection, so `factory.create` never reads a file or meets a broken prototype.
+    Factory(FactorySpec),
 }
+
+/// A factory's prototype, flattened like a collection: one object for a `.go`, every object of
+/// a `.collection` (paths like `/root`, `/root_child`). Shared, since every object using a
+/// prototype holding a factory would otherwise copy the whole nested prototype.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FactorySpec {
+    /// The `.go` or `.collection` resource.
+    pub prototype: String,
+    /// True for a `collectionfactory`.
+    pub collection: bool,
+    pub objects: std::sync::Arc<Vec<ObjectSpec>>,
+}
+
+/// `max_instances` when project.json gives none (Defold's default collection capacity is
+/// smaller; a runtime with flat arrays has no reason to be stingy).
+pub const DEFAULT_MAX_INSTANCES: u32 = 65_536;
 
 /// A `go.property` override from a collection or game object file.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,6 +17,8 @@ pub enum ComponentKind {
     Model(u32),
     Camera(u32),
     Light(u32),
+    /// `factory` or `collectionfactory`: index into the world's factories.
+    Factory(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,6 +43,8 @@ pub struct Scene {
     /// Objects whose deletion was requested this frame (deferred to the end of the frame).
     pub doomed: Vec<bool>,
     pub prefixes: Vec<String>,
+    /// `prefixes` by text: collection factories add one per spawned collection.
+    prefix_index: HashMap<String, u32>,
     by_id: HashMap<Hash, u32>,
     free: Vec<u32>,
     order: Vec<u32>,
@@ -63,19 +67,51 @@ impl Scene {
         self.ids.len() - self.free.len()
     }
 
+    /// Whether a collection prefix such as `/level/` is in use.
+    pub fn has_prefix(&self, prefix: &str) -> bool {
+        self.prefix_index.contains_key(prefix)
+    }
+
     /// Index of a collection prefix such as `/level/`, interned.
     pub fn intern_prefix(&mut self, prefix: &str) -> u32 {
-        if let Some(i) = self.prefixes.iter().position(|p| p == prefix) {
-            return i as u32;
+        if let Some(&i) = self.prefix_index.get(prefix) {
+            return i;
         }
         self.prefixes.push(prefix.to_string());
-        (self.prefixes.len() - 1) as u32
+        let i = (self.prefixes.len() - 1) as u32;
+        self.prefix_index.insert(prefix.to_string(), i);
+        i
     }
 
     /// Adds a game object with the absolute id path `path`; fails if the id is taken.
     pub fn spawn(&mut self, path: &str, prefix: u32, pos: Vec3, rot: Quat, scale: Vec3) -> Result<u32, String> {
-        let id = hash_str(path);
         crate::base::hash::remember(path);
+        self.spawn_id(hash_str(path), path, prefix, pos, rot, scale)
+    }
+
+    /// [`Scene::spawn`] for objects a factory makes: their names are remembered among the
+    /// script-made ones, since `/instanceN` never repeats and pinning each would grow forever.
+    pub fn spawn_transient(
+        &mut self,
+        path: &str,
+        prefix: u32,
+        pos: Vec3,
+        rot: Quat,
+        scale: Vec3,
+    ) -> Result<u32, String> {
+        let id = crate::base::hash::hash_transient(path);
+        self.spawn_id(id, path, prefix, pos, rot, scale)
+    }
+
+    fn spawn_id(
+        &mut self,
+        id: Hash,
+        path: &str,
+        prefix: u32,
+        pos: Vec3,
+        rot: Quat,
+        scale: Vec3,
+    ) -> Result<u32, String> {
         if self.by_id.contains_key(&id) {
             return Err(format!("a game object with id '{path}' already exists"));
         }

@@ -26,6 +26,7 @@ const MODEL_LUA: &str = include_str!("lua/model.lua");
 const INPUT_LUA: &str = include_str!("lua/input.lua");
 const TIMER_LUA: &str = include_str!("lua/timer.lua");
 const SYS_LUA: &str = include_str!("lua/sys.lua");
+const FACTORY_LUA: &str = include_str!("lua/factory.lua");
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
@@ -79,7 +80,6 @@ pub struct ScriptHost {
     entries: Entries,
     /// Kept so the FFI context pointer given to Lua stays valid as long as the Lua state.
     world: Rc<RefCell<World>>,
-    next_index: u32,
     errors: Rc<Cell<u32>>,
     res: Resources,
     /// Stops a callback that does not return (time limit, SIGINT); see [`watchdog`].
@@ -103,7 +103,7 @@ impl ScriptHost {
         // SAFETY: FFI is required by the bindings; scripts are trusted game code, as in LÖVE.
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::default()) };
         let errors = Rc::new(Cell::new(0u32));
-        let host_fns = Self::host_functions(&lua, res.clone(), errors.clone()).map_err(lua_err)?;
+        let host_fns = Self::host_functions(&lua, res.clone(), errors.clone(), world.clone()).map_err(lua_err)?;
         let (api, sigs) = bindings(&lua).map_err(|e| format!("internal error while binding the FFI: {e}"))?;
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
         let entries = (|| -> mlua::Result<Entries> {
@@ -120,6 +120,7 @@ impl ScriptHost {
             lua.load(INPUT_LUA).set_name("@/builtins/input.lua").call::<()>(s.clone())?;
             lua.load(TIMER_LUA).set_name("@/builtins/timer.lua").call::<()>(s.clone())?;
             lua.load(SYS_LUA).set_name("@/builtins/sys.lua").call::<()>(s.clone())?;
+            lua.load(FACTORY_LUA).set_name("@/builtins/factory.lua").call::<()>(s.clone())?;
             crate::script::constants(&lua, &go)?;
             globals.set("go", go)?;
             globals.set("msg", msg)?;
@@ -149,12 +150,19 @@ impl ScriptHost {
             log::warn!("cannot limit Lua's memory ({e}): running out of memory will abort");
         }
         let watch = watchdog::Watch::new(&lua);
-        Ok(ScriptHost { lua, entries, world, next_index: 0, errors, res, watch })
+        Ok(ScriptHost { lua, entries, world, errors, res, watch })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
-    fn host_functions(lua: &Lua, res: Resources, errors: Rc<Cell<u32>>) -> mlua::Result<Table> {
+    fn host_functions(
+        lua: &Lua,
+        res: Resources,
+        errors: Rc<Cell<u32>>,
+        world: Rc<RefCell<World>>,
+    ) -> mlua::Result<Table> {
         let t = lua.create_table()?;
+        // Once per factory (the Lua side caches it): what its prototype's scripts need.
+        t.set("factory_info", lua.create_function(move |lua, f: u32| factory_info(lua, &world, f))?)?;
         t.set(
             "print",
             lua.create_function(|_, s: mlua::LuaString| {
@@ -276,14 +284,14 @@ impl ScriptHost {
             let row = property_row(&self.lua, name, &v.value).map_err(lua_err)?;
             overrides.set(i + 1, row).map_err(lua_err)?;
         }
-        let index = self.next_index;
+        let index = self.world.borrow().next_script;
         let _running = self.watch.enter();
         let err: Option<String> =
             self.entries.create.call((index, slot, component, script, overrides)).map_err(lua_err)?;
         if let Some(e) = err {
             return Err(e);
         }
-        self.next_index += 1;
+        self.world.borrow_mut().next_script = index + 1;
         Ok(index)
     }
 
@@ -349,6 +357,38 @@ pub fn lua_memory_limit() -> usize {
         limit = limit.min(r as usize / 2);
     }
     limit.max(FLOOR)
+}
+
+/// `{ collection, paths = { "/root", ... }, scripts = { { obj, comp, script, overrides } } }`
+/// for the factory `f`, `obj` being the 1-based index into `paths` (the prototype's objects, in
+/// the order `factory_spawn` returns their slots).
+fn factory_info(lua: &Lua, world: &RefCell<World>, f: u32) -> mlua::Result<Table> {
+    let spec = match world.try_borrow().ok().and_then(|w| w.factories.list.get(f as usize).map(|f| f.spec.clone())) {
+        Some(s) => s,
+        None => return Err(mlua::Error::runtime(format!("internal error: no factory {f}"))),
+    };
+    let (t, paths, scripts) = (lua.create_table()?, lua.create_table()?, lua.create_table()?);
+    t.set("collection", spec.collection)?;
+    for (i, o) in spec.objects.iter().enumerate() {
+        paths.set(i + 1, o.path.as_str())?;
+        for c in &o.components {
+            if let crate::project::ComponentKind::Script { script, properties } = &c.kind {
+                let row = lua.create_table()?;
+                row.set("obj", i + 1)?;
+                row.set("comp", c.id.as_str())?;
+                row.set("script", script.as_str())?;
+                let overrides = lua.create_table()?;
+                for (k, (name, v)) in properties.iter().enumerate() {
+                    overrides.set(k + 1, property_row(lua, name, &v.value)?)?;
+                }
+                row.set("overrides", overrides)?;
+                scripts.push(row)?;
+            }
+        }
+    }
+    t.set("paths", paths)?;
+    t.set("scripts", scripts)?;
+    Ok(t)
 }
 
 fn property_row(lua: &Lua, name: &str, v: &PropertyValue) -> mlua::Result<Table> {

@@ -33,7 +33,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         ortho_height,
         kind,
         color,
-        intensity
+        intensity,
+        prototype
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -72,7 +73,10 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("kind", c.kind.is_some(), Light),
         ("color", c.color.is_some(), Light),
         ("intensity", c.intensity.is_some(), Light),
+        ("prototype", c.prototype.is_some(), Factory),
     ];
+    // `prototype` is the one field of both factory types.
+    let ty = if ty == CollectionFactory { Factory } else { ty };
     fields.iter().find(|(_, set, owner)| *set && *owner != ty).map(|(name, ..)| *name)
 }
 

@@ -77,6 +77,7 @@ pub(super) struct ComponentDesc {
     pub(super) kind: Option<LightKindDesc>,
     pub(super) color: Option<[f32; 3]>,
     pub(super) intensity: Option<f32>,
+    pub(super) prototype: Option<Located<String>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -123,7 +124,12 @@ pub(super) enum ComponentType {
     Model,
     Camera,
     Light,
+    Factory,
+    CollectionFactory,
 }
+
+/// The list of component types, for error messages.
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory or collectionfactory";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -132,6 +138,8 @@ impl ComponentType {
             ComponentType::Model => "model",
             ComponentType::Camera => "camera",
             ComponentType::Light => "light",
+            ComponentType::Factory => "factory",
+            ComponentType::CollectionFactory => "collectionfactory",
         }
     }
 }
@@ -144,9 +152,9 @@ impl<'de> Deserialize<'de> for ComponentType {
             "model" => Ok(ComponentType::Model),
             "camera" => Ok(ComponentType::Camera),
             "light" => Ok(ComponentType::Light),
-            _ => Err(de::Error::custom(format!(
-                "unknown component type '{s}' (expected script, model, camera or light)"
-            ))),
+            "factory" => Ok(ComponentType::Factory),
+            "collectionfactory" => Ok(ComponentType::CollectionFactory),
+            _ => Err(de::Error::custom(format!("unknown component type '{s}' (expected {TYPE_NAMES})"))),
         }
     }
 }

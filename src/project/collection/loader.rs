@@ -16,6 +16,8 @@ pub(super) struct Loader<'a> {
     /// The id paths of `objects`: an object with a duplicate id (already reported) is left out,
     /// so spawning does not stop at it.
     pub(super) paths: HashSet<String>,
+    /// Factory prototypes already flattened, by resource path.
+    pub(super) factories: HashMap<String, FactorySpec>,
 }
 
 impl Loader<'_> {
@@ -151,7 +153,7 @@ impl Loader<'_> {
     pub(super) fn component(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentSpec, LoadError> {
         let id = &c.id.value.0;
         let Some(ty) = c.ty else {
-            let msg = format!("component '{id}' needs a 'type' (script, model, camera or light)");
+            let msg = format!("component '{id}' needs a 'type' ({TYPE_NAMES})");
             return Err(c.id.error(file, msg));
         };
         if let Some(field) = foreign_field(c, ty) {
@@ -163,6 +165,8 @@ impl Loader<'_> {
             ComponentType::Model => ComponentKind::Model(self.model(c, file)?),
             ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
             ComponentType::Light => ComponentKind::Light(light(c)),
+            ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
+            ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }
@@ -184,6 +188,63 @@ impl Loader<'_> {
         };
         let (script, _) = json::read_text(self.res, path, file)?;
         Ok(ComponentKind::Script { script, properties })
+    }
+
+    /// Flattens a factory's prototype as if it were a collection of its own (fresh ids, same
+    /// problem list), so `run` refuses and `sinew check` reports a broken prototype up front.
+    /// `stack` holds the `.go` too, so a prototype that spawns itself is a cycle.
+    pub(super) fn factory(
+        &mut self,
+        c: &ComponentDesc,
+        file: &str,
+        collection: bool,
+    ) -> Result<FactorySpec, LoadError> {
+        let (kind, ext) = if collection { ("collectionfactory", ".collection") } else { ("factory", ".go") };
+        let id = &c.id.value.0;
+        let Some(path) = &c.prototype else {
+            return Err(c.id.error(file, format!("{kind} '{id}' needs a 'prototype' (a {ext} file)")));
+        };
+        let norm = json::resource_path(path, file)?;
+        if !norm.ends_with(ext) {
+            return Err(path.error(file, format!("{kind} '{id}': prototype '{norm}' must be a {ext} file")));
+        }
+        if let Some(f) = self.factories.get(&norm) {
+            return Ok(f.clone());
+        }
+        if let Some(i) = self.stack.iter().position(|p| *p == norm) {
+            let mut chain = self.stack[i..].to_vec();
+            chain.push(norm);
+            return Err(path.error(file, format!("factory cycle: {}", chain.join(" -> "))));
+        }
+        let outer_objects = std::mem::take(&mut self.objects);
+        let outer_paths = std::mem::take(&mut self.paths);
+        let loaded = if collection {
+            self.collection(path, file, "/", None).map(|_| ())
+        } else {
+            // The one object of a `.go` prototype; its id is replaced by `/instanceN` on spawn.
+            let desc = ObjectDesc {
+                id: Located { value: Id("instance".into()), at: None },
+                position: None,
+                rotation: None,
+                euler: None,
+                scale: None,
+                prototype: Some(path.clone()),
+                components: Vec::new(),
+                children: Default::default(),
+            };
+            self.stack.push(norm.clone());
+            let before = self.problems.len();
+            self.object(&desc, file, None, "/", None);
+            self.stack.pop();
+            // A missing `.go` is noted by `components` and leaves an empty object: an error here.
+            if self.problems.len() > before { Err(self.problems.remove(before)) } else { Ok(()) }
+        };
+        let objects = std::mem::replace(&mut self.objects, outer_objects);
+        self.paths = outer_paths;
+        loaded?;
+        let spec = FactorySpec { prototype: norm.clone(), collection, objects: std::sync::Arc::new(objects) };
+        self.factories.insert(norm, spec.clone());
+        Ok(spec)
     }
 
     pub(super) fn model(&self, c: &ComponentDesc, file: &str) -> Result<ModelSpec, LoadError> {

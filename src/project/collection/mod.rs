@@ -57,6 +57,7 @@ pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
         problems: Vec::new(),
         files: Vec::new(),
         paths: HashSet::new(),
+        factories: HashMap::new(),
     };
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {

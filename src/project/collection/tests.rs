@@ -281,7 +281,10 @@ fn syntax_and_schema_errors_have_positions() {
     let e = error_of(
         "{ \"objects\": [ { \"id\": \"a\",\n \"components\": [ { \"id\": \"s\", \"type\": \"sprite\" } ] } ] }",
     );
-    assert_eq!(e.message, "unknown component type 'sprite' (expected script, model, camera or light)");
+    assert_eq!(
+        e.message,
+        "unknown component type 'sprite' (expected script, model, camera, light, factory or collectionfactory)"
+    );
     assert_eq!(e.line, Some(2), "{e}");
     let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
     assert!(e.message.contains("must not contain ':'"), "{e}");

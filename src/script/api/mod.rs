@@ -8,6 +8,7 @@
 //! Functions never unwind into Lua: they return a status (0 = ok) and leave a message in
 //! `last_error`, and the Lua wrapper raises the error with the caller's file and line.
 pub mod animate;
+pub mod factory;
 pub mod go;
 pub mod model;
 pub mod msg;
@@ -30,6 +31,7 @@ pub fn exports() -> Vec<Export> {
     all.extend(animate::exports());
     all.extend(model::exports());
     all.extend(vmath::exports());
+    all.extend(factory::exports());
     all
 }
 

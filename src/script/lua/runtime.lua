@@ -285,6 +285,9 @@ end
 local list, n = {}, 0       -- live instance records in creation order
 local nfixed = 0            -- how many of them define fixed_update (none: a fixed step is free)
 local by_index = {}         -- Rust instance index → record
+local pending, npending = {}, 0  -- records created and not yet activated (E.init_new)
+local ndead = 0             -- destroyed records still in `list` (see E.destroy)
+local compact               -- defined with E.destroy
 S.by_index = by_index
 local cur = nil             -- the record whose callback is running
 local resume_at = 0
@@ -359,11 +362,11 @@ function E.create(index, slot, comp, path, overrides)
   if not def then return err end
   local self = {}
   for _, p in ipairs(def.prop_list) do self[p.name] = copy_value(p.default) end
+  -- `update` & co. stay nil until the record is activated at the start of a frame (E.init_new):
+  -- the loops skip it without a test, so an object made mid-frame is not updated that frame.
   local r = {
-    index = index, slot = slot, def = def, self = self, inited = false,
+    index = index, slot = slot, def = def, self = self, inited = false, active = false,
     id = hash_of_u64(F.id_of(ctx, slot)), comp = hash(comp),
-    update = def.update, late_update = def.late_update,
-    fixed_update = def.fixed_update, on_input = def.on_input,
   }
   r.url = url_t(F.socket(ctx), r.id.h, r.comp.h)
   for _, o in ipairs(overrides) do
@@ -384,16 +387,37 @@ function E.create(index, slot, comp, path, overrides)
   n = n + 1
   list[n] = r
   by_index[index] = r
-  if r.fixed_update then nfixed = nfixed + 1 end
+  npending = npending + 1
+  pending[npending] = r
   return nil
 end
 
+local function init_one(r)
+  r.inited = true
+  if r.def.init then call(r, r.def.init) end
+end
+
+-- Runs `init` of the records created since the last call (those not already started by a
+-- message, see E.deliver) and activates them for the loops. Called after load and at the start
+-- of every frame: an object a factory made during frame N gets `init` before frame N+1's first
+-- callback and its first `update` in frame N+1, as in Defold. Records created by these `init`s
+-- wait for the next call.
 function E.init_new()
-  for i = 1, n do
-    local r = list[i]
-    if not r.inited then
-      r.inited = true
-      if r.def.init then call(r, r.def.init) end
+  if ndead > 0 then compact() end
+  local todo, count = pending, npending
+  if count == 0 then return end
+  pending, npending = {}, 0
+  for i = 1, count do
+    local r = todo[i]
+    if by_index[r.index] == r then
+      if not r.inited then init_one(r) end
+      if by_index[r.index] == r then
+        local def = r.def
+        r.active = true
+        r.update, r.late_update, r.on_input = def.update, def.late_update, def.on_input
+        r.fixed_update = def.fixed_update
+        if r.fixed_update then nfixed = nfixed + 1 end
+      end
     end
   end
 end
@@ -446,6 +470,8 @@ end
 function E.deliver(index, env_addr)
   local r = by_index[index]
   if r == nil or not r.def.on_message then return end
+  -- A message to an object made this frame arrives after its `init`.
+  if not r.inited then init_one(r) end
   local env = ffi.cast("const sinew_envelope *", env_addr)
   local ok, msg = pcall(S.decode_message, env.data, env.len)
   if not ok then return report("on_message: " .. tostring(msg)) end
@@ -468,21 +494,34 @@ end
 function E.destroy(index)
   local r = by_index[index]
   if r == nil then return end
-  if r.def.final then call(r, r.def.final) end
+  -- `final` pairs with `init`: an object deleted in the frame it was made never started.
+  if r.inited and r.def.final then call(r, r.def.final) end
   r.destroyed = true
   S.end_timers(r)
   by_index[index] = nil
   if r.fixed_update then nfixed = nfixed - 1 end
-  for i = 1, n do
-    if list[i] == r then
-      table.remove(list, i)
-      n = n - 1
-      break
-    end
-  end
+  -- Left in `list` with no callbacks (the loops skip it) and dropped by `compact` at the next
+  -- frame's start: removing each one at once would cost O(live records) per deleted object.
+  r.update, r.late_update, r.fixed_update, r.on_input, r.active = nil, nil, nil, nil, false
+  r.dead = true
+  ndead = ndead + 1
 end
 
-function E.count() return n end
+-- Drops the records of destroyed instances from `list`, keeping creation order.
+compact = function()
+  local j = 0
+  for i = 1, n do
+    local r = list[i]
+    if not r.dead then
+      j = j + 1
+      list[j] = r
+    end
+  end
+  for i = j + 1, n do list[i] = nil end
+  n, ndead = j, 0
+end
+
+function E.count() return n - ndead end
 
 ---------------------------------------------------------------- hot reload
 -- A changed .script is run again; its definition table is patched in place so every instance
@@ -498,7 +537,7 @@ function E.reload_script(path)
   def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
   for i = 1, n do
     local r = list[i]
-    if r.def == def then
+    if r.def == def and r.active then
       r.update, r.late_update = def.update, def.late_update
       nfixed = nfixed + (def.fixed_update and 1 or 0) - (r.fixed_update and 1 or 0)
       r.fixed_update, r.on_input = def.fixed_update, def.on_input

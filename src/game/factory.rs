@@ -1,0 +1,173 @@
+//! `factory` and `collectionfactory` components at run time: spawning a loaded prototype into the
+//! running collection. The prototype was flattened and checked at load, so spawning reads no file
+//! and can only fail on the instance limit or a model that cannot be built.
+use super::World;
+use crate::base::hash::{Hash, name_of};
+use crate::project::{ComponentKind as SpecKind, FactorySpec, Resources};
+use crate::scene::{Component, ComponentKind, NONE};
+use glam::{Affine3A, Quat, Vec3};
+
+/// One factory component of a live object.
+pub struct FactoryInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub spec: FactorySpec,
+}
+
+/// The factories of the running collection and the counters that name what they make.
+pub struct Factories {
+    pub list: Vec<FactoryInstance>,
+    /// Models are built from files; kept from load so spawning needs nothing from the caller.
+    pub res: Option<Resources>,
+    /// N of the next `/instanceN` and `/collectionN`: only ever counts up, so an id is never
+    /// reused in a run (a message posted to a deleted object never reaches a new one).
+    pub next_instance: u64,
+    pub next_collection: u64,
+    /// `project.json` `max_instances`.
+    pub max_instances: u32,
+}
+
+impl Default for Factories {
+    fn default() -> Self {
+        Factories {
+            list: Vec::new(),
+            res: None,
+            next_instance: 0,
+            next_collection: 0,
+            max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
+        }
+    }
+}
+
+/// Where the prototype's root objects go.
+#[derive(Clone, Copy)]
+pub struct Placement {
+    pub position: Vec3,
+    pub rotation: Quat,
+    pub scale: Vec3,
+}
+
+/// What one `create` made: the new objects' slots in prototype order, then the script instance
+/// indices given to their script components, in prototype order too (the Lua side creates the
+/// script records from these).
+#[derive(Default)]
+pub struct Made {
+    pub slots: Vec<u32>,
+    pub scripts: Vec<u32>,
+}
+
+/// The factory's URL as Defold writes it in errors (`/spawner#factory`).
+pub fn factory_name(w: &World, f: &FactoryInstance) -> String {
+    let path = w.scene.ids.get(f.slot as usize).map_or_else(String::new, |&h| name_of(h));
+    format!("{path}#{}", name_of(f.id))
+}
+
+/// A free `/instanceN` (or `/collectionN/`) name: a user object may already be called that.
+fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
+    loop {
+        let n = *counter;
+        *counter += 1;
+        let name = if collection { format!("/collection{n}") } else { format!("/instance{n}") };
+        let taken = if collection {
+            // The prototype's objects get `/collectionN/<id>`: any object under that prefix clashes.
+            w.scene.has_prefix(&format!("{name}/"))
+        } else {
+            w.scene.find(crate::base::hash::hash_str(&name)).is_some()
+        };
+        if !taken {
+            return name;
+        }
+    }
+}
+
+/// Spawns the prototype of factory `f`. Scripts get instance indices from `next_script` but no
+/// Lua state: the caller (the script runtime) creates them from [`Made::scripts`].
+pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
+    let Some(fi) = w.factories.list.get(f as usize) else { return Err(format!("no factory {f}")) };
+    let (objects, collection, owner) = (fi.spec.objects.clone(), fi.spec.collection, fi.slot);
+    if !w.scene.is_live(owner) {
+        return Err(format!("{}: the factory's game object was deleted", factory_name(w, fi)));
+    }
+    let max = w.factories.max_instances as usize;
+    if w.scene.live_count() + objects.len() > max {
+        return Err(format!(
+            "{}: the collection '{}' is full: it holds {} game objects and max_instances (project.json) is {max}",
+            factory_name(w, fi),
+            w.socket_name,
+            w.scene.live_count()
+        ));
+    }
+    let mut counter = if collection { w.factories.next_collection } else { w.factories.next_instance };
+    let base = fresh(w, collection, &mut counter);
+    if collection {
+        w.factories.next_collection = counter;
+    } else {
+        w.factories.next_instance = counter;
+    }
+    let place = Affine3A::from_scale_rotation_translation(at.scale, at.rotation.normalize(), at.position);
+    let mut made = Made::default();
+    let mut paths = Vec::with_capacity(objects.len());
+    for o in objects.iter() {
+        // A `.go` prototype's one object is the instance itself; a collection's keep their paths.
+        let (path, prefix) = if collection {
+            (format!("{base}{}", o.path), format!("{base}{}", o.collection_prefix))
+        } else {
+            (base.clone(), "/".to_string())
+        };
+        let prefix = w.scene.intern_prefix(&prefix);
+        let (pos, rot, scale) = (Vec3::from(o.position), Quat::from_array(o.rotation).normalize(), Vec3::from(o.scale));
+        let (pos, rot, scale) = match o.parent {
+            Some(_) => (pos, rot, scale),
+            None if collection => {
+                let (s, r, t) = (place * Affine3A::from_scale_rotation_translation(scale, rot, pos))
+                    .to_scale_rotation_translation();
+                (t, r.normalize(), s)
+            }
+            None => (at.position, at.rotation.normalize(), at.scale),
+        };
+        let slot = w.scene.spawn_transient(&path, prefix, pos, rot, scale)?;
+        paths.push(path);
+        if let Some(p) = o.parent {
+            let parent = made.slots.get(p).copied().unwrap_or(NONE);
+            w.scene.set_parent(slot, parent, false)?;
+        }
+        made.slots.push(slot);
+    }
+    let res = w.factories.res.clone();
+    for ((o, &slot), path) in objects.iter().zip(&made.slots).zip(&paths) {
+        for c in &o.components {
+            let kind = match &c.kind {
+                SpecKind::Script { .. } => {
+                    let i = *next_script;
+                    *next_script += 1;
+                    made.scripts.push(i);
+                    ComponentKind::Script(i)
+                }
+                SpecKind::Model(m) => {
+                    let Some(res) = &res else { return Err("factory.create: no resources".into()) };
+                    ComponentKind::Model(super::spawn::create_model(w, res, slot, (&c.id, path), m, true)?)
+                }
+                SpecKind::Camera(cam) => ComponentKind::Camera(w.models.create_camera(slot, &c.id, cam)),
+                SpecKind::Light(l) => ComponentKind::Light(w.models.create_light(slot, &c.id, l)),
+                SpecKind::Factory(fs) => ComponentKind::Factory(add(w, slot, &c.id, fs)),
+            };
+            let id = crate::base::hash::hash_remembered(&c.id);
+            w.scene.components[slot as usize].push(Component { id, kind });
+        }
+    }
+    // Read at once (`go.get_world_position`), and a full transform pass per spawn would cost
+    // O(all objects): parents come first, and `spawn` set each world to its local transform.
+    for (o, &slot) in objects.iter().zip(&made.slots) {
+        if let Some(&parent) = o.parent.and_then(|p| made.slots.get(p)) {
+            w.scene.world[slot as usize] = w.scene.world[parent as usize] * w.scene.world[slot as usize];
+        }
+    }
+    Ok(made)
+}
+
+/// Registers a factory component; the index goes into the object's component list.
+pub fn add(w: &mut World, slot: u32, id: &str, spec: &FactorySpec) -> u32 {
+    let id = crate::base::hash::hash_remembered(id);
+    w.factories.list.push(FactoryInstance { slot, id, spec: spec.clone() });
+    (w.factories.list.len() - 1) as u32
+}

@@ -1,0 +1,1 @@
+{ "components": [ { "id": "model", "type": "model", "mesh": "/models/wiggler.glb", "default_animation": "wiggle" } ] }
