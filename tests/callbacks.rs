@@ -40,15 +40,6 @@ fn lua_memory_stays_flat_over_replaced_cancelled_and_looping_callbacks() {
     assert!(freed > 1000.0, "deleting an object with a tweened script property freed only {freed} KB");
 }
 
-fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// 100,000 frames of callback, tween, message and hash churn: the process's resident memory
 /// after 90,000 frames is within 10% (and 16 MB) of what it was after 10,000. Ignored by default
 /// (about a minute): `cargo test --test callbacks -- --ignored`.
@@ -73,9 +64,9 @@ fn rss_stays_flat_over_100000_frames_of_churn() {
     ]);
     let limit = std::time::Duration::from_secs(600);
     run.wait_for_stdout("frame 10000", limit);
-    let early = rss_kb(run.id());
+    let early = run.rss_kb();
     run.wait_for_stdout("frame 90000", limit);
-    let late = rss_kb(run.id());
+    let late = run.rss_kb();
     let r = run.finish_within(limit);
     assert_eq!(r.status, 0, "{}", r.show());
     println!("RSS after 10,000 frames: {early} kB; after 90,000: {late} kB");

@@ -89,15 +89,6 @@ fn churn_of_100000_spawned_objects_keeps_lua_memory_flat() {
     assert!(r.stdout.contains("churn: 100000 objects"), "{}", r.show());
 }
 
-fn rss_kb(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
 /// 110,000 spawned objects (scripts with tweens and messages, skinned models with bones,
 /// collections): resident memory after 9,000 frames is within 10% (and 16 MB) of what it was
 /// after 5,000 (by then the bounded set of script-made hash names, which holds the spawned ids'
@@ -113,9 +104,9 @@ fn rss_stays_flat_over_110000_spawned_objects() {
     let mut run = spawn_sinew(&args);
     let limit = std::time::Duration::from_secs(600);
     run.wait_for_stdout("frame 5000", limit);
-    let early = rss_kb(run.id());
+    let early = run.rss_kb();
     run.wait_for_stdout("frame 9000", limit);
-    let late = rss_kb(run.id());
+    let late = run.rss_kb();
     let r = run.finish_within(limit);
     assert_eq!(r.status, 0, "{}", r.show());
     println!("RSS after 5,000 frames: {early} kB; after 9,000: {late} kB");
