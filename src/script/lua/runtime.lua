@@ -287,6 +287,7 @@ local nfixed = 0            -- how many of them define fixed_update (none: a fix
 local by_index = {}         -- Rust instance index → record
 local pending, npending = {}, 0  -- records created and not yet activated (E.init_new)
 local ndead = 0             -- destroyed records still in `list` (see E.destroy)
+local phases_dirty = true   -- which records have which callbacks changed (see rebuild_phases)
 local compact               -- defined with E.destroy
 S.by_index = by_index
 local cur = nil             -- the record whose callback is running
@@ -414,6 +415,7 @@ function E.init_new()
       if by_index[r.index] == r then
         local def = r.def
         r.active = true
+        phases_dirty = true
         r.update, r.late_update, r.on_input = def.update, def.late_update, def.on_input
         r.fixed_update = def.fixed_update
         if r.fixed_update then nfixed = nfixed + 1 end
@@ -422,14 +424,39 @@ function E.init_new()
   end
 end
 
+-- Per phase, the active records that define that callback, in creation order: a frame walks
+-- only the scripts that have an `update` (13,000 scripts without one used to cost ~0.5 ms a
+-- frame to skip). Rebuilt after anything changes which records have which callbacks.
+local phase_list = { update = {}, late_update = {}, fixed_update = {} }
+local phase_count = { update = 0, late_update = 0, fixed_update = 0 }
+
+local function rebuild_phases()
+  for field, l in pairs(phase_list) do
+    local k = 0
+    for i = 1, n do
+      local r = list[i]
+      if r[field] ~= nil then
+        k = k + 1
+        l[k] = r
+      end
+    end
+    for i = k + 1, phase_count[field] do l[i] = nil end
+    phase_count[field] = k
+  end
+  phases_dirty = false
+end
+
 -- One pcall for the whole loop: on an error, report it and resume after the failing instance.
 -- Each loop reads its callback from a fixed record field (`update`, `late_update`), cached at
 -- creation and on reload, so the JIT compiles a tight loop per phase.
+local resume_list = list
 local function make_loop(field)
+  local l = phase_list[field]
   return function(from, dt)
-    for i = from, n do
+    resume_list = l
+    for i = from, phase_count[field] do
       resume_at = i
-      local r = list[i]
+      local r = l[i]
       local f = r[field]
       if f ~= nil then
         cur = r
@@ -443,12 +470,13 @@ local update_from, late_update_from = make_loop("update"), make_loop("late_updat
 local fixed_update_from = make_loop("fixed_update")
 
 local function run_all(loop, dt)
+  if phases_dirty then rebuild_phases() end
   local from = 1
   while true do
     local ok, err = xpcall(loop, handler, from, dt)
     cur = nil
     if ok then return end
-    report(located(err, list[resume_at]))
+    report(located(err, resume_list[resume_at]))
     from = resume_at + 1
   end
 end
@@ -504,6 +532,7 @@ function E.destroy(index)
   -- frame's start: removing each one at once would cost O(live records) per deleted object.
   r.update, r.late_update, r.fixed_update, r.on_input, r.active = nil, nil, nil, nil, false
   r.dead = true
+  phases_dirty = true
   ndead = ndead + 1
 end
 
@@ -535,6 +564,7 @@ function E.reload_script(path)
   if not new then return err end
   for _, name in ipairs(CALLBACKS) do def[name] = new[name] end
   def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
+  phases_dirty = true
   for i = 1, n do
     local r = list[i]
     if r.def == def and r.active then
