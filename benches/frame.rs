@@ -37,10 +37,13 @@ return function(dt)
 end
 "#;
 
-fn script_game() -> (ScriptHost, Rc<RefCell<World>>) {
+/// A script with no `update`: the frame must not pay for it (issue 15).
+const IDLE: &str = "function init(self) end\n";
+
+fn script_game(source: &str) -> (ScriptHost, Rc<RefCell<World>>) {
     let dir = std::env::temp_dir().join(format!("sinew-bench-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("main")).expect("temp dir");
-    std::fs::write(dir.join("main/mover.script"), MOVER).expect("write script");
+    std::fs::write(dir.join("main/mover.script"), source).expect("write script");
     let res = Resources::open_dir(&dir).expect("resources");
     let res2 = res.clone();
     let objects = (0..OBJECTS)
@@ -67,7 +70,7 @@ fn script_game() -> (ScriptHost, Rc<RefCell<World>>) {
 
 fn bench_scripts(c: &mut Criterion) {
     let mut g = c.benchmark_group("script_update_10k");
-    let (mut host, world) = script_game();
+    let (mut host, world) = script_game(MOVER);
     g.bench_function("sinew", |b| b.iter(|| host.update(1.0 / 60.0)));
     assert!(world.borrow().scene.position[0].x > 0.0, "the scripts really moved the objects");
     assert_eq!(host.error_count(), 0);
@@ -76,6 +79,11 @@ fn bench_scripts(c: &mut Criterion) {
     let lua = unsafe { mlua::Lua::unsafe_new() };
     let frame: mlua::Function = lua.load(BASELINE).call(OBJECTS).expect("baseline");
     g.bench_function("plain_luajit_tables", |b| b.iter(|| frame.call::<()>(1.0f64 / 60.0).expect("frame")));
+    g.finish();
+
+    let mut g = c.benchmark_group("script_update_10k_without_update");
+    let (mut idle, _world) = script_game(IDLE);
+    g.bench_function("sinew", |b| b.iter(|| idle.update(1.0 / 60.0)));
     g.finish();
 }
 
