@@ -1,9 +1,10 @@
 //! Benchmarks of issue 2: (a) script `update` doing go.get_position/go.set_position on 10,000
 //! objects, against the same loop in plain LuaJIT over Lua tables (baseline, same run);
 //! (b) world-transform update of 100,000 objects in chains of depth 8.
+mod common;
+
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use sinew::game::{ScriptHooks, World, spawn::spawn_collection};
-use sinew::project::{CollectionSpec, ComponentKind, ComponentSpec, ObjectSpec, Resources};
+use sinew::game::{ScriptHooks, World};
 use sinew::scene::Scene;
 use sinew::script::ScriptHost;
 use std::cell::RefCell;
@@ -41,31 +42,7 @@ end
 const IDLE: &str = "function init(self) end\n";
 
 fn script_game(source: &str) -> (ScriptHost, Rc<RefCell<World>>) {
-    let dir = std::env::temp_dir().join(format!("sinew-bench-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("main")).expect("temp dir");
-    std::fs::write(dir.join("main/mover.script"), source).expect("write script");
-    let res = Resources::open_dir(&dir).expect("resources");
-    let res2 = res.clone();
-    let objects = (0..OBJECTS)
-        .map(|i| ObjectSpec {
-            path: format!("/o{i}"),
-            collection_prefix: "/".into(),
-            parent: None,
-            position: [0.0; 3],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-            scale: [1.0; 3],
-            components: vec![ComponentSpec {
-                id: "script".into(),
-                kind: ComponentKind::Script { script: "/main/mover.script".into(), properties: vec![] },
-            }],
-        })
-        .collect();
-    let spec = CollectionSpec { name: "main".into(), objects };
-    let world = Rc::new(RefCell::new(World::new("main")));
-    let mut host = ScriptHost::new(world.clone(), res).expect("lua");
-    spawn_collection(&world, &res2, &spec, &mut host).expect("spawn");
-    host.init_new();
-    (host, world)
+    common::scripted_world(&format!("frame-{}", source.len()), OBJECTS, source, |_| ())
 }
 
 fn bench_scripts(c: &mut Criterion) {

@@ -1,11 +1,12 @@
 //! Input dispatch (issue 11): 1,000 objects on the focus stack, 10 held actions, every
 //! `on_input` called (none consumes), against a plain-Lua loop that builds the same action
 //! tables and calls the same `on_input` functions (baseline, same run; target within 3×).
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
+use sinew::game::World;
 use sinew::game::input::{InputState, RawEvent};
-use sinew::game::{ScriptHooks, World, spawn::spawn_collection};
 use sinew::project::input::{Input, parse_binding};
-use sinew::project::{CollectionSpec, ComponentKind, ComponentSpec, ObjectSpec, Resources};
 use sinew::script::ScriptHost;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -45,29 +46,7 @@ end
 "#;
 
 fn game() -> (ScriptHost, Rc<RefCell<World>>) {
-    let dir = std::env::temp_dir().join(format!("sinew-bench-input-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("main")).expect("temp dir");
-    std::fs::write(dir.join("main/input.script"), ON_INPUT).expect("write script");
-    let res = Resources::open_dir(&dir).expect("resources");
-    let objects = (0..OBJECTS)
-        .map(|i| ObjectSpec {
-            path: format!("/o{i}"),
-            collection_prefix: "/".into(),
-            parent: None,
-            position: [0.0; 3],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-            scale: [1.0; 3],
-            components: vec![ComponentSpec {
-                id: "script".into(),
-                kind: ComponentKind::Script { script: "/main/input.script".into(), properties: vec![] },
-            }],
-        })
-        .collect();
-    let spec = CollectionSpec { name: "main".into(), objects };
-    let world = Rc::new(RefCell::new(World::new("main")));
-    let mut host = ScriptHost::new(world.clone(), res.clone()).expect("lua");
-    spawn_collection(&world, &res, &spec, &mut host).expect("spawn");
-    host.init_new();
+    let (host, world) = common::scripted_world("input", OBJECTS, ON_INPUT, |_| ());
     let rows: Vec<String> =
         KEYS.iter().enumerate().map(|(i, k)| format!(r#"{{ "input": "{k}", "action": "action{i}" }}"#)).collect();
     let binding =

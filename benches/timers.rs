@@ -1,9 +1,10 @@
 //! Benchmark of issue 12.2 (timers): the timer pass of one frame with 10,000 live timers made
 //! from Lua, (a) repeating with delays spread over 0.5–5 s, so a few dozen fire each frame, and
 //! (b) all with delay 0, so every one fires every frame (the worst case: one callback each).
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
-use sinew::game::{ScriptHooks, World, spawn::spawn_collection};
-use sinew::project::{CollectionSpec, ComponentKind, ComponentSpec, ObjectSpec, Resources};
+use sinew::game::{ScriptHooks, World};
 use sinew::script::ScriptHost;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -26,30 +27,10 @@ end
 "#;
 
 fn game(all_due: bool) -> (ScriptHost, Rc<RefCell<World>>) {
-    let dir = std::env::temp_dir().join(format!("sinew-bench-timers-{}", std::process::id()));
-    std::fs::create_dir_all(dir.join("main")).expect("temp dir");
-    std::fs::write(dir.join("main/s.script"), SCRIPT).expect("write script");
-    let res = Resources::open_dir(&dir).expect("resources");
-    let objects: Vec<ObjectSpec> = (1..=TIMERS / 100)
-        .map(|i| ObjectSpec {
-            path: format!("/o{i}"),
-            collection_prefix: "/".into(),
-            parent: None,
-            position: [0.0; 3],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-            scale: [1.0; 3],
-            components: vec![ComponentSpec {
-                id: "script".into(),
-                kind: ComponentKind::Script { script: "/main/s.script".into(), properties: vec![] },
-            }],
-        })
-        .collect();
-    let spec = CollectionSpec { name: "main".into(), objects };
-    let world = Rc::new(RefCell::new(World::new("main")));
-    let mut host = ScriptHost::new(world.clone(), res.clone()).expect("lua");
-    host.lua().globals().set("ALL_DUE", all_due).expect("global");
-    spawn_collection(&world, &res, &spec, &mut host).expect("spawn");
-    host.init_new();
+    let tag = if all_due { "timers-due" } else { "timers" };
+    let (host, world) = common::scripted_world(tag, TIMERS / 100, SCRIPT, |h| {
+        h.lua().globals().set("ALL_DUE", all_due).expect("global");
+    });
     assert_eq!(host.error_count(), 0);
     (host, world)
 }

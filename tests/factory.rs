@@ -92,9 +92,8 @@ fn churn_of_100000_spawned_objects_keeps_lua_memory_flat() {
 /// 110,000 spawned objects (scripts with tweens and messages, skinned models with bones,
 /// collections): resident memory after 9,000 frames is within 10% (and 16 MB) of what it was
 /// after 5,000 (by then the bounded set of script-made hash names, which holds the spawned ids'
-/// names, is full). Ignored by default: `cargo test --test factory -- --ignored`.
+/// names, is full). About 2 s.
 #[test]
-#[ignore]
 fn rss_stays_flat_over_110000_spawned_objects() {
     let p = committed("factory_rss");
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");

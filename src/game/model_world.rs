@@ -276,17 +276,18 @@ impl ModelWorld {
         }
     }
 
-    /// The `model.play_anim` callback ids that a live model may still call, sorted.
-    pub fn live_callbacks(&self) -> Vec<u32> {
-        let mut ids: Vec<u32> = self
-            .instances
-            .iter()
-            .filter(|m| m.alive)
-            .filter_map(|m| m.anim.as_ref()?.listener.map(|l| l.callback))
-            .filter(|&c| c != 0)
-            .collect();
-        ids.sort_unstable();
-        ids
+    /// Fills `out` with the `model.play_anim` callback ids that a live model may still call,
+    /// sorted (a buffer the caller keeps, so the once-a-frame sweep allocates nothing).
+    pub fn live_callbacks(&self, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend(
+            self.instances
+                .iter()
+                .filter(|m| m.alive)
+                .filter_map(|m| m.anim.as_ref()?.listener.map(|l| l.callback))
+                .filter(|&c| c != 0),
+        );
+        out.sort_unstable();
     }
 
     /// Applies the script override (if any) over `weights`: each morphed mesh takes as many

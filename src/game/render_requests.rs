@@ -5,6 +5,28 @@ use crate::base::hash::{hash_str, name_of};
 use crate::scene::Message;
 use crate::scene::message::{MsgValue, decode};
 use std::collections::HashSet;
+use std::sync::OnceLock;
+
+/// The hashes this module compares against, computed once: `is_render_socket` runs for every
+/// delivered message.
+struct Ids {
+    render: u64,
+    system: u64,
+    draw_text: u64,
+    draw_line: u64,
+    clear_color: u64,
+}
+
+fn ids() -> &'static Ids {
+    static IDS: OnceLock<Ids> = OnceLock::new();
+    IDS.get_or_init(|| Ids {
+        render: hash_str("@render"),
+        system: hash_str("@system"),
+        draw_text: hash_str("draw_text"),
+        draw_line: hash_str("draw_line"),
+        clear_color: hash_str("clear_color"),
+    })
+}
 
 /// At most this many texts and lines are kept per frame (a script posting them in a loop
 /// cannot grow the frame without bound); the rest are dropped with one warning.
@@ -39,11 +61,11 @@ pub struct RenderRequests {
 
 /// The sockets the runtime answers instead of a game object.
 pub fn is_render_socket(socket: u64) -> bool {
-    socket == hash_str("@render")
+    socket == ids().render
 }
 
 pub fn is_system_socket(socket: u64) -> bool {
-    socket == hash_str("@system")
+    socket == ids().system
 }
 
 fn vec3(v: Option<&MsgValue>) -> Option<[f32; 3]> {
@@ -87,7 +109,7 @@ impl RenderRequests {
             Ok(d) => d,
             Err(e) => return log::error!("@render: {}: {e}", name_of(m.id)),
         };
-        if m.id == hash_str("draw_text") {
+        if m.id == ids().draw_text {
             let text = match data.get("text") {
                 Some(MsgValue::String(s)) => s.clone(),
                 _ => return log::error!("@render: draw_text needs a string 'text'"),
@@ -96,14 +118,14 @@ impl RenderRequests {
             if self.room() {
                 self.texts.push(DebugText { text, x: p[0], y: p[1], color: color(data.get("color"), [1.0; 4]) });
             }
-        } else if m.id == hash_str("draw_line") {
+        } else if m.id == ids().draw_line {
             let (Some(start), Some(end)) = (vec3(data.get("start_point")), vec3(data.get("end_point"))) else {
                 return log::error!("@render: draw_line needs vector3 'start_point' and 'end_point'");
             };
             if self.room() {
                 self.lines.push(DebugLine { start, end, color: color(data.get("color"), [1.0; 4]) });
             }
-        } else if m.id == hash_str("clear_color") {
+        } else if m.id == ids().clear_color {
             match data.get("color") {
                 Some(MsgValue::Vector4(c)) => self.clear_color = Some(*c),
                 _ => log::error!("@render: clear_color needs a vector4 'color'"),

@@ -22,6 +22,8 @@ pub struct World {
     pub fixed: super::input::FixedClock,
     /// `draw_text`, `draw_line` and `clear_color` sent to `@render:` this frame.
     pub render: super::render_requests::RenderRequests,
+    /// Scratch of the once-a-frame sweep of `model.play_anim` callbacks (kept to reuse).
+    pub live_callbacks: Vec<u32>,
     /// Factory components and the names and limit of what they spawn.
     pub factories: super::factory::Factories,
     /// Index of the next script instance: shared by load and `factory.create`, so the script
@@ -43,6 +45,7 @@ impl World {
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
             render: Default::default(),
+            live_callbacks: Vec::new(),
             factories: Default::default(),
             next_script: 0,
         }

@@ -92,6 +92,8 @@ pub struct Overlay {
     /// This frame's line vertices, then (after `lines_end`) its text vertices.
     lines: Vec<f32>,
     texts: Vec<f32>,
+    /// The vertex bytes uploaded, kept so a frame with text allocates nothing.
+    bytes: Vec<u8>,
 }
 
 impl Overlay {
@@ -140,7 +142,17 @@ impl Overlay {
             gl.bind_vertex_array(None);
             let u_viewproj = gl.get_uniform_location(program, "mtx_viewproj");
             let u_font = gl.get_uniform_location(program, "font");
-            Ok(Overlay { program, vao, vbo, texture, u_viewproj, u_font, lines: Vec::new(), texts: Vec::new() })
+            Ok(Overlay {
+                program,
+                vao,
+                vbo,
+                texture,
+                u_viewproj,
+                u_font,
+                lines: Vec::new(),
+                texts: Vec::new(),
+                bytes: Vec::new(),
+            })
         }
     }
 
@@ -165,7 +177,8 @@ impl Overlay {
         }
         let line_vertices = (self.lines.len() / FLOATS) as i32;
         let text_vertices = (self.texts.len() / FLOATS) as i32;
-        let bytes: Vec<u8> = self.lines.iter().chain(&self.texts).flat_map(|f| f.to_ne_bytes()).collect();
+        self.bytes.clear();
+        self.bytes.extend(self.lines.iter().chain(&self.texts).flat_map(|f| f.to_ne_bytes()));
         self.lines.clear();
         self.texts.clear();
         // Pixels (origin bottom-left) to clip space.
@@ -177,7 +190,7 @@ impl Overlay {
             gl.use_program(Some(self.program));
             gl.bind_vertex_array(Some(self.vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.bytes, glow::STREAM_DRAW);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             gl.uniform_1_i32(self.u_font.as_ref(), 0);

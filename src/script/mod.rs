@@ -107,7 +107,7 @@ impl ScriptHost {
         let (api, sigs) = bindings(&lua).map_err(|e| format!("internal error while binding the FFI: {e}"))?;
         let ctx_addr = Rc::as_ptr(&world) as usize as f64;
         let entries = (|| -> mlua::Result<Entries> {
-            let vm = load_vmath(&lua)?;
+            let vm = load_vmath_over(&lua, &api, &sigs)?;
             let globals = lua.globals();
             globals.set("vmath", vm.get::<Table>("vmath")?)?;
             let s: Table =
@@ -320,10 +320,15 @@ fn bindings(lua: &Lua) -> mlua::Result<(Table, Table)> {
 /// the FFI functions it needs. Loading it again in the same state returns the same module.
 pub fn load_vmath(lua: &Lua) -> mlua::Result<Table> {
     let (api, sigs) = bindings(lua)?;
+    load_vmath_over(lua, &api, &sigs)
+}
+
+/// [`load_vmath`] over bindings already made (the runtime makes them once for every file).
+fn load_vmath_over(lua: &Lua, api: &Table, sigs: &Table) -> mlua::Result<Table> {
+    let cast: Function =
+        lua.load("local ffi = require('ffi') return function(s, a) return ffi.cast(s, a) end").eval()?;
     let f = lua.create_table()?;
     for name in ["euler_to_quat", "quat_to_euler"] {
-        let cast: Function =
-            lua.load("local ffi = require('ffi') return function(s, a) return ffi.cast(s, a) end").eval()?;
         f.set(name, cast.call::<Value>((sigs.get::<String>(name)?, api.get::<f64>(name)?))?)?;
     }
     lua.load(VMATH_LUA).set_name("@/builtins/vmath.lua").call(f)

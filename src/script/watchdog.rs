@@ -57,6 +57,10 @@ fn now_ms() -> u64 {
     epoch().elapsed().as_millis() as u64 + 1
 }
 
+/// [`now_ms`] as of the watchdog's last tick. Entries read this instead of the clock: a frame
+/// enters Lua once per delivered message, and the limit needs no finer time than a tick.
+static COARSE_MS: AtomicU64 = AtomicU64::new(1);
+
 /// Signals received so far (SIGINT or SIGTERM); the game loop quits when it is non-zero.
 static SIGNALS: AtomicU32 = AtomicU32::new(0);
 /// Set by a signal, taken by the first hook that fires after it.
@@ -95,7 +99,7 @@ impl Watch {
     /// Marks Lua as running until the guard drops.
     pub fn enter(&self) -> EntryGuard<'_> {
         if self.depth.fetch_add(1, Ordering::AcqRel) == 0 {
-            self.entered.store(now_ms(), Ordering::Release);
+            self.entered.store(COARSE_MS.load(Ordering::Relaxed), Ordering::Release);
         }
         EntryGuard(self)
     }
@@ -149,6 +153,7 @@ fn start_thread() {
             loop {
                 std::thread::sleep(TICK);
                 let now = now_ms();
+                COARSE_MS.store(now, Ordering::Relaxed);
                 let interrupt = INTERRUPT.load(Ordering::Acquire);
                 let Ok(r) = registry().lock() else { return };
                 for w in r.iter().filter_map(Weak::upgrade) {

@@ -236,12 +236,14 @@ crate::export! {
         // SAFETY: `ids` points at `n` uint32 of a Lua-side buffer alive during the call.
         let ids = unsafe { std::slice::from_raw_parts_mut(ids, n as usize) };
         with_world(ctx, |w| {
-            let live = w.models.live_callbacks();
+            let mut live = std::mem::take(&mut w.live_callbacks);
+            w.models.live_callbacks(&mut live);
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {
                     *id = 0;
                 }
             }
+            w.live_callbacks = live;
             OK
         })
         .unwrap_or_else(|| fail("game state is busy".into()))
