@@ -130,10 +130,13 @@ impl EulerRecords {
 
 /// Script property elements being animated, shared with Lua as a flat float array.
 ///
-/// Script properties live in Lua `self` tables, so a tween cannot write them directly. Lua copies
-/// the current values of cells whose tweens start this frame into `values` before the update
-/// ([`ScriptCells::pull`]) and copies the written ones back after it ([`ScriptCells::written`]):
-/// one pass over the few script cells per frame, while game-object tweens stay in Rust.
+/// A cell is the storage of its property element from the first `go.animate` on it until its
+/// object is deleted: the script's `self` reads and writes it in place (animate.lua's lazy
+/// fields), so a tween's write is the only work per frame and per value. Cells of stand-in
+/// records whose values live elsewhere (a model's material constants, a `self` with a
+/// metatable of the script's own) are *mirrored*: Lua copies their current values in before the
+/// tweens start ([`ScriptCells::pull`]) and the written ones back after the update
+/// ([`ScriptCells::written`]).
 #[derive(Default)]
 pub struct ScriptCells {
     pub values: Vec<f32>,
@@ -141,9 +144,10 @@ pub struct ScriptCells {
     by_key: HashMap<(u32, Hash, Hash), u32>,
     free: Vec<u32>,
     is_written: Vec<bool>,
-    /// Cells written during the last update, each once.
+    mirrored: Vec<bool>,
+    /// Mirrored cells written during the last update, each once.
     pub written: Vec<u32>,
-    /// Cells whose value Lua must provide before the next update.
+    /// Mirrored cells whose value Lua must provide before the next update.
     pub pull: Vec<u32>,
     /// Cells released since Lua last looked: Lua drops what it holds for them (the `self` table
     /// of a deleted instance) before they return to the free list, so a reused cell is never
@@ -153,8 +157,9 @@ pub struct ScriptCells {
 
 impl ScriptCells {
     /// The cell of element `property` of component `component` on object `slot`, and whether it
-    /// was just created (Lua then records which `self` field it stands for).
-    pub fn cell(&mut self, slot: u32, component: Hash, property: Hash) -> (u32, bool) {
+    /// was just created (Lua then records which `self` field it stands for). `mirrored` is kept
+    /// from the call that creates the cell.
+    pub fn cell(&mut self, slot: u32, component: Hash, property: Hash, mirrored: bool) -> (u32, bool) {
         let key = (slot, component, property);
         if let Some(&c) = self.by_key.get(&key) {
             return (c, false);
@@ -163,12 +168,14 @@ impl ScriptCells {
             Some(c) => {
                 self.keys[c as usize] = key;
                 self.values[c as usize] = 0.0;
+                self.mirrored[c as usize] = mirrored;
                 c
             }
             None => {
                 self.keys.push(key);
                 self.values.push(0.0);
                 self.is_written.push(false);
+                self.mirrored.push(mirrored);
                 (self.keys.len() - 1) as u32
             }
         };
@@ -188,10 +195,15 @@ impl ScriptCells {
         self.free.append(&mut self.released);
     }
 
+    pub fn is_mirrored(&self, cell: u32) -> bool {
+        self.mirrored.get(cell as usize).copied().unwrap_or(false)
+    }
+
+    #[inline]
     pub fn write(&mut self, cell: u32, v: f32) {
         let c = cell as usize;
         self.values[c] = v;
-        if !self.is_written[c] {
+        if self.mirrored[c] && !self.is_written[c] {
             self.is_written[c] = true;
             self.written.push(cell);
         }

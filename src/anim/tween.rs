@@ -194,8 +194,8 @@ impl TweenWorld {
     }
 
     /// The value cell of a script property element (see [`ScriptCells::cell`]).
-    pub fn script_cell(&mut self, slot: u32, component: Hash, property: Hash) -> (u32, bool) {
-        let (c, new) = self.cells.cell(slot, component, property);
+    pub fn script_cell(&mut self, slot: u32, component: Hash, property: Hash, mirrored: bool) -> (u32, bool) {
+        let (c, new) = self.cells.cell(slot, component, property, mirrored);
         if new {
             self.object(slot).cells.push(c);
         }
@@ -330,13 +330,15 @@ impl TweenWorld {
         }
     }
 
-    /// Script cells whose tweens start in the next update of `dt`: Lua refreshes their values.
+    /// Mirrored script cells whose tweens start in the next update of `dt`: Lua refreshes their
+    /// values (the other cells hold their property's value already).
     pub fn prepare(&mut self, dt: f32) {
         self.cells.pull.clear();
         for &h in &self.pending {
             let Some(&i) = self.index.get(h as usize) else { continue };
             let Some(t) = self.tweens.get(i as usize) else { continue };
             if let Target::Script { cell } = t.target
+                && self.cells.is_mirrored(cell)
                 && t.handle == h
                 && t.flags & (PLAYING | STARTED) == PLAYING
                 && t.delay <= dt

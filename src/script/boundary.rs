@@ -242,8 +242,8 @@ c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
     component: u64 = component, property: u64 = property, elems: [u64; 4] = elems, to: [f32; 4] = to,
     curve: *const f32 = curve, curve_len: i32 = curve_len, slot: u32 = slot, kind: u32 = kind,
     elem: i32 = elem, count: u32 = count, playback: u32 = playback, easing: u32 = easing,
-    duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, new_cells: u32 = new_cells,
-    cells: [u32; 4] = cells,
+    duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, mirror: u32 = mirror,
+    values: *mut f32 = values, new_cells: u32 = new_cells, cells: [u32; 4] = cells,
 });
 c_struct!(c_anim_done: crate::anim::Done as "sinew_anim_done" { callback: u32 = callback, finished: u32 = finished });
 c_struct!(c_anim_io: super::api::animate::AnimIo as "sinew_anim_io" {

@@ -1,8 +1,9 @@
 //! FFI endpoints of `go.animate` / `go.cancel_animations` (Lua side: `lua/animate.lua`).
 //!
 //! Lua checks the arguments and resolves the property; one call hands Rust a filled
-//! [`AnimRequest`]. Per frame, Lua copies script-property values in and out through the
-//! buffers described by [`AnimIo`], and runs the callbacks of [`Done`] records.
+//! [`AnimRequest`]. Tweened script properties are read and written in place by `self` (the
+//! cells of [`crate::anim::target::ScriptCells`]); per frame, Lua copies only mirrored values in and
+//! out through the buffers described by [`AnimIo`], and runs the callbacks of [`Done`] records.
 use super::{Ctx, slice, with_world};
 use crate::anim::{AnimError, Done, Easing, Element, GoProperty, Key, MAX_TWEENS, Playback, Spec, Target};
 use crate::script::boundary::{OK, fail};
@@ -30,6 +31,11 @@ pub struct AnimRequest {
     pub duration: f32,
     pub delay: f32,
     pub callback: u32,
+    /// 1 when the script cells this call creates are mirrored by Lua (see
+    /// [`crate::anim::target::ScriptCells`]); 0 when `self` reads and writes them in place.
+    pub mirror: u32,
+    /// Out: the cell values (moves when cells are created: Lua re-reads it after each call).
+    pub values: *mut f32,
     /// Out: bit i is set when script cell `cells[i]` was created by this call.
     pub new_cells: u32,
     /// Out: the script cells of the animated elements.
@@ -92,7 +98,7 @@ crate::export! {
                 e.to = req.to[i];
                 e.property = if n == 1 { req.property } else { req.elems[axis] };
                 e.target = if req.kind == SCRIPT {
-                    let (cell, new) = w.tweens.script_cell(slot, req.component, e.property);
+                    let (cell, new) = w.tweens.script_cell(slot, req.component, e.property, req.mirror != 0);
                     req.cells[i] = cell;
                     req.new_cells |= (new as u32) << i;
                     Target::Script { cell }
@@ -103,6 +109,7 @@ crate::export! {
                     w.tweens.go_target(&w.scene, slot, prop, axis as u8)
                 };
             }
+            req.values = w.tweens.cells.values.as_mut_ptr();
             let key = Key { slot, component: req.component, property: req.property };
             let spec = Spec { playback, easing, duration: req.duration, delay: req.delay, callback: req.callback };
             match w.tweens.animate(key, &elements[..n], &spec) {

@@ -1,6 +1,7 @@
 -- `go.animate` and `go.cancel_animations` over the Rust tween world (src/anim): this file checks
 -- arguments in Defold's order with Defold's messages, resolves the property to an FFI request,
--- and once per frame copies script-property values in and out and runs completion callbacks.
+-- keeps tweened script properties in the tween world's cells (read and written in place by
+-- `self`), and once per frame runs completion callbacks.
 local ffi = require("ffi")
 local S, go = ...
 local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
@@ -126,14 +127,126 @@ local function property_of(slot, u, ph)
   return d, rec
 end
 
+---------------------------------------------------------------- tweened script properties
+-- From its first go.animate until its object is deleted, a script property element lives in a
+-- cell of the Rust tween world (anim::target::ScriptCells), which the tween writes in place.
+-- The field leaves the raw `self` table and `self` reads and writes the cell through LAZY_MT,
+-- so a running tween costs Lua nothing per frame: a value is touched once, by Rust, and read
+-- only when the script asks for it. As in Defold (whose `self` is a userdata), a tweened
+-- property is not seen by `pairs(self)`; it is a single-precision float while it is a cell,
+-- as Defold's tweens are. A `self` that already has a metatable of the script's own, and the
+-- stand-in records of component properties, are *mirrored* instead: their values are copied
+-- into the cells before the tweens start and back after the update (E.before/after_tweens).
+local values = nil          -- float* over the cells; moves when cells are created (req.values)
+local lazy = setmetatable({}, { __mode = "k" })  -- self → field name → cell | vector entry
+-- A vector entry: { kind = "vector3" | "vector4" | "quat", vec = the value `self` returns,
+-- stamp = the tick `vec` was made in, [1..4] = cell of element x, y, z, w or false }. As with
+-- the values Defold's tweens store, a read in a later frame gets a fresh vector (one kept by
+-- the script does not change under it), and an element the script changes in place
+-- (`self.v.y = 2`) stays changed unless a tween drives it.
+local copy_value = S.copy_value
+local ELEM = { x = 1, y = 2, z = 3, w = 4 }
+local tick = 0              -- advances after each tween update (E.after_tweens)
+
+local function read_vector(e)
+  if e.stamp ~= tick then
+    local v = copy_value(e.vec)
+    for i = 1, 4 do
+      local c = e[i]
+      if c then v[COMPS[i]] = values[c] end
+    end
+    e.vec, e.stamp = v, tick
+  end
+  return e.vec
+end
+
+local LAZY_MT = {
+  __index = function(t, k)
+    local m = lazy[t]
+    local e = m and m[k]
+    if e == nil then return nil end
+    if type(e) == "number" then return values[e] end
+    return read_vector(e)
+  end,
+  __newindex = function(t, k, v)
+    local m = lazy[t]
+    local e = m and m[k]
+    if e == nil then return rawset(t, k, v) end
+    if type(e) == "number" then
+      if type(v) == "number" then values[e] = v; return end
+    elseif value_kind(v) == e.kind then
+      e.vec, e.stamp = copy_value(v), tick
+      for i = 1, 4 do
+        local c = e[i]
+        if c then values[c] = v[COMPS[i]] end
+      end
+      return
+    end
+    -- A value of another type makes the field a plain one again; the next go.animate of the
+    -- property brings its cells back.
+    m[k] = nil
+    rawset(t, k, v)
+  end,
+}
+
+-- Makes cell `c` the storage of element `comp` ("x" …, false for a number) of `self[name]`.
+local function adopt(self, name, kind, comp, c)
+  local m = lazy[self]
+  if m == nil then
+    m = {}
+    lazy[self] = m
+    setmetatable(self, LAZY_MT)
+  end
+  local e = m[name]
+  if not comp then
+    if e == nil then
+      local v = rawget(self, name)
+      if type(v) == "number" then values[c] = v end
+      rawset(self, name, nil)
+      m[name] = c
+    end
+    return
+  end
+  if e == nil then
+    local v = rawget(self, name)
+    if value_kind(v) ~= kind then v = kind == "vector3" and v3_t() or (kind == "quat" and q_t() or v4_t()) end
+    e = { kind = kind, vec = copy_value(v), stamp = tick, false, false, false, false }
+    rawset(self, name, nil)
+    m[name] = e
+  end
+  local i = ELEM[comp]
+  if e[i] ~= c then
+    e[i] = c
+    values[c] = read_vector(e)[comp]
+  end
+end
+
+-- The object of cell `c` was deleted: its value goes back into the raw field, so a `self` kept
+-- by a closure still reads it and the cell can be reused.
+local function settle(self, name, comp, c)
+  local m = lazy[self]
+  local e = m and m[name]
+  if e == nil then return end
+  if not comp then
+    if e == c then m[name] = nil; rawset(self, name, values[c]) end
+    return
+  end
+  if type(e) ~= "table" then return end
+  local i = ELEM[comp]
+  if e[i] ~= c then return end
+  local v = copy_value(read_vector(e))
+  e[i], e.vec = false, v
+  if not (e[1] or e[2] or e[3] or e[4]) then m[name] = nil; rawset(self, name, v) end
+end
+
 ---------------------------------------------------------------- go.animate
 local callbacks = {}        -- callback id → { fn, owner record, url, property hash }
 local next_callback = 0
--- Script cell + 1 (array part) → the `self` table, field name and element ("x" …, false for a number). A cell
--- only outlives its script instance until the object's deletion removes its tweens, so the
--- per-frame loops need no liveness check.
-local cell_self, cell_name, cell_comp = {}, {}, {}
-local ncells = 0
+-- Script cell + 1 (array part) → the `self` table, field name, element ("x" …, false for a
+-- number) and whether `self` reads it in place (else Lua mirrors it). A cell only outlives its
+-- script instance until the object's deletion releases it, so the loops need no liveness check.
+local cell_self, cell_name, cell_comp, cell_lazy = {}, {}, {}, {}
+local nmirrored = 0
 
 function go.animate(url, property, playback, to, easing, duration, delay, complete_function)
   local r, slot, u, ph = resolve("go.animate", url, property,
@@ -196,17 +309,30 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
     cb = next_callback
   end
   req.callback = cb
+  local in_place = false
+  if d.kind == SCRIPT then
+    local mt = getmetatable(rec.self)
+    in_place = mt == nil or mt == LAZY_MT
+  end
+  req.mirror = in_place and 0 or 1
   if A.anim_animate(ctx, req) ~= 0 then S.fail_last() end
   req.curve = nil
+  values = req.values
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
-  if d.kind == SCRIPT and req.new_cells ~= 0 then
+  if d.kind == SCRIPT then
+    local self, name = rec.self, d.name
+    local decl = rec.def.props[name]
+    local kind = decl and decl.kind or d.type
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
-      if bit.band(req.new_cells, bit.lshift(1, i)) ~= 0 then
-        local c = req.cells[i] + 1
-        cell_self[c], cell_name[c] = rec.self, d.name
-        cell_comp[c] = d.comp or (d.elems and COMPS[i + 1]) or false
-        ncells = ncells + 1
+      local c = req.cells[i]
+      local comp = d.comp or (d.elems and COMPS[i + 1]) or false
+      local new = bit.band(req.new_cells, bit.lshift(1, i)) ~= 0
+      if new then
+        cell_self[c + 1], cell_name[c + 1], cell_comp[c + 1] = self, name, comp
+        cell_lazy[c + 1] = in_place
+        if not in_place then nmirrored = nmirrored + 1 end
       end
+      if cell_lazy[c + 1] then adopt(self, name, kind, comp, c) end
     end
   end
 end
@@ -242,7 +368,7 @@ local E = S.E
 -- Tweens starting this frame read their start value: copy the current `self` values in.
 function E.before_tweens(dt)
   S.sweep_play_callbacks()
-  if ncells == 0 then return end
+  if nmirrored == 0 then return end
   A.anim_prepare(ctx, dt, io)
   local values, list = io.values, io.cells
   for i = 0, io.ncells - 1 do
@@ -256,10 +382,12 @@ end
 
 local done_ids, done_finished = {}, {}
 
--- Writes tweened script properties back (a fresh vector per property and frame, as go.set
--- does), then runs the callbacks of ended tweens.
+-- Writes mirrored properties back (a fresh vector per property and frame, as go.set does),
+-- then runs the callbacks of ended tweens.
 function E.after_tweens()
   A.anim_results(ctx, io)
+  values = io.values
+  tick = tick + 1
   local nc = io.ncells
   if nc > 0 then
     local values, list, fresh = io.values, io.cells, nil
@@ -287,8 +415,14 @@ function E.after_tweens()
   -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
   local nr = io.nreleased
   for i = 0, nr - 1 do
-    local c = io.released[i] + 1
-    cell_self[c], cell_name[c], cell_comp[c] = nil, nil, nil
+    local c = io.released[i]
+    local k = c + 1
+    if cell_lazy[k] then
+      settle(cell_self[k], cell_name[k], cell_comp[k], c)
+    elseif cell_self[k] ~= nil then
+      nmirrored = nmirrored - 1
+    end
+    cell_self[k], cell_name[k], cell_comp[k], cell_lazy[k] = nil, nil, nil, nil
   end
   local n = io.ndone
   if n == 0 then
