@@ -385,9 +385,10 @@ mod tests {
     fn lua_wrappers_call_exactly_the_exported_functions() {
         // Each file's local names for the FFI table (vmath.lua's own module table is `M`).
         let all: &[&str] = &["F.", "A.", "M."];
-        let sources: [(&str, &[&str]); 10] = [
+        let sources: [(&str, &[&str]); 11] = [
             (include_str!("lua/runtime.lua"), all),
             (include_str!("lua/go.lua"), all),
+            (include_str!("lua/property.lua"), all),
             (include_str!("lua/msg.lua"), all),
             (include_str!("lua/animate.lua"), all),
             (include_str!("lua/model.lua"), all),

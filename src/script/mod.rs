@@ -21,6 +21,7 @@ const VMATH_LUA: &str = include_str!("lua/vmath.lua");
 const RUNTIME_LUA: &str = include_str!("lua/runtime.lua");
 const GO_LUA: &str = include_str!("lua/go.lua");
 const MSG_LUA: &str = include_str!("lua/msg.lua");
+const PROPERTY_LUA: &str = include_str!("lua/property.lua");
 const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
 const MODEL_LUA: &str = include_str!("lua/model.lua");
 const INPUT_LUA: &str = include_str!("lua/input.lua");
@@ -113,6 +114,7 @@ impl ScriptHost {
             let s: Table =
                 lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, sigs, ctx_addr, host_fns, vm))?;
             let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
+            lua.load(PROPERTY_LUA).set_name("@/builtins/property.lua").call::<()>(s.clone())?;
             lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
             let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
             globals.set("model", model)?;

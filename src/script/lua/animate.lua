@@ -4,9 +4,8 @@
 -- `self`), and once per frame runs completion callbacks.
 local ffi = require("ffi")
 local S, go = ...
-local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
-local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
-local hash_t, url_t, istype = S.hash_t, S.url_t, ffi.istype
+local ctx, vm = S.ctx, S.vm
+local fail, argerr, istype = S.fail, S.argerr, ffi.istype
 local v3_t, v4_t, q_t, vec_t = vm.vector3_t, vm.vector4_t, vm.quat_t, vm.vector_t
 
 local A = S.F
@@ -21,111 +20,9 @@ local NUMERIC = { number = true, vector3 = true, vector4 = true, quat = true }
 local value_kind, url_text = S.value_kind, S.url_text
 
 ---------------------------------------------------------------- properties
--- A property description: kind (0..3 game object, 4 script), type ("number", "vector3", …),
--- elem (0-based element of a sub-property, -1 otherwise), count, element ids, self field name,
--- read_only.
-local function describe(kind, type_, name, elem_names)
-  local d = { kind = kind, type = type_, elem = -1, count = 1, name = name }
-  if elem_names then
-    d.count, d.elems = #elem_names, {}
-    for i, c in ipairs(elem_names) do d.elems[i] = hash(name .. "." .. c) end
-  end
-  return d
-end
-
--- Game-object properties from the one registry in Rust (anim::GoProperty, as go.get/go.set).
-local GO_PROPS = {}
-for _, p in ipairs(S.R.go_properties) do
-  GO_PROPS[hash(p.name)] = describe(p.index, p.type, p.name, p.elements)
-  GO_PROPS[hash(p.name)].splat = p.fills_animate
-  for i, c in ipairs(p.elements) do
-    local d = describe(p.index, "number", p.name .. "." .. c)
-    d.elem = i - 1
-    GO_PROPS[hash(p.name .. "." .. c)] = d
-  end
-end
-
--- Script properties are described per script definition, on first use.
-local function script_prop(def, ph)
-  local cache = def.anim_props
-  if cache == nil then cache = {}; def.anim_props = cache end
-  local d = cache[ph]
-  if d ~= nil then return d end
-  local name = S.hash_text(ph.h)
-  local decl = def.props[name]
-  if decl then
-    local comps = (decl.kind == "vector3" and { "x", "y", "z" }) or ((decl.kind == "vector4" or decl.kind == "quat") and COMPS)
-    d = describe(SCRIPT, decl.kind, name, comps or nil)
-    if decl.kind == "number" then d.elems = nil end
-  else
-    local base, c = name:match("^(.-)%.([xyzw])$")
-    decl = base and def.props[base]
-    if decl and (decl.kind == "vector3" and c ~= "w" or decl.kind == "vector4" or decl.kind == "quat") then
-      d = describe(SCRIPT, "number", base)
-      d.elem, d.comp = (c == "w" and 3) or (c == "z" and 2) or (c == "y" and 1) or 0, c
-    end
-  end
-  cache[ph] = d or false
-  return d or false
-end
-
--- url → (slot, url copy, property description, script record or nil); raises Defold's errors.
-local function resolve(fname, url, property, cross_msg, optional_property)
-  local r = current()
-  if r == nil then fail("You can only access go.* functions and values from a script instance (.script file)") end
-  local u = S.to_url(url, fname, 1, r)
-  if u.s ~= r.url.s then fail(cross_msg) end
-  local ph = nil
-  if property ~= nil or not optional_property then ph = S.to_hash(property, fname, 2) end
-  local slot = F.find(ctx, u.s, u.p)
-  if slot == NONE then fail(string.format("Could not find any instance with id '%s'.", S.hash_text(u.p))) end
-  return r, slot, url_t(u.s, u.p, u.f), ph
-end
-
--- Material constants of a model component (`tint`, `tint.x` …) animate like vector4 script
--- properties of a stand-in record whose `self` reads and writes the constants through Rust.
-local component_records = {}
-
-local function component_record(slot, u)
-  local key = tostring(slot) .. ":" .. S.hash_text(u.f)
-  local rec = component_records[key]
-  if rec then return rec end
-  local comp, where = u.f, url_text(u)
-  local props = S.component_props
-  local decls = setmetatable({}, { __index = function(t, name)
-    local kind = props.kind(slot, comp, name)
-    local d = (kind == "vector4" or kind == "number") and { name = name, kind = kind } or nil
-    rawset(t, name, d or false)
-    return d
-  end })
-  rec = {
-    def = { props = decls },
-    self = setmetatable({}, {
-      __index = function(_, name) return props.get(slot, comp, name, where) end,
-      __newindex = function(_, name, v) props.set(slot, comp, name, v, where) end,
-    }),
-  }
-  component_records[key] = rec
-  return rec
-end
-
-local function property_of(slot, u, ph)
-  local d, rec
-  if u.f == 0 then
-    d = GO_PROPS[ph]
-  else
-    local si = F.script_of(ctx, slot, u.f)
-    if si == NONE then
-      fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), url_text(u)))
-    end
-    rec = si == NONE - 1 and component_record(slot, u) or S.by_index[si]
-    d = rec and script_prop(rec.def, ph)
-  end
-  if not d then
-    fail(string.format("'%s' does not have any property called '%s'", url_text(u), S.hash_text(ph.h)))
-  end
-  return d, rec
-end
+-- (url, property) resolves through S.property (property.lua), as go.get and go.set do.
+local GO_ANIMATE_CROSS = "go.animate can only animate instances within the same collection."
+local CANCEL_CROSS = "function called can only access instances within the same collection."
 
 ---------------------------------------------------------------- tweened script properties
 -- From its first go.animate until its object is deleted, a script property element lives in a
@@ -249,8 +146,7 @@ local cell_self, cell_name, cell_comp, cell_lazy = {}, {}, {}, {}
 local nmirrored = 0
 
 function go.animate(url, property, playback, to, easing, duration, delay, complete_function)
-  local r, slot, u, ph = resolve("go.animate", url, property,
-    "go.animate can only animate instances within the same collection.")
+  local r, slot, u, ph = S.property_target("go.animate", url, property, GO_ANIMATE_CROSS)
   if type(playback) ~= "number" then argerr("go.animate", 3, "number", playback) end
   playback = math.floor(playback)
   -- Written so NaN fails too (every comparison with NaN is false).
@@ -276,8 +172,8 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if delay ~= nil and not (delay > -math.huge and delay < math.huge) then
     fail(string.format("go.animate: delay must be a finite number (got %s)", tostring(delay)))
   end
-  local d, rec = property_of(slot, u, ph)
-  if d.type == "vector3" and d.splat and to_kind == "number" then
+  local d, rec = S.describe_property(slot, u, ph)
+  if d.type == "vector3" and d.fills_animate and to_kind == "number" then
     to, to_kind = v3_t(to, to, to), "vector3"
   end
   if to_kind ~= d.type then
@@ -320,9 +216,7 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   values = req.values
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
   if d.kind == SCRIPT then
-    local self, name = rec.self, d.name
-    local decl = rec.def.props[name]
-    local kind = decl and decl.kind or d.type
+    local self, name, kind = rec.self, d.name, d.whole
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
       local c = req.cells[i]
       local comp = d.comp or (d.elems and COMPS[i + 1]) or false
@@ -338,16 +232,12 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
 end
 
 function go.cancel_animations(url, property)
-  local _, slot, u, ph = resolve("go.cancel_animations", url, property,
-    "function called can only access instances within the same collection.", true)
+  local _, slot, u, ph = S.property_target("go.cancel_animations", url, property, CANCEL_CROSS, true)
   if ph == nil then
-    if u.f ~= 0 and F.script_of(ctx, slot, u.f) == NONE then
-      fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), url_text(u)))
-    end
     if A.anim_cancel(ctx, slot, u.f, nil, 0) ~= 0 then S.fail_last() end
     return
   end
-  local d = property_of(slot, u, ph)
+  local d = S.describe_property(slot, u, ph)
   if not NUMERIC[d.type] then
     fail(string.format("The property '%s' must be of a numerical type", S.hash_text(ph.h)))
   end

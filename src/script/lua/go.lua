@@ -255,14 +255,7 @@ function go.property(name, default)
 end
 
 ---------------------------------------------------------------- go.get / go.set
--- Game-object properties, from the one registry in Rust (anim::GoProperty): name → { base
--- property, element name or nil, registry row }.
-local GO_PROPS = {}
-for _, p in ipairs(S.R.go_properties) do
-  GO_PROPS[hash(p.name)] = { p.name, nil, p }
-  for _, c in ipairs(p.elements) do GO_PROPS[hash(p.name .. "." .. c)] = { p.name, c, p } end
-end
-
+-- (url, property) resolves through S.property (property.lua), as go.animate does.
 -- `euler` goes through Rust too, so go.get reads the angles a running Euler tween keeps.
 local function read_go(slot, base)
   if base == "position" then local v = v3_t(); check(F.get_position(ctx, slot, v)); return v end
@@ -281,53 +274,21 @@ end
 
 local url_text = S.url_text
 
--- Resolves (url, property) to a game object slot or a script record; raises Defold's errors.
 local function target(fname, url, prop)
-  local r = current()
-  if r == nil then no_script() end
-  local ph = S.to_hash(prop, fname, 2)
-  local u = to_url(url, fname, 1, r)
-  if u.s ~= r.url.s then fail(fname .. " can only access instances within the same collection.") end
-  local slot = F.find(ctx, u.s, u.p)
-  if slot == NONE then fail(string.format("Could not find any instance with id '%s'.", S.hash_text(u.p))) end
-  local where_text = url_text(u)
-  if u.f == 0 then
-    local gp = GO_PROPS[ph]
-    if gp == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, S.hash_text(ph.h))) end
-    return slot, gp, nil, ph, where_text
-  end
-  local si = F.script_of(ctx, slot, u.f)
-  if si == NONE then
-    fail(string.format("could not find component '%s' when resolving '%s'", S.hash_text(u.f), where_text))
-  end
-  if si == NONE - 1 then
-    -- Another component type (model: material constants, cursor, …): see S.component_props.
-    return slot, nil, { component = u.f, name = S.hash_text(ph.h) }, ph, where_text
-  end
-  local rec = S.by_index[si]
-  local name = S.hash_text(ph.h)
-  local base, comp = name:match("^(.-)%.([xyzw])$")
-  local decl = rec and rec.def.props[name]
-  if decl == nil and base then
-    decl = rec and rec.def.props[base]
-    if decl and decl.kind ~= "vector3" and decl.kind ~= "vector4" and decl.kind ~= "quat" then decl = nil end
-  else
-    comp = nil
-  end
-  if decl == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
-  return slot, nil, { rec = rec, decl = decl, comp = comp }, ph, where_text
+  local _, slot, u, ph, d, rec = S.property(fname, url, prop, fname .. " can only access instances within the same collection.")
+  return slot, u, ph, d, rec
 end
 
 function go.get(url, prop, options)
-  local slot, gp, sp, _, wt = target("go.get", url, prop)
-  if gp then
-    local v = read_go(slot, gp[1])
-    if gp[2] then return v[gp[2]] end
+  local slot, u, _, d, rec = target("go.get", url, prop)
+  if d.owner == "go" then
+    local v = read_go(slot, d.name)
+    if d.comp then return v[d.comp] end
     return v
   end
-  if sp.component then return S.component_props.get(slot, sp.component, sp.name, wt) end
-  local v = sp.rec.self[sp.decl.name]
-  if sp.comp then return v[sp.comp] end
+  if d.owner == "component" then return S.component_props.get(slot, u.f, d.full, url_text(u)) end
+  local v = rec.self[d.name]
+  if d.comp then return v[d.comp] end
   return S.copy_value(v)
 end
 
@@ -337,35 +298,33 @@ local TYPE_WORD = { number = "number", hash = "hash", url = "msg.url", vector3 =
 local value_kind = S.value_kind
 
 function go.set(url, prop, value, options)
-  local slot, gp, sp, ph, where_text = target("go.set", url, prop)
-  local pname = S.hash_text(ph.h)
+  local slot, u, ph, d, rec = target("go.set", url, prop)
+  local where_text = url_text(u)
   local function wrong(kind)
-    fail(string.format("the property '%s' of '%s' must be a %s", pname, where_text, TYPE_WORD[kind] or kind))
+    fail(string.format("the property '%s' of '%s' must be a %s", S.hash_text(ph.h), where_text, TYPE_WORD[kind] or kind))
   end
-  if sp and sp.component then return S.component_props.set(slot, sp.component, sp.name, value, where_text) end
-  if gp then
-    local base, comp = gp[1], gp[2]
-    if comp then
+  if d.owner == "component" then return S.component_props.set(slot, u.f, d.full, value, where_text) end
+  if d.owner == "go" then
+    if d.comp then
       if type(value) ~= "number" then wrong("number") end
-      local v = read_go(slot, base)
-      v[comp] = value
-      return write_go(slot, base, v)
+      local v = read_go(slot, d.name)
+      v[d.comp] = value
+      return write_go(slot, d.name, v)
     end
-    local want = gp[3].type
-    if gp[3].fills_set and type(value) == "number" then value = v3_t(value, value, value) end
-    if value_kind(value) ~= want then wrong(want) end
-    return write_go(slot, base, value)
+    if d.fills_set and type(value) == "number" then value = v3_t(value, value, value) end
+    if value_kind(value) ~= d.type then wrong(d.type) end
+    return write_go(slot, d.name, value)
   end
-  local self, decl = sp.rec.self, sp.decl
-  if sp.comp then
+  local self = rec.self
+  if d.comp then
     if type(value) ~= "number" then wrong("number") end
-    local v = S.copy_value(self[decl.name])
-    v[sp.comp] = value
-    self[decl.name] = v
+    local v = S.copy_value(self[d.name])
+    v[d.comp] = value
+    self[d.name] = v
     return
   end
-  if value_kind(value) ~= decl.kind then wrong(decl.kind) end
-  self[decl.name] = S.copy_value(value)
+  if value_kind(value) ~= d.type then wrong(d.type) end
+  self[d.name] = S.copy_value(value)
 end
 
 return go

@@ -564,6 +564,7 @@ function E.reload_script(path)
   if not new then return err end
   for _, name in ipairs(CALLBACKS) do def[name] = new[name] end
   def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
+  def.prop_desc = nil  -- property.lua's descriptions of the old declarations
   phases_dirty = true
   for i = 1, n do
     local r = list[i]
