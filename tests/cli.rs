@@ -520,3 +520,24 @@ fn sigterm_ends_the_run_cleanly() {
     assert!(stdout.contains("final called"), "{stdout}");
     assert!(shot.exists(), "screenshot written on SIGTERM");
 }
+
+/// `sinew luajit FILE ARGS…` (hidden, for scripts/bench.sh's floors): plain LuaJIT with `arg`,
+/// no Sinew API, errors on stderr with exit status 1.
+#[test]
+fn luajit_runs_plain_lua_files() {
+    let dir = project(
+        "luajit",
+        &[
+            ("/ok.lua", "print(arg[1], arg[2], jit ~= nil, go == nil, msg == nil)"),
+            ("/bad.lua", "local x = nil\nprint(x.y)"),
+        ],
+    );
+    let ok = dir.path().join("ok.lua");
+    let r = sinew(&["luajit", ok.to_str().unwrap(), "65000", "-5"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert_eq!(r.stdout.trim(), "65000\t-5\ttrue\ttrue\ttrue", "{}", r.show());
+    let bad = dir.path().join("bad.lua");
+    let r = sinew(&["luajit", bad.to_str().unwrap()]);
+    assert_eq!(r.status, 1, "{}", r.show());
+    assert!(r.stderr.contains("bad.lua:2:"), "{}", r.show());
+}

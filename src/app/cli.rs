@@ -18,6 +18,13 @@ enum Command {
     Check { project_dir: PathBuf },
     /// Print a glTF model's meshes, skins and joints, morph targets and animations.
     Inspect(InspectArgs),
+    /// Run a plain Lua file on the built-in LuaJIT, without Sinew's API (benchmark floors).
+    #[command(hide = true)]
+    Luajit {
+        file: PathBuf,
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 #[derive(clap::Args)]
@@ -127,6 +134,7 @@ pub fn main() -> i32 {
             }
             None => super::inspect::inspect(&a.model),
         },
+        Some(Command::Luajit { file, args }) => super::luajit::run_file(&file, &args),
     };
     crate::base::log::finish();
     status

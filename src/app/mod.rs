@@ -2,6 +2,7 @@
 pub mod cli;
 pub mod draw;
 pub mod inspect;
+pub mod luajit;
 pub mod run;
 pub mod stats;
 pub mod watch;
