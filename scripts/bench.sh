@@ -17,13 +17,11 @@ fi
 FRAMES=${FRAMES:-300}
 ROUNDS=${ROUNDS:-3}
 OUT=${BENCH_DIR:-target/perf-projects}
-# SINEW_BIN=path/to/another/sinew compares a build of another commit on the same projects.
-if [ -n "${SINEW_BIN:-}" ]; then
-  BIN=$SINEW_BIN
-else
-  cargo build --release --quiet --bin sinew
-  BIN=target/release/sinew
-fi
+cargo build --release --quiet --bin sinew
+# The floors always run on this build's LuaJIT; SINEW_BIN=path/to/another/sinew runs the
+# projects on another build (an older commit) for a before/after table.
+LJ=target/release/sinew
+BIN=${SINEW_BIN:-$LJ}
 python3 "$PERF/make_projects.py" "$OUT" >/dev/null
 RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT
@@ -34,8 +32,8 @@ for round in $(seq "$ROUNDS"); do
       --size 64x64 2>&1 >/dev/null | grep '^{' | tail -1)
     echo "$p $line" >>"$RESULTS"
   done
-  echo "floor_dispatch $("$BIN" luajit "$PERF/dispatch_baseline.lua" 10000 "$FRAMES")" >>"$RESULTS"
-  echo "floor_tweens $("$BIN" luajit "$PERF/tween_baseline.lua" 65000 "$FRAMES")" >>"$RESULTS"
+  echo "floor_dispatch $("$LJ" luajit "$PERF/dispatch_baseline.lua" 10000 "$FRAMES")" >>"$RESULTS"
+  echo "floor_tweens $("$LJ" luajit "$PERF/tween_baseline.lua" 65000 "$FRAMES")" >>"$RESULTS"
 done
 
 python3 - "$RESULTS" "$FRAMES" "$ROUNDS" <<'PY'
