@@ -18,6 +18,9 @@ enum Command {
     Check { project_dir: PathBuf },
     /// Print a glTF model's meshes, skins and joints, morph targets and animations.
     Inspect(InspectArgs),
+    /// Show one model file (.glb, .gltf, .obj, .bon) without a project: framed, lit, orbit with
+    /// the mouse; Space/N next clip, P pause, B bones, R reset camera.
+    View(ViewArgs),
     /// Run a plain Lua file on the built-in LuaJIT, without Sinew's API (benchmark floors).
     #[command(hide = true)]
     Luajit {
@@ -46,6 +49,32 @@ fn parse_time(s: &str) -> Result<f32, String> {
         Ok(v) if v.is_finite() => Ok(v),
         _ => Err(format!("'{s}' is not a time in seconds")),
     }
+}
+
+#[derive(clap::Args)]
+struct ViewArgs {
+    file: PathBuf,
+    /// Render offscreen, no window (chosen automatically when no display is available).
+    #[arg(long)]
+    headless: bool,
+    /// Quit after N frames.
+    #[arg(long, value_name = "N")]
+    frames: Option<u64>,
+    /// Advance by exactly this many seconds each frame.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_dt)]
+    fixed_dt: Option<f32>,
+    /// Write the last rendered frame as a PNG on exit.
+    #[arg(long, value_name = "PATH")]
+    screenshot: Option<PathBuf>,
+    /// Window or offscreen size.
+    #[arg(long, value_name = "WxH", value_parser = parse_size)]
+    size: Option<(u32, u32)>,
+    /// Do not reload the file when it changes.
+    #[arg(long)]
+    no_watch: bool,
+    /// Feed the raw input events of this file.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Default)]
@@ -123,6 +152,17 @@ pub fn main() -> i32 {
             watch: !a.no_watch,
             stats: a.stats,
             record: a.record,
+            replay: a.replay,
+            resources: None,
+        }),
+        Some(Command::View(a)) => super::view::view(super::view::ViewOptions {
+            file: a.file,
+            headless: a.headless,
+            frames: a.frames,
+            fixed_dt: a.fixed_dt,
+            screenshot: a.screenshot,
+            size: a.size,
+            watch: !a.no_watch,
             replay: a.replay,
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),

@@ -26,7 +26,7 @@ pub fn inspect(path: &Path) -> i32 {
 }
 
 /// Imports the model with its folder as the project root; errors name the path as given.
-fn load(path: &Path) -> Result<ModelData, crate::base::error::LoadError> {
+pub(super) fn load(path: &Path) -> Result<ModelData, crate::base::error::LoadError> {
     // A FIFO would block the read and `/dev/zero` would never end: only plain files are read.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(crate::base::error::LoadError::new(path.display().to_string(), "not a regular file"));

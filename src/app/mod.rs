@@ -5,6 +5,7 @@ pub mod inspect;
 pub mod luajit;
 pub mod run;
 pub mod stats;
+pub mod view;
 pub mod watch;
 
 pub use cli::main;

@@ -27,6 +27,8 @@ pub struct RunOptions {
     pub record: Option<PathBuf>,
     /// Feed the raw input events of this file.
     pub replay: Option<PathBuf>,
+    /// Resources to run instead of `project_dir`'s (`sinew view`).
+    pub resources: Option<Resources>,
 }
 
 /// A loaded game: its state and the script runtime that drives it.
@@ -141,7 +143,11 @@ pub fn run(opts: RunOptions) -> i32 {
         },
         None => None,
     };
-    let res = match open_resources(opts.project_dir.as_deref()) {
+    let opened = match opts.resources.clone() {
+        Some(r) => Ok(r),
+        None => open_resources(opts.project_dir.as_deref()),
+    };
+    let res = match opened {
         Ok(r) => r,
         Err(e) => {
             log::error!("{e}");

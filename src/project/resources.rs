@@ -8,6 +8,9 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
 
+/// Files made by the program: resource path → bytes.
+type Overlay = std::sync::Arc<Vec<(String, Vec<u8>)>>;
+
 #[derive(Debug, Clone)]
 enum Root {
     Dir(PathBuf),
@@ -18,6 +21,9 @@ enum Root {
 #[derive(Debug, Clone)]
 pub struct Resources {
     root: Root,
+    /// Files made by the program that win over the root's (`sinew view`'s project around one
+    /// model file).
+    overlay: Option<Overlay>,
 }
 
 fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
@@ -33,12 +39,18 @@ impl Resources {
         if !canon.is_dir() {
             return Err(LoadError::new(dir.display().to_string(), "not a folder"));
         }
-        Ok(Resources { root: Root::Dir(canon) })
+        Ok(Resources { root: Root::Dir(canon), overlay: None })
     }
 
     /// The demo project embedded in the binary.
     pub fn demo() -> Self {
-        Resources { root: Root::Demo }
+        Resources { root: Root::Demo, overlay: None }
+    }
+
+    /// These resources with `files` (path → bytes) in front of the root's.
+    pub fn with_overlay(mut self, files: Vec<(String, Vec<u8>)>) -> Self {
+        self.overlay = Some(std::sync::Arc::new(files));
+        self
     }
 
     /// The project folder on disk, if any (hot reload watches it).
@@ -68,6 +80,11 @@ impl Resources {
             };
             return Err(LoadError::new(who, msg));
         };
+        if let Some(files) = &self.overlay
+            && let Some((_, b)) = files.iter().find(|(p, _)| *p == norm)
+        {
+            return Ok(b.clone());
+        }
         if let Some(bytes) = self.read_project(&norm, who)? {
             return Ok(bytes);
         }

@@ -195,17 +195,18 @@ impl Overlay {
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             gl.uniform_1_i32(self.u_font.as_ref(), 0);
             gl.disable(glow::CULL_FACE);
+            // Lines and text are on top of everything (gameplay.md section 3): a bone line inside
+            // a body must show.
+            gl.disable(glow::DEPTH_TEST);
             if line_vertices > 0 {
                 gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &view_proj.to_cols_array());
                 gl.draw_arrays(glow::LINES, 0, line_vertices);
             }
             if text_vertices > 0 {
-                // Text is on top of everything.
-                gl.disable(glow::DEPTH_TEST);
                 gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &screen.to_cols_array());
                 gl.draw_arrays(glow::TRIANGLES, line_vertices, text_vertices);
-                gl.enable(glow::DEPTH_TEST);
             }
+            gl.enable(glow::DEPTH_TEST);
             gl.bind_texture(glow::TEXTURE_2D, None);
             gl.bind_vertex_array(None);
             gl.use_program(None);

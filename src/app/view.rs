@@ -1,0 +1,165 @@
+//! `sinew view FILE` (rigs.md section 6): one model file shown without a project. The file's
+//! folder is the project root and a small project made here is laid over it (Resources'
+//! overlay): a collection with the model, a framed camera running the built-in viewer script
+//! (`builtins/view/view.script`: orbit, zoom, pan, clip cycling, bones overlay) and two lights.
+//! Everything else is `sinew run`: the same loop, hot reload of the folder, `--headless`,
+//! `--screenshot`, `--replay`.
+use super::run::{RunOptions, run};
+use crate::project::Resources;
+use crate::project::model_data::ModelData;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+/// Where the made-up project lives inside the model's folder (nothing is written to disk).
+const DIR: &str = "/_sinew_view";
+
+pub struct ViewOptions {
+    pub file: PathBuf,
+    pub headless: bool,
+    pub frames: Option<u64>,
+    pub fixed_dt: Option<f32>,
+    pub screenshot: Option<PathBuf>,
+    pub size: Option<(u32, u32)>,
+    pub watch: bool,
+    pub replay: Option<PathBuf>,
+}
+
+/// Viewable file types; the model component loads each through the importer its extension names.
+const EXTENSIONS: [&str; 4] = ["glb", "gltf", "obj", "bon"];
+
+pub fn view(opts: ViewOptions) -> i32 {
+    let ext = opts.file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+    if !EXTENSIONS.contains(&ext.as_str()) {
+        eprintln!("error: {}: sinew view shows .glb, .gltf, .obj and .bon files", opts.file.display());
+        return 2;
+    }
+    let data = match super::inspect::load(&opts.file) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let name = opts.file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let dir = match opts.file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => Path::new(".").to_path_buf(),
+    };
+    let res = match Resources::open_dir(&dir) {
+        Ok(r) => r.with_overlay(project_files(&name, &data)),
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    run(RunOptions {
+        resources: Some(res),
+        headless: opts.headless,
+        frames: opts.frames,
+        fixed_dt: opts.fixed_dt,
+        screenshot: opts.screenshot,
+        size: opts.size,
+        watch: opts.watch,
+        replay: opts.replay,
+        ..RunOptions::default()
+    })
+}
+
+/// A Lua string literal for any bytes (`\ddd` escapes for everything unusual).
+fn lua_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for b in s.bytes() {
+        match b {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:03}");
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    serde_json::Value::String(s.to_string()).to_string()
+}
+
+/// The joints of every skin, each with the index (1-based, 0 = none) of its nearest ancestor
+/// that is a joint too: the bones overlay draws a line from each joint to that one.
+fn bones(data: &ModelData) -> Vec<(String, usize)> {
+    let mut joints: Vec<usize> = data.skins.iter().flat_map(|s| s.joints.iter().copied()).collect();
+    joints.sort_unstable();
+    joints.dedup();
+    joints.retain(|&j| j < data.nodes.len());
+    let position = |n: usize| joints.iter().position(|&j| j == n);
+    joints
+        .iter()
+        .map(|&j| {
+            let mut p = data.nodes[j].parent;
+            let mut parent = 0;
+            while let Some(n) = p.filter(|&n| n < data.nodes.len()) {
+                if let Some(k) = position(n) {
+                    parent = k + 1;
+                    break;
+                }
+                p = data.nodes[n].parent;
+            }
+            (data.nodes[j].name.clone(), parent)
+        })
+        .collect()
+}
+
+fn project_files(name: &str, data: &ModelData) -> Vec<(String, Vec<u8>)> {
+    let (lo, hi) = (glam::Vec3::from(data.aabb.min), glam::Vec3::from(data.aabb.max));
+    let ok = lo.is_finite() && hi.is_finite() && hi.cmpge(lo).all();
+    let (center, radius) =
+        if ok { ((lo + hi) * 0.5, ((hi - lo).length() * 0.5).max(1e-3)) } else { (glam::Vec3::ZERO, 1.0) };
+    let mut info = String::from("-- Made by `sinew view` (src/app/view.rs) for the viewer script.\nreturn {\n");
+    let _ = writeln!(info, "  file = {},", lua_string(name));
+    let clips: Vec<String> = data.animations.iter().map(|a| lua_string(&a.name)).collect();
+    let _ = writeln!(info, "  clips = {{ {} }},", clips.join(", "));
+    let _ = writeln!(info, "  center = vmath.vector3({}, {}, {}),", center.x, center.y, center.z);
+    let _ = writeln!(info, "  radius = {radius},");
+    let bones: Vec<String> = bones(data).iter().map(|(n, p)| format!("{{ {}, {p} }}", lua_string(n))).collect();
+    let _ = writeln!(info, "  bones = {{ {} }},", bones.join(", "));
+    info.push_str("}\n");
+    // The camera's near and far planes follow the model's size (a Fox is 150 units long).
+    let collection = format!(
+        r#"{{ "name": "view", "objects": [
+  {{ "id": "model", "components": [ {{ "id": "model", "type": "model", "mesh": {mesh} }} ] }},
+  {{ "id": "eye", "components": [
+    {{ "id": "camera", "type": "camera", "near": {near}, "far": {far} }},
+    {{ "id": "script", "type": "script", "script": "/builtins/view/view.script" }} ] }},
+  {{ "id": "sun", "euler": [-45, 35, 0], "components": [ {{ "id": "light", "type": "light", "kind": "directional" }} ] }},
+  {{ "id": "fill", "euler": [-20, -150, 0], "components": [ {{ "id": "light", "type": "light", "kind": "directional", "intensity": 0.35 }} ] }}
+] }}"#,
+        mesh = json_string(&format!("/{name}")),
+        near = radius * 0.01,
+        far = radius * 100.0,
+    );
+    let project = format!(
+        r#"{{ "title": {title}, "main_collection": "{DIR}/view.collection", "clear_color": [0.16, 0.17, 0.2, 1] }}"#,
+        title = json_string(&format!("sinew view: {name}")),
+    );
+    vec![
+        ("/project.json".to_string(), project.into_bytes()),
+        (format!("{DIR}/view.collection"), collection.into_bytes()),
+        (format!("{DIR}/info.lua"), info.into_bytes()),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lua_strings_escape_everything_unusual() {
+        assert_eq!(lua_string("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(lua_string("é\n"), r#""\195\169\010""#);
+    }
+}
