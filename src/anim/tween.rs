@@ -202,10 +202,16 @@ impl TweenWorld {
         (c, new)
     }
 
+    /// Whether an animation of `elements` elements fits ([`TweenWorld::animate`] refuses it
+    /// otherwise): asked before anything is created for it, so a refused call leaves nothing.
+    pub fn has_room(&self, elements: usize) -> bool {
+        self.tweens.len() + elements + (elements > 1) as usize <= MAX_TWEENS
+    }
+
     /// Starts an animation of `key`: one element is a scalar tween, several are a composite.
     pub fn animate(&mut self, key: Key, elements: &[Element], spec: &Spec) -> Result<(), AnimError> {
         let composite = elements.len() > 1;
-        if self.tweens.len() + elements.len() + composite as usize > MAX_TWEENS {
+        if !self.has_room(elements.len()) {
             return Err(AnimError::Full);
         }
         let curve = match spec.easing {

@@ -91,6 +91,11 @@ crate::export! {
             }
             let slot = req.slot;
             let (first, n) = if req.elem >= 0 { (req.elem as usize, 1) } else { (0, req.count.clamp(1, 4) as usize) };
+            // Before any cell or Euler record is made: a refused call must leave nothing behind
+            // (a cell Lua never heard of would hide its property's tweens).
+            if !w.tweens.has_room(n) {
+                return fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS})."));
+            }
             let mut elements = [Element { property: 0, target: Target::None, to: 0.0 }; 4];
             req.new_cells = 0;
             for (i, e) in elements.iter_mut().enumerate().take(n) {
