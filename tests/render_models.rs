@@ -32,6 +32,9 @@ fn main() {
         ("program without optional uniforms still draws", minimal_program),
         ("state is sorted and shared across instances", sorting_and_sharing),
         ("base colour texture can use texcoord1", texcoord1),
+        ("glTF material showcase (vertex colours, emissive, sRGB, normal and occlusion maps) matches golden", showcase),
+        ("sRGB textures round-trip and factors are linear", srgb_round_trip),
+        ("normal maps light with given and generated tangents alike", normal_maps),
     ];
     checks::run(checks);
 }
@@ -178,6 +181,7 @@ fn material(base_color: [f32; 4], texture: Option<usize>, alpha_mode: AlphaMode,
         alpha_mode,
         alpha_cutoff: 0.5,
         double_sided,
+        ..Default::default()
     }
 }
 
@@ -516,9 +520,9 @@ fn sorting_and_sharing() -> Result<(), String> {
     let (_, stats) = s.render(&list)?;
     ensure(stats.draws == 200 && stats.culled == 2, || format!("{stats:?}"))?;
     ensure(stats.program_binds == 1 && stats.vao_binds == 2, || format!("interleaved models not grouped: {stats:?}"))?;
-    // Two base colour textures, plus the built-in shader's (zero) morph target array and its
-    // `pose_matrix_cache` (white when nothing is skinned).
-    ensure(stats.texture_binds <= 4, || format!("redundant texture binds: {stats:?}"))?;
+    // Two base colour textures, plus the built-in shader's (zero) morph target array, its
+    // `pose_matrix_cache` and its normal, emissive and occlusion maps (all white here).
+    ensure(stats.texture_binds <= 7, || format!("redundant texture binds: {stats:?}"))?;
     // Second frame through the same renderer gives the same picture (per-frame state resets).
     let (a, _) = s.render(&list)?;
     let (b, _) = s.render(&list)?;
@@ -544,6 +548,145 @@ fn texcoord1() -> Result<(), String> {
         centre.push(img.pixel(W / 2 + 3, H / 2 + 3).ok_or("pixel")?);
     }
     ensure(centre[0][1] < 100 && centre[1][1] > 200, || format!("texcoord0 then 1 gave {centre:?}"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// glTF material features, from the generated `samples::materials_showcase`
+
+fn showcase_model(s: &mut Scene) -> Result<(ModelHandle, ModelData), String> {
+    let bytes = sinew::project::gltf::samples::materials_showcase();
+    let data = sinew::project::gltf::import_bytes("/test/materials.glb", &bytes, None).map_err(|e| e.to_string())?;
+    Ok((s.add(&data)?, data))
+}
+
+/// One tile of the showcase alone, moved to the origin, under `list`'s camera and lights.
+fn push_tile(list: &mut DrawList, s: &Scene, model: ModelHandle, data: &ModelData, tile: usize) {
+    let [x, y] = sinew::project::gltf::samples::SHOWCASE_TILES[tile].1;
+    let only: Vec<bool> = (0..data.meshes.len()).map(|m| m == tile).collect();
+    list.push_with(model, s.builtin, Mat4::from_translation(Vec3::new(-x, -y, 0.0)), &[], &only, &[]);
+}
+
+fn showcase() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let (h, _) = showcase_model(&mut s)?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 3.4), Vec3::ZERO));
+    list.push(h, s.builtin, Mat4::IDENTITY);
+    let (img, stats) = s.render(&list)?;
+    ensure(stats.draws == 6, || format!("{stats:?}"))?;
+    check_golden("materials", &img)
+}
+
+/// With ambient 1 and no lights the built-in material shows its albedo: an sRGB texel comes out
+/// as it went in (decoded, then encoded), a linear factor of 0.5 comes out as sRGB 188, and
+/// emissive light adds without any light at all.
+fn srgb_round_trip() -> Result<(), String> {
+    use sinew::project::gltf::samples::SHOWCASE_RAMP;
+    let mut s = Scene::new()?;
+    let (h, data) = showcase_model(&mut s)?;
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    push_tile(&mut list, &s, h, &data, 2);
+    let (img, _) = s.render(&list)?;
+    // The quad spans more than the view at this distance; column k of the ramp is at u = (k + 0.5) / 8.
+    let half_width = 1.2 * (22.5f32).to_radians().tan() * W as f32 / H as f32;
+    for (k, &g) in SHOWCASE_RAMP.iter().enumerate() {
+        let u = (k as f32 + 0.5) / 8.0 - 0.5;
+        let x = W as f32 / 2.0 + u / half_width * W as f32 / 2.0;
+        if !(0.0..W as f32).contains(&x) {
+            continue;
+        }
+        let p = img.pixel(x as u32, H / 2).ok_or("pixel")?;
+        ensure(p[..3].iter().all(|&c| c.abs_diff(g) <= 2), || format!("ramp step {k}: texel {g}, drawn {p:?}"))?;
+    }
+    // Factor 0.5 (linear) of the bump tile's 0.8 base: no normal map influence with ambient only.
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
+    list.ambient = [0.625; 3]; // 0.8 x 0.625 = 0.5 linear
+    push_tile(&mut list, &s, h, &data, 4);
+    let (img, _) = s.render(&list)?;
+    let p = img.pixel(W / 2 + 7, H / 2 + 7).ok_or("pixel")?;
+    ensure(p[..3].iter().all(|&c| c.abs_diff(188) <= 2), || format!("linear 0.5 should be sRGB 188, got {p:?}"))?;
+    // Emissive with no light: (1.0, 0.5, 0.1) on the checker's white cells, black on its black cells.
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
+    list.ambient = [0.0; 3];
+    push_tile(&mut list, &s, h, &data, 1);
+    let (img, _) = s.render(&list)?;
+    let (mut white, mut black) = (0, 0);
+    for p in img.rgba.chunks_exact(4) {
+        if p[0].abs_diff(255) <= 2 && p[1].abs_diff(188) <= 2 && p[2].abs_diff(89) <= 2 {
+            white += 1;
+        } else if p[..3] == [0, 0, 0] {
+            black += 1;
+        }
+    }
+    let n = (W * H) as usize;
+    ensure(white > n / 3 && black > n / 3, || format!("emissive: {white} orange and {black} black of {n} pixels"))?;
+    // Vertex colours (u8 VEC3) blend linearly across each triangle and are then sRGB-encoded:
+    // check pixels against the blend computed here at their centres.
+    let dist = 1.6;
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, dist), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    push_tile(&mut list, &s, h, &data, 0);
+    let (img, _) = s.render(&list)?;
+    let px_per_unit = H as f32 / 2.0 / (dist * (22.5f32).to_radians().tan());
+    let corners = [(Vec3::new(-0.5, -0.5, 0.0), Vec3::X), (Vec3::new(0.5, -0.5, 0.0), Vec3::Y)];
+    let (tr, tl) = ((Vec3::new(0.5, 0.5, 0.0), Vec3::Z), (Vec3::new(-0.5, 0.5, 0.0), Vec3::ONE));
+    let encode = |c: f32| {
+        let s = if c <= 0.0031308 { 12.92 * c } else { 1.055 * c.powf(1.0 / 2.4) - 0.055 };
+        (s * 255.0).round() as u8
+    };
+    for (i, j) in [(50, 30), (70, 80), (110, 45), (90, 90), (60, 60), (100, 75)] {
+        let q = Vec3::new(
+            (i as f32 + 0.5 - W as f32 / 2.0) / px_per_unit,
+            (H as f32 / 2.0 - j as f32 - 0.5) / px_per_unit,
+            0.0,
+        );
+        // Triangles (0, 1, 2) below the diagonal y = x, (0, 2, 3) above it.
+        let tri = if q.y < q.x { [corners[0], corners[1], tr] } else { [corners[0], tr, tl] };
+        let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).z;
+        let full = area(tri[0].0, tri[1].0, tri[2].0);
+        let w = [area(q, tri[1].0, tri[2].0), area(tri[0].0, q, tri[2].0), area(tri[0].0, tri[1].0, q)];
+        let c = (tri[0].1 * w[0] + tri[1].1 * w[1] + tri[2].1 * w[2]) / full;
+        let want = [encode(c.x), encode(c.y), encode(c.z)];
+        let got = img.pixel(i, j).ok_or("pixel")?;
+        ensure(got[..3].iter().zip(want).all(|(a, b)| a.abs_diff(b) <= 3), || {
+            format!("vertex colour at pixel ({i}, {j}): drew {got:?}, the linear blend encoded is {want:?}")
+        })?;
+    }
+    // Occlusion through TEXCOORD_1: bright in the middle, dark towards the corners (TEXCOORD_0
+    // would read the map's darkest texel everywhere).
+    let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.0), Vec3::ZERO));
+    list.ambient = [1.0; 3];
+    push_tile(&mut list, &s, h, &data, 5);
+    let (img, _) = s.render(&list)?;
+    let (mid, corner) = (img.pixel(W / 2, H / 2).ok_or("pixel")?, img.pixel(W / 2 + 45, H / 2 + 38).ok_or("pixel")?);
+    ensure(mid[0] > 200 && corner[0] + 60 < mid[0], || format!("occlusion: middle {mid:?}, corner {corner:?}"))
+}
+
+/// The dome normal map drawn with TANGENT from the file and with generated tangents gives the
+/// same picture, and the domes' upper halves (facing the key light above) are brighter.
+fn normal_maps() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let (h, data) = showcase_model(&mut s)?;
+    let mut images = Vec::new();
+    for tile in [3, 4] {
+        let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
+        list.ambient = [0.1; 3];
+        list.lights
+            .push(LightItem { direction: Vec3::new(0.0, -1.0, -1.0).normalize(), ..LightItem::default_key_light() });
+        push_tile(&mut list, &s, h, &data, tile);
+        images.push(s.render(&list)?.0);
+    }
+    let c = compare(&images[0], &images[1], 2)?;
+    ensure(c.differing_pixels == 0, || format!("given vs generated tangents: {c:?}"))?;
+    // Dome (1, 1) of the 4x4 grid is centred at u = v = 0.375: sample just above and below it.
+    let scale = H as f32 / 2.0 / (1.2 * (22.5f32).to_radians().tan());
+    let (cx, cy) = (W as f32 / 2.0 - 0.125 * scale, H as f32 / 2.0 - 0.125 * scale);
+    let top = images[0].pixel(cx as u32, (cy - 0.06 * scale) as u32).ok_or("pixel")?;
+    let bottom = images[0].pixel(cx as u32, (cy + 0.06 * scale) as u32).ok_or("pixel")?;
+    let flat = images[0].pixel(W / 2, H / 2).ok_or("pixel")?;
+    ensure(top[0] > flat[0] + 10 && bottom[0] + 10 < flat[0], || {
+        format!("dome top {top:?} should be brighter and bottom {bottom:?} darker than flat ground {flat:?}")
+    })
 }
 
 fn check_golden(name: &str, actual: &Image) -> Result<(), String> {

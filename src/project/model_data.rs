@@ -124,6 +124,23 @@ pub struct MaterialData {
     pub alpha_mode: AlphaMode,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
+    /// glTF `emissiveFactor` times `KHR_materials_emissive_strength` (linear RGB).
+    pub emissive: [f32; 3],
+    pub emissive_texture: Option<TextureRef>,
+    /// Tangent-space normal map; primitives using it get tangents generated when they have none.
+    pub normal_texture: Option<TextureRef>,
+    pub normal_scale: f32,
+    /// Ambient occlusion in the red channel.
+    pub occlusion_texture: Option<TextureRef>,
+    pub occlusion_strength: f32,
+}
+
+/// A material's use of a texture: which one, and which texcoord set reads it (0 or 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureRef {
+    /// Index into `ModelData::textures`.
+    pub texture: usize,
+    pub texcoord: u32,
 }
 
 impl Default for MaterialData {
@@ -136,6 +153,12 @@ impl Default for MaterialData {
             alpha_mode: AlphaMode::Opaque,
             alpha_cutoff: 0.5,
             double_sided: false,
+            emissive: [0.0; 3],
+            emissive_texture: None,
+            normal_texture: None,
+            normal_scale: 1.0,
+            occlusion_texture: None,
+            occlusion_strength: 1.0,
         }
     }
 }

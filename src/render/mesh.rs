@@ -10,7 +10,7 @@ use glow::HasContext;
 use super::draw::{BoneRows, bone_rows};
 use super::morph::{MorphLimits, MorphTexture, upload_morph_texture};
 use super::shader::ATTRIBUTES;
-use crate::project::model_data::{AlphaMode, MaterialData, ModelData, PrimitiveData, TextureData, Wrap};
+use crate::project::model_data::{AlphaMode, MaterialData, ModelData, PrimitiveData, TextureData, TextureRef, Wrap};
 
 /// Values of attributes a mesh has no stream for. They are context state, not VAO state, so
 /// [`set_attribute_defaults`] is called before drawing.
@@ -43,17 +43,54 @@ pub(crate) struct PrimMaterial {
     pub alpha_mode: AlphaMode,
     pub alpha_cutoff: f32,
     pub double_sided: bool,
+    /// rgb: emissive factor x strength; w: 0.
+    pub emissive: [f32; 4],
+    /// Indices into the model's textures.
+    pub normal_map: Option<usize>,
+    pub emissive_map: Option<usize>,
+    pub occlusion_map: Option<usize>,
+    /// Texcoord set per map: (base colour, normal, emissive, occlusion).
+    pub texcoord_sets: [f32; 4],
+    /// Normal scale, 0 when there is no normal map (the shader then keeps the vertex normal).
+    pub normal_scale: f32,
+    /// Occlusion strength, 0 when there is no occlusion map.
+    pub occlusion_strength: f32,
 }
 
 impl From<&MaterialData> for PrimMaterial {
     fn from(m: &MaterialData) -> Self {
+        let set = |r: Option<TextureRef>| r.map_or(0.0, |r| if r.texcoord == 1 { 1.0 } else { 0.0 });
+        let texcoord = if m.base_color_texcoord == 1 { 1.0 } else { 0.0 };
         PrimMaterial {
             base_color: m.base_color,
             texture: m.base_color_texture,
-            texcoord: if m.base_color_texcoord == 1 { 1.0 } else { 0.0 },
+            texcoord,
             alpha_mode: m.alpha_mode,
             alpha_cutoff: m.alpha_cutoff,
             double_sided: m.double_sided,
+            emissive: [m.emissive[0], m.emissive[1], m.emissive[2], 0.0],
+            normal_map: m.normal_texture.map(|r| r.texture),
+            emissive_map: m.emissive_texture.map(|r| r.texture),
+            occlusion_map: m.occlusion_texture.map(|r| r.texture),
+            texcoord_sets: [texcoord, set(m.normal_texture), set(m.emissive_texture), set(m.occlusion_texture)],
+            normal_scale: if m.normal_texture.is_some() { m.normal_scale } else { 0.0 },
+            occlusion_strength: if m.occlusion_texture.is_some() { m.occlusion_strength } else { 0.0 },
+        }
+    }
+}
+
+impl PrimMaterial {
+    /// Drops texture indices the model does not have (the importer never makes them; a
+    /// hand-built model might).
+    fn keep_textures(&mut self, count: usize) {
+        for t in [&mut self.texture, &mut self.normal_map, &mut self.emissive_map, &mut self.occlusion_map] {
+            *t = t.filter(|&i| i < count);
+        }
+        if self.normal_map.is_none() {
+            self.normal_scale = 0.0;
+        }
+        if self.occlusion_map.is_none() {
+            self.occlusion_strength = 0.0;
         }
     }
 }
@@ -153,7 +190,7 @@ impl GpuModel {
                     None => &default_material,
                 };
                 let mut material = PrimMaterial::from(material);
-                material.texture = material.texture.filter(|&t| t < self.textures.len());
+                material.keep_textures(self.textures.len());
                 let at = |e: String| format!("mesh '{}' primitive {pi}: {e}", mesh.id);
                 let skin = mesh.skin.filter(|_| !p.joints.is_empty() && !p.weights.is_empty());
                 let prim = upload_primitive(gl, p, (mi, skin), material).map_err(at)?;

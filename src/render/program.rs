@@ -11,12 +11,17 @@
 //! | `mtx_normal` | inverse-transpose of world-view |
 //! | `base_color` | glTF base colour factor of the primitive (vec4) |
 //! | `base_color_texcoord` | 0 or 1: which texcoord set the base colour texture uses |
+//! | `emissive_factor` | vec4: rgb = glTF emissiveFactor x `KHR_materials_emissive_strength` (linear), w = 0 |
+//! | `texcoord_sets` | vec4: texcoord set (0 or 1) of the base colour, normal, emissive and occlusion textures |
+//! | `normal_scale` | glTF normalTexture.scale; 0 when the primitive has no normal map |
+//! | `occlusion_strength` | glTF occlusionTexture.strength; 0 when the primitive has no occlusion map |
 //! | `alpha_cutoff` | glTF cutoff for MASK primitives, else 0 |
 //! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
 //! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
 //! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
 //! | `ambient` | ambient colour (rgb) |
 //! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
+//! | `normal_map`, `emissive_map`, `occlusion_map` (`sampler2D`) | the primitive's glTF normal, emissive and occlusion textures (white when it has none); bound to free units from 8 up |
 //! | `morph_targets_weights[n]`, also `morph_weights[n]` | vec4 array: the draw item's morph weights for this mesh, target `t` in `[t / 4][t % 4]` |
 //! | `morph_target_count` | int (or float): the mesh's morph target count, 0 without targets |
 //! | `morph_targets` | `sampler2DArray` of the primitive's deltas (see `render::morph`); an all-zero 1×1×3 array when it has none |
@@ -58,6 +63,10 @@ pub(crate) enum Source {
     BaseColor,
     /// Which texcoord set the base colour texture uses (0 or 1).
     BaseColorTexcoord,
+    EmissiveFactor,
+    TexcoordSets,
+    NormalScale,
+    OcclusionStrength,
     AlphaCutoff,
     AlphaOpaque,
     LightPosition,
@@ -202,6 +211,10 @@ fn builtin_source(name: &str) -> Option<Source> {
         "mtx_normal" => Source::Normal,
         "base_color" => Source::BaseColor,
         "base_color_texcoord" => Source::BaseColorTexcoord,
+        "emissive_factor" => Source::EmissiveFactor,
+        "texcoord_sets" => Source::TexcoordSets,
+        "normal_scale" => Source::NormalScale,
+        "occlusion_strength" => Source::OcclusionStrength,
         "alpha_cutoff" => Source::AlphaCutoff,
         "alpha_opaque" => Source::AlphaOpaque,
         "light_position" => Source::LightPosition,
@@ -408,6 +421,10 @@ pub(crate) struct Values<'a> {
     pub m: &'a DrawMatrices,
     pub base_color: [f32; 4],
     pub texcoord: [f32; 4],
+    pub emissive: [f32; 4],
+    pub texcoord_sets: [f32; 4],
+    pub normal_scale: [f32; 4],
+    pub occlusion_strength: [f32; 4],
     pub alpha: [f32; 4],
     pub opaque: [f32; 4],
     /// Item overrides (name hash, value), searched before the material's defaults.
@@ -437,6 +454,10 @@ impl Values<'_> {
             Source::Normal => self.m.normal.as_ref(),
             Source::BaseColor => &self.base_color,
             Source::BaseColorTexcoord => &self.texcoord,
+            Source::EmissiveFactor => &self.emissive,
+            Source::TexcoordSets => &self.texcoord_sets,
+            Source::NormalScale => &self.normal_scale,
+            Source::OcclusionStrength => &self.occlusion_strength,
             Source::AlphaCutoff => &self.alpha,
             Source::AlphaOpaque => &self.opaque,
             Source::LightPosition => self.frame.light_position.as_flattened(),

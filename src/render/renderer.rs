@@ -88,6 +88,8 @@ pub struct ModelRenderer {
     /// View frustum planes (xyz normal pointing inside, w distance), world space.
     frustum: [Vec4; 6],
     tex0: u64,
+    /// `normal_map`, `emissive_map`, `occlusion_map`.
+    material_maps: [u64; 3],
     morph_targets: u64,
     /// One draw's morph weights, padded to whole vec4s (reused, never shrinks).
     morph_scratch: Vec<f32>,
@@ -162,6 +164,7 @@ impl ModelRenderer {
             values: FrameValues::default(),
             frustum: [Vec4::ZERO; 6],
             tex0: hash_str("tex0"),
+            material_maps: [hash_str("normal_map"), hash_str("emissive_map"), hash_str("occlusion_map")],
             morph_targets: hash_str("morph_targets"),
             morph_scratch: Vec::new(),
             reported: Vec::new(),
@@ -574,10 +577,18 @@ impl ModelRenderer {
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
                         _ if pose.is_some() => pose,
                         Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
-                        None if slot.hash == self.tex0 => {
-                            prim.material.texture.and_then(|t| model.textures.get(t).copied())
+                        None => {
+                            let pm = &prim.material;
+                            let maps = self.material_maps;
+                            let own = match slot.hash {
+                                h if h == self.tex0 => pm.texture,
+                                h if h == maps[0] => pm.normal_map,
+                                h if h == maps[1] => pm.emissive_map,
+                                h if h == maps[2] => pm.occlusion_map,
+                                _ => None,
+                            };
+                            own.and_then(|t| model.textures.get(t).copied())
                         }
-                        None => None,
                     }
                     .unwrap_or(self.white);
                     let tracked = units.get_mut(slot.unit as usize);
@@ -705,6 +716,10 @@ fn draw_values<'a>(
         m,
         base_color: pm.base_color,
         texcoord: [pm.texcoord, 0.0, 0.0, 0.0],
+        emissive: pm.emissive,
+        texcoord_sets: pm.texcoord_sets,
+        normal_scale: [pm.normal_scale, 0.0, 0.0, 0.0],
+        occlusion_strength: [pm.occlusion_strength, 0.0, 0.0, 0.0],
         alpha: [cutoff, 0.0, 0.0, 0.0],
         opaque: [opaque, 0.0, 0.0, 0.0],
         overrides: constants.of(&list.constants),

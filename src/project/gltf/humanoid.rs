@@ -6,7 +6,7 @@
 //! Conventions: Y up, the character faces +Z, its left is +X. In the bind pose every joint has
 //! an identity rotation (arms hang down, feet point forward), so a joint's inverse bind matrix is
 //! a translation and clip angles read as "how far from standing straight".
-use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec};
+use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec, srgb_to_linear};
 use crate::project::model_data::{ChannelPath, Interpolation};
 use glam::{EulerRot, Quat, Vec3};
 use std::f32::consts::TAU;
@@ -115,7 +115,8 @@ fn add_part(p: &mut PrimitiveSpec, part: &Part) {
             p.positions.push(pos.to_array());
             p.normals.push(n.to_array());
             p.texcoords0.push([i as f32 / AROUND as f32, t]);
-            p.colors.push((part.color)(pos));
+            // The palette is written as display (sRGB) colours; glTF's COLOR_0 is linear.
+            p.colors.push(srgb_to_linear((part.color)(pos)));
             match part.parent {
                 Some(par) if w_own < 1.0 => {
                     p.joints.push([part.owner as u16, par as u16, 0, 0]);

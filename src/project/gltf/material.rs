@@ -1,9 +1,10 @@
-//! Materials (base colour only: Sinew's built-in shaders are unlit-plus-light, not PBR) and the
-//! base-colour textures they use, decoded to RGBA8. Images nothing uses are not decoded.
+//! Materials (base colour, emissive, normal and occlusion maps: Sinew's built-in shader is
+//! Lambert-plus-ambient, not PBR, so metallic-roughness is not read) and the textures they use,
+//! decoded to RGBA8. Images nothing uses are not decoded.
 use super::Errors;
 use super::accessor::{Ctx, load_uri};
 use crate::project::Resources;
-use crate::project::model_data::{AlphaMode, MaterialData, TextureData, Wrap};
+use crate::project::model_data::{AlphaMode, MaterialData, TextureData, TextureRef, Wrap};
 use gltf::json;
 use gltf::json::texture::{MagFilter, MinFilter, WrappingMode};
 use gltf::json::validation::Checked;
@@ -18,6 +19,22 @@ type Pixels = (u32, u32, Vec<u8>);
 const MAX_SIDE: u32 = 16384;
 const MAX_PIXELS: u64 = 64 << 20;
 
+/// The textures a material uses, with their glTF paths (relative to the material) and sets.
+pub(crate) fn texture_refs(m: &json::Material) -> [Option<(&'static str, usize, u32)>; 4] {
+    let pbr = &m.pbr_metallic_roughness;
+    [
+        pbr.base_color_texture
+            .as_ref()
+            .map(|t| ("pbrMetallicRoughness.baseColorTexture", t.index.value(), t.tex_coord)),
+        m.normal_texture.as_ref().map(|t| ("normalTexture", t.index.value(), t.tex_coord)),
+        m.occlusion_texture.as_ref().map(|t| ("occlusionTexture", t.index.value(), t.tex_coord)),
+        m.emissive_texture.as_ref().map(|t| ("emissiveTexture", t.index.value(), t.tex_coord)),
+    ]
+}
+
+/// Texcoord sets the importer reads (TEXCOORD_0 and TEXCOORD_1).
+pub(crate) const TEXCOORD_SETS: u32 = 2;
+
 pub(crate) fn materials(
     src: &str,
     ctx: &Ctx,
@@ -30,16 +47,18 @@ pub(crate) fn materials(
     // How many distinct textures use each image, so that the last one takes the decoded pixels.
     let mut seen = std::collections::HashSet::new();
     for m in &ctx.root.materials {
-        let Some(info) = &m.pbr_metallic_roughness.base_color_texture else { continue };
-        let t = info.index.value();
-        if let Some(tex) = ctx.root.textures.get(t).filter(|_| seen.insert(t)) {
-            *images.users.entry(tex.source.value()).or_default() += 1;
+        for (_, t, _) in texture_refs(m).into_iter().flatten() {
+            if let Some(tex) = ctx.root.textures.get(t).filter(|_| seen.insert(t)) {
+                *images.users.entry(tex.source.value()).or_default() += 1;
+            }
         }
     }
     let mut out = Vec::with_capacity(ctx.root.materials.len());
     for (i, m) in ctx.root.materials.iter().enumerate() {
         let path = format!("materials[{i}]");
         let pbr = &m.pbr_metallic_roughness;
+        let strength =
+            m.extensions.as_ref().and_then(|e| e.emissive_strength.as_ref()).map_or(1.0, |s| s.emissive_strength.0);
         let mut mat = MaterialData {
             name: m.name.clone().unwrap_or_default(),
             base_color: pbr.base_color_factor.0,
@@ -50,19 +69,37 @@ pub(crate) fn materials(
             },
             alpha_cutoff: m.alpha_cutoff.map_or(0.5, |c| c.0),
             double_sided: m.double_sided,
+            emissive: m.emissive_factor.0.map(|c| c * strength),
+            normal_scale: m.normal_texture.as_ref().map_or(1.0, |t| t.scale),
+            occlusion_strength: m.occlusion_texture.as_ref().map_or(1.0, |t| t.strength.0),
             ..MaterialData::default()
         };
         if !mat.base_color.iter().all(|v| v.is_finite()) || !mat.alpha_cutoff.is_finite() {
             errs.push(format!("{path}: baseColorFactor or alphaCutoff is not finite"));
         }
-        if let Some(info) = &pbr.base_color_texture {
-            let t = info.index.value();
-            let what = format!("{path}.pbrMetallicRoughness.baseColorTexture");
-            if info.tex_coord > 1 {
-                errs.push(format!("{what}.texCoord: {} is not supported (0 or 1)", info.tex_coord));
+        if !(strength.is_finite() && strength >= 0.0) {
+            errs.push(format!(
+                "{path}.extensions.KHR_materials_emissive_strength.emissiveStrength: {strength} is not a finite number >= 0"
+            ));
+        }
+        if !mat.emissive.iter().all(|v| v.is_finite()) {
+            errs.push(format!("{path}.emissiveFactor: not finite"));
+        }
+        if !mat.normal_scale.is_finite() {
+            errs.push(format!("{path}.normalTexture.scale: not finite"));
+        }
+        if !mat.occlusion_strength.is_finite() {
+            errs.push(format!("{path}.occlusionTexture.strength: not finite"));
+        }
+        let refs = texture_refs(m);
+        let mut slots = [None; 4];
+        for (slot, (field, t, set)) in slots.iter_mut().zip(refs).filter_map(|(s, r)| Some((s, r?))) {
+            let what = format!("{path}.{field}");
+            if set >= TEXCOORD_SETS {
+                errs.push(format!("{what}.texCoord: {set} is not supported (0 or 1)"));
+                continue;
             }
-            mat.base_color_texcoord = info.tex_coord.min(1);
-            let slot = match loaded.get(&t) {
+            let loaded_slot = match loaded.get(&t) {
                 Some(s) => *s,
                 None => {
                     let s = errs.take(texture(src, ctx, res, t, &mut images).map_err(|e| format!("{what}: {e}"))).map(
@@ -75,8 +112,12 @@ pub(crate) fn materials(
                     s
                 }
             };
-            mat.base_color_texture = slot;
+            *slot = loaded_slot.map(|texture| TextureRef { texture, texcoord: set });
         }
+        let [base, normal, occlusion, emissive] = slots;
+        mat.base_color_texture = base.map(|r| r.texture);
+        mat.base_color_texcoord = base.map_or(0, |r| r.texcoord);
+        (mat.normal_texture, mat.occlusion_texture, mat.emissive_texture) = (normal, occlusion, emissive);
         out.push(mat);
     }
     (out, textures)

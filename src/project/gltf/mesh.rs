@@ -1,7 +1,8 @@
-//! Mesh primitives: attribute streams checked for type, count and range, missing normals generated,
-//! skin weights renormalised, and model-space bounds.
+//! Mesh primitives: attribute streams checked for type, count and range, missing normals (and the
+//! tangents of normal-mapped primitives) generated, skin weights renormalised, and model-space bounds.
 use super::Errors;
 use super::accessor::{Ctx, Kind};
+use super::material::texture_refs;
 use super::scene::Scene;
 use crate::project::model_data::{Aabb, MeshData, MorphTargetData, PrimitiveData, SkinData};
 use glam::{Mat4, Vec3};
@@ -192,9 +193,13 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
                 out.normals = a.arrays();
             }
             Semantic::Tangents => {
-                let a = ctx.read::<f32>(acc, &what, &[4], Kind::Float)?;
+                let a = ctx.read::<f32>(acc, &what, &[4], Kind::FloatOrNorm)?;
+                if let Some(i) = a.values.iter().position(|v| !v.is_finite()) {
+                    return Err(format!("{what}[{}]: tangent is not finite", i / 4));
+                }
                 count(a.count, &what)?;
-                out.tangents = a.arrays();
+                // w is the bitangent's sign, +1 or -1 in the spec; anything else is read as its sign.
+                out.tangents = a.arrays::<4>().into_iter().map(|[x, y, z, w]| [x, y, z, w_sign(w)]).collect();
             }
             Semantic::TexCoords(set @ (0 | 1)) => {
                 let a = ctx.read::<f32>(acc, &what, &[2], Kind::FloatOrUnorm)?;
@@ -278,7 +283,79 @@ fn read_primitive(ctx: &Ctx, path: &str, p: &json::mesh::Primitive) -> Result<Pr
         out.normals = smooth_normals(&out.positions, &out.indices);
     }
     out.material = p.material.map(|m| m.value());
+    if let Some(mi) = out.material
+        && let Some(m) = ctx.root.materials.get(mi)
+    {
+        for (field, _, set) in texture_refs(m).into_iter().flatten() {
+            let have = match set {
+                0 => !out.texcoords0.is_empty(),
+                1 => !out.texcoords1.is_empty(),
+                _ => true, // reported with the material
+            };
+            if !have {
+                return Err(format!("{path}.attributes: no TEXCOORD_{set}, which materials[{mi}].{field} reads"));
+            }
+        }
+        if let Some(nt) = &m.normal_texture
+            && out.tangents.is_empty()
+        {
+            let uv = if nt.tex_coord == 1 { &out.texcoords1 } else { &out.texcoords0 };
+            ctx.charge(nv as u64 * 48, &format!("{path}.attributes.TANGENT"))?;
+            out.tangents = generate_tangents(&out.positions, &out.normals, uv, &out.indices);
+        }
+    }
     Ok(out)
+}
+
+fn w_sign(w: f32) -> f32 {
+    if w < 0.0 { -1.0 } else { 1.0 }
+}
+
+/// Per-vertex tangents for a normal-mapped primitive that has none: each triangle's tangent and
+/// bitangent from its position and UV differences (Lengyel's method, not MikkTSpace), summed per
+/// vertex, made perpendicular to the normal (Gram-Schmidt), with w the bitangent's sign. glTF's
+/// v runs down the image while a normal map's green channel points up it, so the bitangent that
+/// w = +1 stands for is -dP/dv. Vertices whose triangles all have degenerate UVs get any
+/// tangent perpendicular to their normal.
+pub(crate) fn generate_tangents(
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+    uvs: &[[f32; 2]],
+    indices: &[u32],
+) -> Vec<[f32; 4]> {
+    let mut tan = vec![Vec3::ZERO; positions.len()];
+    let mut bit = vec![Vec3::ZERO; positions.len()];
+    for t in indices.chunks_exact(3) {
+        let p = |i: u32| positions.get(i as usize).map_or(Vec3::ZERO, |v| Vec3::from(*v));
+        let uv = |i: u32| uvs.get(i as usize).map_or(glam::Vec2::ZERO, |v| glam::Vec2::from(*v));
+        let (e1, e2) = (p(t[1]) - p(t[0]), p(t[2]) - p(t[0]));
+        let (d1, d2) = (uv(t[1]) - uv(t[0]), uv(t[2]) - uv(t[0]));
+        let r = d1.x * d2.y - d2.x * d1.y;
+        if !r.is_normal() {
+            continue;
+        }
+        let sdir = (e1 * d2.y - e2 * d1.y) / r; // dP/du
+        let tdir = (e2 * d1.x - e1 * d2.x) / r; // dP/dv
+        if !(sdir.is_finite() && tdir.is_finite()) {
+            continue;
+        }
+        for &i in t {
+            if let (Some(a), Some(b)) = (tan.get_mut(i as usize), bit.get_mut(i as usize)) {
+                *a += sdir;
+                *b += tdir;
+            }
+        }
+    }
+    tan.iter()
+        .zip(&bit)
+        .enumerate()
+        .map(|(i, (&t, &b))| {
+            let n = normals.get(i).map_or(Vec3::Z, |v| Vec3::from(*v)).try_normalize().unwrap_or(Vec3::Z);
+            let t = (t - n * n.dot(t)).try_normalize().unwrap_or_else(|| n.any_orthonormal_vector());
+            let w = if n.cross(t).dot(-b) < 0.0 { -1.0 } else { 1.0 };
+            [t.x, t.y, t.z, w]
+        })
+        .collect()
 }
 
 fn sem_name(s: &Semantic) -> String {

@@ -2,7 +2,7 @@
 //! nested animated node chain without any skin, a static rigid base, and one primitive that is
 //! morphed, skinned and moved by animated joints at once. Tests use it against a straightforward
 //! CPU implementation and GPU readback; the demo and benches may use it as a prop.
-use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec, TargetSpec};
+use super::writer::{ChannelSpec, GltfBuilder, PrimitiveSpec, TargetSpec, srgb_to_linear};
 use crate::project::model_data::{ChannelPath, Interpolation};
 use glam::{Mat4, Quat, Vec3};
 
@@ -58,9 +58,10 @@ pub mod nodes {
 /// skinned cable's morph target while its joints move it.
 pub fn robot_arm() -> Vec<u8> {
     let mut b = GltfBuilder::new();
-    let grey = b.material("grey", [0.55, 0.57, 0.6, 1.0], None);
-    let orange = b.material("orange", [0.95, 0.5, 0.12, 1.0], None);
-    let blue = b.material("blue", [0.2, 0.45, 0.9, 1.0], None);
+    // Display colours, stored linear as glTF factors are.
+    let grey = b.material("grey", srgb_to_linear([0.55, 0.57, 0.6, 1.0]), None);
+    let orange = b.material("orange", srgb_to_linear([0.95, 0.5, 0.12, 1.0]), None);
+    let blue = b.material("blue", srgb_to_linear([0.2, 0.45, 0.9, 1.0]), None);
     let armature = b.node("Armature", None, [0.0, 0.0, 0.0], NO_ROTATION, [1.0; 3]);
     let shoulder = b.node("Shoulder", Some(armature), [0.0, 0.5, 0.0], NO_ROTATION, [1.0; 3]);
     let elbow = b.node("Elbow", Some(shoulder), [0.0, 1.0, 0.0], NO_ROTATION, [1.0; 3]);

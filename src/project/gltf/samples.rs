@@ -235,3 +235,124 @@ pub fn wiggler_with_clip(clip: &str) -> Vec<u8> {
     b.animation(clip, &[rot(bone1, [-25.0, 25.0, -25.0]), rot(bone2, [30.0, -30.0, 30.0])]);
     b.to_glb()
 }
+
+/// Mesh names of [`materials_showcase`], in mesh order, and each tile's centre (x, y).
+pub const SHOWCASE_TILES: [(&str, [f32; 2]); 6] = [
+    ("vertex_colors", [-1.2, 0.65]),
+    ("emissive", [0.0, 0.65]),
+    ("srgb_ramp", [1.2, 0.65]),
+    ("normal_tangents", [-1.2, -0.65]),
+    ("normal_generated", [0.0, -0.65]),
+    ("occlusion_uv1", [1.2, -0.65]),
+];
+
+/// Grey levels of the `srgb_ramp` tile's texture, left to right (8 columns).
+pub const SHOWCASE_RAMP: [u8; 8] = [0, 36, 73, 109, 146, 182, 219, 255];
+
+/// What the built-in material reads besides a base colour, one unit quad (facing +Z, UV (0,0)
+/// top-left) per feature, in two rows of three: `vertex_colors` (COLOR_0 as normalized u8
+/// VEC3, a different colour per corner), `emissive` (dark base, emissiveFactor (0.5, 0.25,
+/// 0.05) x KHR_materials_emissive_strength 2 times a white/black checker emissive texture),
+/// `srgb_ramp` (an 8-step grey sRGB base colour texture, [`SHOWCASE_RAMP`]), `normal_tangents`
+/// and `normal_generated` (the same 4x4-dome normal map, with and without a TANGENT
+/// accessor), `occlusion_uv1` (an occlusion map read through TEXCOORD_1; TEXCOORD_0 pins every
+/// vertex to the map's dark corner, so reading the wrong set shows a uniformly dark quad).
+pub fn materials_showcase() -> Vec<u8> {
+    let mut b = GltfBuilder::new();
+    let quad = |material: usize| PrimitiveSpec {
+        positions: vec![[-0.5, -0.5, 0.0], [0.5, -0.5, 0.0], [0.5, 0.5, 0.0], [-0.5, 0.5, 0.0]],
+        normals: vec![[0.0, 0.0, 1.0]; 4],
+        texcoords0: vec![[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]],
+        indices: vec![0, 1, 2, 0, 2, 3],
+        material: Some(material),
+        ..Default::default()
+    };
+    let ramp = rgba_png(64, 8, |x, _| {
+        let g = SHOWCASE_RAMP[(x / 8) as usize];
+        [g, g, g, 255]
+    });
+    let ramp = b.texture_png(&ramp, true);
+    let checker = b.texture_png(&checker_png(32, 4, [255, 255, 255, 255], [0, 0, 0, 255]), true);
+    let normals = b.texture_png(&dome_normal_map(64, 4), false);
+    let occlusion = b.texture_png(
+        &rgba_png(32, 32, |x, y| {
+            let (dx, dy) = (x as f32 - 15.5, y as f32 - 15.5);
+            let ao = (1.0 - (dx * dx + dy * dy).sqrt() / 16.0).clamp(0.1, 1.0);
+            let v = (ao * 255.0).round() as u8;
+            [v, v, v, 255]
+        }),
+        false,
+    );
+    let white = b.material("vertex_colors", [1.0; 4], None);
+    let glow = b.material_json(serde_json::json!({
+        "name": "emissive",
+        "pbrMetallicRoughness": { "baseColorFactor": [0.05, 0.05, 0.05, 1.0] },
+        "emissiveFactor": [0.5, 0.25, 0.05],
+        "emissiveTexture": { "index": checker },
+        "extensions": { "KHR_materials_emissive_strength": { "emissiveStrength": 2.0 } }
+    }));
+    let srgb = b.material("srgb_ramp", [1.0; 4], Some(ramp));
+    let bumps = b.material_json(serde_json::json!({
+        "name": "bumps",
+        "pbrMetallicRoughness": { "baseColorFactor": [0.8, 0.8, 0.8, 1.0] },
+        "normalTexture": { "index": normals, "scale": 1.0 }
+    }));
+    let ao = b.material_json(serde_json::json!({
+        "name": "occlusion",
+        "pbrMetallicRoughness": { "baseColorFactor": [0.9, 0.9, 0.9, 1.0] },
+        "occlusionTexture": { "index": occlusion, "texCoord": 1, "strength": 1.0 }
+    }));
+    let mut prims = Vec::new();
+    let mut p = quad(white);
+    let corners = [[255, 0, 0], [0, 255, 0], [0, 0, 255], [255, 255, 255]];
+    let flat: Vec<u32> = corners.iter().flatten().copied().collect();
+    p.attributes.push(("COLOR_0".into(), b.accessor_unorm(&flat, "VEC3", 3, false)));
+    prims.push(p);
+    prims.push(quad(glow));
+    prims.push(quad(srgb));
+    prims.push(PrimitiveSpec { tangents: vec![[1.0, 0.0, 0.0, 1.0]; 4], ..quad(bumps) });
+    prims.push(quad(bumps));
+    let mut p = quad(ao);
+    p.texcoords1 = std::mem::replace(&mut p.texcoords0, vec![[0.0, 0.0]; 4]);
+    prims.push(p);
+    let root = b.node("showcase", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    for ((name, [x, y]), p) in SHOWCASE_TILES.iter().zip(prims) {
+        let node = b.node(name, Some(root), [*x, *y, 0.0], NO_ROTATION, [1.0; 3]);
+        b.mesh(node, name, &[p], &[], &[]);
+    }
+    b.to_glb()
+}
+
+/// A `w`×`h` RGBA PNG from a pixel function (rows top to bottom).
+fn rgba_png(w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+    let mut data = Vec::with_capacity((w * h * 4) as usize);
+    for y in 0..h {
+        for x in 0..w {
+            data.extend_from_slice(&px(x, y));
+        }
+    }
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, w, h);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    // Writing to a Vec cannot fail; an empty result would fail import loudly, not silently.
+    if let Ok(mut wr) = enc.write_header() {
+        let _ = wr.write_image_data(&data);
+    }
+    out
+}
+
+/// A tangent-space normal map (glTF convention: +x right, +y up the image, +z out) of
+/// `cells`×`cells` hemispherical domes on a flat ground.
+pub fn dome_normal_map(size: u32, cells: u32) -> Vec<u8> {
+    let cell = (size / cells.max(1)).max(1) as f32;
+    rgba_png(size, size, |x, y| {
+        let cx = ((x as f32 + 0.5) % cell - cell / 2.0) / (cell * 0.45);
+        let cy = -((y as f32 + 0.5) % cell - cell / 2.0) / (cell * 0.45);
+        let r2 = cx * cx + cy * cy;
+        let n = if r2 < 1.0 { [cx, cy, (1.0 - r2).sqrt()] } else { [0.0, 0.0, 1.0] };
+        let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+        let e = |v: f32| ((v / len * 0.5 + 0.5) * 255.0).round() as u8;
+        [e(n[0]), e(n[1]), e(n[2]), 255]
+    })
+}

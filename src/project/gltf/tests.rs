@@ -83,6 +83,7 @@ fn rich_builder() -> GltfBuilder {
             TargetSpec { positions: vec![[0.0, 0.0, 1.0]; 4], normals: vec![] },
             TargetSpec { positions: vec![[0.0, 1.0, 0.0]; 4], normals: vec![[0.0, 0.0, 0.0]; 4] },
         ],
+        ..Default::default()
     };
     b.mesh(body, "body", &[prim], &[0.25, 0.5], &["smile", "frown"]);
     b.skin(body, &[root, arm], Some(&[IBM, IBM]));
@@ -662,4 +663,166 @@ fn millions_of_tiny_objects_are_refused_before_parsing() {
     let many = format!(r#"{{"asset":{{"version":"2.0"}},"nodes":[{}]}}"#, vec!["{}"; 10_000].join(","));
     let imported = import_bytes("/m/t.gltf", many.as_bytes(), None).map_err(|e| e.to_string());
     assert_eq!(imported.map(|m| m.nodes.len()), Ok(10_000));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Materials: emissive, normal and occlusion maps, vertex colours, tangents
+
+fn showcase() -> ModelData {
+    imp(&super::samples::materials_showcase()).unwrap()
+}
+
+fn mesh_named<'a>(m: &'a ModelData, id: &str) -> &'a crate::project::model_data::PrimitiveData {
+    &m.meshes.iter().find(|x| x.id == id).unwrap_or_else(|| panic!("no mesh {id}")).primitives[0]
+}
+
+#[test]
+fn showcase_imports_every_map_and_set() {
+    let m = showcase();
+    assert_eq!(m.textures.len(), 4, "ramp, checker, normal map, occlusion map");
+    let mat = |id: &str| &m.materials[mesh_named(&m, id).material.unwrap()];
+    let p = mesh_named(&m, "vertex_colors");
+    assert_eq!(p.colors, [[1.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 1.0], [0.0, 0.0, 1.0, 1.0], [1.0; 4]]);
+    let e = mat("emissive");
+    assert_eq!(e.emissive, [1.0, 0.5, 0.1], "emissiveFactor x emissiveStrength 2");
+    assert_eq!(e.emissive_texture.map(|r| r.texcoord), Some(0));
+    let s = mat("srgb_ramp");
+    assert!(s.base_color_texture.is_some() && s.normal_texture.is_none() && s.emissive == [0.0; 3]);
+    let n = mat("normal_tangents");
+    assert_eq!((n.normal_texture.map(|r| r.texcoord), n.normal_scale), (Some(0), 1.0));
+    assert_eq!(mesh_named(&m, "normal_tangents").tangents, vec![[1.0, 0.0, 0.0, 1.0]; 4]);
+    // The same quad without TANGENT gets the same tangents generated.
+    assert_eq!(mesh_named(&m, "normal_generated").tangents, vec![[1.0, 0.0, 0.0, 1.0]; 4]);
+    // Without a normal map nothing is generated.
+    assert!(mesh_named(&m, "srgb_ramp").tangents.is_empty());
+    let o = mat("occlusion_uv1");
+    assert_eq!((o.occlusion_texture.map(|r| r.texcoord), o.occlusion_strength), (Some(1), 1.0));
+    assert_eq!(mesh_named(&m, "occlusion_uv1").texcoords1[0], [0.0, 1.0]);
+}
+
+#[test]
+fn vertex_colours_in_every_encoding() {
+    let bytes = edit(&rich(), |j, b| {
+        let c: Vec<u8> = [65535u16, 0, 32768, 65535, 0, 65535, 0, 0, 0, 0, 65535, 13107, 65535, 65535, 65535, 65535]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let cv = add_view(j, b, &c);
+        let a = add_accessor(
+            j,
+            json!({ "bufferView": cv, "componentType": 5123, "normalized": true, "count": 4, "type": "VEC4" }),
+        );
+        j["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(a);
+    });
+    let p = &imp(&bytes).unwrap().meshes[0].primitives[0];
+    assert_eq!(p.colors[0][..2], [1.0, 0.0]);
+    assert!((p.colors[0][2] - 32768.0 / 65535.0).abs() < 1e-6 && (p.colors[2][3] - 0.2).abs() < 1e-6);
+    let bytes = edit(&rich(), |j, b| {
+        let cv = add_view(j, b, &f32_bytes(&[0.25, 0.5, 0.75, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.5, 0.5, 0.5]));
+        let a = add_accessor(j, json!({ "bufferView": cv, "componentType": 5126, "count": 4, "type": "VEC3" }));
+        j["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(a);
+    });
+    let p = &imp(&bytes).unwrap().meshes[0].primitives[0];
+    assert_eq!(p.colors[0], [0.25, 0.5, 0.75, 1.0], "RGB colours get alpha 1");
+}
+
+#[test]
+fn bad_material_inputs_name_the_gltf_path() {
+    let good = super::samples::materials_showcase();
+    let mesh_of = |j: &Value, id: &str| {
+        j["meshes"].as_array().unwrap().iter().position(|m| m["name"] == id).unwrap_or_else(|| panic!("{id}"))
+    };
+    let cases: Vec<(Vec<u8>, String)> = vec![
+        (
+            edit(&good, |j, b| {
+                let cv = add_view(j, b, &f32_bytes(&[0.0; 8]));
+                let a = add_accessor(j, json!({ "bufferView": cv, "componentType": 5126, "count": 4, "type": "VEC2" }));
+                j["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(a);
+            }),
+            "meshes[0].primitives[0].attributes.COLOR_0 (accessors[".into(),
+        ),
+        (
+            edit(&good, |j, b| {
+                let cv = add_view(j, b, &[0u8; 16]);
+                let a = add_accessor(j, json!({ "bufferView": cv, "componentType": 5121, "count": 4, "type": "VEC4" }));
+                j["meshes"][0]["primitives"][0]["attributes"]["COLOR_0"] = json!(a);
+            }),
+            "component type UNSIGNED_BYTE is not allowed here".into(),
+        ),
+        (
+            edit(&good, |j, b| {
+                let m = mesh_of(j, "normal_tangents");
+                let cv = add_view(j, b, &f32_bytes(&[1.0, 0.0, 0.0].repeat(4)));
+                let a = add_accessor(j, json!({ "bufferView": cv, "componentType": 5126, "count": 4, "type": "VEC3" }));
+                j["meshes"][m]["primitives"][0]["attributes"]["TANGENT"] = json!(a);
+            }),
+            "meshes[3].primitives[0].attributes.TANGENT (accessors[".into(),
+        ),
+        (
+            edit(&good, |j, b| {
+                let m = mesh_of(j, "normal_tangents");
+                let a = j["meshes"][m]["primitives"][0]["attributes"]["TANGENT"].as_u64().unwrap() as usize;
+                let at = acc_offset(j, a) + 16;
+                b[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+            }),
+            "meshes[3].primitives[0].attributes.TANGENT[1]: tangent is not finite".into(),
+        ),
+        (
+            edit(&good, |j, _| {
+                let m = j["materials"].as_array().unwrap().iter().position(|m| m["name"] == "bumps").unwrap();
+                j["materials"][m]["normalTexture"]["texCoord"] = json!(2);
+            }),
+            "materials[3].normalTexture.texCoord: 2 is not supported (0 or 1)".into(),
+        ),
+        (
+            edit(&good, |j, _| {
+                let m = mesh_of(j, "occlusion_uv1");
+                let attrs = j["meshes"][m]["primitives"][0]["attributes"].as_object_mut().unwrap();
+                attrs.remove("TEXCOORD_1");
+            }),
+            "meshes[5].primitives[0].attributes: no TEXCOORD_1, which materials[4].occlusionTexture reads".into(),
+        ),
+        (
+            edit(&good, |j, _| {
+                j["materials"][1]["extensions"]["KHR_materials_emissive_strength"]["emissiveStrength"] = json!(-1.0);
+            }),
+            "materials[1].extensions.KHR_materials_emissive_strength.emissiveStrength: -1".into(),
+        ),
+        (
+            edit(&good, |j, _| j["materials"][1]["emissiveTexture"]["index"] = json!(99)),
+            "materials[1].emissiveTexture".into(),
+        ),
+    ];
+    for (bytes, want) in cases {
+        let e = err(&bytes);
+        assert!(e.contains(&want), "{e}\n  should contain: {want}");
+    }
+}
+
+#[test]
+fn tangents_generated_for_hand_computed_cases() {
+    use super::mesh::generate_tangents;
+    let quad = [[-0.5, -0.5, 0.0], [0.5, -0.5, 0.0], [0.5, 0.5, 0.0], [-0.5, 0.5, 0.0]];
+    let up = [[0.0, 0.0, 1.0]; 4];
+    let idx = [0, 1, 2, 0, 2, 3];
+    // glTF UVs (v down the image): u along +X, image-up (-v) along +Y: T = +X, w = +1.
+    let uv = [[0.0, 1.0], [1.0, 1.0], [1.0, 0.0], [0.0, 0.0]];
+    assert_eq!(generate_tangents(&quad, &up, &uv, &idx), vec![[1.0, 0.0, 0.0, 1.0]; 4]);
+    // Mirrored in u: T = -X, and the bitangent still points up, so w = -1.
+    let mirrored = uv.map(|[u, v]| [1.0 - u, v]);
+    assert_eq!(generate_tangents(&quad, &up, &mirrored, &idx), vec![[-1.0, 0.0, 0.0, -1.0]; 4]);
+    // One triangle, u along +Y and v along +X: T = +Y; -dP/dv = -X = cross(N, T), so w = +1.
+    let tri = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+    let t = generate_tangents(&tri, &up[..3], &[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]], &[0, 1, 2]);
+    assert_eq!(t, vec![[0.0, 1.0, 0.0, 1.0]; 3]);
+    // A tilted triangle whose dP/du = (1, 0, 1) is not perpendicular to the given normal +Z:
+    // Gram-Schmidt leaves (1, 0, 0); dP/dv = (0, -1, 0), so -dP/dv = +Y = cross(Z, X): w = +1.
+    let tilted = [[0.0, 0.0, 0.0], [1.0, 0.0, 1.0], [0.0, 1.0, 0.0]];
+    let t = generate_tangents(&tilted, &up[..3], &[[0.0, 0.0], [1.0, 0.0], [0.0, -1.0]], &[0, 1, 2]);
+    assert_eq!(t, vec![[1.0, 0.0, 0.0, 1.0]; 3]);
+    // Degenerate UVs: any unit tangent perpendicular to the normal.
+    for t in generate_tangents(&quad, &up, &[[0.5, 0.5]; 4], &idx) {
+        let v = glam::Vec3::new(t[0], t[1], t[2]);
+        assert!((v.length() - 1.0).abs() < 1e-6 && v.z.abs() < 1e-6 && t[3] == 1.0, "{t:?}");
+    }
 }

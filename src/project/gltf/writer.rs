@@ -9,8 +9,13 @@ use serde_json::{Map, Value, json};
 pub struct PrimitiveSpec {
     pub positions: Vec<[f32; 3]>,
     pub normals: Vec<[f32; 3]>,
+    pub tangents: Vec<[f32; 4]>,
     pub texcoords0: Vec<[f32; 2]>,
+    pub texcoords1: Vec<[f32; 2]>,
     pub colors: Vec<[f32; 4]>,
+    /// Further attributes by name, each an accessor made with [`GltfBuilder::accessor_unorm`] or
+    /// [`GltfBuilder::accessor_floats`] (other encodings: normalized `COLOR_0`, a VEC3 colour...).
+    pub attributes: Vec<(String, usize)>,
     pub joints: Vec<[u16; 4]>,
     pub weights: Vec<[f32; 4]>,
     /// Empty: a non-indexed primitive. Written as u8, u16 or u32, the smallest that fits.
@@ -139,6 +144,48 @@ impl GltfBuilder {
         self.materials.len() - 1
     }
 
+    /// Adds a material written as glTF JSON as it is (emissive, normal and occlusion textures,
+    /// extensions); returns its index.
+    pub fn material_json(&mut self, material: Value) -> usize {
+        self.materials.push(material);
+        self.materials.len() - 1
+    }
+
+    /// A FLOAT accessor of `dim`-component elements of type `ty` ("SCALAR", "VEC2"...).
+    pub fn accessor_floats(&mut self, data: &[f32], ty: &str, dim: usize) -> usize {
+        self.accessor_f32(data, ty, dim, false)
+    }
+
+    /// A normalized unsigned accessor: `u16` false writes UNSIGNED_BYTE (values above 255 are
+    /// cut), true UNSIGNED_SHORT. Each element is padded to 4 bytes as vertex attributes need.
+    pub fn accessor_unorm(&mut self, data: &[u32], ty: &str, dim: usize, u16: bool) -> usize {
+        let size = if u16 { 2 } else { 1 };
+        let stride = (dim * size).div_ceil(4) * 4;
+        let mut bytes = Vec::with_capacity(data.len() / dim.max(1) * stride);
+        for e in data.chunks(dim.max(1)) {
+            let start = bytes.len();
+            for &v in e {
+                if u16 {
+                    bytes.extend_from_slice(&(v.min(65535) as u16).to_le_bytes());
+                } else {
+                    bytes.push(v.min(255) as u8);
+                }
+            }
+            bytes.resize(start + stride, 0);
+        }
+        let view = self.view(&bytes, None);
+        if stride != dim * size
+            && let Some(v) = self.views.get_mut(view)
+        {
+            v["byteStride"] = json!(stride);
+        }
+        let ct = if u16 { 5123 } else { 5121 };
+        let count = data.len() / dim.max(1);
+        self.accessors
+            .push(json!({ "bufferView": view, "componentType": ct, "normalized": true, "count": count, "type": ty }));
+        self.accessors.len() - 1
+    }
+
     pub fn animation(&mut self, name: &str, channels: &[ChannelSpec]) -> usize {
         let (mut samplers, mut chans) = (Vec::new(), Vec::new());
         for c in channels {
@@ -224,9 +271,18 @@ impl GltfBuilder {
         if !p.normals.is_empty() {
             attrs.insert("NORMAL".into(), json!(self.accessor_f32(&flat3(&p.normals), "VEC3", 3, false)));
         }
-        if !p.texcoords0.is_empty() {
-            let f: Vec<f32> = p.texcoords0.iter().flatten().copied().collect();
-            attrs.insert("TEXCOORD_0".into(), json!(self.accessor_f32(&f, "VEC2", 2, false)));
+        if !p.tangents.is_empty() {
+            let f: Vec<f32> = p.tangents.iter().flatten().copied().collect();
+            attrs.insert("TANGENT".into(), json!(self.accessor_f32(&f, "VEC4", 4, false)));
+        }
+        for (name, uv) in [("TEXCOORD_0", &p.texcoords0), ("TEXCOORD_1", &p.texcoords1)] {
+            if !uv.is_empty() {
+                let f: Vec<f32> = uv.iter().flatten().copied().collect();
+                attrs.insert(name.into(), json!(self.accessor_f32(&f, "VEC2", 2, false)));
+            }
+        }
+        for (name, acc) in &p.attributes {
+            attrs.insert(name.clone(), json!(acc));
         }
         if !p.colors.is_empty() {
             let f: Vec<f32> = p.colors.iter().flatten().copied().collect();
@@ -315,6 +371,13 @@ impl GltfBuilder {
         self.accessors.push(json!({ "bufferView": view, "componentType": ct, "count": data.len() / dim, "type": ty }));
         self.accessors.len() - 1
     }
+}
+
+/// An sRGB-encoded colour (as picked in a paint program) as the linear value glTF factors and
+/// `COLOR_0` hold; alpha is unchanged.
+pub fn srgb_to_linear(c: [f32; 4]) -> [f32; 4] {
+    let f = |v: f32| if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) };
+    [f(c[0]), f(c[1]), f(c[2]), c[3]]
 }
 
 /// Packs JSON and binary into a GLB container (both chunks padded to 4 bytes as the spec asks).
