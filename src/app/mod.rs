@@ -1,7 +1,9 @@
 //! The command line and the main loop.
+pub mod api;
 pub mod cli;
 pub mod draw;
 pub mod inspect;
+pub mod new;
 pub mod run;
 pub mod stats;
 pub mod watch;

@@ -340,7 +340,8 @@ function go.set(url, prop, value, options)
   local slot, gp, sp, ph, where_text = target("go.set", url, prop)
   local pname = S.hash_text(ph.h)
   local function wrong(kind)
-    fail(string.format("the property '%s' of '%s' must be a %s", pname, where_text, TYPE_WORD[kind] or kind))
+    fail(string.format("the property '%s' of '%s' must be a %s%s", pname, where_text, TYPE_WORD[kind] or kind,
+      S.string_hint(kind, value)))
   end
   if sp and sp.component then return S.component_props.set(slot, sp.component, sp.name, value, where_text) end
   if gp then
