@@ -8,11 +8,14 @@ const COLLECTION: &str = include_str!("starter/main.collection");
 const MODEL: &str = include_str!("starter/hero.model");
 const SCRIPT: &str = include_str!("starter/hero.script");
 const BINDING: &str = include_str!("starter/game.input_binding");
+const VSCODE: &str = "{\n  \"files.associations\": { \"*.script\": \"lua\" }\n}\n";
 const README: &str = include_str!("starter/README.md");
 
 /// Every file of the starter project, as (relative path, bytes).
 pub fn starter_files(title: &str) -> Vec<(String, Vec<u8>)> {
-    let text = |p: &str, t: &str| (p.to_string(), t.replace("TITLE", title).into_bytes());
+    // The folder name goes into JSON as a JSON string, whatever characters it has.
+    let quoted = serde_json::to_string(title).unwrap_or_else(|_| "\"My game\"".into());
+    let text = |p: &str, t: &str| (p.to_string(), t.replace("\"TITLE\"", &quoted).replace("TITLE", title).into_bytes());
     let mut files = vec![
         text("project.json", PROJECT_JSON),
         text("main/main.collection", COLLECTION),
@@ -21,6 +24,7 @@ pub fn starter_files(title: &str) -> Vec<(String, Vec<u8>)> {
         text("input/game.input_binding", BINDING),
         text("README.md", README),
         (".luarc.json".to_string(), api_docs::luarc_json("annotations").into_bytes()),
+        text(".vscode/settings.json", VSCODE),
         ("models/humanoid.glb".to_string(), crate::project::gltf::humanoid::humanoid()),
         ("models/ground.glb".to_string(), crate::project::gltf::humanoid::ground(40.0, 20.0)),
     ];
@@ -39,7 +43,7 @@ pub fn new_project(dir: &Path) -> i32 {
         .unwrap_or(dir)
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .filter(|n| !n.is_empty() && !n.contains('"') && !n.contains('\\'))
+        .filter(|n| !n.is_empty())
         .unwrap_or_else(|| "My game".to_string());
     let files = starter_files(&title);
     let taken: Vec<String> =

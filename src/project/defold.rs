@@ -60,21 +60,19 @@ fn walk(root: &Path, dir: &Path, depth: usize, seen: &mut usize, found: &mut Vec
         if !kind.is_file() {
             continue;
         }
-        let rel = || format!("/{}", path.strip_prefix(root).unwrap_or(&path).display());
-        if name == "game.project" && depth == 0 {
-            found.push(rel());
-        } else if name.ends_with(".collection") || name.ends_with(".go") {
-            if let Ok(f) = std::fs::File::open(&path) {
-                use std::io::Read;
-                let mut head = Vec::with_capacity(HEAD);
-                if f.take(HEAD as u64).read_to_end(&mut head).is_ok()
-                    && is_protobuf_text(&String::from_utf8_lossy(&head))
-                {
-                    found.push(rel());
-                }
-            }
+        let defold_file = (name == "game.project" && depth == 0)
+            || ((name.ends_with(".collection") || name.ends_with(".go")) && starts_as_protobuf_text(&path));
+        if defold_file {
+            found.push(format!("/{}", path.strip_prefix(root).unwrap_or(&path).display()));
         }
     }
+}
+
+fn starts_as_protobuf_text(path: &Path) -> bool {
+    use std::io::Read;
+    let Ok(f) = std::fs::File::open(path) else { return false };
+    let mut head = Vec::with_capacity(HEAD);
+    f.take(HEAD as u64).read_to_end(&mut head).is_ok() && is_protobuf_text(&String::from_utf8_lossy(&head))
 }
 
 /// The hint for a folder that looks like a Defold project, or None.

@@ -26,6 +26,10 @@ pub struct Func {
 pub struct Namespace {
     pub name: &'static str,
     pub doc: &'static str,
+    /// Pages of docs/ (relative to docs/api) with runnable examples that use it.
+    pub examples: &'static [&'static str],
+    /// A paragraph for its reference page (properties, conventions).
+    pub notes: &'static str,
 }
 
 pub struct Const {
@@ -72,22 +76,59 @@ pub const PENDING: &[&str] = &[
 pub const UNSUPPORTED: &[&str] = &["physics", "sound", "gui", "render", "camera", "http", "buffer", "resource"];
 
 pub const NAMESPACES: &[Namespace] = &[
-    Namespace { name: "", doc: "Global functions." },
-    Namespace { name: "go", doc: "Game objects: transforms, properties, hierarchy, deletion and property tweens." },
-    Namespace { name: "model", doc: "Model components: skeletal and morph animation, bones as game objects, meshes." },
-    Namespace { name: "msg", doc: "Addresses (URLs) and messages." },
+    Namespace { name: "", doc: "Global functions.", examples: &["../formats.md#collections-collection"], notes: "" },
+    Namespace {
+        name: "go",
+        doc: "Game objects: transforms, properties, hierarchy, deletion and property tweens.",
+        examples: &["../formats.md#script", "../bones.md"],
+        notes: "Properties for `go.get`/`go.set`/`go.animate`: `position` (vector3), `rotation` (quat), `euler` (vector3, degrees), `scale` (vector3; a number sets all axes), each with `.x`/`.y`/`.z`(/`.w`); a script's `go.property` values (`\"#script\"`, or nil for the calling script). A nil or omitted `url`/`id` means the calling script's object. Local transforms are parent-relative; world ones are last frame's.",
+    },
+    Namespace {
+        name: "model",
+        doc: "Model components: skeletal and morph animation, bones as game objects, meshes.",
+        examples: &["../bones.md"],
+        notes: "Model properties for `go.get`/`go.set`/`go.animate`: `cursor` (0-1), `playback_rate`, `animation` (hash, read only) and the material's constants such as `tint` (vector4, with `.x`..`.w`). Messages: `enable`, `disable`; sent: `model_animation_done {animation_id, playback}`.",
+    },
+    Namespace {
+        name: "msg",
+        doc: "Addresses (URLs) and messages.",
+        examples: &["../formats.md#collections-collection", "../formats.md#factory-collectionfactory"],
+        notes: "URL strings: `[socket:][path][#fragment]`, e.g. `main:/hero#model`; `\".\"` is the own object, `\"#\"` the own script, `\"#model\"` a component of the own object. Messages the runtime handles: `acquire_input_focus`, `release_input_focus`, `set_parent`, `enable`, `disable`.",
+    },
     Namespace {
         name: "vmath",
         doc: "Vectors, quaternions and matrices (`vector3`, `vector4`, `quat`, `matrix4`, `vector`).",
+        examples: &["../scripting.md#vmath-operators-rotations-matrices"],
+        notes: "Operators: `+`, `-` and unary `-` on vectors; `*` and `/` by a number (either side for `*`); `quat * quat`; `matrix4 * matrix4`, `matrix4 * vector4`, `matrix4 * number`; `==` by value. Angles are radians except `euler_to_quat`/`quat_to_euler` (degrees).",
     },
-    Namespace { name: "timer", doc: "Timers that call back a script after a delay." },
-    Namespace { name: "factory", doc: "Spawning game objects from a `.go` prototype." },
-    Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype." },
-    Namespace { name: "label", doc: "Label components: text drawn in the world." },
-    Namespace { name: "sys", doc: "Project settings, engine and system information, resources, exit." },
-    Namespace { name: "window", doc: "The game window." },
-    Namespace { name: "json", doc: "JSON text to and from Lua tables." },
-    Namespace { name: "socket", doc: "The part of LuaSocket games use for timing." },
+    Namespace {
+        name: "timer",
+        doc: "Timers that call back a script after a delay.",
+        examples: &["../formats.md#factory-collectionfactory"],
+        notes: "Callbacks run once per frame after every script's `update`; a repeating timer fires at most once a frame and carries the remainder.",
+    },
+    Namespace {
+        name: "factory",
+        doc: "Spawning game objects from a `.go` prototype.",
+        examples: &["../formats.md#factory-collectionfactory"],
+        notes: "",
+    },
+    Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
+    Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
+    Namespace {
+        name: "sys",
+        doc: "Project settings, engine and system information, resources, exit.",
+        examples: &["../scripting.md#sys-json-settings-and-data"],
+        notes: "",
+    },
+    Namespace { name: "window", doc: "The game window.", examples: &[], notes: "" },
+    Namespace {
+        name: "json",
+        doc: "JSON text to and from Lua tables.",
+        examples: &["../scripting.md#sys-json-settings-and-data"],
+        notes: "",
+    },
+    Namespace { name: "socket", doc: "The part of LuaSocket games use for timing.", examples: &[], notes: "" },
 ];
 
 pub const FUNCS: &[Func] = &[
@@ -845,11 +886,12 @@ pub fn luals_files() -> Vec<(String, String)> {
     files
 }
 
-/// The `.luarc.json` that points lua-language-server at annotations in `dir` (relative).
+/// The `.luarc.json` that points lua-language-server at annotations in `dir` (relative). Which
+/// extensions are Lua is the editor's setting (`files.associations`), not the server's.
 pub fn luarc_json(dir: &str) -> String {
     let globals: Vec<String> = CALLBACKS.iter().map(|c| format!("\"{}\"", c.name)).collect();
     format!(
-        "{{\n  \"$schema\": \"https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json\",\n  \"runtime.version\": \"LuaJIT\",\n  \"workspace.library\": [\"{dir}\"],\n  \"workspace.ignoreDir\": [\"{dir}\"],\n  \"files.associations\": {{ \"*.script\": \"lua\" }},\n  \"diagnostics.globals\": [{}]\n}}\n",
+        "{{\n  \"$schema\": \"https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json\",\n  \"runtime.version\": \"LuaJIT\",\n  \"workspace.library\": [\"{dir}\"],\n  \"workspace.ignoreDir\": [\"{dir}\"],\n  \"diagnostics.globals\": [{}]\n}}\n",
         globals.join(", ")
     )
 }
@@ -884,9 +926,20 @@ pub fn markdown_pages() -> Vec<(String, String)> {
         let mut p = format!("# {title}\n\n{}\n\n", ns.doc);
         let pending: Vec<&Func> =
             FUNCS.iter().filter(|f| f.ns == ns.name && PENDING.contains(&qualified(f.ns, f.name).as_str())).collect();
+        if !ns.notes.is_empty() {
+            let _ = writeln!(p, "{}\n", ns.notes);
+        }
+        if !ns.examples.is_empty() {
+            let links: Vec<String> = ns
+                .examples
+                .iter()
+                .map(|e| format!("[{}]({e})", e.trim_start_matches("../").split('#').next().unwrap_or(e)))
+                .collect();
+            let _ = writeln!(p, "Runnable examples: {}.\n", links.join(", "));
+        }
         if !pending.is_empty() {
             let names: Vec<String> = pending.iter().map(|f| format!("`{}`", qualified(f.ns, f.name))).collect();
-            let _ = writeln!(p, "Arriving with the next release: {}.\n", names.join(", "));
+            let _ = writeln!(p, "Not in this build yet (being added): {}.\n", names.join(", "));
         }
         p.push_str("| function | parameters | |\n| --- | --- | --- |\n");
         for func in FUNCS.iter().filter(|f| f.ns == ns.name) {
