@@ -33,9 +33,24 @@ fn sinew_new_writes_a_project_that_checks_and_runs() {
     let checked = sinew(&["check", d]);
     assert_eq!(checked.status, 0, "{}", checked.show());
     assert!(checked.stdout.contains("no problems found"), "{}", checked.show());
-    let ran = sinew(&["run", d, "--headless", "--frames", "60", "--size", "64x48"]);
+    let shot = tmp.path().join("shot.png");
+    let shot_s = shot.to_str().expect("utf-8");
+    let ran = sinew(&["run", d, "--headless", "--frames", "60", "--size", "160x90", "--screenshot", shot_s]);
     assert_eq!(ran.status, 0, "{}", ran.show());
     assert!(!ran.stderr.contains("error"), "{}", ran.show());
+    // The hero shows: its shirt and skin are the only red-dominant pixels (sky is blue, the
+    // ground green).
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let mut hero = 0;
+    for y in 0..img.height {
+        for x in 0..img.width {
+            let [r, g, b, _] = img.pixel(x, y).expect("pixel");
+            if r as i32 > g as i32 + 20 && r as i32 > b as i32 + 20 {
+                hero += 1;
+            }
+        }
+    }
+    assert!(hero >= 20, "only {hero} hero pixels in the starter's screenshot");
     // The script reacts to its key: space (bound to "wave") plays the wave clip.
     let replay = tmp.path().join("space.replay");
     std::fs::write(
