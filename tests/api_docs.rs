@@ -196,6 +196,72 @@ fn annotations_parse_as_lua_and_define_every_function() {
     }
 }
 
+/// The type names a LuaLS type expression uses (field and parameter names left out).
+fn type_names(ty: &str) -> Vec<String> {
+    let b = ty.as_bytes();
+    let (mut out, mut i) = (Vec::new(), 0);
+    while i < b.len() {
+        if b[i].is_ascii_alphabetic() || b[i] == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'.') {
+                i += 1;
+            }
+            let rest = ty[i..].trim_start();
+            if !(rest.starts_with(':') || rest.starts_with("?:")) {
+                out.push(ty[start..i].to_string());
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn every_type_the_annotations_use_is_defined() {
+    let files = api_docs::luals_files();
+    let mut defined: BTreeSet<String> =
+        ["nil", "any", "boolean", "string", "number", "integer", "table", "function", "fun"].map(String::from).into();
+    for (_, text) in &files {
+        for line in text.lines() {
+            for tag in ["---@class ", "---@alias "] {
+                if let Some(rest) = line.strip_prefix(tag) {
+                    defined.insert(rest.split_whitespace().next().unwrap_or("").to_string());
+                }
+            }
+        }
+    }
+    let mut used = 0;
+    for (name, text) in &files {
+        for line in text.lines() {
+            let ty = if let Some(rest) = line.strip_prefix("---@param ") {
+                rest.split_once(' ').map(|(_, t)| t).unwrap_or("")
+            } else if let Some(rest) = line.strip_prefix("---@return ") {
+                rest
+            } else if let Some(rest) = line.strip_prefix("---@overload ").or_else(|| line.strip_prefix("---@field ")) {
+                rest
+            } else if let Some(rest) = line.strip_prefix("---@alias ") {
+                rest.split_once(' ').map(|(_, t)| t).unwrap_or("")
+            } else {
+                continue;
+            };
+            // A `---@field`/`---@return` line may end in a description: types come first.
+            let ty = if line.starts_with("---@field ") {
+                ty.split_whitespace().nth(1).unwrap_or("")
+            } else if line.starts_with("---@return ") {
+                ty.split_whitespace().next().unwrap_or("")
+            } else {
+                ty
+            };
+            for t in type_names(ty) {
+                used += 1;
+                assert!(defined.contains(&t), "{name}: type '{t}' is not defined (in `{line}`)");
+            }
+        }
+    }
+    assert!(used > 300, "only {used} type uses checked");
+}
+
 #[test]
 fn docs_api_pages_are_generated_from_the_table() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/api");

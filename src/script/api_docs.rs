@@ -790,6 +790,10 @@ const LUALS_TYPES: &str = r#"---@meta
 ---@field w number
 ---@operator mul(quat): quat
 
+---A float array of any length (`vmath.vector`), 1-based.
+---@class vector
+---@field [integer] number
+
 ---@class matrix4
 ---@field c0 vector4
 ---@field c1 vector4
