@@ -1,4 +1,4 @@
-//! `sinew`, `sinew run`, `sinew check`, `sinew inspect` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
+//! `sinew`, `sinew run`, `sinew check`, `sinew inspect`, `sinew new`, `sinew api` (cli.md). Exit status: 0 ok, 1 load failure, 2 usage.
 use super::run::{RunOptions, run};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,6 +27,17 @@ enum Command {
         file: PathBuf,
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
+    },
+    /// Write a starter project (a model, a script, an input binding, editor annotations) into DIR.
+    New { dir: PathBuf },
+    /// Write the Lua API as lua-language-server annotations (--lua DIR) or markdown (--markdown DIR).
+    Api {
+        /// Folder for the annotation files (one per namespace).
+        #[arg(long, value_name = "DIR")]
+        lua: Option<PathBuf>,
+        /// Folder for the API reference pages (docs/api).
+        #[arg(long, value_name = "DIR")]
+        markdown: Option<PathBuf>,
     },
 }
 
@@ -166,6 +177,8 @@ pub fn main() -> i32 {
             replay: a.replay,
         }),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
+        Some(Command::New { dir }) => super::new::new_project(&dir),
+        Some(Command::Api { lua, markdown }) => super::api::api(lua.as_deref(), markdown.as_deref()),
         Some(Command::Inspect(a)) => match a.vertices {
             Some(out) => super::inspect::vertices(&a.model, a.anim.as_deref(), &a.times, &out),
             None if a.anim.is_some() || !a.times.is_empty() => {

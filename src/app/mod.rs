@@ -1,8 +1,10 @@
 //! The command line and the main loop.
+pub mod api;
 pub mod cli;
 pub mod draw;
 pub mod inspect;
 pub mod luajit;
+pub mod new;
 pub mod run;
 pub mod stats;
 pub mod view;

@@ -158,6 +158,7 @@ pub fn run(opts: RunOptions) -> i32 {
         Ok(g) => g,
         Err(e) => {
             log::error!("{e}");
+            defold_hint(opts.project_dir.as_deref());
             return 1;
         }
     };
@@ -466,6 +467,7 @@ pub fn check(dir: &Path) -> i32 {
     // it (`sinew check /` would read the whole disk).
     if !res.dir().is_some_and(|d| d.join(&settings::SETTINGS_PATH[1..]).exists()) {
         eprintln!("{}: not a Sinew project (no {} in it)", dir.display(), settings::SETTINGS_PATH);
+        defold_hint(Some(dir));
         return 1;
     }
     let mut problems = Vec::new();
@@ -527,6 +529,14 @@ pub fn check(dir: &Path) -> i32 {
         0
     } else {
         eprintln!("{} problem(s) found", problems.len());
+        defold_hint(Some(dir));
         1
+    }
+}
+
+/// After a failed load: when the folder holds Defold's files, say so and name the porting guide.
+fn defold_hint(dir: Option<&Path>) {
+    if let Some(h) = dir.and_then(crate::project::defold::hint) {
+        eprintln!("{h}");
     }
 }

@@ -71,12 +71,26 @@ pub fn check_overrides(
             },
             Some((_, kind)) if kind == given || (kind == "quat" && given == "vector4") => continue,
             Some((_, kind)) => {
-                format!("property '{name}' of script '{script}' is a {kind}, this override is a {given}")
+                format!(
+                    "property '{name}' of script '{script}' is a {kind}, this override is a {given}{}",
+                    prefix_hint(kind, &v.value)
+                )
             }
         };
         out.push(v.error(script, problem));
     }
     out
+}
+
+/// Collection files are JSON, which has no hash or URL type: a plain string where one is
+/// declared is the usual slip, so the message shows the prefixed spelling.
+fn prefix_hint(kind: &str, value: &PropertyValue) -> String {
+    match (kind, value) {
+        ("url" | "hash", PropertyValue::String(s)) => {
+            format!(" (a {kind} is written with its prefix in a collection: \"{kind}:{s}\")")
+        }
+        _ => String::new(),
+    }
 }
 
 /// A script instance, made only when its overrides fit the script's declarations.

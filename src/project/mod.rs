@@ -2,6 +2,7 @@
 //! component descriptions they hold. Everything here is converted into plain runtime types; no
 //! later layer sees JSON.
 pub mod collection;
+pub mod defold;
 pub mod gltf;
 pub mod input;
 pub mod json;

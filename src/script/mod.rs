@@ -4,6 +4,7 @@
 //! `lua/vmath.lua`) over the C functions of [`api`], declared once through [`boundary`]. Lua owns only the per-instance `self` tables
 //! and the compiled callbacks; all game state stays in [`World`].
 pub mod api;
+pub mod api_docs;
 pub mod boundary;
 mod system;
 pub mod watchdog;
@@ -438,57 +439,12 @@ fn property_row(lua: &Lua, name: &str, v: &PropertyValue) -> mlua::Result<Table>
     Ok(row)
 }
 
-/// `go.PLAYBACK_*` and `go.EASING_*` constants.
+/// `go.PLAYBACK_*` and `go.EASING_*` constants, named by the API table ([`api_docs`]).
 pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
-    const PLAYBACK: [&str; 7] =
-        ["NONE", "ONCE_FORWARD", "ONCE_BACKWARD", "ONCE_PINGPONG", "LOOP_FORWARD", "LOOP_BACKWARD", "LOOP_PINGPONG"];
-    for (i, n) in PLAYBACK.iter().enumerate() {
+    for (i, n) in api_docs::PLAYBACK.iter().enumerate() {
         go.set(format!("PLAYBACK_{n}"), i)?;
     }
-    const EASING: [&str; 41] = [
-        "LINEAR",
-        "INQUAD",
-        "OUTQUAD",
-        "INOUTQUAD",
-        "OUTINQUAD",
-        "INCUBIC",
-        "OUTCUBIC",
-        "INOUTCUBIC",
-        "OUTINCUBIC",
-        "INQUART",
-        "OUTQUART",
-        "INOUTQUART",
-        "OUTINQUART",
-        "INQUINT",
-        "OUTQUINT",
-        "INOUTQUINT",
-        "OUTINQUINT",
-        "INSINE",
-        "OUTSINE",
-        "INOUTSINE",
-        "OUTINSINE",
-        "INEXPO",
-        "OUTEXPO",
-        "INOUTEXPO",
-        "OUTINEXPO",
-        "INCIRC",
-        "OUTCIRC",
-        "INOUTCIRC",
-        "OUTINCIRC",
-        "INELASTIC",
-        "OUTELASTIC",
-        "INOUTELASTIC",
-        "OUTINELASTIC",
-        "INBACK",
-        "OUTBACK",
-        "INOUTBACK",
-        "OUTINBACK",
-        "INBOUNCE",
-        "OUTBOUNCE",
-        "INOUTBOUNCE",
-        "OUTINBOUNCE",
-    ];
-    for (i, n) in EASING.iter().enumerate() {
+    for (i, n) in api_docs::EASING.iter().enumerate() {
         go.set(format!("EASING_{n}"), i)?;
     }
     Ok(())

@@ -66,8 +66,8 @@ local function check_props(fname, info, obj, props, argn, where)
           found = decl
           local got = S.value_kind(v)
           if got ~= decl.kind then
-            fail(string.format("%s: property '%s' of '%s' is a %s, got %s%s", fname, name, sc.script, decl.kind,
-              S.type_name(v), where))
+            fail(string.format("%s: property '%s' of '%s' is a %s, got %s%s%s", fname, name, sc.script, decl.kind,
+              S.type_name(v), S.string_hint(decl.kind, v), where))
           end
         end
       end

@@ -301,7 +301,8 @@ function go.set(url, prop, value, options)
   local slot, u, ph, d, rec = target("go.set", url, prop)
   local where_text = url_text(u)
   local function wrong(kind)
-    fail(string.format("the property '%s' of '%s' must be a %s", S.hash_text(ph.h), where_text, TYPE_WORD[kind] or kind))
+    fail(string.format("the property '%s' of '%s' must be a %s%s", S.hash_text(ph.h), where_text,
+      TYPE_WORD[kind] or kind, S.string_hint(kind, value)))
   end
   if d.owner == "component" then return S.component_props.set(slot, u.f, d.full, value, where_text) end
   if d.owner == "go" then

@@ -57,6 +57,14 @@ function S.argerr(fname, n, expected, got)
   fail(string.format("%s: bad argument #%d (%s expected, got %s)", fname, n, expected, type_name(got)))
 end
 
+-- A string given where a hash or URL is wanted: show the call that makes one.
+function S.string_hint(kind, v)
+  if type(v) ~= "string" then return "" end
+  if kind == "url" then return string.format(" (make one with msg.url(%q))", v) end
+  if kind == "hash" then return string.format(" (make one with hash(%q))", v) end
+  return ""
+end
+
 function S.fail_last()
   fail(ffi.string(F.last_error()))
 end

@@ -1,0 +1,990 @@
+//! The one description of the Lua API that people and editors read: every namespace function
+//! with its parameters, returns and a one-line doc, the constants and the script callbacks.
+//!
+//! `sinew api --lua DIR` writes lua-language-server annotations from it ([`luals_files`]) and
+//! `docs/api/*.md` are generated from it ([`markdown_pages`]). The bindings themselves are Lua
+//! files (`lua/*.lua`), so a test (`tests/api_docs.rs`) walks the live Lua state's namespace
+//! tables and fails when a function or constant exists on one side only: the annotations and
+//! the docs cannot drift from what scripts can call.
+//!
+//! Signature text: `name: type` separated by commas, `name?` for an optional argument, `...`
+//! for varargs; types in LuaLS syntax. `url_like` is `string|hash|url`, `hash_like` is
+//! `string|hash`.
+
+/// One function of a namespace (`ns` empty: a global function).
+pub struct Func {
+    pub ns: &'static str,
+    pub name: &'static str,
+    pub params: &'static str,
+    pub returns: &'static str,
+    pub doc: &'static str,
+    /// Other call forms, each `(params) -> returns`.
+    pub overloads: &'static [&'static str],
+}
+
+/// A namespace: its functions come from [`FUNCS`], constants from [`constants`].
+pub struct Namespace {
+    pub name: &'static str,
+    pub doc: &'static str,
+    /// Pages of docs/ (relative to docs/api) with runnable examples that use it.
+    pub examples: &'static [&'static str],
+    /// A paragraph for its reference page (properties, conventions).
+    pub notes: &'static str,
+}
+
+pub struct Const {
+    pub ns: &'static str,
+    pub name: String,
+    pub value: f64,
+    pub doc: String,
+}
+
+/// A callback a `.script` may define as a global function.
+pub struct Callback {
+    pub name: &'static str,
+    pub params: &'static str,
+    pub returns: &'static str,
+    pub doc: &'static str,
+}
+
+const fn f(
+    ns: &'static str,
+    name: &'static str,
+    params: &'static str,
+    returns: &'static str,
+    doc: &'static str,
+) -> Func {
+    Func { ns, name, params, returns, doc, overloads: &[] }
+}
+
+/// Functions that other work adds to the runtime and that this table already describes. The
+/// live-vs-table test accepts these as absent at runtime (printing each); once the runtime has
+/// them, remove them here. Nowhere else may the table and the runtime differ.
+pub const PENDING: &[&str] = &[
+    "label.set_text",
+    "label.get_text",
+    "model.set_layer_weight",
+    "model.get_layer",
+    "model.set_ik_target",
+    "model.set_ik_target_position",
+    "model.set_ik_weight",
+    "model.clear_ik_target",
+];
+
+/// Defold namespaces Sinew lacks: each is a table whose every field raises
+/// "<ns>.<name> is not supported by Sinew".
+pub const UNSUPPORTED: &[&str] = &["physics", "sound", "gui", "render", "camera", "http", "buffer", "resource"];
+
+pub const NAMESPACES: &[Namespace] = &[
+    Namespace { name: "", doc: "Global functions.", examples: &["../formats.md#collections-collection"], notes: "" },
+    Namespace {
+        name: "go",
+        doc: "Game objects: transforms, properties, hierarchy, deletion and property tweens.",
+        examples: &["../formats.md#script", "../bones.md"],
+        notes: "Properties for `go.get`/`go.set`/`go.animate`: `position` (vector3), `rotation` (quat), `euler` (vector3, degrees), `scale` (vector3; a number sets all axes), each with `.x`/`.y`/`.z`(/`.w`); a script's `go.property` values (`\"#script\"`, or nil for the calling script). A nil or omitted `url`/`id` means the calling script's object. Local transforms are parent-relative; world ones are last frame's.",
+    },
+    Namespace {
+        name: "model",
+        doc: "Model components: skeletal and morph animation, bones as game objects, meshes.",
+        examples: &["../bones.md"],
+        notes: "Model properties for `go.get`/`go.set`/`go.animate`: `cursor` (0-1), `playback_rate`, `animation` (hash, read only) and the material's constants such as `tint` (vector4, with `.x`..`.w`). Messages: `enable`, `disable`; sent: `model_animation_done {animation_id, playback}`.",
+    },
+    Namespace {
+        name: "msg",
+        doc: "Addresses (URLs) and messages.",
+        examples: &["../formats.md#collections-collection", "../formats.md#factory-collectionfactory"],
+        notes: "URL strings: `[socket:][path][#fragment]`, e.g. `main:/hero#model`; `\".\"` is the own object, `\"#\"` the own script, `\"#model\"` a component of the own object. Messages the runtime handles: `acquire_input_focus`, `release_input_focus`, `set_parent`, `enable`, `disable`.",
+    },
+    Namespace {
+        name: "vmath",
+        doc: "Vectors, quaternions and matrices (`vector3`, `vector4`, `quat`, `matrix4`, `vector`).",
+        examples: &["../scripting.md#vmath-operators-rotations-matrices"],
+        notes: "Operators: `+`, `-` and unary `-` on vectors; `*` and `/` by a number (either side for `*`); `quat * quat`; `matrix4 * matrix4`, `matrix4 * vector4`, `matrix4 * number`; `==` by value. Angles are radians except `euler_to_quat`/`quat_to_euler` (degrees).",
+    },
+    Namespace {
+        name: "timer",
+        doc: "Timers that call back a script after a delay.",
+        examples: &["../formats.md#factory-collectionfactory"],
+        notes: "Callbacks run once per frame after every script's `update`; a repeating timer fires at most once a frame and carries the remainder.",
+    },
+    Namespace {
+        name: "factory",
+        doc: "Spawning game objects from a `.go` prototype.",
+        examples: &["../formats.md#factory-collectionfactory"],
+        notes: "",
+    },
+    Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
+    Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
+    Namespace {
+        name: "sys",
+        doc: "Project settings, engine and system information, resources, exit.",
+        examples: &["../scripting.md#sys-json-settings-and-data"],
+        notes: "",
+    },
+    Namespace { name: "window", doc: "The game window.", examples: &[], notes: "" },
+    Namespace {
+        name: "json",
+        doc: "JSON text to and from Lua tables.",
+        examples: &["../scripting.md#sys-json-settings-and-data"],
+        notes: "",
+    },
+    Namespace { name: "socket", doc: "The part of LuaSocket games use for timing.", examples: &[], notes: "" },
+];
+
+pub const FUNCS: &[Func] = &[
+    // ---------------------------------------------------------------- globals
+    f(
+        "",
+        "hash",
+        "s: string",
+        "hash",
+        "The 64-bit hash of a string (Defold's MurmurHash2A); ids and message names are hashes.",
+    ),
+    f("", "hash_to_hex", "h: hash", "string", "The 16 lowercase hex digits of a hash."),
+    f("", "pprint", "...: any", "", "Prints values readably, tables recursively (vectors, hashes and URLs too)."),
+    // ---------------------------------------------------------------- go
+    f(
+        "go",
+        "get_position",
+        "id?: url_like",
+        "vector3",
+        "Local (parent-relative) position; `id` omitted: the calling script's game object.",
+    ),
+    f("go", "set_position", "position: vector3, id?: url_like", "", "Sets the local position."),
+    f("go", "get_rotation", "id?: url_like", "quat", "Local rotation."),
+    f("go", "set_rotation", "rotation: quat, id?: url_like", "", "Sets the local rotation."),
+    f("go", "get_scale", "id?: url_like", "vector3", "Local scale."),
+    f("go", "get_scale_vector", "id?: url_like", "vector3", "Deprecated alias of `go.get_scale`."),
+    f("go", "get_scale_uniform", "id?: url_like", "number", "The smallest component of the local scale."),
+    f(
+        "go",
+        "set_scale",
+        "scale: number|vector3, id?: url_like",
+        "",
+        "Sets the local scale (a number scales all axes); components must be > 0.",
+    ),
+    f("go", "set_scale_xy", "scale: number|vector3, id?: url_like", "", "Sets the x and y of the local scale only."),
+    f(
+        "go",
+        "get_world_position",
+        "id?: url_like",
+        "vector3",
+        "World position as of the end of the last frame (or the last `go.update_world_transform`).",
+    ),
+    f("go", "get_world_rotation", "id?: url_like", "quat", "World rotation (last frame's)."),
+    f("go", "get_world_scale", "id?: url_like", "vector3", "World scale (last frame's)."),
+    f("go", "get_world_scale_uniform", "id?: url_like", "number", "Smallest component of the world scale."),
+    f("go", "get_world_transform", "id?: url_like", "matrix4", "World transform matrix (last frame's)."),
+    f(
+        "go",
+        "update_world_transform",
+        "id?: url_like",
+        "",
+        "Recomputes the world transform of the object and its ancestors now.",
+    ),
+    f(
+        "go",
+        "world_to_local_position",
+        "position: vector3, id: url_like",
+        "vector3",
+        "A world position in the local space of `id`.",
+    ),
+    f(
+        "go",
+        "world_to_local_transform",
+        "transform: matrix4, id: url_like",
+        "matrix4",
+        "A world transform in the local space of `id`.",
+    ),
+    f(
+        "go",
+        "get_id",
+        "path?: string",
+        "hash",
+        "The id of a game object: own id without argument; `path` is absolute (`/a`) or relative to the caller's collection.",
+    ),
+    f("go", "exists", "id: url_like", "boolean", "Whether the game object exists."),
+    f("go", "get_parent", "id?: url_like", "hash|nil", "The parent's id, or nil."),
+    f(
+        "go",
+        "set_parent",
+        "id?: url_like, parent_id?: url_like, keep_world_transform?: boolean",
+        "",
+        "Re-parents at the next message dispatch; `parent_id` nil detaches.",
+    ),
+    f(
+        "go",
+        "delete",
+        "id?: url_like|url_like[]|boolean, recursive?: boolean",
+        "",
+        "Deletes at the end of the frame (`final` runs then); `go.delete(true)`: self and children.",
+    ),
+    f("go", "delete_all", "ids: url_like[]", "", "Deprecated: `go.delete(ids)`."),
+    f(
+        "go",
+        "property",
+        "name: string, default: number|boolean|string|hash|url|vector3|vector4|quat",
+        "",
+        "Declares a script property (top level only); collections and factories may override it; read as `self.<name>`.",
+    ),
+    f(
+        "go",
+        "get",
+        "url: url_like|nil, property: hash_like, options?: table",
+        "any",
+        "A property value: `position`, `euler.z`, a script property, a model's `cursor`, a material constant like `tint`...",
+    ),
+    f(
+        "go",
+        "set",
+        "url: url_like|nil, property: hash_like, value: any, options?: table",
+        "",
+        "Sets a property; the value's type must match.",
+    ),
+    f(
+        "go",
+        "animate",
+        "url: url_like|nil, property: hash_like, playback: integer, to: number|vector3|vector4|quat, easing: integer|vector, duration: number, delay?: number, complete_function?: fun(self: table, url: url, property: hash)",
+        "",
+        "Tweens a numeric property from its current value to `to` (`go.PLAYBACK_*`, `go.EASING_*` or a `vmath.vector` curve).",
+    ),
+    f(
+        "go",
+        "cancel_animations",
+        "url: url_like|nil, property?: hash_like",
+        "",
+        "Stops the tweens of one property, or every tween of the object (or component) `url` names; no callbacks.",
+    ),
+    // ---------------------------------------------------------------- model
+    f(
+        "model",
+        "play_anim",
+        "url: url_like, anim_id: hash_like, playback: integer, play_properties?: {blend_duration?: number, offset?: number, playback_rate?: number}, complete_function?: fun(self: table, message_id: hash, message: table, sender: url)",
+        "",
+        "Plays a clip of the model's animation set (at the next dispatch); ONCE_* modes call back or send `model_animation_done`.",
+    ),
+    f("model", "cancel", "url: url_like", "", "Stops the animation (no callback)."),
+    f(
+        "model",
+        "get_go",
+        "url: url_like, bone_id: hash_like",
+        "hash",
+        "The game object that follows a joint (`create_go_bones`), for `go.set_parent` attachments.",
+    ),
+    f(
+        "model",
+        "set_mesh_enabled",
+        "url: url_like, mesh_id: hash_like, enabled: boolean",
+        "",
+        "Shows or hides one mesh (glTF mesh name, else node name).",
+    ),
+    f("model", "get_mesh_enabled", "url: url_like, mesh_id: hash_like", "boolean", "Whether a mesh is shown."),
+    f(
+        "model",
+        "get_aabb",
+        "url: url_like",
+        "{min: vector3, max: vector3}",
+        "The model-space bounding box of the whole model.",
+    ),
+    f(
+        "model",
+        "get_mesh_aabb",
+        "url: url_like",
+        "table<hash, {min: vector3, max: vector3}>",
+        "Model-space bounding boxes by mesh id.",
+    ),
+    f(
+        "model",
+        "get_blend_weights",
+        "url: url_like",
+        "number[]",
+        "Morph target weights of the first morphed mesh, after animation and overrides.",
+    ),
+    f(
+        "model",
+        "set_blend_weights",
+        "url: url_like, weights?: number[]",
+        "",
+        "Overrides morph weights every frame after animation; nil clears the override.",
+    ),
+    f(
+        "model",
+        "set_layer_weight",
+        "url: url_like, layer: integer, weight: number, duration?: number",
+        "",
+        "How much an animation layer covers the layers below (fades over `duration` seconds).",
+    ),
+    f(
+        "model",
+        "get_layer",
+        "url: url_like, layer: integer",
+        "{animation: hash|nil, cursor: number, playback_rate: number, weight: number}",
+        "The state of one animation layer.",
+    ),
+    f(
+        "model",
+        "set_ik_target",
+        "url: url_like, chain: hash_like, target_id: url_like",
+        "",
+        "An IK chain of the `.model` follows a game object.",
+    ),
+    f(
+        "model",
+        "set_ik_target_position",
+        "url: url_like, chain: hash_like, position: vector3",
+        "",
+        "An IK chain reaches for a world position.",
+    ),
+    f(
+        "model",
+        "set_ik_weight",
+        "url: url_like, chain: hash_like, weight: number",
+        "",
+        "How much an IK chain overrides the animation (0-1).",
+    ),
+    f("model", "clear_ik_target", "url: url_like, chain: hash_like", "", "Turns an IK chain off."),
+    // ---------------------------------------------------------------- msg
+    f(
+        "msg",
+        "url",
+        "socket?: hash_like|nil, path?: hash_like|nil, fragment?: hash_like|nil",
+        "url",
+        "A URL: own script without argument, parsed from `\"main:/hero#model\"`, or from its three parts.",
+    ),
+    f(
+        "msg",
+        "post",
+        "receiver: url_like, message_id: hash_like, message?: table",
+        "",
+        "Queues a message (table of at most 2 KB, copied); `@render:` takes `draw_text`, `draw_line`, `clear_color`.",
+    ),
+    // ---------------------------------------------------------------- vmath
+    Func {
+        overloads: &[
+            "(n: number) -> vector3",
+            "(v: vector3) -> vector3",
+            "(x: number, y: number, z: number) -> vector3",
+        ],
+        ..f("vmath", "vector3", "", "vector3", "A 3-component vector: zero, splat, copy or components.")
+    },
+    Func {
+        overloads: &[
+            "(n: number) -> vector4",
+            "(v: vector4) -> vector4",
+            "(x: number, y: number, z: number, w: number) -> vector4",
+        ],
+        ..f("vmath", "vector4", "", "vector4", "A 4-component vector: zero, splat, copy or components.")
+    },
+    Func {
+        overloads: &["(q: quat) -> quat", "(x: number, y: number, z: number, w: number) -> quat"],
+        ..f("vmath", "quat", "", "quat", "A quaternion: identity, copy or components.")
+    },
+    Func {
+        overloads: &["(m: matrix4) -> matrix4"],
+        ..f("vmath", "matrix4", "", "matrix4", "A 4x4 matrix: identity or copy.")
+    },
+    f("vmath", "vector", "t: number[]", "vector", "A float array of any length (custom easing curves)."),
+    f("vmath", "dot", "a: vector3|vector4, b: vector3|vector4", "number", "Dot product."),
+    f("vmath", "cross", "a: vector3, b: vector3", "vector3", "Cross product."),
+    f("vmath", "length", "v: vector3|vector4|quat", "number", "Length."),
+    f("vmath", "length_sqr", "v: vector3|vector4|quat", "number", "Squared length."),
+    f("vmath", "normalize", "v: vector3|vector4|quat", "vector3|vector4|quat", "Unit vector or quaternion."),
+    f(
+        "vmath",
+        "lerp",
+        "t: number, a: number|vector3|vector4|quat, b: number|vector3|vector4|quat",
+        "number|vector3|vector4|quat",
+        "Linear interpolation (not clamped).",
+    ),
+    f(
+        "vmath",
+        "slerp",
+        "t: number, a: vector3|vector4|quat, b: vector3|vector4|quat",
+        "vector3|vector4|quat",
+        "Spherical interpolation (not clamped).",
+    ),
+    f("vmath", "rotate", "q: quat, v: vector3", "vector3", "Rotates a vector by a quaternion."),
+    f("vmath", "project", "a: vector3, b: vector3", "number", "Scalar projection of `a` on `b`, |a|cos(angle)/|b|."),
+    f("vmath", "mul_per_elem", "a: vector3|vector4, b: vector3|vector4", "vector3|vector4", "Component-wise product."),
+    f(
+        "vmath",
+        "clamp",
+        "v: number|vector3|vector4, min: number|vector3|vector4, max: number|vector3|vector4",
+        "number|vector3|vector4",
+        "Clamps a number, or each component.",
+    ),
+    f("vmath", "conj", "q: quat", "quat", "Quaternion conjugate."),
+    f("vmath", "quat_axis_angle", "axis: vector3, angle: number", "quat", "Rotation about an axis (radians)."),
+    f("vmath", "quat_basis", "x: vector3, y: vector3, z: vector3", "quat", "Rotation from basis vectors."),
+    f("vmath", "quat_from_to", "v1: vector3, v2: vector3", "quat", "Rotation that takes unit `v1` to unit `v2`."),
+    f("vmath", "quat_rotation_x", "angle: number", "quat", "Rotation about X (radians)."),
+    f("vmath", "quat_rotation_y", "angle: number", "quat", "Rotation about Y (radians)."),
+    f("vmath", "quat_rotation_z", "angle: number", "quat", "Rotation about Z (radians)."),
+    f("vmath", "quat_matrix4", "m: matrix4", "quat", "The rotation of a matrix."),
+    f("vmath", "quat_to_euler", "q: quat", "x: number, y: number, z: number", "Euler angles in degrees (YZX order)."),
+    Func {
+        overloads: &["(v: vector3) -> quat"],
+        ..f(
+            "vmath",
+            "euler_to_quat",
+            "x: number, y: number, z: number",
+            "quat",
+            "Quaternion from Euler angles in degrees (YZX order).",
+        )
+    },
+    f(
+        "vmath",
+        "matrix4_axis_angle",
+        "axis: vector3, angle: number",
+        "matrix4",
+        "Rotation matrix about an axis (radians).",
+    ),
+    f(
+        "vmath",
+        "matrix4_compose",
+        "translation: vector3|vector4, rotation: quat, scale: vector3",
+        "matrix4",
+        "Translation x rotation x scale.",
+    ),
+    f(
+        "vmath",
+        "matrix4_frustum",
+        "left: number, right: number, bottom: number, top: number, near: number, far: number",
+        "matrix4",
+        "Frustum projection.",
+    ),
+    f("vmath", "matrix4_look_at", "eye: vector3, target: vector3, up: vector3", "matrix4", "View matrix."),
+    f(
+        "vmath",
+        "matrix4_orthographic",
+        "left: number, right: number, bottom: number, top: number, near: number, far: number",
+        "matrix4",
+        "Orthographic projection.",
+    ),
+    f(
+        "vmath",
+        "matrix4_perspective",
+        "fov: number, aspect: number, near: number, far: number",
+        "matrix4",
+        "Perspective projection (vertical fov in radians).",
+    ),
+    f("vmath", "matrix4_quat", "q: quat", "matrix4", "Rotation matrix of a quaternion."),
+    f("vmath", "matrix4_from_quat", "q: quat", "matrix4", "Alias of `vmath.matrix4_quat`."),
+    f("vmath", "matrix4_rotation_x", "angle: number", "matrix4", "Rotation matrix about X (radians)."),
+    f("vmath", "matrix4_rotation_y", "angle: number", "matrix4", "Rotation matrix about Y (radians)."),
+    f("vmath", "matrix4_rotation_z", "angle: number", "matrix4", "Rotation matrix about Z (radians)."),
+    Func {
+        overloads: &["(x: number, y: number, z: number) -> matrix4"],
+        ..f("vmath", "matrix4_scale", "s: number|vector3", "matrix4", "Scale matrix.")
+    },
+    f("vmath", "matrix4_translation", "v: vector3|vector4", "matrix4", "Translation matrix."),
+    f("vmath", "inv", "m: matrix4", "matrix4", "General inverse."),
+    f("vmath", "ortho_inv", "m: matrix4", "matrix4", "Inverse of an orthonormal (rotation + translation) matrix."),
+    // ---------------------------------------------------------------- timer
+    f(
+        "timer",
+        "delay",
+        "delay: number, repeating: boolean, callback: fun(self: table, handle: integer, time_elapsed: number)",
+        "integer",
+        "Calls `callback` after `delay` seconds (every `delay` when repeating); returns a handle.",
+    ),
+    f("timer", "cancel", "handle: integer", "boolean", "Stops a timer; false when it had already ended."),
+    f("timer", "trigger", "handle: integer", "boolean", "Fires a timer now."),
+    f(
+        "timer",
+        "get_info",
+        "handle: integer",
+        "{time_remaining: number, delay: number, repeating: boolean}|nil",
+        "A timer's state, nil when it has ended.",
+    ),
+    // ---------------------------------------------------------------- factory
+    f(
+        "factory",
+        "create",
+        "url: url_like, position?: vector3, rotation?: quat, properties?: table<string, any>, scale?: number|vector3",
+        "hash",
+        "Spawns the prototype; returns the new object's id (`/instanceN`).",
+    ),
+    f(
+        "factory",
+        "get_status",
+        "url?: url_like",
+        "integer",
+        "Always `factory.STATUS_LOADED` (everything loads up front).",
+    ),
+    f(
+        "factory",
+        "load",
+        "url?: url_like, complete_function?: fun(self: table, url: url, result: boolean)",
+        "",
+        "Calls back at once (everything loads up front).",
+    ),
+    f("factory", "unload", "url?: url_like", "", "Does nothing (everything loads up front)."),
+    f(
+        "collectionfactory",
+        "create",
+        "url: url_like, position?: vector3, rotation?: quat, properties?: table<hash|string, table<string, any>>, scale?: number|vector3",
+        "table<hash, hash>",
+        "Spawns the prototype collection; returns prototype id path -> new id.",
+    ),
+    f("collectionfactory", "get_status", "url?: url_like", "integer", "Always `collectionfactory.STATUS_LOADED`."),
+    f(
+        "collectionfactory",
+        "load",
+        "url?: url_like, complete_function?: fun(self: table, url: url, result: boolean)",
+        "",
+        "Calls back at once.",
+    ),
+    f("collectionfactory", "unload", "url?: url_like", "", "Does nothing."),
+    // ---------------------------------------------------------------- label
+    f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
+    f("label", "get_text", "url: url_like", "string", "A label's text."),
+    // ---------------------------------------------------------------- sys
+    f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
+    f(
+        "sys",
+        "get_config_string",
+        "key: string, default?: string",
+        "string|nil",
+        "A `project.json` value by dotted key (`\"custom.name\"`), as text.",
+    ),
+    f(
+        "sys",
+        "get_config_int",
+        "key: string, default?: integer",
+        "integer",
+        "A `project.json` value as an integer (toward zero).",
+    ),
+    f("sys", "get_config_number", "key: string, default?: number", "number", "A `project.json` value as a number."),
+    f(
+        "sys",
+        "get_engine_info",
+        "",
+        "{version: string, version_sha1: string, is_debug: boolean}",
+        "The runtime's version.",
+    ),
+    f(
+        "sys",
+        "get_sys_info",
+        "",
+        "{system_name: string, system_version: string, language: string, territory: string, device_language: string}",
+        "The operating system and locale.",
+    ),
+    f(
+        "sys",
+        "load_resource",
+        "path: string",
+        "string|nil, string|nil",
+        "A project file's bytes, or nil and the reason.",
+    ),
+    // ---------------------------------------------------------------- window, json, socket
+    f("window", "get_size", "", "width: number, height: number", "The window's size in pixels (headless too)."),
+    f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
+    f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
+    f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),
+];
+
+pub const CALLBACKS: &[Callback] = &[
+    Callback { name: "init", params: "self: table", returns: "", doc: "Once, after the object is created." },
+    Callback {
+        name: "fixed_update",
+        params: "self: table, dt: number",
+        returns: "",
+        doc: "0..5 times per frame at `fixed_update_frequency`.",
+    },
+    Callback { name: "update", params: "self: table, dt: number", returns: "", doc: "Once per frame." },
+    Callback {
+        name: "late_update",
+        params: "self: table, dt: number",
+        returns: "",
+        doc: "Once per frame, after every update and the animations.",
+    },
+    Callback {
+        name: "on_message",
+        params: "self: table, message_id: hash, message: table, sender: url",
+        returns: "",
+        doc: "A message arrived.",
+    },
+    Callback {
+        name: "on_input",
+        params: "self: table, action_id: hash|nil, action: sinew.action",
+        returns: "boolean|nil",
+        doc: "An input action, for objects that acquired input focus; return true to consume it.",
+    },
+    Callback { name: "on_reload", params: "self: table", returns: "", doc: "After a hot reload of the script." },
+    Callback { name: "final", params: "self: table", returns: "", doc: "When the object is deleted." },
+];
+
+/// Names of `go.PLAYBACK_*` in value order (the runtime sets them from this list).
+pub const PLAYBACK: [&str; 7] =
+    ["NONE", "ONCE_FORWARD", "ONCE_BACKWARD", "ONCE_PINGPONG", "LOOP_FORWARD", "LOOP_BACKWARD", "LOOP_PINGPONG"];
+
+/// Names of `go.EASING_*` in value order (Defold's `dmEasing::Type`).
+pub const EASING: [&str; 41] = [
+    "LINEAR",
+    "INQUAD",
+    "OUTQUAD",
+    "INOUTQUAD",
+    "OUTINQUAD",
+    "INCUBIC",
+    "OUTCUBIC",
+    "INOUTCUBIC",
+    "OUTINCUBIC",
+    "INQUART",
+    "OUTQUART",
+    "INOUTQUART",
+    "OUTINQUART",
+    "INQUINT",
+    "OUTQUINT",
+    "INOUTQUINT",
+    "OUTINQUINT",
+    "INSINE",
+    "OUTSINE",
+    "INOUTSINE",
+    "OUTINSINE",
+    "INEXPO",
+    "OUTEXPO",
+    "INOUTEXPO",
+    "OUTINEXPO",
+    "INCIRC",
+    "OUTCIRC",
+    "INOUTCIRC",
+    "OUTINCIRC",
+    "INELASTIC",
+    "OUTELASTIC",
+    "INOUTELASTIC",
+    "OUTINELASTIC",
+    "INBACK",
+    "OUTBACK",
+    "INOUTBACK",
+    "OUTINBACK",
+    "INBOUNCE",
+    "OUTBOUNCE",
+    "INOUTBOUNCE",
+    "OUTINBOUNCE",
+];
+
+/// Every constant, with its value.
+pub fn constants() -> Vec<Const> {
+    let mut v = Vec::new();
+    let mut push = |ns: &'static str, name: String, value: f64, doc: String| v.push(Const { ns, name, value, doc });
+    for (i, n) in PLAYBACK.iter().enumerate() {
+        push("go", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`go.animate`, `model.play_anim`)."));
+    }
+    for (i, n) in EASING.iter().enumerate() {
+        push("go", format!("EASING_{n}"), i as f64, format!("Easing curve {i}."));
+    }
+    push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
+    for ns in ["factory", "collectionfactory"] {
+        for (i, n) in ["UNLOADED", "LOADING", "LOADED"].iter().enumerate() {
+            push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));
+        }
+    }
+    v
+}
+
+/// One parameter or return value, split from signature text.
+pub struct Item<'a> {
+    pub name: &'a str,
+    pub ty: &'a str,
+    pub optional: bool,
+}
+
+/// Splits `a: number, b?: fun(x: y, z: w)` at the commas outside brackets.
+pub fn items(sig: &str) -> Vec<Item<'_>> {
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let bytes = sig.as_bytes();
+    for i in 0..=bytes.len() {
+        let c = bytes.get(i).copied().unwrap_or(b',');
+        match c {
+            b'(' | b'{' | b'<' | b'[' => depth += 1,
+            b')' | b'}' | b'>' | b']' => depth -= 1,
+            b',' if depth == 0 => {
+                let part = sig[start..i].trim();
+                start = i + 1;
+                if part.is_empty() {
+                    continue;
+                }
+                let (name, ty) = match part.split_once(':') {
+                    Some((n, t)) if !n.contains(['(', '{', '<', '|']) => (n.trim(), t.trim()),
+                    _ => ("", part),
+                };
+                let (name, optional) = match name.strip_suffix('?') {
+                    Some(n) => (n, true),
+                    None => (name, false),
+                };
+                out.push(Item { name, ty, optional });
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `(params) -> returns` of an overload.
+fn split_overload(o: &str) -> (&str, &str) {
+    let (p, r) = o.split_once(" -> ").unwrap_or((o, ""));
+    (p.trim().trim_start_matches('(').trim_end_matches(')'), r.trim())
+}
+
+/// The qualified name (`go.get_position`, or `hash` for a global).
+pub fn qualified(ns: &str, name: &str) -> String {
+    if ns.is_empty() { name.to_string() } else { format!("{ns}.{name}") }
+}
+
+fn fun_type(params: &str, returns: &str) -> String {
+    let ps: Vec<String> = items(params)
+        .iter()
+        .map(|p| {
+            if p.name.is_empty() {
+                p.ty.to_string()
+            } else {
+                format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ty)
+            }
+        })
+        .collect();
+    let rs: Vec<&str> = items(returns).iter().map(|r| r.ty).collect();
+    if rs.is_empty() { format!("fun({})", ps.join(", ")) } else { format!("fun({}): {}", ps.join(", "), rs.join(", ")) }
+}
+
+const LUALS_TYPES: &str = r#"---@meta
+-- Sinew's Lua API: types, global functions and script callbacks (generated by `sinew api --lua`).
+
+---@alias url_like string|hash|url
+---@alias hash_like string|hash
+
+---@class hash
+---@field h integer the 64-bit value
+
+---@class url
+---@field socket hash
+---@field path hash
+---@field fragment hash
+
+---@class vector3
+---@field x number
+---@field y number
+---@field z number
+---@operator add(vector3): vector3
+---@operator sub(vector3): vector3
+---@operator unm: vector3
+---@operator mul(number): vector3
+---@operator div(number): vector3
+
+---@class vector4
+---@field x number
+---@field y number
+---@field z number
+---@field w number
+---@operator add(vector4): vector4
+---@operator sub(vector4): vector4
+---@operator unm: vector4
+---@operator mul(number): vector4
+---@operator div(number): vector4
+
+---@class quat
+---@field x number
+---@field y number
+---@field z number
+---@field w number
+---@operator mul(quat): quat
+
+---A float array of any length (`vmath.vector`), 1-based.
+---@class vector
+---@field [integer] number
+
+---@class matrix4
+---@field c0 vector4
+---@field c1 vector4
+---@field c2 vector4
+---@field c3 vector4
+{M_FIELDS}---@operator mul(matrix4): matrix4
+---@operator mul(vector4): vector4
+---@operator mul(number): matrix4
+"#;
+
+const LUALS_ACTION: &str = r#"
+---@class sinew.action
+---@field value number 1 while a key or button is held, the analog value of sticks and triggers
+---@field pressed boolean
+---@field released boolean
+---@field repeated boolean
+---@field x number logical pointer x (origin bottom-left)
+---@field y number
+---@field screen_x number
+---@field screen_y number
+---@field dx number
+---@field dy number
+---@field screen_dx number
+---@field screen_dy number
+---@field gamepad integer|nil
+---@field text string|nil
+---@field gamepad_name string|nil
+"#;
+
+fn luals_function(out: &mut String, func: &Func) {
+    use std::fmt::Write;
+    let _ = writeln!(out, "---{}", func.doc);
+    let params = items(func.params);
+    for p in &params {
+        let name = if p.name == "..." { "..." } else { p.name };
+        let _ = writeln!(out, "---@param {}{} {}", name, if p.optional { "?" } else { "" }, p.ty);
+    }
+    for r in items(func.returns) {
+        if r.name.is_empty() {
+            let _ = writeln!(out, "---@return {}", r.ty);
+        } else {
+            let _ = writeln!(out, "---@return {} {}", r.ty, r.name);
+        }
+    }
+    for o in func.overloads {
+        let (p, r) = split_overload(o);
+        let _ = writeln!(out, "---@overload {}", fun_type(p, r));
+    }
+    let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+    let _ = writeln!(out, "function {}({}) end\n", qualified(func.ns, func.name), names.join(", "));
+}
+
+fn lua_number(v: f64) -> String {
+    if v.fract() == 0.0 { format!("{}", v as i64) } else { format!("{v}") }
+}
+
+/// `(file name, text)` of every annotation file: `sinew.lua` (types, globals, callbacks) and one
+/// per namespace. Each is a `---@meta` file that is also valid Lua.
+pub fn luals_files() -> Vec<(String, String)> {
+    use std::fmt::Write;
+    let consts = constants();
+    let mut files = Vec::new();
+    let m_fields: String =
+        (0..16).map(|i| format!("---@field m{}{} number row {}, column {}\n", i / 4, i % 4, i / 4, i % 4)).collect();
+    let mut base = LUALS_TYPES.replace("{M_FIELDS}", &m_fields);
+    base.push_str(LUALS_ACTION);
+    base.push_str("\n-- Script callbacks: define them as global functions in a .script file.\n\n");
+    for c in CALLBACKS {
+        let _ = writeln!(base, "---{}\n---@alias sinew.{} {}\n", c.doc, c.name, fun_type(c.params, c.returns));
+    }
+    for func in FUNCS.iter().filter(|f| f.ns.is_empty()) {
+        luals_function(&mut base, func);
+    }
+    files.push(("sinew.lua".to_string(), base));
+    for ns in NAMESPACES.iter().filter(|n| !n.name.is_empty()) {
+        let mut t = String::from("---@meta\n");
+        let _ = writeln!(t, "-- {} (generated by `sinew api --lua`)\n", ns.doc);
+        let _ = writeln!(t, "---@class {}_ns\n{} = {{}}\n", ns.name, ns.name);
+        for c in consts.iter().filter(|c| c.ns == ns.name) {
+            let _ = writeln!(t, "---{}\n{}.{} = {}\n", c.doc, ns.name, c.name, lua_number(c.value));
+        }
+        for func in FUNCS.iter().filter(|f| f.ns == ns.name) {
+            luals_function(&mut t, func);
+        }
+        files.push((format!("{}.lua", ns.name), t));
+    }
+    let mut t = String::from(
+        "---@meta\n-- Defold namespaces Sinew does not have: any use raises \"<ns>.<name> is not supported by Sinew\".\n\n",
+    );
+    for ns in UNSUPPORTED {
+        let _ = writeln!(t, "---Not supported by Sinew: every field raises an error.\n{ns} = {{}}\n");
+    }
+    files.push(("unsupported.lua".to_string(), t));
+    files
+}
+
+/// The `.luarc.json` that points lua-language-server at annotations in `dir` (relative). Which
+/// extensions are Lua is the editor's setting (`files.associations`), not the server's.
+pub fn luarc_json(dir: &str) -> String {
+    let globals: Vec<String> = CALLBACKS.iter().map(|c| format!("\"{}\"", c.name)).collect();
+    format!(
+        "{{\n  \"$schema\": \"https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json\",\n  \"runtime.version\": \"LuaJIT\",\n  \"workspace.library\": [\"{dir}\"],\n  \"workspace.ignoreDir\": [\"{dir}\"],\n  \"diagnostics.globals\": [{}]\n}}\n",
+        globals.join(", ")
+    )
+}
+
+fn md_sig(func: &Func) -> String {
+    let ps: Vec<String> = items(func.params)
+        .iter()
+        .map(|p| if p.optional { format!("[{}]", p.name) } else { p.name.to_string() })
+        .collect();
+    let call = format!("{}({})", qualified(func.ns, func.name), ps.join(", "));
+    if func.returns.is_empty() { call } else { format!("{call} → {}", func.returns) }
+}
+
+fn md_cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// `(file name, markdown)` of the API reference pages under docs/api/, one per namespace.
+pub fn markdown_pages() -> Vec<(String, String)> {
+    use std::fmt::Write;
+    let consts = constants();
+    let mut pages = Vec::new();
+    let mut index = String::from(
+        "# Lua API\n\nGenerated from `src/script/api_docs.rs` (`cargo test --test api_docs` checks it against the runtime; \
+         `SINEW_UPDATE_DOCS=1` rewrites these pages). Types: `url_like` = string, hash or `msg.url`; `hash_like` = string or hash.\n\n\
+         | namespace | |\n| --- | --- |\n",
+    );
+    for ns in NAMESPACES {
+        let file = if ns.name.is_empty() { "globals".to_string() } else { ns.name.to_string() };
+        let title = if ns.name.is_empty() { "globals and callbacks".to_string() } else { format!("`{}`", ns.name) };
+        let _ = writeln!(index, "| [{title}]({file}.md) | {} |", ns.doc);
+        let mut p = format!("# {title}\n\n{}\n\n", ns.doc);
+        let pending: Vec<&Func> =
+            FUNCS.iter().filter(|f| f.ns == ns.name && PENDING.contains(&qualified(f.ns, f.name).as_str())).collect();
+        if !ns.notes.is_empty() {
+            let _ = writeln!(p, "{}\n", ns.notes);
+        }
+        if !ns.examples.is_empty() {
+            let links: Vec<String> = ns
+                .examples
+                .iter()
+                .map(|e| format!("[{}]({e})", e.trim_start_matches("../").split('#').next().unwrap_or(e)))
+                .collect();
+            let _ = writeln!(p, "Runnable examples: {}.\n", links.join(", "));
+        }
+        if !pending.is_empty() {
+            let names: Vec<String> = pending.iter().map(|f| format!("`{}`", qualified(f.ns, f.name))).collect();
+            let _ = writeln!(p, "Not in this build yet (being added): {}.\n", names.join(", "));
+        }
+        p.push_str("| function | parameters | |\n| --- | --- | --- |\n");
+        for func in FUNCS.iter().filter(|f| f.ns == ns.name) {
+            let params: Vec<String> = items(func.params)
+                .iter()
+                .map(|i| format!("`{}{}`: {}", i.name, if i.optional { "?" } else { "" }, md_cell(i.ty)))
+                .collect();
+            let mut sig = md_cell(&md_sig(func));
+            for o in func.overloads {
+                let (ps, r) = split_overload(o);
+                let names: Vec<&str> = items(ps).iter().map(|i| i.name).collect();
+                let _ = write!(sig, "<br>{}({}) → {}", qualified(func.ns, func.name), names.join(", "), md_cell(r));
+            }
+            let _ = writeln!(
+                p,
+                "| `{}` | {} | {} |",
+                sig.replace("<br>", "`<br>`"),
+                params.join("<br>"),
+                md_cell(func.doc)
+            );
+        }
+        let cs: Vec<&Const> = consts.iter().filter(|c| c.ns == ns.name).collect();
+        if !cs.is_empty() {
+            p.push_str("\n| constant | value | |\n| --- | --- | --- |\n");
+            for c in cs {
+                let _ = writeln!(p, "| `{}.{}` | {} | {} |", c.ns, c.name, lua_number(c.value), c.doc);
+            }
+        }
+        if ns.name.is_empty() {
+            p.push_str("\n## Script callbacks\n\n| callback | |\n| --- | --- |\n");
+            for c in CALLBACKS {
+                let ret = if c.returns.is_empty() { String::new() } else { format!(" → {}", md_cell(c.returns)) };
+                let _ = writeln!(p, "| `{}({}){}` | {} |", c.name, md_cell(c.params), ret, c.doc);
+            }
+            p.push_str("\nNot supported (every field raises an error naming it): ");
+            let names: Vec<String> = UNSUPPORTED.iter().map(|n| format!("`{n}`")).collect();
+            p.push_str(&names.join(", "));
+            p.push_str(".\n");
+        }
+        pages.push((format!("{file}.md"), p));
+    }
+    pages.push(("README.md".to_string(), index));
+    pages
+}
