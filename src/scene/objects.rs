@@ -19,6 +19,8 @@ pub enum ComponentKind {
     Light(u32),
     /// `factory` or `collectionfactory`: index into the world's factories.
     Factory(u32),
+    /// Index into the world's labels.
+    Label(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -81,19 +81,20 @@ local function resolve(fname, url, property, cross_msg, optional_property)
   return r, slot, url_t(u.s, u.p, u.f), ph
 end
 
--- Material constants of a model component (`tint`, `tint.x` …) animate like vector4 script
--- properties of a stand-in record whose `self` reads and writes the constants through Rust.
+-- Numeric properties of other components (a model's `tint`, a label's `color`, `scale.x` …)
+-- animate like script properties of a stand-in record whose `self` reads and writes the constants through Rust.
 local component_records = {}
 
 local function component_record(slot, u)
-  local key = tostring(slot) .. ":" .. S.hash_text(u.f)
+  -- The kind is part of the key: a reused slot may carry another type under the same id.
+  local key = tostring(slot) .. ":" .. S.hash_text(u.f) .. ":" .. F.component_kind(ctx, slot, u.f)
   local rec = component_records[key]
   if rec then return rec end
   local comp, where = u.f, url_text(u)
   local props = S.component_props
   local decls = setmetatable({}, { __index = function(t, name)
     local kind = props.kind(slot, comp, name)
-    local d = (kind == "vector4" or kind == "number") and { name = name, kind = kind } or nil
+    local d = (kind == "vector4" or kind == "vector3" or kind == "number") and { name = name, kind = kind } or nil
     rawset(t, name, d or false)
     return d
   end })
