@@ -141,6 +141,18 @@ impl Scenery {
                 }
             }
         }
+        for l in w.labels.instances.iter().filter(|l| l.alive && l.enabled && !l.text.is_empty()) {
+            let item = crate::render::LabelItem {
+                position: world_matrix(w, l.slot).w_axis.truncate(),
+                text: Default::default(),
+                size: l.size,
+                scale: [l.scale[0], l.scale[1]],
+                color: l.color,
+                outline: l.outline,
+                anchor: l.anchor,
+            };
+            self.list.push_label(item, &l.text);
+        }
         self.renderer.submit(gl, &self.list);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
@@ -156,6 +168,7 @@ impl Scenery {
         for t in &w.render.texts {
             self.overlay.text(&t.text, (t.x, t.y), t.color);
         }
+        self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
     }
 

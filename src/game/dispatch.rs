@@ -17,6 +17,7 @@ struct BuiltinIds {
     cancel: u64,
     acquire_focus: u64,
     release_focus: u64,
+    set_text: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
@@ -29,6 +30,7 @@ fn ids() -> &'static BuiltinIds {
         cancel: hash_str("model_cancel_animation"),
         acquire_focus: hash_str("acquire_input_focus"),
         release_focus: hash_str("release_input_focus"),
+        set_text: hash_str("set_text"),
     })
 }
 
@@ -113,14 +115,24 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
     }
 }
 
-/// `enable` / `disable` sent to a model, camera or light component, and the model's animation
-/// messages.
+/// `enable` / `disable` sent to a model, camera, light or label component, the model's animation
+/// messages and the label's `set_text` (what `label.set_text` posts, as in Defold).
 fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
     let id = m.id;
     if let ComponentKind::Model(i) = kind
         && (id == ids().play || id == ids().cancel)
     {
         return model_animation_message(w, i, m);
+    }
+    if let ComponentKind::Label(i) = kind
+        && id == ids().set_text
+    {
+        return match decode(&m.data).map(|d| d.get("text").cloned()) {
+            Ok(Some(MsgValue::String(t))) => {
+                w.labels.set_text(i, &t);
+            }
+            _ => log::error!("set_text to label '{}' needs a string 'text'", name_of(m.receiver.fragment)),
+        };
     }
     let on = if id == ids().enable {
         true
@@ -134,6 +146,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
         ComponentKind::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
         ComponentKind::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentKind::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
+        ComponentKind::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
         ComponentKind::Script(_) | ComponentKind::Factory(_) => None,
     };
     if let Some(f) = flag {
@@ -250,6 +263,12 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
+        let World { scene, labels, .. } = &mut *w;
+        for c in &scene.components[slot as usize] {
+            if let ComponentKind::Label(i) = c.kind {
+                labels.remove(i);
+            }
+        }
         w.input.focus.release(slot);
         w.scene.remove(slot);
     }

@@ -150,6 +150,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                 SpecKind::Camera(cam) => ComponentKind::Camera(w.models.create_camera(slot, &c.id, cam)),
                 SpecKind::Light(l) => ComponentKind::Light(w.models.create_light(slot, &c.id, l)),
                 SpecKind::Factory(fs) => ComponentKind::Factory(add(w, slot, &c.id, fs)),
+                SpecKind::Label(l) => ComponentKind::Label(w.labels.create(slot, &c.id, l)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

@@ -4,6 +4,7 @@ pub mod animation;
 pub mod dispatch;
 pub mod factory;
 pub mod input;
+pub mod labels;
 pub mod model_world;
 pub mod posed;
 pub mod render_requests;

@@ -164,6 +164,7 @@ pub fn spawn_collection(
                     ComponentKind::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
                 }
                 SpecKind::Light(l) => ComponentKind::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
+                SpecKind::Label(l) => ComponentKind::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

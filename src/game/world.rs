@@ -11,6 +11,8 @@ pub struct World {
     pub tweens: TweenWorld,
     /// Model, camera and light components.
     pub models: ModelWorld,
+    /// Label components.
+    pub labels: super::labels::LabelWorld,
     /// Hash of the bootstrap collection's name: the URL socket of every object.
     pub socket: Hash,
     pub socket_name: String,
@@ -38,6 +40,7 @@ impl World {
             messages: MessageQueue::default(),
             tweens: TweenWorld::new(),
             models: ModelWorld::default(),
+            labels: Default::default(),
             socket: hash_remembered(socket_name),
             socket_name: socket_name.to_string(),
             exit_code: None,

@@ -69,6 +69,74 @@ pub enum ComponentKind {
     /// `factory` and `collectionfactory`: the prototype is loaded (and checked) with the
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
+    Label(LabelSpec),
+}
+
+/// A `label` component (gameplay.md section 3): text drawn at its object's position, facing
+/// the camera, in the built-in bitmap font.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelSpec {
+    /// UTF-8; `\n` starts a new line.
+    pub text: String,
+    /// Height of one line of text in screen pixels at scale 1.
+    pub size: f32,
+    pub color: [f32; 4],
+    /// Drawn one font pixel around each glyph when its alpha is above 0.
+    pub outline: [f32; 4],
+    pub pivot: Pivot,
+}
+
+/// `size` when a label gives none: the 8×8 font at 2×, like `draw_text`.
+pub const DEFAULT_LABEL_SIZE: f32 = 16.0;
+
+/// Which point of the text block sits at the object's position (Defold's pivots).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pivot {
+    Center,
+    N,
+    NE,
+    E,
+    SE,
+    S,
+    SW,
+    W,
+    NW,
+}
+
+impl Pivot {
+    pub const NAMES: &'static str = "center, n, ne, e, se, s, sw, w or nw (or Defold's PIVOT_CENTER, PIVOT_N, ...)";
+
+    /// Short names as in Defold's editor, or the `PIVOT_*` constants of its files.
+    pub fn parse(s: &str) -> Option<Pivot> {
+        let s = s.strip_prefix("PIVOT_").map(str::to_ascii_lowercase).unwrap_or_else(|| s.to_string());
+        Some(match s.as_str() {
+            "center" => Pivot::Center,
+            "n" => Pivot::N,
+            "ne" => Pivot::NE,
+            "e" => Pivot::E,
+            "se" => Pivot::SE,
+            "s" => Pivot::S,
+            "sw" => Pivot::SW,
+            "w" => Pivot::W,
+            "nw" => Pivot::NW,
+            _ => return None,
+        })
+    }
+
+    /// The pivot as fractions of the text block from its left and bottom edges.
+    pub fn anchor(self) -> [f32; 2] {
+        match self {
+            Pivot::Center => [0.5, 0.5],
+            Pivot::N => [0.5, 1.0],
+            Pivot::NE => [1.0, 1.0],
+            Pivot::E => [1.0, 0.5],
+            Pivot::SE => [1.0, 0.0],
+            Pivot::S => [0.5, 0.0],
+            Pivot::SW => [0.0, 0.0],
+            Pivot::W => [0.0, 0.5],
+            Pivot::NW => [0.0, 1.0],
+        }
+    }
 }
 
 /// A factory's prototype, flattened like a collection: one object for a `.go`, every object of

@@ -108,6 +108,23 @@ pub fn bone_rows(m: &Mat4) -> BoneRows {
     [c[0], c[4], c[8], c[12], c[1], c[5], c[9], c[13], c[2], c[6], c[10], c[14]]
 }
 
+/// One label: text at a world position, facing the camera, a fixed size on screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LabelItem {
+    pub position: Vec3,
+    /// Byte range of [`DrawList::label_text`].
+    pub text: Span,
+    /// Line height in screen pixels.
+    pub size: f32,
+    /// Glyph width and height factors.
+    pub scale: [f32; 2],
+    pub color: [f32; 4],
+    /// Not drawn when its alpha is 0.
+    pub outline: [f32; 4],
+    /// The point of the text block at `position`, as fractions from its left and bottom edges.
+    pub anchor: [f32; 2],
+}
+
 /// Everything the renderer draws in one frame.
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
@@ -121,6 +138,9 @@ pub struct DrawList {
     pub morph_weights: Vec<f32>,
     pub palettes: Vec<BoneRows>,
     pub mesh_worlds: Vec<Mat4>,
+    pub labels: Vec<LabelItem>,
+    /// The texts of every label, one after the other.
+    pub label_text: String,
 }
 
 /// Ambient light when a list is made with [`DrawList::new`].
@@ -141,6 +161,21 @@ impl DrawList {
         self.morph_weights.clear();
         self.palettes.clear();
         self.mesh_worlds.clear();
+        self.labels.clear();
+        self.label_text.clear();
+    }
+
+    /// Adds a label; `item.text` is replaced by the range `text` takes in the shared text.
+    pub fn push_label(&mut self, mut item: LabelItem, text: &str) {
+        item.text = Span { start: self.label_text.len() as u32, len: text.len() as u32 };
+        self.label_text.push_str(text);
+        self.labels.push(item);
+    }
+
+    /// The text of a label item (empty if its range is not in this list).
+    pub fn label_text(&self, item: &LabelItem) -> &str {
+        let (start, end) = (item.text.start as usize, item.text.start as usize + item.text.len as usize);
+        self.label_text.get(start..end).unwrap_or("")
     }
 
     /// Adds an instance with nothing overridden.
@@ -257,6 +292,27 @@ mod tests {
         assert!(list.morph_weights.is_empty(), "no item to attach them to");
         list.set_palette(&[Mat4::IDENTITY]);
         assert!(list.palettes.is_empty(), "no item to attach them to");
+    }
+
+    #[test]
+    fn labels_share_one_text_buffer() {
+        let mut list = DrawList::new(CameraView::default());
+        let item = LabelItem {
+            position: Vec3::ZERO,
+            text: Span::default(),
+            size: 16.0,
+            scale: [1.0; 2],
+            color: [1.0; 4],
+            outline: [0.0; 4],
+            anchor: [0.5; 2],
+        };
+        list.push_label(item, "héllo");
+        list.push_label(item, "w");
+        assert_eq!((list.label_text(&list.labels[0]), list.label_text(&list.labels[1])), ("héllo", "w"));
+        let stray = LabelItem { text: Span { start: 99, len: 2 }, ..item };
+        assert_eq!(list.label_text(&stray), "");
+        list.clear();
+        assert!(list.labels.is_empty() && list.label_text.is_empty());
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod debug_draw;
 mod draw;
 mod gfx;
 mod image;
+mod labels;
 mod material;
 mod mesh;
 mod morph;
@@ -25,7 +26,7 @@ mod skin;
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};
 pub use draw::{
-    BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LightItem, LightKind, MaterialHandle, ModelHandle, Span,
+    BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LabelItem, LightItem, LightKind, MaterialHandle, ModelHandle, Span,
     TextureHandle, bone_rows,
 };
 pub use gfx::{Gfx, WindowConfig, display_available};

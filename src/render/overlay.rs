@@ -1,7 +1,8 @@
 //! The overlay Defold's render script draws on top of the scene: `draw_text` (screen pixels
 //! from the bottom-left, the built-in 8×8 bitmap font at 2× scale) and `draw_line` (world space),
-//! one frame each. The font is `font8x8` (public domain glyphs, MIT-licensed crate): ASCII and
-//! Latin-1; any other character renders as a box.
+//! one frame each, and the label components of the draw list (`labels`), in the same font. The
+//! font is `font8x8` (public domain glyphs, MIT-licensed crate): ASCII and Latin-1; any other
+//! character renders as a box.
 use glam::Mat4;
 use glow::HasContext;
 
@@ -17,10 +18,10 @@ const ATLAS: usize = 128;
 /// The atlas cell of the box drawn for characters the font lacks.
 const BOX_CELL: usize = 128;
 /// Floats per vertex: position xyz, uv, rgba.
-const FLOATS: usize = 9;
+pub(super) const FLOATS: usize = 9;
 
 /// The atlas cell of a character.
-fn cell(c: char) -> usize {
+pub(super) fn cell(c: char) -> usize {
     match c as u32 {
         0x20..=0x7e => c as usize,
         0xa0..=0xff => c as usize,
@@ -54,6 +55,12 @@ pub fn atlas() -> Vec<u8> {
     px
 }
 
+/// Texture coordinates of an atlas cell: left, top, right, bottom (rows run top first).
+pub(super) fn uv(c: usize) -> [f32; 4] {
+    let (u0, v0) = ((c % 16) as f32 * 8.0 / ATLAS as f32, (c / 16) as f32 * 8.0 / ATLAS as f32);
+    [u0, v0, u0 + 8.0 / ATLAS as f32, v0 + 8.0 / ATLAS as f32]
+}
+
 /// Appends the quads of `text` (two triangles a glyph) in screen pixels, starting with the
 /// bottom-left of its first glyph at `(x0, y0)`.
 fn text_vertices(text: &str, (x0, y0): (f32, f32), color: [f32; 4], out: &mut Vec<f32>) {
@@ -66,9 +73,7 @@ fn text_vertices(text: &str, (x0, y0): (f32, f32), color: [f32; 4], out: &mut Ve
             continue;
         }
         if ch != ' ' {
-            let c = cell(ch);
-            let (u0, v0) = ((c % 16) as f32 * 8.0 / ATLAS as f32, (c / 16) as f32 * 8.0 / ATLAS as f32);
-            let (u1, v1) = (u0 + 8.0 / ATLAS as f32, v0 + 8.0 / ATLAS as f32);
+            let [u0, v0, u1, v1] = uv(cell(ch));
             // The atlas rows run top first, so the glyph's top (v0) is at y + size.
             let corners = [(x, y, u0, v1), (x + size, y, u1, v1), (x + size, y + size, u1, v0), (x, y + size, u0, v0)];
             for i in [0, 1, 2, 0, 2, 3] {
@@ -92,6 +97,8 @@ pub struct Overlay {
     /// This frame's line vertices, then (after `lines_end`) its text vertices.
     lines: Vec<f32>,
     texts: Vec<f32>,
+    /// Label quads, already in normalised device coordinates.
+    labels: Vec<f32>,
     /// The vertex bytes uploaded, kept so a frame with text allocates nothing.
     bytes: Vec<u8>,
 }
@@ -151,6 +158,7 @@ impl Overlay {
                 u_font,
                 lines: Vec::new(),
                 texts: Vec::new(),
+                labels: Vec::new(),
                 bytes: Vec::new(),
             })
         }
@@ -169,17 +177,25 @@ impl Overlay {
         text_vertices(text, at, color, &mut self.texts);
     }
 
-    /// Draws what was queued, lines through `view_proj`, text in a `size` pixel window, and
-    /// empties the queue.
+    /// Queues the list's labels for the next [`Overlay::draw`], seen through its camera in a
+    /// `size` pixel window.
+    pub fn labels(&mut self, list: &super::DrawList, size: (u32, u32)) {
+        super::labels::label_vertices(list, size, &mut self.labels);
+    }
+
+    /// Draws what was queued, lines through `view_proj`, labels depth-tested against the scene,
+    /// text in a `size` pixel window on top, and empties the queue.
     pub fn draw(&mut self, gl: &glow::Context, view_proj: Mat4, size: (u32, u32)) {
-        if self.lines.is_empty() && self.texts.is_empty() {
+        if self.lines.is_empty() && self.texts.is_empty() && self.labels.is_empty() {
             return;
         }
         let line_vertices = (self.lines.len() / FLOATS) as i32;
+        let label_vertices = (self.labels.len() / FLOATS) as i32;
         let text_vertices = (self.texts.len() / FLOATS) as i32;
         self.bytes.clear();
-        self.bytes.extend(self.lines.iter().chain(&self.texts).flat_map(|f| f.to_ne_bytes()));
+        self.bytes.extend(self.lines.iter().chain(&self.labels).chain(&self.texts).flat_map(|f| f.to_ne_bytes()));
         self.lines.clear();
+        self.labels.clear();
         self.texts.clear();
         // Pixels (origin bottom-left) to clip space.
         let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
@@ -202,9 +218,24 @@ impl Overlay {
                 gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &view_proj.to_cols_array());
                 gl.draw_arrays(glow::LINES, 0, line_vertices);
             }
+            if label_vertices > 0 {
+                // In the scene (hidden behind what is nearer than the label's point), but never
+                // hiding each other or writing depth; the text over its outline by draw order.
+                gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &Mat4::IDENTITY.to_cols_array());
+                gl.enable(glow::DEPTH_TEST);
+                gl.depth_func(glow::LEQUAL);
+                gl.depth_mask(false);
+                gl.enable(glow::BLEND);
+                gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+                gl.draw_arrays(glow::TRIANGLES, line_vertices, label_vertices);
+                gl.disable(glow::BLEND);
+                gl.depth_mask(true);
+                gl.depth_func(glow::LESS);
+                gl.disable(glow::DEPTH_TEST);
+            }
             if text_vertices > 0 {
                 gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &screen.to_cols_array());
-                gl.draw_arrays(glow::TRIANGLES, line_vertices, text_vertices);
+                gl.draw_arrays(glow::TRIANGLES, line_vertices + label_vertices, text_vertices);
             }
             gl.enable(glow::DEPTH_TEST);
             gl.bind_texture(glow::TEXTURE_2D, None);

@@ -19,6 +19,8 @@ pub enum ComponentKind {
     Light(u32),
     /// `factory` or `collectionfactory`: index into the world's factories.
     Factory(u32),
+    /// Index into the world's labels.
+    Label(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,11 +46,14 @@ pub struct Scene {
     pub doomed: Vec<bool>,
     pub prefixes: Vec<String>,
     /// `prefixes` by text: collection factories add one per spawned collection.
-    prefix_index: HashMap<String, u32>,
-    by_id: HashMap<Hash, u32>,
+    prefix_index: HashMap<String, u32, crate::base::hash::IdBuild>,
+    by_id: crate::base::hash::IdMap<u32>,
     free: Vec<u32>,
     order: Vec<u32>,
     order_dirty: bool,
+    /// Live children per slot, so removing a leaf (the common case: spawned objects) does not
+    /// scan every slot for children to re-attach.
+    child_count: Vec<u32>,
     children_scratch: Vec<u32>,
     child_start: Vec<u32>,
 }
@@ -128,6 +133,7 @@ impl Scene {
                 self.alive.push(false);
                 self.components.push(Vec::new());
                 self.doomed.push(false);
+                self.child_count.push(0);
                 (self.ids.len() - 1) as u32
             }
         };
@@ -177,7 +183,13 @@ impl Scene {
             self.rotation[c] = r.normalize();
             self.scale[c] = s;
         }
-        self.parent[c] = parent;
+        let old = std::mem::replace(&mut self.parent[c], parent);
+        if old != NONE {
+            self.child_count[old as usize] -= 1;
+        }
+        if parent != NONE {
+            self.child_count[parent as usize] += 1;
+        }
         self.order_dirty = true;
         Ok(())
     }
@@ -189,10 +201,15 @@ impl Scene {
         }
         let s = slot as usize;
         let grand = self.parent[s];
-        for c in 0..self.ids.len() {
-            if self.alive[c] && self.parent[c] == slot {
-                let _ = self.set_parent(c as u32, grand, true);
+        if self.child_count[s] > 0 {
+            for c in 0..self.ids.len() {
+                if self.alive[c] && self.parent[c] == slot {
+                    let _ = self.set_parent(c as u32, grand, true);
+                }
             }
+        }
+        if grand != NONE {
+            self.child_count[grand as usize] -= 1;
         }
         self.by_id.remove(&self.ids[s]);
         self.alive[s] = false;
@@ -205,6 +222,9 @@ impl Scene {
 
     /// Direct children of `slot` (not hot: used by recursive deletion).
     pub fn children(&self, slot: u32) -> Vec<u32> {
+        if self.child_count.get(slot as usize).is_none_or(|&n| n == 0) {
+            return Vec::new();
+        }
         (0..self.ids.len() as u32).filter(|&c| self.alive[c as usize] && self.parent[c as usize] == slot).collect()
     }
 
@@ -332,6 +352,32 @@ mod tests {
         assert!(s.find(hash_str("/a")).is_none());
         let c = spawn(&mut s, "/c", 0.0);
         assert_eq!(c, a, "slots are reused");
+    }
+
+    #[test]
+    fn child_counts_follow_reparenting_and_removal() {
+        let mut s = Scene::new();
+        let a = spawn(&mut s, "/a", 0.0);
+        let b = spawn(&mut s, "/b", 0.0);
+        let c = spawn(&mut s, "/c", 0.0);
+        let d = spawn(&mut s, "/d", 0.0);
+        s.set_parent(b, a, false).unwrap();
+        s.set_parent(c, b, false).unwrap();
+        s.set_parent(d, b, false).unwrap();
+        assert_eq!((s.child_count[a as usize], s.child_count[b as usize]), (1, 2));
+        s.set_parent(d, a, false).unwrap();
+        assert_eq!((s.child_count[a as usize], s.child_count[b as usize]), (2, 1));
+        // Removing b moves c up to a.
+        s.remove(b);
+        assert_eq!(s.parent[c as usize], a);
+        assert_eq!(s.child_count[a as usize], 2);
+        assert_eq!(s.children(a), vec![c, d]);
+        s.remove(d);
+        assert_eq!(s.children(a), vec![c]);
+        // A reused slot starts without children.
+        let e = spawn(&mut s, "/e", 0.0);
+        assert_eq!(s.child_count[e as usize], 0);
+        assert!(s.children(e).is_empty() && s.children(99).is_empty());
     }
 
     #[test]

@@ -385,7 +385,7 @@ mod tests {
     fn lua_wrappers_call_exactly_the_exported_functions() {
         // Each file's local names for the FFI table (vmath.lua's own module table is `M`).
         let all: &[&str] = &["F.", "A.", "M."];
-        let sources: [(&str, &[&str]); 11] = [
+        let sources: [(&str, &[&str]); 12] = [
             (include_str!("lua/runtime.lua"), all),
             (include_str!("lua/go.lua"), all),
             (include_str!("lua/property.lua"), all),
@@ -396,6 +396,7 @@ mod tests {
             (include_str!("lua/timer.lua"), all),
             (include_str!("lua/sys.lua"), all),
             (include_str!("lua/factory.lua"), all),
+            (include_str!("lua/label.lua"), all),
             (include_str!("lua/vmath.lua"), &["F."]),
         ];
         let mut called = std::collections::BTreeSet::new();

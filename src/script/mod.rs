@@ -29,6 +29,7 @@ const INPUT_LUA: &str = include_str!("lua/input.lua");
 const TIMER_LUA: &str = include_str!("lua/timer.lua");
 const SYS_LUA: &str = include_str!("lua/sys.lua");
 const FACTORY_LUA: &str = include_str!("lua/factory.lua");
+const LABEL_LUA: &str = include_str!("lua/label.lua");
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
@@ -119,6 +120,8 @@ impl ScriptHost {
             lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
             let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
             globals.set("model", model)?;
+            let label: Table = lua.load(LABEL_LUA).set_name("@/builtins/label.lua").call(s.clone())?;
+            globals.set("label", label)?;
             let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
             lua.load(INPUT_LUA).set_name("@/builtins/input.lua").call::<()>(s.clone())?;
             lua.load(TIMER_LUA).set_name("@/builtins/timer.lua").call::<()>(s.clone())?;

@@ -29,7 +29,7 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
             match lookup(root, &key) {
                 Some(
                     v @ (serde_json::Value::String(_) | serde_json::Value::Number(_) | serde_json::Value::Bool(_)),
-                ) => to_lua(lua, v, 0),
+                ) => to_lua(lua, v, 0, false),
                 _ => Ok(Value::Nil),
             }
         })?,
@@ -57,13 +57,17 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     )?;
     t.set(
         "json_decode",
-        lua.create_function(|lua, s: mlua::LuaString| {
-            match serde_json::from_slice::<serde_json::Value>(&s.as_bytes()) {
-                Ok(v) => Ok((to_lua(lua, &v, 0)?, Value::Nil)),
+        lua.create_function(
+            |lua, (s, null_as_userdata): (mlua::LuaString, Option<bool>)| match serde_json::from_slice::<
+                serde_json::Value,
+            >(&s.as_bytes())
+            {
+                Ok(v) => Ok((to_lua(lua, &v, 0, null_as_userdata.unwrap_or(false))?, Value::Nil)),
                 Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
-            }
-        })?,
+            },
+        )?,
     )?;
+    t.set("json_null", JSON_NULL)?;
     // Wall-clock seconds as LuaSocket gives them, but advanced by a monotonic clock from one
     // reading at start-up, so differences never go backwards when the system clock is set.
     let start = Instant::now();
@@ -121,12 +125,17 @@ fn os_release() -> String {
     }
 }
 
-fn to_lua(lua: &Lua, v: &serde_json::Value, depth: usize) -> mlua::Result<Value> {
+/// `json.null`, as in Defold: the null light userdata, which `json.encode` writes as `null` and
+/// `json.decode` gives for `null` with `decode_null_as_userdata` (a table cannot hold nil).
+const JSON_NULL: Value = Value::LightUserData(mlua::LightUserData(std::ptr::null_mut()));
+
+fn to_lua(lua: &Lua, v: &serde_json::Value, depth: usize, null_as_userdata: bool) -> mlua::Result<Value> {
     use serde_json::Value as J;
     if depth > MAX_DEPTH {
         return Err(mlua::Error::runtime(format!("nested deeper than {MAX_DEPTH} levels")));
     }
     Ok(match v {
+        J::Null if null_as_userdata => JSON_NULL,
         J::Null => Value::Nil,
         J::Bool(b) => Value::Boolean(*b),
         J::Number(n) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
@@ -134,14 +143,14 @@ fn to_lua(lua: &Lua, v: &serde_json::Value, depth: usize) -> mlua::Result<Value>
         J::Array(a) => {
             let t = lua.create_table_with_capacity(a.len(), 0)?;
             for (i, x) in a.iter().enumerate() {
-                t.raw_set(i + 1, to_lua(lua, x, depth + 1)?)?;
+                t.raw_set(i + 1, to_lua(lua, x, depth + 1, null_as_userdata)?)?;
             }
             Value::Table(t)
         }
         J::Object(o) => {
             let t = lua.create_table_with_capacity(0, o.len())?;
             for (k, x) in o {
-                t.raw_set(k.as_str(), to_lua(lua, x, depth + 1)?)?;
+                t.raw_set(k.as_str(), to_lua(lua, x, depth + 1, null_as_userdata)?)?;
             }
             Value::Table(t)
         }
@@ -157,6 +166,7 @@ fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), String> {
     }
     match v {
         Value::Nil => out.push_str("null"),
+        Value::LightUserData(p) if p.0.is_null() => out.push_str("null"),
         Value::Boolean(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Integer(i) => out.push_str(&i.to_string()),
         Value::Number(n) => number(*n, out)?,
@@ -279,6 +289,19 @@ mod tests {
         assert!(err.as_deref().is_some_and(|e| e.contains("line 1 column")), "{err:?}");
         let n: f64 = lua.load(r#"return R.json_decode('{"a": [1, {"b": 7}]}').a[2].b"#).eval().expect("ok");
         assert_eq!(n, 7.0);
+    }
+
+    #[test]
+    fn json_null_round_trips() {
+        let (lua, _) = lua();
+        let s: String =
+            lua.load(r#"return (R.json_encode({ a = R.json_null, b = { 1, R.json_null } }))"#).eval().expect("encode");
+        assert_eq!(s, r#"{"a":null,"b":[1,null]}"#);
+        let same: bool =
+            lua.load(r#"return R.json_decode('[null, 2]', true)[1] == R.json_null"#).eval().expect("decode");
+        assert!(same);
+        let gone: bool = lua.load(r#"return R.json_decode('[null, 2]')[1] == nil"#).eval().expect("decode");
+        assert!(gone);
     }
 
     #[test]

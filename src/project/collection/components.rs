@@ -34,7 +34,12 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         kind,
         color,
         intensity,
-        prototype
+        prototype,
+        text,
+        size,
+        outline,
+        pivot,
+        font
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -54,30 +59,35 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
 /// The first field that is set but belongs to another component type.
 pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
     use ComponentType::*;
-    let fields = [
-        ("script", c.script.is_some(), Script),
-        ("properties", c.properties.is_some(), Script),
-        ("model", c.model.is_some(), Model),
-        ("mesh", c.mesh.is_some(), Model),
-        ("skeleton", c.skeleton.is_some(), Model),
-        ("animations", c.animations.is_some(), Model),
-        ("default_animation", c.default_animation.is_some(), Model),
-        ("material", c.material.is_some(), Model),
-        ("textures", c.textures.is_some(), Model),
-        ("create_go_bones", c.create_go_bones.is_some(), Model),
-        ("fov", c.fov.is_some(), Camera),
-        ("near", c.near.is_some(), Camera),
-        ("far", c.far.is_some(), Camera),
-        ("orthographic", c.orthographic.is_some(), Camera),
-        ("ortho_height", c.ortho_height.is_some(), Camera),
-        ("kind", c.kind.is_some(), Light),
-        ("color", c.color.is_some(), Light),
-        ("intensity", c.intensity.is_some(), Light),
-        ("prototype", c.prototype.is_some(), Factory),
+    let fields: [(&str, bool, &[ComponentType]); 24] = [
+        ("script", c.script.is_some(), &[Script]),
+        ("properties", c.properties.is_some(), &[Script]),
+        ("model", c.model.is_some(), &[Model]),
+        ("mesh", c.mesh.is_some(), &[Model]),
+        ("skeleton", c.skeleton.is_some(), &[Model]),
+        ("animations", c.animations.is_some(), &[Model]),
+        ("default_animation", c.default_animation.is_some(), &[Model]),
+        ("material", c.material.is_some(), &[Model]),
+        ("textures", c.textures.is_some(), &[Model]),
+        ("create_go_bones", c.create_go_bones.is_some(), &[Model]),
+        ("fov", c.fov.is_some(), &[Camera]),
+        ("near", c.near.is_some(), &[Camera]),
+        ("far", c.far.is_some(), &[Camera]),
+        ("orthographic", c.orthographic.is_some(), &[Camera]),
+        ("ortho_height", c.ortho_height.is_some(), &[Camera]),
+        ("kind", c.kind.is_some(), &[Light]),
+        ("color", c.color.is_some(), &[Light, Label]),
+        ("intensity", c.intensity.is_some(), &[Light]),
+        ("prototype", c.prototype.is_some(), &[Factory]),
+        ("text", c.text.is_some(), &[Label]),
+        ("size", c.size.is_some(), &[Label]),
+        ("outline", c.outline.is_some(), &[Label]),
+        ("pivot", c.pivot.is_some(), &[Label]),
+        ("font", c.font.is_some(), &[Label]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };
-    fields.iter().find(|(_, set, owner)| *set && *owner != ty).map(|(name, ..)| *name)
+    fields.iter().find(|(_, set, owners)| *set && !owners.contains(&ty)).map(|(name, ..)| *name)
 }
 
 pub(super) fn inline_model(c: &ComponentDesc) -> ModelFields {
@@ -165,15 +175,82 @@ pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadEr
     }
 }
 
-pub(super) fn light(c: &ComponentDesc) -> LightSpec {
-    LightSpec {
+pub(super) fn light(c: &ComponentDesc, file: &str) -> Result<LightSpec, LoadError> {
+    let color = match &c.color {
+        Some(v) => match colour(v, file, &c.id.value.0, ("light", "color"), false)? {
+            [r, g, b, _] => [r, g, b],
+        },
+        None => [1.0; 3],
+    };
+    Ok(LightSpec {
         kind: match c.kind {
             Some(LightKindDesc::Point) => LightKind::Point,
             Some(LightKindDesc::Directional) | None => LightKind::Directional,
         },
-        color: c.color.unwrap_or([1.0; 3]),
+        color,
         intensity: c.intensity.unwrap_or(1.0),
+    })
+}
+
+/// A colour of 3 numbers (or 4 with `alpha`), each finite: a bad one points at where it was
+/// written. Alpha defaults to 1.
+fn colour(
+    v: &Located<Vec<f32>>,
+    file: &str,
+    id: &str,
+    (ty, field): (&str, &str),
+    alpha: bool,
+) -> Result<[f32; 4], LoadError> {
+    let want = if alpha { "3 or 4 numbers (r, g, b[, a])" } else { "3 numbers (r, g, b)" };
+    let bad = || v.error(file, format!("{ty} '{id}': '{field}' must be {want}, each finite"));
+    if v.value.iter().any(|x| !x.is_finite()) {
+        return Err(bad());
     }
+    match *v.value.as_slice() {
+        [r, g, b] => Ok([r, g, b, 1.0]),
+        [r, g, b, a] if alpha => Ok([r, g, b, a]),
+        _ => Err(bad()),
+    }
+}
+
+/// The largest label text size in pixels: a glyph bigger than a 4K screen is a typo.
+const MAX_LABEL_SIZE: f32 = 2048.0;
+
+/// A `label` component: Defold's pivot names, colours checked, the built-in font only.
+pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadError> {
+    let id = &c.id.value.0;
+    let color = match &c.color {
+        Some(v) => colour(v, file, id, ("label", "color"), true)?,
+        None => [1.0; 4],
+    };
+    let outline = match &c.outline {
+        Some(v) => colour(v, file, id, ("label", "outline"), true)?,
+        None => [0.0; 4],
+    };
+    let size = match &c.size {
+        Some(s) if !(s.value > 0.0 && s.value <= MAX_LABEL_SIZE) => {
+            let msg = format!("label '{id}': size must be a number of pixels above 0 and at most {MAX_LABEL_SIZE}");
+            return Err(s.error(file, msg));
+        }
+        Some(s) => s.value,
+        None => DEFAULT_LABEL_SIZE,
+    };
+    let pivot = match &c.pivot {
+        Some(p) => Pivot::parse(&p.value).ok_or_else(|| {
+            p.error(file, format!("label '{id}': unknown pivot '{}' (expected {})", p.value, Pivot::NAMES))
+        })?,
+        None => Pivot::Center,
+    };
+    if let Some(f) = &c.font {
+        // Sinew decision: one built-in bitmap font for now; a font file would silently render
+        // with the wrong glyphs, so it is refused where it is written.
+        let msg = format!(
+            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in 8x8 bitmap font",
+            f.value
+        );
+        return Err(f.error(file, msg));
+    }
+    Ok(LabelSpec { text: c.text.clone().unwrap_or_default(), size, color, outline, pivot })
 }
 
 /// Converts one `go.property` override; the JSON shape decides the type, as listed in the spec.

@@ -75,9 +75,15 @@ pub(super) struct ComponentDesc {
     pub(super) orthographic: Option<bool>,
     pub(super) ortho_height: Option<f32>,
     pub(super) kind: Option<LightKindDesc>,
-    pub(super) color: Option<[f32; 3]>,
+    /// A light's (3 numbers) or a label's (3 or 4) colour: checked per type after parsing.
+    pub(super) color: Option<Located<Vec<f32>>>,
     pub(super) intensity: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
+    pub(super) text: Option<String>,
+    pub(super) size: Option<Located<f32>>,
+    pub(super) outline: Option<Located<Vec<f32>>>,
+    pub(super) pivot: Option<Located<String>>,
+    pub(super) font: Option<Located<String>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -126,10 +132,11 @@ pub(super) enum ComponentType {
     Light,
     Factory,
     CollectionFactory,
+    Label,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory or collectionfactory";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory or label";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -140,6 +147,7 @@ impl ComponentType {
             ComponentType::Light => "light",
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
+            ComponentType::Label => "label",
         }
     }
 }
@@ -154,6 +162,7 @@ impl<'de> Deserialize<'de> for ComponentType {
             "light" => Ok(ComponentType::Light),
             "factory" => Ok(ComponentType::Factory),
             "collectionfactory" => Ok(ComponentType::CollectionFactory),
+            "label" => Ok(ComponentType::Label),
             _ => Err(de::Error::custom(format!("unknown component type '{s}' (expected {TYPE_NAMES})"))),
         }
     }

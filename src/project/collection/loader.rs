@@ -164,7 +164,8 @@ impl Loader<'_> {
             ComponentType::Script => self.script(c, file)?,
             ComponentType::Model => ComponentKind::Model(self.model(c, file)?),
             ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
-            ComponentType::Light => ComponentKind::Light(light(c)),
+            ComponentType::Light => ComponentKind::Light(light(c, file)?),
+            ComponentType::Label => ComponentKind::Label(label(c, file)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
         };

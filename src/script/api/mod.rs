@@ -10,6 +10,7 @@
 pub mod animate;
 pub mod factory;
 pub mod go;
+pub mod label;
 pub mod model;
 pub mod msg;
 pub mod sys;
@@ -32,6 +33,7 @@ pub fn exports() -> Vec<Export> {
     all.extend(model::exports());
     all.extend(vmath::exports());
     all.extend(factory::exports());
+    all.extend(label::exports());
     all
 }
 

@@ -40,7 +40,7 @@ fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
 }
 
 crate::export! {
-    /// 0: no such component, 1: script, 2: model, 3: camera, 4: light, 5: factory.
+    /// 0: no such component, 1: script, 2: model, 3: camera, 4: light, 5: factory, 6: label.
     fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
             None => 0,
@@ -49,6 +49,7 @@ crate::export! {
             Some(ComponentKind::Camera(_)) => 3,
             Some(ComponentKind::Light(_)) => 4,
             Some(ComponentKind::Factory(_)) => 5,
+            Some(ComponentKind::Label(_)) => 6,
         })
         .unwrap_or(0)
     }

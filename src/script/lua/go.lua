@@ -274,6 +274,33 @@ end
 
 local url_text = S.url_text
 
+-- Properties of the other component types, by F.component_kind (2 model, 6 label): each
+-- namespace file registers { kind, get, set } for its type, and go.get/go.set/go.animate reach
+-- them through S.component_props, which picks the component's type at each call.
+S.component_kinds = {}
+local function kind_props(slot, comp)
+  return S.component_kinds[F.component_kind(ctx, slot, comp)]
+end
+local function no_property(where_text, name)
+  fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+end
+S.component_props = {
+  kind = function(slot, comp, name)
+    local p = kind_props(slot, comp)
+    return p and p.kind(slot, comp, name) or nil
+  end,
+  get = function(slot, comp, name, where_text)
+    local p = kind_props(slot, comp)
+    if p == nil then no_property(where_text, name) end
+    return p.get(slot, comp, name, where_text)
+  end,
+  set = function(slot, comp, name, value, where_text)
+    local p = kind_props(slot, comp)
+    if p == nil then no_property(where_text, name) end
+    return p.set(slot, comp, name, value, where_text)
+  end,
+}
+
 local function target(fname, url, prop)
   local _, slot, u, ph, d, rec = S.property(fname, url, prop, fname .. " can only access instances within the same collection.")
   return slot, u, ph, d, rec

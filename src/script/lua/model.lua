@@ -30,7 +30,7 @@ local function check(rc) if rc ~= 0 then S.fail_last() end end
 
 ---------------------------------------------------------------- go.get / go.set
 local props = {}
-S.component_props = props
+S.component_kinds[2] = props
 
 local function constant_name(name)
   local base, c = name:match("^(.-)%.([xyzw])$")

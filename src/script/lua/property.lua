@@ -90,12 +90,14 @@ local function component_property(slot, comp, ph)
   return d or false
 end
 
--- The stand-in record of a component whose properties go.animate tweens: its `self` reads and
+-- The stand-in record of a component whose properties go.animate tweens (a model's `tint`, a
+-- label's `color`, `scale.x` …): its `self` reads and
 -- writes the component's values through Rust, and the tween world mirrors them (animate.lua).
 local component_records = {}
 
 local function component_record(slot, u)
-  local key = tostring(slot) .. ":" .. S.hash_text(u.f)
+  -- The kind is part of the key: a reused slot may carry another type under the same id.
+  local key = tostring(slot) .. ":" .. S.hash_text(u.f) .. ":" .. F.component_kind(ctx, slot, u.f)
   local rec = component_records[key]
   if rec then return rec end
   local comp, where = u.f, url_text(u)

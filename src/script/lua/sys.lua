@@ -75,9 +75,20 @@ function json.encode(t)
   if s == nil then S.fail("json.encode: " .. err) end
   return s
 end
-function json.decode(s)
+-- Defold's `json.null`: encoded as `null`; `json.decode(s, { decode_null_as_userdata = true })`
+-- gives it for `null` (else nil, which a table cannot hold).
+json.null = R.json_null
+function json.decode(s, options)
   if type(s) ~= "string" then S.argerr("json.decode", 1, "string", s) end
-  local ok, v, err = pcall(R.json_decode, s)
+  local as_userdata = false
+  if options ~= nil then
+    if type(options) ~= "table" then S.argerr("json.decode", 2, "table", options) end
+    as_userdata = options.decode_null_as_userdata
+    if as_userdata ~= nil and type(as_userdata) ~= "boolean" then
+      S.fail("json.decode: options.decode_null_as_userdata must be a boolean")
+    end
+  end
+  local ok, v, err = pcall(R.json_decode, s, as_userdata or false)
   if not ok then S.fail("json.decode: " .. tostring(v)) end
   if err ~= nil then S.fail("json.decode: " .. err) end
   return v

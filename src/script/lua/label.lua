@@ -1,0 +1,135 @@
+-- The `label` namespace and label-component properties for go.get/go.set/go.animate (`color`,
+-- `outline`, `scale` and their .x/.y/.z/.w, `text`). Arguments are checked here; Rust does the work.
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
+local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
+local istype = ffi.istype
+
+local LABEL = 6           -- F.component_kind of a label
+-- A `set_text` message holds the text; the rest of the 2048-byte message is its encoding.
+local MAX_SET_TEXT = 2000
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+local textbuf_cap = 256
+local textbuf = ffi.new("char[?]", textbuf_cap)
+
+local function get_text(slot, comp)
+  local n = F.label_get_text(ctx, slot, comp, textbuf, textbuf_cap)
+  if n < 0 then S.fail_last() end
+  if n > textbuf_cap then
+    textbuf_cap = n
+    textbuf = ffi.new("char[?]", textbuf_cap)
+    n = F.label_get_text(ctx, slot, comp, textbuf, textbuf_cap)
+    if n < 0 then S.fail_last() end
+  end
+  return ffi.string(textbuf, n)
+end
+
+---------------------------------------------------------------- go.get / go.set
+local props = {}
+S.component_kinds[LABEL] = props
+
+-- name → (FFI property index, type)
+local VECTORS = { color = { 0, "vector4" }, outline = { 1, "vector4" }, scale = { 2, "vector3" } }
+local s4 = vm.vector4_t()
+
+local function split(name)
+  local base, c = name:match("^(.-)%.([xyzw])$")
+  return base or name, c
+end
+
+function props.kind(slot, comp, name)
+  if name == "text" then return "string" end
+  local p = VECTORS[name]
+  return p and p[2] or nil
+end
+
+function props.get(slot, comp, name, where_text)
+  if name == "text" then return get_text(slot, comp) end
+  local base, c = split(name)
+  local p = VECTORS[base]
+  if p == nil or (c == "w" and p[2] == "vector3") then
+    fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+  end
+  check(F.label_prop_get(ctx, slot, comp, p[1], s4))
+  if c then return s4[c] end
+  if p[2] == "vector3" then return vm.vector3(s4.x, s4.y, s4.z) end
+  return vm.vector4(s4.x, s4.y, s4.z, s4.w)
+end
+
+function props.set(slot, comp, name, value, where_text)
+  local function wrong(t) fail(string.format("the property '%s' of '%s' must be a %s", name, where_text, t)) end
+  if name == "text" then
+    if type(value) == "number" then value = tostring(value) end
+    if type(value) ~= "string" then wrong("string") end
+    check(F.label_set_text(ctx, slot, comp, value, #value))
+    return
+  end
+  local base, c = split(name)
+  local p = VECTORS[base]
+  if p == nil or (c == "w" and p[2] == "vector3") then
+    fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+  end
+  check(F.label_prop_get(ctx, slot, comp, p[1], s4))
+  if c then
+    if type(value) ~= "number" then wrong("number") end
+    s4[c] = value
+  elseif p[2] == "vector3" then
+    -- Defold: a label's scale is a number or a vector3.
+    if type(value) == "number" then
+      s4.x, s4.y, s4.z = value, value, value
+    elseif istype(vm.vector3_t, value) then
+      s4.x, s4.y, s4.z = value.x, value.y, value.z
+    else
+      wrong("vmath.vector3")
+    end
+  else
+    if not istype(vm.vector4_t, value) then wrong("vmath.vector4") end
+    s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
+  end
+  check(F.label_prop_set(ctx, slot, comp, p[1], s4.x, s4.y, s4.z, s4.w))
+end
+
+---------------------------------------------------------------- label.*
+local label = {}
+
+-- (url) → slot, url copy of a label component; raises Defold's errors.
+local function label_of(fname, url, r)
+  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  local u = S.url_t(S.to_url(url, fname, 1, r))
+  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
+  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
+  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= LABEL then
+    fail(string.format("%s: the component '%s' could not be found", fname, tostring(u):match("^url: %[(.*)%]$")))
+  end
+  return slot, u
+end
+
+local function caller(fname)
+  local r = current()
+  if r == nil then fail("You can only access label.* functions and values from a script instance (.script file)") end
+  return r
+end
+
+-- As in Defold, the text is sent as a `set_text` message: the label shows it (and
+-- `label.get_text` returns it) once messages are dispatched, right after the calling function.
+function label.set_text(url, text)
+  local r = caller("label.set_text")
+  local _, u = label_of("label.set_text", url, r)
+  if type(text) == "number" then text = tostring(text) end
+  if type(text) ~= "string" then argerr("label.set_text", 2, "string", text) end
+  if #text > MAX_SET_TEXT then
+    fail(string.format("label.set_text: the label string is too long: %d bytes (at most %d, the size of a message)", #text, MAX_SET_TEXT))
+  end
+  S.post_raw(r.url, u, hash("set_text"), { text = text })
+end
+
+function label.get_text(url)
+  local r = caller("label.get_text")
+  local slot, u = label_of("label.get_text", url, r)
+  return get_text(slot, u.f)
+end
+
+return S.unsupported_rest("label", label)
