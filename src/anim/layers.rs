@@ -213,8 +213,9 @@ pub fn add_pose(
             continue;
         }
         o.translation += (l.translation - r.translation) * w;
-        let ratio = |a: f32, b: f32| if b != 0.0 && (a / b).is_finite() { a / b } else { 1.0 };
-        let s = Vec3A::new(ratio(l.scale.x, r.scale.x), ratio(l.scale.y, r.scale.y), ratio(l.scale.z, r.scale.z));
+        // A zero reference scale gives no ratio: that axis keeps its scale.
+        let s = l.scale / r.scale;
+        let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
         o.scale *= Vec3A::ONE.lerp(s, w);
         let delta = r.rotation.conjugate() * l.rotation;
         let d = if w >= 1.0 { delta } else { slerp(Quat::IDENTITY, delta, w) };
