@@ -1,6 +1,8 @@
 //! Skeletal animation CPU cost (issue 4): sample + local-to-model + palette per joint for 24- and
 //! 100-joint rigs, one clip and a two-clip cross-fade, and a frame of 1,000 animated 24-joint
-//! instances on one core. Baseline in the same run: the straightforward glam version (binary
+//! instances on one core. Layers (issue 16): the same frame with a masked override layer and an
+//! additive layer over the base clip, as a ratio to the one-clip figure of the same run, and
+//! one two-bone IK solve. Baseline in the same run: the straightforward glam version (binary
 //! search per channel every frame over the raw glTF keys, glam slerp, Mat4 per joint).
 //!
 //! Rigs are generated: a random tree of N joints (each under an earlier one), one skin over all of
@@ -8,6 +10,8 @@
 //! joint (the shape of exported character clips, e.g. Fox: T/R/S per joint at 24–30 keys/s).
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec3};
+use sinew::anim::ik::{Chain, TwoBone};
+use sinew::anim::layers::{Layer, subtree_mask};
 use sinew::anim::transform::blend_locals;
 use sinew::anim::{Clip, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
 use sinew::project::gltf::import_bytes;
@@ -230,6 +234,7 @@ fn per_joint(c: &mut Criterion) {
                 bb / best
             );
         }
+        layers(&skeleton, &clips, joints);
         // Where the time goes (one clip, 24/100 joints): the three stages separately.
         let mut inst = Instance::new(&skeleton, &clips);
         let mut cache = SamplingCache::new(&clips[0]);
@@ -259,6 +264,105 @@ fn per_joint(c: &mut Criterion) {
         );
     }
     g.finish();
+}
+
+/// Base clip + a masked override layer (half the joints: the subtree of the joint that roots
+/// the larger half) + an additive layer over every joint, against one clip in the same run;
+/// then one two-bone solve on the first three-joint chain of the rig.
+fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
+    let first_keys: Vec<Vec<Transform>> = clips
+        .iter()
+        .map(|c| {
+            let mut l = skeleton.rest().to_vec();
+            let mut w = skeleton.rest_weights().to_vec();
+            c.sample(0.0, &mut SamplingCache::new(c), &mut l, &mut w).unwrap_or_else(|e| panic!("{e}"));
+            l
+        })
+        .collect();
+    let mut one = Instance::new(skeleton, clips);
+    one.player.play(0, Playback::LoopForward, 0.0, 0.0, 1.0);
+    let mut inst = Instance::new(skeleton, clips);
+    inst.player.play(0, Playback::LoopForward, 0.0, 0.0, 1.0);
+    // The mask: the child subtree closest to half the joints.
+    let sizes: Vec<usize> =
+        (0..skeleton.node_count()).map(|r| subtree_mask(skeleton, &[r]).iter().filter(|&&x| x > 0.0).count()).collect();
+    let root = (1..sizes.len()).min_by_key(|&r| sizes[r].abs_diff(joints / 2)).unwrap_or(0);
+    let mut over = Layer::new(skeleton, clips);
+    over.player.play(1, Playback::LoopForward, 0.0, 0.4, 1.0);
+    over.params.mask = Some(subtree_mask(skeleton, &[root]));
+    over.params.set_weight(0.7, 0.0);
+    let mut add = Layer::new(skeleton, clips);
+    add.player.play(1, Playback::LoopForward, 0.0, 0.8, 1.0);
+    add.params.additive = true;
+    add.params.set_weight(0.5, 0.0);
+    let mut frame = || {
+        inst.player.update(DT);
+        over.player.update(DT);
+        add.player.update(DT);
+        let r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
+        r.and_then(|_| over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+            .and_then(|_| add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+            .and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
+            .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    let (lb, lm) = time_ns(50, 200, &mut frame);
+    let (ob, _) = time_ns(50, 200, || one.frame(skeleton, clips));
+    let j = joints as f64;
+    eprintln!(
+        "layers   {joints:>3} joints base+masked override ({} joints)+additive: {:6.1} ns/joint best, {:6.1} median; one clip {:6.1}: {:.2}x (target <= 2.2x)",
+        sizes[root],
+        lb / j,
+        lm / j,
+        ob / j,
+        lb / ob
+    );
+    // The two layers' own cost (sample + blend), each on its own.
+    let (ovb, _) = time_ns(50, 200, || {
+        over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(())
+    });
+    let (adb, _) =
+        time_ns(50, 200, || add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(()));
+    eprintln!(
+        "layers   {joints:>3} joints: masked override layer {:.1}, additive layer {:.1} ns/joint (best)",
+        ovb / j,
+        adb / j
+    );
+    // Two-bone solve: the first node whose parent and grandparent exist.
+    let end = (0..skeleton.node_count())
+        .find(|&n| skeleton.parent(n).and_then(|p| skeleton.parent(p)).is_some())
+        .unwrap_or_else(|| panic!("no three-joint chain"));
+    let mid = skeleton.parent(end).unwrap_or(0);
+    let root = skeleton.parent(mid).unwrap_or(0);
+    let chain = Chain::TwoBone(TwoBone { root, mid, end, pole: Vec3::Z });
+    // A fresh pose (the timing loops above applied the layers over and over).
+    let r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
+    r.and_then(|_| over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+        .and_then(|_| add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let base = inst.locals.clone();
+    skeleton.local_to_model(&base, &mut inst.model).unwrap_or(());
+    let solved = chain.solve(skeleton, &inst.model, &mut inst.locals.clone(), origin_probe(&inst.model, root), 1.0);
+    assert!(solved, "the timed solve must not take the degenerate early exit");
+    let origin = inst.model[root].w_axis.truncate();
+    let mut k = 0u32;
+    let (sb, sm) = time_ns(50, 2000, || {
+        k = k.wrapping_add(1);
+        let a = k as f32 * 0.01;
+        let target = origin + Vec3::new(a.sin(), 0.5 * a.cos(), 0.8) * 1.2;
+        // Undo the last solve (it wrote the root's and the middle joint's rotations only).
+        for n in [root, mid] {
+            inst.locals[n] = base[n];
+        }
+        let ok = chain.solve(skeleton, &inst.model, &mut inst.locals, black_box(target), 1.0);
+        assert!(ok);
+    });
+    eprintln!("ik       two-bone solve ({joints}-joint rig): {sb:6.1} ns best, {sm:6.1} median (target <= 200 ns)");
+}
+
+/// A reachable target off the chain's root.
+fn origin_probe(model: &[Mat4], root: usize) -> Vec3 {
+    model[root].w_axis.truncate() + Vec3::new(0.3, 0.2, 0.5)
 }
 
 fn thousand_instances(c: &mut Criterion) {

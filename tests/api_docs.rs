@@ -172,7 +172,8 @@ fn annotations_parse_as_lua_and_define_every_function() {
             if let Some(tag) = line.strip_prefix("---@") {
                 let tag = tag.split_whitespace().next().unwrap_or("");
                 assert!(
-                    ["meta", "param", "return", "overload", "class", "field", "alias", "operator", "type"].contains(&tag),
+                    ["meta", "param", "return", "overload", "class", "field", "alias", "operator", "type"]
+                        .contains(&tag),
                     "{name}: unknown tag {tag} in {line}"
                 );
             }

@@ -23,7 +23,16 @@ fn lua_memory_stays_flat_over_replaced_cancelled_and_looping_callbacks() {
     let names: Vec<&str> = phases.iter().map(|p| p.0).collect();
     assert_eq!(
         names,
-        ["replaced", "looping", "unknown_clip", "cancelled", "tween_replaced", "tween_cancelled"],
+        [
+            "replaced",
+            "looping",
+            "unknown_clip",
+            "cancelled",
+            "layer_replaced",
+            "layer_cancelled",
+            "tween_replaced",
+            "tween_cancelled"
+        ],
         "{}",
         r.show()
     );

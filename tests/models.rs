@@ -157,3 +157,15 @@ fn model_textures_override_the_gltf_texture() {
     assert_eq!(r.status, 1, "{}", r.show());
     assert!(r.stderr.contains("/models/none.png"), "{}", r.show());
 }
+
+/// Layers, IK and events from Lua (layers.md): `tests/projects/api_layers`.
+#[test]
+fn lua_api_layers_ik_and_events() {
+    let p = committed("api_layers");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/wiggler.glb"), samples::wiggler()).expect("wiggler");
+    let r = run_project(p.path(), 20, &[]);
+    assert_lua_passed(&r, "api_layers");
+    println!("{}", r.stdout.lines().find(|l| l.starts_with("api_layers: ")).unwrap_or(""));
+    assert!(!r.stderr.contains("NaN"), "{}", r.show());
+}

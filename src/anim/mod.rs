@@ -6,6 +6,11 @@
 //! `skinning`, built once from imported `ModelData` and run on caller-owned buffers.
 pub mod clip;
 pub mod easing;
+pub mod events;
+pub mod ik;
+#[cfg(test)]
+mod layer_tests;
+pub mod layers;
 pub mod morph;
 pub mod player;
 pub mod property;

@@ -26,6 +26,9 @@ struct Player {
     rate: f32,
     backwards: bool,
     playing: bool,
+    /// The cursor unwrapped (seconds of playback since the start position, in f64), what event
+    /// crossings are counted on (see `events`). Never read by the pose.
+    travel: f64,
 }
 
 impl Player {
@@ -37,6 +40,7 @@ impl Player {
         rate: 1.0,
         backwards: false,
         playing: false,
+        travel: 0.0,
     };
 
     /// Length of the cursor's range: ONCE_PINGPONG runs the clip there and back.
@@ -51,14 +55,19 @@ impl Player {
         }
         if self.playback != Playback::None {
             self.cursor += dt * self.rate;
+            self.travel += f64::from(dt) * f64::from(self.rate);
         }
         let d = self.cursor_duration();
+        if self.playback.completes() {
+            self.travel = self.travel.min(f64::from(d));
+        }
         if d <= 0.0 {
             self.cursor = 0.0;
         }
         match self.playback {
             Playback::OnceForward | Playback::OnceBackward | Playback::OncePingpong if self.cursor >= d => {
                 self.cursor = d;
+                self.travel = f64::from(d);
                 self.playing = false;
                 return true;
             }
@@ -100,6 +109,7 @@ impl Player {
         }
         if d <= 0.0 {
             self.cursor = 0.0;
+            self.travel = 0.0;
             return;
         }
         // NaN or infinite (a script can set anything) counts as 0 rather than poisoning the cursor.
@@ -114,6 +124,7 @@ impl Player {
             t = d - (-t % d);
         }
         self.cursor = if self.backwards { d - t } else { t };
+        self.travel = f64::from(self.cursor);
     }
 
     /// Defold `GetCursor(normalized = true)`.
@@ -166,8 +177,16 @@ impl ModelPlayer {
         self.current = 1 - self.current;
         let backwards = matches!(playback, Playback::OnceBackward | Playback::LoopBackward);
         let p = &mut self.players[self.current];
-        *p =
-            Player { animation: Some(animation), duration, playback, cursor: 0.0, rate: 1.0, backwards, playing: true };
+        *p = Player {
+            animation: Some(animation),
+            duration,
+            playback,
+            cursor: 0.0,
+            rate: 1.0,
+            backwards,
+            playing: true,
+            travel: 0.0,
+        };
         let offset = if offset.is_nan() { 0.0 } else { offset };
         p.set_cursor(if backwards { 1.0 - offset.clamp(0.0, 1.0) } else { offset });
         self.set_playback_rate(rate);
@@ -201,6 +220,20 @@ impl ModelPlayer {
         }
     }
 
+    /// `update`, also calling `hit(i)` for each event time `times[i]` (clip seconds, ascending:
+    /// the events of the current animation) that the current animation's cursor passed, in
+    /// order (layers.md §3: both ways for pingpong, every loop, once per crossing). The
+    /// animation fading out during a cross-fade reports none.
+    pub fn update_with_events(&mut self, dt: f32, times: &[f32], hit: impl FnMut(usize)) -> Option<Completion> {
+        let p = self.players[self.current];
+        let done = self.update(dt);
+        let after = &self.players[self.current];
+        if p.playing && p.animation.is_some() && !times.is_empty() {
+            super::events::crossings(p.playback, p.duration, times, p.travel, after.travel, done.is_some(), hit);
+        }
+        done
+    }
+
     /// The current animation (also after it ended or was cancelled).
     pub fn animation(&self) -> Option<usize> {
         self.players[self.current].animation
@@ -231,6 +264,10 @@ impl ModelPlayer {
     pub fn time(&self) -> f32 {
         self.players[self.current].time()
     }
+    /// The animation fading out while a cross-fade runs (None: none, or it had no animation).
+    pub fn previous_animation(&self) -> Option<usize> {
+        if self.blending { self.players[1 - self.current].animation } else { None }
+    }
     /// Weight of the current animation while a cross-fade runs.
     pub fn blend_weight(&self) -> Option<f32> {
         self.blending.then(|| (self.blend_timer / self.blend_duration).clamp(0.0, 1.0))
@@ -248,12 +285,26 @@ impl ModelPlayer {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
+        self.pose_from(clips, skeleton, scratch, true, out_locals, out_weights)
+    }
+
+    /// `pose`; without `with_previous` a cross-fade is ignored (the current clip alone), which
+    /// is how a layer that fades in over the layers below samples its clip.
+    pub fn pose_from(
+        &self,
+        clips: &[Clip],
+        skeleton: &Skeleton,
+        scratch: &mut PoseScratch,
+        with_previous: bool,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
         let (n, w) = (skeleton.node_count(), skeleton.rest_weights().len());
         need("locals", n, out_locals.len())?;
         need("weights", w, out_weights.len())?;
         let clip_of = |p: &Player| p.animation.and_then(|a| clips.get(a)).map(|c| (c, p.time()));
         let cur = clip_of(&self.players[self.current]);
-        let prev = if self.blending { Some(clip_of(&self.players[1 - self.current])) } else { None };
+        let prev = if self.blending && with_previous { Some(clip_of(&self.players[1 - self.current])) } else { None };
         for (slot, c) in [(self.current, cur), (1 - self.current, prev.flatten())] {
             if let Some((clip, _)) = c {
                 need("sampling cache", clip.time_list_count(), scratch.caches[slot].capacity())?;

@@ -1,11 +1,14 @@
 //! Skeletal and morph animation of model components: the rig (skeleton and clip set) built once
 //! per model file set, the per-instance player state, and the per-frame pass that samples,
 //! blends, computes palettes, writes morph weights and moves bone game objects.
-use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, Skeleton, Transform};
+use crate::anim::ik::{Aim, Chain, TwoBone};
+use crate::anim::layers::{LAYERS, Layer, LayerParams, apply_base, subtree_mask};
+use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
 use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::model_data::{ClipData, ModelData};
-use glam::Mat4;
+use crate::project::{IkKindSpec, RigExtrasSpec};
+use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -18,6 +21,8 @@ pub struct Rig {
     /// Hash of each clip's name, in `clips` order.
     pub clip_ids: Vec<Hash>,
     pub clip_names: Vec<String>,
+    /// Each clip's pose at its first key over the rest pose: an additive layer's reference.
+    pub first_keys: Vec<Vec<Transform>>,
 }
 
 impl Rig {
@@ -53,7 +58,16 @@ impl Rig {
                 clip_names.push(data.name.clone());
             }
         }
-        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names })
+        let mut first_keys = Vec::with_capacity(clips.len());
+        for clip in &clips {
+            let mut locals = sk.rest().to_vec();
+            let mut weights = sk.rest_weights().to_vec();
+            let start = clip.time_list_count();
+            clip.sample(0.0, &mut SamplingCache::with_capacity(start), &mut locals, &mut weights)
+                .map_err(|e| LoadError::new(source, e.to_string()))?;
+            first_keys.push(locals);
+        }
+        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names, first_keys })
     }
 
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
@@ -105,6 +119,120 @@ fn remap(data: &ClipData, file: &ModelData, by_name: &HashMap<&str, usize>) -> C
     out
 }
 
+/// A `.model`'s masks, IK chains and events resolved against its rig (joint names to nodes,
+/// clip names to indices). Shared by the instances of one model file.
+#[derive(Debug, Default)]
+pub struct RigExtras {
+    /// (name hash, per-node coverage).
+    pub masks: Vec<(Hash, std::rc::Rc<[f32]>)>,
+    /// (name, name hash, chain).
+    pub chains: Vec<(String, Hash, Chain)>,
+    /// Events of each clip, by clip index (times ascending).
+    pub events: Vec<ClipEvents>,
+}
+
+#[derive(Debug, Default, Clone)]
+pub struct ClipEvents {
+    pub times: Vec<f32>,
+    pub ids: Vec<Hash>,
+}
+
+impl RigExtras {
+    /// Names the `.model` (`source`) and the bad entry: an unknown joint or clip, an event after
+    /// the clip's end, a two-bone chain whose joints are not parent and child.
+    pub fn resolve(rig: &Rig, spec: &RigExtrasSpec, source: &str) -> Result<RigExtras, String> {
+        let sk = &rig.skeleton;
+        let joint = |what: &str, name: &str| {
+            sk.find_joint(name)
+                .or_else(|| (0..sk.node_count()).find(|&i| sk.name(i) == name))
+                .ok_or_else(|| format!("{source}: {what}: no joint named '{name}'"))
+        };
+        let mut out = RigExtras { events: vec![ClipEvents::default(); rig.clips.len()], ..Default::default() };
+        for (name, joints) in &spec.masks {
+            let roots = joints.iter().map(|j| joint(&format!("mask '{name}'"), j)).collect::<Result<Vec<_>, _>>()?;
+            out.masks.push((hash_remembered(name), subtree_mask(sk, &roots)));
+        }
+        for c in &spec.ik {
+            let what = format!("ik chain '{}'", c.name);
+            let chain = match &c.kind {
+                IkKindSpec::TwoBone { joints, pole } => Chain::TwoBone(TwoBone {
+                    root: joint(&what, &joints[0])?,
+                    mid: joint(&what, &joints[1])?,
+                    end: joint(&what, &joints[2])?,
+                    pole: Vec3::from(*pole),
+                }),
+                IkKindSpec::Aim { joint: j, forward, up } => {
+                    Chain::Aim(Aim { joint: joint(&what, j)?, forward: Vec3::from(*forward), up: Vec3::from(*up) })
+                }
+            };
+            chain.validate(sk).map_err(|e| format!("{source}: {what}: {e}"))?;
+            out.chains.push((c.name.clone(), hash_remembered(&c.name), chain));
+        }
+        for (clip, events) in &spec.events {
+            let Some(i) = rig.clip_index(hash_remembered(clip)) else {
+                let names = rig.clip_names.join(", ");
+                return Err(format!("{source}: events: no animation named '{clip}' (animations: {names})"));
+            };
+            let d = rig.clips[i].duration();
+            let list = &mut out.events[i];
+            for e in events {
+                if e.time > d + 1e-4 {
+                    return Err(format!(
+                        "{source}: event '{}' of '{clip}' at {} s is after its end ({d} s)",
+                        e.id, e.time
+                    ));
+                }
+                list.times.push(e.time.min(d));
+                list.ids.push(hash_remembered(&e.id));
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn mask(&self, name: Hash) -> Option<&std::rc::Rc<[f32]>> {
+        self.masks.iter().find(|(h, _)| *h == name).map(|(_, m)| m)
+    }
+    pub fn chain(&self, name: Hash) -> Option<usize> {
+        self.chains.iter().position(|(_, h, _)| *h == name)
+    }
+}
+
+/// What an IK chain follows (`model.set_ik_target*`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum IkTarget {
+    None,
+    /// A world position.
+    Position(Vec3),
+    /// A game object (slot), followed every frame.
+    Object(u32),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IkState {
+    pub target: IkTarget,
+    pub weight: f32,
+    /// The target in model space this frame (None: no target, or it is gone).
+    pub model_target: Option<Vec3>,
+}
+
+/// A layer above 0 with who listens to it.
+pub struct LayerSlot {
+    pub layer: Layer,
+    pub listener: Option<Listener>,
+    /// The script that started the layer's animation: it gets the events.
+    pub starter: Option<Listener>,
+}
+
+/// An event crossing found by `advance`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EventHit {
+    pub layer: u8,
+    pub animation: Hash,
+    pub event: Hash,
+    pub time: f32,
+    pub to: Listener,
+}
+
 /// Who hears about a ONCE animation's end: the script instance that called `play_anim` and its
 /// callback id (0: no function, the script gets an `on_message`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +256,17 @@ pub struct AnimState {
     /// Bone game objects: (skeleton node, game object slot).
     pub bones: Vec<(usize, u32)>,
     pub listener: Option<Listener>,
+    /// The script that started layer 0's animation (it gets the events).
+    pub starter: Option<Listener>,
+    /// Layer 0's weight, mask and additive flag (plain unless a script set them).
+    pub layer0: LayerParams,
+    /// Layers 1–7 (index 0 is layer 1); empty until a script first uses one.
+    pub layers: Vec<LayerSlot>,
+    pub extras: Rc<RigExtras>,
+    /// One per chain of `extras`.
+    pub ik: Vec<IkState>,
+    /// Layer 0's pose while it has a weight, mask or additive flag (sized on first use).
+    base_pose: Vec<Transform>,
     /// How each mesh of the drawn glTF follows the pose (see [`MeshPose`]), in mesh order.
     mesh_poses: Vec<MeshPose>,
     /// Model-space transform of each drawn mesh after the last pose: its node's animated matrix
@@ -150,9 +289,16 @@ enum MeshPose {
 /// What the animation pass reports for the frame.
 pub struct Finished {
     pub model: u32,
+    pub layer: u8,
     pub animation: Hash,
     pub playback: Playback,
     pub listener: Listener,
+}
+
+/// An event for the frame's report.
+pub struct EventReport {
+    pub model: u32,
+    pub hit: EventHit,
 }
 
 impl AnimState {
@@ -168,6 +314,12 @@ impl AnimState {
             palette: vec![Mat4::IDENTITY; joints],
             bones: Vec::new(),
             listener: None,
+            starter: None,
+            layer0: LayerParams::default(),
+            layers: Vec::new(),
+            extras: Rc::new(RigExtras::default()),
+            ik: Vec::new(),
+            base_pose: Vec::new(),
             mesh_poses: Vec::new(),
             mesh_world: Vec::new(),
             rig,
@@ -183,6 +335,56 @@ impl AnimState {
         let mut s = AnimState::new(rig);
         s.bind_meshes(meshes);
         s
+    }
+
+    /// Gives the instance its model's masks, chains and events (IK state reset).
+    pub fn set_extras(&mut self, extras: Rc<RigExtras>) {
+        let idle = IkState { target: IkTarget::None, weight: 1.0, model_target: None };
+        self.ik = vec![idle; extras.chains.len()];
+        self.extras = extras;
+    }
+
+    /// The slot of layer `layer` (1–7), created on first use.
+    pub fn layer_mut(&mut self, layer: usize) -> Option<&mut LayerSlot> {
+        if layer == 0 || layer >= LAYERS {
+            return None;
+        }
+        if self.layers.is_empty() {
+            let (sk, clips) = (&self.rig.skeleton, &self.rig.clips);
+            self.layers = (1..LAYERS)
+                .map(|_| LayerSlot { layer: Layer::new(sk, clips), listener: None, starter: None })
+                .collect();
+        }
+        self.layers.get_mut(layer - 1)
+    }
+
+    pub fn layer(&self, layer: usize) -> Option<&LayerSlot> {
+        layer.checked_sub(1).and_then(|l| self.layers.get(l))
+    }
+
+    /// The weight, mask and additive flag of layer `layer` (0–7).
+    pub fn params_mut(&mut self, layer: usize) -> Option<&mut LayerParams> {
+        if layer == 0 {
+            if self.base_pose.is_empty() {
+                self.base_pose = self.rig.skeleton.rest().to_vec();
+            }
+            return Some(&mut self.layer0);
+        }
+        self.layer_mut(layer).map(|s| &mut s.layer.params)
+    }
+
+    /// `model.cancel(url, layer)`: layer 0 stops where it is (Defold); a higher layer is
+    /// emptied, so it no longer covers the layers below. No completion either way.
+    pub fn cancel(&mut self, layer: usize) {
+        if layer == 0 {
+            self.player.cancel();
+            self.listener = None;
+            self.starter = None;
+        } else if let Some(slot) = layer.checked_sub(1).and_then(|l| self.layers.get_mut(l)) {
+            slot.layer.player = ModelPlayer::new(&self.rig.clips);
+            slot.listener = None;
+            slot.starter = None;
+        }
     }
 
     fn bind_meshes(&mut self, data: &ModelData) {
@@ -230,10 +432,37 @@ impl AnimState {
             log::error!("animation: {e}");
             return;
         }
+        // Layers (layers.md §1): layer 0 as Defold poses it, then each higher layer over it.
+        if !self.layer0.is_plain() && self.base_pose.len() == self.locals.len() {
+            self.base_pose.copy_from_slice(&self.locals);
+            self.locals.copy_from_slice(sk.rest());
+            let first = self.player.animation().and_then(|a| rig.first_keys.get(a)).map(|v| v.as_slice());
+            apply_base(&self.layer0, &self.base_pose, first, &mut self.locals);
+        }
+        for slot in &mut self.layers {
+            if slot.layer.is_active()
+                && let Err(e) =
+                    slot.layer.apply(&rig.clips, &rig.first_keys, sk, &mut self.locals, &mut self.rig_weights)
+            {
+                log::error!("animation layer: {e}");
+            }
+        }
         if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
             log::error!("animation: {e}");
             return;
         }
+        // Inverse kinematics (layers.md §2), chains in file order, each on the pose so far.
+        for (state, (_, _, chain)) in self.ik.iter().zip(&self.extras.chains) {
+            let Some(target) = state.model_target else { continue };
+            if chain.solve(sk, &self.model, &mut self.locals, target, state.weight)
+                && let Err(e) = sk.local_to_model(&self.locals, &mut self.model)
+            {
+                log::error!("animation: {e}");
+                return;
+            }
+        }
+        // JOINT LIMITS GO HERE (rigs.md §3, issue 14): clamp `self.locals` after IK, then
+        // recompute `self.model` with `local_to_model`, before the palette and bone objects.
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
@@ -254,6 +483,45 @@ impl AnimState {
         let done = self.player.update(dt)?;
         let listener = self.listener.take()?;
         Some((done, listener))
+    }
+
+    /// Advances every layer (players and weight fades): completions with their listeners (then
+    /// forgotten) into `done`, event crossings for the scripts that started the animations into
+    /// `events`.
+    pub fn advance_layers(&mut self, dt: f32, done: &mut Vec<(u8, Completion, Listener)>, events: &mut Vec<EventHit>) {
+        let extras = self.extras.clone();
+        let rig = self.rig.clone();
+        let mut hits = |layer: u8, player: &mut ModelPlayer, starter: Option<Listener>| {
+            let list = player.animation().and_then(|a| Some((a, extras.events.get(a)?)));
+            match (list, starter) {
+                (Some((a, list)), Some(to)) if !list.times.is_empty() => {
+                    let animation = rig.clip_ids.get(a).copied().unwrap_or(0);
+                    player.update_with_events(dt, &list.times, |i| {
+                        let event = list.ids.get(i).copied().unwrap_or(0);
+                        let time = list.times.get(i).copied().unwrap_or(0.0);
+                        events.push(EventHit { layer, animation, event, time, to });
+                    })
+                }
+                _ => player.update(dt),
+            }
+        };
+        self.layer0.update(dt);
+        if let Some(c) = hits(0, &mut self.player, self.starter)
+            && let Some(l) = self.listener.take()
+        {
+            done.push((0, c, l));
+        }
+        for (i, slot) in self.layers.iter_mut().enumerate() {
+            slot.layer.params.update(dt);
+            if slot.layer.player.animation().is_none() {
+                continue;
+            }
+            if let Some(c) = hits(i as u8 + 1, &mut slot.layer.player, slot.starter)
+                && let Some(l) = slot.listener.take()
+            {
+                done.push((i as u8 + 1, c, l));
+            }
+        }
     }
 
     pub fn current_animation(&self) -> Option<Hash> {
@@ -320,17 +588,24 @@ pub fn start_default(
 
 /// Samples every playing model: pose, palettes, morph weights (then the script override) and
 /// bone game objects. Returns the ONCE animations that ended this frame.
-pub fn animate(w: &mut super::World, dt: f32) -> Vec<Finished> {
+pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport>) {
     let mut finished = Vec::new();
+    let mut reports = Vec::new();
+    let (mut done, mut hits) = (Vec::new(), Vec::new());
     let super::World { models, scene, .. } = w;
     for (i, inst) in models.instances.iter_mut().enumerate() {
         if !inst.alive || !inst.enabled {
             continue;
         }
         let Some(anim) = inst.anim.as_mut() else { continue };
-        if let Some((done, listener)) = anim.advance(dt) {
-            let animation = anim.rig.clip_ids.get(done.animation).copied().unwrap_or(0);
-            finished.push(Finished { model: i as u32, animation, playback: done.playback, listener });
+        anim.advance_layers(dt, &mut done, &mut hits);
+        for (layer, c, listener) in done.drain(..) {
+            let animation = anim.rig.clip_ids.get(c.animation).copied().unwrap_or(0);
+            finished.push(Finished { model: i as u32, layer, animation, playback: c.playback, listener });
+        }
+        reports.extend(hits.drain(..).map(|hit| EventReport { model: i as u32, hit }));
+        if !anim.ik.is_empty() {
+            ik_targets(anim, scene, inst.slot);
         }
         anim.pose(&mut inst.weights);
         for &(node, slot) in &anim.bones {
@@ -346,7 +621,31 @@ pub fn animate(w: &mut super::World, dt: f32) -> Vec<Finished> {
     for i in 0..models.instances.len() as u32 {
         models.apply_weight_override(i);
     }
-    finished
+    (finished, reports)
+}
+
+/// Each chain's target in the model's space (the model object's current world transform).
+fn ik_targets(anim: &mut AnimState, scene: &mut crate::scene::Scene, owner: u32) {
+    if anim.ik.iter().all(|s| s.target == IkTarget::None) {
+        return;
+    }
+    scene.update_world_transform_of(owner);
+    let to_model = scene.world.get(owner as usize).map(|w| w.inverse());
+    for s in &mut anim.ik {
+        let world = match s.target {
+            IkTarget::None => None,
+            IkTarget::Position(p) => Some(p),
+            IkTarget::Object(slot) if scene.is_live(slot) => {
+                scene.update_world_transform_of(slot);
+                scene.world.get(slot as usize).map(|w| Vec3::from(w.translation))
+            }
+            IkTarget::Object(_) => None,
+        };
+        s.model_target = match (world, to_model) {
+            (Some(p), Some(m)) => Some(m.transform_point3(p)).filter(|p| p.is_finite()),
+            _ => None,
+        };
+    }
 }
 
 /// After a glTF file was re-imported: rebuilds the rigs that use it and gives their instances a
@@ -422,6 +721,8 @@ fn rebuild_instance(
             Some(a) => AnimState::with_meshes(rig, &a.data),
             None => AnimState::new(rig),
         };
+        let extras = RigExtras::resolve(&new.rig, &spec.rig_extras, &spec.source)?;
+        new.set_extras(Rc::new(extras));
         if let Some(old) = &old {
             carry_playback(old, &mut new, &spec.source);
         }
@@ -442,6 +743,7 @@ fn carry_playback(old: &AnimState, new: &mut AnimState, source: &str) {
             new.player.play(clip, p.playback(), 0.0, 0.0, p.playback_rate());
             new.player.set_cursor(p.cursor());
             new.listener = old.listener;
+            new.starter = old.starter;
         }
         None => log::warn!(
             "{source}: animation '{}' is gone after the reload; showing the bind pose",

@@ -15,6 +15,7 @@ struct BuiltinIds {
     disable: u64,
     play: u64,
     cancel: u64,
+    layer_weight: u64,
     acquire_focus: u64,
     release_focus: u64,
     set_text: u64,
@@ -28,6 +29,7 @@ fn ids() -> &'static BuiltinIds {
         disable: hash_str("disable"),
         play: hash_str("model_play_animation"),
         cancel: hash_str("model_cancel_animation"),
+        layer_weight: hash_str("model_set_layer_weight"),
         acquire_focus: hash_str("acquire_input_focus"),
         release_focus: hash_str("release_input_focus"),
         set_text: hash_str("set_text"),
@@ -120,7 +122,7 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
 fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
     let id = m.id;
     if let ComponentKind::Model(i) = kind
-        && (id == ids().play || id == ids().cancel)
+        && (id == ids().play || id == ids().cancel || id == ids().layer_weight)
     {
         return model_animation_message(w, i, m);
     }
@@ -168,19 +170,30 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     let Some(anim) = inst.anim.as_mut() else {
         return log::warn!("'{}' has no animations", name_of(url));
     };
-    if m.id == ids().cancel {
-        anim.player.cancel();
-        anim.listener = None;
-        return;
-    }
     let data = match decode(&m.data) {
         Ok(d) => d,
-        Err(e) => return log::error!("model_play_animation: {e}"),
+        Err(e) => return log::error!("{}: {e}", name_of(m.id)),
     };
     let num = |k: &str, default: f64| match data.get(k) {
         Some(MsgValue::Number(n)) => *n,
         _ => default,
     };
+    // Layers (layers.md §1): 0 is Defold's animation; the Lua side checked the range.
+    let layer = num("layer", 0.0);
+    let layer = if (0.0..crate::anim::layers::LAYERS as f64).contains(&layer) { layer as usize } else { 0 };
+    if m.id == ids().cancel {
+        match data.get("layer") {
+            Some(_) => anim.cancel(layer),
+            None => (0..crate::anim::layers::LAYERS).for_each(|l| anim.cancel(l)),
+        }
+        return;
+    }
+    if m.id == ids().layer_weight {
+        if let Some(p) = anim.params_mut(layer) {
+            p.set_weight(num("weight", 1.0) as f32, num("duration", 0.0) as f32);
+        }
+        return;
+    }
     let animation = match data.get("animation_id") {
         Some(MsgValue::Hash(h)) => *h,
         Some(MsgValue::String(s)) => crate::base::hash::hash_transient(s),
@@ -196,11 +209,81 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     };
     let playback =
         crate::anim::Playback::from_index(num("playback", 1.0) as u32).unwrap_or(crate::anim::Playback::OnceForward);
+    let mask = match data.get("mask") {
+        None => None,
+        Some(v) => match resolve_mask(anim, v) {
+            Ok(mask) => Some(mask),
+            Err(e) => return log::warn!("'{}': model.play_anim: {e}", name_of(url)),
+        },
+    };
     let (blend, offset, rate) = (num("blend_duration", 0.0), num("offset", 0.0), num("playback_rate", 1.0));
-    anim.player.play(clip, playback, blend as f32, offset as f32, rate as f32);
+    let additive = matches!(data.get("additive"), Some(MsgValue::Bool(true)));
+    let weight = num("weight", 1.0) as f32;
     // Only a ONCE animation completes: any other callback can never run, so none is kept.
     let callback = if !playback.completes() { 0 } else { num("callback", 0.0) as u32 };
-    anim.listener = listener.map(|script| crate::game::animation::Listener { script, url: m.sender, callback });
+    let to = |callback| listener.map(|script| crate::game::animation::Listener { script, url: m.sender, callback });
+    if layer == 0 {
+        anim.player.play(clip, playback, blend as f32, offset as f32, rate as f32);
+        anim.listener = to(callback);
+        anim.starter = to(0);
+        // A script that sets none of these keeps layer 0 exactly Defold's.
+        if (mask.is_some() || additive || data.get("weight").is_some() || !anim.layer0.is_plain())
+            && let Some(p) = anim.params_mut(0)
+        {
+            p.set_weight(weight, 0.0);
+            p.mask = mask;
+            p.additive = additive;
+        }
+        return;
+    }
+    let Some(slot) = anim.layer_mut(layer) else { return };
+    slot.layer.player.play(clip, playback, blend as f32, offset as f32, rate as f32);
+    slot.layer.params.set_weight(weight, 0.0);
+    slot.layer.params.mask = mask;
+    slot.layer.params.additive = additive;
+    slot.listener = to(callback);
+    slot.starter = to(0);
+}
+
+/// A `mask` play property: a mask of the `.model`, a joint (with its descendants), or a list
+/// of those, by name or hash.
+fn resolve_mask(anim: &crate::game::animation::AnimState, v: &MsgValue) -> Result<std::rc::Rc<[f32]>, String> {
+    let sk = &anim.rig.skeleton;
+    let mut roots = Vec::new();
+    let mut union: Option<Vec<f32>> = None;
+    let mut one = |v: &MsgValue| -> Result<(), String> {
+        let h = match v {
+            MsgValue::String(s) => crate::base::hash::hash_transient(s),
+            MsgValue::Hash(h) => *h,
+            _ => return Err("a mask entry must be a string or hash".into()),
+        };
+        if let Some(m) = anim.extras.mask(h) {
+            let u = union.get_or_insert_with(|| vec![0.0; sk.node_count()]);
+            for (o, x) in u.iter_mut().zip(m.iter()) {
+                *o = o.max(*x);
+            }
+            return Ok(());
+        }
+        let node = (0..sk.node_count())
+            .find(|&i| crate::base::hash::hash_str(sk.name(i)) == h)
+            .ok_or_else(|| format!("mask: no mask or joint named '{}'", name_of(h)))?;
+        roots.push(node);
+        Ok(())
+    };
+    match v {
+        MsgValue::Table(entries) => entries.iter().try_for_each(|(_, e)| one(e))?,
+        other => one(other)?,
+    }
+    let joints = crate::anim::layers::subtree_mask(sk, &roots);
+    Ok(match union {
+        Some(mut u) => {
+            for (o, x) in u.iter_mut().zip(joints.iter()) {
+                *o = o.max(*x);
+            }
+            u.into()
+        }
+        None => joints,
+    })
 }
 
 /// Messages a game object itself understands.

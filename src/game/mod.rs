@@ -82,8 +82,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     dispatch::dispatch(world, hooks);
     timing(Phase::Tweens, t.elapsed());
     let t = Instant::now();
-    let finished = animation::animate(&mut world.borrow_mut(), dt);
+    let (finished, events) = animation::animate(&mut world.borrow_mut(), dt);
     report_finished(world, hooks, finished);
+    report_events(world, events);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
     let t = Instant::now();
@@ -109,6 +110,7 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
             let table = MsgValue::Table(vec![
                 (MsgValue::String("animation_id".into()), MsgValue::Hash(f.animation)),
                 (MsgValue::String("playback".into()), MsgValue::Number(f.playback as u32 as f64)),
+                (MsgValue::String("layer".into()), MsgValue::Number(f64::from(f.layer))),
             ]);
             let mut data = Vec::new();
             encode(&table, &mut data);
@@ -121,6 +123,34 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
             if world.borrow_mut().messages.post(msg).is_err() {
                 log::warn!("model_animation_done dropped: the frame's message budget is spent");
             }
+        }
+    }
+}
+
+/// `model_animation_event {animation_id, event_id, time, layer}` (layers.md §3), as an
+/// `on_message` to the script that started the animation, in the order the cursors passed them.
+fn report_events(world: &RefCell<World>, events: Vec<animation::EventReport>) {
+    use crate::scene::message::{MsgValue, encode};
+    if events.is_empty() {
+        return;
+    }
+    let id = crate::base::hash::hash_remembered("model_animation_event");
+    let mut w = world.borrow_mut();
+    for e in events {
+        let Some(inst) = w.models.instances.get(e.model as usize) else { continue };
+        let sender = crate::scene::Url { socket: w.socket, path: w.scene.ids[inst.slot as usize], fragment: inst.id };
+        let h = e.hit;
+        let table = MsgValue::Table(vec![
+            (MsgValue::String("animation_id".into()), MsgValue::Hash(h.animation)),
+            (MsgValue::String("event_id".into()), MsgValue::Hash(h.event)),
+            (MsgValue::String("time".into()), MsgValue::Number(f64::from(h.time))),
+            (MsgValue::String("layer".into()), MsgValue::Number(f64::from(h.layer))),
+        ]);
+        let mut data = Vec::new();
+        encode(&table, &mut data);
+        let msg = crate::scene::Message { sender, receiver: h.to.url, id, data };
+        if w.messages.post(msg).is_err() {
+            log::warn!("model_animation_event dropped: the frame's message budget is spent");
         }
     }
 }

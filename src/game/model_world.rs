@@ -220,7 +220,13 @@ impl ModelWorld {
             textures.push((hash_remembered(sampler), t));
         }
         let data = self.assets[asset as usize].data.clone();
-        let anim = self.rig(res, spec)?.map(|r| AnimState::with_meshes(r, &data));
+        let mut anim = self.rig(res, spec)?.map(|r| AnimState::with_meshes(r, &data));
+        if let Some(a) = anim.as_mut()
+            && spec.rig_extras != Default::default()
+        {
+            let extras = super::animation::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
+            a.set_extras(Rc::new(extras));
+        }
         let instance = ModelInstance {
             slot,
             id: hash_remembered(id),
@@ -263,6 +269,9 @@ impl ModelWorld {
             m.alive = false;
             if let Some(a) = m.anim.as_mut() {
                 a.listener = None;
+                for l in &mut a.layers {
+                    l.listener = None;
+                }
                 // The bone objects go with the model; their slots will be reused.
                 a.bones.clear();
             }
@@ -284,7 +293,9 @@ impl ModelWorld {
             self.instances
                 .iter()
                 .filter(|m| m.alive)
-                .filter_map(|m| m.anim.as_ref()?.listener.map(|l| l.callback))
+                .filter_map(|m| m.anim.as_ref())
+                .flat_map(|a| std::iter::once(a.listener).chain(a.layers.iter().map(|l| l.listener)))
+                .filter_map(|l| l.map(|l| l.callback))
                 .filter(|&c| c != 0),
         );
         out.sort_unstable();

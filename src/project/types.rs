@@ -183,6 +183,38 @@ pub struct ModelSpec {
     /// Sampler name → texture resource path.
     pub textures: Vec<(String, String)>,
     pub create_go_bones: bool,
+    /// Masks, IK chains and events (layers.md); names are checked against the rig later.
+    pub rig_extras: Box<RigExtrasSpec>,
+}
+
+/// The `.model` fields beyond Defold's (layers.md): `masks`, `ik` and `events`, in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RigExtrasSpec {
+    /// Mask name → joint names (each joint with its descendants).
+    pub masks: Vec<(String, Vec<String>)>,
+    pub ik: Vec<IkChainSpec>,
+    /// Clip name → its events, by time.
+    pub events: Vec<(String, Vec<EventSpec>)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IkChainSpec {
+    pub name: String,
+    pub kind: IkKindSpec,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum IkKindSpec {
+    /// Root, middle and end joint; the middle joint bends toward `pole` (model space).
+    TwoBone { joints: [String; 3], pole: [f32; 3] },
+    /// `forward` (joint space) points at the target, `up` (joint space) stays near model up.
+    Aim { joint: String, forward: [f32; 3], up: [f32; 3] },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventSpec {
+    pub time: f32,
+    pub id: String,
 }
 
 #[derive(Debug, Clone, PartialEq)]

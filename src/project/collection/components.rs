@@ -99,6 +99,7 @@ pub(super) fn inline_model(c: &ComponentDesc) -> ModelFields {
         material: c.material.clone(),
         textures: c.textures.clone(),
         create_go_bones: c.create_go_bones,
+        ..ModelFields::default()
     }
 }
 
@@ -136,6 +137,7 @@ pub(super) fn model_spec(
         }
         None => Vec::new(),
     };
+    let rig_extras = Box::new(rig_extras(source, &f)?);
     Ok(ModelSpec {
         source: source.to_string(),
         skeleton: path_or(&f.skeleton, &mesh)?,
@@ -145,7 +147,63 @@ pub(super) fn model_spec(
         default_animation: f.default_animation,
         textures,
         create_go_bones: f.create_go_bones.unwrap_or(true),
+        rig_extras,
     })
+}
+
+/// `masks`, `ik` and `events` in spec form; shapes are checked here (a chain's type and its
+/// fields, finite vectors, event times ≥ 0), names against the rig when it is built.
+fn rig_extras(source: &str, f: &ModelFields) -> Result<RigExtrasSpec, LoadError> {
+    let mut out = RigExtrasSpec::default();
+    if let Some(m) = &f.masks {
+        out.masks = m.0.clone();
+    }
+    let finite = |v: [f32; 3]| v.iter().all(|x| x.is_finite()) && v != [0.0; 3];
+    for (name, desc) in f.ik.iter().flat_map(|m| &m.0) {
+        let d = &desc.value;
+        let bad = |m: &str| Err(desc.error(source, format!("ik chain '{name}': {m}")));
+        let kind = match d.ty.as_str() {
+            "two_bone" => {
+                if d.joint.is_some() || d.forward.is_some() || d.up.is_some() {
+                    return bad("a two_bone chain takes `joints` and `pole` only");
+                }
+                let Some([a, b, c]) = d.joints.as_deref() else {
+                    return bad("`joints` must name three joints (root, middle, end)");
+                };
+                let pole = d.pole.unwrap_or([0.0, 0.0, 1.0]);
+                if !finite(pole) {
+                    return bad("`pole` must be a finite, non-zero vector");
+                }
+                IkKindSpec::TwoBone { joints: [a.clone(), b.clone(), c.clone()], pole }
+            }
+            "aim" => {
+                if d.joints.is_some() || d.pole.is_some() {
+                    return bad("an aim chain takes `joint`, `forward` and `up` only");
+                }
+                let Some(joint) = d.joint.clone() else { return bad("`joint` is missing") };
+                let (forward, up) = (d.forward.unwrap_or([0.0, 0.0, 1.0]), d.up.unwrap_or([0.0, 1.0, 0.0]));
+                if !finite(forward) || !finite(up) {
+                    return bad("`forward` and `up` must be finite, non-zero vectors");
+                }
+                IkKindSpec::Aim { joint, forward, up }
+            }
+            other => return bad(&format!("unknown type '{other}' (two_bone or aim)")),
+        };
+        out.ik.push(IkChainSpec { name: name.clone(), kind });
+    }
+    for (clip, list) in f.events.iter().flat_map(|m| &m.0) {
+        let mut events = Vec::with_capacity(list.len());
+        for e in list {
+            let t = e.time.value;
+            if !t.is_finite() || t < 0.0 {
+                return Err(e.time.error(source, format!("event '{}' of '{clip}': time must be ≥ 0", e.id)));
+            }
+            events.push(EventSpec { time: t, id: e.id.clone() });
+        }
+        events.sort_by(|a, b| a.time.total_cmp(&b.time));
+        out.events.push((clip.clone(), events));
+    }
+    Ok(out)
 }
 
 /// Refuses values that would make the projection matrix singular or flipped.

@@ -97,6 +97,30 @@ pub(super) struct ModelFields {
     pub(super) material: Option<Located<String>>,
     pub(super) textures: Option<OrderedMap<Located<String>>>,
     pub(super) create_go_bones: Option<bool>,
+    /// `.model` files only (layers.md): named joint masks, IK chains, events per clip.
+    pub(super) masks: Option<OrderedMap<Vec<String>>>,
+    pub(super) ik: Option<OrderedMap<Located<IkDesc>>>,
+    pub(super) events: Option<OrderedMap<Vec<EventDesc>>>,
+}
+
+/// One chain of a `.model`'s `ik`: `two_bone` uses `joints` and `pole`, `aim` the others.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct IkDesc {
+    #[serde(rename = "type")]
+    pub(super) ty: String,
+    pub(super) joints: Option<Vec<String>>,
+    pub(super) pole: Option<[f32; 3]>,
+    pub(super) joint: Option<String>,
+    pub(super) forward: Option<[f32; 3]>,
+    pub(super) up: Option<[f32; 3]>,
+}
+
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EventDesc {
+    pub(super) time: Located<f32>,
+    pub(super) id: String,
 }
 
 #[derive(Deserialize, Clone, Copy)]

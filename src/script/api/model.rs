@@ -227,6 +227,67 @@ crate::export! {
         id
     }
 
+    /// `model.get_layer`: the layer's animation hash (0: none) into `anim`, then its cursor,
+    /// playback rate and weight into `out[0..3]`. Layer 0 is Defold's animation.
+    fn model_get_layer(ctx: Ctx, slot: u32, comp: u64, layer: i32, anim: *mut u64, out: *mut f32) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            if !(0..crate::anim::layers::LAYERS as i32).contains(&layer) || out.is_null() {
+                return Err(format!("layer {layer} is not 0-7"));
+            }
+            let a = w.models.instances[m as usize].anim.as_ref();
+            let (id, v) = match a {
+                None => (0, [0.0, 1.0, 1.0]),
+                Some(a) if layer == 0 => {
+                    (a.current_animation().unwrap_or(0), [a.player.cursor(), a.player.playback_rate(), a.layer0.weight()])
+                }
+                Some(a) => match a.layer(layer as usize) {
+                    Some(s) => {
+                        let p = &s.layer.player;
+                        let id = p.animation().and_then(|c| a.rig.clip_ids.get(c).copied()).unwrap_or(0);
+                        (id, [p.cursor(), p.playback_rate(), s.layer.params.weight()])
+                    }
+                    None => (0, [0.0, 1.0, 1.0]),
+                },
+            };
+            ok(put(anim, id))?;
+            // SAFETY: `out` points at 3 floats of a Lua-side buffer (checked non-null above).
+            unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), out, 3) };
+            Ok(())
+        })
+    }
+
+    /// IK of chain `chain`: `op` 0 follows game object `target` (a slot), 1 the world position
+    /// (x, y, z), 2 sets the weight (x, clamped to 0–1), 3 clears the target; 4 reads the
+    /// weight into `out`. An unknown chain is an error naming it.
+    fn model_ik(ctx: Ctx, slot: u32, comp: u64, chain: u64, op: i32, target: u32, x: f32, y: f32, z: f32, out: *mut f32) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let live = w.scene.is_live(target);
+            let no_chain = || format!("the model has no ik chain named '{}'", name_of(chain));
+            let a = w.models.instances[m as usize].anim.as_mut().ok_or_else(no_chain)?;
+            let c = a.extras.chain(chain).ok_or_else(no_chain)?;
+            let st = &mut a.ik[c];
+            use crate::game::animation::IkTarget;
+            match op {
+                0 if live => st.target = IkTarget::Object(target),
+                0 => return Err("the target game object does not exist".into()),
+                1 => {
+                    let p = glam::Vec3::new(x, y, z);
+                    if !p.is_finite() {
+                        return Err("the target position is not finite".into());
+                    }
+                    st.target = IkTarget::Position(p);
+                }
+                2 => st.weight = if x.is_nan() { 0.0 } else { x.clamp(0.0, 1.0) },
+                3 => {
+                    st.target = IkTarget::None;
+                    st.model_target = None;
+                }
+                _ => return ok(put(out, st.weight)),
+            }
+            Ok(())
+        })
+    }
+
     /// Of the `n` `model.play_anim` callback ids at `ids`, overwrites with 0 each one that no model
     /// will ever call: no live listener holds it (replaced, cancelled, looping, unknown clip, model
     /// deleted or its message lost). Lua drops those closures (issue 10: callbacks were kept forever).

@@ -41,10 +41,20 @@ end
 local ANIM_PROPS = { cursor = 0, playback_rate = 1 }
 local fbuf = ffi.new("float[1]")
 
--- The type of a model property: "number" (cursor, playback_rate), "hash" (animation, read
--- only), "vector4" (a material constant), or nil.
+-- `ik.<chain>.weight` (layers.md §2): the chain's name, or nil.
+local function ik_chain(name)
+  return name:match("^ik%.(.+)%.weight$")
+end
+
+-- The type of a model property: "number" (cursor, playback_rate, ik.<chain>.weight), "hash"
+-- (animation, read only), "vector4" (a material constant), or nil.
 function props.kind(slot, comp, name)
   if ANIM_PROPS[name] then return "number" end
+  local chain = ik_chain(name)
+  if chain then
+    if M.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) == 0 then return "number" end
+    return nil
+  end
   if name == "animation" then return "hash" end
   if M.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0 then return "vector4" end
   return nil
@@ -61,6 +71,13 @@ function props.get(slot, comp, name, where_text)
     return fbuf[0]
   end
   if name == "animation" then return S.hash_of_u64(M.model_animation(ctx, slot, comp)) end
+  local chain = ik_chain(name)
+  if chain then
+    if M.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) ~= 0 then
+      fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+    end
+    return fbuf[0]
+  end
   local base, c = constant_name(name)
   if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
@@ -79,6 +96,16 @@ function props.set(slot, comp, name, value, where_text)
     return
   end
   if name == "animation" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
+  local chain = ik_chain(name)
+  if chain then
+    if type(value) ~= "number" then
+      fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
+    end
+    if M.model_ik(ctx, slot, comp, hash(chain).h, 2, 0, value, 0, 0, nil) ~= 0 then
+      fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+    end
+    return
+  end
   local base, c = constant_name(name)
   if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
@@ -215,6 +242,43 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
       end
       message[k] = v
     end
+    -- Layers (layers.md §1).
+    local layer = play_properties.layer
+    if layer ~= nil then
+      if type(layer) ~= "number" or layer % 1 ~= 0 or layer < 0 or layer > 7 then
+        fail(string.format("model.play_anim: play_properties.layer must be an integer 0-7 (got %s)", tostring(layer)))
+      end
+      message.layer = layer
+    end
+    local weight = play_properties.weight
+    if weight ~= nil then
+      if type(weight) ~= "number" then
+        fail(string.format("model.play_anim: play_properties.weight must be a number (got %s)", S.type_name(weight)))
+      end
+      message.weight = weight
+    end
+    local additive = play_properties.additive
+    if additive ~= nil then
+      if type(additive) ~= "boolean" then
+        fail(string.format("model.play_anim: play_properties.additive must be a boolean (got %s)", S.type_name(additive)))
+      end
+      message.additive = additive
+    end
+    local mask = play_properties.mask
+    if mask ~= nil then
+      local function entry(v)
+        if type(v) == "string" or istype(hash_t, v) then return v end
+        fail(string.format("model.play_anim: play_properties.mask must be a joint or mask name, or a list of them (got %s)", S.type_name(v)))
+      end
+      if type(mask) == "table" then
+        local list = {}
+        for i = 1, #mask do list[i] = entry(mask[i]) end
+        if #list == 0 then fail("model.play_anim: play_properties.mask is an empty list") end
+        message.mask = list
+      else
+        message.mask = entry(mask)
+      end
+    end
   end
   if type(complete_function) == "function" then
     next_play_callback = next_play_callback % 0xfffffff0 + 1
@@ -225,11 +289,87 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
   S.post_raw(r.url, target, hash("model_play_animation"), message)
 end
 
-function model.cancel(url)
+local function check_layer(fname, layer, arg)
+  if type(layer) ~= "number" then argerr(fname, arg, "number", layer) end
+  if layer % 1 ~= 0 or layer < 0 or layer > 7 then
+    fail(string.format("%s: layer must be an integer 0-7 (got %s)", fname, tostring(layer)))
+  end
+end
+
+-- `layer` (layers.md §1): that layer only; without it every layer stops.
+function model.cancel(url, layer)
   local r = current()
   if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
   if url == nil then argerr("model.cancel", 1, "string, hash or msg.url", url) end
-  S.post_raw(r.url, S.url_t(S.to_url(url, "model.cancel", 1, r)), hash("model_cancel_animation"), nil)
+  local message = nil
+  if layer ~= nil then
+    check_layer("model.cancel", layer, 2)
+    message = { layer = layer }
+  end
+  S.post_raw(r.url, S.url_t(S.to_url(url, "model.cancel", 1, r)), hash("model_cancel_animation"), message)
+end
+
+-- A message like play_anim, so that it applies in order with the plays around it.
+function model.set_layer_weight(url, layer, weight, duration)
+  local r = current()
+  if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
+  if url == nil then argerr("model.set_layer_weight", 1, "string, hash or msg.url", url) end
+  local target = S.url_t(S.to_url(url, "model.set_layer_weight", 1, r))
+  check_layer("model.set_layer_weight", layer, 2)
+  if type(weight) ~= "number" then argerr("model.set_layer_weight", 3, "number", weight) end
+  if duration ~= nil and type(duration) ~= "number" then argerr("model.set_layer_weight", 4, "number", duration) end
+  S.post_raw(r.url, target, hash("model_set_layer_weight"), { layer = layer, weight = weight, duration = duration or 0 })
+end
+
+local lbuf = ffi.new("float[3]")
+local hbuf = ffi.new("uint64_t[1]")
+
+function model.get_layer(url, layer)
+  local slot, comp = model_of("model.get_layer", url)
+  check_layer("model.get_layer", layer, 2)
+  check(M.model_get_layer(ctx, slot, comp, layer, hbuf, lbuf))
+  local anim = nil
+  if hbuf[0] ~= 0 then anim = S.hash_of_u64(hbuf[0]) end
+  return { animation = anim, cursor = lbuf[0], playback_rate = lbuf[1], weight = lbuf[2] }
+end
+
+---------------------------------------------------------------- inverse kinematics
+local function chain_hash(fname, chain)
+  if type(chain) == "string" then return hash(chain) end
+  if istype(hash_t, chain) then return chain end
+  argerr(fname, 2, "string or hash", chain)
+end
+
+local function ik(fname, url, chain, op, target, x, y, z)
+  local slot, comp = model_of(fname, url)
+  local h = chain_hash(fname, chain)
+  if M.model_ik(ctx, slot, comp, h.h, op, target, x, y, z, nil) ~= 0 then
+    fail(fname .. ": " .. ffi.string(M.last_error()))
+  end
+end
+
+function model.set_ik_target(url, chain, target_id)
+  local r = current()
+  if r == nil then fail("You can only access model.* functions and values from a script instance (.script file)") end
+  if target_id == nil then argerr("model.set_ik_target", 3, "string, hash or msg.url", target_id) end
+  local u = S.to_url(target_id, "model.set_ik_target", 3, r)
+  local target = S.F.find(ctx, u.s, u.p)
+  if target == NONE then fail(string.format("model.set_ik_target: '%s' does not exist", tostring(target_id))) end
+  ik("model.set_ik_target", url, chain, 0, target, 0, 0, 0)
+end
+
+function model.set_ik_target_position(url, chain, position)
+  if not istype(vm.vector3_t, position) then argerr("model.set_ik_target_position", 3, "vector3", position) end
+  ik("model.set_ik_target_position", url, chain, 1, 0, position.x, position.y, position.z)
+end
+
+function model.set_ik_weight(url, chain, weight)
+  if type(weight) ~= "number" then argerr("model.set_ik_weight", 3, "number", weight) end
+  ik("model.set_ik_weight", url, chain, 2, 0, weight, 0, 0)
+end
+
+function model.clear_ik_target(url, chain)
+  ik("model.clear_ik_target", url, chain, 3, 0, 0, 0, 0)
 end
 
 function model.get_go(url, bone_id)
