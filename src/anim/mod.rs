@@ -6,6 +6,7 @@
 //! `skinning`, built once from imported `ModelData` and run on caller-owned buffers.
 pub mod clip;
 pub mod easing;
+pub mod limits;
 pub mod morph;
 pub mod player;
 pub mod property;

@@ -18,6 +18,8 @@ pub struct Rig {
     /// Hash of each clip's name, in `clips` order.
     pub clip_ids: Vec<Hash>,
     pub clip_names: Vec<String>,
+    /// Joint rotation limits, applied to every pose (rigs.md section 3).
+    pub limits: Vec<crate::anim::limits::JointLimit>,
 }
 
 impl Rig {
@@ -53,7 +55,7 @@ impl Rig {
                 clip_names.push(data.name.clone());
             }
         }
-        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names })
+        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names, limits: Vec::new() })
     }
 
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
@@ -230,6 +232,7 @@ impl AnimState {
             log::error!("animation: {e}");
             return;
         }
+        crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
         if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
             log::error!("animation: {e}");
             return;

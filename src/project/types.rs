@@ -115,6 +115,16 @@ pub struct ModelSpec {
     /// Sampler name → texture resource path.
     pub textures: Vec<(String, String)>,
     pub create_go_bones: bool,
+    /// `joint_limits` (rigs.md section 3), over the limits a `.bon` rig gives its bones.
+    pub joint_limits: Vec<JointLimitSpec>,
+}
+
+/// One joint's rotation limits: degrees per axis, in the convention of the `euler` property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointLimitSpec {
+    pub joint: String,
+    pub min: [f32; 3],
+    pub max: [f32; 3],
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -91,6 +91,15 @@ pub(super) struct ModelFields {
     pub(super) material: Option<Located<String>>,
     pub(super) textures: Option<OrderedMap<Located<String>>>,
     pub(super) create_go_bones: Option<bool>,
+    pub(super) joint_limits: Option<OrderedMap<Located<JointLimitDesc>>>,
+}
+
+/// One entry of a `.model`'s `joint_limits`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct JointLimitDesc {
+    pub(super) min: [f32; 3],
+    pub(super) max: [f32; 3],
 }
 
 #[derive(Deserialize, Clone, Copy)]

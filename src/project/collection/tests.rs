@@ -138,6 +138,7 @@ fn defaults() {
         material: DEFAULT_MODEL_MATERIAL.into(),
         textures: vec![],
         create_go_bones: true,
+        joint_limits: vec![],
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
     let cam = CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0 };
