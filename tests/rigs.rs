@@ -242,3 +242,55 @@ fn model_joint_limits_clamp_animation() {
     assert_eq!(r.status, 1, "{}", r.show());
     assert!(r.stderr.contains("joint_limits 'Bone': min 5 is above max 1 on axis y"), "{}", r.show());
 }
+
+const POSE_SCRIPT: &str = r#"
+local T = require "lua.test_helpers"
+local function near_angle(a, b) return math.abs(((a - b + 180) % 360) - 180) < 1e-3 end
+function init(self)
+  self.frame = 0
+  self.arm = model.get_go("/figure#model", "BrasG")
+  self.fore = model.get_go("/figure#model", "AvBrasG")
+  self.hand = model.get_go("/figure#model", "MainG")
+end
+function update(self)
+  self.frame = self.frame + 1
+  local f = self.frame
+  if f == 1 then
+    T.near(go.get_position(self.fore), vmath.vector3(0.45, 1.4, 0), 1e-6, "elbow at rest")
+    go.set(self.arm, "euler.z", 30)
+  elseif f == 2 then
+    -- The forearm follows the arm: the elbow turns 30 degrees about the shoulder.
+    local c, s = math.cos(math.rad(30)), math.sin(math.rad(30))
+    T.near(go.get_position(self.fore), vmath.vector3(0.18 + 0.27 * c, 1.4 + 0.27 * s, 0), 1e-5, "elbow follows")
+    T.near(go.get_position(self.hand), vmath.vector3(0.18 + 0.52 * c, 1.4 + 0.52 * s, 0), 1e-5, "wrist follows")
+    T.eq(go.get(self.arm, "euler.z"), 30, "an angle within the limits reads back as written")
+    -- Beyond BoneRmax Z 55: clamped.
+    go.set(self.arm, "euler.z", 80)
+  elseif f == 3 then
+    T.near(go.get(self.arm, "euler").z, 55, 1e-3, "go.get returns the clamped angle")
+    local c, s = math.cos(math.rad(55)), math.sin(math.rad(55))
+    T.near(go.get_position(self.fore), vmath.vector3(0.18 + 0.27 * c, 1.4 + 0.27 * s, 0), 1e-5, "elbow at the limit")
+    go.set_rotation(vmath.quat(), self.arm)
+    -- The forearm's own limits: Z in [-5, 150]. 200 degrees is -160: 50 past 150, 155 short of -5.
+    go.set(self.fore, "euler.z", 200)
+  elseif f == 4 then
+    T.near(go.get(self.fore, "euler").z, 150, 1e-3, "angles beyond 180 clamp modulo turns")
+    T.near(go.get_position(self.fore), vmath.vector3(0.45, 1.4, 0), 1e-6, "arm back at rest")
+    go.set(self.fore, "euler.z", 0)
+    go.animate(self.arm, "euler.x", go.PLAYBACK_ONCE_FORWARD, 170, go.EASING_LINEAR, 0.5)
+  elseif f == 5 then
+    -- 0.25 s into 0.5 s: 85 degrees, within X [-80, 130].
+    T.near(go.get(self.arm, "euler").x, 85, 1e-3, "tween within the limits")
+  elseif f == 7 then
+    T.near(go.get(self.arm, "euler").x, 130, 1e-3, "the tween stops at the limit")
+    T.done("test")
+  end
+end
+"#;
+
+#[test]
+fn scripts_pose_bon_bones_within_limits() {
+    let d = figure_project("rig_pose", POSE_SCRIPT);
+    let r = run_project(d.path(), 10, &[]);
+    assert_lua_passed(&r, "test");
+}

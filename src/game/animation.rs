@@ -121,7 +121,7 @@ pub struct AnimState {
     pub rig: Rc<Rig>,
     pub player: ModelPlayer,
     scratch: PoseScratch,
-    locals: Vec<Transform>,
+    pub(super) locals: Vec<Transform>,
     rig_weights: Vec<f32>,
     /// Model-space matrix of every skeleton node after the last pose.
     pub model: Vec<Mat4>,
@@ -135,6 +135,8 @@ pub struct AnimState {
     /// Model-space transform of each drawn mesh after the last pose: its node's animated matrix
     /// for a rigid mesh, identity for a skinned one (glTF ignores a skinned mesh's node).
     pub mesh_world: Vec<Mat4>,
+    /// Script posing of the bones while no animation plays (rigs.md section 4).
+    pub(super) bone_pose: super::bone_pose::BonePose,
 }
 
 /// How one drawn mesh follows the rig: the skeleton file may be another glTF than the mesh file,
@@ -172,6 +174,7 @@ impl AnimState {
             listener: None,
             mesh_poses: Vec::new(),
             mesh_world: Vec::new(),
+            bone_pose: Default::default(),
             rig,
         };
         s.pose(&mut []);
@@ -232,6 +235,13 @@ impl AnimState {
             log::error!("animation: {e}");
             return;
         }
+        self.finish_pose(weights);
+    }
+
+    /// The pose from `locals` on: limits, model matrices, palettes, meshes, morph weights.
+    pub(super) fn finish_pose(&mut self, weights: &mut [f32]) {
+        let rig = &self.rig;
+        let sk = &rig.skeleton;
         crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
         if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
             log::error!("animation: {e}");
@@ -334,6 +344,10 @@ pub fn animate(w: &mut super::World, dt: f32) -> Vec<Finished> {
         if let Some((done, listener)) = anim.advance(dt) {
             let animation = anim.rig.clip_ids.get(done.animation).copied().unwrap_or(0);
             finished.push(Finished { model: i as u32, animation, playback: done.playback, listener });
+        }
+        if anim.player.animation().is_none() && !anim.bones.is_empty() {
+            super::bone_pose::pose_from_bones(anim, scene, &mut inst.weights);
+            continue;
         }
         anim.pose(&mut inst.weights);
         for &(node, slot) in &anim.bones {
