@@ -29,7 +29,9 @@ fn rigs(c: &mut Criterion) {
     g.bench_function("auto_weights_101430_vertices_21_bones", |b| {
         b.iter(|| kernel.weights(black_box(&imported.positions), &mut out))
     });
-    g.bench_function("rig_obj_101430_vertices", |b| b.iter(|| rig(file.clone(), black_box(imported.clone())).weights.len()));
+    g.bench_function("rig_obj_101430_vertices", |b| {
+        b.iter(|| rig(file.clone(), black_box(imported.clone())).weights.len())
+    });
 
     // The same mesh as a GLB: every primitive of the OBJ import, positions, normals, indices.
     let mut builder = GltfBuilder::new();

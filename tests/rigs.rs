@@ -294,3 +294,43 @@ fn scripts_pose_bon_bones_within_limits() {
     let r = run_project(d.path(), 10, &[]);
     assert_lua_passed(&r, "test");
 }
+
+const RELOAD_SCRIPT: &str = r#"
+function init(self)
+  self.arm = model.get_go("/figure#model", "BrasG")
+  go.set(self.arm, "euler.z", 30)
+  self.last = ""
+end
+function update(self)
+  local a = model.get_aabb("/figure#model")
+  local line = string.format("STATE top %.3f arm %.3f", a.max.y, go.get(self.arm, "euler").z)
+  if line ~= self.last then print(line) self.last = line end
+end
+"#;
+
+#[test]
+fn hot_reload_of_obj_mtl_and_bon_keeps_bone_poses() {
+    let d = figure_project("rig_reload", RELOAD_SCRIPT);
+    let mut run =
+        spawn_sinew(&["run", d.path().to_str().unwrap(), "--headless", "--size", "32x32", "--fixed-dt", "0.016"]);
+    let limit = std::time::Duration::from_secs(20);
+    run.wait_for_stdout("STATE top 1.800 arm 30.000", limit);
+    // The OBJ grows a spike: re-imported, re-rigged, the arm keeps its pose by name.
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let mut obj = sample::figure_obj(4, 6);
+    obj.push_str("v 0 3 0\nv 0.01 3 0\nv 0 3 0.01\nf -3 -2 -1\n");
+    std::fs::write(d.path().join("models/figure.obj"), obj).unwrap();
+    run.wait_for_stdout("STATE top 3.000 arm 30.000", limit);
+    // A saved .mtl re-imports too (the pose still holds).
+    std::fs::write(d.path().join("models/figure.mtl"), "newmtl body\nKd 1 0 0\nnewmtl head\nKd 0 1 0\n").unwrap();
+    // The .bon narrows the arm's Z limit to 20: the kept pose is clamped by the new rig.
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let bon = sample::figure_bon("figure.obj").replace("BoneRmax 130.0 85.0 55.0", "BoneRmax 130.0 85.0 20.0");
+    std::fs::write(d.path().join("models/figure.bon"), bon).unwrap();
+    run.wait_for_stdout("STATE top 3.000 arm 20.000", limit);
+    run.signal("INT");
+    let r = run.finish_within(std::time::Duration::from_secs(10));
+    assert!(r.stderr.contains("reloaded /models/figure.obj"), "{}", r.show());
+    assert!(r.stderr.contains("reloaded /models/figure.mtl"), "{}", r.show());
+    assert!(r.stderr.contains("reloaded /models/figure.bon"), "{}", r.show());
+}

@@ -53,11 +53,8 @@ pub fn pose_from_bones(anim: &mut AnimState, scene: &mut Scene, weights: &mut [f
         if (t, r, s) != (wt, wr, ws) && node < n {
             // Each part on its own: a script turning a bone whose parent it also moved this
             // frame did not mean to pin the bone's (stale) position.
-            bp.set[node] = Some(Written {
-                t: (t != wt).then_some(t),
-                r: (r != wr).then_some(r),
-                s: (s != ws).then_some(s),
-            });
+            bp.set[node] =
+                Some(Written { t: (t != wt).then_some(t), r: (r != wr).then_some(r), s: (s != ws).then_some(s) });
             any = true;
         }
     }
