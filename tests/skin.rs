@@ -54,6 +54,7 @@ fn main() {
         ("readback: rigid meshes under joints and animated nodes = inspect --vertices", readback_robot_arm),
         ("golden: robot arm at two times, rigid parts moved where they should", golden_robot_arm),
         ("bone array too small for the skin: reported once, not drawn", array_too_small),
+        ("readback: .bon rig posed as scripts pose it, limits clamped = CPU reference", readback_bon_rig),
     ];
     checks::run(checks);
 }
@@ -957,4 +958,49 @@ fn project_point(p: Vec3, eye: Vec3, target: Vec3, w: usize, h: usize) -> (usize
     let clip = cam.proj * cam.view * p.extend(1.0);
     let ndc = clip.truncate() / clip.w;
     (((ndc.x * 0.5 + 0.5) * w as f32) as usize, ((0.5 - ndc.y * 0.5) * h as f32) as usize)
+}
+
+/// The generated 21-bone `.bon` figure: bones turned the way `go.set(bone, "euler...")` turns
+/// them (one beyond its limit), the limits applied as the pose pipeline applies them, then GPU
+/// skinning of the automatic two-bone weights against the CPU reference.
+fn readback_bon_rig() -> Result<(), String> {
+    use sinew::anim::limits::{JointLimit, clamp_locals};
+    use sinew::project::bon::{parse, rig, sample};
+    let obj = sinew::project::obj::parse("/f/figure.obj", &sample::figure_obj(6, 10), None).map_err(err)?;
+    let file = parse::parse("/f/figure.bon", &sample::figure_bon("figure.obj")).map_err(err)?;
+    let limits_spec = sinew::project::import::bon_limits(&file);
+    let model = rig(file, obj).data;
+    let sk = Skeleton::new(&model).map_err(err)?;
+    let limits: Vec<JointLimit> = limits_spec
+        .iter()
+        .filter_map(|l| {
+            let node = sk.find_joint(&l.joint)?;
+            Some(JointLimit { node, min: Vec3::from_array(l.min), max: Vec3::from_array(l.max) })
+        })
+        .collect();
+    ensure(limits.len() == 4, || format!("{} limited bones", limits.len()))?;
+    let mut s = Scene::new()?;
+    let mut worst = 0.0f32;
+    let turns: [(&str, [f32; 3]); 4] = [
+        ("BrasG", [0.0, 0.0, 80.0]),
+        ("AvBrasG", [0.0, 0.0, 90.0]),
+        ("Tete", [0.0, 0.0, 20.0]),
+        ("CuisseD", [-40.0, 0.0, 0.0]),
+    ];
+    for (k, amount) in [0.0f32, 0.5, 1.0].into_iter().enumerate() {
+        let mut locals = sk.rest().to_vec();
+        for (name, e) in turns {
+            let node = sk.find_joint(name).ok_or(name)?;
+            locals[node].rotation = sinew::base::euler::euler_to_quat(Vec3::from_array(e) * amount);
+        }
+        clamp_locals(&limits, &mut locals);
+        let arm = sk.find_joint("BrasG").ok_or("BrasG")?;
+        let z = sinew::base::euler::quat_to_euler(locals[arm].rotation).z;
+        ensure(z <= 55.0 + 1e-3, || format!("BrasG z {z} past its limit"))?;
+        let mut world = vec![Mat4::IDENTITY; sk.node_count()];
+        sk.local_to_model(&locals, &mut world).map_err(err)?;
+        worst = worst.max(compare_pose(&mut s, &model, &world, k * 7, &format!("figure pose {amount}"))?);
+    }
+    println!("       worst GPU-CPU position error: {worst:.2e} x model size");
+    Ok(())
 }
