@@ -54,6 +54,11 @@ fn main() {
         ("readback: rigid meshes under joints and animated nodes = inspect --vertices", readback_robot_arm),
         ("golden: robot arm at two times, rigid parts moved where they should", golden_robot_arm),
         ("bone array too small for the skin: reported once, not drawn", array_too_small),
+        ("readback: .bon rig posed as scripts pose it, limits clamped = CPU reference", readback_bon_rig),
+        (
+            "renderer: article-style shader (vertex, boneNinfo, bonesMatrices) = built-in material's pose",
+            renderer_article,
+        ),
     ];
     checks::run(checks);
 }
@@ -959,4 +964,163 @@ fn project_point(p: Vec3, eye: Vec3, target: Vec3, w: usize, h: usize) -> (usize
     let clip = cam.proj * cam.view * p.extend(1.0);
     let ndc = clip.truncate() / clip.w;
     (((ndc.x * 0.5 + 0.5) * w as f32) as usize, ((0.5 - ndc.y * 0.5) * h as f32) as usize)
+}
+
+/// The generated 21-bone `.bon` figure: bones turned the way `go.set(bone, "euler...")` turns
+/// them (one beyond its limit), the limits applied as the pose pipeline applies them, then GPU
+/// skinning of the automatic two-bone weights against the CPU reference.
+fn readback_bon_rig() -> Result<(), String> {
+    use sinew::anim::limits::{JointLimit, clamp_locals};
+    use sinew::project::bon::{parse, rig, sample};
+    let obj = sinew::project::obj::parse("/f/figure.obj", &sample::figure_obj(6, 10), None).map_err(err)?;
+    let file = parse::parse("/f/figure.bon", &sample::figure_bon("figure.obj")).map_err(err)?;
+    let limits_spec = sinew::project::import::bon_limits(&file);
+    let model = rig(file, obj).data;
+    let sk = Skeleton::new(&model).map_err(err)?;
+    let limits: Vec<JointLimit> = limits_spec
+        .iter()
+        .filter_map(|l| {
+            let node = sk.find_joint(&l.joint)?;
+            Some(JointLimit { node, min: Vec3::from_array(l.min), max: Vec3::from_array(l.max) })
+        })
+        .collect();
+    ensure(limits.len() == 4, || format!("{} limited bones", limits.len()))?;
+    let mut s = Scene::new()?;
+    let mut worst = 0.0f32;
+    let turns: [(&str, [f32; 3]); 4] = [
+        ("BrasG", [0.0, 0.0, 80.0]),
+        ("AvBrasG", [0.0, 0.0, 90.0]),
+        ("Tete", [0.0, 0.0, 20.0]),
+        ("CuisseD", [-40.0, 0.0, 0.0]),
+    ];
+    for (k, amount) in [0.0f32, 0.5, 1.0].into_iter().enumerate() {
+        let mut locals = sk.rest().to_vec();
+        for (name, e) in turns {
+            let node = sk.find_joint(name).ok_or(name)?;
+            locals[node].rotation = sinew::base::euler::euler_to_quat(Vec3::from_array(e) * amount);
+        }
+        clamp_locals(&limits, &mut locals);
+        let arm = sk.find_joint("BrasG").ok_or("BrasG")?;
+        let z = sinew::base::euler::quat_to_euler(locals[arm].rotation).z;
+        ensure(z <= 55.0 + 1e-3, || format!("BrasG z {z} past its limit"))?;
+        let mut world = vec![Mat4::IDENTITY; sk.node_count()];
+        sk.local_to_model(&locals, &mut world).map_err(err)?;
+        worst = worst.max(compare_pose(&mut s, &model, &world, k * 7, &format!("figure pose {amount}"))?);
+    }
+    println!("       worst GPU-CPU position error: {worst:.2e} x model size");
+    Ok(())
+}
+
+/// The shader of "Skeletal animation, part 1 – shader" (demensdeum), as the article writes it:
+/// four `(joint, weight)` vec2 attributes and one `mat4` array, flat white.
+fn article_vp(n: usize) -> String {
+    format!(
+        "#version 140
+attribute vec3 vertex;
+attribute vec2 uv;
+attribute vec2 bone0info;
+attribute vec2 bone1info;
+attribute vec2 bone2info;
+attribute vec2 bone3info;
+uniform mat4 bonesMatrices[{n}];
+uniform mat4 projectionMatrix;
+uniform mat4 viewMatrix;
+uniform mat4 modelMatrix;
+out vec2 uvOut;
+void main()
+{{
+    vec4 v = vec4(vertex, 1.0);
+    mat4 bone0matrix = bonesMatrices[int(bone0info.x)];
+    mat4 bone1matrix = bonesMatrices[int(bone1info.x)];
+    mat4 bone2matrix = bonesMatrices[int(bone2info.x)];
+    mat4 bone3matrix = bonesMatrices[int(bone3info.x)];
+    vec4 animatedVertex = bone0matrix * v * bone0info.y + bone1matrix * v * bone1info.y
+        + bone2matrix * v * bone2info.y + bone3matrix * v * bone3info.y;
+    uvOut = uv;
+    gl_Position = projectionMatrix * viewMatrix * modelMatrix * animatedVertex;
+}}
+"
+    )
+}
+
+const WHITE_FP: &str = "#version 140
+in vec2 uvOut;
+out vec4 c;
+void main() { c = vec4(1.0, 1.0, 1.0, 1.0) + 0.0 * vec4(uvOut, 0.0, 0.0); }
+";
+
+/// The posed `.bon` figure drawn with the built-in material and with the article's shader: the
+/// silhouettes (every pixel that is not background) must agree within 0.2 % of the image.
+/// Shading differs by design (lit vs flat white), the pose must not.
+fn renderer_article() -> Result<(), String> {
+    use sinew::project::bon::{parse, rig, sample};
+    let obj = sinew::project::obj::parse("/f/figure.obj", &sample::figure_obj(8, 12), None).map_err(err)?;
+    let file = parse::parse("/f/figure.bon", &sample::figure_bon("figure.obj")).map_err(err)?;
+    let model = rig(file, obj).data;
+    let sk = Skeleton::new(&model).map_err(err)?;
+    let mut s = Scene::new()?;
+    let article = s.inline_material(&article_vp(32), WHITE_FP)?;
+    let h = s.add(&model)?;
+    let mut locals = sk.rest().to_vec();
+    for (name, e) in [
+        ("BrasG", [0.0, 0.0, 50.0]),
+        ("AvBrasG", [0.0, 0.0, 60.0]),
+        ("BrasD", [0.0, 0.0, -30.0]),
+        ("Tete", [0.0, 0.0, 15.0]),
+    ] {
+        let node = sk.find_joint(name).ok_or(name)?;
+        locals[node].rotation = sinew::base::euler::euler_to_quat(Vec3::from_array(e));
+    }
+    let mut world = vec![Mat4::IDENTITY; sk.node_count()];
+    sk.local_to_model(&locals, &mut world).map_err(err)?;
+    let mut palette = vec![Mat4::IDENTITY; sk.skin_joints(0).len()];
+    sk.palette(0, &world, &mut palette).map_err(err)?;
+    let cam = camera(Vec3::new(0.0, 1.1, 3.0), Vec3::new(0.0, 1.0, 0.0));
+    let shot = |s: &mut Scene, m: MaterialHandle| -> Result<Image, String> {
+        let mut list = DrawList::new(cam);
+        list.lights.push(LightItem::default_key_light());
+        list.push(h, m, Mat4::from_translation(Vec3::new(0.1, 0.0, 0.0)));
+        list.set_palette(&palette);
+        let (img, stats) = s.render(&list)?;
+        ensure(stats.skin_skipped == 0 && stats.draws >= 1, || format!("{stats:?}"))?;
+        Ok(img)
+    };
+    let builtin = s.builtin;
+    let (built, art) = (shot(&mut s, builtin)?, shot(&mut s, article)?);
+    let bg = built.pixel(0, 0);
+    let (mut figure, mut differ) = (0usize, 0usize);
+    for i in 0..W * H {
+        let (a, b) = (built.pixel(i % W, i / W) != bg, art.pixel(i % W, i / W) != bg);
+        figure += a as usize;
+        differ += (a != b) as usize;
+    }
+    ensure(figure > 500, || format!("only {figure} figure pixels"))?;
+    let allowed = (W * H) as usize / 500;
+    if differ > allowed {
+        let dir = manifest_dir().join("target");
+        std::fs::create_dir_all(&dir).map_err(err)?;
+        built.save_png(&dir.join("skin_article.builtin.png"))?;
+        art.save_png(&dir.join("skin_article.article.png"))?;
+        return Err(format!("{differ} silhouette pixels differ (allowed {allowed}, figure {figure})"));
+    }
+    // The pose shows: the rest pose's silhouette is far from the posed one.
+    let mut rest = vec![Mat4::IDENTITY; palette.len()];
+    let mut rest_world = vec![Mat4::IDENTITY; sk.node_count()];
+    sk.local_to_model(sk.rest(), &mut rest_world).map_err(err)?;
+    sk.palette(0, &rest_world, &mut rest).map_err(err)?;
+    let mut list = DrawList::new(cam);
+    list.push(h, article, Mat4::from_translation(Vec3::new(0.1, 0.0, 0.0)));
+    list.set_palette(&rest);
+    let (at_rest, _) = s.render(&list)?;
+    let moved = (0..W * H).filter(|i| (at_rest.pixel(i % W, i / W) != bg) != (art.pixel(i % W, i / W) != bg)).count();
+    ensure(moved > 10 * allowed, || format!("the pose barely shows: {moved} pixels"))?;
+    if let Some(dir) = std::env::var_os("SINEW_SAVE_ARTICLE") {
+        let dir = std::path::PathBuf::from(dir);
+        built.save_png(&dir.join("article.builtin.png"))?;
+        art.save_png(&dir.join("article.article.png"))?;
+    }
+    println!(
+        "       {figure} figure pixels, {differ} silhouette pixels differ (allowed {allowed}); {moved} move from rest"
+    );
+    Ok(())
 }

@@ -11,6 +11,7 @@ pub mod ik;
 #[cfg(test)]
 mod layer_tests;
 pub mod layers;
+pub mod limits;
 pub mod morph;
 pub mod player;
 pub mod property;

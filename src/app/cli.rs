@@ -16,7 +16,7 @@ enum Command {
     Run(RunArgs),
     /// Load everything in a project and report every problem; exit 1 if any.
     Check { project_dir: PathBuf },
-    /// Print a glTF model's meshes, skins and joints, morph targets and animations.
+    /// Print a model's (glTF, OBJ, .bon rig) meshes, skins and joints, morph targets and animations.
     Inspect(InspectArgs),
     /// Show one model file (.glb, .gltf, .obj, .bon) without a project: framed, lit, orbit with
     /// the mouse; Space/N next clip, P pause, B bones, R reset camera.
@@ -53,6 +53,9 @@ struct InspectArgs {
     /// Write the posed vertex positions of every drawn primitive as JSON to FILE ("-": stdout).
     #[arg(long, value_name = "FILE")]
     vertices: Option<PathBuf>,
+    /// For a `.bon` rig: write every OBJ vertex's bone weights as JSON to FILE ("-": stdout).
+    #[arg(long, value_name = "FILE")]
+    weights: Option<PathBuf>,
 }
 
 fn parse_time(s: &str) -> Result<f32, String> {
@@ -179,6 +182,14 @@ pub fn main() -> i32 {
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
         Some(Command::New { dir }) => super::new::new_project(&dir),
         Some(Command::Api { lua, markdown }) => super::api::api(lua.as_deref(), markdown.as_deref()),
+        Some(Command::Inspect(a)) if a.weights.is_some() => {
+            if crate::project::import::is_bon(&a.model.to_string_lossy()) && a.vertices.is_none() {
+                super::inspect::inspect_rig(&a.model, a.weights.as_deref())
+            } else {
+                eprintln!("error: --weights goes with a .bon rig (and not with --vertices)");
+                2
+            }
+        }
         Some(Command::Inspect(a)) => match a.vertices {
             Some(out) => super::inspect::vertices(&a.model, a.anim.as_deref(), &a.times, &out),
             None if a.anim.is_some() || !a.times.is_empty() => {

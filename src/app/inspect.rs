@@ -1,7 +1,6 @@
 //! `sinew inspect MODEL`: what the importer makes of a glTF file, so an artist can check names,
 //! joints, morph targets and clips without running a game.
 use crate::project::Resources;
-use crate::project::gltf::import;
 use crate::project::model_data::{ChannelPath, Interpolation, ModelData};
 use std::fmt::Write;
 use std::path::Path;
@@ -10,11 +9,17 @@ use std::path::Path;
 /// model's folder is the project root, so sibling `.bin` and image files resolve and nothing
 /// outside that folder is read.
 pub fn inspect(path: &Path) -> i32 {
-    match load(path) {
-        Ok(m) => {
-            print!("{}", report(&path.display().to_string(), &m));
-            for w in warnings(&m) {
+    if crate::project::import::is_bon(&path.to_string_lossy()) {
+        return inspect_rig(path, None);
+    }
+    match load_imported(path) {
+        Ok(im) => {
+            print!("{}", report(&path.display().to_string(), &im.data));
+            for w in warnings(&im.data) {
                 eprintln!("warning: {}: {w}", path.display());
+            }
+            for w in &im.warnings {
+                eprintln!("warning: {w}");
             }
             0
         }
@@ -27,6 +32,11 @@ pub fn inspect(path: &Path) -> i32 {
 
 /// Imports the model with its folder as the project root; errors name the path as given.
 pub(super) fn load(path: &Path) -> Result<ModelData, crate::base::error::LoadError> {
+    load_imported(path).map(|im| im.data)
+}
+
+/// The project root and resource path `inspect` reads `path` as: its own folder, `/NAME`.
+fn open(path: &Path) -> Result<(Resources, String), crate::base::error::LoadError> {
     // A FIFO would block the read and `/dev/zero` would never end: only plain files are read.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(crate::base::error::LoadError::new(path.display().to_string(), "not a regular file"));
@@ -36,8 +46,88 @@ pub(super) fn load(path: &Path) -> Result<ModelData, crate::base::error::LoadErr
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
     };
-    let res_path = format!("/{name}");
-    Resources::open_dir(&dir).and_then(|res| import(&res, &res_path)).map_err(|mut e| {
+    Ok((Resources::open_dir(&dir)?, format!("/{name}")))
+}
+
+/// `sinew inspect RIG.bon [--weights FILE]` (rigs.md section 2.4): the bones, the OBJ's vertex
+/// count, captured and uncaptured vertices per bone; with `weights`, the weights as JSON.
+pub fn inspect_rig(path: &Path, weights: Option<&Path>) -> i32 {
+    let shown = path.display().to_string();
+    let loaded = open(path).and_then(|(res, p)| {
+        crate::project::bon::import(&res, &p).map_err(|mut e| {
+            if e.resource == p {
+                e.resource = shown.clone();
+            }
+            e
+        })
+    });
+    let b = match loaded {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    if let Some(out) = weights {
+        let text = crate::project::bon::weights_json(&b).to_string();
+        let written = if out.as_os_str() == "-" {
+            println!("{text}");
+            Ok(())
+        } else {
+            std::fs::write(out, text + "\n")
+        };
+        if let Err(e) = written {
+            eprintln!("error: {}: {e}", out.display());
+            return 1;
+        }
+        if out.as_os_str() == "-" {
+            return 0;
+        }
+    }
+    print!("{}", rig_report(&shown, &b));
+    for w in &b.warnings {
+        eprintln!("warning: {w}");
+    }
+    0
+}
+
+/// The rig part of `inspect RIG.bon`, then the usual model report of the rigged OBJ.
+pub fn rig_report(title: &str, b: &crate::project::bon::BonImport) -> String {
+    let mut s = String::new();
+    let f = &b.file;
+    let _ = writeln!(s, "rig {title}");
+    let _ = writeln!(s, "obj: {} ({} vertices)", f.read, b.weights.len());
+    let _ = writeln!(s, "bones: {}", f.bones.len());
+    let p = |i: usize| {
+        let pt = &f.points[i];
+        format!("{} ({}, {}, {})", pt.name, pt.pos[0], pt.pos[1], pt.pos[2])
+    };
+    for (i, bone) in f.bones.iter().enumerate() {
+        let parent = bone.parent.map_or("Scene".to_string(), |q| format!("\"{}\"", f.bones[q].name));
+        let radius = bone.radius.map_or("none".to_string(), |r| r.to_string());
+        let lim = |v: [f64; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+        let _ = writeln!(
+            s,
+            "  bone {i} \"{}\": parent {parent}, pivot {}, end {}, radius {radius}, min {}, max {}, limits {} .. {}",
+            bone.name,
+            p(bone.pivot),
+            p(bone.end),
+            bone.min,
+            bone.max,
+            lim(bone.rmin),
+            lim(bone.rmax)
+        );
+        let _ = writeln!(s, "    vertices: {} captured, {} uncaptured", b.captured[i], b.uncaptured[i]);
+    }
+    let _ = writeln!(s, "uncaptured vertices: {}", b.uncaptured_total());
+    s.push_str(&report(title, &b.data));
+    s
+}
+
+/// [`load`] with what only some formats have (warnings, the files an OBJ read).
+fn load_imported(path: &Path) -> Result<crate::project::import::Imported, crate::base::error::LoadError> {
+    let (res, res_path) = open(path)?;
+    crate::project::import::import_model(&res, &res_path).map_err(|mut e| {
         if e.resource == res_path {
             e.resource = path.display().to_string();
         }

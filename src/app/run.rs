@@ -340,10 +340,15 @@ fn reload(
     }
     let mut done = false;
     let assets = g.world.borrow_mut().models.reload_assets(res, path);
-    if assets.iter().any(|(_, r)| r.is_ok()) {
-        let rebuilt = crate::game::animation::rebuild_rigs(&mut g.world.borrow_mut(), res, path);
+    // The re-imported files, which may be other than `path` (the `.bon` of a saved `.obj`).
+    let reimported: Vec<String> = {
+        let w = g.world.borrow();
+        assets.iter().filter(|(_, r)| r.is_ok()).map(|(i, _)| w.models.assets[*i as usize].path.clone()).collect()
+    };
+    for file in &reimported {
+        let rebuilt = crate::game::animation::rebuild_rigs(&mut g.world.borrow_mut(), res, file);
         if let Err(e) = rebuilt {
-            log::error!("{e}\n(animation of {path} could not be rebuilt)");
+            log::error!("{e}\n(animation of {file} could not be rebuilt)");
         }
     }
     for (asset, result) in assets {
@@ -496,6 +501,9 @@ pub fn check(dir: &Path) -> i32 {
             if warned.insert(asset.path.clone()) {
                 for w in super::inspect::warnings(&asset.data) {
                     eprintln!("warning: {}: {w}", asset.path);
+                }
+                for w in &asset.warnings {
+                    eprintln!("warning: {w}");
                 }
             }
         }

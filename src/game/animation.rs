@@ -23,6 +23,8 @@ pub struct Rig {
     pub clip_names: Vec<String>,
     /// Each clip's pose at its first key over the rest pose: an additive layer's reference.
     pub first_keys: Vec<Vec<Transform>>,
+    /// Joint rotation limits, applied to every pose (rigs.md section 3).
+    pub limits: Vec<crate::anim::limits::JointLimit>,
 }
 
 impl Rig {
@@ -67,7 +69,15 @@ impl Rig {
                 .map_err(|e| LoadError::new(source, e.to_string()))?;
             first_keys.push(locals);
         }
-        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names, first_keys })
+        Ok(Rig {
+            source: source.to_string(),
+            skeleton: sk,
+            clips,
+            clip_ids,
+            clip_names,
+            first_keys,
+            limits: Vec::new(),
+        })
     }
 
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
@@ -247,7 +257,7 @@ pub struct AnimState {
     pub rig: Rc<Rig>,
     pub player: ModelPlayer,
     scratch: PoseScratch,
-    locals: Vec<Transform>,
+    pub(super) locals: Vec<Transform>,
     rig_weights: Vec<f32>,
     /// Model-space matrix of every skeleton node after the last pose.
     pub model: Vec<Mat4>,
@@ -272,6 +282,8 @@ pub struct AnimState {
     /// Model-space transform of each drawn mesh after the last pose: its node's animated matrix
     /// for a rigid mesh, identity for a skinned one (glTF ignores a skinned mesh's node).
     pub mesh_world: Vec<Mat4>,
+    /// Script posing of the bones while no animation plays (rigs.md section 4).
+    pub(super) bone_pose: super::bone_pose::BonePose,
 }
 
 /// How one drawn mesh follows the rig: the skeleton file may be another glTF than the mesh file,
@@ -322,6 +334,7 @@ impl AnimState {
             base_pose: Vec::new(),
             mesh_poses: Vec::new(),
             mesh_world: Vec::new(),
+            bone_pose: Default::default(),
             rig,
         };
         s.pose(&mut []);
@@ -447,6 +460,20 @@ impl AnimState {
                 log::error!("animation layer: {e}");
             }
         }
+        self.finish_pose(weights);
+    }
+
+    /// The pose from `locals` on: IK, joint limits, model matrices, palettes, meshes, morph
+    /// weights. Bones posed by scripts (bone_pose.rs) enter here too.
+    pub(super) fn finish_pose(&mut self, weights: &mut [f32]) {
+        let rig = &self.rig;
+        let sk = &rig.skeleton;
+        // Joint limits (rigs.md §3) come after IK (layers.md §2); without an IK target they
+        // clamp before the one local-to-model pass.
+        let ik_active = self.ik.iter().any(|s| s.model_target.is_some());
+        if !ik_active {
+            crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
+        }
         if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
             log::error!("animation: {e}");
             return;
@@ -461,8 +488,13 @@ impl AnimState {
                 return;
             }
         }
-        // JOINT LIMITS GO HERE (rigs.md §3, issue 14): clamp `self.locals` after IK, then
-        // recompute `self.model` with `local_to_model`, before the palette and bone objects.
+        if ik_active && !rig.limits.is_empty() {
+            crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
+            if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
+                log::error!("animation: {e}");
+                return;
+            }
+        }
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
@@ -606,6 +638,10 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
         reports.extend(hits.drain(..).map(|hit| EventReport { model: i as u32, hit }));
         if !anim.ik.is_empty() {
             ik_targets(anim, scene, inst.slot);
+        }
+        if anim.player.animation().is_none() && !anim.bones.is_empty() {
+            super::bone_pose::pose_from_bones(anim, scene, &mut inst.weights);
+            continue;
         }
         anim.pose(&mut inst.weights);
         for &(node, slot) in &anim.bones {

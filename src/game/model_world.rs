@@ -13,6 +13,10 @@ use std::rc::Rc;
 pub struct ModelAsset {
     pub path: String,
     pub data: Rc<ModelData>,
+    /// What else the import read (see [`crate::project::import::Imported`]).
+    pub files: Vec<String>,
+    pub warnings: Vec<String>,
+    pub limits: Vec<crate::project::JointLimitSpec>,
 }
 
 /// One loaded `.material` (constant defaults; the renderer compiles the shaders).
@@ -84,7 +88,8 @@ pub struct ModelWorld {
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
-    rigs: HashMap<(String, Vec<String>), Rc<Rig>>,
+    /// By skeleton, animation files and the `.model`'s joint limits (written out).
+    rigs: HashMap<(String, Vec<String>, String), Rc<Rig>>,
     /// Indices of deleted model instances, reused so that spawning and deleting models (factories)
     /// neither grows `instances` nor slows the scans over it.
     free_instances: Vec<u32>,
@@ -96,8 +101,14 @@ impl ModelWorld {
         if let Some(&i) = self.asset_by_path.get(path) {
             return Ok(i);
         }
-        let data = crate::project::gltf::import(res, path)?;
-        self.assets.push(ModelAsset { path: path.to_string(), data: Rc::new(data) });
+        let im = crate::project::import::import_model(res, path)?;
+        self.assets.push(ModelAsset {
+            path: path.to_string(),
+            data: Rc::new(im.data),
+            files: im.files,
+            warnings: im.warnings,
+            limits: im.limits,
+        });
         let i = (self.assets.len() - 1) as u32;
         self.asset_by_path.insert(path.to_string(), i);
         Ok(i)
@@ -117,12 +128,12 @@ impl ModelWorld {
 
     /// Forgets the rigs built from `path` so the next `rig` call rebuilds them.
     pub fn forget_rigs_of(&mut self, path: &str) {
-        self.rigs.retain(|(skeleton, anims), _| skeleton != path && !anims.iter().any(|a| a == path));
+        self.rigs.retain(|(skeleton, anims, _), _| skeleton != path && !anims.iter().any(|a| a == path));
     }
 
     /// The rig of a model: None when its skeleton file has no skins and no file has animations.
     pub fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Rc<Rig>>, String> {
-        let key = (spec.skeleton.clone(), spec.animations.clone());
+        let key = (spec.skeleton.clone(), spec.animations.clone(), format!("{:?}", spec.joint_limits));
         if let Some(r) = self.rigs.get(&key) {
             return Ok(Some(r.clone()));
         }
@@ -138,7 +149,12 @@ impl ModelWorld {
             return Ok(None);
         }
         let refs: Vec<&ModelData> = anims.iter().map(|a| a.as_ref()).collect();
-        let rig = Rc::new(Rig::new(&spec.skeleton, &skeleton, &refs).map_err(at)?);
+        let mut rig = Rig::new(&spec.skeleton, &skeleton, &refs).map_err(at)?;
+        rig.limits = joint_limits(&rig, &self.assets[sk as usize].limits, &spec.joint_limits).map_err(|e| {
+            let e = LoadError::new(&spec.source, e);
+            at(e)
+        })?;
+        let rig = Rc::new(rig);
         self.rigs.insert(key, rig.clone());
         Ok(Some(rig))
     }
@@ -160,15 +176,18 @@ impl ModelWorld {
     /// failure the previous version stays. Returns each affected asset with its outcome.
     pub fn reload_assets(&mut self, res: &Resources, changed: &str) -> Vec<(u32, Result<(), LoadError>)> {
         let dir = |p: &str| p.rsplit_once('/').map(|(d, _)| d.to_string()).unwrap_or_default();
-        let sibling = !(changed.ends_with(".glb") || changed.ends_with(".gltf"));
+        let sibling = !(changed.ends_with(".glb") || changed.ends_with(".gltf") || changed.ends_with(".obj"));
         let mut out = Vec::new();
         for (i, a) in self.assets.iter_mut().enumerate() {
-            let hit = a.path == changed || (sibling && a.path.ends_with(".gltf") && dir(&a.path) == dir(changed));
+            let hit = a.path == changed
+                || a.files.iter().any(|f| f == changed)
+                || (sibling && a.path.ends_with(".gltf") && dir(&a.path) == dir(changed));
             if !hit {
                 continue;
             }
-            let result = crate::project::gltf::import(res, &a.path).map(|data| {
-                a.data = Rc::new(data);
+            let result = crate::project::import::import_model(res, &a.path).map(|im| {
+                a.data = Rc::new(im.data);
+                (a.files, a.warnings, a.limits) = (im.files, im.warnings, im.limits);
             });
             out.push((i as u32, result));
         }
@@ -376,6 +395,36 @@ impl ModelWorld {
         }
         true
     }
+}
+
+/// The limits of a rig: the skeleton file's own (a `.bon`), then the `.model`'s `joint_limits`
+/// over them by joint name. A name the skeleton lacks is an error (a typo would silently leave
+/// the joint free).
+fn joint_limits(
+    rig: &Rig,
+    from_file: &[crate::project::JointLimitSpec],
+    from_model: &[crate::project::JointLimitSpec],
+) -> Result<Vec<crate::anim::limits::JointLimit>, String> {
+    let sk = &rig.skeleton;
+    let mut out: Vec<crate::anim::limits::JointLimit> = Vec::new();
+    for (l, given) in from_file.iter().map(|l| (l, false)).chain(from_model.iter().map(|l| (l, true))) {
+        let Some(node) = (0..sk.node_count()).find(|&n| sk.name(n) == l.joint) else {
+            if given {
+                return Err(format!("joint_limits: skeleton {} has no joint '{}'", rig.source, l.joint));
+            }
+            continue;
+        };
+        let limit = crate::anim::limits::JointLimit {
+            node,
+            min: glam::Vec3::from_array(l.min),
+            max: glam::Vec3::from_array(l.max),
+        };
+        out.retain(|o| o.node != node);
+        if !limit.is_free() {
+            out.push(limit);
+        }
+    }
+    Ok(out)
 }
 
 fn read_material(res: &Resources, path: &str, referenced_from: &str) -> Result<MaterialAsset, LoadError> {

@@ -1,13 +1,16 @@
 //! Loading a project folder: resources, `project.json`, collections, game-object files and the
 //! component descriptions they hold. Everything here is converted into plain runtime types; no
 //! later layer sees JSON.
+pub mod bon;
 pub mod collection;
 pub mod defold;
 pub mod gltf;
+pub mod import;
 pub mod input;
 pub mod json;
 pub mod material;
 pub mod model_data;
+pub mod obj;
 pub mod resources;
 pub mod settings;
 pub mod types;

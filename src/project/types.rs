@@ -185,6 +185,8 @@ pub struct ModelSpec {
     pub create_go_bones: bool,
     /// Masks, IK chains and events (layers.md); names are checked against the rig later.
     pub rig_extras: Box<RigExtrasSpec>,
+    /// `joint_limits` (rigs.md section 3), over the limits a `.bon` rig gives its bones.
+    pub joint_limits: Vec<JointLimitSpec>,
 }
 
 /// The `.model` fields beyond Defold's (layers.md): `masks`, `ik` and `events`, in file order.
@@ -215,6 +217,14 @@ pub enum IkKindSpec {
 pub struct EventSpec {
     pub time: f32,
     pub id: String,
+}
+
+/// One joint's rotation limits: degrees per axis, in the convention of the `euler` property.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JointLimitSpec {
+    pub joint: String,
+    pub min: [f32; 3],
+    pub max: [f32; 3],
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -8,6 +8,7 @@
 //! nothing about the scene or scripts.
 
 mod camera;
+mod classic;
 mod debug_draw;
 mod draw;
 mod gfx;

@@ -225,6 +225,11 @@ fn builtin_source(name: &str) -> Option<Source> {
         "animation_data" => Source::AnimationData,
         // Samplers never get here, so the texture and the array can share Defold's name.
         "bone_matrices" | "pose_matrix_cache" => Source::BoneMatrices,
+        // The classic skinning shader contract (rigs.md section 5, see `render::classic`).
+        "bonesMatrices" | "boneMatrices" => Source::BoneMatrices,
+        "projectionMatrix" => Source::Proj,
+        "viewMatrix" => Source::View,
+        "modelMatrix" => Source::World,
         _ => return None,
     })
 }

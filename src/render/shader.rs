@@ -61,7 +61,8 @@ pub struct Stage<'a> {
 }
 
 fn compile(gl: &glow::Context, stage: &Stage) -> Result<glow::Shader, LoadError> {
-    let source = preprocess(stage.source);
+    let classic = if stage.kind == glow::VERTEX_SHADER { super::classic::rewrite(stage.source) } else { None };
+    let source = preprocess(classic.as_deref().unwrap_or(stage.source));
     // SAFETY: the context is current; the shader is deleted on failure.
     unsafe {
         let shader = gl.create_shader(stage.kind).map_err(|e| LoadError::new(stage.resource, e))?;
@@ -108,7 +109,7 @@ pub fn link(gl: &glow::Context, stages: &[Stage]) -> Result<glow::Program, LoadE
         for &s in &shaders {
             gl.attach_shader(program, s);
         }
-        for (index, name) in ATTRIBUTES {
+        for (index, name) in ATTRIBUTES.into_iter().chain(super::classic::ALIASES) {
             gl.bind_attrib_location(program, index, name);
         }
         gl.link_program(program);

@@ -148,6 +148,7 @@ pub(super) fn model_spec(
         textures,
         create_go_bones: f.create_go_bones.unwrap_or(true),
         rig_extras,
+        joint_limits: joint_limits(source, &f.joint_limits)?,
     })
 }
 
@@ -202,6 +203,31 @@ fn rig_extras(source: &str, f: &ModelFields) -> Result<RigExtrasSpec, LoadError>
         }
         events.sort_by(|a, b| a.time.total_cmp(&b.time));
         out.events.push((clip.clone(), events));
+    }
+    Ok(out)
+}
+
+/// `joint_limits`: min <= max per axis, finite.
+fn joint_limits(
+    source: &str,
+    list: &Option<OrderedMap<Located<JointLimitDesc>>>,
+) -> Result<Vec<JointLimitSpec>, LoadError> {
+    let mut out = Vec::new();
+    for (joint, l) in list.iter().flat_map(|m| &m.0) {
+        let (min, max) = (l.value.min, l.value.max);
+        if !min.iter().chain(&max).all(|v| v.is_finite()) {
+            return Err(l.error(source, format!("joint_limits '{joint}': limits must be finite")));
+        }
+        if let Some(axis) = (0..3).find(|&k| min[k] > max[k]) {
+            let msg = format!(
+                "joint_limits '{joint}': min {} is above max {} on axis {}",
+                min[axis],
+                max[axis],
+                ["x", "y", "z"][axis]
+            );
+            return Err(l.error(source, msg));
+        }
+        out.push(JointLimitSpec { joint: joint.clone(), min, max });
     }
     Ok(out)
 }

@@ -101,6 +101,7 @@ pub(super) struct ModelFields {
     pub(super) masks: Option<OrderedMap<Vec<String>>>,
     pub(super) ik: Option<OrderedMap<Located<IkDesc>>>,
     pub(super) events: Option<OrderedMap<Vec<EventDesc>>>,
+    pub(super) joint_limits: Option<OrderedMap<Located<JointLimitDesc>>>,
 }
 
 /// One chain of a `.model`'s `ik`: `two_bone` uses `joints` and `pole`, `aim` the others.
@@ -121,6 +122,14 @@ pub(super) struct IkDesc {
 pub(super) struct EventDesc {
     pub(super) time: Located<f32>,
     pub(super) id: String,
+}
+
+/// One entry of a `.model`'s `joint_limits`.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+pub(super) struct JointLimitDesc {
+    pub(super) min: [f32; 3],
+    pub(super) max: [f32; 3],
 }
 
 #[derive(Deserialize, Clone, Copy)]
