@@ -83,3 +83,36 @@ fn view_refuses_other_files_clearly() {
     let r = sinew(&["view", dir.path().join("missing.glb").to_str().expect("utf-8"), "--headless", "--frames", "1"]);
     assert_eq!(r.status, 1, "{}", r.show());
 }
+
+/// A `.bon` rig (the repo's generated 21-bone figure) views like a glTF: framed, its bones drawn.
+#[test]
+fn view_shows_a_bon_rig_with_its_bones() {
+    let dir = project(
+        "view_bon",
+        &[("/replay.jsonl", "{\"frame\": 2, \"type\": \"key\", \"input\": \"KEY_B\", \"down\": true}\n")],
+    );
+    sinew::project::bon::sample::write_figure(dir.path(), 8, 12).expect("figure");
+    let shot = dir.path().join("bon.png");
+    let r = sinew(&[
+        "view",
+        dir.path().join("figure.bon").to_str().expect("utf-8"),
+        "--headless",
+        "--size",
+        "240x180",
+        "--frames",
+        "10",
+        "--no-watch",
+        "--replay",
+        dir.path().join("replay.jsonl").to_str().expect("utf-8"),
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("view: no animations"), "{}", r.show());
+    let img = Image::load_png(&shot).expect("screenshot");
+    let bone = (0..180)
+        .flat_map(|y| (0..240).map(move |x| (x, y)))
+        .filter(|&(x, y)| img.pixel(x, y).is_some_and(|p| p[0] == 255 && p[1] == 204 && p[2] == 51))
+        .count();
+    assert!(bone > 30, "bone lines of the rig: {bone} pixels");
+}
