@@ -65,35 +65,9 @@ fn parse_time(s: &str) -> Result<f32, String> {
     }
 }
 
-#[derive(clap::Args)]
-struct ViewArgs {
-    file: PathBuf,
-    /// Render offscreen, no window (chosen automatically when no display is available).
-    #[arg(long)]
-    headless: bool,
-    /// Quit after N frames.
-    #[arg(long, value_name = "N")]
-    frames: Option<u64>,
-    /// Advance by exactly this many seconds each frame.
-    #[arg(long, value_name = "SECONDS", value_parser = parse_dt)]
-    fixed_dt: Option<f32>,
-    /// Write the last rendered frame as a PNG on exit.
-    #[arg(long, value_name = "PATH")]
-    screenshot: Option<PathBuf>,
-    /// Window or offscreen size.
-    #[arg(long, value_name = "WxH", value_parser = parse_size)]
-    size: Option<(u32, u32)>,
-    /// Do not reload the file when it changes.
-    #[arg(long)]
-    no_watch: bool,
-    /// Feed the raw input events of this file.
-    #[arg(long, value_name = "FILE")]
-    replay: Option<PathBuf>,
-}
-
+/// The options `run` and `view` share: how the frames are made and shown.
 #[derive(clap::Args, Default)]
-struct RunArgs {
-    project_dir: Option<PathBuf>,
+struct FrameArgs {
     /// Render offscreen, no window (chosen automatically when no display is available).
     #[arg(long)]
     headless: bool,
@@ -112,6 +86,38 @@ struct RunArgs {
     /// No hot reload.
     #[arg(long)]
     no_watch: bool,
+    /// Feed the input events of FILE (a recording or a hand-written file).
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+}
+
+impl FrameArgs {
+    fn options(self) -> RunOptions {
+        RunOptions {
+            headless: self.headless,
+            frames: self.frames,
+            fixed_dt: self.fixed_dt,
+            screenshot: self.screenshot,
+            size: self.size,
+            watch: !self.no_watch,
+            replay: self.replay,
+            ..RunOptions::default()
+        }
+    }
+}
+
+#[derive(clap::Args)]
+struct ViewArgs {
+    file: PathBuf,
+    #[command(flatten)]
+    frame: FrameArgs,
+}
+
+#[derive(clap::Args, Default)]
+struct RunArgs {
+    project_dir: Option<PathBuf>,
+    #[command(flatten)]
+    frame: FrameArgs,
     /// At exit, print one JSON line of frame statistics to stderr.
     #[arg(long)]
     stats: bool,
@@ -121,9 +127,6 @@ struct RunArgs {
     /// Write every raw input event to FILE as JSON lines stamped with the frame.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Feed the input events of FILE (a recording or a hand-written file).
-    #[arg(long, value_name = "FILE")]
-    replay: Option<PathBuf>,
 }
 
 fn parse_dt(s: &str) -> Result<f32, String> {
@@ -156,29 +159,13 @@ pub fn main() -> i32 {
     let status = match cli.command {
         None => run(RunOptions::default()),
         Some(Command::Run(a)) => run(RunOptions {
-            debug_draw: a.debug_draw,
             project_dir: a.project_dir,
-            headless: a.headless,
-            frames: a.frames,
-            fixed_dt: a.fixed_dt,
-            screenshot: a.screenshot,
-            size: a.size,
-            watch: !a.no_watch,
             stats: a.stats,
+            debug_draw: a.debug_draw,
             record: a.record,
-            replay: a.replay,
-            resources: None,
+            ..a.frame.options()
         }),
-        Some(Command::View(a)) => super::view::view(super::view::ViewOptions {
-            file: a.file,
-            headless: a.headless,
-            frames: a.frames,
-            fixed_dt: a.fixed_dt,
-            screenshot: a.screenshot,
-            size: a.size,
-            watch: !a.no_watch,
-            replay: a.replay,
-        }),
+        Some(Command::View(a)) => super::view::view(&a.file, a.frame.options()),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
         Some(Command::New { dir }) => super::new::new_project(&dir),
         Some(Command::Api { lua, markdown }) => super::api::api(lua.as_deref(), markdown.as_deref()),

@@ -8,40 +8,30 @@ use super::run::{RunOptions, run};
 use crate::project::Resources;
 use crate::project::model_data::ModelData;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where the made-up project lives inside the model's folder (nothing is written to disk).
 const DIR: &str = "/_sinew_view";
 
-pub struct ViewOptions {
-    pub file: PathBuf,
-    pub headless: bool,
-    pub frames: Option<u64>,
-    pub fixed_dt: Option<f32>,
-    pub screenshot: Option<PathBuf>,
-    pub size: Option<(u32, u32)>,
-    pub watch: bool,
-    pub replay: Option<PathBuf>,
-}
-
 /// Viewable file types; the model component loads each through the importer its extension names.
 const EXTENSIONS: [&str; 4] = ["glb", "gltf", "obj", "bon"];
 
-pub fn view(opts: ViewOptions) -> i32 {
-    let ext = opts.file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+/// `opts`: `run`'s frame options (headless, frames, screenshot, …); the resources are made here.
+pub fn view(file: &Path, opts: RunOptions) -> i32 {
+    let ext = file.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
     if !EXTENSIONS.contains(&ext.as_str()) {
-        eprintln!("error: {}: sinew view shows .glb, .gltf, .obj and .bon files", opts.file.display());
+        eprintln!("error: {}: sinew view shows .glb, .gltf, .obj and .bon files", file.display());
         return 2;
     }
-    let data = match super::inspect::load(&opts.file) {
+    let data = match super::inspect::load(file) {
         Ok(d) => d,
         Err(e) => {
             eprintln!("error: {e}");
             return 1;
         }
     };
-    let name = opts.file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-    let dir = match opts.file.parent() {
+    let name = file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    let dir = match file.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => Path::new(".").to_path_buf(),
     };
@@ -52,17 +42,7 @@ pub fn view(opts: ViewOptions) -> i32 {
             return 1;
         }
     };
-    run(RunOptions {
-        resources: Some(res),
-        headless: opts.headless,
-        frames: opts.frames,
-        fixed_dt: opts.fixed_dt,
-        screenshot: opts.screenshot,
-        size: opts.size,
-        watch: opts.watch,
-        replay: opts.replay,
-        ..RunOptions::default()
-    })
+    run(RunOptions { resources: Some(res), ..opts })
 }
 
 /// A Lua string literal for any bytes (`\ddd` escapes for everything unusual).
