@@ -156,8 +156,7 @@ pub fn spawn_collection(
                     }
                 }
                 SpecKind::Factory(f) => {
-                    check_prototype(scripts, f, &mut Vec::new(), &mut problems);
-                    import_prototype_models(&mut world.borrow_mut(), res, f, &mut Vec::new(), &mut problems);
+                    check_prototype(world, res, scripts, f, &mut problems);
                     ComponentKind::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
                 }
                 SpecKind::Camera(cam) => {
@@ -193,57 +192,55 @@ pub(super) fn create_model(
     Ok(i)
 }
 
-/// The script overrides inside a factory prototype (and the prototypes of its factories), checked
-/// at load as a loaded object's are: `factory.create` must not be the first to find a typo.
-/// `seen` stops at a prototype already checked (the loader refused cycles, but a prototype may be
-/// named by many factories).
-fn check_prototype(
-    scripts: &mut dyn ScriptFactory,
-    f: &crate::project::FactorySpec,
-    seen: &mut Vec<String>,
-    problems: &mut Vec<String>,
+/// The components of a factory prototype and of the prototypes of its factories, each prototype
+/// once: the loader refused cycles, but a prototype may be named by many factories.
+fn prototype_components<'a>(
+    f: &'a crate::project::FactorySpec,
+    seen: &mut Vec<&'a str>,
+    out: &mut Vec<&'a crate::project::ComponentSpec>,
 ) {
-    if seen.contains(&f.prototype) {
+    if seen.contains(&f.prototype.as_str()) {
         return;
     }
-    seen.push(f.prototype.clone());
+    seen.push(&f.prototype);
     for c in f.objects.iter().flat_map(|o| &o.components) {
-        match &c.kind {
-            SpecKind::Script { script, properties } => match scripts.declarations(script) {
-                Ok(declared) => {
-                    problems.extend(check_overrides(script, &declared, properties).iter().map(LoadError::to_string))
-                }
-                Err(e) => problems.push(e),
-            },
-            SpecKind::Factory(inner) => check_prototype(scripts, inner, seen, problems),
-            _ => {}
+        out.push(c);
+        if let SpecKind::Factory(inner) = &c.kind {
+            prototype_components(inner, seen, out);
         }
     }
 }
 
-/// Imports the glTF files of the models in a factory prototype (and in its factories'), so a
-/// missing or broken mesh is a load problem (`run` refuses, `sinew check` reports it), not a Lua
-/// error at the first `factory.create`; the import is cached, so spawning does not read files.
-fn import_prototype_models(
-    w: &mut World,
+/// The script overrides inside a factory prototype (and the prototypes of its factories), checked
+/// at load as a loaded object's are: `factory.create` must not be the first to find a typo. Then
+/// the prototype's models are imported, so a missing or broken mesh is a load problem (`run`
+/// refuses, `sinew check` reports it), not a Lua error at the first `factory.create`; the import
+/// is cached, so spawning does not read files.
+fn check_prototype(
+    world: &RefCell<World>,
     res: &Resources,
+    scripts: &mut dyn ScriptFactory,
     f: &crate::project::FactorySpec,
-    seen: &mut Vec<String>,
     problems: &mut Vec<String>,
 ) {
-    if seen.contains(&f.prototype) {
-        return;
-    }
-    seen.push(f.prototype.clone());
-    for c in f.objects.iter().flat_map(|o| &o.components) {
-        match &c.kind {
-            SpecKind::Model(m) => {
-                if let Err(e) = w.models.asset(res, &m.mesh) {
-                    problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
+    let mut components = Vec::new();
+    prototype_components(f, &mut Vec::new(), &mut components);
+    for c in &components {
+        if let SpecKind::Script { script, properties } = &c.kind {
+            match scripts.declarations(script) {
+                Ok(declared) => {
+                    problems.extend(check_overrides(script, &declared, properties).iter().map(LoadError::to_string))
                 }
+                Err(e) => problems.push(e),
             }
-            SpecKind::Factory(inner) => import_prototype_models(w, res, inner, seen, problems),
-            _ => {}
+        }
+    }
+    let w = &mut *world.borrow_mut();
+    for c in &components {
+        if let SpecKind::Model(m) = &c.kind
+            && let Err(e) = w.models.asset(res, &m.mesh)
+        {
+            problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
         }
     }
 }
