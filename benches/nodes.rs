@@ -11,7 +11,6 @@ use sinew::project::gltf::import_bytes;
 use sinew::project::gltf::robot_arm::box_primitive;
 use sinew::project::gltf::writer::{ChannelSpec, GltfBuilder};
 use sinew::project::model_data::{ChannelPath, Interpolation};
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 fn chain(nodes: usize) -> Vec<u8> {
@@ -51,7 +50,7 @@ fn per_node(c: &mut Criterion) {
     g.sample_size(20).measurement_time(Duration::from_secs(2)).warm_up_time(Duration::from_millis(500));
     for nodes in [24, 100] {
         let m = import_bytes("/chain.glb", &chain(nodes), None).unwrap_or_else(|e| panic!("{e}"));
-        let rig = Rc::new(Rig::new(&m.source, &m, &[&m]).unwrap_or_else(|e| panic!("{e}")));
+        let rig = std::sync::Arc::new(Rig::new(&m.source, &m, &[&m]).unwrap_or_else(|e| panic!("{e}")));
         let mut s = AnimState::with_meshes(rig, &m);
         s.player.play(0, Playback::LoopForward, 0.0, 0.0, 1.0);
         let mut frame = || {

@@ -13,10 +13,10 @@ use sinew::project::Resources;
 use sinew::project::gltf::robot_arm::{nodes, robot_arm};
 use sinew::project::gltf::{import, import_bytes};
 use sinew::project::model_data::{ChannelPath, ClipData, Interpolation, ModelData};
-use std::rc::Rc;
+use std::sync::Arc;
 
-fn rig_of(m: &ModelData) -> Rc<Rig> {
-    Rc::new(Rig::new(&m.source, m, &[m]).expect("rig"))
+fn rig_of(m: &ModelData) -> Arc<Rig> {
+    Arc::new(Rig::new(&m.source, m, &[m]).expect("rig"))
 }
 
 /// Value of one channel at `t` (clamped), LINEAR or STEP, found by a linear scan.

@@ -869,7 +869,7 @@ fn check_golden(name: &str, actual: &Image) -> Result<(), String> {
 fn robot_arm_at(t: f32) -> Result<(ModelData, sinew::game::animation::AnimState, Vec<f32>), String> {
     use sinew::game::animation::{AnimState, Rig};
     let model = import_bytes("/test/arm.glb", &sinew::project::gltf::robot_arm::robot_arm(), None).map_err(err)?;
-    let rig = std::rc::Rc::new(Rig::new(&model.source, &model, &[&model]).map_err(err)?);
+    let rig = std::sync::Arc::new(Rig::new(&model.source, &model, &[&model]).map_err(err)?);
     let mut state = AnimState::with_meshes(rig, &model);
     state.player.play(0, sinew::anim::Playback::OnceForward, 0.0, 0.0, 1.0);
     state.player.set_cursor(t / model.animations[0].duration);

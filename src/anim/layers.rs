@@ -8,7 +8,7 @@ use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, blend_locals, slerp};
 use glam::{Quat, Vec3A};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Layers a model has: 0 (Defold's) and seven more.
 pub const LAYERS: usize = 8;
@@ -28,7 +28,7 @@ pub struct LayerParams {
     weight: f32,
     fade: Option<Fade>,
     /// Per-node coverage in [0, 1]; `None`: every node fully.
-    pub mask: Option<Rc<[f32]>>,
+    pub mask: Option<Arc<[f32]>>,
     pub additive: bool,
 }
 
@@ -73,7 +73,7 @@ impl LayerParams {
 
 /// Per-node mask: 1 on each of `roots` and their descendants, 0 elsewhere (parents come before
 /// children, so one forward pass finds every descendant).
-pub fn subtree_mask(skeleton: &Skeleton, roots: &[usize]) -> Rc<[f32]> {
+pub fn subtree_mask(skeleton: &Skeleton, roots: &[usize]) -> Arc<[f32]> {
     let n = skeleton.node_count();
     let mut m = vec![0.0f32; n];
     for &r in roots {

@@ -103,6 +103,9 @@ const PLAYING: u8 = 1;
 const FINISHED: u8 = 2;
 const BACKWARDS: u8 = 4;
 const STARTED: u8 = 8;
+/// Set by the advance pass for the write pass (cleared there).
+const WRITE: u8 = 16;
+const ENDED_NOW: u8 = 32;
 
 /// The hot part of a record: what the advance pass touches.
 #[derive(Clone, Copy)]
@@ -149,6 +152,8 @@ pub struct TweenWorld {
     pub euler: EulerRecords,
     pub cells: ScriptCells,
     pub done: Vec<Done>,
+    /// Each record's value this frame, by record index (the advance pass's output).
+    values: Vec<f32>,
 }
 
 impl TweenWorld {
@@ -399,71 +404,33 @@ impl TweenWorld {
         self.pending = pending;
     }
 
+    /// Two passes, as Defold's: every record advances and computes its value (independent of
+    /// the others, so on every core when there are many), then the values are written to their
+    /// targets and the ended records queued, in record order on this thread, so the result and
+    /// the callback order are those of one thread.
     fn advance_pass(&mut self, scene: &mut Scene, dt: f32) {
         let table = easing::table();
-        let TweenWorld { tweens, stopped, curves, euler, cells, .. } = self;
-        for t in tweens.iter_mut() {
-            if t.flags & PLAYING == 0 {
-                continue;
+        let TweenWorld { tweens, values, stopped, curves, euler, cells, .. } = self;
+        values.resize(tweens.len(), 0.0);
+        let curves: &[Vec<f32>] = curves;
+        let step = |t: &mut Tween, v: &mut f32| advance_one(t, v, dt, table, curves);
+        if tweens.len() >= PARALLEL_MIN_TWEENS && rayon::current_num_threads() > 1 {
+            use rayon::prelude::*;
+            tweens
+                .par_chunks_mut(PARALLEL_CHUNK)
+                .zip(values.par_chunks_mut(PARALLEL_CHUNK))
+                .for_each(|(t, v)| t.iter_mut().zip(v).for_each(|(t, v)| step(t, v)));
+        } else {
+            tweens.iter_mut().zip(values.iter_mut()).for_each(|(t, v)| step(t, v));
+        }
+        for (t, &v) in tweens.iter_mut().zip(values.iter()) {
+            if t.flags & WRITE != 0 {
+                target::write(scene, euler, cells, t.target, v);
             }
-            if t.delay > dt {
-                t.delay -= dt;
-                continue;
-            }
-            let step = dt - t.delay;
-            t.delay = 0.0;
-            if t.playback != Playback::None {
-                t.cursor += step;
-            }
-            let mut completed = false;
-            match t.playback {
-                Playback::OnceForward | Playback::OnceBackward | Playback::OncePingpong => {
-                    if t.cursor >= t.duration {
-                        t.cursor = t.duration;
-                        completed = true;
-                    }
-                }
-                // One remainder, never a subtraction loop: with a step far larger than the
-                // duration, `cursor - duration` rounds back to `cursor` and would never end.
-                Playback::LoopForward | Playback::LoopBackward => {
-                    if t.duration > 0.0 && t.cursor >= t.duration {
-                        t.cursor %= t.duration;
-                    }
-                }
-                Playback::LoopPingpong => {
-                    if t.duration > 0.0 && t.cursor >= t.duration {
-                        let wraps = (t.cursor / t.duration).floor();
-                        t.cursor %= t.duration;
-                        if wraps % 2.0 == 1.0 {
-                            t.flags ^= BACKWARDS;
-                        }
-                    }
-                }
-                Playback::None => {}
-            }
-            if t.target != Target::None {
-                let mut u = if t.cursor < t.duration { (t.cursor * t.inv_duration).clamp(0.0, 1.0) } else { 1.0 };
-                if t.flags & BACKWARDS != 0 {
-                    u = 1.0 - u;
-                }
-                if matches!(t.playback, Playback::OncePingpong | Playback::LoopPingpong) {
-                    u *= 2.0;
-                    if u > 1.0 {
-                        u = 2.0 - u;
-                    }
-                }
-                let c = t.curve as usize;
-                let e = if c < easing::BUILTIN_COUNT {
-                    easing::builtin(table, c, u)
-                } else {
-                    easing::custom(&curves[c - easing::BUILTIN_COUNT], u)
-                };
-                target::write(scene, euler, cells, t.target, t.from + (t.to - t.from) * e);
-            }
-            if completed {
-                t.flags = (t.flags & !PLAYING) | FINISHED;
+            if t.flags & ENDED_NOW != 0 {
                 stopped.push(t.handle);
             }
+            t.flags &= !(WRITE | ENDED_NOW);
         }
     }
 
@@ -508,5 +475,77 @@ impl TweenWorld {
         let mut stopped = stopped;
         stopped.clear();
         self.stopped = stopped;
+    }
+}
+
+/// Below this many records the advance stays on this thread: a hand-off to the pool costs
+/// about as much as a few thousand records.
+const PARALLEL_MIN_TWEENS: usize = 16_384;
+const PARALLEL_CHUNK: usize = 4096;
+
+/// Advances one record by `dt` and computes its value into `value`; flags `WRITE` when the value
+/// goes to the target this frame and `ENDED_NOW` when the record completed.
+#[inline]
+fn advance_one(t: &mut Tween, value: &mut f32, dt: f32, table: &[f32], curves: &[Vec<f32>]) {
+    if t.flags & PLAYING == 0 {
+        return;
+    }
+    if t.delay > dt {
+        t.delay -= dt;
+        return;
+    }
+    let step = dt - t.delay;
+    t.delay = 0.0;
+    if t.playback != Playback::None {
+        t.cursor += step;
+    }
+    let mut completed = false;
+    match t.playback {
+        Playback::OnceForward | Playback::OnceBackward | Playback::OncePingpong => {
+            if t.cursor >= t.duration {
+                t.cursor = t.duration;
+                completed = true;
+            }
+        }
+        // One remainder, never a subtraction loop: with a step far larger than the
+        // duration, `cursor - duration` rounds back to `cursor` and would never end.
+        Playback::LoopForward | Playback::LoopBackward => {
+            if t.duration > 0.0 && t.cursor >= t.duration {
+                t.cursor %= t.duration;
+            }
+        }
+        Playback::LoopPingpong => {
+            if t.duration > 0.0 && t.cursor >= t.duration {
+                let wraps = (t.cursor / t.duration).floor();
+                t.cursor %= t.duration;
+                if wraps % 2.0 == 1.0 {
+                    t.flags ^= BACKWARDS;
+                }
+            }
+        }
+        Playback::None => {}
+    }
+    if t.target != Target::None {
+        let mut u = if t.cursor < t.duration { (t.cursor * t.inv_duration).clamp(0.0, 1.0) } else { 1.0 };
+        if t.flags & BACKWARDS != 0 {
+            u = 1.0 - u;
+        }
+        if matches!(t.playback, Playback::OncePingpong | Playback::LoopPingpong) {
+            u *= 2.0;
+            if u > 1.0 {
+                u = 2.0 - u;
+            }
+        }
+        let c = t.curve as usize;
+        let e = if c < easing::BUILTIN_COUNT {
+            easing::builtin(table, c, u)
+        } else {
+            easing::custom(&curves[c - easing::BUILTIN_COUNT], u)
+        };
+        *value = t.from + (t.to - t.from) * e;
+        t.flags |= WRITE;
+    }
+    if completed {
+        t.flags = (t.flags & !PLAYING) | FINISHED | ENDED_NOW;
     }
 }

@@ -192,7 +192,7 @@ pub fn vertices(path: &Path, anim: Option<&str>, times: &[f32], out: &Path) -> i
     let needs_rig = !m.skins.is_empty() || !m.animations.is_empty();
     let rig = if needs_rig {
         match crate::game::animation::Rig::new(&src, &m, &[&m]) {
-            Ok(r) => Some(std::rc::Rc::new(r)),
+            Ok(r) => Some(std::sync::Arc::new(r)),
             Err(e) => {
                 eprintln!("error: {e}");
                 return 1;

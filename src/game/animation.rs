@@ -10,7 +10,7 @@ use crate::project::model_data::{ClipData, ModelData};
 use crate::project::{IkKindSpec, RigExtrasSpec};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A skeleton with the union of the animations of a model's `animations` files, by name.
 pub struct Rig {
@@ -134,7 +134,7 @@ fn remap(data: &ClipData, file: &ModelData, by_name: &HashMap<&str, usize>) -> C
 #[derive(Debug, Default)]
 pub struct RigExtras {
     /// (name hash, per-node coverage).
-    pub masks: Vec<(Hash, std::rc::Rc<[f32]>)>,
+    pub masks: Vec<(Hash, std::sync::Arc<[f32]>)>,
     /// (name, name hash, chain).
     pub chains: Vec<(String, Hash, Chain)>,
     /// Events of each clip, by clip index (times ascending).
@@ -199,7 +199,7 @@ impl RigExtras {
         Ok(out)
     }
 
-    pub fn mask(&self, name: Hash) -> Option<&std::rc::Rc<[f32]>> {
+    pub fn mask(&self, name: Hash) -> Option<&std::sync::Arc<[f32]>> {
         self.masks.iter().find(|(h, _)| *h == name).map(|(_, m)| m)
     }
     pub fn chain(&self, name: Hash) -> Option<usize> {
@@ -254,7 +254,7 @@ pub struct Listener {
 
 /// Animation state of one model instance; all buffers are allocated once.
 pub struct AnimState {
-    pub rig: Rc<Rig>,
+    pub rig: Arc<Rig>,
     pub player: ModelPlayer,
     scratch: PoseScratch,
     pub(super) locals: Vec<Transform>,
@@ -272,7 +272,7 @@ pub struct AnimState {
     pub layer0: LayerParams,
     /// Layers 1–7 (index 0 is layer 1); empty until a script first uses one.
     pub layers: Vec<LayerSlot>,
-    pub extras: Rc<RigExtras>,
+    pub extras: Arc<RigExtras>,
     /// One per chain of `extras`.
     pub ik: Vec<IkState>,
     /// Layer 0's pose while it has a weight, mask or additive flag (sized on first use).
@@ -284,6 +284,10 @@ pub struct AnimState {
     pub mesh_world: Vec<Mat4>,
     /// Script posing of the bones while no animation plays (rigs.md section 4).
     pub(super) bone_pose: super::bone_pose::BonePose,
+    /// This frame's completions and event crossings, found while advancing (possibly on another
+    /// thread) and reported in instance order afterwards.
+    done: Vec<(u8, Completion, Listener)>,
+    hits: Vec<EventHit>,
 }
 
 /// How one drawn mesh follows the rig: the skeleton file may be another glTF than the mesh file,
@@ -314,7 +318,7 @@ pub struct EventReport {
 }
 
 impl AnimState {
-    pub fn new(rig: Rc<Rig>) -> AnimState {
+    pub fn new(rig: Arc<Rig>) -> AnimState {
         let sk = &rig.skeleton;
         let joints: usize = (0..sk.skin_count()).map(|s| sk.skin_joints(s).len()).sum();
         let mut s = AnimState {
@@ -329,12 +333,14 @@ impl AnimState {
             starter: None,
             layer0: LayerParams::default(),
             layers: Vec::new(),
-            extras: Rc::new(RigExtras::default()),
+            extras: Arc::new(RigExtras::default()),
             ik: Vec::new(),
             base_pose: Vec::new(),
             mesh_poses: Vec::new(),
             mesh_world: Vec::new(),
             bone_pose: Default::default(),
+            done: Vec::new(),
+            hits: Vec::new(),
             rig,
         };
         s.pose(&mut []);
@@ -344,14 +350,14 @@ impl AnimState {
     /// A state that also moves the rigid meshes of `meshes` (the glTF the instance draws): each
     /// mesh follows its node in the skeleton — the same node when the skeleton is that file,
     /// else the node of the same name.
-    pub fn with_meshes(rig: Rc<Rig>, meshes: &ModelData) -> AnimState {
+    pub fn with_meshes(rig: Arc<Rig>, meshes: &ModelData) -> AnimState {
         let mut s = AnimState::new(rig);
         s.bind_meshes(meshes);
         s
     }
 
     /// Gives the instance its model's masks, chains and events (IK state reset).
-    pub fn set_extras(&mut self, extras: Rc<RigExtras>) {
+    pub fn set_extras(&mut self, extras: Arc<RigExtras>) {
         let idle = IkState { target: IkTarget::None, weight: 1.0, model_target: None };
         self.ik = vec![idle; extras.chains.len()];
         self.extras = extras;
@@ -618,34 +624,116 @@ pub fn start_default(
     }
 }
 
+/// Below this many animated instances the pose pass stays on the calling thread: handing work
+/// to the pool costs a few microseconds, about one instance's pose.
+const PARALLEL_MIN_INSTANCES: usize = 32;
+
 /// Samples every playing model: pose, palettes, morph weights (then the script override) and
 /// bone game objects. Returns the ONCE animations that ended this frame.
+///
+/// Instances are independent, so their advance and pose run on every core (rayon) and the
+/// result is bit-identical to one thread: each instance's arithmetic is the same, and what they
+/// report (completions, events) and write into the scene (bone objects) is gathered afterwards in
+/// instance order. A frame where some IK chain has a target stays on one thread in the old
+/// order, because a target may be another instance's bone, posed earlier in the same pass; so
+/// does a pool of one thread (`RAYON_NUM_THREADS=1`).
 pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport>) {
+    let super::World { models, scene, .. } = w;
+    let live = |inst: &&mut super::model_world::ModelInstance| inst.alive && inst.enabled && inst.anim.is_some();
+    let mut animated = 0usize;
+    let mut ik = false;
+    for inst in models.instances.iter_mut().filter(live) {
+        animated += 1;
+        ik |= inst.anim.as_ref().is_some_and(|a| a.ik.iter().any(|s| s.target != IkTarget::None));
+    }
     let mut finished = Vec::new();
     let mut reports = Vec::new();
-    let (mut done, mut hits) = (Vec::new(), Vec::new());
-    let super::World { models, scene, .. } = w;
-    for (i, inst) in models.instances.iter_mut().enumerate() {
-        if !inst.alive || !inst.enabled {
-            continue;
+    if ik || animated < PARALLEL_MIN_INSTANCES || rayon::current_num_threads() < 2 {
+        for (i, inst) in models.instances.iter_mut().enumerate() {
+            if !live(&inst) {
+                continue;
+            }
+            let super::model_world::ModelInstance { anim, slot, weights, .. } = inst;
+            let Some(anim) = anim.as_mut() else { continue };
+            anim.advance_into_own(dt);
+            anim.report(i as u32, &mut finished, &mut reports);
+            if !anim.ik.is_empty() {
+                ik_targets(anim, scene, *slot);
+            }
+            anim.pose_and_place(scene, weights);
         }
-        let Some(anim) = inst.anim.as_mut() else { continue };
-        anim.advance_layers(dt, &mut done, &mut hits);
-        for (layer, c, listener) in done.drain(..) {
-            let animation = anim.rig.clip_ids.get(c.animation).copied().unwrap_or(0);
-            finished.push(Finished { model: i as u32, layer, animation, playback: c.playback, listener });
+    } else {
+        use rayon::prelude::*;
+        models.instances.par_iter_mut().with_min_len(8).for_each(|inst| {
+            if !live(&inst) {
+                return;
+            }
+            let super::model_world::ModelInstance { anim, weights, .. } = inst;
+            let Some(anim) = anim.as_mut() else { return };
+            anim.advance_into_own(dt);
+            if !anim.posed_by_bones() {
+                anim.pose(weights);
+            }
+        });
+        for (i, inst) in models.instances.iter_mut().enumerate() {
+            if !live(&inst) {
+                continue;
+            }
+            let super::model_world::ModelInstance { anim, weights, .. } = inst;
+            let Some(anim) = anim.as_mut() else { continue };
+            anim.report(i as u32, &mut finished, &mut reports);
+            if anim.posed_by_bones() {
+                super::bone_pose::pose_from_bones(anim, scene, weights);
+            } else {
+                anim.move_bone_objects(scene);
+            }
         }
-        reports.extend(hits.drain(..).map(|hit| EventReport { model: i as u32, hit }));
-        if !anim.ik.is_empty() {
-            ik_targets(anim, scene, inst.slot);
+    }
+    for i in 0..models.instances.len() as u32 {
+        models.apply_weight_override(i);
+    }
+    (finished, reports)
+}
+
+impl AnimState {
+    /// Advances the layers into the instance's own report buffers (kept between frames, so the
+    /// pass allocates nothing once they have grown).
+    fn advance_into_own(&mut self, dt: f32) {
+        let (mut done, mut hits) = (std::mem::take(&mut self.done), std::mem::take(&mut self.hits));
+        done.clear();
+        hits.clear();
+        self.advance_layers(dt, &mut done, &mut hits);
+        self.done = done;
+        self.hits = hits;
+    }
+
+    /// Moves what `advance_into_own` found into the frame's report.
+    fn report(&mut self, model: u32, finished: &mut Vec<Finished>, reports: &mut Vec<EventReport>) {
+        for (layer, c, listener) in self.done.drain(..) {
+            let animation = self.rig.clip_ids.get(c.animation).copied().unwrap_or(0);
+            finished.push(Finished { model, layer, animation, playback: c.playback, listener });
         }
-        if anim.player.animation().is_none() && !anim.bones.is_empty() {
-            super::bone_pose::pose_from_bones(anim, scene, &mut inst.weights);
-            continue;
+        reports.extend(self.hits.drain(..).map(|hit| EventReport { model, hit }));
+    }
+
+    /// With no animation playing, a rig with bone objects takes its pose from them (rigs.md §4).
+    fn posed_by_bones(&self) -> bool {
+        self.player.animation().is_none() && !self.bones.is_empty()
+    }
+
+    fn pose_and_place(&mut self, scene: &mut crate::scene::Scene, weights: &mut [f32]) {
+        if self.posed_by_bones() {
+            super::bone_pose::pose_from_bones(self, scene, weights);
+        } else {
+            self.pose(weights);
+            self.move_bone_objects(scene);
         }
-        anim.pose(&mut inst.weights);
-        for &(node, slot) in &anim.bones {
-            if let Some(m) = anim.model.get(node) {
+    }
+
+    /// Bone game objects follow the pose.
+    fn move_bone_objects(&self, scene: &mut crate::scene::Scene) {
+        for &(node, slot) in &self.bones {
+            if let Some(m) = self.model.get(node) {
                 let (s, r, t) = m.to_scale_rotation_translation();
                 let k = slot as usize;
                 scene.position[k] = t;
@@ -654,10 +742,6 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
             }
         }
     }
-    for i in 0..models.instances.len() as u32 {
-        models.apply_weight_override(i);
-    }
-    (finished, reports)
 }
 
 /// Each chain's target in the model's space (the model object's current world transform).
@@ -758,7 +842,7 @@ fn rebuild_instance(
             None => AnimState::new(rig),
         };
         let extras = RigExtras::resolve(&new.rig, &spec.rig_extras, &spec.source)?;
-        new.set_extras(Rc::new(extras));
+        new.set_extras(Arc::new(extras));
         if let Some(old) = &old {
             carry_playback(old, &mut new, &spec.source);
         }

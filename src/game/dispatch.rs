@@ -247,7 +247,7 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
 
 /// A `mask` play property: a mask of the `.model`, a joint (with its descendants), or a list
 /// of those, by name or hash.
-fn resolve_mask(anim: &crate::game::animation::AnimState, v: &MsgValue) -> Result<std::rc::Rc<[f32]>, String> {
+fn resolve_mask(anim: &crate::game::animation::AnimState, v: &MsgValue) -> Result<std::sync::Arc<[f32]>, String> {
     let sk = &anim.rig.skeleton;
     let mut roots = Vec::new();
     let mut union: Option<Vec<f32>> = None;

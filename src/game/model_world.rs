@@ -8,6 +8,7 @@ use crate::project::model_data::{ModelData, TextureData};
 use crate::project::{CameraSpec, LightSpec, ModelSpec, Resources, json, material};
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// One imported glTF file.
 pub struct ModelAsset {
@@ -89,7 +90,7 @@ pub struct ModelWorld {
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
     /// By skeleton, animation files and the `.model`'s joint limits (written out).
-    rigs: HashMap<(String, Vec<String>, String), Rc<Rig>>,
+    rigs: HashMap<(String, Vec<String>, String), Arc<Rig>>,
     /// Indices of deleted model instances, reused so that spawning and deleting models (factories)
     /// neither grows `instances` nor slows the scans over it.
     free_instances: Vec<u32>,
@@ -132,7 +133,7 @@ impl ModelWorld {
     }
 
     /// The rig of a model: None when its skeleton file has no skins and no file has animations.
-    pub fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Rc<Rig>>, String> {
+    pub fn rig(&mut self, res: &Resources, spec: &ModelSpec) -> Result<Option<Arc<Rig>>, String> {
         let key = (spec.skeleton.clone(), spec.animations.clone(), format!("{:?}", spec.joint_limits));
         if let Some(r) = self.rigs.get(&key) {
             return Ok(Some(r.clone()));
@@ -154,7 +155,7 @@ impl ModelWorld {
             let e = LoadError::new(&spec.source, e);
             at(e)
         })?;
-        let rig = Rc::new(rig);
+        let rig = Arc::new(rig);
         self.rigs.insert(key, rig.clone());
         Ok(Some(rig))
     }
@@ -244,7 +245,7 @@ impl ModelWorld {
             && spec.rig_extras != Default::default()
         {
             let extras = super::animation::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
-            a.set_extras(Rc::new(extras));
+            a.set_extras(Arc::new(extras));
         }
         let instance = ModelInstance {
             slot,

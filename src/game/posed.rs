@@ -10,7 +10,7 @@ use crate::anim::Playback;
 use crate::anim::skinning::{morph_positions, skin_positions};
 use crate::project::model_data::ModelData;
 use glam::{Mat4, Vec3};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// One drawn primitive's posed positions, in model space (the glTF default scene's world space).
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +25,7 @@ pub struct PosedPrimitive {
 
 /// The pose of `data`'s meshes at `time` seconds of `clip` (clamped to the clip, as a ONCE
 /// animation is), or at rest with no clip.
-pub fn posed_vertices(data: &ModelData, rig: Option<Rc<Rig>>, clip: Option<usize>, time: f32) -> Vec<PosedPrimitive> {
+pub fn posed_vertices(data: &ModelData, rig: Option<Arc<Rig>>, clip: Option<usize>, time: f32) -> Vec<PosedPrimitive> {
     let mut weights: Vec<f32> = data.meshes.iter().flat_map(|m| m.weights.iter().copied()).collect();
     let state = rig.map(|rig| {
         let mut s = AnimState::with_meshes(rig, data);
