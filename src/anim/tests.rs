@@ -498,3 +498,49 @@ fn loop_wraps_keep_their_phase() {
     }
     assert!((g.x() - h.x()).abs() < EPS, "one step {} vs 13 steps {}", g.x(), h.x());
 }
+
+/// Enough records for the advance pass to run on several threads: values, positions and the
+/// order of the callbacks equal those of one thread, bit for bit (issue 15).
+#[test]
+fn many_tweens_on_several_threads_equal_one_thread() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            let mut g = Game::new(3000);
+            let modes = [
+                Playback::OnceForward,
+                Playback::LoopPingpong,
+                Playback::OncePingpong,
+                Playback::LoopForward,
+                Playback::OnceBackward,
+                Playback::LoopBackward,
+            ];
+            let mut cb = 1;
+            for slot in 0..3000u32 {
+                for (k, prop) in ["position", "scale", "euler.z"].iter().enumerate() {
+                    let i = slot as usize * 3 + k;
+                    let to = [i as f32 * 0.01, -(i as f32), 2.0];
+                    let to: &[f32] = if prop.contains('.') { &to[..1] } else { &to };
+                    let (d, delay) = (0.3 + (i % 17) as f32 * 0.11, (i % 5) as f32 * 0.1);
+                    g.animate_full(slot, prop, to, modes[i % modes.len()], d, delay, cb);
+                    cb += 1;
+                }
+            }
+            assert!(g.tweens.len() >= tween::PARALLEL_MIN_TWEENS, "{} records", g.tweens.len());
+            for _ in 0..14 {
+                g.update();
+            }
+            let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+            let poses: Vec<_> =
+                (0..3000).map(|s| (bits(g.scene.position[s]), bits(g.scene.scale[s]), g.scene.rotation[s])).collect();
+            (poses, g.callbacks_seen.clone())
+        })
+    };
+    let (one, several) = (run(1), run(4));
+    assert!(!one.1.is_empty(), "no callbacks ran");
+    assert_eq!(one.1, several.1, "callback order differs");
+    for (s, (a, b)) in one.0.iter().zip(&several.0).enumerate() {
+        assert_eq!((a.0, a.1), (b.0, b.1), "object {s}");
+        assert_eq!(a.2.to_array().map(f32::to_bits), b.2.to_array().map(f32::to_bits), "object {s} rotation");
+    }
+}

@@ -480,7 +480,7 @@ impl TweenWorld {
 
 /// Below this many records the advance stays on this thread: a hand-off to the pool costs
 /// about as much as a few thousand records.
-const PARALLEL_MIN_TWEENS: usize = 16_384;
+pub(crate) const PARALLEL_MIN_TWEENS: usize = 16_384;
 const PARALLEL_CHUNK: usize = 4096;
 
 /// Advances one record by `dt` and computes its value into `value`; flags `WRITE` when the value
