@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates the demo's models from Sinew's own glTF writer (content/models/*.glb).
+# Regenerates the demo's models from Sinew's own generators (content/models/*.glb, mannequin.*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec cargo run --quiet --example gen_assets

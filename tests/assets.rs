@@ -69,6 +69,17 @@ fn committed_demo_models_match_the_generator() {
     }
 }
 
+/// The demo's `.bon` mannequin and its OBJ/MTL are text: they match the generator exactly.
+#[test]
+fn committed_mannequin_matches_the_generator() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/models");
+    for (name, text) in sinew::project::bon::sample::mannequin_files() {
+        let committed = std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("{name}: {e} (run scripts/gen-assets.sh)"));
+        assert!(committed == text, "{name} differs from the generator's output: run scripts/gen-assets.sh");
+    }
+}
+
 /// The comparison can fail: a dropped primitive or channel, which `zip` alone would skip over.
 #[test]
 fn a_missing_primitive_or_channel_is_a_difference() {

@@ -200,6 +200,8 @@ fn gltf_seeds() -> Vec<Vec<u8>> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("content/models");
     let mut committed: Vec<PathBuf> =
         std::fs::read_dir(&dir).map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect()).unwrap_or_default();
+    // Only the glTF files: the mannequin's .obj/.mtl/.bon are no glTF seeds.
+    committed.retain(|p| p.extension().is_some_and(|e| e == "glb" || e == "gltf"));
     committed.sort();
     // The big generated humanoid makes each try slow; the small models reach the same code.
     for p in committed {

@@ -1,6 +1,7 @@
 //! End-to-end golden image: the embedded demo, run headless through the CLI, read back and
 //! compared with a committed PNG. Frame 140 is the attract mode's first pickup: the gold gem beside
-//! the walking hero is swollen in its pop. Tolerance: 2 per channel, at most 0.5% of pixels over it
+//! the walking hero is swollen in its pop, and the `.bon` mannequin on the left holds its forearms
+//! flexed beside its head (mannequin.script). Tolerance: 2 per channel, at most 0.5% of pixels over it
 //! (llvmpipe is deterministic on one machine; the slack absorbs other Mesa versions' rounding).
 //! `SINEW_UPDATE_GOLDEN=1` rewrites the reference and still fails (`tests/common/golden.rs`, whose
 //! own checks are here too); a missing reference fails.

@@ -334,3 +334,153 @@ fn hot_reload_of_obj_mtl_and_bon_keeps_bone_poses() {
     assert!(r.stderr.contains("reloaded /models/figure.mtl"), "{}", r.show());
     assert!(r.stderr.contains("reloaded /models/figure.bon"), "{}", r.show());
 }
+
+/// Checks the demo's mannequin (content/main/mannequin.script on the generated rig) every frame,
+/// after the pose (late_update): the forearms' local rotation (torso⁻¹ × forearm, as the script
+/// composes it) is the asked-for curl up to the 150-degree limit, and the limit itself once the
+/// script asks for more. Prints the torso's pose at frame 60 for the soft-waist check in Rust.
+const DEMO_RIG_TESTER: &str = r#"
+local T = require "lua.test_helpers"
+local LIMIT = 150
+local function qdot(a, b) return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w end
+function init(self)
+  self.frame, self.clamped, self.free = 0, 0, 0
+  self.torso = model.get_go("/mannequin#model", "Torse")
+  self.pelvis = model.get_go("/mannequin#model", "Bassin")
+  self.left = model.get_go("/mannequin#model", "AvBrasG")
+  self.right = model.get_go("/mannequin#model", "AvBrasD")
+end
+function late_update(self)
+  self.frame = self.frame + 1
+  local asked = go.get("/mannequin#script", "elbow")
+  local expect = math.rad(math.min(asked, LIMIT))
+  local torso = go.get_rotation(self.torso)
+  local left = vmath.conj(torso) * go.get_rotation(self.left)
+  local right = vmath.conj(torso) * go.get_rotation(self.right)
+  if asked > LIMIT + 1 then
+    self.clamped = self.clamped + 1
+    T.check(math.abs(asked - LIMIT) > 1, "asked past the limit")
+  elseif asked > 1 then
+    self.free = self.free + 1
+  end
+  -- Within 0.1 degree (q and -q are the same rotation).
+  local near = function(a, b) return math.abs(qdot(a, b)) > math.cos(math.rad(0.05)) end
+  if not near(left, vmath.quat_rotation_z(expect)) or not near(right, vmath.quat_rotation_z(-expect)) then
+    T.check(false, string.format("frame %d: asked %.2f, left %s right %s", self.frame, asked, tostring(left), tostring(right)))
+  end
+  if self.frame == 60 then
+    local t, p = torso, go.get_rotation(self.pelvis)
+    print(string.format("WAIST %.7f %.7f %.7f %.7f PELVIS %.7f %.7f %.7f %.7f", t.x, t.y, t.z, t.w, p.x, p.y, p.z, p.w))
+    T.check(math.abs(t.w) < math.cos(math.rad(5)), "the torso is bent and turned at frame 60")
+  end
+  if self.frame == 150 then
+    -- Frames 84..138 ask for more than 150 degrees: there the forearms hold still at the limit.
+    T.check(self.clamped > 40, "frames clamped: " .. self.clamped)
+    T.check(self.free > 40, "frames within the limit: " .. self.free)
+    T.done("demo_rig")
+  end
+end
+"#;
+
+/// The demo's rig (content/main/mannequin.script and .model, the generator's mannequin files):
+/// the elbows stop at their limit, and the soft waist blends: a vertex at the waist moves by a
+/// fraction of the torso's motion that grows smoothly from pelvis (none) to chest (all).
+#[test]
+fn demo_mannequin_elbows_stop_at_the_limit_and_the_waist_bends_softly() {
+    use glam::{Mat4, Quat, Vec3};
+    use sinew::game::animation::{AnimState, Rig};
+    use std::rc::Rc;
+    let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/main");
+    let read = |name: &str| std::fs::read_to_string(content.join(name)).unwrap();
+    let (script, model) = (read("mannequin.script"), read("mannequin.model"));
+    let objects = r#"{ "id": "mannequin", "components": [
+        { "id": "model", "type": "model", "model": "/main/mannequin.model" },
+        { "id": "script", "type": "script", "script": "/main/mannequin.script" } ] }"#;
+    let d = project(
+        "rig_demo",
+        &[
+            ("/project.json", PROJECT),
+            ("/main/main.collection", &collection(objects)),
+            ("/main/test.script", DEMO_RIG_TESTER),
+            ("/main/mannequin.script", &script),
+            ("/main/mannequin.model", &model),
+        ],
+    );
+    for (name, text) in sample::mannequin_files() {
+        d.write(&format!("/models/{name}"), &text);
+    }
+    let dir = d.path().to_str().unwrap();
+    let r = sinew(&["run", dir, "--headless", "--size", "32x32", "--frames", "160", "--fixed-dt", "0.0166667"]);
+    assert_lua_passed(&r, "demo_rig");
+    assert!(!r.stderr.contains("warn"), "{}", r.show());
+
+    // The pose the script set at frame 60, applied to the rig on the CPU as the renderer skins it.
+    let line = r.stdout.lines().find_map(|l| l.strip_prefix("WAIST ")).unwrap_or_else(|| panic!("{}", r.show()));
+    let nums: Vec<f32> = line.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert_eq!(nums.len(), 8, "{line}");
+    let (torso, pelvis) = (Quat::from_slice(&nums[0..4]), Quat::from_slice(&nums[4..8]));
+    assert!(pelvis.angle_between(Quat::IDENTITY) < 1e-4, "the script leaves the pelvis alone");
+    let res = sinew::project::Resources::open_dir(d.path()).unwrap();
+    let imported = sinew::project::import::import_model(&res, "/models/mannequin.bon").unwrap();
+    let data = imported.data;
+    let rig = Rc::new(Rig::new(&data.source, &data, &[&data]).unwrap());
+    let sk = &rig.skeleton;
+    let (b, t) = (sk.find_joint("Bassin").unwrap(), sk.find_joint("Torse").unwrap());
+    let mut locals = sk.rest().to_vec();
+    locals[t].rotation = torso;
+    let mut world = vec![Mat4::IDENTITY; sk.node_count()];
+    sk.local_to_model(&locals, &mut world).unwrap();
+    let mut state = AnimState::with_meshes(rig.clone(), &data);
+    sk.palette(0, &world, &mut state.palette).unwrap();
+    let posed = sinew::game::posed::pose_with(&data, Some(&state), &[]);
+    let (pelvis_m, torso_m) = (state.palette[b], state.palette[t]);
+    let rides_torso = |mut j: usize| loop {
+        if j == t {
+            return true;
+        }
+        match sk.parent(j) {
+            Some(p) => j = p,
+            None => return false,
+        }
+    };
+
+    // Trunk vertices on the front (z > 0.08, |x| < 0.02) from hips to chest, by height.
+    let body = data.meshes.iter().position(|m| m.id == "body").unwrap();
+    let mut front: Vec<(f32, f32, f32)> = Vec::new(); // (height, fraction, torso weight)
+    for p in posed.iter().filter(|p| p.mesh == body) {
+        let prim = &data.meshes[body].primitives[p.primitive];
+        for (i, rest) in prim.positions.iter().enumerate() {
+            let v = Vec3::from_array(*rest);
+            if v.z < 0.08 || v.x.abs() > 0.02 || !(0.9..=1.4).contains(&v.y) {
+                continue;
+            }
+            let (from, to) = (pelvis_m.transform_point3(v), torso_m.transform_point3(v));
+            let moved = Vec3::from_array(p.positions[i]);
+            let f = (moved - from).dot(to - from) / (to - from).length_squared();
+            // On the straight line between the two bones' motions, at the weight of the bones
+            // that ride the torso (it and its descendants: the neck and clavicles at the chest).
+            let w: f32 = prim.joints[i]
+                .iter()
+                .zip(prim.weights[i])
+                .filter(|(j, _)| rides_torso(**j as usize))
+                .map(|x| x.1)
+                .sum();
+            assert!((moved - from.lerp(to, f)).length() < 1e-4, "y {}: off the blend line", v.y);
+            assert!((f - w).abs() < 1e-3, "y {}: moved {f} of the torso's motion, torso weight {w}", v.y);
+            front.push((v.y, f, w));
+        }
+    }
+    front.sort_by(|a, b| a.0.total_cmp(&b.0));
+    front.dedup_by(|a, b| (a.0 - b.0).abs() < 1e-4);
+    let at = |y: f32| front.iter().min_by(|a, b| (a.0 - y).abs().total_cmp(&(b.0 - y).abs())).unwrap().1;
+    println!("waist fractions (height, fraction): {:?}", front.iter().map(|x| (x.0, x.1)).collect::<Vec<_>>());
+    assert!(at(0.95) < 0.01, "the hips stay with the pelvis: {front:?}");
+    assert!(at(1.35) > 0.99, "the chest moves with the torso: {front:?}");
+    let waist = at(1.15);
+    assert!((0.3..=0.7).contains(&waist), "the waist moves {waist} of the torso's motion: {front:?}");
+    assert!(front.iter().filter(|x| x.1 > 0.05 && x.1 < 0.95).count() >= 4, "a soft band, not a step: {front:?}");
+    for pair in front.windows(2) {
+        assert!(pair[1].1 >= pair[0].1 - 1e-4, "the share grows with height: {pair:?}");
+        assert!(pair[1].1 - pair[0].1 < 0.3, "no crease: {pair:?}");
+    }
+}

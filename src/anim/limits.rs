@@ -33,10 +33,44 @@ pub fn clamp_locals(limits: &[JointLimit], locals: &mut [Transform]) {
 }
 
 /// `q` with its Euler angles clamped; `q` itself when it is within the limits.
+///
+/// Every rotation has two YZX angle triples, (x, y, z) and (x + 180, y + 180, 180 − z), and
+/// `quat_to_euler` returns the one with |z| ≤ 90. A bend past 90° about Z (an elbow limited to
+/// [-5, 150] with X and Y fixed at 0) reads as (±180, ±180, 180 − z) there, which the X and Y
+/// limits would fold back to 180 − z: the forearm would straighten as the script bends it. So
+/// both triples are clamped and the one that moves `q` least is kept.
 pub fn clamp_rotation(q: Quat, min: Vec3, max: Vec3) -> Quat {
-    let e = quat_to_euler(q);
-    let c = Vec3::new(clamp_angle(e.x, min.x, max.x), clamp_angle(e.y, min.y, max.y), clamp_angle(e.z, min.z, max.z));
-    if c == e { q } else { euler_to_quat(c) }
+    let e = yzx_angles(q);
+    let clamp = |e: Vec3| {
+        Vec3::new(clamp_angle(e.x, min.x, max.x), clamp_angle(e.y, min.y, max.y), clamp_angle(e.z, min.z, max.z))
+    };
+    let c = clamp(e);
+    if c == e {
+        return q;
+    }
+    let wrap = |a: f32| (a + 180.0).rem_euclid(360.0) - 180.0;
+    let other = Vec3::new(wrap(e.x + 180.0), wrap(e.y + 180.0), wrap(180.0 - e.z));
+    let c2 = clamp(other);
+    if c2 == other {
+        return q;
+    }
+    let (a, b) = (euler_to_quat(c), euler_to_quat(c2));
+    if b.dot(q).abs() > a.dot(q).abs() { b } else { a }
+}
+
+/// The YZX angles of `q` (degrees, |z| ≤ 90) as `quat_to_euler` computes them, without its snap
+/// to z = ±90 within about a degree of it: that snap would move an elbow asked for 89° to 90°.
+fn yzx_angles(q: Quat) -> Vec3 {
+    let (x, y, z, w) = (q.x as f64, q.y as f64, q.z as f64, q.w as f64);
+    if x == 0.0 && y == 0.0 {
+        // A turn about Z alone reads as itself, up to ±180 (as `quat_to_euler` reads it).
+        return quat_to_euler(q);
+    }
+    let (sx, sy, sz) = (x * x, y * y, z * z);
+    let ry = (2.0 * y * w - 2.0 * x * z).atan2(1.0 - 2.0 * sy - 2.0 * sz);
+    let rz = (2.0 * (x * y + z * w)).clamp(-1.0, 1.0).asin();
+    let rx = (2.0 * x * w - 2.0 * y * z).atan2(1.0 - 2.0 * sx - 2.0 * sz);
+    Vec3::new(rx.to_degrees() as f32, ry.to_degrees() as f32, rz.to_degrees() as f32)
 }
 
 /// One angle into [lo, hi] degrees, turns counted modulo 360: an angle inside the range (in any
@@ -94,5 +128,38 @@ mod tests {
         let e = quat_to_euler(locals[1].rotation);
         assert!((e.x + 80.0).abs() < 1e-3, "{e}");
         assert!(JointLimit { node: 0, min: Vec3::splat(-180.0), max: Vec3::splat(180.0) }.is_free());
+    }
+
+    /// An elbow bent past 90° about Z, as a composed (not exactly single-axis) quaternion: its
+    /// Euler reading is (180, 180, 180 - z), yet it stays bent within its limits and stops at them.
+    #[test]
+    fn a_bend_past_ninety_degrees_uses_the_other_euler_triple() {
+        let (min, max) = (Vec3::new(0.0, 0.0, -5.0), Vec3::new(0.0, 0.0, 150.0));
+        // What torso⁻¹ × (torso × bend) gives in single precision: X and Y a rounding error off 0.
+        let composed = |deg: f32| {
+            let (s, c) = (deg.to_radians() * 0.5).sin_cos();
+            Quat::from_xyzw(3e-8, -2e-8, s, c).normalize()
+        };
+        let cases = [
+            (120.0f32, 120.0f32),
+            (140.0, 140.0),
+            (170.0, 150.0),
+            (60.0, 60.0),
+            (-30.0, -5.0),
+            (89.3, 89.3),
+            (90.6, 90.6),
+        ];
+        for (asked, expect) in cases {
+            let c = clamp_rotation(composed(asked), min, max);
+            let want = Quat::from_rotation_z(expect.to_radians());
+            assert!(
+                c.dot(want).abs() > 1.0 - 1e-6,
+                "asked {asked}: got {c}, angle {}",
+                c.angle_between(Quat::IDENTITY).to_degrees()
+            );
+        }
+        // The mirrored elbow: [-150, 5].
+        let c = clamp_rotation(composed(-170.0), Vec3::new(0.0, 0.0, -150.0), Vec3::new(0.0, 0.0, 5.0));
+        assert!(c.dot(Quat::from_rotation_z(-150f32.to_radians())).abs() > 1.0 - 1e-6, "{c}");
     }
 }

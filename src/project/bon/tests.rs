@@ -359,3 +359,35 @@ fn sample_figure_rigs_and_skins() {
     assert_eq!(json["bones"][3], "Tete");
     assert_eq!(json["vertices"].as_array().unwrap().len(), b.weights.len());
 }
+
+/// The demo's mannequin: the figure's skeleton, every vertex inside a bone's radius, a waist
+/// soft on both sides (pelvis MAX and torso MIN), mirrored elbow limits, its materials defined.
+#[test]
+fn sample_mannequin_rigs_with_a_soft_waist_and_limited_elbows() {
+    let files = sample::mannequin_files();
+    let text = |n: &str| files.iter().find(|f| f.0 == n).map(|f| f.1.clone()).unwrap();
+    let obj = crate::project::obj::parse("/m/mannequin.obj", &text("mannequin.obj"), None).unwrap();
+    let file = parse("/m/mannequin.bon", &text("mannequin.bon")).unwrap();
+    assert_eq!(file.read, "/m/mannequin.obj");
+    assert_eq!(file.bones.len(), sample::BONE_COUNT);
+    let bone = |n: &str| file.bones.iter().find(|b| b.name == n).unwrap().clone();
+    let (pelvis, torso) = (bone("Bassin"), bone("Torse"));
+    assert!(pelvis.max < 1.0 && torso.min > 0.0 && torso.min < torso.max, "{pelvis:?} {torso:?}");
+    assert_eq!((bone("AvBrasG").rmin[2], bone("AvBrasG").rmax[2]), (-5.0, 150.0));
+    assert_eq!((bone("AvBrasD").rmin[2], bone("AvBrasD").rmax[2]), (-150.0, 5.0));
+    // Every material the OBJ uses is in the MTL (parsed without a project, so not read here).
+    let obj_text = text("mannequin.obj");
+    let used: std::collections::BTreeSet<&str> = obj_text.lines().filter_map(|l| l.strip_prefix("usemtl ")).collect();
+    let mtl = text("mannequin.mtl");
+    let defined: std::collections::BTreeSet<&str> = mtl.lines().filter_map(|l| l.strip_prefix("newmtl ")).collect();
+    assert_eq!(used, defined);
+    assert_eq!(defined.len(), 4, "skin, shirt, shorts, shoe");
+    let b = rig(file, obj);
+    assert_eq!(b.uncaptured_total(), 0, "every vertex is inside a bone's radius");
+    // Vertices shared by pelvis (0) and torso (1): the soft waist.
+    let shared =
+        b.weights.iter().filter(|w| w.bones[..2].contains(&0) && w.bones[..2].contains(&1) && w.weights[1] > 0.0);
+    assert!(shared.count() > 100);
+    let ids: Vec<&str> = b.data.meshes.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, ["body", "head"]);
+}
