@@ -285,11 +285,17 @@ impl ScriptHost {
         script: &str,
         props: &[(String, Located<PropertyValue>)],
     ) -> Result<u32, String> {
-        let overrides = self.lua.create_table().map_err(lua_err)?;
-        for (i, (name, v)) in props.iter().enumerate() {
-            let row = property_row(&self.lua, name, &v.value).map_err(lua_err)?;
-            overrides.set(i + 1, row).map_err(lua_err)?;
-        }
+        // Most spawned objects override nothing: no table is made for them.
+        let overrides = if props.is_empty() {
+            None
+        } else {
+            let t = self.lua.create_table().map_err(lua_err)?;
+            for (i, (name, v)) in props.iter().enumerate() {
+                let row = property_row(&self.lua, name, &v.value).map_err(lua_err)?;
+                t.set(i + 1, row).map_err(lua_err)?;
+            }
+            Some(t)
+        };
         let index = self.world.borrow().next_script;
         let _running = self.watch.enter();
         let err: Option<String> =

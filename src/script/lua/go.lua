@@ -24,6 +24,13 @@ local scratch = url_t()
 local function to_url(id, fname, argn, r)
   if id == nil then return r.url end
   if type(id) == "string" then
+    -- "." and "#", the caller's own object and component, are the commonest ids of all
+    -- (`go.animate(".", ...)` in `init`); they need no parsing (scene::url::parse agrees).
+    if id == "." or id == "#" then
+      local own = r.url
+      scratch.s, scratch.p, scratch.f = own.s, own.p, id == "#" and own.f or 0
+      return scratch
+    end
     if F.resolve_url(ctx, r.slot, r.comp.h, id, #id, scratch) ~= 0 then S.fail_last() end
     return scratch
   end

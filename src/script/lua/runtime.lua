@@ -364,8 +364,9 @@ function E.declared(path)
   return out
 end
 
--- Creates an instance. `overrides` is a list of {name, kind, a, b, c, d}, already checked
--- against the declarations (game::spawn::check_overrides).
+-- Creates an instance. `overrides` is nil or a list of {name, kind, a, b, c, d}, already
+-- checked against the declarations (game::spawn::check_overrides).
+local NO_OVERRIDES = {}
 function E.create(index, slot, comp, path, overrides)
   local def, err = S.get_script(path)
   if not def then return err end
@@ -373,12 +374,13 @@ function E.create(index, slot, comp, path, overrides)
   for _, p in ipairs(def.prop_list) do self[p.name] = copy_value(p.default) end
   -- `update` & co. stay nil until the record is activated at the start of a frame (E.init_new):
   -- the loops skip it without a test, so an object made mid-frame is not updated that frame.
+  local id, ch = hash_of_u64(F.id_of(ctx, slot)), hash(comp)
+  -- One constructor with every field: the record's table is made at its final size.
   local r = {
     index = index, slot = slot, def = def, self = self, inited = false, active = false,
-    id = hash_of_u64(F.id_of(ctx, slot)), comp = hash(comp),
+    id = id, comp = ch, url = url_t(F.socket(ctx), id.h, ch.h),
   }
-  r.url = url_t(F.socket(ctx), r.id.h, r.comp.h)
-  for _, o in ipairs(overrides) do
+  for _, o in ipairs(overrides or NO_OVERRIDES) do
     local name, kind = o[1], o[2]
     local decl = def.props[name]
     local v
