@@ -26,7 +26,10 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, Scene, capture_program, ensure, manifest_dir, max_error, shared_dir, size_of};
+use checks::{
+    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, shared_dir,
+    size_of,
+};
 
 /// Morphed (positions, normals) of one primitive.
 type Morphed = (Vec<[f32; 3]>, Vec<[f32; 3]>);
@@ -273,8 +276,9 @@ fn gpu_morph(
         let program = capture_program(gl, &source)?;
         let loc = |name: &str| gl.get_uniform_location(program, name);
         let normal = world.inverse().transpose();
-        gl.uniform_matrix_4_f32_slice(loc("mtx_worldview").as_ref(), false, &world.to_cols_array());
-        gl.uniform_matrix_4_f32_slice(loc("mtx_normal").as_ref(), false, &normal.to_cols_array());
+        set_instance_attribute(gl, program, "mtx_worldview", &columns(&world));
+        set_instance_attribute(gl, program, "mtx_normal", &columns(&normal));
+        set_instance_attribute(gl, program, "animation_data", &[[0.0; 4]]);
         gl.uniform_matrix_4_f32_slice(loc("mtx_proj").as_ref(), false, &Mat4::IDENTITY.to_cols_array());
         gl.uniform_4_f32_slice(loc("morph_targets_weights").as_ref(), &padded);
         gl.uniform_1_i32(loc("morph_target_count").as_ref(), count);

@@ -31,6 +31,7 @@ fn main() {
         ("link and material file errors are reported", link_and_json_errors),
         ("program without optional uniforms still draws", minimal_program),
         ("state is sorted and shared across instances", sorting_and_sharing),
+        ("instances share draw calls only where nothing differs, same picture", instanced_draws),
         ("base colour texture can use texcoord1", texcoord1),
         ("glTF material showcase (vertex colours, emissive, sRGB, normal and occlusion maps) matches golden", showcase),
         ("sRGB textures round-trip and factors are linear", srgb_round_trip),
@@ -519,6 +520,9 @@ fn sorting_and_sharing() -> Result<(), String> {
     list.push(cube, s.builtin, Mat4::from_translation(Vec3::new(0.0, 8.0, 30.0)));
     let (_, stats) = s.render(&list)?;
     ensure(stats.draws == 200 && stats.culled == 2, || format!("{stats:?}"))?;
+    ensure(stats.draw_calls == 2 && stats.triangles == 200 * 12, || {
+        format!("one instanced draw per model: {stats:?}")
+    })?;
     ensure(stats.program_binds == 1 && stats.vao_binds == 2, || format!("interleaved models not grouped: {stats:?}"))?;
     // Two base colour textures, plus the built-in shader's (zero) morph target array, its
     // `pose_matrix_cache` and its normal, emissive and occlusion maps (all white here).
@@ -527,6 +531,43 @@ fn sorting_and_sharing() -> Result<(), String> {
     let (a, _) = s.render(&list)?;
     let (b, _) = s.render(&list)?;
     ensure(a == b, || "frames differ".into())
+}
+
+/// Which draws merge: built-in material instances with equal overrides do (per primitive); a
+/// tint override, a texture override, a blended primitive or a custom program that reads
+/// `mtx_worldview` as a uniform each keep their own draw call. Either way the frame is the one
+/// that single draws give, pixel for pixel.
+fn instanced_draws() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let files =
+        [("/main/custom.material", CUSTOM_MATERIAL), ("/main/custom.vp", CUSTOM_VP), ("/main/custom.fp", CUSTOM_FP)];
+    let custom = s.material(&files, "/main/custom.material").map_err(|e| e.to_string())?;
+    let cube = s.add(&textured_cube_model())?;
+    let glass = material([0.3, 0.5, 0.9, 0.5], None, AlphaMode::Blend, false);
+    let blended = s.add(&single_mesh_model("/test/glass.gltf", cube_primitive(Some(0)), vec![glass], vec![]))?;
+    let texture = s.r.add_texture(s.gfx.gl(), &checker())?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 4.0, 6.0), Vec3::new(0.0, 0.0, -2.4)));
+    let at = |i: usize| Mat4::from_translation(Vec3::new((i % 6) as f32 * 1.6 - 4.0, 0.0, (i / 6) as f32 * -1.6));
+    let tint = [(hash_str("tint"), [1.0, 0.4, 0.4, 1.0])];
+    for i in 0..24 {
+        match i % 6 {
+            // Two tinted instances with the same tint share one call; untinted ones another.
+            1 => list.push_with(cube, s.builtin, at(i), &tint, &[], &[]),
+            3 => list.push_with(cube, s.builtin, at(i), &[], &[], &[(hash_str("tex0"), texture)]),
+            4 => list.push(cube, custom, at(i)),
+            5 => list.push(blended, s.builtin, at(i)),
+            _ => list.push(cube, s.builtin, at(i)),
+        }
+    }
+    let (a, stats) = s.render(&list)?;
+    // Built-in: plain (8), tinted (4), texture-overridden (4): 3 calls; custom: 4; blended: 4.
+    ensure(stats.draws == 24 && stats.draw_calls == 3 + 4 + 4, || format!("{stats:?}"))?;
+    s.r.set_instancing(false);
+    let (b, single) = s.render(&list)?;
+    ensure(single.draw_calls == 24 && single.triangles == stats.triangles, || format!("{single:?}"))?;
+    let c = compare(&a, &b, 0)?;
+    ensure(c.differing_pixels == 0, || format!("instanced vs single draws: {c:?}"))?;
+    ensure(background_pixels(&a) < (W * H) as usize * 3 / 4, || "the cubes are not drawn".into())
 }
 
 fn texcoord1() -> Result<(), String> {

@@ -30,7 +30,10 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
-use checks::{Check, Scene, capture_program, ensure, manifest_dir, max_error, shared_dir, size_of};
+use checks::{
+    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, shared_dir,
+    size_of,
+};
 
 /// Skinned (positions, normals) of one primitive.
 type Skinned = (Vec<[f32; 3]>, Vec<[f32; 3]>);
@@ -311,15 +314,14 @@ fn gpu_skin(
         let program = capture_program(gl, &source)?;
         let loc = |name: &str| gl.get_uniform_location(program, name);
         let id = Mat4::IDENTITY.to_cols_array();
-        for m in ["mtx_normal", "mtx_proj"] {
-            gl.uniform_matrix_4_f32_slice(loc(m).as_ref(), false, &id);
-        }
-        gl.uniform_matrix_4_f32_slice(loc("mtx_worldview").as_ref(), false, &worldview.to_cols_array());
+        gl.uniform_matrix_4_f32_slice(loc("mtx_proj").as_ref(), false, &id);
+        set_instance_attribute(gl, program, "mtx_normal", &columns(&Mat4::IDENTITY));
+        set_instance_attribute(gl, program, "mtx_worldview", &columns(&worldview));
         gl.uniform_4_f32_slice(loc("morph_targets_weights").as_ref(), &padded);
         gl.uniform_1_i32(loc("morph_target_count").as_ref(), count);
         gl.uniform_1_i32(loc("morph_targets").as_ref(), 0);
         gl.uniform_1_i32(loc("pose_matrix_cache").as_ref(), 1);
-        gl.uniform_4_f32_slice(loc("animation_data").as_ref(), &animation);
+        set_instance_attribute(gl, program, "animation_data", &[animation]);
         gl.active_texture(glow::TEXTURE0);
         gl.bind_texture(glow::TEXTURE_2D_ARRAY, morph.map(|t| t.texture));
         gl.active_texture(glow::TEXTURE1);

@@ -6,7 +6,7 @@ use crate::project::Resources;
 use crate::project::model_data::Aabb;
 use crate::render::{CameraView, camera_from_component, default_camera, transform_aabb};
 use crate::render::{
-    DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, TextureHandle,
+    DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, TextureHandle,
 };
 use glam::{Mat4, Vec3};
 
@@ -97,8 +97,9 @@ impl Scenery {
         Ok(())
     }
 
-    /// Builds this frame's draw list and submits it (and the debug cubes, when on).
-    pub fn draw(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) {
+    /// Builds this frame's draw list and submits it (and the debug cubes, when on); returns what
+    /// the model renderer did, for `--stats`.
+    pub fn draw(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) -> SubmitStats {
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.list.clear();
         self.list.camera = self.camera(w, aspect);
@@ -153,7 +154,7 @@ impl Scenery {
             };
             self.list.push_label(item, &l.text);
         }
-        self.renderer.submit(gl, &self.list);
+        let stats = self.renderer.submit(gl, &self.list);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())
@@ -170,6 +171,7 @@ impl Scenery {
         }
         self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
+        stats
     }
 
     /// The first enabled camera component, else a camera framing the models (or, with none,

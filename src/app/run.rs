@@ -247,7 +247,8 @@ pub fn run(opts: RunOptions) -> i32 {
         {
             let w = g.world.borrow();
             scenery.sync(gfx.gl(), &w, &res);
-            scenery.draw(gfx.gl(), &w, gfx.size());
+            let submitted = scenery.draw(gfx.gl(), &w, gfx.size());
+            stats.record_submit(&submitted);
         }
         gfx.end_frame();
         g.world.borrow_mut().render.end_frame();

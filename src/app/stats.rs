@@ -1,11 +1,16 @@
-//! Per-phase frame timings for `--stats`.
+//! Per-phase frame timings for `--stats`, and what the last frame drew.
 use std::time::Duration;
+
+use crate::render::SubmitStats;
 
 pub const PHASES: [&str; 5] = ["scripts", "tweens", "animation", "transforms", "render"];
 
 #[derive(Default)]
 pub struct Stats {
     samples: [Vec<f64>; 5],
+    /// The model renderer's counts of the last frame drawn (a crowd scene draws the same
+    /// counts every frame; the last one is the settled state).
+    last: SubmitStats,
 }
 
 impl Stats {
@@ -15,7 +20,12 @@ impl Stats {
         }
     }
 
-    /// One JSON line: frames, and per phase the mean, median and p99 in milliseconds.
+    pub fn record_submit(&mut self, s: &SubmitStats) {
+        self.last = *s;
+    }
+
+    /// One JSON line: frames, per phase the mean, median and p99 in milliseconds, and the last
+    /// frame's `draw_calls`, `triangles` and `skinned_instances`.
     pub fn to_json(&self, frames: u64) -> String {
         let mut obj = serde_json::Map::new();
         obj.insert("frames".into(), frames.into());
@@ -29,6 +39,9 @@ impl Stats {
                 serde_json::json!({ "mean_ms": mean, "median_ms": pick(0.5), "p99_ms": pick(0.99) }),
             );
         }
+        obj.insert("draw_calls".into(), self.last.draw_calls.into());
+        obj.insert("triangles".into(), self.last.triangles.into());
+        obj.insert("skinned_instances".into(), self.last.skinned_instances.into());
         serde_json::Value::Object(obj).to_string()
     }
 }
@@ -46,5 +59,12 @@ mod tests {
         for p in PHASES {
             assert!(v[p]["median_ms"].is_number(), "{p}");
         }
+        assert_eq!(v["draw_calls"], 0);
+        s.record_submit(&SubmitStats { draw_calls: 3, triangles: 12, skinned_instances: 2, ..Default::default() });
+        let v: serde_json::Value = serde_json::from_str(&s.to_json(1)).unwrap();
+        assert_eq!(
+            (v["draw_calls"].as_u64(), v["triangles"].as_u64(), v["skinned_instances"].as_u64()),
+            (Some(3), Some(12), Some(2))
+        );
     }
 }

@@ -38,6 +38,16 @@
 //!
 //! A skin with more joints than a program's bone array holds is not drawn with it (reported once),
 //! as for morph targets; the texture has no such limit (at least 256 joints per skin, api spec).
+//!
+//! Instance attributes (Defold's instancing convention): a vertex program may declare the
+//! per-instance values as vertex *attributes* instead of uniforms: `mtx_world`, `mtx_worldview`,
+//! `mtx_worldviewproj`, `mtx_normal` (each `mat4` or `mat3`) and `animation_data` (`vec4`). The
+//! renderer feeds them from a per-instance buffer (divisor 1), so one instanced draw covers every
+//! instance of a primitive that shares its material, texture and constant overrides and morph
+//! weights. A program that also reads any per-instance value as a uniform (`mtx_world` & co.,
+//! `animation_data`, a `mat4` bone array) is drawn one instance per draw call (its attributes
+//! are still fed). The built-in `model.vp` declares `mtx_worldview`, `mtx_normal` (`mat3`) and
+//! `animation_data` this way; custom programs with uniforms only keep drawing one by one.
 
 use glam::Mat4;
 use glow::HasContext;
@@ -84,6 +94,20 @@ pub(crate) enum Source {
 }
 
 impl Source {
+    /// Differs between instances of one primitive, so a program reading it as a uniform cannot
+    /// draw several instances at once. Constants and morph weights are compared per item instead.
+    fn per_instance(self) -> bool {
+        matches!(
+            self,
+            Source::World
+                | Source::WorldView
+                | Source::WorldViewProj
+                | Source::Normal
+                | Source::AnimationData
+                | Source::BoneMatrices
+        )
+    }
+
     /// Same value for every draw of a frame: plain uniforms of this kind are set once per frame.
     fn per_frame(self) -> bool {
         matches!(
@@ -197,6 +221,37 @@ pub struct ShaderProgram {
     /// Most bones the program's `mat4` bone arrays hold (the smallest when both names are
     /// declared); None when it declares none.
     pub(crate) bone_capacity: Option<usize>,
+    /// Per-instance vertex attributes it declares (see the module doc).
+    pub(crate) instance_attributes: Vec<InstanceAttribute>,
+    /// True when no uniform reads a per-instance value, so instances may share a draw call.
+    pub(crate) instanceable: bool,
+    instance_names: Vec<String>,
+}
+
+/// Floats per instance in the renderer's instance buffer: world, world-view, normal and
+/// world-view-projection matrices (column-major), then `animation_data`.
+pub(crate) const INSTANCE_FLOATS: usize = 68;
+
+/// A per-instance vertex attribute: `columns` consecutive locations from `location`, each
+/// reading `rows` floats of one 4-float column of the instance record from float `offset` on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct InstanceAttribute {
+    pub location: u32,
+    pub columns: u32,
+    pub rows: i32,
+    pub offset: usize,
+}
+
+/// Where an instance attribute's value sits in the instance record, by name.
+fn instance_offset(name: &str) -> Option<usize> {
+    Some(match name {
+        "mtx_world" => 0,
+        "mtx_worldview" => 16,
+        "mtx_normal" => 32,
+        "mtx_worldviewproj" => 48,
+        "animation_data" => 64,
+        _ => return None,
+    })
 }
 
 /// Built-in sources by name; anything else is a user constant.
@@ -283,6 +338,7 @@ impl ShaderProgram {
         let builtin = builtin_source(name);
         all.map(|u| u.source).any(|s| Some(s) == builtin || self.constant_name(s) == Some(name))
             || self.samplers.iter().any(|s| s.name == name)
+            || self.instance_names.iter().any(|n| n == name)
     }
 
     fn constant_name(&self, s: Source) -> Option<&str> {
@@ -312,6 +368,9 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
         needs: Needs::default(),
         morph_capacity: None,
         bone_capacity: None,
+        instance_attributes: Vec::new(),
+        instanceable: false,
+        instance_names: Vec::new(),
     };
     // SAFETY: queries on a linked program of the current context; indices come from GL itself.
     unsafe {
@@ -396,8 +455,44 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
             }
         }
         gl.use_program(None);
+        reflect_instance_attributes(gl, &mut p);
     }
+    let per_instance_uniform =
+        p.frame_uniforms.iter().chain(&p.draw_uniforms).chain(&p.block_uniforms).any(|u| u.source.per_instance());
+    p.instanceable = !p.instance_attributes.is_empty() && !per_instance_uniform;
     p
+}
+
+/// Finds the per-instance attributes (see the module doc) among the program's active ones.
+///
+/// # Safety
+/// `p.program` must be a linked program of the current context.
+unsafe fn reflect_instance_attributes(gl: &glow::Context, p: &mut ShaderProgram) {
+    // SAFETY: queries on a linked program (the caller's contract); indices come from GL.
+    unsafe {
+        for i in 0..gl.get_active_attributes(p.program) {
+            let Some(a) = gl.get_active_attribute(p.program, i) else { continue };
+            let Some(offset) = instance_offset(&a.name) else { continue };
+            let (columns, rows) = match a.atype {
+                glow::FLOAT_MAT4 if offset < 64 => (4, 4),
+                glow::FLOAT_MAT3 if offset < 64 => (3, 3),
+                glow::FLOAT_VEC4 if offset == 64 => (1, 4),
+                _ => {
+                    log::debug!("attribute '{}' of GL type 0x{:x} is not fed by the runtime", a.name, a.atype);
+                    continue;
+                }
+            };
+            let Some(location) = gl.get_attrib_location(p.program, &a.name) else { continue };
+            match offset {
+                16 => p.needs.worldview = true,
+                32 => p.needs.normal = true,
+                48 => p.needs.worldviewproj = true,
+                _ => {}
+            }
+            p.instance_attributes.push(InstanceAttribute { location, columns, rows, offset });
+            p.instance_names.push(a.name);
+        }
+    }
 }
 
 /// Per-draw matrices, computed only as far as the program needs them.

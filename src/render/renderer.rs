@@ -14,15 +14,24 @@
 //! one `pose_matrix_cache` texture upload (see `skin`); each draw then gets `animation_data`
 //! pointing at its skin there, or, for programs that declare a `mat4` bone array, the skin's
 //! bones as uniforms. A skin larger than that array is not drawn with the program (reported once).
+//!
+//! Instancing: consecutive opaque draws of one primitive with one material, whose program takes
+//! its per-instance values as attributes (see `program`), the same texture and constant
+//! overrides and the same morph weights, become one `glDrawElementsInstanced`; each instance's
+//! matrices and `animation_data` go into one per-frame instance buffer. Blended draws stay one
+//! per item (back to front). GL draws instances in order, as if each were its own draw call, so
+//! the picture is the same as drawing them one by one (`SINEW_NO_INSTANCING=1` does that).
 
 use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
-use super::draw::{DrawList, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle};
+use super::draw::{DrawItem, DrawList, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle};
 use super::material::Material;
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
 use super::morph::zero_morph_texture;
-use super::program::{DrawMatrices, FrameValues, MAX_LIGHTS, Values, set_plain, write_blocks};
+use super::program::{
+    DrawMatrices, FrameValues, INSTANCE_FLOATS, MAX_LIGHTS, ShaderProgram, Values, set_plain, write_blocks,
+};
 use super::skin::{PoseCache, texels_to_cols};
 use crate::base::error::LoadError;
 use crate::base::hash::hash_str;
@@ -31,7 +40,14 @@ use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
 /// What one [`ModelRenderer::submit`] did, for tests and the stats overlay.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SubmitStats {
+    /// Primitive instances drawn.
     pub draws: u32,
+    /// GL draw calls issued for them (one per instanced batch).
+    pub draw_calls: u32,
+    /// Triangles drawn, every instance counted.
+    pub triangles: u64,
+    /// Draw items with at least one skinned primitive drawn.
+    pub skinned_instances: u32,
     /// Primitives outside the view frustum (not drawn).
     pub culled: u32,
     /// Items whose model or material handle was not valid.
@@ -54,9 +70,22 @@ pub struct SubmitStats {
 #[derive(Clone, Copy, Debug)]
 struct DrawRec {
     key: u64,
+    /// Hash of what else an instanced draw must share (overrides, morph weights); 0 for none,
+    /// so lists without overrides keep the (key, item) order.
+    group: u64,
     depth: f32,
     item: u32,
     prim: u32,
+}
+
+/// Consecutive draws of the frame's draw order issued as one (instanced) draw call.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    /// First draw (index into `ModelRenderer::recs`) and how many.
+    start: u32,
+    len: u32,
+    /// First instance record in `ModelRenderer::instances`.
+    first_instance: u32,
 }
 
 /// Texture units whose bindings are tracked to skip redundant binds.
@@ -81,6 +110,17 @@ pub struct ModelRenderer {
     frame: u64,
     opaque: Vec<DrawRec>,
     blend: Vec<DrawRec>,
+    /// The frame's draws in order: the opaque ones, then the blended ones.
+    recs: Vec<DrawRec>,
+    batches: Vec<Batch>,
+    /// False: one draw call per draw (`SINEW_NO_INSTANCING`, or [`ModelRenderer::set_instancing`]).
+    instancing: bool,
+    /// Per-instance attribute values of every batch, `INSTANCE_FLOATS` per instance.
+    instances: Vec<f32>,
+    instance_buffer: glow::Buffer,
+    /// Per item, the frame it was last counted in `SubmitStats::skinned_instances`.
+    skinned_counted: Vec<u64>,
+    /// Per batch, its first draw's matrices.
     matrices: Vec<DrawMatrices>,
     block_offsets: Vec<u32>,
     arena: Vec<u8>,
@@ -134,8 +174,15 @@ impl ModelRenderer {
             }
         };
         // SAFETY: plain object creation and query on the current context.
-        let (ubo, align) = unsafe {
-            let ubo = match gl.create_buffer() {
+        let (ubo, instance_buffer, align) = unsafe {
+            let buffers = gl.create_buffer().and_then(|a| match gl.create_buffer() {
+                Ok(b) => Ok((a, b)),
+                Err(e) => {
+                    gl.delete_buffer(a);
+                    Err(e)
+                }
+            });
+            let (ubo, instance_buffer) = match buffers {
                 Ok(b) => b,
                 Err(e) => {
                     gl.delete_texture(white);
@@ -143,8 +190,9 @@ impl ModelRenderer {
                     return Err(e);
                 }
             };
-            (ubo, gl.get_parameter_i32(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(16) as usize)
+            (ubo, instance_buffer, gl.get_parameter_i32(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(16) as usize)
         };
+        let instancing = std::env::var_os("SINEW_NO_INSTANCING").is_none_or(|v| v.is_empty() || v == "0");
         Ok(ModelRenderer {
             models: Vec::new(),
             materials: Vec::new(),
@@ -158,6 +206,12 @@ impl ModelRenderer {
             frame: 0,
             opaque: Vec::new(),
             blend: Vec::new(),
+            recs: Vec::new(),
+            batches: Vec::new(),
+            instancing,
+            instances: Vec::new(),
+            instance_buffer,
+            skinned_counted: Vec::new(),
             matrices: Vec::new(),
             block_offsets: Vec::new(),
             arena: Vec::new(),
@@ -240,7 +294,14 @@ impl ModelRenderer {
             gl.delete_texture(self.white);
             gl.delete_texture(self.zero_array);
             gl.delete_buffer(self.ubo);
+            gl.delete_buffer(self.instance_buffer);
         }
+    }
+
+    /// Whether instances may share draw calls (on unless `SINEW_NO_INSTANCING` is set): off, each
+    /// primitive instance gets its own, which draws the same picture (tests compare the two).
+    pub fn set_instancing(&mut self, on: bool) {
+        self.instancing = on;
     }
 
     /// Problems found while drawing (each reported once), oldest first; also logged.
@@ -255,6 +316,7 @@ impl ModelRenderer {
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
         self.collect(list, &mut stats);
+        self.batch(list);
         self.prepare(list);
         stats.uniform_block_bytes = self.arena.len() as u32;
         if !self.arena.is_empty() {
@@ -262,6 +324,14 @@ impl ModelRenderer {
             unsafe {
                 gl.bind_buffer(glow::UNIFORM_BUFFER, Some(self.ubo));
                 gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, &self.arena, glow::STREAM_DRAW);
+            }
+        }
+        if !self.instances.is_empty() {
+            // SAFETY: as above; the VAOs' instance attributes are pointed at it in `issue`.
+            unsafe {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, f32_bytes(&self.instances), glow::STREAM_DRAW);
+                gl.bind_buffer(glow::ARRAY_BUFFER, None);
             }
         }
         self.issue(gl, list, &mut stats);
@@ -405,6 +475,7 @@ impl ModelRenderer {
                     key: (item.material.0 as u64) << 48
                         | (item.model.0 as u64 & 0xff_ffff) << 24
                         | pi as u64 & 0xff_ffff,
+                    group: 0,
                     depth: 0.0,
                     item: ii as u32,
                     prim: pi as u32,
@@ -420,43 +491,71 @@ impl ModelRenderer {
                     let depth = self.values.view.transform_point3(center).z;
                     self.blend.push(DrawRec { depth, ..rec });
                 } else {
-                    self.opaque.push(rec);
+                    let group = override_hash(list, item, model, prim, material);
+                    self.opaque.push(DrawRec { group, ..rec });
                 }
             }
         }
-        self.opaque.sort_unstable_by_key(|r| (r.key, r.item));
+        // Instances with the same overrides next to each other, so they can share a draw call.
+        self.opaque.sort_unstable_by_key(|r| (r.key, r.group, r.item));
         // View-space z is negative in front of the camera: most negative (farthest) first.
         self.blend.sort_unstable_by(|a, b| a.depth.total_cmp(&b.depth).then(a.item.cmp(&b.item)));
+        self.recs.clear();
+        self.recs.extend_from_slice(&self.opaque);
+        self.recs.extend_from_slice(&self.blend);
     }
 
-    /// Pass 1: matrices and uniform block bytes of every draw.
+    /// Groups the draw order into batches: runs of opaque draws that may share a draw call.
+    fn batch(&mut self, list: &DrawList) {
+        self.batches.clear();
+        let opaque = self.opaque.len();
+        for (n, rec) in self.recs.iter().enumerate() {
+            if let Some(last) = self.batches.last_mut()
+                && self.instancing
+                && n < opaque
+                && instances_compatible(&self.models, &self.materials, list, &self.recs[last.start as usize], rec)
+            {
+                last.len += 1;
+                continue;
+            }
+            self.batches.push(Batch { start: n as u32, len: 1, first_instance: 0 });
+        }
+    }
+
+    /// Pass 1: matrices and uniform block bytes of every batch, instance records of every draw.
     fn prepare(&mut self, list: &DrawList) {
         self.matrices.clear();
         self.block_offsets.clear();
         self.arena.clear();
+        self.instances.clear();
         let frame = &self.values;
-        for rec in self.opaque.iter().chain(&self.blend) {
+        for batch in &mut self.batches {
+            let rec = &self.recs[batch.start as usize];
             let item = &list.items[rec.item as usize];
             let (Some(Some(model)), Some(Some(material))) =
                 (self.models.get(item.model.0 as usize), self.materials.get(item.material.0 as usize))
             else {
+                // Never batched with anything (`collect` skips such items); keeps indices aligned.
+                self.matrices.push(DrawMatrices::default());
+                self.block_offsets.push(0);
                 continue;
             };
             let prim = &model.prims[rec.prim as usize];
             let p = &material.program;
-            let mut m = DrawMatrices {
-                world: item.world
-                    * list.mesh_world(item, prim.mesh, model.mesh_world.get(prim.mesh).copied().unwrap_or_default()),
-                ..Default::default()
-            };
-            if p.needs.worldview || p.needs.normal {
-                m.worldview = frame.view * m.world;
-            }
-            if p.needs.worldviewproj {
-                m.worldviewproj = frame.viewproj * m.world;
-            }
-            if p.needs.normal {
-                m.normal = m.worldview.inverse().transpose();
+            let m = draw_matrices(frame, p, list, item, model, prim);
+            batch.first_instance = (self.instances.len() / INSTANCE_FLOATS) as u32;
+            if !p.instance_attributes.is_empty() {
+                let recs = &self.recs[batch.start as usize..(batch.start + batch.len) as usize];
+                for r in recs {
+                    let item = &list.items[r.item as usize];
+                    let m = draw_matrices(frame, p, list, item, model, prim);
+                    let base = self.item_bones.get(r.item as usize).copied().unwrap_or(NO_BONES);
+                    self.instances.extend_from_slice(m.world.as_ref());
+                    self.instances.extend_from_slice(m.worldview.as_ref());
+                    self.instances.extend_from_slice(m.normal.as_ref());
+                    self.instances.extend_from_slice(m.worldviewproj.as_ref());
+                    self.instances.extend_from_slice(&animation_data(&self.pose, base, model, prim));
+                }
             }
             let offset = self.arena.len().div_ceil(self.ubo_alignment) * self.ubo_alignment;
             if p.block_bytes > 0 {
@@ -477,7 +576,7 @@ impl ModelRenderer {
         }
     }
 
-    /// Pass 2: GL calls, skipping state that is already set.
+    /// Pass 2: GL calls, one draw call per batch, skipping state that is already set.
     fn issue(&mut self, gl: &glow::Context, list: &DrawList, stats: &mut SubmitStats) {
         set_attribute_defaults(gl);
         let mut bound_material = u32::MAX;
@@ -494,9 +593,11 @@ impl ModelRenderer {
             gl.front_face(glow::CCW);
             gl.cull_face(glow::BACK);
         }
-        let opaque_count = self.opaque.len();
-        for (n, rec) in self.opaque.iter().chain(&self.blend).enumerate() {
-            if n == opaque_count {
+        let opaque_count = self.opaque.len() as u32;
+        self.skinned_counted.resize(list.items.len(), u64::MAX);
+        for (n, batch) in self.batches.iter().enumerate() {
+            let rec = &self.recs[batch.start as usize];
+            if batch.start == opaque_count {
                 // SAFETY: as above.
                 unsafe {
                     gl.enable(glow::BLEND);
@@ -619,9 +720,51 @@ impl ModelRenderer {
                     gl.bind_vertex_array(Some(prim.vao));
                     stats.vao_binds += 1;
                 }
-                gl.draw_elements(glow::TRIANGLES, prim.count, prim.index_type, 0);
+                if p.instance_attributes.is_empty() {
+                    gl.draw_elements(glow::TRIANGLES, prim.count, prim.index_type, 0);
+                } else {
+                    let stride = (INSTANCE_FLOATS * 4) as i32;
+                    gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.instance_buffer));
+                    for a in &p.instance_attributes {
+                        for c in 0..a.columns {
+                            let at = batch.first_instance as usize * INSTANCE_FLOATS + a.offset + 4 * c as usize;
+                            gl.enable_vertex_attrib_array(a.location + c);
+                            gl.vertex_attrib_pointer_f32(
+                                a.location + c,
+                                a.rows,
+                                glow::FLOAT,
+                                false,
+                                stride,
+                                at as i32 * 4,
+                            );
+                            gl.vertex_attrib_divisor(a.location + c, 1);
+                        }
+                    }
+                    gl.draw_elements_instanced(glow::TRIANGLES, prim.count, prim.index_type, 0, batch.len as i32);
+                    // Another program may give these locations to attributes of its own, which
+                    // must read their generic values, not this buffer.
+                    for a in &p.instance_attributes {
+                        for c in 0..a.columns {
+                            gl.disable_vertex_attrib_array(a.location + c);
+                        }
+                    }
+                    gl.bind_buffer(glow::ARRAY_BUFFER, None);
+                }
             }
-            stats.draws += 1;
+            stats.draw_calls += 1;
+            stats.draws += batch.len;
+            stats.triangles += (prim.count / 3) as u64 * batch.len as u64;
+            if prim.skin.is_some() {
+                let recs = &self.recs[batch.start as usize..(batch.start + batch.len) as usize];
+                for r in recs {
+                    if let Some(stamp) = self.skinned_counted.get_mut(r.item as usize)
+                        && *stamp != self.frame
+                    {
+                        *stamp = self.frame;
+                        stats.skinned_instances += 1;
+                    }
+                }
+            }
         }
         // SAFETY: restoring default state on the current context.
         unsafe {
@@ -649,6 +792,114 @@ fn frustum_planes(m: Mat4) -> [Vec4; 6] {
 
 fn sphere_visible(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
     planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
+}
+
+/// A draw's matrices, computed only as far as the program needs them.
+fn draw_matrices(
+    frame: &FrameValues,
+    p: &ShaderProgram,
+    list: &DrawList,
+    item: &DrawItem,
+    model: &GpuModel,
+    prim: &GpuPrimitive,
+) -> DrawMatrices {
+    let mut m = DrawMatrices {
+        world: item.world
+            * list.mesh_world(item, prim.mesh, model.mesh_world.get(prim.mesh).copied().unwrap_or_default()),
+        ..Default::default()
+    };
+    if p.needs.worldview || p.needs.normal {
+        m.worldview = frame.view * m.world;
+    }
+    if p.needs.worldviewproj {
+        m.worldviewproj = frame.viewproj * m.world;
+    }
+    if p.needs.normal {
+        m.normal = m.worldview.inverse().transpose();
+    }
+    m
+}
+
+/// Whether draw `b` may join the instanced draw call that `a` starts: same primitive, same
+/// material (whose program takes its per-instance values as attributes), and nothing else that
+/// could differ between the two: texture and constant overrides, morph weights.
+fn instances_compatible(
+    models: &[Option<GpuModel>],
+    materials: &[Option<Material>],
+    list: &DrawList,
+    a: &DrawRec,
+    b: &DrawRec,
+) -> bool {
+    let (ia, ib) = (&list.items[a.item as usize], &list.items[b.item as usize]);
+    if ia.model != ib.model || ia.material != ib.material || a.prim != b.prim {
+        return false;
+    }
+    let (Some(Some(model)), Some(Some(material))) =
+        (models.get(ia.model.0 as usize), materials.get(ia.material.0 as usize))
+    else {
+        return false;
+    };
+    let p = &material.program;
+    if !p.instanceable
+        || ia.constants.of(&list.constants) != ib.constants.of(&list.constants)
+        || ia.textures.of(&list.textures) != ib.textures.of(&list.textures)
+    {
+        return false;
+    }
+    let Some(prim) = model.prims.get(a.prim as usize) else { return false };
+    match (prim.morph, p.morph_capacity) {
+        (Some(_), Some(_)) => {
+            morph_source(model, prim, list, ia.morph_weights).eq(morph_source(model, prim, list, ib.morph_weights))
+        }
+        _ => true,
+    }
+}
+
+/// Groups opaque draws of one primitive by what `instances_compatible` compares besides it: 0
+/// when the item overrides nothing (and the primitive is not morphed).
+fn override_hash(list: &DrawList, item: &DrawItem, model: &GpuModel, prim: &GpuPrimitive, material: &Material) -> u64 {
+    let (constants, textures) = (item.constants.of(&list.constants), item.textures.of(&list.textures));
+    let morphed = prim.morph.is_some() && material.program.morph_capacity.is_some();
+    if constants.is_empty() && textures.is_empty() && !morphed {
+        return 0;
+    }
+    // FNV-1a over the values' bits; collisions only cost a shared call (equality is checked).
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |v: u64| h = (h ^ v).wrapping_mul(0x0000_0100_0000_01b3);
+    for (k, v) in constants {
+        mix(*k);
+        v.iter().for_each(|f| mix(f.to_bits() as u64));
+    }
+    for (k, t) in textures {
+        mix(*k);
+        mix(t.0 as u64);
+    }
+    if morphed {
+        morph_source(model, prim, list, item.morph_weights).for_each(|b| mix(b as u64));
+    }
+    h.max(1)
+}
+
+/// The weights `fill_morph_weights` gives `prim` of an item, without the padding.
+fn morph_source<'a>(
+    model: &'a GpuModel,
+    prim: &GpuPrimitive,
+    list: &'a DrawList,
+    span: Span,
+) -> impl Iterator<Item = u32> + 'a {
+    let count = prim.morph.map_or(0, |m| m.targets as usize);
+    let start = model.morph_range(prim.mesh).start;
+    let span = span.of(&list.morph_weights);
+    let src = if span.is_empty() { model.initial_morph_weights() } else { span };
+    let src = src.get(start..).unwrap_or(&[]);
+    // Bit patterns, so that equal means "draws the same" (and -0.0 vs 0.0 is conservative).
+    src.iter().take(count).map(|&w| if w.is_finite() { w.to_bits() } else { 0 })
+}
+
+/// The bytes of a float slice, without copying.
+fn f32_bytes(v: &[f32]) -> &[u8] {
+    // SAFETY: `v` is a live, initialised slice; u8 has alignment 1 and the length is exact.
+    unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
 /// Largest axis scale of an affine matrix, to grow a bounding sphere radius.

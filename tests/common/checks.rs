@@ -137,6 +137,36 @@ impl Scene {
     }
 }
 
+/// Sets a per-instance attribute of the built-in vertex program (`mtx_worldview`, `mtx_normal`,
+/// `animation_data`: attributes, see `render::program`) to one value for every vertex, as the
+/// renderer's instance buffer would for one instance: `columns` are the value's columns (a vec4
+/// is one); a `mat3` attribute takes the first three of each of its three. Does nothing when the
+/// program has no such active attribute.
+pub fn set_instance_attribute(gl: &glow::Context, program: glow::Program, name: &str, columns: &[[f32; 4]]) {
+    // SAFETY: queries on a linked program of the current context; generic attribute values.
+    unsafe {
+        let Some(loc) = gl.get_attrib_location(program, name) else { return };
+        let mut used = columns.len();
+        for i in 0..gl.get_active_attributes(program) {
+            if let Some(a) = gl.get_active_attribute(program, i).filter(|a| a.name == name) {
+                used = match a.atype {
+                    glow::FLOAT_MAT3 => 3,
+                    glow::FLOAT_VEC4 => 1,
+                    _ => 4,
+                };
+            }
+        }
+        for (c, v) in columns.iter().take(used).enumerate() {
+            gl.vertex_attrib_4_f32(loc + c as u32, v[0], v[1], v[2], v[3]);
+        }
+    }
+}
+
+/// The columns of a matrix, as [`set_instance_attribute`] takes them.
+pub fn columns(m: &glam::Mat4) -> [[f32; 4]; 4] {
+    [m.x_axis.to_array(), m.y_axis.to_array(), m.z_axis.to_array(), m.w_axis.to_array()]
+}
+
 /// Compiles and links a vertex program (attributes at the renderer's locations) that captures
 /// `var_position` and `var_normal` with transform feedback, and makes it current: the readback
 /// tests run the built-in vertex program this way.
