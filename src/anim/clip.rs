@@ -210,6 +210,35 @@ impl Clip {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
+        self.sample_where(t, cache, |_| true, out_locals, out_weights)
+    }
+
+    /// `sample` for the nodes a layer mask covers (`mask[node] > 0`; a node past the mask's end
+    /// is not covered): the other nodes keep what the caller put there. A masked layer only
+    /// reads its covered joints, so sampling the rest would be wasted. Morph weights are not
+    /// per joint and are always sampled.
+    pub fn sample_masked(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        mask: &[f32],
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        // NaN counts as covered, as the blend does (it only skips weights `<= 0`).
+        let covered = |n: usize| mask.get(n).is_some_and(|&m| m > 0.0 || m.is_nan());
+        self.sample_where(t, cache, covered, out_locals, out_weights)
+    }
+
+    #[inline(always)]
+    fn sample_where(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        keep: impl Fn(usize) -> bool + Copy,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
         need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
         need("locals", self.node_span, out_locals.len())?;
         need("weights", self.weight_span, out_weights.len())?;
@@ -218,9 +247,12 @@ impl Clip {
             *at = locate(&self.times[first as usize..][..n as usize], t, hint);
         }
         for g in &self.groups {
-            g.sample(cache.at[g.times as usize], out_locals);
+            g.sample(cache.at[g.times as usize], keep, out_locals);
         }
         for track in &self.tracks {
+            if track.path != ChannelPath::Weights && !keep(track.target as usize) {
+                continue;
+            }
             let mut at = cache.at[track.times as usize];
             if track.interpolation == Interpolation::Step {
                 at.s = 0.0; // hold key k until the next key's time
@@ -248,8 +280,8 @@ impl Clip {
 impl LinearGroup {
     /// Writes every track of the group at `at`. Nodes were validated against the skeleton, and
     /// `sample` checked `out` against the clip's node span.
-    #[inline]
-    fn sample(&self, at: At, out: &mut [Transform]) {
+    #[inline(always)]
+    fn sample(&self, at: At, keep: impl Fn(usize) -> bool, out: &mut [Transform]) {
         let w = self.nodes.len();
         let a = &self.keys[at.k * w..][..w];
         // Before the first / after the last key (s == 0) key k is the value; k + 1 may not exist.
@@ -263,12 +295,21 @@ impl LinearGroup {
         let (b_t, b) = b.split_at(nt);
         let (b_r, b_s) = b.split_at(nr);
         for ((&n, a), b) in nodes_t.iter().zip(a_t).zip(b_t) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].translation = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
         }
         for ((&n, a), b) in nodes_r.iter().zip(a_r).zip(b_r) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].rotation = slerp(Quat::from_vec4(*a), Quat::from_vec4(*b), s);
         }
         for ((&n, a), b) in nodes_s.iter().zip(a_s).zip(b_s) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].scale = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
         }
     }

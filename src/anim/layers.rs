@@ -6,8 +6,8 @@
 use super::clip::Clip;
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
-use super::transform::{Transform, blend_locals, slerp};
-use glam::{Quat, Vec3A};
+use super::transform::{Transform, blend_locals, column_quats, quat_columns, slerp4};
+use glam::{Vec3A, Vec4};
 use std::rc::Rc;
 
 /// Layers a model has: 0 (Defold's) and seven more.
@@ -144,11 +144,13 @@ impl Layer {
         if weight <= 0.0 {
             return Ok(());
         }
-        self.player.pose_from(
+        let mask = self.params.mask.as_deref();
+        self.player.pose_masked(
             clips,
             skeleton,
             &mut self.scratch,
             fade_in.is_none(),
+            mask,
             &mut self.locals,
             &mut self.weights,
         )?;
@@ -156,16 +158,19 @@ impl Layer {
         if self.params.additive {
             let reference = |c: usize| first_keys.get(c).filter(|r| r.len() >= n);
             let Some(r) = reference(cur) else { return Ok(()) };
-            self.refs[..n].copy_from_slice(&r[..n]);
+            // The first-key pose itself, unless a cross-fade blends two of them.
+            let mut r = &r[..n];
             if fade_in.is_none()
                 && let (Some(prev), Some(b)) = (self.player.previous_animation(), self.player.blend_weight())
             {
+                self.refs[..n].copy_from_slice(r);
                 let from = reference(prev).map_or(skeleton.rest(), |v| v.as_slice());
                 blend_locals(&from[..n], &mut self.refs[..n], b);
+                r = &self.refs[..n];
             }
-            add_pose(out, &self.locals[..n], &self.refs[..n], weight, self.params.mask.as_deref());
+            add_pose(out, &self.locals[..n], r, weight, mask);
         } else {
-            override_pose(out, &self.locals[..n], weight, self.params.mask.as_deref());
+            override_pose(out, &self.locals[..n], weight, mask);
             // Morph weights: every override layer whose clip animates weights lerps them by its
             // weight, so the highest one at weight 1 wins (masks are per joint, not per target).
             if clips.get(cur).is_some_and(|c| c.weight_span() > 0) {
@@ -178,23 +183,53 @@ impl Layer {
     }
 }
 
-/// Override: `out[j]` moves toward `layer[j]` by `weight × mask[j]` (lerp, shortest-path slerp,
-/// renormalised), skipped at 0 and copied at 1.
-pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
-    for (j, (o, l)) in out.iter_mut().zip(layer).enumerate() {
+/// The joints a blend pass changes (`weight × mask[j] > 0`), four at a time with their
+/// weights, so the rotations of four joints blend in one SIMD step. A short last batch is
+/// padded with weight-0 lanes that the callers skip. Scanning the mask costs one compare per
+/// joint; the blend itself runs only on covered joints.
+#[inline(always)]
+fn batches(n: usize, weight: f32, mask: Option<&[f32]>, mut f: impl FnMut(&[usize; 4], &[f32; 4], usize)) {
+    let (mut joints, mut weights, mut len) = ([0usize; 4], [0.0f32; 4], 0);
+    for j in 0..n {
         let w = weight * mask.map_or(1.0, |m| m.get(j).copied().unwrap_or(0.0));
         if w <= 0.0 {
             continue;
         }
-        if w >= 1.0 {
-            *o = *l;
-            continue;
+        (joints[len], weights[len]) = (j, w);
+        len += 1;
+        if len == 4 {
+            f(&joints, &weights, 4);
+            len = 0;
         }
-        o.translation = o.translation.lerp(l.translation, w);
-        o.scale = o.scale.lerp(l.scale, w);
-        let r = slerp(o.rotation, l.rotation, w);
-        o.rotation = r * (1.5 - 0.5 * r.length_squared());
     }
+    if len > 0 {
+        for k in len..4 {
+            (joints[k], weights[k]) = (joints[0], 0.0);
+        }
+        f(&joints, &weights, len);
+    }
+}
+
+/// Override: `out[j]` moves toward `layer[j]` by `weight × mask[j]` (lerp, shortest-path slerp,
+/// renormalised), skipped at 0 and copied at 1.
+pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
+    let n = out.len().min(layer.len());
+    batches(n, weight, mask, |joints, weights, len| {
+        let a = quat_columns(joints.map(|j| out[j].rotation));
+        let b = quat_columns(joints.map(|j| layer[j].rotation));
+        let r = column_quats(slerp4(a, b, Vec4::from_array(*weights)));
+        for k in 0..len {
+            let (j, w) = (joints[k], weights[k]);
+            let (o, l) = (&mut out[j], &layer[j]);
+            if w >= 1.0 {
+                *o = *l;
+                continue;
+            }
+            o.translation = o.translation.lerp(l.translation, w);
+            o.scale = o.scale.lerp(l.scale, w);
+            o.rotation = r[k] * (1.5 - 0.5 * r[k].length_squared());
+        }
+    });
 }
 
 /// Additive: `weight × mask[j]` of the layer's difference from its reference pose is applied
@@ -207,21 +242,24 @@ pub fn add_pose(
     weight: f32,
     mask: Option<&[f32]>,
 ) {
-    for (j, ((o, l), r)) in out.iter_mut().zip(layer).zip(reference).enumerate() {
-        let w = weight * mask.map_or(1.0, |m| m.get(j).copied().unwrap_or(0.0));
-        if w <= 0.0 {
-            continue;
+    let n = out.len().min(layer.len()).min(reference.len());
+    let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+    batches(n, weight, mask, |joints, weights, len| {
+        let delta = joints.map(|j| reference[j].rotation.conjugate() * layer[j].rotation);
+        let partial = column_quats(slerp4(identity, quat_columns(delta), Vec4::from_array(*weights)));
+        for k in 0..len {
+            let (j, w) = (joints[k], weights[k]);
+            let (o, l, r) = (&mut out[j], &layer[j], &reference[j]);
+            o.translation += (l.translation - r.translation) * w;
+            // A zero reference scale gives no ratio: that axis keeps its scale.
+            let s = l.scale / r.scale;
+            let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
+            o.scale *= Vec3A::ONE.lerp(s, w);
+            let d = if w >= 1.0 { delta[k] } else { partial[k] };
+            let q = o.rotation * d;
+            o.rotation = q * (1.5 - 0.5 * q.length_squared());
         }
-        o.translation += (l.translation - r.translation) * w;
-        // A zero reference scale gives no ratio: that axis keeps its scale.
-        let s = l.scale / r.scale;
-        let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
-        o.scale *= Vec3A::ONE.lerp(s, w);
-        let delta = r.rotation.conjugate() * l.rotation;
-        let d = if w >= 1.0 { delta } else { slerp(Quat::IDENTITY, delta, w) };
-        let q = o.rotation * d;
-        o.rotation = q * (1.5 - 0.5 * q.length_squared());
-    }
+    });
 }
 
 /// Layer 0 with a weight, mask or additive flag: its pose (in `pose`) laid over the rest pose
