@@ -6,8 +6,8 @@
 use super::clip::Clip;
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
-use super::transform::{Transform, blend_locals, column_quats, quat_columns, slerp4};
-use glam::{Vec3A, Vec4};
+use super::transform::{Transform, blend_locals, column_quats, quat_columns, quat_mul4, renormalise4, slerp4};
+use glam::{Quat, Vec3A, Vec4};
 use std::rc::Rc;
 
 /// Layers a model has: 0 (Defold's) and seven more.
@@ -215,9 +215,15 @@ fn batches(n: usize, weight: f32, mask: Option<&[f32]>, mut f: impl FnMut(&[usiz
 pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
     let n = out.len().min(layer.len());
     batches(n, weight, mask, |joints, weights, len| {
-        let a = quat_columns(joints.map(|j| out[j].rotation));
-        let b = quat_columns(joints.map(|j| layer[j].rotation));
-        let r = column_quats(slerp4(a, b, Vec4::from_array(*weights)));
+        let w = Vec4::from_array(*weights);
+        // All four copied: no rotation to blend.
+        let r = if w.cmpge(Vec4::ONE).all() {
+            [Quat::IDENTITY; 4]
+        } else {
+            let a = quat_columns(joints.map(|j| out[j].rotation));
+            let b = quat_columns(joints.map(|j| layer[j].rotation));
+            column_quats(renormalise4(slerp4(a, b, w)))
+        };
         for k in 0..len {
             let (j, w) = (joints[k], weights[k]);
             let (o, l) = (&mut out[j], &layer[j]);
@@ -227,7 +233,7 @@ pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, ma
             }
             o.translation = o.translation.lerp(l.translation, w);
             o.scale = o.scale.lerp(l.scale, w);
-            o.rotation = r[k] * (1.5 - 0.5 * r[k].length_squared());
+            o.rotation = r[k];
         }
     });
 }
@@ -245,8 +251,17 @@ pub fn add_pose(
     let n = out.len().min(layer.len()).min(reference.len());
     let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
     batches(n, weight, mask, |joints, weights, len| {
-        let delta = joints.map(|j| reference[j].rotation.conjugate() * layer[j].rotation);
-        let partial = column_quats(slerp4(identity, quat_columns(delta), Vec4::from_array(*weights)));
+        let w = Vec4::from_array(*weights);
+        let [rx, ry, rz, rw] = quat_columns(joints.map(|j| reference[j].rotation));
+        let delta = quat_mul4([-rx, -ry, -rz, rw], quat_columns(joints.map(|j| layer[j].rotation)));
+        let full = w.cmpge(Vec4::ONE);
+        let d = if full.all() {
+            delta
+        } else {
+            let part = slerp4(identity, delta, w);
+            std::array::from_fn(|c| Vec4::select(full, delta[c], part[c]))
+        };
+        let q = column_quats(renormalise4(quat_mul4(quat_columns(joints.map(|j| out[j].rotation)), d)));
         for k in 0..len {
             let (j, w) = (joints[k], weights[k]);
             let (o, l, r) = (&mut out[j], &layer[j], &reference[j]);
@@ -255,9 +270,7 @@ pub fn add_pose(
             let s = l.scale / r.scale;
             let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
             o.scale *= Vec3A::ONE.lerp(s, w);
-            let d = if w >= 1.0 { delta[k] } else { partial[k] };
-            let q = o.rotation * d;
-            o.rotation = q * (1.5 - 0.5 * q.length_squared());
+            o.rotation = q[k];
         }
     });
 }

@@ -124,6 +124,25 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     std::array::from_fn(|k| a[k] * ka + b[k] * kb)
 }
 
+/// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
+#[inline]
+pub fn quat_mul4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
+    let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+/// One Newton step of 1/sqrt on four column quaternions (inputs unit to float precision).
+#[inline]
+pub fn renormalise4(q: [Vec4; 4]) -> [Vec4; 4] {
+    let s = Vec4::splat(1.5) - 0.5 * (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    q.map(|c| c * s)
+}
+
 /// Four quaternions as SIMD columns (`[x, y, z, w]`, one quaternion per lane) and back.
 #[inline]
 pub fn quat_columns(q: [Quat; 4]) -> [Vec4; 4] {
