@@ -3,7 +3,7 @@
 //! covers the pose below: a weight (with a linear fade), a per-joint mask, override or additive.
 //! The pose kernels are the skeleton's (sample into the layer's buffers, then blend into the
 //! result so far); every buffer is allocated when the layer is first used, none per frame.
-use super::clip::Clip;
+use super::clip::{Clip, TrackSelection};
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, blend_locals, column_quats, quat_columns, quat_mul4, renormalise4, slerp4};
@@ -102,6 +102,11 @@ pub struct Layer {
     /// Additive layers: the reference (first-key) pose, blended like the pose during a
     /// cross-fade.
     refs: Vec<Transform>,
+    /// What a masked layer samples and blends, made for `selected_for` (the mask, by pointer,
+    /// and the clip) and rebuilt only when either changes.
+    selection: TrackSelection,
+    covered: Vec<u32>,
+    selected_for: Option<(Rc<[f32]>, usize)>,
 }
 
 impl Layer {
@@ -113,6 +118,9 @@ impl Layer {
             locals: skeleton.rest().to_vec(),
             weights: skeleton.rest_weights().to_vec(),
             refs: skeleton.rest().to_vec(),
+            selection: TrackSelection::default(),
+            covered: Vec::new(),
+            selected_for: None,
         }
     }
 
@@ -145,15 +153,28 @@ impl Layer {
             return Ok(());
         }
         let mask = self.params.mask.as_deref();
-        self.player.pose_masked(
-            clips,
-            skeleton,
-            &mut self.scratch,
-            fade_in.is_none(),
-            mask,
-            &mut self.locals,
-            &mut self.weights,
-        )?;
+        // No cross-fade to sample: a masked layer samples its selected tracks only.
+        let single = self.player.blend_weight().is_none() || fade_in.is_some();
+        let covered = match (&self.params.mask, clips.get(cur)) {
+            (Some(m), Some(clip)) if single => {
+                let fresh = matches!(&self.selected_for, Some((pm, c)) if Rc::ptr_eq(pm, m) && *c == cur);
+                if !fresh {
+                    clip.select(m, &mut self.selection);
+                    self.covered.clear();
+                    self.covered.extend((0..n.min(m.len())).filter(|&j| m[j] > 0.0 || m[j].is_nan()).map(|j| j as u32));
+                    self.selected_for = Some((m.clone(), cur));
+                }
+                let (sk, sel) = (skeleton, &self.selection);
+                self.player.pose_selected(clips, sk, &mut self.scratch, sel, &mut self.locals, &mut self.weights)?;
+                Some(self.covered.as_slice())
+            }
+            _ => {
+                let with_previous = fade_in.is_none();
+                let (l, w) = (&mut self.locals, &mut self.weights);
+                self.player.pose_masked(clips, skeleton, &mut self.scratch, with_previous, mask, l, w)?;
+                None
+            }
+        };
         let out = &mut out_locals[..n];
         if self.params.additive {
             let reference = |c: usize| first_keys.get(c).filter(|r| r.len() >= n);
@@ -168,9 +189,9 @@ impl Layer {
                 blend_locals(&from[..n], &mut self.refs[..n], b);
                 r = &self.refs[..n];
             }
-            add_pose(out, &self.locals[..n], r, weight, mask);
+            add_joints(out, &self.locals[..n], r, weight, mask, covered);
         } else {
-            override_pose(out, &self.locals[..n], weight, mask);
+            override_joints(out, &self.locals[..n], weight, mask, covered);
             // Morph weights: every override layer whose clip animates weights lerps them by its
             // weight, so the highest one at weight 1 wins (masks are per joint, not per target).
             if clips.get(cur).is_some_and(|c| c.weight_span() > 0) {
@@ -188,9 +209,29 @@ impl Layer {
 /// padded with weight-0 lanes that the callers skip. Scanning the mask costs one compare per
 /// joint; the blend itself runs only on covered joints.
 #[inline(always)]
-fn batches(n: usize, weight: f32, mask: Option<&[f32]>, mut f: impl FnMut(&[usize; 4], &[f32; 4], usize)) {
+fn batches(
+    n: usize,
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+    f: impl FnMut(&[usize; 4], &[f32; 4], usize),
+) {
+    match covered {
+        Some(c) => batches_of(c.iter().map(|&j| j as usize).filter(|&j| j < n), weight, mask, f),
+        None => batches_of(0..n, weight, mask, f),
+    }
+}
+
+/// `batches` over the candidate joints `candidates` (all, or the precomputed covered ones).
+#[inline(always)]
+fn batches_of(
+    candidates: impl Iterator<Item = usize>,
+    weight: f32,
+    mask: Option<&[f32]>,
+    mut f: impl FnMut(&[usize; 4], &[f32; 4], usize),
+) {
     let (mut joints, mut weights, mut len) = ([0usize; 4], [0.0f32; 4], 0);
-    for j in 0..n {
+    for j in candidates {
         let w = weight * mask.map_or(1.0, |m| m.get(j).copied().unwrap_or(0.0));
         if w <= 0.0 {
             continue;
@@ -213,8 +254,19 @@ fn batches(n: usize, weight: f32, mask: Option<&[f32]>, mut f: impl FnMut(&[usiz
 /// Override: `out[j]` moves toward `layer[j]` by `weight × mask[j]` (lerp, shortest-path slerp,
 /// renormalised), skipped at 0 and copied at 1.
 pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
+    override_joints(out, layer, weight, mask, None);
+}
+
+/// `override_pose` over the joints `covered` lists (the mask's non-zero entries), when known.
+fn override_joints(
+    out: &mut [Transform],
+    layer: &[Transform],
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+) {
     let n = out.len().min(layer.len());
-    batches(n, weight, mask, |joints, weights, len| {
+    batches(n, weight, mask, covered, |joints, weights, len| {
         let w = Vec4::from_array(*weights);
         // All four copied: no rotation to blend.
         let r = if w.cmpge(Vec4::ONE).all() {
@@ -248,9 +300,21 @@ pub fn add_pose(
     weight: f32,
     mask: Option<&[f32]>,
 ) {
+    add_joints(out, layer, reference, weight, mask, None);
+}
+
+/// `add_pose` over the joints `covered` lists (the mask's non-zero entries), when known.
+fn add_joints(
+    out: &mut [Transform],
+    layer: &[Transform],
+    reference: &[Transform],
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+) {
     let n = out.len().min(layer.len()).min(reference.len());
     let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
-    batches(n, weight, mask, |joints, weights, len| {
+    batches(n, weight, mask, covered, |joints, weights, len| {
         let w = Vec4::from_array(*weights);
         let [rx, ry, rz, rw] = quat_columns(joints.map(|j| reference[j].rotation));
         let delta = quat_mul4([-rx, -ry, -rz, rw], quat_columns(joints.map(|j| layer[j].rotation)));

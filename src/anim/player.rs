@@ -2,7 +2,7 @@
 //! current and the other fading out during a cross-fade; cursor advance, wrap, normalisation and
 //! completion exactly as Defold, but sampling exact key times instead of 30 Hz bakes. The player
 //! works on clip indices; resolving animation ids (and refusing unknown ones) is the caller's.
-use super::clip::{Clip, SamplingCache};
+use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, blend_locals, blend_weights};
 use super::tween::Playback;
@@ -355,6 +355,40 @@ impl ModelPlayer {
             blend_weights(weights, out_weights, k);
         }
         Ok(())
+    }
+}
+
+impl ModelPlayer {
+    /// The current clip alone (no cross-fade) over the rest pose, sampled through `sel`
+    /// (`Clip::sample_selected`): a masked layer's pose, without a mask test per track.
+    pub fn pose_selected(
+        &self,
+        clips: &[Clip],
+        skeleton: &Skeleton,
+        scratch: &mut PoseScratch,
+        sel: &TrackSelection,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        let (n, w) = (skeleton.node_count(), skeleton.rest_weights().len());
+        need("locals", n, out_locals.len())?;
+        need("weights", w, out_weights.len())?;
+        let p = &self.players[self.current];
+        let clip = p.animation.and_then(|a| clips.get(a));
+        if let Some(clip) = clip {
+            need("sampling cache", clip.time_list_count(), scratch.caches[self.current].capacity())?;
+            need("locals", clip.node_span(), n)?;
+            need("weights", clip.weight_span(), w)?;
+        }
+        let (out_locals, out_weights) = (&mut out_locals[..n], &mut out_weights[..w]);
+        out_locals.copy_from_slice(skeleton.rest());
+        out_weights.copy_from_slice(skeleton.rest_weights());
+        match clip {
+            Some(clip) => {
+                clip.sample_selected(p.time(), &mut scratch.caches[self.current], sel, out_locals, out_weights)
+            }
+            None => Ok(()),
+        }
     }
 }
 
