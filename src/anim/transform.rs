@@ -89,7 +89,7 @@ fn series<const N: usize>(x: f32, t: f32, d: f32) -> (f32, f32) {
 /// eight-term series (within 5e-7 of an exact slerp for arcs up to 120°); a lane with a longer
 /// arc first halves it as `slerp` does (the midpoint is exact), and since that half arc is at
 /// most 90° no lane ever needs trigonometry or a branch of its own. Not renormalised.
-#[inline]
+#[inline(always)]
 pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
     let d0 = dot(&a, &b);
@@ -125,7 +125,7 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
 }
 
 /// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
-#[inline]
+#[inline(always)]
 pub fn quat_mul4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
     let ([ax, ay, az, aw], [bx, by, bz, bw]) = (a, b);
     [
@@ -137,19 +137,19 @@ pub fn quat_mul4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
 }
 
 /// One Newton step of 1/sqrt on four column quaternions (inputs unit to float precision).
-#[inline]
+#[inline(always)]
 pub fn renormalise4(q: [Vec4; 4]) -> [Vec4; 4] {
     let s = Vec4::splat(1.5) - 0.5 * (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     q.map(|c| c * s)
 }
 
 /// Four quaternions as SIMD columns (`[x, y, z, w]`, one quaternion per lane) and back.
-#[inline]
+#[inline(always)]
 pub fn quat_columns(q: [Quat; 4]) -> [Vec4; 4] {
     let m = Mat4::from_cols(Vec4::from(q[0]), Vec4::from(q[1]), Vec4::from(q[2]), Vec4::from(q[3])).transpose();
     [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
 }
-#[inline]
+#[inline(always)]
 pub fn column_quats(c: [Vec4; 4]) -> [Quat; 4] {
     let m = Mat4::from_cols(c[0], c[1], c[2], c[3]).transpose();
     [Quat::from_vec4(m.x_axis), Quat::from_vec4(m.y_axis), Quat::from_vec4(m.z_axis), Quat::from_vec4(m.w_axis)]
