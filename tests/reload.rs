@@ -480,3 +480,90 @@ end
     assert_ne!(strip(&later), strip(&first), "morph animation is stuck after the reload");
     assert!(r.child.try_wait().ok().flatten().is_none(), "sinew exited");
 }
+
+const LAYERS_SCRIPT: &str = r##"
+local W = "#model"
+function init(self)
+  model.play_anim(W, "wiggle", go.PLAYBACK_NONE)
+  model.play_anim(W, "wiggle", go.PLAYBACK_NONE,
+    { layer = 1, offset = 0.25, weight = 0.6, mask = "upper", playback_rate = 0.5 })
+  model.play_anim(W, "wiggle", go.PLAYBACK_NONE, { layer = 2, offset = 0.5, additive = true, mask = "Bone_002" })
+  -- A slow fade, still running at every reload below.
+  model.set_layer_weight(W, 2, 0, 1000)
+  self.bone = model.get_go(W, "Bone_002")
+end
+function update(self)
+  self.n = (self.n or 0) + 1
+  if self.n % 5 == 0 then
+    local l1, l2 = model.get_layer(W, 1), model.get_layer(W, 2)
+    local p = go.get_world_position(self.bone)
+    print(string.format("layers l1 %s %.4f %.3f %.3f l2 %s %.4f %.5f bone %.4f %.4f %.4f", tostring(l1.animation),
+      l1.cursor, l1.playback_rate, l1.weight, tostring(l2.animation), l2.cursor, l2.weight, p.x, p.y, p.z))
+  end
+end
+"##;
+
+/// The numbers of a `layers` line, in order (animations as "nil" or a hash name are skipped).
+fn layer_numbers(line: &str) -> Vec<f32> {
+    line.split(' ').filter_map(|w| w.parse().ok()).collect()
+}
+
+#[test]
+fn a_reload_keeps_every_layer_and_drops_those_whose_clip_or_mask_is_gone() {
+    use sinew::project::gltf::samples;
+    let model = r#"{ "mesh": "/models/w.glb", "masks": { "upper": ["Bone_001"] } }"#;
+    let p = project(
+        "reload_layers",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "w", "components": [
+                    { "id": "model", "type": "model", "model": "/main/w.model" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/s.script", LAYERS_SCRIPT),
+            ("/main/w.model", model),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("models")).expect("dir");
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler()).expect("glb");
+    let mut r = Running::start(p.path());
+    let before = r.wait_for("layers l1 ");
+    assert!(before.contains("l1 hash: [wiggle] 0.2500 0.500 0.600 l2 hash: [wiggle] 0.5000"), "{before}");
+
+    // The same glb saved again: both layers continue as they were, the fade included.
+    r.mark();
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler()).expect("save");
+    r.wait_for("reloaded /models/w.glb");
+    r.mark();
+    let after = r.wait_for("layers l1 ");
+    assert!(after.contains("l1 hash: [wiggle] 0.2500 0.500 0.600 l2 hash: [wiggle] 0.5000"), "{after}");
+    r.mark();
+    let later = r.wait_for("layers l1 ");
+    let (b, a, l) = (layer_numbers(&before), layer_numbers(&after), layer_numbers(&later));
+    assert!(a[4] < b[4] && l[4] < a[4] && a[4] > 0.99, "layer 2's weight fade goes on: {before} / {after} / {later}");
+    // Mask and additive flag kept: the bone where the same layers put it (the fade moves it
+    // by far less than the tolerance over these frames).
+    for k in 5..8 {
+        assert!((a[k] - b[k]).abs() < 2e-3, "bone kept its layered pose: {before} / {after}");
+    }
+
+    // The .model loses the mask 'upper': layer 1 is dropped with a warning, layer 2 stays.
+    r.mark();
+    p.write("/main/w.model", r#"{ "mesh": "/models/w.glb" }"#);
+    r.wait_for("layer 1 is dropped after the reload");
+    r.wait_for("reloaded /main/w.model");
+    r.mark();
+    let no_mask = r.wait_for("layers l1 ");
+    assert!(no_mask.contains("l1 nil 0.0000") && no_mask.contains("l2 hash: [wiggle] 0.5000"), "{no_mask}");
+
+    // The clip disappears: layer 2 is dropped too.
+    r.mark();
+    std::fs::write(p.path().join("models/w.glb"), samples::wiggler_with_clip("sway")).expect("save");
+    r.wait_for("animation 'wiggle' on layer 2 is gone after the reload; the layer is dropped");
+    r.mark();
+    let gone = r.wait_for("layers l1 ");
+    assert!(gone.contains("l1 nil") && gone.contains("l2 nil"), "{gone}");
+    println!("{before}\n{after}\n{later}\n{no_mask}\n{gone}");
+}

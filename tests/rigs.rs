@@ -389,7 +389,7 @@ end
 fn demo_mannequin_elbows_stop_at_the_limit_and_the_waist_bends_softly() {
     use glam::{Mat4, Quat, Vec3};
     use sinew::game::animation::{AnimState, Rig};
-    use std::rc::Rc;
+    use std::sync::Arc;
     let content = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content/main");
     let read = |name: &str| std::fs::read_to_string(content.join(name)).unwrap();
     let (script, model) = (read("mannequin.script"), read("mannequin.model"));
@@ -423,7 +423,7 @@ fn demo_mannequin_elbows_stop_at_the_limit_and_the_waist_bends_softly() {
     let res = sinew::project::Resources::open_dir(d.path()).unwrap();
     let imported = sinew::project::import::import_model(&res, "/models/mannequin.bon").unwrap();
     let data = imported.data;
-    let rig = Rc::new(Rig::new(&data.source, &data, &[&data]).unwrap());
+    let rig = Arc::new(Rig::new(&data.source, &data, &[&data]).unwrap());
     let sk = &rig.skeleton;
     let (b, t) = (sk.find_joint("Bassin").unwrap(), sk.find_joint("Torse").unwrap());
     let mut locals = sk.rest().to_vec();

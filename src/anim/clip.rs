@@ -210,6 +210,98 @@ impl Clip {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
+        self.sample_where(t, cache, |_| true, out_locals, out_weights)
+    }
+
+    /// `sample` for the nodes a layer mask covers (`mask[node] > 0`; a node past the mask's end
+    /// is not covered): the other nodes keep what the caller put there. A masked layer only
+    /// reads its covered joints, so sampling the rest would be wasted. Morph weights are not
+    /// per joint and are always sampled.
+    pub fn sample_masked(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        mask: &[f32],
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        // NaN counts as covered, as the blend does (it only skips weights `<= 0`).
+        let covered = |n: usize| mask.get(n).is_some_and(|&m| m > 0.0 || m.is_nan());
+        self.sample_where(t, cache, covered, out_locals, out_weights)
+    }
+
+    /// The tracks of this clip a masked layer needs (those on nodes `mask` covers, and every
+    /// morph-weight track), for [`Clip::sample_selected`]. Built when a layer's clip or mask
+    /// changes, so the per-frame sample neither tests the mask nor mispredicts on it.
+    pub fn select(&self, mask: &[f32], out: &mut TrackSelection) {
+        let covered = |n: usize| mask.get(n).is_some_and(|&m| m > 0.0 || m.is_nan());
+        out.groups.resize_with(self.groups.len(), Default::default);
+        for (g, sel) in self.groups.iter().zip(&mut out.groups) {
+            let (nt, ns) = (g.translations, g.scales);
+            let nr = g.nodes.len() - nt - ns;
+            sel.tracks.clear();
+            let mut counts = [0usize; 2];
+            for (i, &n) in g.nodes.iter().enumerate() {
+                if covered(n as usize) {
+                    sel.tracks.push(i as u32);
+                    if i < nt {
+                        counts[0] += 1;
+                    } else if i < nt + nr {
+                        counts[1] += 1;
+                    }
+                }
+            }
+            sel.split = counts;
+        }
+        out.tracks.clear();
+        for (i, t) in self.tracks.iter().enumerate() {
+            if t.path == ChannelPath::Weights || covered(t.target as usize) {
+                out.tracks.push(i as u32);
+            }
+        }
+    }
+
+    /// `sample_masked` through a selection made by [`Clip::select`] for this clip (one made
+    /// for another clip is refused, never misread).
+    pub fn sample_selected(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        sel: &TrackSelection,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
+        need("locals", self.node_span, out_locals.len())?;
+        need("weights", self.weight_span, out_weights.len())?;
+        let fits = sel.groups.len() == self.groups.len()
+            && sel.groups.iter().zip(&self.groups).all(|(s, g)| s.tracks.iter().all(|&i| (i as usize) < g.nodes.len()))
+            && sel.tracks.iter().all(|&i| (i as usize) < self.tracks.len());
+        if !fits {
+            return Err(RigError::BadModel(format!("clip {}: track selection made for another clip", self.name)));
+        }
+        let t = if t.is_nan() { 0.0 } else { t };
+        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
+            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
+        }
+        for (g, s) in self.groups.iter().zip(&sel.groups) {
+            g.sample_some(cache.at[g.times as usize], s, out_locals);
+        }
+        for &i in &sel.tracks {
+            self.sample_track(&self.tracks[i as usize], &cache.at, out_locals, out_weights);
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn sample_where(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        keep: impl Fn(usize) -> bool + Copy,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
         need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
         need("locals", self.node_span, out_locals.len())?;
         need("weights", self.weight_span, out_weights.len())?;
@@ -218,38 +310,47 @@ impl Clip {
             *at = locate(&self.times[first as usize..][..n as usize], t, hint);
         }
         for g in &self.groups {
-            g.sample(cache.at[g.times as usize], out_locals);
+            g.sample(cache.at[g.times as usize], keep, out_locals);
         }
         for track in &self.tracks {
-            let mut at = cache.at[track.times as usize];
-            if track.interpolation == Interpolation::Step {
-                at.s = 0.0; // hold key k until the next key's time
+            if track.path != ChannelPath::Weights && !keep(track.target as usize) {
+                continue;
             }
-            let c = track.components as usize;
-            let values = &self.values[track.first_value as usize..];
-            let cubic = track.interpolation == Interpolation::CubicSpline;
-            let target = track.target as usize;
-            match track.path {
-                ChannelPath::Translation => out_locals[target].translation = vec3(values, at, cubic),
-                ChannelPath::Scale => out_locals[target].scale = vec3(values, at, cubic),
-                ChannelPath::Rotation => out_locals[target].rotation = quat(values, at, cubic),
-                ChannelPath::Weights => {
-                    let out = &mut out_weights[target..target + c];
-                    for (k, o) in out.iter_mut().enumerate() {
-                        *o = scalar(values, c, k, at, cubic);
-                    }
+            self.sample_track(track, &cache.at, out_locals, out_weights);
+        }
+        Ok(())
+    }
+
+    /// One track of `tracks` at its key position (targets were validated at construction).
+    #[inline(always)]
+    fn sample_track(&self, track: &Track, ats: &[At], out_locals: &mut [Transform], out_weights: &mut [f32]) {
+        let mut at = ats[track.times as usize];
+        if track.interpolation == Interpolation::Step {
+            at.s = 0.0; // hold key k until the next key's time
+        }
+        let c = track.components as usize;
+        let values = &self.values[track.first_value as usize..];
+        let cubic = track.interpolation == Interpolation::CubicSpline;
+        let target = track.target as usize;
+        match track.path {
+            ChannelPath::Translation => out_locals[target].translation = vec3(values, at, cubic),
+            ChannelPath::Scale => out_locals[target].scale = vec3(values, at, cubic),
+            ChannelPath::Rotation => out_locals[target].rotation = quat(values, at, cubic),
+            ChannelPath::Weights => {
+                let out = &mut out_weights[target..target + c];
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = scalar(values, c, k, at, cubic);
                 }
             }
         }
-        Ok(())
     }
 }
 
 impl LinearGroup {
     /// Writes every track of the group at `at`. Nodes were validated against the skeleton, and
     /// `sample` checked `out` against the clip's node span.
-    #[inline]
-    fn sample(&self, at: At, out: &mut [Transform]) {
+    #[inline(always)]
+    fn sample(&self, at: At, keep: impl Fn(usize) -> bool, out: &mut [Transform]) {
         let w = self.nodes.len();
         let a = &self.keys[at.k * w..][..w];
         // Before the first / after the last key (s == 0) key k is the value; k + 1 may not exist.
@@ -263,15 +364,66 @@ impl LinearGroup {
         let (b_t, b) = b.split_at(nt);
         let (b_r, b_s) = b.split_at(nr);
         for ((&n, a), b) in nodes_t.iter().zip(a_t).zip(b_t) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].translation = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
         }
         for ((&n, a), b) in nodes_r.iter().zip(a_r).zip(b_r) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].rotation = slerp(Quat::from_vec4(*a), Quat::from_vec4(*b), s);
         }
         for ((&n, a), b) in nodes_s.iter().zip(a_s).zip(b_s) {
+            if !keep(n as usize) {
+                continue;
+            }
             out[n as usize].scale = Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s);
         }
     }
+}
+
+impl LinearGroup {
+    /// `sample` of the selected tracks (translations, rotations, scales in that order, as
+    /// `Clip::select` lists them).
+    #[inline]
+    fn sample_some(&self, at: At, sel: &GroupSelection, out: &mut [Transform]) {
+        let w = self.nodes.len();
+        let a = &self.keys[at.k * w..][..w];
+        let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
+        let s = at.s;
+        let (t, rest) = sel.tracks.split_at(sel.split[0].min(sel.tracks.len()));
+        let (r, sc) = rest.split_at(sel.split[1].min(rest.len()));
+        for &i in t {
+            let i = i as usize;
+            out[self.nodes[i] as usize].translation = Vec3A::from_vec4(a[i]).lerp(Vec3A::from_vec4(b[i]), s);
+        }
+        for &i in r {
+            let i = i as usize;
+            out[self.nodes[i] as usize].rotation = slerp(Quat::from_vec4(a[i]), Quat::from_vec4(b[i]), s);
+        }
+        for &i in sc {
+            let i = i as usize;
+            out[self.nodes[i] as usize].scale = Vec3A::from_vec4(a[i]).lerp(Vec3A::from_vec4(b[i]), s);
+        }
+    }
+}
+
+/// The tracks of one clip that a masked layer samples ([`Clip::select`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TrackSelection {
+    groups: Vec<GroupSelection>,
+    /// Indices into `Clip::tracks`.
+    tracks: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
+struct GroupSelection {
+    /// Indices into the group's tracks, ascending: translations, then rotations, then scales.
+    tracks: Vec<u32>,
+    /// How many of `tracks` are translations, and how many rotations.
+    split: [usize; 2],
 }
 
 /// Per-instance memory of the key each time list used last. Only a hint: a stale or foreign

@@ -2,7 +2,7 @@
 //! written per joint with glam (`Quat::slerp`, plain lerps) on poses sampled directly from the
 //! clips, and IK checked by its geometric promise (end effector on the target, pole side, aim
 //! axis) on generated arms.
-use super::clip::{Clip, SamplingCache};
+use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::ik::{Aim, Chain, TwoBone};
 use super::layers::{Layer, LayerParams, add_pose, subtree_mask};
 use super::player::{ModelPlayer, PoseScratch};
@@ -171,6 +171,100 @@ fn override_and_additive_layers_match_the_straightforward_blend() {
                         assert_eq!(*o, base(&f, 0.4)[j], "unmasked joint {j} untouched");
                     }
                 }
+            }
+        }
+    }
+}
+
+/// The layer kernels skip unmasked joints, sample only covered ones and blend four rotations
+/// at a time: over random fractional masks, weights and times (cross-fades inside the layer
+/// included) the result is the straightforward per-joint evaluation on fully sampled poses,
+/// and a joint the mask leaves out is bit for bit the pose below.
+#[test]
+fn optimised_layers_match_the_straightforward_evaluation() {
+    let f = fixture();
+    let sk = &f.skeleton;
+    let n = sk.node_count();
+    let mut seed = 0x9e37_79b9u32;
+    let random_mask = |seed: &mut u32| -> std::sync::Arc<[f32]> {
+        (0..n).map(|_| if rnd(seed) < 0.35 { 0.0 } else { rnd(seed) }).collect()
+    };
+    // One layer throughout, and masks kept for a few cases, so the selection a masked layer
+    // keeps is reused and rebuilt (new mask, new clip) as play_anim calls change them.
+    let mut layer = Layer::new(sk, &f.clips);
+    let mut masks = [random_mask(&mut seed), random_mask(&mut seed)];
+    for case in 0..400 {
+        if case % 12 == 11 {
+            masks = [random_mask(&mut seed), random_mask(&mut seed)];
+        }
+        let additive = case % 2 == 1;
+        let mask = match case % 3 {
+            0 => None,
+            k => Some(masks[k - 1].clone()),
+        };
+        let weight = [0.0, 1.0, rnd(&mut seed), rnd(&mut seed)][(case / 2) % 4];
+        let (clip, t0, dt) = (1 + (case / 3) % 2, rnd(&mut seed), 0.05 + 0.3 * rnd(&mut seed));
+        layer.player.play(clip, Playback::LoopForward, 0.0, t0, 1.0);
+        layer.params.mask = mask.clone();
+        layer.params.additive = additive;
+        layer.params.set_weight(weight, 0.0);
+        layer.player.update(dt);
+        let blend = case % 5 == 0;
+        if blend {
+            layer.player.play(3 - clip, Playback::LoopForward, 1.0, 0.5, 1.0);
+            layer.player.update(0.3);
+        }
+        let below = base(&f, rnd(&mut seed));
+        let mut out = below.clone();
+        layer.apply(&f.clips, &f.first_keys, sk, &mut out, &mut []).unwrap();
+
+        let t = layer.player.time();
+        let cur = layer.player.animation().unwrap();
+        let mut lp = sampled(sk, &f.clips, cur, t);
+        let mut r = f.first_keys[cur].clone();
+        if blend {
+            let mut from = ModelPlayer::new(&f.clips);
+            from.play(clip, Playback::LoopForward, 0.0, t0, 1.0);
+            from.update(dt + 0.3);
+            let prev = sampled(sk, &f.clips, clip, from.time());
+            lp = reference_override(&prev, &lp, 0.3, None);
+            r = reference_override(&f.first_keys[clip], &r, 0.3, None);
+        }
+        let m = mask.as_deref();
+        let want = if additive {
+            reference_additive(&below, &lp, &r, weight, m)
+        } else {
+            reference_override(&below, &lp, weight, m)
+        };
+        assert_pose_eq(&out, &want, &format!("case {case}: additive {additive}, mask {m:?}, weight {weight}"));
+        for j in 0..n {
+            if weight * m.map_or(1.0, |m| m[j]) <= 0.0 {
+                assert_eq!(out[j], below[j], "case {case}: joint {j} is not covered");
+            }
+        }
+    }
+}
+
+#[test]
+fn masked_sampling_writes_exactly_the_covered_joints() {
+    let f = fixture();
+    let sk = &f.skeleton;
+    let mask = [0.0, 0.5, 1.0, 0.0, 0.2, 0.0];
+    let mut sel = TrackSelection::default();
+    for c in 0..f.clips.len() {
+        for k in 0..20 {
+            let t = k as f32 * 0.06;
+            let full = sampled(sk, &f.clips, c, t);
+            let mut got = sk.rest().to_vec();
+            let mut cache = SamplingCache::new(&f.clips[c]);
+            f.clips[c].sample_masked(t, &mut cache, &mask, &mut got, &mut []).unwrap();
+            let mut selected = sk.rest().to_vec();
+            f.clips[c].select(&mask, &mut sel);
+            f.clips[c].sample_selected(t, &mut cache, &sel, &mut selected, &mut []).unwrap();
+            for j in 0..sk.node_count() {
+                let want = if mask[j] > 0.0 { full[j] } else { sk.rest()[j] };
+                assert_eq!(got[j], want, "clip {c} at {t}: joint {j}");
+                assert_eq!(selected[j], want, "clip {c} at {t}: joint {j}, through a selection");
             }
         }
     }

@@ -3,11 +3,11 @@
 //! covers the pose below: a weight (with a linear fade), a per-joint mask, override or additive.
 //! The pose kernels are the skeleton's (sample into the layer's buffers, then blend into the
 //! result so far); every buffer is allocated when the layer is first used, none per frame.
-use super::clip::Clip;
+use super::clip::{Clip, TrackSelection};
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
-use super::transform::{Transform, blend_locals, slerp};
-use glam::{Quat, Vec3A};
+use super::transform::{Transform, blend_locals, column_quats, quat_columns, quat_mul4, renormalise4, slerp4};
+use glam::{Quat, Vec3A, Vec4};
 use std::sync::Arc;
 
 /// Layers a model has: 0 (Defold's) and seven more.
@@ -102,6 +102,11 @@ pub struct Layer {
     /// Additive layers: the reference (first-key) pose, blended like the pose during a
     /// cross-fade.
     refs: Vec<Transform>,
+    /// What a masked layer samples and blends, made for `selected_for` (the mask, by pointer,
+    /// and the clip) and rebuilt only when either changes.
+    selection: TrackSelection,
+    covered: Vec<u32>,
+    selected_for: Option<(Arc<[f32]>, usize)>,
 }
 
 impl Layer {
@@ -113,6 +118,9 @@ impl Layer {
             locals: skeleton.rest().to_vec(),
             weights: skeleton.rest_weights().to_vec(),
             refs: skeleton.rest().to_vec(),
+            selection: TrackSelection::default(),
+            covered: Vec::new(),
+            selected_for: None,
         }
     }
 
@@ -144,28 +152,46 @@ impl Layer {
         if weight <= 0.0 {
             return Ok(());
         }
-        self.player.pose_from(
-            clips,
-            skeleton,
-            &mut self.scratch,
-            fade_in.is_none(),
-            &mut self.locals,
-            &mut self.weights,
-        )?;
+        let mask = self.params.mask.as_deref();
+        // No cross-fade to sample: a masked layer samples its selected tracks only.
+        let single = self.player.blend_weight().is_none() || fade_in.is_some();
+        let covered = match (&self.params.mask, clips.get(cur)) {
+            (Some(m), Some(clip)) if single => {
+                let fresh = matches!(&self.selected_for, Some((pm, c)) if Arc::ptr_eq(pm, m) && *c == cur);
+                if !fresh {
+                    clip.select(m, &mut self.selection);
+                    self.covered.clear();
+                    self.covered.extend((0..n.min(m.len())).filter(|&j| m[j] > 0.0 || m[j].is_nan()).map(|j| j as u32));
+                    self.selected_for = Some((m.clone(), cur));
+                }
+                let (sk, sel) = (skeleton, &self.selection);
+                self.player.pose_selected(clips, sk, &mut self.scratch, sel, &mut self.locals, &mut self.weights)?;
+                Some(self.covered.as_slice())
+            }
+            _ => {
+                let with_previous = fade_in.is_none();
+                let (l, w) = (&mut self.locals, &mut self.weights);
+                self.player.pose_masked(clips, skeleton, &mut self.scratch, with_previous, mask, l, w)?;
+                None
+            }
+        };
         let out = &mut out_locals[..n];
         if self.params.additive {
             let reference = |c: usize| first_keys.get(c).filter(|r| r.len() >= n);
             let Some(r) = reference(cur) else { return Ok(()) };
-            self.refs[..n].copy_from_slice(&r[..n]);
+            // The first-key pose itself, unless a cross-fade blends two of them.
+            let mut r = &r[..n];
             if fade_in.is_none()
                 && let (Some(prev), Some(b)) = (self.player.previous_animation(), self.player.blend_weight())
             {
+                self.refs[..n].copy_from_slice(r);
                 let from = reference(prev).map_or(skeleton.rest(), |v| v.as_slice());
                 blend_locals(&from[..n], &mut self.refs[..n], b);
+                r = &self.refs[..n];
             }
-            add_pose(out, &self.locals[..n], &self.refs[..n], weight, self.params.mask.as_deref());
+            add_joints(out, &self.locals[..n], r, weight, mask, covered);
         } else {
-            override_pose(out, &self.locals[..n], weight, self.params.mask.as_deref());
+            override_joints(out, &self.locals[..n], weight, mask, covered);
             // Morph weights: every override layer whose clip animates weights lerps them by its
             // weight, so the highest one at weight 1 wins (masks are per joint, not per target).
             if clips.get(cur).is_some_and(|c| c.weight_span() > 0) {
@@ -178,23 +204,90 @@ impl Layer {
     }
 }
 
-/// Override: `out[j]` moves toward `layer[j]` by `weight × mask[j]` (lerp, shortest-path slerp,
-/// renormalised), skipped at 0 and copied at 1.
-pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
-    for (j, (o, l)) in out.iter_mut().zip(layer).enumerate() {
+/// The joints a blend pass changes (`weight × mask[j] > 0`), four at a time with their
+/// weights, so the rotations of four joints blend in one SIMD step. A short last batch is
+/// padded with weight-0 lanes that the callers skip. Scanning the mask costs one compare per
+/// joint; the blend itself runs only on covered joints.
+#[inline(always)]
+fn batches(
+    n: usize,
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+    f: impl FnMut(&[usize; 4], &[f32; 4], usize),
+) {
+    match covered {
+        Some(c) => batches_of(c.iter().map(|&j| j as usize).filter(|&j| j < n), weight, mask, f),
+        None => batches_of(0..n, weight, mask, f),
+    }
+}
+
+/// `batches` over the candidate joints `candidates` (all, or the precomputed covered ones).
+#[inline(always)]
+fn batches_of(
+    candidates: impl Iterator<Item = usize>,
+    weight: f32,
+    mask: Option<&[f32]>,
+    mut f: impl FnMut(&[usize; 4], &[f32; 4], usize),
+) {
+    let (mut joints, mut weights, mut len) = ([0usize; 4], [0.0f32; 4], 0);
+    for j in candidates {
         let w = weight * mask.map_or(1.0, |m| m.get(j).copied().unwrap_or(0.0));
         if w <= 0.0 {
             continue;
         }
-        if w >= 1.0 {
-            *o = *l;
-            continue;
+        (joints[len], weights[len]) = (j, w);
+        len += 1;
+        if len == 4 {
+            f(&joints, &weights, 4);
+            len = 0;
         }
-        o.translation = o.translation.lerp(l.translation, w);
-        o.scale = o.scale.lerp(l.scale, w);
-        let r = slerp(o.rotation, l.rotation, w);
-        o.rotation = r * (1.5 - 0.5 * r.length_squared());
     }
+    if len > 0 {
+        for k in len..4 {
+            (joints[k], weights[k]) = (joints[0], 0.0);
+        }
+        f(&joints, &weights, len);
+    }
+}
+
+/// Override: `out[j]` moves toward `layer[j]` by `weight × mask[j]` (lerp, shortest-path slerp,
+/// renormalised), skipped at 0 and copied at 1.
+pub fn override_pose(out: &mut [Transform], layer: &[Transform], weight: f32, mask: Option<&[f32]>) {
+    override_joints(out, layer, weight, mask, None);
+}
+
+/// `override_pose` over the joints `covered` lists (the mask's non-zero entries), when known.
+fn override_joints(
+    out: &mut [Transform],
+    layer: &[Transform],
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+) {
+    let n = out.len().min(layer.len());
+    batches(n, weight, mask, covered, |joints, weights, len| {
+        let w = Vec4::from_array(*weights);
+        // All four copied: no rotation to blend.
+        let r = if w.cmpge(Vec4::ONE).all() {
+            [Quat::IDENTITY; 4]
+        } else {
+            let a = quat_columns(joints.map(|j| out[j].rotation));
+            let b = quat_columns(joints.map(|j| layer[j].rotation));
+            column_quats(renormalise4(slerp4(a, b, w)))
+        };
+        for k in 0..len {
+            let (j, w) = (joints[k], weights[k]);
+            let (o, l) = (&mut out[j], &layer[j]);
+            if w >= 1.0 {
+                *o = *l;
+                continue;
+            }
+            o.translation = o.translation.lerp(l.translation, w);
+            o.scale = o.scale.lerp(l.scale, w);
+            o.rotation = r[k];
+        }
+    });
 }
 
 /// Additive: `weight × mask[j]` of the layer's difference from its reference pose is applied
@@ -207,21 +300,43 @@ pub fn add_pose(
     weight: f32,
     mask: Option<&[f32]>,
 ) {
-    for (j, ((o, l), r)) in out.iter_mut().zip(layer).zip(reference).enumerate() {
-        let w = weight * mask.map_or(1.0, |m| m.get(j).copied().unwrap_or(0.0));
-        if w <= 0.0 {
-            continue;
+    add_joints(out, layer, reference, weight, mask, None);
+}
+
+/// `add_pose` over the joints `covered` lists (the mask's non-zero entries), when known.
+fn add_joints(
+    out: &mut [Transform],
+    layer: &[Transform],
+    reference: &[Transform],
+    weight: f32,
+    mask: Option<&[f32]>,
+    covered: Option<&[u32]>,
+) {
+    let n = out.len().min(layer.len()).min(reference.len());
+    let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+    batches(n, weight, mask, covered, |joints, weights, len| {
+        let w = Vec4::from_array(*weights);
+        let [rx, ry, rz, rw] = quat_columns(joints.map(|j| reference[j].rotation));
+        let delta = quat_mul4([-rx, -ry, -rz, rw], quat_columns(joints.map(|j| layer[j].rotation)));
+        let full = w.cmpge(Vec4::ONE);
+        let d = if full.all() {
+            delta
+        } else {
+            let part = slerp4(identity, delta, w);
+            std::array::from_fn(|c| Vec4::select(full, delta[c], part[c]))
+        };
+        let q = column_quats(renormalise4(quat_mul4(quat_columns(joints.map(|j| out[j].rotation)), d)));
+        for k in 0..len {
+            let (j, w) = (joints[k], weights[k]);
+            let (o, l, r) = (&mut out[j], &layer[j], &reference[j]);
+            o.translation += (l.translation - r.translation) * w;
+            // A zero reference scale gives no ratio: that axis keeps its scale.
+            let s = l.scale / r.scale;
+            let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
+            o.scale *= Vec3A::ONE.lerp(s, w);
+            o.rotation = q[k];
         }
-        o.translation += (l.translation - r.translation) * w;
-        // A zero reference scale gives no ratio: that axis keeps its scale.
-        let s = l.scale / r.scale;
-        let s = Vec3A::select(s.is_finite_mask(), s, Vec3A::ONE);
-        o.scale *= Vec3A::ONE.lerp(s, w);
-        let delta = r.rotation.conjugate() * l.rotation;
-        let d = if w >= 1.0 { delta } else { slerp(Quat::IDENTITY, delta, w) };
-        let q = o.rotation * d;
-        o.rotation = q * (1.5 - 0.5 * q.length_squared());
-    }
+    });
 }
 
 /// Layer 0 with a weight, mask or additive flag: its pose (in `pose`) laid over the rest pose

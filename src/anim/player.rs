@@ -2,7 +2,7 @@
 //! current and the other fading out during a cross-fade; cursor advance, wrap, normalisation and
 //! completion exactly as Defold, but sampling exact key times instead of 30 Hz bakes. The player
 //! works on clip indices; resolving animation ids (and refusing unknown ones) is the caller's.
-use super::clip::{Clip, SamplingCache};
+use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, blend_locals, blend_weights};
 use super::tween::Playback;
@@ -299,6 +299,27 @@ impl ModelPlayer {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
+        self.pose_masked(clips, skeleton, scratch, with_previous, None, out_locals, out_weights)
+    }
+
+    /// `pose_from` where only the nodes `mask` covers need to be right (a masked layer reads
+    /// no others): the clips are sampled on those nodes only ([`Clip::sample_masked`]); the
+    /// others hold the rest pose or a blend of rest poses.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pose_masked(
+        &self,
+        clips: &[Clip],
+        skeleton: &Skeleton,
+        scratch: &mut PoseScratch,
+        with_previous: bool,
+        mask: Option<&[f32]>,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        let sample = |clip: &Clip, t: f32, cache: &mut SamplingCache, l: &mut [Transform], w: &mut [f32]| match mask {
+            Some(m) => clip.sample_masked(t, cache, m, l, w),
+            None => clip.sample(t, cache, l, w),
+        };
         let (n, w) = (skeleton.node_count(), skeleton.rest_weights().len());
         need("locals", n, out_locals.len())?;
         need("weights", w, out_weights.len())?;
@@ -320,20 +341,54 @@ impl ModelPlayer {
         out_locals.copy_from_slice(skeleton.rest());
         out_weights.copy_from_slice(skeleton.rest_weights());
         if let Some((clip, t)) = cur {
-            clip.sample(t, &mut scratch.caches[self.current], out_locals, out_weights)?;
+            sample(clip, t, &mut scratch.caches[self.current], out_locals, out_weights)?;
         }
         if let Some(prev) = prev {
             let (locals, weights) = (&mut scratch.locals[..n], &mut scratch.weights[..w]);
             locals.copy_from_slice(skeleton.rest());
             weights.copy_from_slice(skeleton.rest_weights());
             if let Some((clip, t)) = prev {
-                clip.sample(t, &mut scratch.caches[1 - self.current], locals, weights)?;
+                sample(clip, t, &mut scratch.caches[1 - self.current], locals, weights)?;
             }
             let k = self.blend_weight().unwrap_or(1.0);
             blend_locals(locals, out_locals, k);
             blend_weights(weights, out_weights, k);
         }
         Ok(())
+    }
+}
+
+impl ModelPlayer {
+    /// The current clip alone (no cross-fade) over the rest pose, sampled through `sel`
+    /// (`Clip::sample_selected`): a masked layer's pose, without a mask test per track.
+    pub fn pose_selected(
+        &self,
+        clips: &[Clip],
+        skeleton: &Skeleton,
+        scratch: &mut PoseScratch,
+        sel: &TrackSelection,
+        out_locals: &mut [Transform],
+        out_weights: &mut [f32],
+    ) -> Result<(), RigError> {
+        let (n, w) = (skeleton.node_count(), skeleton.rest_weights().len());
+        need("locals", n, out_locals.len())?;
+        need("weights", w, out_weights.len())?;
+        let p = &self.players[self.current];
+        let clip = p.animation.and_then(|a| clips.get(a));
+        if let Some(clip) = clip {
+            need("sampling cache", clip.time_list_count(), scratch.caches[self.current].capacity())?;
+            need("locals", clip.node_span(), n)?;
+            need("weights", clip.weight_span(), w)?;
+        }
+        let (out_locals, out_weights) = (&mut out_locals[..n], &mut out_weights[..w]);
+        out_locals.copy_from_slice(skeleton.rest());
+        out_weights.copy_from_slice(skeleton.rest_weights());
+        match clip {
+            Some(clip) => {
+                clip.sample_selected(p.time(), &mut scratch.caches[self.current], sel, out_locals, out_weights)
+            }
+            None => Ok(()),
+        }
     }
 }
 

@@ -231,6 +231,9 @@ pub struct LayerSlot {
     pub listener: Option<Listener>,
     /// The script that started the layer's animation: it gets the events.
     pub starter: Option<Listener>,
+    /// The names the layer's mask was given by (`.model` masks or joints), so that a reload
+    /// can resolve it again against the new rig.
+    pub mask: Option<Vec<Hash>>,
 }
 
 /// An event crossing found by `advance`.
@@ -270,6 +273,8 @@ pub struct AnimState {
     pub starter: Option<Listener>,
     /// Layer 0's weight, mask and additive flag (plain unless a script set them).
     pub layer0: LayerParams,
+    /// The names of layer 0's mask (see `LayerSlot::mask`).
+    pub layer0_mask: Option<Vec<Hash>>,
     /// Layers 1–7 (index 0 is layer 1); empty until a script first uses one.
     pub layers: Vec<LayerSlot>,
     pub extras: Arc<RigExtras>,
@@ -332,6 +337,7 @@ impl AnimState {
             listener: None,
             starter: None,
             layer0: LayerParams::default(),
+            layer0_mask: None,
             layers: Vec::new(),
             extras: Arc::new(RigExtras::default()),
             ik: Vec::new(),
@@ -371,7 +377,7 @@ impl AnimState {
         if self.layers.is_empty() {
             let (sk, clips) = (&self.rig.skeleton, &self.rig.clips);
             self.layers = (1..LAYERS)
-                .map(|_| LayerSlot { layer: Layer::new(sk, clips), listener: None, starter: None })
+                .map(|_| LayerSlot { layer: Layer::new(sk, clips), listener: None, starter: None, mask: None })
                 .collect();
         }
         self.layers.get_mut(layer - 1)
@@ -392,6 +398,37 @@ impl AnimState {
         self.layer_mut(layer).map(|s| &mut s.layer.params)
     }
 
+    /// A layer mask from the names a script gave: each a mask of the `.model` or a joint (with
+    /// its descendants); the union of them.
+    pub fn resolve_mask(&self, names: &[Hash]) -> Result<Arc<[f32]>, String> {
+        let sk = &self.rig.skeleton;
+        let mut roots = Vec::new();
+        let mut union: Option<Vec<f32>> = None;
+        for &h in names {
+            if let Some(m) = self.extras.mask(h) {
+                let u = union.get_or_insert_with(|| vec![0.0; sk.node_count()]);
+                for (o, x) in u.iter_mut().zip(m.iter()) {
+                    *o = o.max(*x);
+                }
+                continue;
+            }
+            let node = (0..sk.node_count())
+                .find(|&i| crate::base::hash::hash_str(sk.name(i)) == h)
+                .ok_or_else(|| format!("mask: no mask or joint named '{}'", crate::base::hash::name_of(h)))?;
+            roots.push(node);
+        }
+        let joints = subtree_mask(sk, &roots);
+        Ok(match union {
+            Some(mut u) => {
+                for (o, x) in u.iter_mut().zip(joints.iter()) {
+                    *o = o.max(*x);
+                }
+                u.into()
+            }
+            None => joints,
+        })
+    }
+
     /// `model.cancel(url, layer)`: layer 0 stops where it is (Defold); a higher layer is
     /// emptied, so it no longer covers the layers below. No completion either way.
     pub fn cancel(&mut self, layer: usize) {
@@ -403,6 +440,7 @@ impl AnimState {
             slot.layer.player = ModelPlayer::new(&self.rig.clips);
             slot.listener = None;
             slot.starter = None;
+            slot.mask = None;
         }
     }
 
@@ -854,21 +892,56 @@ fn rebuild_instance(
     }
 }
 
-/// Continues the old player's animation (by name) at its cursor, rate and playback mode.
+/// Continues every layer of the old state on the new rig: its clip (by name) at its cursor,
+/// rate and playback mode (stopped if it had stopped), its weight and weight fade, additive
+/// flag and mask (resolved again by name), its listeners. A cross-fade in progress ends at the
+/// reload. A layer whose clip or mask is gone is dropped with a warning (layer 0: the bind pose).
 fn carry_playback(old: &AnimState, new: &mut AnimState, source: &str) {
-    let Some(id) = old.current_animation() else { return };
-    match new.rig.clip_index(id) {
-        Some(clip) => {
-            let p = &old.player;
-            new.player.play(clip, p.playback(), 0.0, 0.0, p.playback_rate());
-            new.player.set_cursor(p.cursor());
-            new.listener = old.listener;
-            new.starter = old.starter;
+    for layer in 0..LAYERS {
+        let (player, params, mask, listener, starter) = match layer {
+            0 => (&old.player, &old.layer0, &old.layer0_mask, old.listener, old.starter),
+            _ => match old.layer(layer) {
+                Some(s) => (&s.layer.player, &s.layer.params, &s.mask, s.listener, s.starter),
+                None => break,
+            },
+        };
+        let Some(id) = player.animation().and_then(|a| old.rig.clip_ids.get(a).copied()) else { continue };
+        let on = if layer == 0 { String::new() } else { format!(" on layer {layer}") };
+        let Some(clip) = new.rig.clip_index(id) else {
+            let what = if layer == 0 { "showing the bind pose" } else { "the layer is dropped" };
+            log::warn!("{source}: animation '{}'{on} is gone after the reload; {what}", crate::base::hash::name_of(id));
+            continue;
+        };
+        let resolved = match mask.as_deref().map(|names| new.resolve_mask(names)).transpose() {
+            Ok(m) => m,
+            Err(e) => {
+                log::warn!("{source}: layer {layer} is dropped after the reload: {e}");
+                continue;
+            }
+        };
+        let plain = params.is_plain() && mask.is_none();
+        let mut params = params.clone();
+        params.mask = resolved;
+        let (p, l, s, m) = if layer == 0 {
+            if !plain && let Some(p) = new.params_mut(0) {
+                *p = params;
+            }
+            new.layer0_mask = mask.clone();
+            (&mut new.player, &mut new.listener, &mut new.starter, None)
+        } else {
+            let Some(slot) = new.layer_mut(layer) else { continue };
+            slot.layer.params = params;
+            (&mut slot.layer.player, &mut slot.listener, &mut slot.starter, Some(&mut slot.mask))
+        };
+        p.play(clip, player.playback(), 0.0, 0.0, player.playback_rate());
+        p.set_cursor(player.cursor());
+        if !player.is_playing() {
+            p.cancel();
         }
-        None => log::warn!(
-            "{source}: animation '{}' is gone after the reload; showing the bind pose",
-            crate::base::hash::name_of(id)
-        ),
+        (*l, *s) = (listener, starter);
+        if let Some(m) = m {
+            *m = mask.clone();
+        }
     }
 }
 

@@ -209,10 +209,10 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     };
     let playback =
         crate::anim::Playback::from_index(num("playback", 1.0) as u32).unwrap_or(crate::anim::Playback::OnceForward);
-    let mask = match data.get("mask") {
-        None => None,
-        Some(v) => match resolve_mask(anim, v) {
-            Ok(mask) => Some(mask),
+    let (mask, names) = match data.get("mask") {
+        None => (None, None),
+        Some(v) => match mask_names(v).and_then(|names| Ok((anim.resolve_mask(&names)?, names))) {
+            Ok((mask, names)) => (Some(mask), Some(names)),
             Err(e) => return log::warn!("'{}': model.play_anim: {e}", name_of(url)),
         },
     };
@@ -233,6 +233,7 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
             p.set_weight(weight, 0.0);
             p.mask = mask;
             p.additive = additive;
+            anim.layer0_mask = names;
         }
         return;
     }
@@ -241,49 +242,22 @@ fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     slot.layer.params.set_weight(weight, 0.0);
     slot.layer.params.mask = mask;
     slot.layer.params.additive = additive;
+    slot.mask = names;
     slot.listener = to(callback);
     slot.starter = to(0);
 }
 
-/// A `mask` play property: a mask of the `.model`, a joint (with its descendants), or a list
-/// of those, by name or hash.
-fn resolve_mask(anim: &crate::game::animation::AnimState, v: &MsgValue) -> Result<std::sync::Arc<[f32]>, String> {
-    let sk = &anim.rig.skeleton;
-    let mut roots = Vec::new();
-    let mut union: Option<Vec<f32>> = None;
-    let mut one = |v: &MsgValue| -> Result<(), String> {
-        let h = match v {
-            MsgValue::String(s) => crate::base::hash::hash_transient(s),
-            MsgValue::Hash(h) => *h,
-            _ => return Err("a mask entry must be a string or hash".into()),
-        };
-        if let Some(m) = anim.extras.mask(h) {
-            let u = union.get_or_insert_with(|| vec![0.0; sk.node_count()]);
-            for (o, x) in u.iter_mut().zip(m.iter()) {
-                *o = o.max(*x);
-            }
-            return Ok(());
-        }
-        let node = (0..sk.node_count())
-            .find(|&i| crate::base::hash::hash_str(sk.name(i)) == h)
-            .ok_or_else(|| format!("mask: no mask or joint named '{}'", name_of(h)))?;
-        roots.push(node);
-        Ok(())
+/// A `mask` play property (a name or hash, or a table of them) as the names it lists.
+fn mask_names(v: &MsgValue) -> Result<Vec<crate::base::hash::Hash>, String> {
+    let one = |v: &MsgValue| match v {
+        MsgValue::String(s) => Ok(crate::base::hash::hash_transient(s)),
+        MsgValue::Hash(h) => Ok(*h),
+        _ => Err("a mask entry must be a string or hash".to_string()),
     };
     match v {
-        MsgValue::Table(entries) => entries.iter().try_for_each(|(_, e)| one(e))?,
-        other => one(other)?,
+        MsgValue::Table(entries) => entries.iter().map(|(_, e)| one(e)).collect(),
+        other => Ok(vec![one(other)?]),
     }
-    let joints = crate::anim::layers::subtree_mask(sk, &roots);
-    Ok(match union {
-        Some(mut u) => {
-            for (o, x) in u.iter_mut().zip(joints.iter()) {
-                *o = o.max(*x);
-            }
-            u.into()
-        }
-        None => joints,
-    })
 }
 
 /// Messages a game object itself understands.
