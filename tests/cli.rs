@@ -28,6 +28,15 @@ fn lua_api_go() {
     assert!(r.stdout.contains("final doomed\thash: [/doomed]"), "{}", r.show());
 }
 
+/// An instance's own transform read and written in `update` without a call (the scene's
+/// transform view), including after spawning moves the arrays: `tests/projects/own_transform`.
+#[test]
+fn lua_own_transform_direct_path() {
+    let p = committed("own_transform");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "own_transform");
+}
+
 #[test]
 fn lua_api_msg() {
     let p = committed("api_msg");

@@ -29,6 +29,31 @@ pub struct Component {
     pub kind: ComponentKind,
 }
 
+/// Where the local transforms live, for scripts that read and write their own object's transform
+/// without a call (`go.get_position()`/`go.set_position(p)` in `update`, the hottest calls there
+/// are). It is kept in a box of its own, so its address never changes, and it is rewritten after
+/// every growth of the arrays it points into (the one place they grow is [`Scene::spawn_id`]).
+#[repr(C)]
+#[derive(Debug)]
+pub struct TransformView {
+    pub position: *mut f32,
+    pub rotation: *mut f32,
+    pub scale: *mut f32,
+    /// Slots the arrays hold.
+    pub len: u32,
+}
+
+impl Default for TransformView {
+    fn default() -> TransformView {
+        TransformView {
+            position: std::ptr::null_mut(),
+            rotation: std::ptr::null_mut(),
+            scale: std::ptr::null_mut(),
+            len: 0,
+        }
+    }
+}
+
 /// All game objects of the running collection.
 #[derive(Default)]
 pub struct Scene {
@@ -56,11 +81,26 @@ pub struct Scene {
     child_count: Vec<u32>,
     children_scratch: Vec<u32>,
     child_start: Vec<u32>,
+    view: Box<TransformView>,
 }
 
 impl Scene {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The view of the transform arrays; its address is the same for the scene's whole life.
+    pub fn transform_view(&self) -> *const TransformView {
+        &*self.view
+    }
+
+    fn refresh_view(&mut self) {
+        *self.view = TransformView {
+            position: self.position.as_mut_ptr().cast(),
+            rotation: self.rotation.as_mut_ptr().cast(),
+            scale: self.scale.as_mut_ptr().cast(),
+            len: self.position.len() as u32,
+        };
     }
 
     /// Number of slots (live or free); valid slot indices are below this.
@@ -134,6 +174,7 @@ impl Scene {
                 self.components.push(Vec::new());
                 self.doomed.push(false);
                 self.child_count.push(0);
+                self.refresh_view();
                 (self.ids.len() - 1) as u32
             }
         };

@@ -175,6 +175,11 @@ impl PanicValue for usize {
 impl PanicValue for () {
     fn on_panic() {}
 }
+impl PanicValue for *const crate::scene::TransformView {
+    fn on_panic() -> *const crate::scene::TransformView {
+        std::ptr::null()
+    }
+}
 impl PanicValue for *const c_char {
     fn on_panic() -> *const c_char {
         c"".as_ptr()
@@ -245,6 +250,9 @@ c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
     duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, mirror: u32 = mirror,
     values: *mut f32 = values, new_cells: u32 = new_cells, cells: [u32; 4] = cells,
 });
+c_struct!(c_transforms: crate::scene::TransformView as "sinew_transforms" {
+    position: *mut f32 = position, rotation: *mut f32 = rotation, scale: *mut f32 = scale, len: u32 = len,
+});
 c_struct!(c_anim_done: crate::anim::Done as "sinew_anim_done" { callback: u32 = callback, finished: u32 = finished });
 c_struct!(c_anim_io: super::api::animate::AnimIo as "sinew_anim_io" {
     values: *mut f32 = values, cells: *const u32 = cells, ncells: u32 = ncells, ndone: u32 = ndone,
@@ -270,6 +278,7 @@ pub fn structs() -> Vec<CStruct> {
         c_envelope(),
         c_anim_req(),
         c_anim_done(),
+        c_transforms(),
         c_anim_io(),
         c_action(),
     ]

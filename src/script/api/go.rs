@@ -24,6 +24,12 @@ fn not_found(slot: u32) -> i32 {
 // so LuaJIT can sink its allocation (`local p = go.get_position(); p.x = …; go.set_position(p)`
 // allocates nothing in a compiled trace).
 crate::export! {
+    /// The scene's transform view (see `scene::TransformView`): fixed for the run, so Lua asks
+    /// once. Null when the world is busy (never at start-up, when this is called).
+    fn transform_view(ctx: Ctx) -> *const crate::scene::TransformView {
+        with_world(ctx, |w| w.scene.transform_view()).unwrap_or(std::ptr::null())
+    }
+
     fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.position[s].into())))
     }

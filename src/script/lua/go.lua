@@ -69,27 +69,67 @@ local function check(rc) if rc ~= 0 then S.fail_last() end end
 -- the JIT sinks its allocation.
 local s3, sq = v3_t(), q_t()
 
+-- An instance reading or writing its own object's transform (no id) goes straight to the
+-- scene's arrays through its transform view (scene::TransformView), without a call: the object
+-- of an active instance is live. Everything else (other objects, `init`, `final`) goes through
+-- the checked calls below.
+local tv = F.transform_view(ctx)
+if tv == nil then tv = ffi.new("sinew_transforms") end
+local function own(id)
+  if id ~= nil then return nil end
+  local r = current()
+  if r ~= nil and r.active and r.slot < tv.len then return r.slot end
+  return nil
+end
+
 function go.get_position(id)
+  local s = own(id)
+  if s then
+    local p = tv.position + 3 * s
+    return v3_t(p[0], p[1], p[2])
+  end
   check(F.get_position(ctx, slot_of(id, "go.get_position", 1), s3))
   return v3_t(s3.x, s3.y, s3.z)
 end
 
 function go.set_position(v, id)
   if not istype(v3_t, v) then argerr("go.set_position", 1, "vector3", v) end
+  local s = own(id)
+  if s then
+    local p = tv.position + 3 * s
+    p[0], p[1], p[2] = v.x, v.y, v.z
+    return
+  end
   check(F.set_position(ctx, slot_of(id, "go.set_position", 2), v.x, v.y, v.z))
 end
 
 function go.get_rotation(id)
+  local s = own(id)
+  if s then
+    local q = tv.rotation + 4 * s
+    return q_t(q[0], q[1], q[2], q[3])
+  end
   check(F.get_rotation(ctx, slot_of(id, "go.get_rotation", 1), sq))
   return q_t(sq.x, sq.y, sq.z, sq.w)
 end
 
 function go.set_rotation(q, id)
   if not istype(q_t, q) then argerr("go.set_rotation", 1, "quat", q) end
+  local s = own(id)
+  if s then
+    local o = tv.rotation + 4 * s
+    o[0], o[1], o[2], o[3] = q.x, q.y, q.z, q.w
+    return
+  end
   check(F.set_rotation(ctx, slot_of(id, "go.set_rotation", 2), q.x, q.y, q.z, q.w))
 end
 
 function go.get_scale(id)
+  local s = own(id)
+  if s then
+    local p = tv.scale + 3 * s
+    return v3_t(p[0], p[1], p[2])
+  end
   check(F.get_scale(ctx, slot_of(id, "go.get_scale", 1), s3))
   return v3_t(s3.x, s3.y, s3.z)
 end
