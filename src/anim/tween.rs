@@ -154,6 +154,8 @@ pub struct TweenWorld {
     pub done: Vec<Done>,
     /// Each record's value this frame, by record index (the advance pass's output).
     values: Vec<f32>,
+    /// Whether the advance runs on the thread pool (see `base::parallel`).
+    threads: crate::base::parallel::Chooser,
 }
 
 impl TweenWorld {
@@ -410,11 +412,14 @@ impl TweenWorld {
     /// the callback order are those of one thread.
     fn advance_pass(&mut self, scene: &mut Scene, dt: f32) {
         let table = easing::table();
-        let TweenWorld { tweens, values, stopped, curves, euler, cells, .. } = self;
+        let TweenWorld { tweens, values, stopped, curves, euler, cells, threads, .. } = self;
         values.resize(tweens.len(), 0.0);
         let curves: &[Vec<f32>] = curves;
         let step = |t: &mut Tween, v: &mut f32| advance_one(t, v, dt, table, curves);
-        if tweens.len() >= PARALLEL_MIN_TWEENS && rayon::current_num_threads() > 1 {
+        let many = tweens.len() >= PARALLEL_MIN_TWEENS;
+        let parallel = many && threads.parallel();
+        let started = std::time::Instant::now();
+        if parallel {
             use rayon::prelude::*;
             tweens
                 .par_chunks_mut(PARALLEL_CHUNK)
@@ -422,6 +427,9 @@ impl TweenWorld {
                 .for_each(|(t, v)| t.iter_mut().zip(v).for_each(|(t, v)| step(t, v)));
         } else {
             tweens.iter_mut().zip(values.iter_mut()).for_each(|(t, v)| step(t, v));
+        }
+        if many {
+            threads.took(parallel, started.elapsed().as_secs_f64());
         }
         for (t, &v) in tweens.iter_mut().zip(values.iter()) {
             if t.flags & WRITE != 0 {

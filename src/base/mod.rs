@@ -3,6 +3,7 @@ pub mod error;
 pub mod euler;
 pub mod hash;
 pub mod log;
+pub mod parallel;
 pub mod path;
 
 pub use hash::{Hash, hash_str};

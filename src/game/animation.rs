@@ -565,8 +565,10 @@ impl AnimState {
     /// forgotten) into `done`, event crossings for the scripts that started the animations into
     /// `events`.
     pub fn advance_layers(&mut self, dt: f32, done: &mut Vec<(u8, Completion, Listener)>, events: &mut Vec<EventHit>) {
-        let extras = self.extras.clone();
-        let rig = self.rig.clone();
+        // Borrowed field by field, not cloned: instances advance on several threads, and
+        // cloning the shared rig's `Arc` would make every core bounce one reference count.
+        let AnimState { extras, rig, player, layers, layer0, listener, starter, .. } = self;
+        let (extras, rig) = (&**extras, &**rig);
         let mut hits = |layer: u8, player: &mut ModelPlayer, starter: Option<Listener>| {
             let list = player.animation().and_then(|a| Some((a, extras.events.get(a)?)));
             match (list, starter) {
@@ -581,13 +583,13 @@ impl AnimState {
                 _ => player.update(dt),
             }
         };
-        self.layer0.update(dt);
-        if let Some(c) = hits(0, &mut self.player, self.starter)
-            && let Some(l) = self.listener.take()
+        layer0.update(dt);
+        if let Some(c) = hits(0, player, *starter)
+            && let Some(l) = listener.take()
         {
             done.push((0, c, l));
         }
-        for (i, slot) in self.layers.iter_mut().enumerate() {
+        for (i, slot) in layers.iter_mut().enumerate() {
             slot.layer.params.update(dt);
             if slot.layer.player.animation().is_none() {
                 continue;
@@ -674,7 +676,9 @@ const PARALLEL_MIN_INSTANCES: usize = 32;
 /// report (completions, events) and write into the scene (bone objects) is gathered afterwards in
 /// instance order. A frame where some IK chain has a target stays on one thread in the old
 /// order, because a target may be another instance's bone, posed earlier in the same pass; so
-/// does a pool of one thread (`RAYON_NUM_THREADS=1`).
+/// does a pool of one thread (`RAYON_NUM_THREADS=1`), and so do frames where one thread is faster
+/// (`base::parallel`: on this 2-core test machine it is, the pool sleeps through llvmpipe's
+/// long frames).
 pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport>) {
     let super::World { models, scene, .. } = w;
     let live = |inst: &&mut super::model_world::ModelInstance| inst.alive && inst.enabled && inst.anim.is_some();
@@ -686,7 +690,9 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
     }
     let mut finished = Vec::new();
     let mut reports = Vec::new();
-    if ik || animated < PARALLEL_MIN_INSTANCES || rayon::current_num_threads() < 2 {
+    let parallel = !ik && animated >= PARALLEL_MIN_INSTANCES && models.pose_threads.parallel();
+    let started = std::time::Instant::now();
+    if !parallel {
         for (i, inst) in models.instances.iter_mut().enumerate() {
             if !live(&inst) {
                 continue;
@@ -726,6 +732,9 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
                 anim.move_bone_objects(scene);
             }
         }
+    }
+    if !ik && animated >= PARALLEL_MIN_INSTANCES {
+        models.pose_threads.took(parallel, started.elapsed().as_secs_f64());
     }
     for i in 0..models.instances.len() as u32 {
         models.apply_weight_override(i);

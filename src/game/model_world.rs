@@ -86,6 +86,8 @@ pub struct ModelWorld {
     pub instances: Vec<ModelInstance>,
     pub cameras: Vec<CameraInstance>,
     pub lights: Vec<LightInstance>,
+    /// Whether the animation pass runs on the thread pool (see `base::parallel`).
+    pub pose_threads: crate::base::parallel::Chooser,
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
