@@ -27,10 +27,10 @@ impl Chooser {
         }
         self.calls = self.calls.wrapping_add(1);
         if self.took[0] == 0.0 || self.took[1] == 0.0 {
-            return self.calls % 2 == 0;
+            return self.calls.is_multiple_of(2);
         }
         let faster = self.took[1] < self.took[0];
-        if self.calls % RETRY_EVERY == 0 { !faster } else { faster }
+        if self.calls.is_multiple_of(RETRY_EVERY) { !faster } else { faster }
     }
 
     /// Records how long a call took the way [`Chooser::parallel`] chose.
