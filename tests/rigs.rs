@@ -120,13 +120,15 @@ fn obj_import_through_inspect_and_check() {
         "/m/scene.obj",
         "mtllib scene.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0.5 1.5 0\no roof\nusemtl red\nf -5 -4 -3 -1 -2\ng floor\nusemtl glass\nf 1 2 3\n",
     );
-    d.write("/m/scene.mtl", "newmtl red\nKd 1 0 0\nillum 2\nnewmtl glass\nKd 0.5 0.5 1\nd 0.25\n");
+    d.write("/m/scene.mtl", "newmtl red\nKd 1 0 0\nillum 2\nKe 0.5 0.25 0\nnewmtl glass\nKd 0.5 0.5 1\nd 0.25\n");
     let r = sinew(&["inspect", d.path().join("m/scene.obj").to_str().unwrap()]);
     assert_eq!(r.status, 0, "{}", r.show());
     assert!(r.stdout.contains("mesh \"roof\": node 0 \"roof\", 1 primitive(s)"), "{}", r.stdout);
     assert!(r.stdout.contains("primitive 0: 5 vertices, 3 triangles, material 0, POSITION NORMAL"), "{}", r.stdout);
     assert!(r.stdout.contains("mesh \"floor\""), "{}", r.stdout);
-    assert!(r.stdout.contains("material 1 \"glass\": base colour (0.5, 0.5, 1, 0.25)"), "{}", r.stdout);
+    assert!(r.stdout.contains("material 1 \"glass\": base colour (0.5, 0.5, 1, 0.25)\n"), "{}", r.stdout);
+    // `Ke` is the material's emissive term (drawn by the built-in material as glTF's).
+    assert!(r.stdout.contains("material 0 \"red\": base colour (1, 0, 0, 1), emissive (0.5, 0.25, 0)"), "{}", r.stdout);
     // A missing .mtl: a warning, the default material.
     d.write("/m/lost.obj", "mtllib nowhere.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nusemtl red\nf 1 2 3\n");
     let r = sinew(&["inspect", d.path().join("m/lost.obj").to_str().unwrap()]);

@@ -311,8 +311,13 @@ pub fn report(title: &str, m: &ModelData) -> String {
         let tex = mat.base_color_texture.and_then(|t| m.textures.get(t));
         let tex = tex.map_or(String::new(), |t| format!(", texture {}x{}", t.width, t.height));
         let c = mat.base_color;
-        let _ =
-            writeln!(s, "  material {i} \"{}\": base colour ({}, {}, {}, {}){tex}", mat.name, c[0], c[1], c[2], c[3]);
+        let e = mat.emissive;
+        let glow = if e == [0.0; 3] { String::new() } else { format!(", emissive ({}, {}, {})", e[0], e[1], e[2]) };
+        let _ = writeln!(
+            s,
+            "  material {i} \"{}\": base colour ({}, {}, {}, {}){tex}{glow}",
+            mat.name, c[0], c[1], c[2], c[3]
+        );
     }
     let _ = writeln!(s, "skins: {}", m.skins.len());
     for (i, skin) in m.skins.iter().enumerate() {

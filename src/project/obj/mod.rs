@@ -258,6 +258,8 @@ impl Library {
                 base_color: [m.diffuse[0], m.diffuse[1], m.diffuse[2], m.alpha],
                 base_color_texture: texture,
                 alpha_mode: if m.alpha < 1.0 { AlphaMode::Blend } else { AlphaMode::Opaque },
+                // The built-in material adds it like glTF's emissiveFactor (linear, as `Kd`).
+                emissive: m.emissive,
                 ..MaterialData::default()
             };
             // The first library to define a name wins, as in every OBJ viewer.

@@ -11,7 +11,7 @@ pub struct MtlMaterial {
     pub diffuse: [f32; 3],
     /// `d`, or 1 − `Tr`; blended when below 1.
     pub alpha: f32,
-    /// `Ke`. Kept for the built-in material's emissive term; `MaterialData` has no slot for it yet.
+    /// `Ke`: the built-in material's emissive term (`MaterialData::emissive`).
     pub emissive: [f32; 3],
     /// `map_Kd`, resolved against the `.mtl`'s folder (None when it climbs out of the project:
     /// that is an error reported by [`parse`]).
