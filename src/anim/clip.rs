@@ -271,19 +271,14 @@ impl Clip {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
-        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
-        need("locals", self.node_span, out_locals.len())?;
-        need("weights", self.weight_span, out_weights.len())?;
+        self.check_buffers(cache, out_locals, out_weights)?;
         let fits = sel.groups.len() == self.groups.len()
             && sel.groups.iter().zip(&self.groups).all(|(s, g)| s.tracks.iter().all(|&i| (i as usize) < g.nodes.len()))
             && sel.tracks.iter().all(|&i| (i as usize) < self.tracks.len());
         if !fits {
             return Err(RigError::BadModel(format!("clip {}: track selection made for another clip", self.name)));
         }
-        let t = if t.is_nan() { 0.0 } else { t };
-        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
-            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
-        }
+        self.locate_keys(t, cache);
         for (g, s) in self.groups.iter().zip(&sel.groups) {
             g.sample_some(cache.at[g.times as usize], s, out_locals);
         }
@@ -291,6 +286,27 @@ impl Clip {
             self.sample_track(&self.tracks[i as usize], &cache.at, out_locals, out_weights);
         }
         Ok(())
+    }
+
+    /// The buffers a sampling pass writes are large enough for this clip.
+    fn check_buffers(
+        &self,
+        cache: &SamplingCache,
+        out_locals: &[Transform],
+        out_weights: &[f32],
+    ) -> Result<(), RigError> {
+        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
+        need("locals", self.node_span, out_locals.len())?;
+        need("weights", self.weight_span, out_weights.len())
+    }
+
+    /// Each time list's key position at `t` (NaN reads as 0), from the cached hints.
+    #[inline(always)]
+    fn locate_keys(&self, t: f32, cache: &mut SamplingCache) {
+        let t = if t.is_nan() { 0.0 } else { t };
+        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
+            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
+        }
     }
 
     #[inline(always)]
@@ -302,13 +318,8 @@ impl Clip {
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
-        need("sampling cache", self.time_lists.len(), cache.keys.len().min(cache.at.len()))?;
-        need("locals", self.node_span, out_locals.len())?;
-        need("weights", self.weight_span, out_weights.len())?;
-        let t = if t.is_nan() { 0.0 } else { t };
-        for ((&(first, n), hint), at) in self.time_lists.iter().zip(&mut cache.keys).zip(&mut cache.at) {
-            *at = locate(&self.times[first as usize..][..n as usize], t, hint);
-        }
+        self.check_buffers(cache, out_locals, out_weights)?;
+        self.locate_keys(t, cache);
         for g in &self.groups {
             g.sample(cache.at[g.times as usize], keep, out_locals);
         }

@@ -364,14 +364,7 @@ fn upload_primitive(
     // match the byte streams written above. Objects are deleted on error.
     unsafe {
         let vao = gl.create_vertex_array()?;
-        let buffers = gl.create_buffer().and_then(|vbo| match gl.create_buffer() {
-            Ok(ibo) => Ok((vbo, ibo)),
-            Err(e) => {
-                gl.delete_buffer(vbo);
-                Err(e)
-            }
-        });
-        let (vbo, ibo) = match buffers {
+        let (vbo, ibo) = match create_buffer_pair(gl) {
             Ok(b) => b,
             Err(e) => {
                 gl.delete_vertex_array(vao);
@@ -458,6 +451,25 @@ pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData) -> Result<glow
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, mag as i32);
         gl.bind_texture(glow::TEXTURE_2D, None);
         Ok(tex)
+    }
+}
+
+/// Two new buffer objects, or none: the first is deleted when the second cannot be made.
+///
+/// # Safety
+/// `gl` must be current on this thread.
+pub(super) unsafe fn create_buffer_pair(gl: &glow::Context) -> Result<(glow::Buffer, glow::Buffer), String> {
+    use glow::HasContext;
+    // SAFETY: plain object creation on the current context (the caller's promise).
+    unsafe {
+        let a = gl.create_buffer()?;
+        match gl.create_buffer() {
+            Ok(b) => Ok((a, b)),
+            Err(e) => {
+                gl.delete_buffer(a);
+                Err(e)
+            }
+        }
     }
 }
 

@@ -175,14 +175,7 @@ impl ModelRenderer {
         };
         // SAFETY: plain object creation and query on the current context.
         let (ubo, instance_buffer, align) = unsafe {
-            let buffers = gl.create_buffer().and_then(|a| match gl.create_buffer() {
-                Ok(b) => Ok((a, b)),
-                Err(e) => {
-                    gl.delete_buffer(a);
-                    Err(e)
-                }
-            });
-            let (ubo, instance_buffer) = match buffers {
+            let (ubo, instance_buffer) = match super::mesh::create_buffer_pair(gl) {
                 Ok(b) => b,
                 Err(e) => {
                     gl.delete_texture(white);
