@@ -12,6 +12,30 @@
 /// How often the slower way is timed again, in calls.
 pub const RETRY_EVERY: u32 = 32;
 
+/// Threads of the pool a parallel pass would use: the pool the caller runs in (tests install
+/// their own), else the global pool, made once here so that a machine that cannot start threads
+/// gets one warning and single-threaded passes instead of rayon's panic on first use.
+fn pool_threads() -> usize {
+    if rayon::current_thread_index().is_some() {
+        return rayon::current_num_threads();
+    }
+    static GLOBAL: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *GLOBAL.get_or_init(|| match rayon::ThreadPoolBuilder::new().build_global() {
+        Ok(()) => rayon::current_num_threads(),
+        Err(e) => {
+            // Already made by someone else (fine), or no threads to be had: then every pass
+            // stays on the calling thread and rayon is not touched again.
+            match std::panic::catch_unwind(rayon::current_num_threads) {
+                Ok(n) => n,
+                Err(_) => {
+                    log::warn!("no thread pool ({e}): animation and tweens run on one thread");
+                    1
+                }
+            }
+        }
+    })
+}
+
 #[derive(Debug, Default, Clone)]
 pub struct Chooser {
     /// Smoothed seconds per call: one thread, the pool.
@@ -22,7 +46,7 @@ pub struct Chooser {
 impl Chooser {
     /// True: run this call on the pool. Never with a pool of one thread.
     pub fn parallel(&mut self) -> bool {
-        if rayon::current_num_threads() < 2 {
+        if pool_threads() < 2 {
             return false;
         }
         self.calls = self.calls.wrapping_add(1);
