@@ -56,10 +56,13 @@ impl GoProperty {
 impl TweenWorld {
     /// `go.get` of `euler`: the angles a running Euler tween keeps (re-synced with the rotation),
     /// else the angles derived from the rotation. One source for reads and tweens alike.
-    pub fn euler_of(&mut self, scene: &Scene, slot: u32) -> glam::Vec3 {
+    pub fn euler_of(&mut self, scene: &mut Scene, slot: u32) -> glam::Vec3 {
         match self.objects_euler(slot) {
             Some(r) => self.euler.angles(scene, r),
-            None => crate::base::euler::quat_to_euler(scene.rotation[slot as usize]),
+            None => {
+                scene.settle(slot);
+                crate::base::euler::quat_to_euler(scene.rotation[slot as usize])
+            }
         }
     }
 
@@ -71,7 +74,7 @@ impl TweenWorld {
     }
 
     /// The target of element `axis` of `prop` on object `slot` (creating its Euler record).
-    pub fn go_target(&mut self, scene: &Scene, slot: u32, prop: GoProperty, axis: u8) -> Target {
+    pub fn go_target(&mut self, scene: &mut Scene, slot: u32, prop: GoProperty, axis: u8) -> Target {
         match prop {
             GoProperty::Position => Target::Position { slot, axis },
             GoProperty::Rotation => Target::Rotation { slot, axis },
@@ -81,7 +84,7 @@ impl TweenWorld {
     }
 
     /// Elements animating all of `prop` towards `to` (one value per element).
-    pub fn go_elements(&mut self, scene: &Scene, slot: u32, prop: GoProperty, to: &[f32]) -> Vec<Element> {
+    pub fn go_elements(&mut self, scene: &mut Scene, slot: u32, prop: GoProperty, to: &[f32]) -> Vec<Element> {
         (0..prop.element_count().min(to.len()))
             .map(|a| Element {
                 property: prop.element_id(a),

@@ -65,7 +65,8 @@ fn same_bits4(a: Quat, b: Quat) -> bool {
 
 impl EulerRecords {
     /// A new record for `slot`, starting from its current rotation.
-    pub fn create(&mut self, scene: &Scene, slot: u32) -> u32 {
+    pub fn create(&mut self, scene: &mut Scene, slot: u32) -> u32 {
+        scene.settle(slot);
         let q = scene.rotation[slot as usize];
         let e = quat_to_euler(q);
         match self.free.pop() {
@@ -90,7 +91,7 @@ impl EulerRecords {
     }
 
     /// The angles of a record, re-synced first (`go.get(".", "euler")` during a tween).
-    pub fn angles(&mut self, scene: &Scene, record: u32) -> Vec3 {
+    pub fn angles(&mut self, scene: &mut Scene, record: u32) -> Vec3 {
         self.sync(scene, record);
         self.value[record as usize]
     }
@@ -100,13 +101,15 @@ impl EulerRecords {
     pub fn set_angles(&mut self, scene: &mut Scene, record: u32, e: Vec3) {
         let i = record as usize;
         let q = euler_to_quat(e);
+        scene.settle_for_write(self.slot[i]);
         scene.rotation[self.slot[i] as usize] = q;
         (self.value[i], self.prev[i], self.synced[i]) = (e, e, q);
     }
 
     /// Re-derives the angles from the rotation when the rotation was changed by something else.
-    pub fn sync(&mut self, scene: &Scene, record: u32) {
+    pub fn sync(&mut self, scene: &mut Scene, record: u32) {
         let i = record as usize;
+        scene.settle(self.slot[i]);
         let q = scene.rotation[self.slot[i] as usize];
         if !same_bits4(q, self.synced[i]) {
             let e = quat_to_euler(q);
@@ -122,6 +125,7 @@ impl EulerRecords {
                 continue;
             }
             let q = euler_to_quat(self.value[i]);
+            scene.settle_for_write(slot);
             scene.rotation[slot as usize] = q;
             (self.prev[i], self.synced[i]) = (self.value[i], q);
         }
@@ -218,12 +222,21 @@ impl ScriptCells {
 }
 
 /// The current value of a target (a tween's start value).
-pub fn read(scene: &Scene, euler: &mut EulerRecords, cells: &ScriptCells, t: Target) -> f32 {
+pub fn read(scene: &mut Scene, euler: &mut EulerRecords, cells: &ScriptCells, t: Target) -> f32 {
     match t {
         Target::None => 0.0,
-        Target::Position { slot, axis } => scene.position[slot as usize][axis as usize],
-        Target::Rotation { slot, axis } => scene.rotation[slot as usize].to_array()[axis as usize],
-        Target::Scale { slot, axis } => scene.scale[slot as usize][axis as usize],
+        Target::Position { slot, axis } => {
+            scene.settle(slot);
+            scene.position[slot as usize][axis as usize]
+        }
+        Target::Rotation { slot, axis } => {
+            scene.settle(slot);
+            scene.rotation[slot as usize].to_array()[axis as usize]
+        }
+        Target::Scale { slot, axis } => {
+            scene.settle(slot);
+            scene.scale[slot as usize][axis as usize]
+        }
         Target::Euler { record, axis } => {
             euler.sync(scene, record);
             euler.value[record as usize][axis as usize]
@@ -236,8 +249,12 @@ pub fn read(scene: &Scene, euler: &mut EulerRecords, cells: &ScriptCells, t: Tar
 pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCells, t: Target, v: f32) {
     match t {
         Target::None => {}
-        Target::Position { slot, axis } => scene.position[slot as usize].as_mut()[axis as usize] = v,
+        Target::Position { slot, axis } => {
+            scene.settle_for_write(slot);
+            scene.position[slot as usize].as_mut()[axis as usize] = v
+        }
         Target::Rotation { slot, axis } => {
+            scene.settle_for_write(slot);
             let q = &mut scene.rotation[slot as usize];
             match axis {
                 0 => q.x = v,
@@ -246,7 +263,10 @@ pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCell
                 _ => q.w = v,
             }
         }
-        Target::Scale { slot, axis } => scene.scale[slot as usize].as_mut()[axis as usize] = v,
+        Target::Scale { slot, axis } => {
+            scene.settle_for_write(slot);
+            scene.scale[slot as usize].as_mut()[axis as usize] = v
+        }
         Target::Euler { record, axis } => euler.value[record as usize].as_mut()[axis as usize] = v,
         Target::Script { cell } => cells.write(cell, v),
     }

@@ -43,10 +43,10 @@ impl Game {
         let gp = GoProperty::from_index(gp as u32).unwrap();
         let elements = match axis {
             Some(a) => {
-                let target = self.tweens.go_target(&self.scene, slot, gp, a);
+                let target = self.tweens.go_target(&mut self.scene, slot, gp, a);
                 vec![Element { property: hash_str(prop), target, to: to[0] }]
             }
-            None => self.tweens.go_elements(&self.scene, slot, gp, to),
+            None => self.tweens.go_elements(&mut self.scene, slot, gp, to),
         };
         let key = Key { slot, component: 0, property: hash_str(prop) };
         let spec = Spec { playback, easing: Easing::Builtin(0), duration, delay, callback: cb };

@@ -187,7 +187,7 @@ impl TweenWorld {
 
     /// The Euler record of `slot`, created or re-synced from its rotation: go.animate reads the
     /// property when it is called, as Defold does.
-    pub fn euler_record(&mut self, scene: &Scene, slot: u32) -> u32 {
+    pub fn euler_record(&mut self, scene: &mut Scene, slot: u32) -> u32 {
         let r = match self.object(slot).euler {
             Some(r) => r,
             None => {
@@ -372,7 +372,7 @@ impl TweenWorld {
         self.prune();
     }
 
-    fn start_pass(&mut self, scene: &Scene, dt: f32) {
+    fn start_pass(&mut self, scene: &mut Scene, dt: f32) {
         let mut pending = std::mem::take(&mut self.pending);
         pending.retain(|&h| {
             let i = self.index[h as usize] as usize;

@@ -777,15 +777,12 @@ impl AnimState {
         }
     }
 
-    /// Bone game objects follow the pose.
+    /// Bone game objects follow the pose: each gets its joint's model matrix as its local
+    /// transform, decomposed only if something reads it (`Scene::drive`).
     fn move_bone_objects(&self, scene: &mut crate::scene::Scene) {
         for &(node, slot) in &self.bones {
             if let Some(m) = self.model.get(node) {
-                let (s, r, t) = m.to_scale_rotation_translation();
-                let k = slot as usize;
-                scene.position[k] = t;
-                scene.rotation[k] = r;
-                scene.scale[k] = s;
+                scene.drive(slot, m);
             }
         }
     }

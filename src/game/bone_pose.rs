@@ -45,6 +45,8 @@ pub fn pose_from_bones(anim: &mut AnimState, scene: &mut Scene, weights: &mut [f
     }
     let mut any = false;
     for (b, &(node, slot)) in anim.bones.iter().enumerate() {
+        // The last animated frame left the bones driven: they are read (and written) here.
+        scene.settle_for_write(slot);
         let k = slot as usize;
         let (Some(&t), Some(&r), Some(&s)) = (scene.position.get(k), scene.rotation.get(k), scene.scale.get(k)) else {
             continue;

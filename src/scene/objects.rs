@@ -54,6 +54,23 @@ impl Default for TransformView {
     }
 }
 
+/// Where a slot's local transform lives. Bone objects of animated models get theirs as a matrix
+/// every frame ([`Scene::drive`]); decomposing it into position, rotation and scale was the
+/// costliest step of moving the 24 bones of each of 1,000 characters, and almost nothing reads
+/// those, so it waits until something does ([`Scene::settle`]). Reads and writes of the three
+/// arrays for any slot that may be a bone go through `settle` / `settle_for_write` first; a
+/// script's own object (the transform view) is never a bone object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum Local {
+    /// Position, rotation and scale are the transform.
+    #[default]
+    Trs,
+    /// The matrix is, and the three arrays are stale.
+    Matrix,
+    /// The matrix is, and the three arrays hold its decomposition.
+    Settled,
+}
+
 /// All game objects of the running collection.
 #[derive(Default)]
 pub struct Scene {
@@ -65,6 +82,10 @@ pub struct Scene {
     pub rotation: Vec<Quat>,
     pub scale: Vec<Vec3>,
     pub world: Vec<Affine3A>,
+    /// Per slot: where its local transform lives (see [`Local`]).
+    local: Vec<Local>,
+    /// The local matrix of a slot whose `local` is not `Trs` (a bone object of an animated model).
+    local_matrix: Vec<Affine3A>,
     pub alive: Vec<bool>,
     pub components: Vec<Vec<Component>>,
     /// Objects whose deletion was requested this frame (deferred to the end of the frame).
@@ -170,6 +191,8 @@ impl Scene {
                 self.rotation.push(Quat::IDENTITY);
                 self.scale.push(Vec3::ONE);
                 self.world.push(Affine3A::IDENTITY);
+                self.local.push(Local::Trs);
+                self.local_matrix.push(Affine3A::IDENTITY);
                 self.alive.push(false);
                 self.components.push(Vec::new());
                 self.doomed.push(false);
@@ -186,6 +209,7 @@ impl Scene {
         self.rotation[s] = rot;
         self.scale[s] = scale;
         self.world[s] = Affine3A::from_scale_rotation_translation(scale, rot, pos);
+        self.local[s] = Local::Trs;
         self.alive[s] = true;
         self.doomed[s] = false;
         self.components[s].clear();
@@ -223,6 +247,7 @@ impl Scene {
             self.position[c] = t;
             self.rotation[c] = r.normalize();
             self.scale[c] = s;
+            self.local[c] = Local::Trs;
         }
         let old = std::mem::replace(&mut self.parent[c], parent);
         if old != NONE {
@@ -321,10 +346,13 @@ impl Scene {
         if self.order_dirty {
             self.rebuild_order();
         }
-        let Scene { order, parent, position, rotation, scale, world, .. } = self;
+        let Scene { order, parent, position, rotation, scale, world, local, local_matrix, .. } = self;
         for &slot in order.iter() {
             let s = slot as usize;
-            let local = Affine3A::from_scale_rotation_translation(scale[s], rotation[s], position[s]);
+            let local = match local[s] {
+                Local::Trs => Affine3A::from_scale_rotation_translation(scale[s], rotation[s], position[s]),
+                _ => local_matrix[s],
+            };
             let p = parent[s];
             world[s] = if p == NONE { local } else { world[p as usize] * local };
         }
@@ -340,9 +368,57 @@ impl Scene {
         }
         for &s in chain.iter().rev() {
             let i = s as usize;
-            let local = Affine3A::from_scale_rotation_translation(self.scale[i], self.rotation[i], self.position[i]);
+            let local = match self.local[i] {
+                Local::Trs => {
+                    Affine3A::from_scale_rotation_translation(self.scale[i], self.rotation[i], self.position[i])
+                }
+                _ => self.local_matrix[i],
+            };
             let p = self.parent[i];
             self.world[i] = if p == NONE { local } else { self.world[p as usize] * local };
+        }
+    }
+
+    /// Gives `slot` this local matrix (an affine one: bottom row 0 0 0 1) as its transform from
+    /// now until the next write of its position, rotation or scale.
+    #[inline]
+    pub fn drive(&mut self, slot: u32, m: &glam::Mat4) {
+        let s = slot as usize;
+        if let (Some(l), Some(out)) = (self.local.get_mut(s), self.local_matrix.get_mut(s)) {
+            *out = Affine3A::from_mat4(*m);
+            *l = Local::Matrix;
+        }
+    }
+
+    /// Makes `position`, `rotation` and `scale` of `slot` current before they are read: a
+    /// driven slot's matrix is decomposed (exactly as the animation pass used to do it every
+    /// frame, so what is read is unchanged).
+    #[inline]
+    pub fn settle(&mut self, slot: u32) {
+        if self.local.get(slot as usize) == Some(&Local::Matrix) {
+            self.decompose(slot as usize);
+        }
+    }
+
+    #[cold]
+    fn decompose(&mut self, s: usize) {
+        let (sc, r, t) = glam::Mat4::from(self.local_matrix[s]).to_scale_rotation_translation();
+        (self.position[s], self.rotation[s], self.scale[s]) = (t, r, sc);
+        self.local[s] = Local::Settled;
+    }
+
+    /// [`Scene::settle`] before a write of any part of the transform: from then on the three
+    /// arrays are the transform again.
+    #[inline]
+    pub fn settle_for_write(&mut self, slot: u32) {
+        let s = slot as usize;
+        if let Some(l) = self.local.get(s).copied()
+            && l != Local::Trs
+        {
+            if l == Local::Matrix {
+                self.decompose(s);
+            }
+            self.local[s] = Local::Trs;
         }
     }
 

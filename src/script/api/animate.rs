@@ -111,7 +111,7 @@ crate::export! {
                     let Some(prop) = GoProperty::from_index(req.kind) else {
                         return fail(format!("unknown property kind {}", req.kind));
                     };
-                    w.tweens.go_target(&w.scene, slot, prop, axis as u8)
+                    w.tweens.go_target(&mut w.scene, slot, prop, axis as u8)
                 };
             }
             req.values = w.tweens.cells.values.as_mut_ptr();

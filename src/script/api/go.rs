@@ -31,19 +31,29 @@ crate::export! {
     }
 
     fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
-        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.position[s].into())))
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle(s as u32);
+            put(out, w.scene.position[s].into())
+        }))
     }
 
     fn get_rotation(ctx: Ctx, slot: u32, out: *mut Q4) -> i32 {
-        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.rotation[s].into())))
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle(s as u32);
+            put(out, w.scene.rotation[s].into())
+        }))
     }
 
     fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
-        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| put(out, w.scene.scale[s].into())))
+        world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle(s as u32);
+            put(out, w.scene.scale[s].into())
+        }))
     }
 
     fn set_position(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle_for_write(s as u32);
             w.scene.position[s] = Vec3::new(x, y, z);
             OK
         }))
@@ -51,6 +61,7 @@ crate::export! {
 
     fn set_rotation(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32, qw: f32) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle_for_write(s as u32);
             w.scene.rotation[s] = Quat::from_xyzw(x, y, z, qw);
             OK
         }))
@@ -58,6 +69,7 @@ crate::export! {
 
     fn set_scale(ctx: Ctx, slot: u32, x: f32, y: f32, z: f32) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
+            w.scene.settle_for_write(s as u32);
             w.scene.scale[s] = Vec3::new(x, y, z);
             OK
         }))
@@ -67,7 +79,7 @@ crate::export! {
     fn get_euler(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
         world_status(ctx, |w| match live(w, slot) {
             Ok(_) => {
-                let e = w.tweens.euler_of(&w.scene, slot);
+                let e = w.tweens.euler_of(&mut w.scene, slot);
                 put(out, e.into())
             }
             Err(e) => e,
