@@ -75,10 +75,11 @@ local s3, sq = v3_t(), q_t()
 -- the checked calls below.
 local tv = F.transform_view(ctx)
 if tv == nil then tv = ffi.new("sinew_transforms") end
+local current_slot = S.current_slot
 local function own(id)
   if id ~= nil then return nil end
-  local r = current()
-  if r ~= nil and r.active and r.slot < tv.len then return r.slot end
+  local s = current_slot()
+  if s ~= nil and s < tv.len then return s end
   return nil
 end
 
