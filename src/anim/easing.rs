@@ -214,7 +214,27 @@ fn lookup(s: &[f32], n: usize, t: f32) -> f32 {
 #[inline]
 pub fn builtin(table: &[f32], curve: usize, t: f32) -> f32 {
     let c = curve * STRIDE;
-    lookup(&table[c..c + STRIDE], SAMPLES, t)
+    match table.get(c..c + STRIDE) {
+        Some(s) => lookup_builtin(s, t),
+        None => 0.0,
+    }
+}
+
+/// `lookup` over one built-in curve (`STRIDE` samples, the last two 1), the same float steps:
+/// the tween world's hottest lines, so the index is converted without `as`'s saturation steps.
+#[inline(always)]
+fn lookup_builtin(s: &[f32], t: f32) -> f32 {
+    let t = if t > 0.0 { t.min(1.0) } else { 0.0 };
+    let last = (SAMPLES - 1) as f32;
+    // SAFETY: `t` is in [0, 1] here (NaN became 0), so `t × 63` is in [0, 63] and converts
+    // exactly; `as usize` would add range and NaN checks the value cannot need.
+    let i0 = unsafe { (t * last).to_int_unchecked::<u32>() } as usize;
+    let i1 = i0 + 1;
+    let frac = (t - i0 as f32 * (1.0 / last)) * last;
+    match (s.get(i0), s.get(i1)) {
+        (Some(a), Some(b)) => a * (1.0 - frac) + b * frac,
+        _ => 1.0,
+    }
 }
 
 /// Value of a custom curve (`vmath.vector` easing): no samples → 0, one sample → that sample.
@@ -238,6 +258,21 @@ mod tests {
 
     fn value(curve: usize, t: f32) -> f32 {
         builtin(table(), curve, t)
+    }
+
+    #[test]
+    fn builtin_lookup_is_bit_identical_to_the_general_one() {
+        let mut ts: Vec<f32> = (0..=20_000).map(|i| i as f32 / 20_000.0).collect();
+        ts.extend([-1.0, -0.0, 1.0 + f32::EPSILON, 2.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e-30]);
+        ts.extend((0..SAMPLES).map(|i| i as f32 / (SAMPLES - 1) as f32));
+        for curve in 0..BUILTIN_COUNT {
+            let c = curve * STRIDE;
+            let samples = &table()[c..c + STRIDE];
+            for &t in &ts {
+                let (fast, general) = (value(curve, t), lookup(samples, SAMPLES, t));
+                assert_eq!(fast.to_bits(), general.to_bits(), "curve {curve} at {t}: {fast} vs {general}");
+            }
+        }
     }
 
     #[test]

@@ -245,7 +245,7 @@ pub fn read(scene: &mut Scene, euler: &mut EulerRecords, cells: &ScriptCells, t:
     }
 }
 
-#[inline]
+#[inline(always)]
 pub fn write(scene: &mut Scene, euler: &mut EulerRecords, cells: &mut ScriptCells, t: Target, v: f32) {
     match t {
         Target::None => {}

@@ -425,20 +425,22 @@ impl TweenWorld {
                 .par_chunks_mut(PARALLEL_CHUNK)
                 .zip(values.par_chunks_mut(PARALLEL_CHUNK))
                 .for_each(|(t, v)| t.iter_mut().zip(v).for_each(|(t, v)| step(t, v)));
+            for (t, &v) in tweens.iter_mut().zip(values.iter()) {
+                finish_one(t, v, scene, euler, cells, stopped);
+            }
         } else {
-            tweens.iter_mut().zip(values.iter_mut()).for_each(|(t, v)| step(t, v));
+            // One thread: each record's two halves run back to back, in record order as above
+            // (advancing reads no target, so the writes are the same), and the value never goes
+            // through `values`.
+            for t in tweens.iter_mut() {
+                let mut v = 0.0;
+                step(t, &mut v);
+                finish_one(t, v, scene, euler, cells, stopped);
+            }
         }
+        // Both ways timed with their writes.
         if many {
             threads.took(parallel, started.elapsed().as_secs_f64());
-        }
-        for (t, &v) in tweens.iter_mut().zip(values.iter()) {
-            if t.flags & WRITE != 0 {
-                target::write(scene, euler, cells, t.target, v);
-            }
-            if t.flags & ENDED_NOW != 0 {
-                stopped.push(t.handle);
-            }
-            t.flags &= !(WRITE | ENDED_NOW);
         }
     }
 
@@ -491,9 +493,28 @@ impl TweenWorld {
 pub(crate) const PARALLEL_MIN_TWEENS: usize = 16_384;
 const PARALLEL_CHUNK: usize = 4096;
 
+/// The write half of a record's frame: its value to its target, an ended record queued.
+#[inline(always)]
+fn finish_one(
+    t: &mut Tween,
+    v: f32,
+    scene: &mut Scene,
+    euler: &mut EulerRecords,
+    cells: &mut ScriptCells,
+    stopped: &mut Vec<u32>,
+) {
+    if t.flags & WRITE != 0 {
+        target::write(scene, euler, cells, t.target, v);
+    }
+    if t.flags & ENDED_NOW != 0 {
+        stopped.push(t.handle);
+    }
+    t.flags &= !(WRITE | ENDED_NOW);
+}
+
 /// Advances one record by `dt` and computes its value into `value`; flags `WRITE` when the value
 /// goes to the target this frame and `ENDED_NOW` when the record completed.
-#[inline]
+#[inline(always)]
 fn advance_one(t: &mut Tween, value: &mut f32, dt: f32, table: &[f32], curves: &[Vec<f32>]) {
     if t.flags & PLAYING == 0 {
         return;
