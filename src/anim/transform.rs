@@ -124,6 +124,44 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     std::array::from_fn(|k| a[k] * ka + b[k] * kb)
 }
 
+/// `slerp` of four key pairs at one `t` (four tracks of one key-time list), as SIMD columns.
+/// Like the scalar `slerp`, the series is as short as the widest arc of the four allows (two
+/// terms when every arc is under 23°, the common case between keys); a batch with an arc over
+/// 120° takes `slerp4`'s halving. Not renormalised.
+#[inline(always)]
+pub fn slerp4_keys(a: [Vec4; 4], b: [Vec4; 4], t: f32) -> [Vec4; 4] {
+    let d0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+    let x = d0.abs();
+    let lowest = x.min_element();
+    if lowest < 0.5 {
+        return slerp4(a, b, Vec4::splat(t));
+    }
+    let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
+    let d = 1.0 - t;
+    let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+    let (fd, ft) = if lowest >= 0.98 {
+        series4::<2>(xm1, t, d)
+    } else if lowest >= 0.866 {
+        series4::<4>(xm1, t, d)
+    } else {
+        series4::<8>(xm1, t, d)
+    };
+    let (ka, kb) = (fd * d, ft * (sign * t));
+    std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+}
+
+/// `series` on four lanes sharing `t`: the coefficients are scalars.
+#[inline(always)]
+fn series4<const N: usize>(xm1: Vec4, t: f32, d: f32) -> (Vec4, Vec4) {
+    let (t2, d2) = (t * t, d * d);
+    let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
+    for i in (0..N).rev() {
+        ft = Vec4::ONE + (U[i] * t2 - V[i]) * xm1 * ft;
+        fd = Vec4::ONE + (U[i] * d2 - V[i]) * xm1 * fd;
+    }
+    (fd, ft)
+}
+
 /// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
 #[inline(always)]
 pub fn quat_mul4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
@@ -260,6 +298,37 @@ mod tests {
                         continue;
                     }
                     let want = slerp64(a, b[l], f64::from(t[l]));
+                    for (g, w) in got[l].to_array().iter().zip(want) {
+                        worst = worst.max((f64::from(*g) - w).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-6, "worst component error {worst}");
+    }
+
+    /// The shared-`t` four-lane slerp picks its series length from the widest of the four arcs:
+    /// batches of arcs all in one class (2, 4, 8 terms, halved) and mixed, against f64.
+    #[test]
+    fn key_slerp_matches_exact_slerp_for_every_series_length() {
+        let mut worst = 0.0f64;
+        for ai in 0..40 {
+            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            let a = Quat::from_axis_angle(glam::Vec3::new(0.2, 0.9, -0.3).normalize(), ai as f32 * 0.1);
+            for k in 0..=200 {
+                // Four arcs near the k-th angle (up to 2π), or spread over all of them.
+                let angle = |l: usize| match ai % 2 {
+                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
+                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
+                };
+                let b: [Quat; 4] = std::array::from_fn(|l| a * Quat::from_axis_angle(axis, angle(l)));
+                let t = ((k + ai) % 11) as f32 / 10.0;
+                let got = column_quats(slerp4_keys(quat_columns([a; 4]), quat_columns(b), t));
+                for l in 0..4 {
+                    if a.dot(b[l]).abs() < 1e-4 {
+                        continue;
+                    }
+                    let want = slerp64(a, b[l], f64::from(t));
                     for (g, w) in got[l].to_array().iter().zip(want) {
                         worst = worst.max((f64::from(*g) - w).abs());
                     }
