@@ -320,6 +320,36 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
         ovb / j,
         adb / j
     );
+    // Each layer's cost inside a frame (players advancing, the layer blending over a fresh base
+    // pose): the frame with that layer alone, less the one-clip frame. Figures only; the
+    // target is the ratio above.
+    let mut with = |use_over: bool, use_add: bool| {
+        time_ns(50, 200, || {
+            inst.player.update(DT);
+            over.player.update(DT);
+            add.player.update(DT);
+            let mut r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
+            for (on, layer) in [(use_over, &mut over), (use_add, &mut add)] {
+                if on {
+                    r = r.and_then(|_| layer.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights));
+                }
+            }
+            r.and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
+                .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
+                .unwrap_or_else(|e| panic!("{e}"));
+        })
+        .0
+    };
+    let (fo, fa) = (with(true, false), with(false, true));
+    let (ob2, _) = time_ns(50, 200, || one.frame(skeleton, clips));
+    eprintln!(
+        "layers   {joints:>3} joints in a frame: masked override layer {:.1}, additive layer {:.1} ns/joint (frame with it alone {:.1} / {:.1}, one clip {:.1})",
+        (fo - ob2) / j,
+        (fa - ob2) / j,
+        fo / j,
+        fa / j,
+        ob2 / j
+    );
     // Two-bone solve: the first node whose parent and grandparent exist.
     let end = (0..skeleton.node_count())
         .find(|&n| skeleton.parent(n).and_then(|p| skeleton.parent(p)).is_some())

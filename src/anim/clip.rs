@@ -6,7 +6,7 @@
 //! and allocates nothing; a [`SamplingCache`] remembers the last key of each time list so forward
 //! playback needs no search.
 use super::skeleton::{RigError, Skeleton, need};
-use super::transform::{Transform, column_quats, quat_columns, quat_mul4, renormalise4, slerp, slerp4, slerp4_keys};
+use super::transform::{SlerpAt, Transform, column_quats, quat_columns, quat_mul4, renormalise4, slerp, slerp4};
 use crate::project::model_data::{ChannelPath, ClipData, Interpolation};
 use glam::{Quat, Vec3A, Vec4};
 use std::collections::HashMap;
@@ -38,6 +38,10 @@ struct LinearGroup {
     scales: usize,
     /// `keys × nodes.len()` values.
     keys: Vec<Vec4>,
+    /// Difference clips only: the rotation keys again, four tracks per block as SIMD columns
+    /// (`[x, y, z, w]`, a short last block repeating its first track), so the additive kernel
+    /// loads them without a transpose. Empty otherwise.
+    columns: Vec<Vec4>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +190,7 @@ impl Clip {
                 translations: of(ChannelPath::Translation).count(),
                 scales: of(ChannelPath::Scale).count(),
                 keys,
+                columns: Vec::new(),
             });
         }
     }
@@ -337,8 +342,9 @@ impl Clip {
         }
         self.locate_keys(t, cache);
         let w_of = |n: u32| weight * mask.get(n as usize).copied().unwrap_or(0.0);
+        let by = SlerpAt::new(weight);
         for (g, s) in self.groups.iter().zip(&sel.groups) {
-            g.blend_some(cache.at[g.times as usize], s, w_of, out);
+            g.blend_some(cache.at[g.times as usize], s, &by, w_of, out);
         }
         for &i in &sel.tracks {
             let track = &self.tracks[i as usize];
@@ -447,6 +453,16 @@ impl Clip {
                 }
             }
         }
+        for g in &mut d.groups {
+            let (nt, w) = (g.translations, g.nodes.len());
+            let nr = w - nt - g.scales;
+            for key in g.keys.chunks_exact(w) {
+                for block in key[nt..nt + nr].chunks(4) {
+                    let q = std::array::from_fn(|l| Quat::from_vec4(block[if l < block.len() { l } else { 0 }]));
+                    g.columns.extend(quat_columns(q));
+                }
+            }
+        }
         for t in &d.tracks {
             let r = &reference[t.target as usize];
             let c = t.components as usize;
@@ -502,8 +518,9 @@ impl Clip {
         self.check_buffers(cache, out, &[])?;
         self.locate_keys(t, cache);
         let w_of = |n: u32| weight * mask.map_or(1.0, |m| m.get(n as usize).copied().unwrap_or(0.0));
+        let by = SlerpAt::new(weight);
         for g in &self.groups {
-            g.add(cache.at[g.times as usize], w_of, out);
+            g.add(cache.at[g.times as usize], &by, w_of, out);
         }
         for track in &self.tracks {
             let w = w_of(track.target);
@@ -680,7 +697,7 @@ impl LinearGroup {
     /// a transpose), sampled, weighted and composed in SIMD; only the lanes with `w > 0` are
     /// written back.
     #[inline]
-    fn add(&self, at: At, w_of: impl Fn(u32) -> f32, out: &mut [Transform]) {
+    fn add(&self, at: At, weight: &SlerpAt, w_of: impl Fn(u32) -> f32, out: &mut [Transform]) {
         let w = self.nodes.len();
         let a = &self.keys[at.k * w..][..w];
         let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
@@ -705,7 +722,14 @@ impl LinearGroup {
             }
         }
         let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
-        for ((nodes, a), b) in nodes_r.chunks(4).zip(a_r.chunks(4)).zip(b_r.chunks(4)) {
+        let keys = SlerpAt::new(s);
+        // The column blocks of keys k and k + 1 (`difference` made one per four tracks).
+        let blocks = nr.div_ceil(4) * 4;
+        let col_a = self.columns.get(at.k * blocks..).and_then(|c| c.get(..blocks)).unwrap_or(&[]);
+        let col_b = self.columns.get((at.k + usize::from(s != 0.0)) * blocks..).and_then(|c| c.get(..blocks));
+        let col_b = col_b.unwrap_or(&[]);
+        let columns = col_a.len() == blocks && col_b.len() == blocks;
+        for (j, ((nodes, a), b)) in nodes_r.chunks(4).zip(a_r.chunks(4)).zip(b_r.chunks(4)).enumerate() {
             let len = nodes.len();
             // A short last batch repeats its first track in weight-0 lanes.
             let lane = |l: usize| if l < len { l } else { 0 };
@@ -715,17 +739,21 @@ impl LinearGroup {
             if wv.cmple(Vec4::ZERO).all() {
                 continue;
             }
-            let qa = quat_columns(std::array::from_fn(|l| Quat::from_vec4(a[lane(l)])));
+            let block = |c: &[Vec4]| std::array::from_fn(|k| c[4 * j + k]);
+            let qa =
+                if columns { block(col_a) } else { quat_columns(std::array::from_fn(|l| Quat::from_vec4(a[lane(l)]))) };
             let d = if s == 0.0 {
                 qa
+            } else if columns {
+                keys.slerp4(qa, block(col_b))
             } else {
-                slerp4_keys(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[lane(l)]))), s)
+                keys.slerp4(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[lane(l)]))))
             };
             let full = wv.cmpge(Vec4::ONE);
             let e = if full.all() {
                 d
             } else {
-                let part = slerp4_by(identity, d, &ws, len);
+                let part = slerp4_by(weight, identity, d, &ws, len);
                 std::array::from_fn(|c| Vec4::select(full, d[c], part[c]))
             };
             let o = quat_columns(std::array::from_fn(|l| out[nodes[lane(l)] as usize].rotation));
@@ -744,7 +772,14 @@ impl LinearGroup {
     /// one, rotations four selected tracks at a time (sampled, then slerped from `out`, in
     /// SIMD); lanes with `w <= 0` are not written.
     #[inline]
-    fn blend_some(&self, at: At, sel: &GroupSelection, w_of: impl Fn(u32) -> f32, out: &mut [Transform]) {
+    fn blend_some(
+        &self,
+        at: At,
+        sel: &GroupSelection,
+        weight: &SlerpAt,
+        w_of: impl Fn(u32) -> f32,
+        out: &mut [Transform],
+    ) {
         let w = self.nodes.len();
         let a = &self.keys[at.k * w..][..w];
         let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
@@ -766,6 +801,7 @@ impl LinearGroup {
                 o.scale = lerp_or_set(o.scale, v, k);
             }
         }
+        let keys = SlerpAt::new(s);
         for batch in r.chunks(4) {
             let len = batch.len();
             // A short last batch repeats its first track in weight-0 lanes.
@@ -779,14 +815,14 @@ impl LinearGroup {
             let v = if s == 0.0 {
                 qa
             } else {
-                slerp4_keys(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[track(l)]))), s)
+                keys.slerp4(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[track(l)]))))
             };
             let full = wv.cmpge(Vec4::ONE);
             let q = if full.all() {
                 v
             } else {
                 let o = quat_columns(std::array::from_fn(|l| out[self.nodes[track(l)] as usize].rotation));
-                let part = renormalise4(slerp4_by(o, v, &ws, len));
+                let part = renormalise4(slerp4_by(weight, o, v, &ws, len));
                 std::array::from_fn(|c| Vec4::select(full, v[c], part[c]))
             };
             let q = column_quats(q);
@@ -819,12 +855,12 @@ impl TrackSelection {
     }
 }
 
-/// `slerp4` by the weights of the first `len` lanes (the others are not read back): one weight
-/// for all (an unmasked or uniformly masked layer) takes `slerp4_keys`, whose series is only
-/// as long as the widest arc needs.
+/// `slerp4` by the weights of the first `len` lanes (the others are not read back): lanes all
+/// at the layer's weight (an unmasked or fully masked layer) take its precomputed series,
+/// only as long as the widest arc needs.
 #[inline(always)]
-fn slerp4_by(a: [Vec4; 4], b: [Vec4; 4], ws: &[f32; 4], len: usize) -> [Vec4; 4] {
-    if ws[1..len].iter().all(|&w| w == ws[0]) { slerp4_keys(a, b, ws[0]) } else { slerp4(a, b, Vec4::from_array(*ws)) }
+fn slerp4_by(weight: &SlerpAt, a: [Vec4; 4], b: [Vec4; 4], ws: &[f32; 4], len: usize) -> [Vec4; 4] {
+    if ws[..len].iter().all(|&w| w == weight.t()) { weight.slerp4(a, b) } else { slerp4(a, b, Vec4::from_array(*ws)) }
 }
 
 /// The override blend of one property: the value itself at `w >= 1`.

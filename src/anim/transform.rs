@@ -85,10 +85,12 @@ fn series<const N: usize>(x: f32, t: f32, d: f32) -> (f32, f32) {
 }
 
 /// `slerp` of four pairs at once, each with its own `t` (a layer's weight × mask), as SIMD
-/// columns: `a` and `b` are `[x, y, z, w]` with one quaternion per lane. Every lane takes the
-/// eight-term series (within 5e-7 of an exact slerp for arcs up to 120°); a lane with a longer
-/// arc first halves it as `slerp` does (the midpoint is exact), and since that half arc is at
-/// most 90° no lane ever needs trigonometry or a branch of its own. Not renormalised.
+/// columns: `a` and `b` are `[x, y, z, w]` with one quaternion per lane. A lane with an arc
+/// over 120° first halves it as `slerp` does (the midpoint is exact), so every arc is then at
+/// most 120° and no lane needs trigonometry or a branch of its own; the four lanes take the
+/// series as long as the widest of their arcs needs (8 terms up to 120°, within 5e-7 of an
+/// exact slerp; 6 up to 91°, which covers every halved arc; 4 up to 60°; 2 up to 23°; each
+/// within 5e-7). Not renormalised.
 #[inline(always)]
 pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
@@ -113,53 +115,102 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
         (a, b, t, x)
     };
     let d = Vec4::ONE - t;
-    let (t2, d2) = (t * t, d * d);
     let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
-    let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
-    for i in (0..8).rev() {
-        ft = Vec4::ONE + (U[i] * t2 - Vec4::splat(V[i])) * xm1 * ft;
-        fd = Vec4::ONE + (U[i] * d2 - Vec4::splat(V[i])) * xm1 * fd;
-    }
+    // As short a series as the widest (halved) arc allows: within 5e-7 for each class.
+    let lowest = x.min_element();
+    let (fd, ft) = if lowest >= 0.98 {
+        series_lanes::<2>(xm1, t, d)
+    } else if lowest >= 0.866 {
+        series_lanes::<4>(xm1, t, d)
+    } else if lowest >= 0.7 {
+        series_lanes::<6>(xm1, t, d)
+    } else {
+        series_lanes::<8>(xm1, t, d)
+    };
     let (ka, kb) = (d * fd, t * ft);
     std::array::from_fn(|k| a[k] * ka + b[k] * kb)
 }
 
-/// `slerp` of four key pairs at one `t` (four tracks of one key-time list), as SIMD columns.
-/// Like the scalar `slerp`, the series is as short as the widest arc of the four allows (two
-/// terms when every arc is under 23°, the common case between keys); a batch with an arc over
-/// 120° takes `slerp4`'s halving. Not renormalised.
+/// `series` with a `t` per lane.
 #[inline(always)]
-pub fn slerp4_keys(a: [Vec4; 4], b: [Vec4; 4], t: f32) -> [Vec4; 4] {
-    let d0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-    let x = d0.abs();
-    let lowest = x.min_element();
-    if lowest < 0.5 {
-        return slerp4(a, b, Vec4::splat(t));
-    }
-    let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
-    let d = 1.0 - t;
-    let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
-    let (fd, ft) = if lowest >= 0.98 {
-        series4::<2>(xm1, t, d)
-    } else if lowest >= 0.866 {
-        series4::<4>(xm1, t, d)
-    } else {
-        series4::<8>(xm1, t, d)
-    };
-    let (ka, kb) = (fd * d, ft * (sign * t));
-    std::array::from_fn(|k| a[k] * ka + b[k] * kb)
-}
-
-/// `series` on four lanes sharing `t`: the coefficients are scalars.
-#[inline(always)]
-fn series4<const N: usize>(xm1: Vec4, t: f32, d: f32) -> (Vec4, Vec4) {
+fn series_lanes<const N: usize>(xm1: Vec4, t: Vec4, d: Vec4) -> (Vec4, Vec4) {
     let (t2, d2) = (t * t, d * d);
     let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
     for i in (0..N).rev() {
-        ft = Vec4::ONE + (U[i] * t2 - V[i]) * xm1 * ft;
-        fd = Vec4::ONE + (U[i] * d2 - V[i]) * xm1 * fd;
+        ft = Vec4::ONE + (U[i] * t2 - Vec4::splat(V[i])) * xm1 * ft;
+        fd = Vec4::ONE + (U[i] * d2 - Vec4::splat(V[i])) * xm1 * fd;
     }
     (fd, ft)
+}
+
+/// `slerp` of four key pairs at one `t` (four tracks of one key-time list), as SIMD columns:
+/// `SlerpAt::new(t).slerp4(a, b)`.
+#[inline(always)]
+pub fn slerp4_keys(a: [Vec4; 4], b: [Vec4; 4], t: f32) -> [Vec4; 4] {
+    SlerpAt::new(t).slerp4(a, b)
+}
+
+/// The series coefficients of a four-lane slerp at one `t`, computed once for every batch
+/// that shares it (the tracks of a key-time list at one sample time, the joints of a layer at
+/// one weight).
+#[derive(Debug, Clone, Copy)]
+pub struct SlerpAt {
+    t: f32,
+    ct: [Vec4; 8],
+    cd: [Vec4; 8],
+}
+
+impl SlerpAt {
+    #[inline(always)]
+    pub fn new(t: f32) -> SlerpAt {
+        let d = 1.0 - t;
+        let (t2, d2) = (t * t, d * d);
+        SlerpAt {
+            t,
+            ct: std::array::from_fn(|i| Vec4::splat(U[i] * t2 - V[i])),
+            cd: std::array::from_fn(|i| Vec4::splat(U[i] * d2 - V[i])),
+        }
+    }
+
+    pub fn t(&self) -> f32 {
+        self.t
+    }
+
+    /// `slerp` of four pairs at this `t`. Like the scalar `slerp`, the series is as short as the
+    /// widest arc of the four allows (two terms when every arc is under 23°, the common case
+    /// between keys); a batch with an arc over 120° takes `slerp4`'s halving. Not renormalised.
+    #[inline(always)]
+    pub fn slerp4(&self, a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
+        let d0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        let x = d0.abs();
+        let lowest = x.min_element();
+        if lowest < 0.5 {
+            return slerp4(a, b, Vec4::splat(self.t));
+        }
+        let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
+        let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+        let (fd, ft) = if lowest >= 0.98 {
+            self.series::<2>(xm1)
+        } else if lowest >= 0.866 {
+            self.series::<4>(xm1)
+        } else if lowest >= 0.7 {
+            self.series::<6>(xm1)
+        } else {
+            self.series::<8>(xm1)
+        };
+        let (ka, kb) = (fd * (1.0 - self.t), ft * (sign * self.t));
+        std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+    }
+
+    #[inline(always)]
+    fn series<const N: usize>(&self, xm1: Vec4) -> (Vec4, Vec4) {
+        let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
+        for i in (0..N).rev() {
+            ft = Vec4::ONE + self.ct[i] * xm1 * ft;
+            fd = Vec4::ONE + self.cd[i] * xm1 * fd;
+        }
+        (fd, ft)
+    }
 }
 
 /// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
