@@ -753,7 +753,11 @@ impl LinearGroup {
             let e = if full.all() {
                 d
             } else {
-                let part = slerp4_by(weight, identity, d, &ws, len);
+                let part = if ws[..len].iter().all(|&w| w == weight.t()) {
+                    weight.from_identity4(d)
+                } else {
+                    slerp4(identity, d, wv)
+                };
                 std::array::from_fn(|c| Vec4::select(full, d[c], part[c]))
             };
             let o = quat_columns(std::array::from_fn(|l| out[nodes[lane(l)] as usize].rotation));

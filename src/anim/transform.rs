@@ -86,11 +86,11 @@ fn series<const N: usize>(x: f32, t: f32, d: f32) -> (f32, f32) {
 
 /// `slerp` of four pairs at once, each with its own `t` (a layer's weight × mask), as SIMD
 /// columns: `a` and `b` are `[x, y, z, w]` with one quaternion per lane. A lane with an arc
-/// over 120° first halves it as `slerp` does (the midpoint is exact), so every arc is then at
-/// most 120° and no lane needs trigonometry or a branch of its own; the four lanes take the
-/// series as long as the widest of their arcs needs (8 terms up to 120°, within 5e-7 of an
-/// exact slerp; 6 up to 91°, which covers every halved arc; 4 up to 60°; 2 up to 23°; each
-/// within 5e-7). Not renormalised.
+/// over 120° slerps to the arc's midpoint `m` instead (exact) at `2t`: that arc is at most 90°
+/// and the series stays within 3e-7 over `2t` in [0, 2], so no lane needs trigonometry or a
+/// branch of its own. The four lanes take the series as long as the widest of their arcs
+/// needs (8 terms up to 120°, within 5e-7 of an exact slerp; 6 up to 91°, which covers every
+/// halved arc; 4 up to 60°; 2 up to 23°; each within 5e-7). Not renormalised.
 #[inline(always)]
 pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
@@ -99,20 +99,15 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let b = b.map(|c| c * sign);
     let x = d0.abs();
     let far = x.cmplt(Vec4::splat(0.5));
-    let (a, b, t, x) = if far.any() {
-        // |a + b|² = 2 + 2x ≥ 2: no cancellation.
-        let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
-        let inv = Vec4::ONE / dot(&m, &m).sqrt();
-        let m = m.map(|c| c * inv);
-        let low = t.cmple(Vec4::splat(0.5));
-        let (to_m, from_m) = (far & low, far & !low);
-        let a = std::array::from_fn(|k| Vec4::select(from_m, m[k], a[k]));
-        let b = std::array::from_fn(|k| Vec4::select(to_m, m[k], b[k]));
-        let t = Vec4::select(to_m, 2.0 * t, Vec4::select(from_m, 2.0 * t - Vec4::ONE, t));
-        let x = Vec4::select(far, dot(&a, &b), x);
-        (a, b, t, x)
+    let (b, t, x) = if far.any() {
+        // |a + b|² = 2 + 2x ≥ 2: no cancellation. The midpoint m is on the arc, half way:
+        // slerp(a, b, t) = slerp(a, m, 2t), an arc of at most 45° (4D) run up to twice its
+        // length, where the series is as exact as on an arc of 120° run once.
+        let (m, x) = halve(a, b);
+        let b = std::array::from_fn(|k| Vec4::select(far, m[k], b[k]));
+        (b, Vec4::select(far, 2.0 * t, t), Vec4::select(far, x, d0.abs()))
     } else {
-        (a, b, t, x)
+        (b, t, x)
     };
     let d = Vec4::ONE - t;
     let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
@@ -129,6 +124,17 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     };
     let (ka, kb) = (d * fd, t * ft);
     std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+}
+
+/// The midpoints `normalize(a + b)` of four arcs (`a · b >= 0`) and `a · m`.
+#[inline(always)]
+fn halve(a: [Vec4; 4], b: [Vec4; 4]) -> ([Vec4; 4], Vec4) {
+    let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
+    let inv = Vec4::ONE / dot(&m, &m).sqrt();
+    let m = m.map(|c| c * inv);
+    let x = dot(&a, &m);
+    (m, x)
 }
 
 /// `series` with a `t` per lane.
@@ -178,16 +184,16 @@ impl SlerpAt {
 
     /// `slerp` of four pairs at this `t`. Like the scalar `slerp`, the series is as short as the
     /// widest arc of the four allows (two terms when every arc is under 23°, the common case
-    /// between keys); a batch with an arc over 120° takes `slerp4`'s halving. Not renormalised.
+    /// between keys); a batch with an arc over 120° takes `slerp4`. Not renormalised.
     #[inline(always)]
     pub fn slerp4(&self, a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
         let d0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
         let x = d0.abs();
         let lowest = x.min_element();
+        let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
         if lowest < 0.5 {
             return slerp4(a, b, Vec4::splat(self.t));
         }
-        let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
         let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
         let (fd, ft) = if lowest >= 0.98 {
             self.series::<2>(xm1)
@@ -200,6 +206,31 @@ impl SlerpAt {
         };
         let (ka, kb) = (fd * (1.0 - self.t), ft * (sign * self.t));
         std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+    }
+
+    /// `slerp(1, d, t)` of four quaternions (an additive layer's weighted difference): the
+    /// same as `slerp4` from the identity, without its zero products (`1 · d` is `d.w`, and the
+    /// result's vector part is `d`'s scaled).
+    #[inline(always)]
+    pub fn from_identity4(&self, d: [Vec4; 4]) -> [Vec4; 4] {
+        let x = d[3].abs();
+        let lowest = x.min_element();
+        if lowest < 0.5 {
+            return slerp4([Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE], d, Vec4::splat(self.t));
+        }
+        let sign = Vec4::select(d[3].cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
+        let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+        let (fd, ft) = if lowest >= 0.98 {
+            self.series::<2>(xm1)
+        } else if lowest >= 0.866 {
+            self.series::<4>(xm1)
+        } else if lowest >= 0.7 {
+            self.series::<6>(xm1)
+        } else {
+            self.series::<8>(xm1)
+        };
+        let (ka, kb) = (fd * (1.0 - self.t), ft * (sign * self.t));
+        [d[0] * kb, d[1] * kb, d[2] * kb, ka + d[3] * kb]
     }
 
     #[inline(always)]
@@ -380,6 +411,34 @@ mod tests {
                         continue;
                     }
                     let want = slerp64(a, b[l], f64::from(t));
+                    for (g, w) in got[l].to_array().iter().zip(want) {
+                        worst = worst.max((f64::from(*g) - w).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-6, "worst component error {worst}");
+    }
+
+    /// The slerp from the identity (additive layers) against f64, over all arcs and weights.
+    #[test]
+    fn slerp_from_identity_matches_exact_slerp() {
+        let mut worst = 0.0f64;
+        for ai in 0..40 {
+            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            for k in 0..=200 {
+                let angle = |l: usize| match ai % 2 {
+                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
+                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
+                };
+                let d: [Quat; 4] = std::array::from_fn(|l| Quat::from_axis_angle(axis, angle(l)));
+                let t = ((k + ai) % 11) as f32 / 10.0;
+                let got = column_quats(SlerpAt::new(t).from_identity4(quat_columns(d)));
+                for l in 0..4 {
+                    if d[l].w.abs() < 1e-4 {
+                        continue;
+                    }
+                    let want = slerp64(Quat::IDENTITY, d[l], f64::from(t));
                     for (g, w) in got[l].to_array().iter().zip(want) {
                         worst = worst.max((f64::from(*g) - w).abs());
                     }
