@@ -731,6 +731,21 @@ impl LinearGroup {
         let columns = col_a.len() == blocks && col_b.len() == blocks;
         for (j, ((nodes, a), b)) in nodes_r.chunks(4).zip(a_r.chunks(4)).zip(b_r.chunks(4)).enumerate() {
             let len = nodes.len();
+            if len <= 2 {
+                // A short last batch: one or two scalar slerps cost less than four lanes.
+                for ((&n, a), b) in nodes.iter().zip(a).zip(b) {
+                    let k = w_of(n);
+                    if k <= 0.0 {
+                        continue;
+                    }
+                    let (a, b) = (Quat::from_vec4(*a), Quat::from_vec4(*b));
+                    let d = if s == 0.0 { a } else { slerp(a, b, s) };
+                    let o = &mut out[n as usize];
+                    let r = o.rotation * if k >= 1.0 { d } else { slerp(Quat::IDENTITY, d, k) };
+                    o.rotation = r * (1.5 - 0.5 * r.length_squared());
+                }
+                continue;
+            }
             // A short last batch repeats its first track in weight-0 lanes.
             let lane = |l: usize| if l < len { l } else { 0 };
             let ws: [f32; 4] = std::array::from_fn(|l| if l < len { w_of(nodes[l]) } else { 0.0 });
@@ -808,6 +823,21 @@ impl LinearGroup {
         let keys = SlerpAt::new(s);
         for batch in r.chunks(4) {
             let len = batch.len();
+            if len <= 2 {
+                // A short last batch: one or two scalar slerps cost less than four lanes.
+                for &i in batch {
+                    let (i, n) = (i as usize, self.nodes[i as usize]);
+                    let k = w_of(n);
+                    if k <= 0.0 {
+                        continue;
+                    }
+                    let (qa, qb) = (Quat::from_vec4(a[i]), Quat::from_vec4(b[i]));
+                    let v = if s == 0.0 { qa } else { slerp(qa, qb, s) };
+                    let o = &mut out[n as usize];
+                    o.rotation = slerp_or_set(o.rotation, v, k);
+                }
+                continue;
+            }
             // A short last batch repeats its first track in weight-0 lanes.
             let track = |l: usize| batch[if l < len { l } else { 0 }] as usize;
             let ws: [f32; 4] = std::array::from_fn(|l| if l < len { w_of(self.nodes[track(l)]) } else { 0.0 });
