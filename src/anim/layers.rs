@@ -1,8 +1,12 @@
 //! Animation layers (layers.md §1): layers 1–7 over Defold's single animation (layer 0). Each
 //! layer is a full [`ModelPlayer`] (own clip, cursor, playback, rate and cross-fade) plus how it
 //! covers the pose below: a weight (with a linear fade), a per-joint mask, override or additive.
-//! The pose kernels are the skeleton's (sample into the layer's buffers, then blend into the
-//! result so far); every buffer is allocated when the layer is first used, none per frame.
+//! Without a cross-fade inside the layer, a masked override layer and an additive layer blend
+//! straight from the clip's keys into the result so far (`Clip::blend_selected`, and
+//! `Clip::add_difference` on the clip re-keyed as its difference from its first key, made once
+//! with the rig); otherwise the pose kernels are the skeleton's (sample into the layer's
+//! buffers, then blend). Every buffer is allocated when the layer is first used, none per
+//! frame.
 use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
@@ -165,8 +169,9 @@ impl Layer {
 
     /// Samples the layer and blends it into `out_locals` / `out_weights` (the result of the
     /// layers below). `refs.first_keys[c]` is clip `c`'s pose at its first key (the rest pose
-    /// under it): the reference of an additive layer. A layer that starts with `blend_duration` on a
-    /// layer that had no animation fades in over the layers below (not from the rest pose).
+    /// under it): the reference of an additive layer. A layer that starts with
+    /// `blend_duration` on a layer that had no animation fades in over the layers below (not
+    /// from the rest pose).
     pub fn apply(
         &mut self,
         clips: &[Clip],

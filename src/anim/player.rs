@@ -393,9 +393,10 @@ impl ModelPlayer {
 }
 
 impl ModelPlayer {
-    /// The current animation's clip time and the sampling cache `pose` uses for it, for
-    /// sampling a clip made from the current one with the same key times (an additive layer's
-    /// difference clip). None without an animation.
+    /// The current animation's clip time and the sampling cache `pose` uses for it, for a
+    /// layer that blends straight from the keys of the current clip or of a clip made from it
+    /// with the same key times (an additive layer's difference clip). None without an
+    /// animation.
     pub fn current_sampling<'s>(&self, scratch: &'s mut PoseScratch) -> Option<(f32, &'s mut SamplingCache)> {
         let p = &self.players[self.current];
         p.animation.map(|_| (p.time(), &mut scratch.caches[self.current]))
