@@ -11,7 +11,7 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec3};
 use sinew::anim::ik::{Chain, TwoBone};
-use sinew::anim::layers::{Layer, subtree_mask};
+use sinew::anim::layers::{AdditiveRefs, Layer, subtree_mask};
 use sinew::anim::transform::blend_locals;
 use sinew::anim::{Clip, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
 use sinew::project::gltf::import_bytes;
@@ -270,15 +270,8 @@ fn per_joint(c: &mut Criterion) {
 /// the larger half) + an additive layer over every joint, against one clip in the same run;
 /// then one two-bone solve on the first three-joint chain of the rig.
 fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
-    let first_keys: Vec<Vec<Transform>> = clips
-        .iter()
-        .map(|c| {
-            let mut l = skeleton.rest().to_vec();
-            let mut w = skeleton.rest_weights().to_vec();
-            c.sample(0.0, &mut SamplingCache::new(c), &mut l, &mut w).unwrap_or_else(|e| panic!("{e}"));
-            l
-        })
-        .collect();
+    // Each clip's first key and its difference from it, made once as the rig does.
+    let refs = AdditiveRefs::new(skeleton, clips).unwrap_or_else(|e| panic!("{e}"));
     let mut one = Instance::new(skeleton, clips);
     one.player.play(0, Playback::LoopForward, 0.0, 0.0, 1.0);
     let mut inst = Instance::new(skeleton, clips);
@@ -300,8 +293,8 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
         over.player.update(DT);
         add.player.update(DT);
         let r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
-        r.and_then(|_| over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
-            .and_then(|_| add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+        r.and_then(|_| over.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
+            .and_then(|_| add.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
             .and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
             .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
             .unwrap_or_else(|e| panic!("{e}"));
@@ -318,15 +311,44 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
         lb / ob
     );
     // The two layers' own cost (sample + blend), each on its own.
-    let (ovb, _) = time_ns(50, 200, || {
-        over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(())
-    });
+    let (ovb, _) =
+        time_ns(50, 200, || over.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(()));
     let (adb, _) =
-        time_ns(50, 200, || add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(()));
+        time_ns(50, 200, || add.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights).unwrap_or(()));
     eprintln!(
         "layers   {joints:>3} joints: masked override layer {:.1}, additive layer {:.1} ns/joint (best)",
         ovb / j,
         adb / j
+    );
+    // Each layer's cost inside a frame (players advancing, the layer blending over a fresh base
+    // pose): the frame with that layer alone, less the one-clip frame. Figures only; the
+    // target is the ratio above.
+    let mut with = |use_over: bool, use_add: bool| {
+        time_ns(50, 200, || {
+            inst.player.update(DT);
+            over.player.update(DT);
+            add.player.update(DT);
+            let mut r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
+            for (on, layer) in [(use_over, &mut over), (use_add, &mut add)] {
+                if on {
+                    r = r.and_then(|_| layer.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights));
+                }
+            }
+            r.and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
+                .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
+                .unwrap_or_else(|e| panic!("{e}"));
+        })
+        .0
+    };
+    let (fo, fa) = (with(true, false), with(false, true));
+    let (ob2, _) = time_ns(50, 200, || one.frame(skeleton, clips));
+    eprintln!(
+        "layers   {joints:>3} joints in a frame: masked override layer {:.1}, additive layer {:.1} ns/joint (frame with it alone {:.1} / {:.1}, one clip {:.1})",
+        (fo - ob2) / j,
+        (fa - ob2) / j,
+        fo / j,
+        fa / j,
+        ob2 / j
     );
     // Two-bone solve: the first node whose parent and grandparent exist.
     let end = (0..skeleton.node_count())
@@ -337,8 +359,8 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
     let chain = Chain::TwoBone(TwoBone { root, mid, end, pole: Vec3::Z });
     // A fresh pose (the timing loops above applied the layers over and over).
     let r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
-    r.and_then(|_| over.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
-        .and_then(|_| add.apply(clips, &first_keys, skeleton, &mut inst.locals, &mut inst.weights))
+    r.and_then(|_| over.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
+        .and_then(|_| add.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
         .unwrap_or_else(|e| panic!("{e}"));
     let base = inst.locals.clone();
     skeleton.local_to_model(&base, &mut inst.model).unwrap_or(());

@@ -6,7 +6,7 @@
 //! and allocates nothing; a [`SamplingCache`] remembers the last key of each time list so forward
 //! playback needs no search.
 use super::skeleton::{RigError, Skeleton, need};
-use super::transform::{Transform, slerp};
+use super::transform::{SlerpAt, Transform, column_quats, quat_columns, quat_mul4, renormalise4, slerp, slerp4};
 use crate::project::model_data::{ChannelPath, ClipData, Interpolation};
 use glam::{Quat, Vec3A, Vec4};
 use std::collections::HashMap;
@@ -38,6 +38,10 @@ struct LinearGroup {
     scales: usize,
     /// `keys × nodes.len()` values.
     keys: Vec<Vec4>,
+    /// Difference clips only: the rotation keys again, four tracks per block as SIMD columns
+    /// (`[x, y, z, w]`, a short last block repeating its first track), so the additive kernel
+    /// loads them without a transpose. Empty otherwise.
+    columns: Vec<Vec4>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +60,8 @@ pub struct Clip {
     /// Locals / weights entries a sample writes to (largest target + 1).
     node_span: usize,
     weight_span: usize,
+    /// Made by [`Clip::difference`]: keys are differences from a reference pose.
+    difference: bool,
 }
 
 impl Clip {
@@ -74,6 +80,7 @@ impl Clip {
             values: Vec::new(),
             node_span: 0,
             weight_span: 0,
+            difference: false,
         };
         let mut seen: HashMap<Vec<u32>, u32> = HashMap::new();
         for (c, ch) in data.channels.iter().enumerate() {
@@ -183,6 +190,7 @@ impl Clip {
                 translations: of(ChannelPath::Translation).count(),
                 scales: of(ChannelPath::Scale).count(),
                 keys,
+                columns: Vec::new(),
             });
         }
     }
@@ -259,6 +267,122 @@ impl Clip {
                 out.tracks.push(i as u32);
             }
         }
+        // Covered properties no track keys: the layer's pose holds the rest value there.
+        let bit = |p: ChannelPath| match p {
+            ChannelPath::Translation => 1u8,
+            ChannelPath::Rotation => 2,
+            ChannelPath::Scale => 4,
+            ChannelPath::Weights => 0,
+        };
+        let mut keyed = vec![0u8; self.node_span.min(mask.len())];
+        let mut mark = |n: u32, b: u8| {
+            if let Some(k) = keyed.get_mut(n as usize) {
+                *k |= b;
+            }
+        };
+        for g in &self.groups {
+            let nr = g.nodes.len() - g.translations - g.scales;
+            for (i, &n) in g.nodes.iter().enumerate() {
+                let path = if i < g.translations {
+                    ChannelPath::Translation
+                } else if i < g.translations + nr {
+                    ChannelPath::Rotation
+                } else {
+                    ChannelPath::Scale
+                };
+                mark(n, bit(path));
+            }
+        }
+        for t in &self.tracks {
+            mark(t.target, bit(t.path));
+        }
+        out.unkeyed.clear();
+        for n in (0..mask.len()).filter(|&n| covered(n)) {
+            let missing = 7 & !keyed.get(n).copied().unwrap_or(0);
+            if missing != 0 {
+                out.unkeyed.push((n as u32, missing));
+            }
+        }
+        out.keyed_once = self.keyed_once();
+    }
+
+    /// Whether no property is keyed by more than one channel (then the clip's sample is the sum
+    /// of its tracks' values, each on its own property, which the kernels that blend straight
+    /// from the keys rely on).
+    fn keyed_once(&self) -> bool {
+        let mut keyed = std::collections::HashSet::new();
+        self.tracks.iter().filter(|t| t.path != ChannelPath::Weights).all(|t| keyed.insert((t.target, t.path as u8)))
+    }
+
+    /// The override blend of a masked layer (`out[n]` toward the clip's value at `t` by `w =
+    /// weight × mask[n]`: lerp, shortest-path slerp renormalised, the value itself at `w >= 1`)
+    /// straight from the keys, on the tracks `sel` selects and, for covered properties no track
+    /// keys, toward `rest` (the layer's pose holds the rest value there). Equal to sampling the
+    /// layer's pose through `sel` and blending it, up to rounding, with no pose buffer in
+    /// between. Morph-weight tracks are not sampled (a caller whose clip animates weights
+    /// samples them with the pose). Refused for a clip that keys a property twice (the later
+    /// channel replaces, which a blend per track cannot express) or a foreign selection.
+    #[allow(clippy::too_many_arguments)]
+    pub fn blend_selected(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        sel: &TrackSelection,
+        weight: f32,
+        mask: &[f32],
+        rest: &[Transform],
+        out: &mut [Transform],
+    ) -> Result<(), RigError> {
+        self.check_buffers(cache, out, &[])?;
+        need("rest pose", out.len(), rest.len())?;
+        let fits =
+            sel.keyed_once && self.fits(sel) && sel.unkeyed.last().is_none_or(|&(n, _)| (n as usize) < out.len());
+        if !fits {
+            return Err(RigError::BadModel(format!("clip {}: no per-track blend with this selection", self.name)));
+        }
+        self.locate_keys(t, cache);
+        let w_of = |n: u32| weight * mask.get(n as usize).copied().unwrap_or(0.0);
+        let by = SlerpAt::new(weight);
+        for (g, s) in self.groups.iter().zip(&sel.groups) {
+            g.blend_some(cache.at[g.times as usize], s, &by, w_of, out);
+        }
+        for &i in &sel.tracks {
+            let track = &self.tracks[i as usize];
+            let w = w_of(track.target);
+            if track.path == ChannelPath::Weights || w <= 0.0 {
+                continue;
+            }
+            let mut at = cache.at[track.times as usize];
+            if track.interpolation == Interpolation::Step {
+                at.s = 0.0;
+            }
+            let values = &self.values[track.first_value as usize..];
+            let cubic = track.interpolation == Interpolation::CubicSpline;
+            let o = &mut out[track.target as usize];
+            match track.path {
+                ChannelPath::Translation => o.translation = lerp_or_set(o.translation, vec3(values, at, cubic), w),
+                ChannelPath::Scale => o.scale = lerp_or_set(o.scale, vec3(values, at, cubic), w),
+                ChannelPath::Rotation => o.rotation = slerp_or_set(o.rotation, quat(values, at, cubic), w),
+                ChannelPath::Weights => {}
+            }
+        }
+        for &(n, missing) in &sel.unkeyed {
+            let w = w_of(n);
+            if w <= 0.0 {
+                continue;
+            }
+            let (o, r) = (&mut out[n as usize], &rest[n as usize]);
+            if missing & 1 != 0 {
+                o.translation = lerp_or_set(o.translation, r.translation, w);
+            }
+            if missing & 2 != 0 {
+                o.rotation = slerp_or_set(o.rotation, r.rotation, w);
+            }
+            if missing & 4 != 0 {
+                o.scale = lerp_or_set(o.scale, r.scale, w);
+            }
+        }
+        Ok(())
     }
 
     /// `sample_masked` through a selection made by [`Clip::select`] for this clip (one made
@@ -272,10 +396,7 @@ impl Clip {
         out_weights: &mut [f32],
     ) -> Result<(), RigError> {
         self.check_buffers(cache, out_locals, out_weights)?;
-        let fits = sel.groups.len() == self.groups.len()
-            && sel.groups.iter().zip(&self.groups).all(|(s, g)| s.tracks.iter().all(|&i| (i as usize) < g.nodes.len()))
-            && sel.tracks.iter().all(|&i| (i as usize) < self.tracks.len());
-        if !fits {
+        if !self.fits(sel) {
             return Err(RigError::BadModel(format!("clip {}: track selection made for another clip", self.name)));
         }
         self.locate_keys(t, cache);
@@ -286,6 +407,155 @@ impl Clip {
             self.sample_track(&self.tracks[i as usize], &cache.at, out_locals, out_weights);
         }
         Ok(())
+    }
+
+    /// This clip re-keyed as its difference from `reference` (an additive layer's reference
+    /// pose, layers.md §1): rotation keys `ref⁻¹ · key`, translation keys `key − ref`, scale keys
+    /// `key / ref` (1 on an axis where that is not finite, as the additive blend does). Each of
+    /// these maps is linear in the key for a fixed reference (the rotation one also keeps
+    /// lengths and angles), so they commute with every interpolation: LINEAR lerp and slerp, STEP,
+    /// and the CUBICSPLINE Hermite sum (its tangents mapped by the linear part alone) with its
+    /// normalisation. Sampling the difference therefore equals the difference of the sample up to
+    /// rounding, and an additive layer skips the reference, one quaternion product and a division
+    /// per joint every frame. Morph-weight tracks are dropped (additive layers leave weights
+    /// alone). None when a property is keyed by more than one channel (the later channel wins
+    /// there, which the additive sum in [`Clip::add_difference`] cannot express) or `reference`
+    /// does not cover the clip's nodes.
+    pub fn difference(&self, reference: &[Transform]) -> Option<Clip> {
+        if reference.len() < self.node_span {
+            return None;
+        }
+        if !self.keyed_once() {
+            return None;
+        }
+        let mut d = self.clone();
+        d.difference = true;
+        d.tracks.retain(|t| t.path != ChannelPath::Weights);
+        d.weight_span = 0;
+        let ratio = |key: f32, r: f32| {
+            let s = key / r;
+            if s.is_finite() { s } else { 1.0 }
+        };
+        for g in &mut d.groups {
+            let (nt, ns) = (g.translations, g.scales);
+            let nr = g.nodes.len() - nt - ns;
+            let w = g.nodes.len();
+            for key in g.keys.chunks_exact_mut(w) {
+                for (i, (v, &n)) in key.iter_mut().zip(&g.nodes).enumerate() {
+                    let r = &reference[n as usize];
+                    *v = if i < nt {
+                        *v - Vec4::from((r.translation, 0.0))
+                    } else if i < nt + nr {
+                        Vec4::from(r.rotation.conjugate() * Quat::from_vec4(*v))
+                    } else {
+                        Vec4::new(ratio(v.x, r.scale.x), ratio(v.y, r.scale.y), ratio(v.z, r.scale.z), 0.0)
+                    };
+                }
+            }
+        }
+        for g in &mut d.groups {
+            let (nt, w) = (g.translations, g.nodes.len());
+            let nr = w - nt - g.scales;
+            for key in g.keys.chunks_exact(w) {
+                for block in key[nt..nt + nr].chunks(4) {
+                    let q = std::array::from_fn(|l| Quat::from_vec4(block[if l < block.len() { l } else { 0 }]));
+                    g.columns.extend(quat_columns(q));
+                }
+            }
+        }
+        for t in &d.tracks {
+            let r = &reference[t.target as usize];
+            let c = t.components as usize;
+            let cubic = t.interpolation == Interpolation::CubicSpline;
+            let count = self.time_lists[t.times as usize].1 as usize;
+            let values = &mut d.values[t.first_value as usize..][..count * if cubic { 3 * c } else { c }];
+            // Per key: in-tangent, value, out-tangent for CUBICSPLINE; the value alone otherwise.
+            for (e, v) in values.chunks_exact_mut(c).enumerate() {
+                let tangent = cubic && e % 3 != 1;
+                match t.path {
+                    ChannelPath::Translation if !tangent => {
+                        v.iter_mut().zip(r.translation.to_array()).for_each(|(v, r)| *v -= r);
+                    }
+                    ChannelPath::Translation => {}
+                    ChannelPath::Rotation => {
+                        let q = r.rotation.conjugate() * Quat::from_slice(v);
+                        v.copy_from_slice(&q.to_array());
+                    }
+                    ChannelPath::Scale => {
+                        for (v, r) in v.iter_mut().zip(r.scale.to_array()) {
+                            // An axis with no finite ratio is held at 1: its tangents are 0.
+                            *v = match (1.0 / r).is_finite() {
+                                true => ratio(*v, r),
+                                false if tangent => 0.0,
+                                false => 1.0,
+                            };
+                        }
+                    }
+                    ChannelPath::Weights => {}
+                }
+            }
+        }
+        Some(d)
+    }
+
+    /// Adds this difference clip's value at `t` to `out`, on each node by `w = weight ×
+    /// mask[node]` (nodes with `w <= 0`, or past the mask's end, are untouched): translation
+    /// `+= w·d`, rotation `out · slerp(1, d, w)` renormalised, scale `*= lerp(1, d, w)` — the
+    /// additive blend of layers.md §1, straight from the keys, with no pose buffer in between.
+    /// Nodes the clip does not animate have a zero difference and are left as they are.
+    /// Refused for a clip not made by [`Clip::difference`].
+    pub fn add_difference(
+        &self,
+        t: f32,
+        cache: &mut SamplingCache,
+        weight: f32,
+        mask: Option<&[f32]>,
+        out: &mut [Transform],
+    ) -> Result<(), RigError> {
+        if !self.difference {
+            return Err(RigError::BadModel(format!("clip {}: not a difference clip", self.name)));
+        }
+        self.check_buffers(cache, out, &[])?;
+        self.locate_keys(t, cache);
+        let w_of = |n: u32| weight * mask.map_or(1.0, |m| m.get(n as usize).copied().unwrap_or(0.0));
+        let by = SlerpAt::new(weight);
+        for g in &self.groups {
+            g.add(cache.at[g.times as usize], &by, w_of, out);
+        }
+        for track in &self.tracks {
+            let w = w_of(track.target);
+            if w <= 0.0 {
+                continue;
+            }
+            let mut at = cache.at[track.times as usize];
+            if track.interpolation == Interpolation::Step {
+                at.s = 0.0;
+            }
+            let values = &self.values[track.first_value as usize..];
+            let cubic = track.interpolation == Interpolation::CubicSpline;
+            let o = &mut out[track.target as usize];
+            match track.path {
+                ChannelPath::Translation => o.translation += vec3(values, at, cubic) * w,
+                ChannelPath::Scale => o.scale *= Vec3A::ONE.lerp(vec3(values, at, cubic), w),
+                ChannelPath::Rotation => {
+                    let d = quat(values, at, cubic);
+                    let r = o.rotation * if w >= 1.0 { d } else { slerp(Quat::IDENTITY, d, w) };
+                    o.rotation = r * (1.5 - 0.5 * r.length_squared());
+                }
+                ChannelPath::Weights => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether every index of `sel` is in range for this clip. `select` lists indices in
+    /// ascending order (and nothing else writes a selection), so the last of each list decides:
+    /// a check per group, not per track, every frame.
+    fn fits(&self, sel: &TrackSelection) -> bool {
+        let below = |list: &[u32], n: usize| list.last().is_none_or(|&i| (i as usize) < n);
+        sel.groups.len() == self.groups.len()
+            && sel.groups.iter().zip(&self.groups).all(|(s, g)| below(&s.tracks, g.nodes.len()))
+            && below(&sel.tracks, self.tracks.len())
     }
 
     /// The buffers a sampling pass writes are large enough for this clip.
@@ -421,12 +691,226 @@ impl LinearGroup {
     }
 }
 
+impl LinearGroup {
+    /// `Clip::add_difference` of the group's tracks: translations and scales one by one,
+    /// rotations four consecutive tracks at a time (their keys are contiguous, so the gather is
+    /// a transpose), sampled, weighted and composed in SIMD; only the lanes with `w > 0` are
+    /// written back.
+    #[inline]
+    fn add(&self, at: At, weight: &SlerpAt, w_of: impl Fn(u32) -> f32, out: &mut [Transform]) {
+        let w = self.nodes.len();
+        let a = &self.keys[at.k * w..][..w];
+        let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
+        let (nt, nr) = (self.translations, w - self.translations - self.scales);
+        let s = at.s;
+        let (nodes_t, nodes) = self.nodes.split_at(nt);
+        let (nodes_r, nodes_s) = nodes.split_at(nr);
+        let (a_t, a) = a.split_at(nt);
+        let (a_r, a_s) = a.split_at(nr);
+        let (b_t, b) = b.split_at(nt);
+        let (b_r, b_s) = b.split_at(nr);
+        for ((&n, a), b) in nodes_t.iter().zip(a_t).zip(b_t) {
+            let k = w_of(n);
+            if k > 0.0 || k.is_nan() {
+                out[n as usize].translation += Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s) * k;
+            }
+        }
+        for ((&n, a), b) in nodes_s.iter().zip(a_s).zip(b_s) {
+            let k = w_of(n);
+            if k > 0.0 || k.is_nan() {
+                out[n as usize].scale *= Vec3A::ONE.lerp(Vec3A::from_vec4(*a).lerp(Vec3A::from_vec4(*b), s), k);
+            }
+        }
+        let identity = [Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE];
+        let keys = SlerpAt::new(s);
+        // The column blocks of keys k and k + 1 (`difference` made one per four tracks).
+        let blocks = nr.div_ceil(4) * 4;
+        let col_a = self.columns.get(at.k * blocks..).and_then(|c| c.get(..blocks)).unwrap_or(&[]);
+        let col_b = self.columns.get((at.k + usize::from(s != 0.0)) * blocks..).and_then(|c| c.get(..blocks));
+        let col_b = col_b.unwrap_or(&[]);
+        let columns = col_a.len() == blocks && col_b.len() == blocks;
+        for (j, ((nodes, a), b)) in nodes_r.chunks(4).zip(a_r.chunks(4)).zip(b_r.chunks(4)).enumerate() {
+            let len = nodes.len();
+            if len <= 2 {
+                // A short last batch: one or two scalar slerps cost less than four lanes.
+                for ((&n, a), b) in nodes.iter().zip(a).zip(b) {
+                    let k = w_of(n);
+                    if k <= 0.0 {
+                        continue;
+                    }
+                    let (a, b) = (Quat::from_vec4(*a), Quat::from_vec4(*b));
+                    let d = if s == 0.0 { a } else { slerp(a, b, s) };
+                    let o = &mut out[n as usize];
+                    let r = o.rotation * if k >= 1.0 { d } else { slerp(Quat::IDENTITY, d, k) };
+                    o.rotation = r * (1.5 - 0.5 * r.length_squared());
+                }
+                continue;
+            }
+            // A short last batch repeats its first track in weight-0 lanes.
+            let lane = |l: usize| if l < len { l } else { 0 };
+            let ws: [f32; 4] = std::array::from_fn(|l| if l < len { w_of(nodes[l]) } else { 0.0 });
+            let wv = Vec4::from_array(ws);
+            // A NaN weight counts as covered, as in the layer blend (it skips `w <= 0` only).
+            if wv.cmple(Vec4::ZERO).all() {
+                continue;
+            }
+            let block = |c: &[Vec4]| std::array::from_fn(|k| c[4 * j + k]);
+            let qa =
+                if columns { block(col_a) } else { quat_columns(std::array::from_fn(|l| Quat::from_vec4(a[lane(l)]))) };
+            let d = if s == 0.0 {
+                qa
+            } else if columns {
+                keys.slerp4(qa, block(col_b))
+            } else {
+                keys.slerp4(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[lane(l)]))))
+            };
+            let full = wv.cmpge(Vec4::ONE);
+            let e = if full.all() {
+                d
+            } else {
+                let part = if ws[..len].iter().all(|&w| w == weight.t()) {
+                    weight.from_identity4(d)
+                } else {
+                    slerp4(identity, d, wv)
+                };
+                std::array::from_fn(|c| Vec4::select(full, d[c], part[c]))
+            };
+            let o = quat_columns(std::array::from_fn(|l| out[nodes[lane(l)] as usize].rotation));
+            let q = column_quats(renormalise4(quat_mul4(o, e)));
+            for l in 0..len {
+                if ws[l] > 0.0 || ws[l].is_nan() {
+                    out[nodes[l] as usize].rotation = q[l];
+                }
+            }
+        }
+    }
+}
+
+impl LinearGroup {
+    /// `Clip::blend_selected` of the group's selected tracks: translations and scales one by
+    /// one, rotations four selected tracks at a time (sampled, then slerped from `out`, in
+    /// SIMD); lanes with `w <= 0` are not written.
+    #[inline]
+    fn blend_some(
+        &self,
+        at: At,
+        sel: &GroupSelection,
+        weight: &SlerpAt,
+        w_of: impl Fn(u32) -> f32,
+        out: &mut [Transform],
+    ) {
+        let w = self.nodes.len();
+        let a = &self.keys[at.k * w..][..w];
+        let b = if at.s == 0.0 { a } else { &self.keys[(at.k + 1) * w..][..w] };
+        let s = at.s;
+        let (t, rest) = sel.tracks.split_at(sel.split[0].min(sel.tracks.len()));
+        let (r, sc) = rest.split_at(sel.split[1].min(rest.len()));
+        for &i in t.iter().chain(sc) {
+            let i = i as usize;
+            let n = self.nodes[i];
+            let k = w_of(n);
+            if k <= 0.0 {
+                continue;
+            }
+            let v = Vec3A::from_vec4(a[i]).lerp(Vec3A::from_vec4(b[i]), s);
+            let o = &mut out[n as usize];
+            if i < self.translations {
+                o.translation = lerp_or_set(o.translation, v, k);
+            } else {
+                o.scale = lerp_or_set(o.scale, v, k);
+            }
+        }
+        let keys = SlerpAt::new(s);
+        for batch in r.chunks(4) {
+            let len = batch.len();
+            if len <= 2 {
+                // A short last batch: one or two scalar slerps cost less than four lanes.
+                for &i in batch {
+                    let (i, n) = (i as usize, self.nodes[i as usize]);
+                    let k = w_of(n);
+                    if k <= 0.0 {
+                        continue;
+                    }
+                    let (qa, qb) = (Quat::from_vec4(a[i]), Quat::from_vec4(b[i]));
+                    let v = if s == 0.0 { qa } else { slerp(qa, qb, s) };
+                    let o = &mut out[n as usize];
+                    o.rotation = slerp_or_set(o.rotation, v, k);
+                }
+                continue;
+            }
+            // A short last batch repeats its first track in weight-0 lanes.
+            let track = |l: usize| batch[if l < len { l } else { 0 }] as usize;
+            let ws: [f32; 4] = std::array::from_fn(|l| if l < len { w_of(self.nodes[track(l)]) } else { 0.0 });
+            let wv = Vec4::from_array(ws);
+            if wv.cmple(Vec4::ZERO).all() {
+                continue;
+            }
+            let qa = quat_columns(std::array::from_fn(|l| Quat::from_vec4(a[track(l)])));
+            let v = if s == 0.0 {
+                qa
+            } else {
+                keys.slerp4(qa, quat_columns(std::array::from_fn(|l| Quat::from_vec4(b[track(l)]))))
+            };
+            let full = wv.cmpge(Vec4::ONE);
+            let q = if full.all() {
+                v
+            } else {
+                let o = quat_columns(std::array::from_fn(|l| out[self.nodes[track(l)] as usize].rotation));
+                let part = renormalise4(slerp4_by(weight, o, v, &ws, len));
+                std::array::from_fn(|c| Vec4::select(full, v[c], part[c]))
+            };
+            let q = column_quats(q);
+            for l in 0..len {
+                if ws[l] > 0.0 || ws[l].is_nan() {
+                    out[self.nodes[batch[l] as usize] as usize].rotation = q[l];
+                }
+            }
+        }
+    }
+}
+
 /// The tracks of one clip that a masked layer samples ([`Clip::select`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct TrackSelection {
     groups: Vec<GroupSelection>,
-    /// Indices into `Clip::tracks`.
+    /// Indices into `Clip::tracks`, ascending.
     tracks: Vec<u32>,
+    /// Covered nodes with properties no track keys, ascending: (node, bits 1 translation,
+    /// 2 rotation, 4 scale).
+    unkeyed: Vec<(u32, u8)>,
+    /// The clip keys no property twice ([`Clip::blend_selected`] needs it).
+    keyed_once: bool,
+}
+
+impl TrackSelection {
+    /// Whether [`Clip::blend_selected`] can blend through this selection.
+    pub fn blends_per_track(&self) -> bool {
+        self.keyed_once
+    }
+}
+
+/// `slerp4` by the weights of the first `len` lanes (the others are not read back): lanes all
+/// at the layer's weight (an unmasked or fully masked layer) take its precomputed series,
+/// only as long as the widest arc needs.
+#[inline(always)]
+fn slerp4_by(weight: &SlerpAt, a: [Vec4; 4], b: [Vec4; 4], ws: &[f32; 4], len: usize) -> [Vec4; 4] {
+    if ws[..len].iter().all(|&w| w == weight.t()) { weight.slerp4(a, b) } else { slerp4(a, b, Vec4::from_array(*ws)) }
+}
+
+/// The override blend of one property: the value itself at `w >= 1`.
+#[inline(always)]
+fn lerp_or_set(o: Vec3A, v: Vec3A, w: f32) -> Vec3A {
+    if w >= 1.0 { v } else { o.lerp(v, w) }
+}
+
+#[inline(always)]
+fn slerp_or_set(o: Quat, v: Quat, w: f32) -> Quat {
+    if w >= 1.0 {
+        v
+    } else {
+        let r = slerp(o, v, w);
+        r * (1.5 - 0.5 * r.length_squared())
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]

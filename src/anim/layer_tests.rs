@@ -4,7 +4,7 @@
 //! axis) on generated arms.
 use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::ik::{Aim, Chain, TwoBone};
-use super::layers::{Layer, LayerParams, add_pose, subtree_mask};
+use super::layers::{AdditiveRefs, Layer, LayerParams, add_pose, subtree_mask};
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::Skeleton;
 use super::transform::Transform;
@@ -67,14 +67,22 @@ struct Fixture {
     skeleton: Skeleton,
     clips: Vec<Clip>,
     first_keys: Vec<Vec<Transform>>,
+    /// The first keys and the difference clips, as a rig makes them.
+    refs: AdditiveRefs,
+    /// The first keys alone: additive layers take the general path.
+    plain: AdditiveRefs,
 }
 
 fn fixture() -> Fixture {
     let m = model();
     let skeleton = Skeleton::new(&m).unwrap();
     let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
-    let first_keys = (0..clips.len()).map(|c| sampled(&skeleton, &clips, c, 0.0)).collect();
-    Fixture { skeleton, clips, first_keys }
+    let first_keys: Vec<Vec<Transform>> = (0..clips.len()).map(|c| sampled(&skeleton, &clips, c, 0.0)).collect();
+    let refs = AdditiveRefs::new(&skeleton, &clips).unwrap();
+    assert_eq!(refs.first_keys, first_keys);
+    assert!((0..clips.len()).all(|c| refs.difference(c).is_some()));
+    let plain = AdditiveRefs::first_keys_only(first_keys.clone());
+    Fixture { skeleton, clips, first_keys, refs, plain }
 }
 
 /// Rest pose with clip `c` sampled at `t` over it.
@@ -116,10 +124,15 @@ fn reference_additive(
             Transform {
                 translation: base[j].translation + (layer[j].translation - r[j].translation) * k,
                 rotation: (base[j].rotation * Quat::IDENTITY.slerp(delta, k)).normalize(),
-                scale: base[j].scale * Vec3A::ONE.lerp(layer[j].scale / r[j].scale, k),
+                // A zero reference scale gives no ratio: that axis keeps its scale.
+                scale: base[j].scale * Vec3A::ONE.lerp(finite_or_one(layer[j].scale / r[j].scale), k),
             }
         })
         .collect()
+}
+
+fn finite_or_one(v: Vec3A) -> Vec3A {
+    Vec3A::select(v.is_finite_mask(), v, Vec3A::ONE)
 }
 
 fn assert_pose_eq(got: &[Transform], want: &[Transform], what: &str) {
@@ -145,7 +158,7 @@ fn override_and_additive_layers_match_the_straightforward_blend() {
     assert_eq!(&*arm, &[0.0, 0.0, 1.0, 1.0, 1.0, 0.0], "the mask covers arm_a and its descendants");
     let two = subtree_mask(sk, &[2, 5]);
     assert_eq!(&*two, &[0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
-    for additive in [false, true] {
+    for (additive, refs) in [(false, &f.refs), (true, &f.refs), (true, &f.plain)] {
         for mask in [None, Some(arm.clone()), Some(two.clone())] {
             for weight in [0.0, 0.5, 1.0] {
                 let mut layer = Layer::new(sk, &f.clips);
@@ -157,7 +170,7 @@ fn override_and_additive_layers_match_the_straightforward_blend() {
                     layer.player.update(DT);
                 }
                 let mut out = base(&f, 0.4);
-                layer.apply(&f.clips, &f.first_keys, sk, &mut out, &mut []).unwrap();
+                layer.apply(&f.clips, refs, sk, &mut out, &mut []).unwrap();
                 let lp = sampled(sk, &f.clips, 1, 0.75);
                 let m = mask.as_deref();
                 let want = if additive {
@@ -216,7 +229,9 @@ fn optimised_layers_match_the_straightforward_evaluation() {
         }
         let below = base(&f, rnd(&mut seed));
         let mut out = below.clone();
-        layer.apply(&f.clips, &f.first_keys, sk, &mut out, &mut []).unwrap();
+        // Additive layers through the difference clips and through the general path.
+        let refs = if case % 7 < 4 { &f.refs } else { &f.plain };
+        layer.apply(&f.clips, refs, sk, &mut out, &mut []).unwrap();
 
         let t = layer.player.time();
         let cur = layer.player.animation().unwrap();
@@ -295,7 +310,7 @@ fn each_layer_has_its_own_playback_mode() {
         // Layer 0 runs independently: its own cursor.
         assert_eq!(l0.cursor(), 0.25);
         let mut out = base(&f, l0.time());
-        layer.apply(&f.clips, &f.first_keys, &f.skeleton, &mut out, &mut []).unwrap();
+        layer.apply(&f.clips, &f.refs, &f.skeleton, &mut out, &mut []).unwrap();
         assert_pose_eq(&out, &sampled(&f.skeleton, &f.clips, 2, t), &format!("{mode:?}"));
     }
     // Rate per layer.
@@ -316,7 +331,7 @@ fn cross_fade_inside_a_layer_and_fade_in_over_the_layers_below() {
     layer.player.play(2, Playback::LoopForward, 1.0, 0.0, 1.0);
     layer.player.update(DT);
     let mut out = base(&f, 0.1);
-    layer.apply(&f.clips, &f.first_keys, sk, &mut out, &mut []).unwrap();
+    layer.apply(&f.clips, &f.refs, sk, &mut out, &mut []).unwrap();
     // Inside the layer: 25 % of the way from clip 1 (at 0.75 s) to clip 2 (at 0.25 s).
     let inside = reference_override(&sampled(sk, &f.clips, 1, 0.75), &sampled(sk, &f.clips, 2, 0.25), 0.25, None);
     assert_pose_eq(&out, &reference_override(&base(&f, 0.1), &inside, 0.5, None), "cross-fade in a layer");
@@ -326,7 +341,7 @@ fn cross_fade_inside_a_layer_and_fade_in_over_the_layers_below() {
     layer.player.play(1, Playback::LoopForward, 1.0, 0.0, 1.0);
     layer.player.update(DT);
     let mut out = base(&f, 0.1);
-    layer.apply(&f.clips, &f.first_keys, sk, &mut out, &mut []).unwrap();
+    layer.apply(&f.clips, &f.refs, sk, &mut out, &mut []).unwrap();
     let want = reference_override(&base(&f, 0.1), &sampled(sk, &f.clips, 1, 0.25), 0.25, None);
     assert_pose_eq(&out, &want, "fade-in from the layers below");
 }
@@ -355,6 +370,142 @@ fn an_additive_layer_at_its_first_key_changes_nothing() {
     let mut out = b.clone();
     add_pose(&mut out, &f.first_keys[1], &f.first_keys[1], 1.0, None);
     assert_pose_eq(&out, &b, "zero delta");
+}
+
+/// `ref⁻¹ · pose`, `pose − ref`, `pose / ref` (1 where not finite) per joint: what a difference
+/// clip must sample to.
+fn reference_difference(pose: &[Transform], r: &[Transform]) -> Vec<Transform> {
+    pose.iter()
+        .zip(r)
+        .map(|(l, r)| Transform {
+            translation: l.translation - r.translation,
+            rotation: r.rotation.conjugate() * l.rotation,
+            scale: finite_or_one(l.scale / r.scale),
+        })
+        .collect()
+}
+
+/// A difference clip, added at weight 1 to the identity pose, is the clip's sample minus its
+/// reference (within 1e-5 on translation and scale, 2e-6 on rotation components) at random
+/// times: for the LINEAR key-major groups, and for STEP and CUBICSPLINE tracks and a reference
+/// scale of 0 in `interpolations_model`.
+#[test]
+fn a_difference_clip_samples_to_the_difference_from_its_reference() {
+    let mut seed = 0x51ed_2701u32;
+    for m in [model(), interpolations_model()] {
+        let skeleton = Skeleton::new(&m).unwrap();
+        let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
+        let refs = AdditiveRefs::new(&skeleton, &clips).unwrap();
+        for (c, clip) in clips.iter().enumerate() {
+            let diff = refs.difference(c).expect("a difference clip");
+            let mut cache = SamplingCache::new(diff);
+            for _ in 0..200 {
+                let t = 1.2 * rnd(&mut seed) - 0.1;
+                let want = reference_difference(&sampled(&skeleton, &clips, c, t), &refs.first_keys[c]);
+                let mut got = vec![Transform::IDENTITY; skeleton.node_count()];
+                diff.add_difference(t, &mut cache, 1.0, None, &mut got).unwrap();
+                for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+                    let dr = (g.rotation - w.rotation).length().min((g.rotation + w.rotation).length());
+                    assert!(
+                        g.translation.abs_diff_eq(w.translation, 1e-5)
+                            && g.scale.abs_diff_eq(w.scale, 1e-5)
+                            && dr < 2e-6,
+                        "clip {c} ({}) at {t}: joint {j}: {g:?} vs {w:?}",
+                        clip.name()
+                    );
+                }
+            }
+        }
+        // A plain clip is refused rather than added as if it were a difference.
+        let mut out = vec![Transform::IDENTITY; skeleton.node_count()];
+        assert!(clips[0].add_difference(0.1, &mut SamplingCache::new(&clips[0]), 1.0, None, &mut out).is_err());
+    }
+    // A property keyed by two channels (the later wins) gets no difference clip.
+    let mut m = model();
+    let dup = m.animations[0].channels[1].clone();
+    m.animations[0].channels.push(dup);
+    let skeleton = Skeleton::new(&m).unwrap();
+    let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
+    let refs = AdditiveRefs::new(&skeleton, &clips).unwrap();
+    assert!(refs.difference(0).is_none() && refs.difference(1).is_some());
+}
+
+/// Layers blended straight from the keys (masked override, additive) on a clip of STEP,
+/// CUBICSPLINE and LINEAR tracks that leaves most properties unkeyed (the layer's pose holds
+/// the rest value there): the straightforward evaluation on the sampled pose, at random
+/// fractional masks, weights and times.
+#[test]
+fn per_track_layer_blends_match_the_straightforward_evaluation_on_mixed_tracks() {
+    let m = interpolations_model();
+    let sk = Skeleton::new(&m).unwrap();
+    let clips: Vec<Clip> = m.animations.iter().map(|a| Clip::new(a, &sk).unwrap()).collect();
+    let refs = AdditiveRefs::new(&sk, &clips).unwrap();
+    let below_clip: Vec<Clip> = model().animations.iter().map(|a| Clip::new(a, &sk).unwrap()).collect();
+    let mut seed = 0x7f4a_7c15u32;
+    let mut layer = Layer::new(&sk, &clips);
+    for case in 0..200 {
+        let mask: std::sync::Arc<[f32]> =
+            (0..sk.node_count()).map(|_| if rnd(&mut seed) < 0.3 { 0.0 } else { 0.2 + 0.8 * rnd(&mut seed) }).collect();
+        let additive = case % 2 == 1;
+        let weight = [1.0, rnd(&mut seed)][(case / 2) % 2];
+        layer.player.play(0, Playback::LoopForward, 0.0, rnd(&mut seed), 1.0);
+        layer.player.update(0.1);
+        layer.params.mask = Some(mask.clone());
+        layer.params.additive = additive;
+        layer.params.set_weight(weight, 0.0);
+        let below = sampled(&sk, &below_clip, 0, rnd(&mut seed));
+        let mut out = below.clone();
+        layer.apply(&clips, &refs, &sk, &mut out, &mut []).unwrap();
+        let lp = sampled(&sk, &clips, 0, layer.player.time());
+        let want = if additive {
+            reference_additive(&below, &lp, &refs.first_keys[0], weight, Some(&mask))
+        } else {
+            reference_override(&below, &lp, weight, Some(&mask))
+        };
+        assert_pose_eq(&out, &want, &format!("case {case}: additive {additive}, weight {weight}"));
+    }
+}
+
+/// The arm of `model` with one clip of STEP and CUBICSPLINE channels on translation, rotation
+/// and scale, and a leg whose scale is 0 on x at the first key.
+fn interpolations_model() -> ModelData {
+    let mut m = model();
+    let times: Vec<f32> = (0..=4).map(|k| k as f32 * 0.25).collect();
+    let mut seed = 0x2545_f491u32;
+    let mut r = move || rnd(&mut seed) - 0.5;
+    let q = |a: f32, b: f32| Quat::from_euler(glam::EulerRot::YXZ, a, b, 0.5 * a).to_array();
+    let cubic = |value: &mut dyn FnMut(usize) -> Vec<f32>, r: &mut dyn FnMut() -> f32| -> Vec<f32> {
+        let mut v = Vec::new();
+        for k in 0..times.len() {
+            let c = value(k).len();
+            v.extend((0..c).map(|_| r()));
+            v.extend(value(k));
+            v.extend((0..c).map(|_| r()));
+        }
+        v
+    };
+    let ch = |node, path, interpolation, values: Vec<f32>, components| ChannelData {
+        node,
+        path,
+        interpolation,
+        times: times.clone(),
+        values,
+        components,
+    };
+    let (lin, step, cub) = (Interpolation::Linear, Interpolation::Step, Interpolation::CubicSpline);
+    let mut channels = vec![
+        ch(0, ChannelPath::Rotation, step, (0..5).flat_map(|k| q(k as f32 * 0.9, 0.3)).collect(), 4),
+        ch(0, ChannelPath::Translation, step, (0..15).map(|i| i as f32 * 0.1).collect(), 3),
+        ch(3, ChannelPath::Scale, step, (0..15).map(|i| 1.0 + i as f32 * 0.05).collect(), 3),
+        ch(5, ChannelPath::Scale, lin, (0..15).map(|i| if i == 0 { 0.0 } else { 1.0 + i as f32 * 0.1 }).collect(), 3),
+    ];
+    channels.push(ch(1, ChannelPath::Rotation, cub, cubic(&mut |k| q(k as f32 * 0.7, -0.2).to_vec(), &mut r), 4));
+    let mut t = |k: usize| vec![k as f32 * 0.2, 0.5, -(k as f32) * 0.1];
+    channels.push(ch(2, ChannelPath::Translation, cub, cubic(&mut t, &mut r), 3));
+    let mut s = |k: usize| vec![1.0 + k as f32 * 0.1, 0.8, 1.2 - k as f32 * 0.05];
+    channels.push(ch(4, ChannelPath::Scale, cub, cubic(&mut s, &mut r), 3));
+    m.animations = vec![ClipData { name: "interpolations".into(), duration: 1.0, channels }];
+    m
 }
 
 /// The full pose → model → IK → model pipeline on an arm, with a pseudo-random generator.

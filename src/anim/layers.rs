@@ -1,9 +1,13 @@
 //! Animation layers (layers.md §1): layers 1–7 over Defold's single animation (layer 0). Each
 //! layer is a full [`ModelPlayer`] (own clip, cursor, playback, rate and cross-fade) plus how it
 //! covers the pose below: a weight (with a linear fade), a per-joint mask, override or additive.
-//! The pose kernels are the skeleton's (sample into the layer's buffers, then blend into the
-//! result so far); every buffer is allocated when the layer is first used, none per frame.
-use super::clip::{Clip, TrackSelection};
+//! Without a cross-fade inside the layer, a masked override layer and an additive layer blend
+//! straight from the clip's keys into the result so far (`Clip::blend_selected`, and
+//! `Clip::add_difference` on the clip re-keyed as its difference from its first key, made once
+//! with the rig); otherwise the pose kernels are the skeleton's (sample into the layer's
+//! buffers, then blend). Every buffer is allocated when the layer is first used, none per
+//! frame.
+use super::clip::{Clip, SamplingCache, TrackSelection};
 use super::player::{ModelPlayer, PoseScratch};
 use super::skeleton::{RigError, Skeleton, need};
 use super::transform::{Transform, blend_locals, column_quats, quat_columns, quat_mul4, renormalise4, slerp4};
@@ -91,6 +95,40 @@ pub fn subtree_mask(skeleton: &Skeleton, roots: &[usize]) -> Arc<[f32]> {
     m.into()
 }
 
+/// What an additive layer measures its clip against (layers.md §1: the difference from the
+/// clip's first key): each clip's pose at its first key over the rest pose, and, made once with
+/// the rig, each clip re-keyed as that difference ([`Clip::difference`]), which an additive
+/// layer without a cross-fade adds straight from the keys.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AdditiveRefs {
+    pub first_keys: Vec<Vec<Transform>>,
+    differences: Vec<Option<Clip>>,
+}
+
+impl AdditiveRefs {
+    pub fn new(skeleton: &Skeleton, clips: &[Clip]) -> Result<AdditiveRefs, RigError> {
+        let mut first_keys = Vec::with_capacity(clips.len());
+        for clip in clips {
+            let mut locals = skeleton.rest().to_vec();
+            let mut weights = skeleton.rest_weights().to_vec();
+            clip.sample(0.0, &mut SamplingCache::new(clip), &mut locals, &mut weights)?;
+            first_keys.push(locals);
+        }
+        let differences = clips.iter().zip(&first_keys).map(|(c, r)| c.difference(r)).collect();
+        Ok(AdditiveRefs { first_keys, differences })
+    }
+
+    /// First-key poses without difference clips: every additive layer takes the general path
+    /// (sample, then subtract the reference), what the difference clips are tested against.
+    pub fn first_keys_only(first_keys: Vec<Vec<Transform>>) -> AdditiveRefs {
+        AdditiveRefs { first_keys, differences: Vec::new() }
+    }
+
+    pub fn difference(&self, clip: usize) -> Option<&Clip> {
+        self.differences.get(clip).and_then(Option::as_ref)
+    }
+}
+
 /// One layer above 0: its player and its working buffers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layer {
@@ -130,13 +168,14 @@ impl Layer {
     }
 
     /// Samples the layer and blends it into `out_locals` / `out_weights` (the result of the
-    /// layers below). `first_keys[c]` is clip `c`'s pose at its first key (the rest pose under
-    /// it): the reference of an additive layer. A layer that starts with `blend_duration` on a
-    /// layer that had no animation fades in over the layers below (not from the rest pose).
+    /// layers below). `refs.first_keys[c]` is clip `c`'s pose at its first key (the rest pose
+    /// under it): the reference of an additive layer. A layer that starts with
+    /// `blend_duration` on a layer that had no animation fades in over the layers below (not
+    /// from the rest pose).
     pub fn apply(
         &mut self,
         clips: &[Clip],
-        first_keys: &[Vec<Transform>],
+        refs: &AdditiveRefs,
         skeleton: &Skeleton,
         out_locals: &mut [Transform],
         out_weights: &mut [f32],
@@ -155,6 +194,15 @@ impl Layer {
         let mask = self.params.mask.as_deref();
         // No cross-fade to sample: a masked layer samples its selected tracks only.
         let single = self.player.blend_weight().is_none() || fade_in.is_some();
+        // Additive with one clip: its difference clip, added from the keys (a cross-fade blends
+        // two references, which a difference clip cannot express: the general path below).
+        if self.params.additive
+            && single
+            && let Some(diff) = refs.difference(cur)
+            && let Some((t, cache)) = self.player.current_sampling(&mut self.scratch)
+        {
+            return diff.add_difference(t, cache, weight, mask, &mut out_locals[..n]);
+        }
         let covered = match (&self.params.mask, clips.get(cur)) {
             (Some(m), Some(clip)) if single => {
                 let fresh = matches!(&self.selected_for, Some((pm, c)) if Arc::ptr_eq(pm, m) && *c == cur);
@@ -163,6 +211,22 @@ impl Layer {
                     self.covered.clear();
                     self.covered.extend((0..n.min(m.len())).filter(|&j| m[j] > 0.0 || m[j].is_nan()).map(|j| j as u32));
                     self.selected_for = Some((m.clone(), cur));
+                }
+                // Override without morph weights: blended straight from the keys.
+                if !self.params.additive
+                    && clip.weight_span() == 0
+                    && self.selection.blends_per_track()
+                    && let Some((t, cache)) = self.player.current_sampling(&mut self.scratch)
+                {
+                    return clip.blend_selected(
+                        t,
+                        cache,
+                        &self.selection,
+                        weight,
+                        m,
+                        skeleton.rest(),
+                        &mut out_locals[..n],
+                    );
                 }
                 let (sk, sel) = (skeleton, &self.selection);
                 self.player.pose_selected(clips, sk, &mut self.scratch, sel, &mut self.locals, &mut self.weights)?;
@@ -177,7 +241,7 @@ impl Layer {
         };
         let out = &mut out_locals[..n];
         if self.params.additive {
-            let reference = |c: usize| first_keys.get(c).filter(|r| r.len() >= n);
+            let reference = |c: usize| refs.first_keys.get(c).filter(|r| r.len() >= n);
             let Some(r) = reference(cur) else { return Ok(()) };
             // The first-key pose itself, unless a cross-fade blends two of them.
             let mut r = &r[..n];

@@ -392,6 +392,17 @@ impl ModelPlayer {
     }
 }
 
+impl ModelPlayer {
+    /// The current animation's clip time and the sampling cache `pose` uses for it, for a
+    /// layer that blends straight from the keys of the current clip or of a clip made from it
+    /// with the same key times (an additive layer's difference clip). None without an
+    /// animation.
+    pub fn current_sampling<'s>(&self, scratch: &'s mut PoseScratch) -> Option<(f32, &'s mut SamplingCache)> {
+        let p = &self.players[self.current];
+        p.animation.map(|_| (p.time(), &mut scratch.caches[self.current]))
+    }
+}
+
 /// Per-instance working memory of `ModelPlayer::pose`: a sampling cache per player and the
 /// previous animation's pose during a cross-fade. Allocated once, reused every frame.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -85,10 +85,12 @@ fn series<const N: usize>(x: f32, t: f32, d: f32) -> (f32, f32) {
 }
 
 /// `slerp` of four pairs at once, each with its own `t` (a layer's weight × mask), as SIMD
-/// columns: `a` and `b` are `[x, y, z, w]` with one quaternion per lane. Every lane takes the
-/// eight-term series (within 5e-7 of an exact slerp for arcs up to 120°); a lane with a longer
-/// arc first halves it as `slerp` does (the midpoint is exact), and since that half arc is at
-/// most 90° no lane ever needs trigonometry or a branch of its own. Not renormalised.
+/// columns: `a` and `b` are `[x, y, z, w]` with one quaternion per lane. A lane with an arc
+/// over 120° slerps to the arc's midpoint `m` instead (exact) at `2t`: that arc is at most 90°
+/// and the series stays within 3e-7 over `2t` in [0, 2], so no lane needs trigonometry or a
+/// branch of its own. The four lanes take the series as long as the widest of their arcs
+/// needs (8 terms up to 120°, within 5e-7 of an exact slerp; 6 up to 91°, which covers every
+/// halved arc; 4 up to 60°; 2 up to 23°; each within 5e-7). Not renormalised.
 #[inline(always)]
 pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
@@ -97,31 +99,149 @@ pub fn slerp4(a: [Vec4; 4], b: [Vec4; 4], t: Vec4) -> [Vec4; 4] {
     let b = b.map(|c| c * sign);
     let x = d0.abs();
     let far = x.cmplt(Vec4::splat(0.5));
-    let (a, b, t, x) = if far.any() {
-        // |a + b|² = 2 + 2x ≥ 2: no cancellation.
-        let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
-        let inv = Vec4::ONE / dot(&m, &m).sqrt();
-        let m = m.map(|c| c * inv);
-        let low = t.cmple(Vec4::splat(0.5));
-        let (to_m, from_m) = (far & low, far & !low);
-        let a = std::array::from_fn(|k| Vec4::select(from_m, m[k], a[k]));
-        let b = std::array::from_fn(|k| Vec4::select(to_m, m[k], b[k]));
-        let t = Vec4::select(to_m, 2.0 * t, Vec4::select(from_m, 2.0 * t - Vec4::ONE, t));
-        let x = Vec4::select(far, dot(&a, &b), x);
-        (a, b, t, x)
+    let (b, t, x) = if far.any() {
+        // |a + b|² = 2 + 2x ≥ 2: no cancellation. The midpoint m is on the arc, half way:
+        // slerp(a, b, t) = slerp(a, m, 2t), an arc of at most 45° (4D) run up to twice its
+        // length, where the series is as exact as on an arc of 120° run once.
+        let (m, x) = halve(a, b);
+        let b = std::array::from_fn(|k| Vec4::select(far, m[k], b[k]));
+        (b, Vec4::select(far, 2.0 * t, t), Vec4::select(far, x, d0.abs()))
     } else {
-        (a, b, t, x)
+        (b, t, x)
     };
     let d = Vec4::ONE - t;
-    let (t2, d2) = (t * t, d * d);
     let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+    // As short a series as the widest (halved) arc allows: within 5e-7 for each class.
+    let lowest = x.min_element();
+    let (fd, ft) = if lowest >= 0.98 {
+        series_lanes::<2>(xm1, t, d)
+    } else if lowest >= 0.866 {
+        series_lanes::<4>(xm1, t, d)
+    } else if lowest >= 0.7 {
+        series_lanes::<6>(xm1, t, d)
+    } else {
+        series_lanes::<8>(xm1, t, d)
+    };
+    let (ka, kb) = (d * fd, t * ft);
+    std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+}
+
+/// The midpoints `normalize(a + b)` of four arcs (`a · b >= 0`) and `a · m`.
+#[inline(always)]
+fn halve(a: [Vec4; 4], b: [Vec4; 4]) -> ([Vec4; 4], Vec4) {
+    let dot = |p: &[Vec4; 4], q: &[Vec4; 4]| p[0] * q[0] + p[1] * q[1] + p[2] * q[2] + p[3] * q[3];
+    let m = [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]];
+    let inv = Vec4::ONE / dot(&m, &m).sqrt();
+    let m = m.map(|c| c * inv);
+    let x = dot(&a, &m);
+    (m, x)
+}
+
+/// `series` with a `t` per lane.
+#[inline(always)]
+fn series_lanes<const N: usize>(xm1: Vec4, t: Vec4, d: Vec4) -> (Vec4, Vec4) {
+    let (t2, d2) = (t * t, d * d);
     let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
-    for i in (0..8).rev() {
+    for i in (0..N).rev() {
         ft = Vec4::ONE + (U[i] * t2 - Vec4::splat(V[i])) * xm1 * ft;
         fd = Vec4::ONE + (U[i] * d2 - Vec4::splat(V[i])) * xm1 * fd;
     }
-    let (ka, kb) = (d * fd, t * ft);
-    std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+    (fd, ft)
+}
+
+/// `slerp` of four key pairs at one `t` (four tracks of one key-time list), as SIMD columns:
+/// `SlerpAt::new(t).slerp4(a, b)`.
+#[inline(always)]
+pub fn slerp4_keys(a: [Vec4; 4], b: [Vec4; 4], t: f32) -> [Vec4; 4] {
+    SlerpAt::new(t).slerp4(a, b)
+}
+
+/// The series coefficients of a four-lane slerp at one `t`, computed once for every batch
+/// that shares it (the tracks of a key-time list at one sample time, the joints of a layer at
+/// one weight).
+#[derive(Debug, Clone, Copy)]
+pub struct SlerpAt {
+    t: f32,
+    ct: [Vec4; 8],
+    cd: [Vec4; 8],
+}
+
+impl SlerpAt {
+    #[inline(always)]
+    pub fn new(t: f32) -> SlerpAt {
+        let d = 1.0 - t;
+        let (t2, d2) = (t * t, d * d);
+        SlerpAt {
+            t,
+            ct: std::array::from_fn(|i| Vec4::splat(U[i] * t2 - V[i])),
+            cd: std::array::from_fn(|i| Vec4::splat(U[i] * d2 - V[i])),
+        }
+    }
+
+    pub fn t(&self) -> f32 {
+        self.t
+    }
+
+    /// `slerp` of four pairs at this `t`. Like the scalar `slerp`, the series is as short as the
+    /// widest arc of the four allows (two terms when every arc is under 23°, the common case
+    /// between keys); a batch with an arc over 120° takes `slerp4`. Not renormalised.
+    #[inline(always)]
+    pub fn slerp4(&self, a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
+        let d0 = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        let x = d0.abs();
+        let lowest = x.min_element();
+        let sign = Vec4::select(d0.cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
+        if lowest < 0.5 {
+            return slerp4(a, b, Vec4::splat(self.t));
+        }
+        let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+        let (fd, ft) = if lowest >= 0.98 {
+            self.series::<2>(xm1)
+        } else if lowest >= 0.866 {
+            self.series::<4>(xm1)
+        } else if lowest >= 0.7 {
+            self.series::<6>(xm1)
+        } else {
+            self.series::<8>(xm1)
+        };
+        let (ka, kb) = (fd * (1.0 - self.t), ft * (sign * self.t));
+        std::array::from_fn(|k| a[k] * ka + b[k] * kb)
+    }
+
+    /// `slerp(1, d, t)` of four quaternions (an additive layer's weighted difference): the
+    /// same as `slerp4` from the identity, without its zero products (`1 · d` is `d.w`, and the
+    /// result's vector part is `d`'s scaled).
+    #[inline(always)]
+    pub fn from_identity4(&self, d: [Vec4; 4]) -> [Vec4; 4] {
+        let x = d[3].abs();
+        let lowest = x.min_element();
+        if lowest < 0.5 {
+            return slerp4([Vec4::ZERO, Vec4::ZERO, Vec4::ZERO, Vec4::ONE], d, Vec4::splat(self.t));
+        }
+        let sign = Vec4::select(d[3].cmplt(Vec4::ZERO), Vec4::splat(-1.0), Vec4::ONE);
+        let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+        let (fd, ft) = if lowest >= 0.98 {
+            self.series::<2>(xm1)
+        } else if lowest >= 0.866 {
+            self.series::<4>(xm1)
+        } else if lowest >= 0.7 {
+            self.series::<6>(xm1)
+        } else {
+            self.series::<8>(xm1)
+        };
+        let (ka, kb) = (fd * (1.0 - self.t), ft * (sign * self.t));
+        [d[0] * kb, d[1] * kb, d[2] * kb, ka + d[3] * kb]
+    }
+
+    #[inline(always)]
+    fn series<const N: usize>(&self, xm1: Vec4) -> (Vec4, Vec4) {
+        let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
+        for i in (0..N).rev() {
+            ft = Vec4::ONE + self.ct[i] * xm1 * ft;
+            fd = Vec4::ONE + self.cd[i] * xm1 * fd;
+        }
+        (fd, ft)
+    }
 }
 
 /// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
@@ -260,6 +380,65 @@ mod tests {
                         continue;
                     }
                     let want = slerp64(a, b[l], f64::from(t[l]));
+                    for (g, w) in got[l].to_array().iter().zip(want) {
+                        worst = worst.max((f64::from(*g) - w).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-6, "worst component error {worst}");
+    }
+
+    /// The shared-`t` four-lane slerp picks its series length from the widest of the four arcs:
+    /// batches of arcs all in one class (2, 4, 8 terms, halved) and mixed, against f64.
+    #[test]
+    fn key_slerp_matches_exact_slerp_for_every_series_length() {
+        let mut worst = 0.0f64;
+        for ai in 0..40 {
+            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            let a = Quat::from_axis_angle(glam::Vec3::new(0.2, 0.9, -0.3).normalize(), ai as f32 * 0.1);
+            for k in 0..=200 {
+                // Four arcs near the k-th angle (up to 2π), or spread over all of them.
+                let angle = |l: usize| match ai % 2 {
+                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
+                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
+                };
+                let b: [Quat; 4] = std::array::from_fn(|l| a * Quat::from_axis_angle(axis, angle(l)));
+                let t = ((k + ai) % 11) as f32 / 10.0;
+                let got = column_quats(slerp4_keys(quat_columns([a; 4]), quat_columns(b), t));
+                for l in 0..4 {
+                    if a.dot(b[l]).abs() < 1e-4 {
+                        continue;
+                    }
+                    let want = slerp64(a, b[l], f64::from(t));
+                    for (g, w) in got[l].to_array().iter().zip(want) {
+                        worst = worst.max((f64::from(*g) - w).abs());
+                    }
+                }
+            }
+        }
+        assert!(worst < 1e-6, "worst component error {worst}");
+    }
+
+    /// The slerp from the identity (additive layers) against f64, over all arcs and weights.
+    #[test]
+    fn slerp_from_identity_matches_exact_slerp() {
+        let mut worst = 0.0f64;
+        for ai in 0..40 {
+            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            for k in 0..=200 {
+                let angle = |l: usize| match ai % 2 {
+                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
+                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
+                };
+                let d: [Quat; 4] = std::array::from_fn(|l| Quat::from_axis_angle(axis, angle(l)));
+                let t = ((k + ai) % 11) as f32 / 10.0;
+                let got = column_quats(SlerpAt::new(t).from_identity4(quat_columns(d)));
+                for l in 0..4 {
+                    if d[l].w.abs() < 1e-4 {
+                        continue;
+                    }
+                    let want = slerp64(Quat::IDENTITY, d[l], f64::from(t));
                     for (g, w) in got[l].to_array().iter().zip(want) {
                         worst = worst.max((f64::from(*g) - w).abs());
                     }

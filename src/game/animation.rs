@@ -2,8 +2,8 @@
 //! per model file set, the per-instance player state, and the per-frame pass that samples,
 //! blends, computes palettes, writes morph weights and moves bone game objects.
 use crate::anim::ik::{Aim, Chain, TwoBone};
-use crate::anim::layers::{LAYERS, Layer, LayerParams, apply_base, subtree_mask};
-use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
+use crate::anim::layers::{AdditiveRefs, LAYERS, Layer, LayerParams, apply_base, subtree_mask};
+use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, Skeleton, Transform};
 use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::model_data::{ClipData, ModelData};
@@ -21,8 +21,9 @@ pub struct Rig {
     /// Hash of each clip's name, in `clips` order.
     pub clip_ids: Vec<Hash>,
     pub clip_names: Vec<String>,
-    /// Each clip's pose at its first key over the rest pose: an additive layer's reference.
-    pub first_keys: Vec<Vec<Transform>>,
+    /// Each clip's pose at its first key over the rest pose (an additive layer's reference),
+    /// and each clip as its difference from it.
+    pub additive: AdditiveRefs,
     /// Joint rotation limits, applied to every pose (rigs.md section 3).
     pub limits: Vec<crate::anim::limits::JointLimit>,
 }
@@ -60,24 +61,8 @@ impl Rig {
                 clip_names.push(data.name.clone());
             }
         }
-        let mut first_keys = Vec::with_capacity(clips.len());
-        for clip in &clips {
-            let mut locals = sk.rest().to_vec();
-            let mut weights = sk.rest_weights().to_vec();
-            let start = clip.time_list_count();
-            clip.sample(0.0, &mut SamplingCache::with_capacity(start), &mut locals, &mut weights)
-                .map_err(|e| LoadError::new(source, e.to_string()))?;
-            first_keys.push(locals);
-        }
-        Ok(Rig {
-            source: source.to_string(),
-            skeleton: sk,
-            clips,
-            clip_ids,
-            clip_names,
-            first_keys,
-            limits: Vec::new(),
-        })
+        let additive = AdditiveRefs::new(&sk, &clips).map_err(|e| LoadError::new(source, e.to_string()))?;
+        Ok(Rig { source: source.to_string(), skeleton: sk, clips, clip_ids, clip_names, additive, limits: Vec::new() })
     }
 
     pub fn clip_index(&self, id: Hash) -> Option<usize> {
@@ -493,13 +478,12 @@ impl AnimState {
         if !self.layer0.is_plain() && self.base_pose.len() == self.locals.len() {
             self.base_pose.copy_from_slice(&self.locals);
             self.locals.copy_from_slice(sk.rest());
-            let first = self.player.animation().and_then(|a| rig.first_keys.get(a)).map(|v| v.as_slice());
+            let first = self.player.animation().and_then(|a| rig.additive.first_keys.get(a)).map(|v| v.as_slice());
             apply_base(&self.layer0, &self.base_pose, first, &mut self.locals);
         }
         for slot in &mut self.layers {
             if slot.layer.is_active()
-                && let Err(e) =
-                    slot.layer.apply(&rig.clips, &rig.first_keys, sk, &mut self.locals, &mut self.rig_weights)
+                && let Err(e) = slot.layer.apply(&rig.clips, &rig.additive, sk, &mut self.locals, &mut self.rig_weights)
             {
                 log::error!("animation layer: {e}");
             }
