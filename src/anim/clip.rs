@@ -776,7 +776,10 @@ impl LinearGroup {
                 std::array::from_fn(|c| Vec4::select(full, d[c], part[c]))
             };
             let o = quat_columns(std::array::from_fn(|l| out[nodes[lane(l)] as usize].rotation));
-            let q = column_quats(renormalise4(quat_mul4(o, e)));
+            // Both factors are unit to float precision (sampled and weighted slerps), and the
+            // pose is rebuilt from the keys every frame, so no error accumulates: no
+            // renormalisation (layer 0's samples get none either).
+            let q = column_quats(quat_mul4(o, e));
             for l in 0..len {
                 if ws[l] > 0.0 || ws[l].is_nan() {
                     out[nodes[l] as usize].rotation = q[l];

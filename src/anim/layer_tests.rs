@@ -252,6 +252,11 @@ fn optimised_layers_match_the_straightforward_evaluation() {
             reference_override(&below, &lp, weight, m)
         };
         assert_pose_eq(&out, &want, &format!("case {case}: additive {additive}, mask {m:?}, weight {weight}"));
+        // The additive kernel composes unit rotations without renormalising: they stay unit.
+        for (j, o) in out.iter().enumerate() {
+            let len = o.rotation.length();
+            assert!((len - 1.0).abs() < 1e-5, "case {case}: joint {j} rotation length {len}");
+        }
         for j in 0..n {
             if weight * m.map_or(1.0, |m| m[j]) <= 0.0 {
                 assert_eq!(out[j], below[j], "case {case}: joint {j} is not covered");
