@@ -554,8 +554,11 @@ fn a_reload_keeps_every_layer_and_drops_those_whose_clip_or_mask_is_gone() {
     p.write("/main/w.model", r#"{ "mesh": "/models/w.glb" }"#);
     r.wait_for("layer 1 is dropped after the reload");
     r.wait_for("reloaded /main/w.model");
+    // The "reloaded" line is on stderr and the layer lines on stdout, read by two threads: a
+    // line printed before the reload may still arrive after it. So wait for the new state
+    // (a timeout fails the test), then check the rest of that line.
     r.mark();
-    let no_mask = r.wait_for("layers l1 ");
+    let no_mask = r.wait_for("layers l1 nil");
     assert!(no_mask.contains("l1 nil 0.0000") && no_mask.contains("l2 hash: [wiggle] 0.5000"), "{no_mask}");
 
     // The clip disappears: layer 2 is dropped too.
@@ -563,7 +566,7 @@ fn a_reload_keeps_every_layer_and_drops_those_whose_clip_or_mask_is_gone() {
     std::fs::write(p.path().join("models/w.glb"), samples::wiggler_with_clip("sway")).expect("save");
     r.wait_for("animation 'wiggle' on layer 2 is gone after the reload; the layer is dropped");
     r.mark();
-    let gone = r.wait_for("layers l1 ");
+    let gone = r.wait_for(" l2 nil");
     assert!(gone.contains("l1 nil") && gone.contains("l2 nil"), "{gone}");
     println!("{before}\n{after}\n{later}\n{no_mask}\n{gone}");
 }
