@@ -360,11 +360,41 @@ mod tests {
         std::array::from_fn(|i| ka * a[i] + kb * b[i])
     }
 
+    /// The largest component error of four lanes `got` against the f64 slerp from `a[l]` to
+    /// `b[l]` at `t[l]`, skipping lanes at 180° (`|a·b| < 1e-4`: either way round is right).
+    fn lanes_error(a: [Quat; 4], b: [Quat; 4], t: [f32; 4], got: [Quat; 4]) -> f64 {
+        let mut worst = 0.0f64;
+        for l in 0..4 {
+            if a[l].dot(b[l]).abs() < 1e-4 {
+                continue;
+            }
+            let want = slerp64(a[l], b[l], f64::from(t[l]));
+            for (g, w) in got[l].to_array().iter().zip(want) {
+                worst = worst.max((f64::from(*g) - w).abs());
+            }
+        }
+        worst
+    }
+
+    /// The rotation axis of test batch `ai`.
+    fn batch_axis(ai: usize) -> glam::Vec3 {
+        glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize()
+    }
+
+    /// Lane `l`'s arc at step `k` of 200: four arcs near the k-th angle (up to 2π) for even
+    /// batches, spread over all of them for odd ones.
+    fn batch_angle(ai: usize, k: usize, l: usize) -> f32 {
+        match ai % 2 {
+            0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
+            _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
+        }
+    }
+
     #[test]
     fn four_lane_slerp_matches_exact_slerp_with_a_weight_per_lane() {
         let mut worst = 0.0f64;
         for ai in 0..30 {
-            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            let axis = batch_axis(ai);
             let a = Quat::from_axis_angle(glam::Vec3::new(0.2, 0.9, -0.3).normalize(), ai as f32 * 0.1);
             for k in (0..=400).step_by(4) {
                 // Four arcs and four weights per step: near and far lanes mixed, t on both
@@ -374,16 +404,7 @@ mod tests {
                 });
                 let t: [f32; 4] = std::array::from_fn(|l| ((k / 4 + 3 * l + ai) % 11) as f32 / 10.0);
                 let got = column_quats(slerp4(quat_columns([a; 4]), quat_columns(b), Vec4::from_array(t)));
-                for l in 0..4 {
-                    // At 180° (a·b = 0) the shortest path is either way round.
-                    if a.dot(b[l]).abs() < 1e-4 {
-                        continue;
-                    }
-                    let want = slerp64(a, b[l], f64::from(t[l]));
-                    for (g, w) in got[l].to_array().iter().zip(want) {
-                        worst = worst.max((f64::from(*g) - w).abs());
-                    }
-                }
+                worst = worst.max(lanes_error([a; 4], b, t, got));
             }
         }
         assert!(worst < 1e-6, "worst component error {worst}");
@@ -395,26 +416,13 @@ mod tests {
     fn key_slerp_matches_exact_slerp_for_every_series_length() {
         let mut worst = 0.0f64;
         for ai in 0..40 {
-            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            let axis = batch_axis(ai);
             let a = Quat::from_axis_angle(glam::Vec3::new(0.2, 0.9, -0.3).normalize(), ai as f32 * 0.1);
             for k in 0..=200 {
-                // Four arcs near the k-th angle (up to 2π), or spread over all of them.
-                let angle = |l: usize| match ai % 2 {
-                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
-                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
-                };
-                let b: [Quat; 4] = std::array::from_fn(|l| a * Quat::from_axis_angle(axis, angle(l)));
+                let b: [Quat; 4] = std::array::from_fn(|l| a * Quat::from_axis_angle(axis, batch_angle(ai, k, l)));
                 let t = ((k + ai) % 11) as f32 / 10.0;
                 let got = column_quats(slerp4_keys(quat_columns([a; 4]), quat_columns(b), t));
-                for l in 0..4 {
-                    if a.dot(b[l]).abs() < 1e-4 {
-                        continue;
-                    }
-                    let want = slerp64(a, b[l], f64::from(t));
-                    for (g, w) in got[l].to_array().iter().zip(want) {
-                        worst = worst.max((f64::from(*g) - w).abs());
-                    }
-                }
+                worst = worst.max(lanes_error([a; 4], b, [t; 4], got));
             }
         }
         assert!(worst < 1e-6, "worst component error {worst}");
@@ -425,24 +433,13 @@ mod tests {
     fn slerp_from_identity_matches_exact_slerp() {
         let mut worst = 0.0f64;
         for ai in 0..40 {
-            let axis = glam::Vec3::new((ai as f32 * 0.7).sin(), (ai as f32 * 1.3).cos(), 0.4).normalize();
+            let axis = batch_axis(ai);
             for k in 0..=200 {
-                let angle = |l: usize| match ai % 2 {
-                    0 => (k as f32 + 0.3 * l as f32) * std::f32::consts::TAU / 200.0,
-                    _ => (k + 53 * l) as f32 * std::f32::consts::TAU / 200.0,
-                };
-                let d: [Quat; 4] = std::array::from_fn(|l| Quat::from_axis_angle(axis, angle(l)));
+                let d: [Quat; 4] = std::array::from_fn(|l| Quat::from_axis_angle(axis, batch_angle(ai, k, l)));
                 let t = ((k + ai) % 11) as f32 / 10.0;
                 let got = column_quats(SlerpAt::new(t).from_identity4(quat_columns(d)));
-                for l in 0..4 {
-                    if d[l].w.abs() < 1e-4 {
-                        continue;
-                    }
-                    let want = slerp64(Quat::IDENTITY, d[l], f64::from(t));
-                    for (g, w) in got[l].to_array().iter().zip(want) {
-                        worst = worst.max((f64::from(*g) - w).abs());
-                    }
-                }
+                // identity·d = d.w: the same 180° skip.
+                worst = worst.max(lanes_error([Quat::IDENTITY; 4], d, [t; 4], got));
             }
         }
         assert!(worst < 1e-6, "worst component error {worst}");

@@ -413,7 +413,6 @@ impl TweenWorld {
     fn advance_pass(&mut self, scene: &mut Scene, dt: f32) {
         let table = easing::table();
         let TweenWorld { tweens, values, stopped, curves, euler, cells, threads, .. } = self;
-        values.resize(tweens.len(), 0.0);
         let curves: &[Vec<f32>] = curves;
         let step = |t: &mut Tween, v: &mut f32| advance_one(t, v, dt, table, curves);
         let many = tweens.len() >= PARALLEL_MIN_TWEENS;
@@ -421,6 +420,7 @@ impl TweenWorld {
         let started = std::time::Instant::now();
         if parallel {
             use rayon::prelude::*;
+            values.resize(tweens.len(), 0.0);
             tweens
                 .par_chunks_mut(PARALLEL_CHUNK)
                 .zip(values.par_chunks_mut(PARALLEL_CHUNK))
