@@ -176,27 +176,31 @@ pub fn analytic(curve: usize, t: f64) -> f64 {
     }
 }
 
-/// All built-in sample tables, curve after curve, each [`STRIDE`] floats long.
-pub fn table() -> &'static [f32] {
-    static TABLE: OnceLock<Vec<f32>> = OnceLock::new();
+/// One row of samples per built-in curve: [`SAMPLES`] samples and a 1 past the end, so the
+/// lookup's upper neighbour is always in the row.
+pub type Row = [f32; STRIDE];
+
+/// All built-in sample tables, one [`Row`] per curve.
+pub fn table() -> &'static [Row] {
+    static TABLE: OnceLock<Vec<Row>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = Vec::with_capacity(BUILTIN_COUNT * STRIDE);
-        for curve in 0..BUILTIN_COUNT {
-            for i in 0..SAMPLES - 1 {
-                t.push(analytic(curve, i as f64 / (SAMPLES - 1) as f64) as f32);
-            }
-            // Defold stores exactly 1 at t = 1 for every curve (the Expo formulas alone give 0.999).
-            t.push(1.0);
-            t.push(1.0);
-        }
-        t
+        (0..BUILTIN_COUNT)
+            .map(|curve| {
+                let mut row = [1.0; STRIDE];
+                // Defold stores exactly 1 at t = 1 for every curve (the Expo formulas alone give
+                // 0.999): the last sample stays the 1 the row starts with.
+                for (i, v) in row.iter_mut().take(SAMPLES - 1).enumerate() {
+                    *v = analytic(curve, i as f64 / (SAMPLES - 1) as f64) as f32;
+                }
+                row
+            })
+            .collect()
     })
 }
 
 /// The 64 samples of one built-in curve.
 pub fn samples(curve: usize) -> &'static [f32] {
-    let c = curve.min(BUILTIN_COUNT - 1) * STRIDE;
-    &table()[c..c + SAMPLES]
+    &table()[curve.min(BUILTIN_COUNT - 1)][..SAMPLES]
 }
 
 /// Piecewise-linear lookup over `n` uniformly spaced samples, with Defold's exact float steps.
@@ -212,29 +216,27 @@ fn lookup(s: &[f32], n: usize, t: f32) -> f32 {
 
 /// Value of built-in curve `curve` at `t` (clamped to [0, 1]).
 #[inline]
-pub fn builtin(table: &[f32], curve: usize, t: f32) -> f32 {
-    let c = curve * STRIDE;
-    match table.get(c..c + STRIDE) {
-        Some(s) => lookup_builtin(s, t),
+pub fn builtin(table: &[Row], curve: usize, t: f32) -> f32 {
+    match table.get(curve) {
+        Some(row) => builtin_row(row, t),
         None => 0.0,
     }
 }
 
-/// `lookup` over one built-in curve (`STRIDE` samples, the last two 1), the same float steps:
-/// the tween world's hottest lines, so the index is converted without `as`'s saturation steps.
+/// `lookup` over one built-in curve's row, the same float steps: the tween world's hottest
+/// lines, so the index is converted without `as`'s saturation steps and needs no bounds check.
 #[inline(always)]
-fn lookup_builtin(s: &[f32], t: f32) -> f32 {
+pub fn builtin_row(row: &Row, t: f32) -> f32 {
     let t = if t > 0.0 { t.min(1.0) } else { 0.0 };
     let last = (SAMPLES - 1) as f32;
     // SAFETY: `t` is in [0, 1] here (NaN became 0), so `t × 63` is in [0, 63] and converts
     // exactly; `as usize` would add range and NaN checks the value cannot need.
     let i0 = unsafe { (t * last).to_int_unchecked::<u32>() } as usize;
-    let i1 = i0 + 1;
+    // `i0` is at most 63, so the mask changes nothing; it shows the compiler both indices are
+    // inside the row.
+    let i0 = i0 & (SAMPLES - 1);
     let frac = (t - i0 as f32 * (1.0 / last)) * last;
-    match (s.get(i0), s.get(i1)) {
-        (Some(a), Some(b)) => a * (1.0 - frac) + b * frac,
-        _ => 1.0,
-    }
+    row[i0] * (1.0 - frac) + row[i0 + 1] * frac
 }
 
 /// Value of a custom curve (`vmath.vector` easing): no samples → 0, one sample → that sample.
@@ -266,8 +268,7 @@ mod tests {
         ts.extend([-1.0, -0.0, 1.0 + f32::EPSILON, 2.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 1e-30]);
         ts.extend((0..SAMPLES).map(|i| i as f32 / (SAMPLES - 1) as f32));
         for curve in 0..BUILTIN_COUNT {
-            let c = curve * STRIDE;
-            let samples = &table()[c..c + STRIDE];
+            let samples = &table()[curve][..];
             for &t in &ts {
                 let (fast, general) = (value(curve, t), lookup(samples, SAMPLES, t));
                 assert_eq!(fast.to_bits(), general.to_bits(), "curve {curve} at {t}: {fast} vs {general}");
