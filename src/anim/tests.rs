@@ -499,11 +499,12 @@ fn loop_wraps_keep_their_phase() {
     assert!((g.x() - h.x()).abs() < EPS, "one step {} vs 13 steps {}", g.x(), h.x());
 }
 
-/// The short way through the advance pass (ONCE_FORWARD, built-in curve, unmirrored script
-/// cell) gives the values, cursors, callbacks and callback order of the general way, bit for
-/// bit: records mixed with every other kind, delays that end inside a frame, tweens ending,
-/// two records on one cell (the later record wins in both), mirrored cells, custom curves,
-/// and frames of several lengths, a zero one among them (issue 15).
+/// The short way through the advance pass (ONCE_FORWARD or LOOP_FORWARD, built-in curve,
+/// unmirrored script cell) gives the values, cursors, callbacks and callback order of the
+/// general way, bit for bit: records mixed with every other kind, delays that end inside a
+/// frame, tweens ending and loops wrapping, two records on one cell (the later record wins in
+/// both), mirrored cells, custom curves, and frames of several lengths, a zero one among them
+/// (issue 15).
 #[test]
 fn short_way_equals_the_general_way() {
     let run = |general_only: bool| {

@@ -107,8 +107,9 @@ const STARTED: u8 = 8;
 const WRITE: u8 = 16;
 const ENDED_NOW: u8 = 32;
 /// Set at creation on records the advance pass may take through [`advance_direct`]: playback
-/// ONCE_FORWARD, a built-in curve and a script cell Lua does not mirror (its value lives only in
-/// [`ScriptCells::values`]). The common `go.animate` on a `go.property`: most records of a
+/// ONCE_FORWARD or LOOP_FORWARD (the two differ only when the cursor reaches the duration, which
+/// the short way leaves to the general), a built-in curve and a script cell Lua does not mirror
+/// (its value lives only in [`ScriptCells::values`]). The common `go.animate` on a `go.property`: most records of a
 /// frame take the short way, the rest (starting, ending, delayed, other targets) the general.
 const DIRECT: u8 = 64;
 /// The record still has a delay to wait out (`delay` is not 0): kept in the flags so the short
@@ -295,7 +296,7 @@ impl TweenWorld {
             cold.to = e.to;
             record.flags = flags;
             if let Target::Script { cell } = e.target
-                && spec.playback == Playback::OnceForward
+                && matches!(spec.playback, Playback::OnceForward | Playback::LoopForward)
                 && (curve as usize) < easing::BUILTIN_COUNT
                 && !self.cells.is_mirrored(cell)
             {
