@@ -950,6 +950,11 @@ impl SamplingCache {
     pub fn reset(&mut self) {
         self.keys.fill(0);
     }
+    /// Starts loading what the next sample reads (`base::prefetch`).
+    pub fn prefetch(&self) {
+        crate::base::prefetch::prefetch(&self.keys);
+        crate::base::prefetch::prefetch(&self.at);
+    }
 }
 
 /// Where `t` falls: key `k` exactly (`s == 0`, also before the first and after the last key), or

@@ -413,6 +413,12 @@ pub struct PoseScratch {
 }
 
 impl PoseScratch {
+    /// Starts loading the sampling caches (`base::prefetch`); the scratch poses are only read
+    /// while blending.
+    pub fn prefetch(&self) {
+        self.caches.iter().for_each(SamplingCache::prefetch);
+    }
+
     pub fn new(skeleton: &Skeleton, clips: &[Clip]) -> Self {
         PoseScratch {
             caches: [SamplingCache::for_clips(clips), SamplingCache::for_clips(clips)],

@@ -5,5 +5,6 @@ pub mod hash;
 pub mod log;
 pub mod parallel;
 pub mod path;
+pub mod prefetch;
 
 pub use hash::{Hash, hash_str};

@@ -677,7 +677,19 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
     let parallel = !ik && animated >= PARALLEL_MIN_INSTANCES && models.pose_threads.parallel();
     let started = std::time::Instant::now();
     if !parallel {
-        for (i, inst) in models.instances.iter_mut().enumerate() {
+        for i in 0..models.instances.len() {
+            // Two instances ahead the record itself, one ahead the buffers it points to (read
+            // from the record the previous step asked for).
+            if let Some(ahead) = models.instances.get(i + 2) {
+                crate::base::prefetch::prefetch_value(ahead);
+            }
+            if let Some(next) = models.instances.get(i + 1)
+                && let Some(a) = next.anim.as_ref()
+            {
+                a.prefetch();
+                crate::base::prefetch::prefetch(&next.weights);
+            }
+            let Some(inst) = models.instances.get_mut(i) else { break };
             if !live(&inst) {
                 continue;
             }
@@ -727,6 +739,18 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
 }
 
 impl AnimState {
+    /// Starts loading the buffers a frame's advance and pose touch (`base::prefetch`).
+    fn prefetch(&self) {
+        use crate::base::prefetch::prefetch;
+        self.scratch.prefetch();
+        prefetch(&self.locals);
+        prefetch(&self.model);
+        prefetch(&self.palette);
+        prefetch(&self.rig_weights);
+        prefetch(&self.bones);
+        prefetch(&self.mesh_world);
+    }
+
     /// Advances the layers into the instance's own report buffers (kept between frames, so the
     /// pass allocates nothing once they have grown).
     fn advance_into_own(&mut self, dt: f32) {
