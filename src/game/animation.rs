@@ -651,6 +651,23 @@ pub fn start_default(
 /// Below this many animated instances the pose pass stays on the calling thread: handing work
 /// to the pool costs a few microseconds, about one instance's pose.
 const PARALLEL_MIN_INSTANCES: usize = 32;
+/// Instances per task of the pool.
+const PARALLEL_CHUNK: usize = 8;
+
+/// Asks for what the pass reads next while instance `i` is posed: the record two instances
+/// ahead, and the buffers of the next one (read from the record asked for a step earlier).
+#[inline(always)]
+fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize) {
+    if let Some(ahead) = instances.get(i + 2) {
+        crate::base::prefetch::prefetch_value(ahead);
+    }
+    if let Some(next) = instances.get(i + 1)
+        && let Some(a) = next.anim.as_ref()
+    {
+        a.prefetch();
+        crate::base::prefetch::prefetch(&next.weights);
+    }
+}
 
 /// Samples every playing model: pose, palettes, morph weights (then the script override) and
 /// bone game objects. Returns the ONCE animations that ended this frame.
@@ -678,17 +695,7 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
     let started = std::time::Instant::now();
     if !parallel {
         for i in 0..models.instances.len() {
-            // Two instances ahead the record itself, one ahead the buffers it points to (read
-            // from the record the previous step asked for).
-            if let Some(ahead) = models.instances.get(i + 2) {
-                crate::base::prefetch::prefetch_value(ahead);
-            }
-            if let Some(next) = models.instances.get(i + 1)
-                && let Some(a) = next.anim.as_ref()
-            {
-                a.prefetch();
-                crate::base::prefetch::prefetch(&next.weights);
-            }
+            prefetch_ahead(&models.instances, i);
             let Some(inst) = models.instances.get_mut(i) else { break };
             if !live(&inst) {
                 continue;
@@ -704,15 +711,19 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
         }
     } else {
         use rayon::prelude::*;
-        models.instances.par_iter_mut().with_min_len(8).for_each(|inst| {
-            if !live(&inst) {
-                return;
-            }
-            let super::model_world::ModelInstance { anim, weights, .. } = inst;
-            let Some(anim) = anim.as_mut() else { return };
-            anim.advance_into_own(dt);
-            if !anim.posed_by_bones() {
-                anim.pose(weights);
+        models.instances.par_chunks_mut(PARALLEL_CHUNK).for_each(|chunk| {
+            for i in 0..chunk.len() {
+                prefetch_ahead(chunk, i);
+                let Some(inst) = chunk.get_mut(i) else { break };
+                if !live(&inst) {
+                    continue;
+                }
+                let super::model_world::ModelInstance { anim, weights, .. } = inst;
+                let Some(anim) = anim.as_mut() else { continue };
+                anim.advance_into_own(dt);
+                if !anim.posed_by_bones() {
+                    anim.pose(weights);
+                }
             }
         });
         for (i, inst) in models.instances.iter_mut().enumerate() {
