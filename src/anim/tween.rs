@@ -109,8 +109,9 @@ const ENDED_NOW: u8 = 32;
 /// Set at creation on records the advance pass may take through [`advance_direct`]: playback
 /// ONCE_FORWARD or LOOP_FORWARD (the two differ only when the cursor reaches the duration, which
 /// the short way leaves to the general), a built-in curve and a script cell Lua does not mirror
-/// (its value lives only in [`ScriptCells::values`]). The common `go.animate` on a `go.property`: most records of a
-/// frame take the short way, the rest (starting, ending, delayed, other targets) the general.
+/// (its value lives only in [`ScriptCells::values`]). The common `go.animate` on a
+/// `go.property`: most records of a frame take the short way, the rest (starting, ending,
+/// delayed, other targets) the general.
 const DIRECT: u8 = 64;
 /// The record still has a delay to wait out (`delay` is not 0): kept in the flags so the short
 /// way tests one byte.
@@ -140,6 +141,13 @@ struct Tween {
 /// Half a cache line a record: the pass streams every record every frame, from memory once a
 /// frame's other work has pushed them out of the caches.
 const _: () = assert!(std::mem::size_of::<Tween>() == 32);
+// The batch of four loads `from, span, cursor, duration` as one vector.
+const _: () = assert!(
+    std::mem::offset_of!(Tween, from) == 0
+        && std::mem::offset_of!(Tween, span) == 4
+        && std::mem::offset_of!(Tween, cursor) == 8
+        && std::mem::offset_of!(Tween, duration) == 12
+);
 
 /// The rest of a record, by the same index as `tweens`: what the short way never reads.
 #[derive(Clone, Copy)]
@@ -553,26 +561,38 @@ fn finish_one(
 /// straight to its cell. False, with the record untouched, for every other record.
 #[inline(always)]
 fn advance_direct(t: &mut Tween, dt: f32, table: &[easing::Row], values: &mut [f32]) -> bool {
-    const ALL: u8 = PLAYING | STARTED | DIRECT;
-    if t.flags & (ALL | BACKWARDS | DELAYED) != ALL {
-        return false;
-    }
+    let Some((cell, curve)) = short_way(t, values.len(), table.len()) else { return false };
     let cursor = t.cursor + dt;
     // Also false for a NaN cursor, which the general way handles.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     if !(cursor < t.duration) {
         return false;
     }
-    let Target::Script { cell } = t.target else { return false };
-    let (Some(slot), Some(row)) = (values.get_mut(cell as usize), table.get(t.curve as usize)) else {
-        return false;
-    };
+    let (Some(slot), Some(row)) = (values.get_mut(cell), table.get(curve)) else { return false };
     t.cursor = cursor;
     // The general way clamps `u` to [0, 1] and the lookup clamps again: one clamp gives the
     // same `t` (the product is finite: the cursor is below the duration).
     let e = easing::builtin_row(row, cursor * t.inv_duration);
     *slot = t.from + t.span * e;
     true
+}
+
+/// The cell and curve of a record that may take the short way this frame: a started, playing
+/// [`DIRECT`] record that goes forward and waits for no delay, its cell and built-in curve in
+/// range (`values` cells, `rows` curves).
+#[inline(always)]
+fn short_way(t: &Tween, values: usize, rows: usize) -> Option<(usize, usize)> {
+    const ALL: u8 = PLAYING | STARTED | DIRECT;
+    match t.target {
+        Target::Script { cell }
+            if t.flags & (ALL | BACKWARDS | DELAYED) == ALL
+                && (cell as usize) < values
+                && (t.curve as usize) < rows =>
+        {
+            Some((cell as usize, t.curve as usize))
+        }
+        _ => None,
+    }
 }
 
 /// [`advance_direct`] for four records at once, when all four take the short way: the same
@@ -582,23 +602,14 @@ fn advance_direct(t: &mut Tween, dt: f32, table: &[easing::Row], values: &mut [f
 #[inline(always)]
 fn advance_direct4(t: &mut [Tween], dt: f32, table: &[easing::Row], values: &mut [f32]) -> bool {
     use std::arch::x86_64::*;
-    const ALL: u8 = PLAYING | STARTED | DIRECT;
     let [a, b, c, d] = t else { return false };
-    let mask = ALL | BACKWARDS | DELAYED;
-    if ((a.flags & mask) ^ ALL) | ((b.flags & mask) ^ ALL) | ((c.flags & mask) ^ ALL) | ((d.flags & mask) ^ ALL) != 0 {
-        return false;
-    }
-    let lane = |t: &Tween| match t.target {
-        Target::Script { cell } if (cell as usize) < values.len() && (t.curve as usize) < table.len() => {
-            Some((cell as usize, t.curve as usize))
-        }
-        _ => None,
-    };
+    let lane = |t: &Tween| short_way(t, values.len(), table.len());
     let (Some(la), Some(lb), Some(lc), Some(ld)) = (lane(a), lane(b), lane(c), lane(d)) else { return false };
     // SAFETY: SSE2 is part of x86-64. Each `Tween` is 16-byte aligned (`repr(align(16))`) and
-    // starts with the four floats `from, span, cursor, duration`, so the aligned loads and
-    // stores of `block` cover exactly those fields of one record. Cells and curves were bounds
-    // checked above (`lane`), so the table reads stay inside rows and the writes inside cells.
+    // starts with the four floats `from, span, cursor, duration` (asserted at `Tween`), so the
+    // aligned load of `block` reads exactly those fields of one record. Cells and curves were
+    // bounds checked by `short_way`, so the table reads stay inside rows and the writes inside
+    // cells.
     unsafe {
         let block = |t: &Tween| _mm_load_ps(t as *const Tween as *const f32);
         let (mut r0, mut r1, mut r2, mut r3) = (block(a), block(b), block(c), block(d));

@@ -28,7 +28,7 @@ fn pool_threads() -> usize {
             match std::panic::catch_unwind(rayon::current_num_threads) {
                 Ok(n) => n,
                 Err(_) => {
-                    log::warn!("no thread pool ({e}): animation and tweens run on one thread");
+                    log::warn!("no thread pool ({e}): the animation pass runs on one thread");
                     1
                 }
             }
