@@ -7,6 +7,9 @@
 #   scripts/bench.sh            # FRAMES=300 ROUNDS=3
 #   FRAMES=600 ROUNDS=5 scripts/bench.sh
 #   SINEW_BIN=/tmp/sinew-old scripts/bench.sh   # the same table for another build
+# The crowd's peer is three.js r187 doing the same CPU work (scripts/peer/three_crowd.mjs), run
+# in the same rounds when node and npm are installed; without them the row falls back to issue
+# 15's figure, marked as not from this run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PERF=../shared/perf
@@ -26,17 +29,48 @@ python3 "$PERF/make_projects.py" "$OUT" >/dev/null
 RESULTS=$(mktemp)
 trap 'rm -f "$RESULTS"' EXIT
 
+# The three.js peer is installed into target/peer (ignored, like every build output) from the
+# lock file in scripts/peer, so every machine runs the same three; npm ci wipes node_modules, so
+# it only runs when the installed three is not the locked one.
+PEER=target/peer
+PEER_OK=0
+if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1; then
+  mkdir -p "$PEER"
+  cp scripts/peer/package.json scripts/peer/package-lock.json scripts/peer/three_crowd.mjs "$PEER/"
+  want=$(node -p "require('./$PEER/package-lock.json').packages['node_modules/three'].version")
+  have=$(node -p "require('./$PEER/node_modules/three/package.json').version" 2>/dev/null || true)
+  if [ "$want" = "$have" ] || (cd "$PEER" && npm ci --silent --no-audit --no-fund); then
+    PEER_OK=1
+  else
+    echo "bench: npm ci in $PEER failed: the three.js peer is skipped" >&2
+  fi
+else
+  echo "bench: node or npm is missing: the three.js peer is skipped" >&2
+fi
+
 for round in $(seq "$ROUNDS"); do
   for p in scripted_10000 tweens_65000 crowd_fox_100 crowd_fox_1000; do
     line=$("$BIN" run "$OUT/$p" --headless --frames "$FRAMES" --fixed-dt 0.0166667 --no-watch --stats \
       --size 64x64 2>&1 >/dev/null | grep '^{' | tail -1)
     echo "$p $line" >>"$RESULTS"
   done
+  # The peer loads the very Fox.glb the crowd projects load, at the same frame count.
+  if [ "$PEER_OK" = 1 ]; then
+    if line=$(node "$PEER/three_crowd.mjs" "$OUT/crowd_fox_1000/models/Fox.glb" 1000 "$FRAMES"); then
+      echo "three_crowd_1000 $line" >>"$RESULTS"
+    else
+      echo "bench: the three.js crowd failed in round $round" >&2
+    fi
+  fi
   echo "floor_dispatch $("$LJ" luajit "$PERF/dispatch_baseline.lua" 10000 "$FRAMES")" >>"$RESULTS"
   echo "floor_tweens $("$LJ" luajit "$PERF/tween_baseline.lua" 65000 "$FRAMES")" >>"$RESULTS"
 done
 
-python3 - "$RESULTS" "$FRAMES" "$ROUNDS" <<'PY'
+# Figures differ by machine: the table says which CPU it comes from.
+CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+CPU="${CPU:-unknown CPU} ($(nproc 2>/dev/null || echo '?') cores)"
+
+python3 - "$RESULTS" "$FRAMES" "$ROUNDS" "$CPU" <<'PY'
 import json, re, statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -65,8 +99,12 @@ tweens = phase("tweens_65000", "tweens", "scripts")
 tfloor = floor("floor_tweens")
 fox100 = phase("crowd_fox_100", "animation", "transforms")
 fox1000 = phase("crowd_fox_1000", "animation", "transforms")
-THREE = (13.0, 24.0)  # three.js r187, 1,000 Foxes, CPU: issue 15's figure (not measurable here)
+# three.js's median ms/frame for 1,000 Foxes, median over the rounds where it ran.
+three_runs = [re.search(r"^(three\.js r\d+): .* median ([0-9.]+) ms/frame", r) for r in rows.get("three_crowd_1000", [])]
+three_runs = [m for m in three_runs if m]
+THREE = (13.0, 24.0)  # three.js r187, 1,000 Foxes, CPU: issue 15's figure, the fallback
 
+print(f"cpu: {sys.argv[4]}")
 print(f"frames {sys.argv[2]}, rounds {sys.argv[3]}, medians of per-frame medians (ms)")
 print("| work | Sinew in-engine (ms/frame) | floor / peer (ms/frame) | ratio | target |")
 print("| --- | --- | --- | --- | --- |")
@@ -74,9 +112,15 @@ print(f"| scripted_10000: update reads and writes its position | scripts {script
       f"| plain LuaJIT over tables {disp:.3f} (same run) | {scripts / disp:.1f}x slower | <= 3x |")
 print(f"| tweens_65000: go.animate on script properties | tweens + scripts {tweens:.3f} "
       f"| plain-LuaJIT tween loop {tfloor:.3f} (same run) | {tfloor / tweens:.1f}x faster | >= 5x |")
+if three_runs:
+    three = statistics.median(float(m.group(2)) for m in three_runs)
+    peer = f"{three_runs[0].group(1)} {three:.3f} (same run, {len(three_runs)} of {sys.argv[3]} rounds)"
+    ratio = f"{three / fox1000:.0f}x"
+else:
+    peer = f"three.js r187 {THREE[0]:.0f}-{THREE[1]:.0f} (issue 15's figure, not this run)"
+    ratio = f"{THREE[0] / fox1000:.0f}-{THREE[1] / fox1000:.0f}x"
 print(f"| crowd_fox_1000: 1,000 Foxes, three clips | animation + transforms {fox1000:.3f} "
-      f"| three.js r187 {THREE[0]:.0f}-{THREE[1]:.0f} (issue 15, not this run) "
-      f"| {THREE[0] / fox1000:.0f}-{THREE[1] / fox1000:.0f}x | >= 30x |")
+      f"| {peer} | {ratio} | >= 30x |")
 print(f"| crowd_fox_100 | animation + transforms {fox100:.3f} | | | |")
 for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
