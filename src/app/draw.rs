@@ -194,7 +194,7 @@ impl Scenery {
 }
 
 fn world_matrix(w: &World, slot: u32) -> Mat4 {
-    w.scene.world.get(slot as usize).map_or(Mat4::IDENTITY, |a| Mat4::from(*a))
+    Mat4::from(w.scene.world_of(slot))
 }
 
 /// Debug cubes stand in for objects that show nothing else.

@@ -160,7 +160,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
     // O(all objects): parents come first, and `spawn` set each world to its local transform.
     for (o, &slot) in objects.iter().zip(&made.slots) {
         if let Some(&parent) = o.parent.and_then(|p| made.slots.get(p)) {
-            w.scene.world[slot as usize] = w.scene.world[parent as usize] * w.scene.world[slot as usize];
+            w.scene.place_under(slot, parent);
         }
     }
     Ok(made)

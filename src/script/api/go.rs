@@ -101,7 +101,7 @@ crate::export! {
     fn get_world(ctx: Ctx, slot: u32, pos: *mut V3, rot: *mut Q4, scale: *mut V3, m: *mut M4) -> i32 {
         world_status(ctx, |w| match live(w, slot) {
             Ok(s) => {
-                let a = w.scene.world[s];
+                let a = w.scene.world_of(s as u32);
                 let (sc, r, t) = a.to_scale_rotation_translation();
                 // SAFETY: each pointer is either null or a cdata of the right type from the wrapper.
                 unsafe {
