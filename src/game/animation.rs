@@ -240,6 +240,14 @@ pub struct Listener {
     pub callback: u32,
 }
 
+/// Local transforms and model matrices for one instance's pose at a time (sized for the largest
+/// skeleton seen; grown, never shrunk, so the pass allocates nothing once they fit).
+#[derive(Default)]
+pub struct PoseBuffers {
+    locals: Vec<Transform>,
+    model: Vec<Mat4>,
+}
+
 /// Animation state of one model instance; all buffers are allocated once.
 pub struct AnimState {
     pub rig: Arc<Rig>,
@@ -453,72 +461,102 @@ impl AnimState {
             })
             .collect();
         self.mesh_world = vec![Mat4::IDENTITY; self.mesh_poses.len()];
-        self.place_meshes();
+        Self::place_meshes(&mut self.mesh_world, &self.mesh_poses, &self.model);
     }
 
-    fn place_meshes(&mut self) {
-        for (out, pose) in self.mesh_world.iter_mut().zip(&self.mesh_poses) {
+    fn place_meshes(mesh_world: &mut [Mat4], mesh_poses: &[MeshPose], model: &[Mat4]) {
+        for (out, pose) in mesh_world.iter_mut().zip(mesh_poses) {
             *out = match *pose {
                 MeshPose::Skinned => Mat4::IDENTITY,
-                MeshPose::Node(n) => self.model.get(n).copied().unwrap_or(Mat4::IDENTITY),
+                MeshPose::Node(n) => model.get(n).copied().unwrap_or(Mat4::IDENTITY),
                 MeshPose::Rest(m) => m,
             };
         }
     }
 
-    /// Samples the player's pose into model matrices, palettes and (when given) morph weights.
+    /// Samples the player's pose into model matrices, palettes and (when given) morph weights,
+    /// keeping the local transforms and model matrices in the instance's own buffers.
     pub fn pose(&mut self, weights: &mut [f32]) {
+        let (mut locals, mut model) = (std::mem::take(&mut self.locals), std::mem::take(&mut self.model));
+        self.pose_with(&mut locals, &mut model, weights);
+        (self.locals, self.model) = (locals, model);
+    }
+
+    /// [`AnimState::pose`] with the local transforms and model matrices in `buffers`, which the
+    /// serial pass shares between instances: they stay in the cache, where the instance's own
+    /// (about 3 KB for a Fox) would be written back to memory and read in again the next frame.
+    /// Nothing reads an animated instance's own buffers after its pass but a script-posed
+    /// instance (no animation ever played, `posed_by_bones`), which keeps using them, and the
+    /// bone objects are written from `buffers` here.
+    fn pose_shared(&mut self, buffers: &mut PoseBuffers, scene: &mut crate::scene::Scene, weights: &mut [f32]) {
+        let n = self.rig.skeleton.node_count();
+        if buffers.locals.len() < n {
+            buffers.locals = self.rig.skeleton.rest().to_vec();
+            buffers.model = vec![Mat4::IDENTITY; n];
+        }
+        let (locals, model) = (&mut buffers.locals[..n], &mut buffers.model[..n]);
+        self.pose_with(locals, model, weights);
+        self.move_bone_objects(model, scene);
+    }
+
+    fn pose_with(&mut self, locals: &mut [Transform], model: &mut [Mat4], weights: &mut [f32]) {
         let rig = &self.rig;
         let sk = &rig.skeleton;
-        if let Err(e) = self.player.pose(&rig.clips, sk, &mut self.scratch, &mut self.locals, &mut self.rig_weights) {
+        if let Err(e) = self.player.pose(&rig.clips, sk, &mut self.scratch, locals, &mut self.rig_weights) {
             log::error!("animation: {e}");
             return;
         }
         // Layers (layers.md §1): layer 0 as Defold poses it, then each higher layer over it.
-        if !self.layer0.is_plain() && self.base_pose.len() == self.locals.len() {
-            self.base_pose.copy_from_slice(&self.locals);
-            self.locals.copy_from_slice(sk.rest());
+        if !self.layer0.is_plain() && self.base_pose.len() == locals.len() {
+            self.base_pose.copy_from_slice(locals);
+            locals.copy_from_slice(sk.rest());
             let first = self.player.animation().and_then(|a| rig.additive.first_keys.get(a)).map(|v| v.as_slice());
-            apply_base(&self.layer0, &self.base_pose, first, &mut self.locals);
+            apply_base(&self.layer0, &self.base_pose, first, locals);
         }
         for slot in &mut self.layers {
             if slot.layer.is_active()
-                && let Err(e) = slot.layer.apply(&rig.clips, &rig.additive, sk, &mut self.locals, &mut self.rig_weights)
+                && let Err(e) = slot.layer.apply(&rig.clips, &rig.additive, sk, locals, &mut self.rig_weights)
             {
                 log::error!("animation layer: {e}");
             }
         }
-        self.finish_pose(weights);
+        self.finish_pose_with(locals, model, weights);
     }
 
     /// The pose from `locals` on: IK, joint limits, model matrices, palettes, meshes, morph
     /// weights. Bones posed by scripts (bone_pose.rs) enter here too.
     pub(super) fn finish_pose(&mut self, weights: &mut [f32]) {
+        let (mut locals, mut model) = (std::mem::take(&mut self.locals), std::mem::take(&mut self.model));
+        self.finish_pose_with(&mut locals, &mut model, weights);
+        (self.locals, self.model) = (locals, model);
+    }
+
+    fn finish_pose_with(&mut self, locals: &mut [Transform], model: &mut [Mat4], weights: &mut [f32]) {
         let rig = &self.rig;
         let sk = &rig.skeleton;
         // Joint limits (rigs.md §3) come after IK (layers.md §2); without an IK target they
         // clamp before the one local-to-model pass.
         let ik_active = self.ik.iter().any(|s| s.model_target.is_some());
         if !ik_active {
-            crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
+            crate::anim::limits::clamp_locals(&rig.limits, locals);
         }
-        if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
+        if let Err(e) = sk.local_to_model(locals, model) {
             log::error!("animation: {e}");
             return;
         }
         // Inverse kinematics (layers.md §2), chains in file order, each on the pose so far.
         for (state, (_, _, chain)) in self.ik.iter().zip(&self.extras.chains) {
             let Some(target) = state.model_target else { continue };
-            if chain.solve(sk, &self.model, &mut self.locals, target, state.weight)
-                && let Err(e) = sk.local_to_model(&self.locals, &mut self.model)
+            if chain.solve(sk, model, locals, target, state.weight)
+                && let Err(e) = sk.local_to_model(locals, model)
             {
                 log::error!("animation: {e}");
                 return;
             }
         }
         if ik_active && !rig.limits.is_empty() {
-            crate::anim::limits::clamp_locals(&rig.limits, &mut self.locals);
-            if let Err(e) = sk.local_to_model(&self.locals, &mut self.model) {
+            crate::anim::limits::clamp_locals(&rig.limits, locals);
+            if let Err(e) = sk.local_to_model(locals, model) {
                 log::error!("animation: {e}");
                 return;
             }
@@ -526,12 +564,12 @@ impl AnimState {
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
-            if let Err(e) = sk.palette(s, &self.model, &mut self.palette[at..at + n]) {
+            if let Err(e) = sk.palette(s, model, &mut self.palette[at..at + n]) {
                 log::error!("animation: {e}");
             }
             at += n;
         }
-        self.place_meshes();
+        Self::place_meshes(&mut self.mesh_world, &self.mesh_poses, model);
         if weights.len() == self.rig_weights.len() {
             weights.copy_from_slice(&self.rig_weights);
         }
@@ -657,15 +695,16 @@ const PARALLEL_CHUNK: usize = 8;
 
 /// Asks for what the pass reads next while instance `i` is posed: the record two instances
 /// ahead, and the buffers of the next one (read from the record asked for a step earlier).
+/// `own_pose`: the instance poses in its own buffers (the parallel pass), not in the shared ones.
 #[inline(always)]
-fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize) {
+fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize, own_pose: bool) {
     if let Some(ahead) = instances.get(i + 2) {
         crate::base::prefetch::prefetch_value(ahead);
     }
     if let Some(next) = instances.get(i + 1)
         && let Some(a) = next.anim.as_ref()
     {
-        a.prefetch();
+        a.prefetch(own_pose);
         crate::base::prefetch::prefetch(&next.weights);
     }
 }
@@ -709,7 +748,7 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
     let started = std::time::Instant::now();
     if !parallel {
         for i in 0..models.instances.len() {
-            prefetch_ahead(&models.instances, i);
+            prefetch_ahead(&models.instances, i, false);
             prefetch_bones_ahead(&models.instances, scene, i);
             let Some(inst) = models.instances.get_mut(i) else { break };
             if !live(&inst) {
@@ -722,13 +761,17 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
             if !anim.ik.is_empty() {
                 ik_targets(anim, scene, *slot);
             }
-            anim.pose_and_place(scene, weights);
+            if anim.posed_by_bones() {
+                super::bone_pose::pose_from_bones(anim, scene, weights);
+            } else {
+                anim.pose_shared(&mut models.pose_buffers, scene, weights);
+            }
         }
     } else {
         use rayon::prelude::*;
         models.instances.par_chunks_mut(PARALLEL_CHUNK).for_each(|chunk| {
             for i in 0..chunk.len() {
-                prefetch_ahead(chunk, i);
+                prefetch_ahead(chunk, i, true);
                 let Some(inst) = chunk.get_mut(i) else { break };
                 if !live(&inst) {
                     continue;
@@ -751,7 +794,7 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
             if anim.posed_by_bones() {
                 super::bone_pose::pose_from_bones(anim, scene, weights);
             } else {
-                anim.move_bone_objects(scene);
+                anim.move_bone_objects(&anim.model, scene);
             }
         }
     }
@@ -766,11 +809,13 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
 
 impl AnimState {
     /// Starts loading the buffers a frame's advance and pose touch (`base::prefetch`).
-    fn prefetch(&self) {
+    fn prefetch(&self, own_pose: bool) {
         use crate::base::prefetch::prefetch;
         self.scratch.prefetch();
-        prefetch(&self.locals);
-        prefetch(&self.model);
+        if own_pose {
+            prefetch(&self.locals);
+            prefetch(&self.model);
+        }
         prefetch(&self.palette);
         prefetch(&self.rig_weights);
         prefetch(&self.bones);
@@ -803,20 +848,12 @@ impl AnimState {
         self.player.animation().is_none() && !self.bones.is_empty()
     }
 
-    fn pose_and_place(&mut self, scene: &mut crate::scene::Scene, weights: &mut [f32]) {
-        if self.posed_by_bones() {
-            super::bone_pose::pose_from_bones(self, scene, weights);
-        } else {
-            self.pose(weights);
-            self.move_bone_objects(scene);
-        }
-    }
-
-    /// Bone game objects follow the pose: each gets its joint's model matrix as its local
-    /// transform, decomposed only if something reads it (`Scene::drive`).
-    fn move_bone_objects(&self, scene: &mut crate::scene::Scene) {
+    /// Bone game objects follow the pose (`model`, the model matrices just computed): each gets
+    /// its joint's model matrix as its local transform, decomposed only if something reads it
+    /// (`Scene::drive`).
+    fn move_bone_objects(&self, model: &[Mat4], scene: &mut crate::scene::Scene) {
         for &(node, slot) in &self.bones {
-            if let Some(m) = self.model.get(node) {
+            if let Some(m) = model.get(node) {
                 scene.drive(slot, m);
             }
         }

@@ -88,6 +88,8 @@ pub struct ModelWorld {
     pub lights: Vec<LightInstance>,
     /// Whether the animation pass runs on the thread pool (see `base::parallel`).
     pub pose_threads: crate::base::parallel::Chooser,
+    /// The local transforms and model matrices the serial animation pass poses every instance in.
+    pub pose_buffers: super::animation::PoseBuffers,
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
