@@ -255,7 +255,10 @@ pub struct AnimState {
     scratch: PoseScratch,
     pub(super) locals: Vec<Transform>,
     rig_weights: Vec<f32>,
-    /// Model-space matrix of every skeleton node after the last pose.
+    /// Model-space matrix of every skeleton node after the last pose in the instance's own
+    /// buffers (creation, a script-posed frame, a frame of the parallel pass); the serial pass
+    /// poses animated instances in the shared `PoseBuffers` and leaves this as it was. The bone
+    /// objects always have the last pose.
     pub model: Vec<Mat4>,
     /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout).
     pub palette: Vec<Mat4>,
