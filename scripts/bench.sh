@@ -115,7 +115,7 @@ print(f"| tweens_65000: go.animate on script properties | tweens + scripts {twee
 if three_runs:
     three = statistics.median(float(m.group(2)) for m in three_runs)
     peer = f"{three_runs[0].group(1)} {three:.3f} (same run, {len(three_runs)} of {sys.argv[3]} rounds)"
-    ratio = f"{three / fox1000:.0f}x"
+    ratio = f"{three / fox1000:.1f}x"
 else:
     peer = f"three.js r187 {THREE[0]:.0f}-{THREE[1]:.0f} (issue 15's figure, not this run)"
     ratio = f"{THREE[0] / fox1000:.0f}-{THREE[1] / fox1000:.0f}x"
