@@ -31,7 +31,10 @@ fn main() {
             return;
         }
     }
-    let (frames, rounds) = (env("FRAMES", 300), env("ROUNDS", 5));
+    // `cargo test --all-targets` runs this without `--bench`: one short round that checks the
+    // crowd really animates, not a measurement.
+    let measuring = std::env::args().any(|a| a == "--bench");
+    let (frames, rounds) = if measuring { (env("FRAMES", 300), env("ROUNDS", 5)) } else { (20, 1) };
     let res = match Resources::open_dir(&out.join(&name)) {
         Ok(r) => r,
         Err(e) => panic!("crowd: {e}"),
@@ -42,12 +45,21 @@ fn main() {
     for round in 0..rounds {
         let mut g: Game = load_game(&res, Some((64, 64))).unwrap_or_else(|e| panic!("crowd: {e}"));
         let mut stats = Stats::default();
+        let palette = |g: &Game| {
+            let w = g.world.borrow();
+            w.models.instances.iter().filter_map(|m| m.anim.as_ref()).map(|a| a.palette.clone()).collect::<Vec<_>>()
+        };
+        let before = palette(&g);
+        assert!(!before.is_empty(), "crowd: no animated model in {name}");
         for f in 0..frames {
             step(&mut g, 1.0 / 60.0, &mut stats);
             for (i, x) in evict.iter_mut().enumerate().step_by(8) {
                 *x = x.wrapping_add(i as u64 ^ f as u64);
             }
         }
+        let after = palette(&g);
+        let moved = before.iter().zip(&after).filter(|(a, b)| a != b).count();
+        assert_eq!(moved, after.len(), "crowd: only {moved} of {} models moved in {frames} frames", after.len());
         let v: serde_json::Value = serde_json::from_str(&stats.to_json(frames as u64)).expect("stats json");
         let anim = v["animation"]["median_ms"].as_f64().unwrap_or(0.0);
         let trans = v["transforms"]["median_ms"].as_f64().unwrap_or(0.0);
