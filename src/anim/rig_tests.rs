@@ -477,3 +477,64 @@ fn skeleton_checks_its_model_and_its_buffers() {
     assert_eq!(palette, [world[1], world[0]], "skin order, identity inverse binds");
     assert_eq!(s.rest()[0].translation, Vec3A::new(7.0, 0.0, 0.0));
 }
+
+/// `local_to_model` as it was before its four-lane axes: one node at a time, glam's
+/// `Mat4::from_quat` times the scale, then the affine product with the parent.
+fn local_to_model_one_by_one(parents: &[Option<usize>], locals: &[Transform]) -> Vec<Mat4> {
+    let mut out: Vec<Mat4> = Vec::with_capacity(locals.len());
+    for (p, local) in parents.iter().zip(locals) {
+        let r = Mat4::from_quat(local.rotation);
+        let s = local.scale;
+        let (x, y, z) = (r.x_axis * s.x, r.y_axis * s.y, r.z_axis * s.z);
+        let t = local.translation.extend(1.0);
+        out.push(match p {
+            None => Mat4::from_cols(x, y, z, t),
+            Some(p) => {
+                let pm = out[*p];
+                let col = |v: glam::Vec4| pm.x_axis * v.x + pm.y_axis * v.y + pm.z_axis * v.z;
+                Mat4::from_cols(col(x), col(y), col(z), col(t) + pm.w_axis)
+            }
+        });
+    }
+    out
+}
+
+#[test]
+fn four_lane_local_to_model_is_bit_identical_to_one_node_at_a_time() {
+    let mut seed = 0x9e37_79b9u32;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+    };
+    // Every remainder of four, roots in the middle of a batch, chains inside a batch (a
+    // parent just before its child), negative and non-uniform scales.
+    for n in 1..=13 {
+        let mut nodes = Vec::new();
+        let mut parents = Vec::new();
+        for i in 0..n {
+            let parent = match i {
+                0 => None,
+                _ if i % 5 == 2 => None,
+                _ if i % 2 == 1 => Some(i - 1),
+                _ => Some(((rnd() * 0.5 + 0.5) * i as f32) as usize % i),
+            };
+            let q = Quat::from_xyzw(rnd(), rnd(), rnd(), rnd()).normalize();
+            let mut nd = node(&format!("n{i}"), parent, [rnd() * 3.0, rnd() * 3.0, rnd() * 3.0]);
+            nd.rotation = q.to_array();
+            nd.scale = [1.0 + rnd() * 0.5, -0.5 + rnd() * 0.1, 2.0 * rnd()];
+            nodes.push(nd);
+            parents.push(parent);
+        }
+        let m = ModelData { source: "lanes.gltf".into(), nodes, ..Default::default() };
+        let s = Skeleton::new(&m).unwrap();
+        let mut got = vec![Mat4::ZERO; n];
+        s.local_to_model(s.rest(), &mut got).unwrap();
+        let want = local_to_model_one_by_one(&parents, s.rest());
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            let bits = |m: &Mat4| m.to_cols_array().map(f32::to_bits);
+            assert_eq!(bits(g), bits(w), "{n} nodes, node {i}: {g} against {w}");
+        }
+    }
+}

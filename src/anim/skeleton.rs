@@ -2,9 +2,9 @@
 //! non-joint ancestors both, so model space is the scene's world space), parents before children,
 //! with rest transforms, skins and the morph-weight layout. Built once from [`ModelData`]; the
 //! per-frame functions take caller-owned slices and allocate nothing.
-use super::transform::Transform;
+use super::transform::{Transform, transpose4};
 use crate::project::model_data::ModelData;
-use glam::{Mat4, Quat, Vec3A, Vec4};
+use glam::{Mat4, Quat, Vec3A, Vec4, Vec4Swizzles};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -170,26 +170,76 @@ impl Skeleton {
 
     /// Model-space matrices from local transforms: `out[i] = out[parent(i)] · local[i]`, in one
     /// forward pass (parents come first). `locals` and `out` need `node_count()` entries.
+    ///
+    /// The rotation-times-scale axes of four nodes at a time are made in SIMD lanes (one node
+    /// per lane, [`axes4`]) before the products with the parents, which stay node by node in
+    /// order: a node's parent may be the node before it. Every lane does glam's `from_quat`
+    /// arithmetic in its order, so the matrices are bit-identical to the one-node way (a test
+    /// compares the two on every remainder of four).
     pub fn local_to_model(&self, locals: &[Transform], out: &mut [Mat4]) -> Result<(), RigError> {
         let n = self.parents.len();
         need("locals", n, locals.len())?;
         need("model matrices", n, out.len())?;
-        for (i, (&p, local)) in self.parents.iter().zip(locals).enumerate() {
-            // The local matrix is affine (bottom row 0 0 0 1), so the product skips the terms
-            // that bottom row zeroes: 3 multiply-adds per column instead of 4, same result.
+        let (locals, out) = (&locals[..n], &mut out[..n]);
+        let batches = n / 4;
+        for b in 0..batches {
+            let i = 4 * b;
+            let axes = axes4(&locals[i..i + 4]);
+            self.compose::<0>(i, &axes, &locals[i], out);
+            self.compose::<1>(i + 1, &axes, &locals[i + 1], out);
+            self.compose::<2>(i + 2, &axes, &locals[i + 2], out);
+            self.compose::<3>(i + 3, &axes, &locals[i + 3], out);
+        }
+        for (i, local) in locals.iter().enumerate().skip(4 * batches) {
             let r = Mat4::from_quat(local.rotation);
             let s = local.scale;
-            let (x, y, z) = (r.x_axis * s.x, r.y_axis * s.y, r.z_axis * s.z);
-            let t = local.translation.extend(1.0);
-            out[i] = if p == NO_PARENT {
-                Mat4::from_cols(x, y, z, t)
-            } else {
-                let pm = out[p as usize];
-                let col = |v: Vec4| pm.x_axis * v.x + pm.y_axis * v.y + pm.z_axis * v.z;
-                Mat4::from_cols(col(x), col(y), col(z), col(t) + pm.w_axis)
-            };
+            let axes = [r.x_axis * s.x, r.y_axis * s.y, r.z_axis * s.z];
+            self.compose_axes(i, axes, local, out);
         }
         Ok(())
+    }
+
+    /// Node `i` (lane `K` of `axes`, a batch of [`axes4`]) times its parent's model matrix.
+    #[inline(always)]
+    fn compose<const K: usize>(&self, i: usize, axes: &[[Vec4; 3]; 3], local: &Transform, out: &mut [Mat4]) {
+        let lane = |v: Vec4| match K {
+            0 => v.xxxx(),
+            1 => v.yyyy(),
+            2 => v.zzzz(),
+            _ => v.wwww(),
+        };
+        let p = self.parents[i];
+        if p == NO_PARENT {
+            // A root (rare): its axes as columns, the lanes taken out one by one (`w` is the
+            // rotation matrix's 0 times the scale, as in the one-node way).
+            let s = local.scale;
+            let x = Vec4::new(axes[0][0][K], axes[0][1][K], axes[0][2][K], 0.0 * s.x);
+            let y = Vec4::new(axes[1][0][K], axes[1][1][K], axes[1][2][K], 0.0 * s.y);
+            let z = Vec4::new(axes[2][0][K], axes[2][1][K], axes[2][2][K], 0.0 * s.z);
+            out[i] = Mat4::from_cols(x, y, z, local.translation.extend(1.0));
+            return;
+        }
+        let pm = out[p as usize];
+        let col = |c: &[Vec4; 3]| pm.x_axis * lane(c[0]) + pm.y_axis * lane(c[1]) + pm.z_axis * lane(c[2]);
+        let t = local.translation.extend(1.0);
+        let ct = pm.x_axis * t.x + pm.y_axis * t.y + pm.z_axis * t.z;
+        out[i] = Mat4::from_cols(col(&axes[0]), col(&axes[1]), col(&axes[2]), ct + pm.w_axis);
+    }
+
+    /// [`Skeleton::compose`] for one node whose axes are columns (the remainder of four).
+    #[inline(always)]
+    fn compose_axes(&self, i: usize, [x, y, z]: [Vec4; 3], local: &Transform, out: &mut [Mat4]) {
+        // The local matrix is affine (bottom row 0 0 0 1), so the product skips the terms
+        // that bottom row zeroes: 3 multiply-adds per column instead of 4, same result.
+        let t = local.translation.extend(1.0);
+        let p = self.parents[i];
+        out[i] = if p == NO_PARENT {
+            Mat4::from_cols(x, y, z, t)
+        } else {
+            let pm = out[p as usize];
+            let col = |v: Vec4| pm.x_axis * v.x + pm.y_axis * v.y + pm.z_axis * v.z;
+            Mat4::from_cols(col(x), col(y), col(z), col(t) + pm.w_axis)
+        };
     }
 
     /// Skinning matrices of `skin`: `out[j] = model[joints[j]] · inverse_bind[j]`.
@@ -219,6 +269,27 @@ impl Skeleton {
         }
         Ok(())
     }
+}
+
+/// The rotation-times-scale axes of four nodes, one node per lane: `[axis][component]`, so
+/// `axes[0][1]` holds the `y` of every node's `x` axis. Each lane is glam's `Mat4::from_quat`
+/// (its `quat_to_axes`) followed by `axis * scale`, the same operations in the same order.
+#[inline(always)]
+fn axes4(locals: &[Transform]) -> [[Vec4; 3]; 3] {
+    let q = |k: usize| Vec4::from(locals[k].rotation);
+    let [x, y, z, w] = transpose4([q(0), q(1), q(2), q(3)]);
+    let sc = |k: usize| locals[k].scale.extend(0.0);
+    let [sx, sy, sz, _] = transpose4([sc(0), sc(1), sc(2), sc(3)]);
+    let (x2, y2, z2) = (x + x, y + y, z + z);
+    let (xx, xy, xz) = (x * x2, x * y2, x * z2);
+    let (yy, yz, zz) = (y * y2, y * z2, z * z2);
+    let (wx, wy, wz) = (w * x2, w * y2, w * z2);
+    let one = Vec4::ONE;
+    [
+        [(one - (yy + zz)) * sx, (xy + wz) * sx, (xz - wy) * sx],
+        [(xy - wz) * sy, (one - (xx + zz)) * sy, (yz + wx) * sy],
+        [(xz + wy) * sz, (yz - wx) * sz, (one - (xx + yy)) * sz],
+    ]
 }
 
 /// Node world matrices from local TRS, parents first (a bad parent index counts as a root).

@@ -244,6 +244,55 @@ impl SlerpAt {
     }
 }
 
+/// The scalar [`slerp`] of four key pairs at one `t`, bit for bit, in SIMD lanes: taken when
+/// every pair is within `a·b >= 0.98` (arcs up to 23°, where `slerp` runs two series terms;
+/// nearly every pair of neighbouring keys), each lane doing `slerp`'s operations in its order
+/// (glam's `(x + z) + (y + w)` dot product, the sign flip as a signed weight, which rounds the
+/// same). A batch with a wider arc is left to the scalar `slerp`: `None`.
+#[derive(Debug, Clone, Copy)]
+pub struct NearSlerp4 {
+    t: Vec4,
+    d: Vec4,
+    ct: [Vec4; 2],
+    cd: [Vec4; 2],
+}
+
+impl NearSlerp4 {
+    #[inline(always)]
+    pub fn new(t: f32) -> NearSlerp4 {
+        let d = 1.0 - t;
+        let (t2, d2) = (t * t, d * d);
+        NearSlerp4 {
+            t: Vec4::splat(t),
+            d: Vec4::splat(d),
+            ct: std::array::from_fn(|i| Vec4::splat(U[i] * t2 - V[i])),
+            cd: std::array::from_fn(|i| Vec4::splat(U[i] * d2 - V[i])),
+        }
+    }
+
+    /// `[slerp(a[k], b[k], t); 4]` as columns (`a`, `b` and the result `[x, y, z, w]`, one
+    /// quaternion per lane), or `None` when some `|a·b| < 0.98`.
+    #[inline(always)]
+    pub fn slerp4(&self, a: [Vec4; 4], b: [Vec4; 4]) -> Option<[Vec4; 4]> {
+        let dot = (a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3]);
+        let x = dot.abs();
+        if !x.cmpge(Vec4::splat(0.98)).all() {
+            return None;
+        }
+        let xm1 = x.min(Vec4::ONE) - Vec4::ONE;
+        let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
+        for i in (0..2).rev() {
+            ft = Vec4::ONE + self.ct[i] * xm1 * ft;
+            fd = Vec4::ONE + self.cd[i] * xm1 * fd;
+        }
+        let ka = self.d * fd;
+        let kb = self.t * ft;
+        // `slerp` negates b for a negative dot; b·(−k) is (−b)·k exactly.
+        let kb = Vec4::select(dot.cmplt(Vec4::ZERO), -kb, kb);
+        Some(std::array::from_fn(|c| a[c] * ka + b[c] * kb))
+    }
+}
+
 /// `a · b` (Hamilton product, glam's order) of four pairs of column quaternions.
 #[inline(always)]
 pub fn quat_mul4(a: [Vec4; 4], b: [Vec4; 4]) -> [Vec4; 4] {
@@ -263,16 +312,22 @@ pub fn renormalise4(q: [Vec4; 4]) -> [Vec4; 4] {
     q.map(|c| c * s)
 }
 
+/// Four vectors transposed: lane `k` of result `c` is `v[k][c]` (four quaternions or axes to
+/// SIMD columns, one per lane, and back).
+#[inline(always)]
+pub fn transpose4(v: [Vec4; 4]) -> [Vec4; 4] {
+    let m = Mat4::from_cols(v[0], v[1], v[2], v[3]).transpose();
+    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+}
+
 /// Four quaternions as SIMD columns (`[x, y, z, w]`, one quaternion per lane) and back.
 #[inline(always)]
 pub fn quat_columns(q: [Quat; 4]) -> [Vec4; 4] {
-    let m = Mat4::from_cols(Vec4::from(q[0]), Vec4::from(q[1]), Vec4::from(q[2]), Vec4::from(q[3])).transpose();
-    [m.x_axis, m.y_axis, m.z_axis, m.w_axis]
+    transpose4(q.map(Vec4::from))
 }
 #[inline(always)]
 pub fn column_quats(c: [Vec4; 4]) -> [Quat; 4] {
-    let m = Mat4::from_cols(c[0], c[1], c[2], c[3]).transpose();
-    [Quat::from_vec4(m.x_axis), Quat::from_vec4(m.y_axis), Quat::from_vec4(m.z_axis), Quat::from_vec4(m.w_axis)]
+    transpose4(c).map(Quat::from_vec4)
 }
 
 /// `out[i] = blend(from[i], out[i], w)`: translation and scale lerped, rotation slerped and
@@ -374,6 +429,54 @@ mod tests {
             }
         }
         worst
+    }
+
+    #[test]
+    fn near_slerp4_is_bit_identical_to_four_scalar_slerps() {
+        let mut seed = 0x2545_f491u32;
+        let mut rnd = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let (mut taken, mut refused) = (0, 0);
+        for batch in 0..4000 {
+            let t = match batch % 5 {
+                0 => 0.0,
+                1 => 1.0,
+                _ => rnd(),
+            };
+            let near = NearSlerp4::new(t);
+            let mut a = [Quat::IDENTITY; 4];
+            let mut b = [Quat::IDENTITY; 4];
+            for l in 0..4 {
+                let axis = glam::Vec3::new(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5 + 1e-3).normalize();
+                a[l] = Quat::from_xyzw(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5).normalize();
+                // Up to 26°: most batches are near, some are refused; every other pair on the
+                // far side of the sphere (a negative dot, the same rotation).
+                let step = Quat::from_axis_angle(axis, rnd() * 0.45);
+                b[l] = if (batch + l) % 2 == 0 { a[l] * step } else { -(a[l] * step) };
+                if batch % 7 == 0 {
+                    b[l] = a[l];
+                }
+            }
+            let Some(got) = near.slerp4(quat_columns(a), quat_columns(b)) else {
+                refused += 1;
+                assert!((0..4).any(|l| a[l].dot(b[l]).abs() < 0.98), "batch {batch}: refused a near batch");
+                continue;
+            };
+            taken += 1;
+            for (l, g) in column_quats(got).iter().enumerate() {
+                let want = slerp(a[l], b[l], t);
+                assert_eq!(
+                    g.to_array().map(f32::to_bits),
+                    want.to_array().map(f32::to_bits),
+                    "batch {batch}, lane {l}"
+                );
+            }
+        }
+        assert!(taken > 1000 && refused > 100, "{taken} batches taken, {refused} refused");
     }
 
     /// The rotation axis of test batch `ai`.
