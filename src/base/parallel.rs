@@ -7,10 +7,14 @@
 //! pool asleep and splitting loses. The result of the pass is the same either way (each pass
 //! that uses this is bit-identical on one thread and on many), so the choice can follow the
 //! clock: both ways are timed at first, then the faster one is kept and the other is tried
-//! again every [`RETRY_EVERY`] calls.
+//! again every [`RETRY_EVERY`] calls, [`RETRY_RUN`] calls in a row: a pool woken for one call
+//! after a long sleep is slower than it is while in use, so one call alone would keep finding
+//! the parallel way slower than it is.
 
 /// How often the slower way is timed again, in calls.
 pub const RETRY_EVERY: u32 = 32;
+/// How many calls in a row the slower way is timed each time.
+pub const RETRY_RUN: u32 = 4;
 
 /// Threads of the pool a parallel pass would use: the pool the caller runs in (tests install
 /// their own), else the global pool, made once here so that a machine that cannot start threads
@@ -38,9 +42,11 @@ fn pool_threads() -> usize {
 
 #[derive(Debug, Default, Clone)]
 pub struct Chooser {
-    /// Smoothed seconds per call: one thread, the pool.
+    /// Smoothed seconds per call: one thread, the pool (see `took`).
     took: [f64; 2],
     calls: u32,
+    /// The way timed in the current run of retries.
+    retrying: bool,
 }
 
 impl Chooser {
@@ -54,13 +60,84 @@ impl Chooser {
             return self.calls.is_multiple_of(2);
         }
         let faster = self.took[1] < self.took[0];
-        if self.calls.is_multiple_of(RETRY_EVERY) { !faster } else { faster }
+        let phase = self.calls % RETRY_EVERY;
+        if phase == 0 {
+            self.retrying = !faster;
+        }
+        if phase < RETRY_RUN { self.retrying } else { faster }
     }
 
     /// Records how long a call took the way [`Chooser::parallel`] chose.
     pub fn took(&mut self, parallel: bool, seconds: f64) {
         let t = &mut self.took[parallel as usize];
-        *t = if *t == 0.0 { seconds } else { 0.75 * *t + 0.25 * seconds };
+        // A call many times slower than usual (a thread descheduled for a time slice) counts
+        // as twice the usual: one such call would otherwise hand the choice to the other way
+        // for a whole retry period, while a way that really got slower still takes over within
+        // a few calls.
+        *t = if *t == 0.0 { seconds } else { 0.75 * *t + 0.25 * seconds.min(2.0 * *t) };
+    }
+}
+
+/// The calling thread and whichever of the pool's threads come to help run one piece of work
+/// together, the caller never waiting for a helper that has not started: a pool thread that
+/// wakes late (a virtual machine's idle core takes up to milliseconds) finds the work gone and
+/// returns. Work is shared by the work itself (a queue it takes from), so the caller alone can
+/// do all of it. One crew per pass: calls on one crew must not overlap.
+#[derive(Debug, Default, Clone)]
+pub struct Crew {
+    shared: std::sync::Arc<CrewShared>,
+}
+
+#[derive(Debug, Default)]
+struct CrewShared {
+    /// The work of the call in progress (a pointer to the caller's `&dyn Fn`), null between
+    /// calls.
+    job: std::sync::atomic::AtomicPtr<()>,
+    /// Helpers inside `job` now.
+    active: std::sync::atomic::AtomicUsize,
+}
+
+type Job<'a> = &'a (dyn Fn() + Sync);
+
+impl Crew {
+    /// Runs `work` on this thread, with up to `helpers` pool threads asked to run it too;
+    /// returns once `work` has returned here and in every helper that started it.
+    pub fn run(&self, helpers: usize, work: &(dyn Fn() + Sync)) {
+        use std::sync::atomic::Ordering::SeqCst;
+        let job: Job = work;
+        let shared = &*self.shared;
+        shared.job.store((&job as *const Job).cast_mut().cast(), SeqCst);
+        /// Closes the call even if `work` panics here: no helper may start it after this
+        /// frame is gone, and the ones inside are waited for.
+        struct Close<'a>(&'a CrewShared);
+        impl Drop for Close<'_> {
+            fn drop(&mut self) {
+                self.0.job.store(std::ptr::null_mut(), SeqCst);
+                while self.0.active.load(SeqCst) != 0 {
+                    std::hint::spin_loop();
+                }
+            }
+        }
+        let close = Close(shared);
+        for _ in 0..helpers {
+            let crew = self.shared.clone();
+            rayon::spawn(move || {
+                crew.active.fetch_add(1, SeqCst);
+                let job = crew.job.load(SeqCst).cast::<Job>();
+                if !job.is_null() {
+                    // SAFETY: `job` was loaded after this helper counted itself in `active`
+                    // (both sequentially consistent), and the caller stores null before it
+                    // waits for `active` to drop to 0: so either the load saw null, or the
+                    // caller is still waiting and the `Job` on its stack is alive.
+                    let work = unsafe { *job };
+                    // A panic must not leave `active` up (the caller would spin forever).
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work));
+                }
+                crew.active.fetch_sub(1, SeqCst);
+            });
+        }
+        work();
+        drop(close);
     }
 }
 
@@ -80,10 +157,47 @@ mod tests {
                 c.took(p, if p { 1.0 } else { 2.0 });
             }
             let parallel = ways.iter().filter(|&&p| p).count();
-            assert!(parallel > ways.len() - 5, "the faster way is kept: {parallel} of {}", ways.len());
+            let retries = 3 * RETRY_RUN as usize;
+            assert!(parallel >= ways.len() - retries - 2, "the faster way is kept: {parallel} of {}", ways.len());
             assert!(ways[10..].iter().any(|&p| !p), "the slower way is tried again");
         });
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         one.install(|| assert!(!Chooser::default().parallel(), "one thread never splits"));
+    }
+
+    #[test]
+    fn a_crew_does_all_the_work_with_or_without_helpers() {
+        use std::sync::Mutex;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(3).build().unwrap();
+        let crew = Crew::default();
+        for helpers in [0, 1, 2, 5] {
+            for round in 0..50 {
+                let mut items = vec![0u32; 1000];
+                let queue = Mutex::new(items.chunks_mut(7));
+                let takers = AtomicUsize::new(0);
+                let work = || {
+                    takers.fetch_add(1, Ordering::Relaxed);
+                    while let Some(chunk) = queue.lock().ok().and_then(|mut q| q.next()) {
+                        for x in chunk {
+                            *x += 1 + round;
+                        }
+                    }
+                };
+                pool.install(|| crew.run(helpers, &work));
+                assert!(items.iter().all(|&x| x == 1 + round), "every item once, {helpers} helpers");
+                assert!(takers.load(Ordering::Relaxed) <= 1 + helpers);
+            }
+        }
+        // A helper that cannot start before the call ends (the pool's one thread is the
+        // caller): the call does not wait for it, and when it runs later it finds nothing.
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let takers = AtomicUsize::new(0);
+        let work = || {
+            takers.fetch_add(1, Ordering::Relaxed);
+        };
+        one.install(|| crew.run(1, &work));
+        one.install(|| ());
+        assert_eq!(takers.load(Ordering::Relaxed), 1, "the late helper found the work gone");
     }
 }

@@ -34,3 +34,40 @@ fn prefetch_bytes(p: *const u8, bytes: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (p, bytes);
 }
+
+/// Writes `value` to `dst` without reading `dst`'s cache lines first, and without keeping them
+/// in the caches (non-temporal stores): for data a pass writes whole and nothing reads soon,
+/// such as the matrices of a thousand characters' bone objects, which are read only when a
+/// script or an attached object asks. An ordinary store first loads each line from memory
+/// once the rest of the frame has pushed it out. Call [`stream_fence`] before another thread
+/// reads what was written (the writing thread itself always sees its own stores).
+#[inline(always)]
+pub fn stream_store<T: Copy>(dst: &mut T, value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const { assert!(std::mem::align_of::<T>() >= 16 && std::mem::size_of::<T>().is_multiple_of(16)) };
+        use std::arch::x86_64::{_mm_loadu_ps, _mm_stream_ps};
+        let (d, s) = ((dst as *mut T).cast::<f32>(), (value as *const T).cast::<f32>());
+        for k in 0..std::mem::size_of::<T>() / 16 {
+            // SAFETY: `dst` is a live, exclusively borrowed value aligned to 16 bytes (checked
+            // above), so each 16-byte block of it is in bounds and aligned; `value` is read
+            // within its size. The stored bytes are a copy of a `T`, so `dst` stays valid.
+            unsafe { _mm_stream_ps(d.add(4 * k), _mm_loadu_ps(s.add(4 * k))) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        *dst = *value;
+    }
+}
+
+/// Orders the non-temporal stores of [`stream_store`] before every later store, so another
+/// thread that sees a later write also sees them.
+#[inline(always)]
+pub fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a store fence has no operands and no effect but ordering.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
+}

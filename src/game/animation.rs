@@ -246,6 +246,9 @@ pub struct Listener {
 pub struct PoseBuffers {
     locals: Vec<Transform>,
     model: Vec<Mat4>,
+    /// The parallel pass: the instances this thread posed that have something for the serial
+    /// part (completions, events, bones posed by scripts).
+    tail: Vec<u32>,
 }
 
 /// Animation state of one model instance; all buffers are allocated once.
@@ -486,12 +489,13 @@ impl AnimState {
     }
 
     /// [`AnimState::pose`] with the local transforms and model matrices in `buffers`, which the
-    /// serial pass shares between instances: they stay in the cache, where the instance's own
-    /// (about 3 KB for a Fox) would be written back to memory and read in again the next frame.
-    /// Nothing reads an animated instance's own buffers after its pass but a script-posed
-    /// instance (no animation ever played, `posed_by_bones`), which keeps using them, and the
-    /// bone objects are written from `buffers` here.
-    fn pose_shared(&mut self, buffers: &mut PoseBuffers, scene: &mut crate::scene::Scene, weights: &mut [f32]) {
+    /// pass shares between instances (one set per thread): they stay in the cache, where the
+    /// instance's own (about 3 KB for a Fox) would be written back to memory and read in again
+    /// the next frame. Nothing reads an animated instance's own buffers after its pass but a
+    /// script-posed instance (no animation ever played, `posed_by_bones`), which keeps using
+    /// them; `drive` gets each bone object's slot and its joint's model matrix.
+    #[inline(always)]
+    fn pose_shared(&mut self, buffers: &mut PoseBuffers, weights: &mut [f32], mut drive: impl FnMut(u32, &Mat4)) {
         let n = self.rig.skeleton.node_count();
         if buffers.locals.len() < n {
             buffers.locals = self.rig.skeleton.rest().to_vec();
@@ -499,7 +503,11 @@ impl AnimState {
         }
         let (locals, model) = (&mut buffers.locals[..n], &mut buffers.model[..n]);
         self.pose_with(locals, model, weights);
-        self.move_bone_objects(model, scene);
+        for &(node, slot) in &self.bones {
+            if let Some(m) = model.get(node) {
+                drive(slot, m);
+            }
+        }
     }
 
     fn pose_with(&mut self, locals: &mut [Transform], model: &mut [Mat4], weights: &mut [f32]) {
@@ -660,6 +668,7 @@ pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str,
     if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
         a.bones = bones;
     }
+    w.models.bone_edits += 1;
     Ok(())
 }
 
@@ -698,30 +707,29 @@ const PARALLEL_CHUNK: usize = 8;
 
 /// Asks for what the pass reads next while instance `i` is posed: the record two instances
 /// ahead, and the buffers of the next one (read from the record asked for a step earlier).
-/// `own_pose`: the instance poses in its own buffers (the parallel pass), not in the shared ones.
 #[inline(always)]
-fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize, own_pose: bool) {
+fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize) {
     if let Some(ahead) = instances.get(i + 2) {
         crate::base::prefetch::prefetch_value(ahead);
     }
     if let Some(next) = instances.get(i + 1)
         && let Some(a) = next.anim.as_ref()
     {
-        a.prefetch(own_pose);
+        a.prefetch();
         crate::base::prefetch::prefetch(&next.weights);
     }
 }
 
 /// The serial pass also asks for the scene entries the next instance's bone objects are driven
-/// into. Its `bones` list is asked for in the same step, so reading it may wait; measured with
-/// `cargo bench --bench crowd`, that is still faster than driving into cold lines (and faster
-/// than reading the list a step later, which keeps two instances' buffers in flight).
+/// through: their one-byte `local` entries (the matrices are streamed, not read), a line or two
+/// for a model's bones, which are made one after another: the first and the last bone's.
 #[inline(always)]
 fn prefetch_bones_ahead(instances: &[super::model_world::ModelInstance], scene: &crate::scene::Scene, i: usize) {
-    if let Some(a) = instances.get(i + 1).and_then(|n| n.anim.as_ref()) {
-        for &(_, slot) in &a.bones {
-            scene.prefetch_driven(slot);
-        }
+    if let Some(a) = instances.get(i + 1).and_then(|n| n.anim.as_ref())
+        && let (Some(first), Some(last)) = (a.bones.first(), a.bones.last())
+    {
+        scene.prefetch_driven(first.1);
+        scene.prefetch_driven(last.1);
     }
 }
 
@@ -747,11 +755,12 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
     }
     let mut finished = Vec::new();
     let mut reports = Vec::new();
-    let parallel = !ik && animated >= PARALLEL_MIN_INSTANCES && models.pose_threads.parallel();
+    let parallel =
+        !ik && animated >= PARALLEL_MIN_INSTANCES && models.bones_disjoint(scene) && models.pose_threads.parallel();
     let started = std::time::Instant::now();
     if !parallel {
         for i in 0..models.instances.len() {
-            prefetch_ahead(&models.instances, i, false);
+            prefetch_ahead(&models.instances, i);
             prefetch_bones_ahead(&models.instances, scene, i);
             let Some(inst) = models.instances.get_mut(i) else { break };
             if !live(&inst) {
@@ -767,40 +776,80 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
             if anim.posed_by_bones() {
                 super::bone_pose::pose_from_bones(anim, scene, weights);
             } else {
-                anim.pose_shared(&mut models.pose_buffers, scene, weights);
+                anim.pose_shared(&mut models.pose_buffers, weights, |slot, m| scene.drive(slot, m));
             }
         }
     } else {
-        use rayon::prelude::*;
-        models.instances.par_chunks_mut(PARALLEL_CHUNK).for_each(|chunk| {
-            for i in 0..chunk.len() {
-                prefetch_ahead(chunk, i, true);
-                let Some(inst) = chunk.get_mut(i) else { break };
-                if !live(&inst) {
-                    continue;
-                }
-                let super::model_world::ModelInstance { anim, weights, .. } = inst;
-                let Some(anim) = anim.as_mut() else { continue };
-                anim.advance_into_own(dt);
-                if !anim.posed_by_bones() {
-                    anim.pose(weights);
-                }
+        let super::model_world::ModelWorld { instances, worker_buffers, crew, tail, .. } = &mut *models;
+        // One set of buffers for the calling thread and one for each helper.
+        let helpers = rayon::current_num_threads().saturating_sub(1).max(1);
+        if worker_buffers.len() < helpers + 1 {
+            worker_buffers.resize_with(helpers + 1, Default::default);
+        }
+        for b in worker_buffers.iter_mut() {
+            if let Ok(b) = b.get_mut() {
+                b.tail.clear();
             }
-        });
-        for (i, inst) in models.instances.iter_mut().enumerate() {
-            if !live(&inst) {
-                continue;
+        }
+        {
+            let chunks = std::sync::Mutex::new(instances.chunks_mut(PARALLEL_CHUNK).enumerate());
+            let driver = scene.bone_driver();
+            // Each participant takes chunks until none is left, posing in its own buffers and
+            // driving its instances' bone objects itself (`bones_disjoint`: no slot twice);
+            // what needs the scene or the frame's report (completions, events, script-posed
+            // bones) is listed for the serial part below.
+            let work = |buffers: &mut PoseBuffers| {
+                while let Some((c, chunk)) = chunks.lock().ok().and_then(|mut q| q.next()) {
+                    for i in 0..chunk.len() {
+                        prefetch_ahead(chunk, i);
+                        let Some(inst) = chunk.get_mut(i) else { break };
+                        if !live(&inst) {
+                            continue;
+                        }
+                        let super::model_world::ModelInstance { anim, weights, .. } = inst;
+                        let Some(anim) = anim.as_mut() else { continue };
+                        anim.advance_into_own(dt);
+                        let bones_posed = anim.posed_by_bones();
+                        if !bones_posed {
+                            // SAFETY: no slot is the bone object of two live instances
+                            // (`bones_disjoint`), and each instance is posed by one thread.
+                            anim.pose_shared(buffers, weights, |slot, m| unsafe { driver.drive(slot, m) });
+                        }
+                        if bones_posed || !anim.done.is_empty() || !anim.hits.is_empty() {
+                            buffers.tail.push((c * PARALLEL_CHUNK + i) as u32);
+                        }
+                    }
+                }
+            };
+            let share = || {
+                // Buffers nobody holds (a helper left over from an earlier frame finds none
+                // and stays out).
+                if let Some(mut b) = worker_buffers.iter().find_map(|b| b.try_lock().ok()) {
+                    work(&mut b);
+                }
+            };
+            crew.run(helpers, &share);
+        }
+        // In instance order, as one thread reports.
+        tail.clear();
+        for b in worker_buffers.iter_mut() {
+            if let Ok(b) = b.get_mut() {
+                tail.extend_from_slice(&b.tail);
             }
+        }
+        tail.sort_unstable();
+        for &i in tail.iter() {
+            let Some(inst) = instances.get_mut(i as usize) else { continue };
             let super::model_world::ModelInstance { anim, weights, .. } = inst;
             let Some(anim) = anim.as_mut() else { continue };
-            anim.report(i as u32, &mut finished, &mut reports);
+            anim.report(i, &mut finished, &mut reports);
             if anim.posed_by_bones() {
                 super::bone_pose::pose_from_bones(anim, scene, weights);
-            } else {
-                anim.move_bone_objects(&anim.model, scene);
             }
         }
     }
+    // The bone objects' matrices were streamed (`Scene::drive`).
+    crate::base::prefetch::stream_fence();
     if !ik && animated >= PARALLEL_MIN_INSTANCES {
         models.pose_threads.took(parallel, started.elapsed().as_secs_f64());
     }
@@ -812,13 +861,9 @@ pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport
 
 impl AnimState {
     /// Starts loading the buffers a frame's advance and pose touch (`base::prefetch`).
-    fn prefetch(&self, own_pose: bool) {
+    fn prefetch(&self) {
         use crate::base::prefetch::prefetch;
         self.scratch.prefetch();
-        if own_pose {
-            prefetch(&self.locals);
-            prefetch(&self.model);
-        }
         prefetch(&self.palette);
         prefetch(&self.rig_weights);
         prefetch(&self.bones);
@@ -849,17 +894,6 @@ impl AnimState {
     /// With no animation playing, a rig with bone objects takes its pose from them (rigs.md §4).
     fn posed_by_bones(&self) -> bool {
         self.player.animation().is_none() && !self.bones.is_empty()
-    }
-
-    /// Bone game objects follow the pose (`model`, the model matrices just computed): each gets
-    /// its joint's model matrix as its local transform, decomposed only if something reads it
-    /// (`Scene::drive`).
-    fn move_bone_objects(&self, model: &[Mat4], scene: &mut crate::scene::Scene) {
-        for &(node, slot) in &self.bones {
-            if let Some(m) = model.get(node) {
-                scene.drive(slot, m);
-            }
-        }
     }
 }
 
@@ -1058,5 +1092,6 @@ fn rebind_bones(w: &mut super::World, model: u32, mut old: Vec<(String, u32)>) -
     if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
         a.bones = bones;
     }
+    w.models.bone_edits += 1;
     Ok(())
 }

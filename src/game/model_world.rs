@@ -90,6 +90,18 @@ pub struct ModelWorld {
     pub pose_threads: crate::base::parallel::Chooser,
     /// The local transforms and model matrices the serial animation pass poses every instance in.
     pub pose_buffers: super::animation::PoseBuffers,
+    /// The same for each thread of the parallel pass (locked by the thread that uses them).
+    pub worker_buffers: Vec<std::sync::Mutex<super::animation::PoseBuffers>>,
+    /// The threads of the parallel animation pass.
+    pub crew: crate::base::parallel::Crew,
+    /// The instances the parallel pass leaves to its serial part, in instance order.
+    pub tail: Vec<u32>,
+    /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).
+    pub bone_edits: u64,
+    /// (`bone_edits`, `Scene::bone_removals`, the answer) of the last `bones_disjoint` check,
+    /// and its scratch bit set of scene slots.
+    bones_checked: Option<(u64, u64, bool)>,
+    bone_seen: Vec<u64>,
     asset_by_path: HashMap<String, u32>,
     material_by_path: HashMap<String, u32>,
     texture_by_path: HashMap<String, u32>,
@@ -287,6 +299,27 @@ impl ModelWorld {
         (self.lights.len() - 1) as u32
     }
 
+    /// Whether no scene slot is the bone object of two live instances, which lets the parallel
+    /// animation pass drive bone objects from several threads. Bone objects are spawned for
+    /// one model each, so this only fails after a removed bone's slot was reused for another
+    /// model's bone; it is checked again only after bone lists changed (`bone_edits`) or bone
+    /// objects were removed.
+    pub fn bones_disjoint(&mut self, scene: &crate::scene::Scene) -> bool {
+        let now = (self.bone_edits, scene.bone_removals());
+        if let Some((edits, removals, answer)) = self.bones_checked
+            && (edits, removals) == now
+        {
+            return answer;
+        }
+        let lists = self.instances.iter().filter(|m| m.alive).filter_map(|m| m.anim.as_ref()).map(|a| &a.bones[..]);
+        let disjoint = slots_disjoint(lists, scene.capacity(), &mut self.bone_seen);
+        if !disjoint {
+            log::debug!("animation: a bone object slot is listed by two models; the pass stays on one thread");
+        }
+        self.bones_checked = Some((now.0, now.1, disjoint));
+        disjoint
+    }
+
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
         for (i, m) in self.instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
@@ -439,4 +472,45 @@ fn read_material(res: &Resources, path: &str, referenced_from: &str) -> Result<M
     let shaders =
         [json::resource_path(&desc.vertex_program, path)?, json::resource_path(&desc.fragment_program, path)?];
     Ok(MaterialAsset { path: path.to_string(), constants, shaders })
+}
+
+/// Whether no slot appears twice in `lists` (each a bone list: (node, slot)); `seen` is a
+/// scratch bit set, sized here for slots below `capacity` (others cannot be driven).
+fn slots_disjoint<'a>(lists: impl Iterator<Item = &'a [(usize, u32)]>, capacity: usize, seen: &mut Vec<u64>) -> bool {
+    seen.clear();
+    seen.resize(capacity.div_ceil(64), 0);
+    for list in lists {
+        for &(_, slot) in list {
+            let (w, bit) = (slot as usize / 64, 1u64 << (slot % 64));
+            let Some(word) = seen.get_mut(w) else { continue };
+            if *word & bit != 0 {
+                return false;
+            }
+            *word |= bit;
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_slot_in_two_bone_lists_is_found() {
+        let mut seen = Vec::new();
+        let a: Vec<(usize, u32)> = (0..24).map(|j| (j, 100 + j as u32)).collect();
+        let b: Vec<(usize, u32)> = (0..24).map(|j| (j, 124 + j as u32)).collect();
+        let mut c = b.clone();
+        c[7].1 = 130; // twice in one list
+        let mut d = b.clone();
+        d[23].1 = 100; // also a's first bone
+        let check =
+            |lists: &[&[(usize, u32)]], seen: &mut Vec<u64>| super::slots_disjoint(lists.iter().copied(), 200, seen);
+        assert!(check(&[&a, &b], &mut seen));
+        assert!(!check(&[&a, &c], &mut seen));
+        assert!(!check(&[&a, &d], &mut seen));
+        // The scratch set is cleared between checks.
+        assert!(check(&[&b], &mut seen) && check(&[&a], &mut seen));
+        // Slots past the scene's end are never driven.
+        assert!(check(&[&[(0, 500)], &[(1, 500)]], &mut seen));
+    }
 }

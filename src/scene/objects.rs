@@ -99,6 +99,8 @@ pub struct Scene {
     local: Vec<Local>,
     /// The local matrix of a slot whose `local` is not `Trs` (a bone object of an animated model).
     local_matrix: Vec<Affine3A>,
+    /// Bone objects removed so far (see [`Scene::bone_removals`]).
+    bone_removals: u64,
     pub alive: Vec<bool>,
     pub components: Vec<Vec<Component>>,
     /// Objects whose deletion was requested this frame (deferred to the end of the frame).
@@ -299,6 +301,10 @@ impl Scene {
         if grand != NONE {
             self.child_count[grand as usize] -= 1;
         }
+        if self.on_demand[s] || self.local[s] != Local::Trs {
+            // A bone object: its slot may come back as another model's bone.
+            self.bone_removals += 1;
+        }
         self.by_id.remove(&self.ids[s]);
         self.alive[s] = false;
         self.doomed[s] = false;
@@ -458,16 +464,38 @@ impl Scene {
     pub fn drive(&mut self, slot: u32, m: &glam::Mat4) {
         let s = slot as usize;
         if let (Some(l), Some(out)) = (self.local.get_mut(s), self.local_matrix.get_mut(s)) {
-            *out = Affine3A::from_mat4(*m);
+            // Streamed: a crowd's bone matrices are written every frame and read only on
+            // demand (see `base::prefetch::stream_store`; the pass ends with its fence).
+            crate::base::prefetch::stream_store(out, &Affine3A::from_mat4(*m));
             *l = Local::Matrix;
         }
     }
 
-    /// Starts loading what [`Scene::drive`] writes for `slot` (a hint: no effect on results).
+    /// How many bone objects (slots marked [`Scene::world_on_demand`] or driven) were removed
+    /// so far: a removed slot can be spawned again as another model's bone while the first
+    /// model still lists it, so what was known of the bone lists holds until this changes.
+    pub fn bone_removals(&self) -> u64 {
+        self.bone_removals
+    }
+
+    /// A handle that drives bone objects from several threads at once (the parallel pose
+    /// pass), holding the scene's transform arrays for as long as it lives.
+    pub fn bone_driver(&mut self) -> BoneDriver<'_> {
+        let len = self.local.len().min(self.local_matrix.len());
+        BoneDriver {
+            local: self.local.as_mut_ptr(),
+            matrix: self.local_matrix.as_mut_ptr(),
+            len,
+            _scene: std::marker::PhantomData,
+        }
+    }
+
+    /// Starts loading what [`Scene::drive`] reads for `slot` (a hint: no effect on results):
+    /// its `local` entry; the matrix is streamed, never read.
     #[inline(always)]
     pub fn prefetch_driven(&self, slot: u32) {
-        if let Some(m) = self.local_matrix.get(slot as usize) {
-            crate::base::prefetch::prefetch_value(m);
+        if let Some(l) = self.local.get(slot as usize) {
+            crate::base::prefetch::prefetch_value(l);
         }
     }
 
@@ -506,6 +534,38 @@ impl Scene {
     /// Finds a component of an object by id.
     pub fn component(&self, slot: u32, id: Hash) -> Option<Component> {
         self.components.get(slot as usize)?.iter().copied().find(|c| c.id == id)
+    }
+}
+
+/// [`Scene::drive`] for several threads at once: see [`Scene::bone_driver`].
+pub struct BoneDriver<'a> {
+    local: *mut Local,
+    matrix: *mut Affine3A,
+    len: usize,
+    _scene: std::marker::PhantomData<&'a mut Scene>,
+}
+
+// SAFETY: the driver only writes through `drive`, whose callers promise that no two threads
+// drive one slot at the same time; the arrays stay borrowed (and unmoved) while it lives.
+unsafe impl Send for BoneDriver<'_> {}
+unsafe impl Sync for BoneDriver<'_> {}
+
+impl BoneDriver<'_> {
+    /// [`Scene::drive`].
+    ///
+    /// # Safety
+    /// No other thread may drive `slot` while this call runs.
+    #[inline]
+    pub unsafe fn drive(&self, slot: u32, m: &glam::Mat4) {
+        let s = slot as usize;
+        if s < self.len {
+            // SAFETY: `s` is in bounds of both arrays, which the driver borrows exclusively
+            // from the scene; the caller guarantees that no other thread writes slot `s`.
+            unsafe {
+                crate::base::prefetch::stream_store(&mut *self.matrix.add(s), &Affine3A::from_mat4(*m));
+                *self.local.add(s) = Local::Matrix;
+            }
+        }
     }
 }
 
