@@ -25,6 +25,18 @@ mod tests;
 pub mod transform;
 pub mod tween;
 
+/// Numbers in [0, 1) from a xorshift seeded with `seed`: the same every run, for the tests
+/// that compare kernels over many random inputs.
+#[cfg(test)]
+pub(crate) fn test_random(mut seed: u32) -> impl FnMut() -> f32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    }
+}
+
 pub use clip::{Clip, SamplingCache};
 pub use player::{Completion, ModelPlayer, PoseScratch};
 pub use property::GoProperty;

@@ -501,13 +501,8 @@ fn local_to_model_one_by_one(parents: &[Option<usize>], locals: &[Transform]) ->
 
 #[test]
 fn four_lane_local_to_model_is_bit_identical_to_one_node_at_a_time() {
-    let mut seed = 0x9e37_79b9u32;
-    let mut rnd = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 17;
-        seed ^= seed << 5;
-        (seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
-    };
+    let mut unit = super::test_random(0x9e37_79b9);
+    let mut rnd = move || unit() * 2.0 - 1.0;
     // Every remainder of four, roots in the middle of a batch, chains inside a batch (a
     // parent just before its child), negative and non-uniform scales.
     for n in 1..=13 {

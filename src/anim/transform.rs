@@ -433,13 +433,7 @@ mod tests {
 
     #[test]
     fn near_slerp4_is_bit_identical_to_four_scalar_slerps() {
-        let mut seed = 0x2545_f491u32;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rnd = crate::anim::test_random(0x2545_f491);
         let (mut taken, mut refused) = (0, 0);
         for batch in 0..4000 {
             let t = match batch % 5 {
