@@ -655,31 +655,28 @@ impl LinearGroup {
         // Rotations four at a time in SIMD lanes, bit-identical to one `slerp` each
         // (`NearSlerp4`); a batch with a wide arc, and the last one to three, one by one.
         let near = NearSlerp4::new(s);
-        let mut r = nodes_r.chunks_exact(4).zip(a_r.chunks_exact(4)).zip(b_r.chunks_exact(4));
-        for ((nodes, a), b) in &mut r {
-            let (a, b) = ([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]]);
-            if let Some(q) = near.slerp4(transpose4(a), transpose4(b)) {
-                let q = transpose4(q);
-                for (&n, q) in nodes.iter().zip(q) {
-                    if keep(n as usize) {
-                        out[n as usize].rotation = Quat::from_vec4(q);
-                    }
-                }
-                continue;
-            }
+        let one_by_one = |nodes: &[u32], a: &[Vec4], b: &[Vec4], out: &mut [Transform]| {
             for ((&n, a), b) in nodes.iter().zip(a).zip(b) {
                 if keep(n as usize) {
-                    out[n as usize].rotation = slerp(Quat::from_vec4(a), Quat::from_vec4(b), s);
+                    out[n as usize].rotation = slerp(Quat::from_vec4(*a), Quat::from_vec4(*b), s);
                 }
             }
-        }
-        let rest = nodes_r.len() / 4 * 4;
-        for ((&n, a), b) in nodes_r[rest..].iter().zip(&a_r[rest..]).zip(&b_r[rest..]) {
-            if !keep(n as usize) {
-                continue;
+        };
+        let whole = nodes_r.len() / 4 * 4;
+        for ((nodes, a), b) in nodes_r[..whole].chunks_exact(4).zip(a_r.chunks_exact(4)).zip(b_r.chunks_exact(4)) {
+            let (qa, qb) = ([a[0], a[1], a[2], a[3]], [b[0], b[1], b[2], b[3]]);
+            match near.slerp4(transpose4(qa), transpose4(qb)) {
+                Some(q) => {
+                    for (&n, q) in nodes.iter().zip(transpose4(q)) {
+                        if keep(n as usize) {
+                            out[n as usize].rotation = Quat::from_vec4(q);
+                        }
+                    }
+                }
+                None => one_by_one(nodes, a, b, out),
             }
-            out[n as usize].rotation = slerp(Quat::from_vec4(*a), Quat::from_vec4(*b), s);
         }
+        one_by_one(&nodes_r[whole..], &a_r[whole..], &b_r[whole..], out);
         for ((&n, a), b) in nodes_s.iter().zip(a_s).zip(b_s) {
             if !keep(n as usize) {
                 continue;

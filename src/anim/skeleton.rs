@@ -184,22 +184,38 @@ impl Skeleton {
         let batches = n / 4;
         for b in 0..batches {
             let i = 4 * b;
-            let axes = axes4(&locals[i..i + 4]);
-            self.compose::<0>(i, &axes, &locals[i], out);
-            self.compose::<1>(i + 1, &axes, &locals[i + 1], out);
-            self.compose::<2>(i + 2, &axes, &locals[i + 2], out);
-            self.compose::<3>(i + 3, &axes, &locals[i + 3], out);
+            self.compose4(i, &locals[i..i + 4], 4, out);
         }
-        for (i, local) in locals.iter().enumerate().skip(4 * batches) {
-            let r = Mat4::from_quat(local.rotation);
-            let s = local.scale;
-            let axes = [r.x_axis * s.x, r.y_axis * s.y, r.z_axis * s.z];
-            self.compose_axes(i, axes, local, out);
+        let rest = n - 4 * batches;
+        if rest > 0 {
+            // The last one to three nodes, their batch filled up with copies of the first.
+            let i = 4 * batches;
+            let batch: [Transform; 4] = std::array::from_fn(|k| locals[i + if k < rest { k } else { 0 }]);
+            self.compose4(i, &batch, rest, out);
         }
         Ok(())
     }
 
-    /// Node `i` (lane `K` of `axes`, a batch of [`axes4`]) times its parent's model matrix.
+    /// Nodes `i..i + len` (`batch` holds their locals, then fillers up to four) times their
+    /// parents' model matrices, in order.
+    #[inline(always)]
+    fn compose4(&self, i: usize, batch: &[Transform], len: usize, out: &mut [Mat4]) {
+        let axes = axes4(batch);
+        self.compose::<0>(i, &axes, &batch[0], out);
+        if len > 1 {
+            self.compose::<1>(i + 1, &axes, &batch[1], out);
+        }
+        if len > 2 {
+            self.compose::<2>(i + 2, &axes, &batch[2], out);
+        }
+        if len > 3 {
+            self.compose::<3>(i + 3, &axes, &batch[3], out);
+        }
+    }
+
+    /// Node `i` (lane `K` of `axes`, a batch of [`axes4`]) times its parent's model matrix. The
+    /// local matrix is affine (bottom row 0 0 0 1), so the product skips the terms that bottom
+    /// row zeroes: 3 multiply-adds per column instead of 4, same result.
     #[inline(always)]
     fn compose<const K: usize>(&self, i: usize, axes: &[[Vec4; 3]; 3], local: &Transform, out: &mut [Mat4]) {
         let lane = |v: Vec4| match K {
@@ -211,7 +227,7 @@ impl Skeleton {
         let p = self.parents[i];
         if p == NO_PARENT {
             // A root (rare): its axes as columns, the lanes taken out one by one (`w` is the
-            // rotation matrix's 0 times the scale, as in the one-node way).
+            // rotation matrix's 0 times the scale, as in glam's `from_quat` times the scale).
             let s = local.scale;
             let x = Vec4::new(axes[0][0][K], axes[0][1][K], axes[0][2][K], 0.0 * s.x);
             let y = Vec4::new(axes[1][0][K], axes[1][1][K], axes[1][2][K], 0.0 * s.y);
@@ -224,22 +240,6 @@ impl Skeleton {
         let t = local.translation.extend(1.0);
         let ct = pm.x_axis * t.x + pm.y_axis * t.y + pm.z_axis * t.z;
         out[i] = Mat4::from_cols(col(&axes[0]), col(&axes[1]), col(&axes[2]), ct + pm.w_axis);
-    }
-
-    /// [`Skeleton::compose`] for one node whose axes are columns (the remainder of four).
-    #[inline(always)]
-    fn compose_axes(&self, i: usize, [x, y, z]: [Vec4; 3], local: &Transform, out: &mut [Mat4]) {
-        // The local matrix is affine (bottom row 0 0 0 1), so the product skips the terms
-        // that bottom row zeroes: 3 multiply-adds per column instead of 4, same result.
-        let t = local.translation.extend(1.0);
-        let p = self.parents[i];
-        out[i] = if p == NO_PARENT {
-            Mat4::from_cols(x, y, z, t)
-        } else {
-            let pm = out[p as usize];
-            let col = |v: Vec4| pm.x_axis * v.x + pm.y_axis * v.y + pm.z_axis * v.z;
-            Mat4::from_cols(col(x), col(y), col(z), col(t) + pm.w_axis)
-        };
     }
 
     /// Skinning matrices of `skin`: `out[j] = model[joints[j]] · inverse_bind[j]`.

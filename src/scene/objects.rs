@@ -462,13 +462,9 @@ impl Scene {
     /// now until the next write of its position, rotation or scale.
     #[inline]
     pub fn drive(&mut self, slot: u32, m: &glam::Mat4) {
-        let s = slot as usize;
-        if let (Some(l), Some(out)) = (self.local.get_mut(s), self.local_matrix.get_mut(s)) {
-            // Streamed: a crowd's bone matrices are written every frame and read only on
-            // demand (see `base::prefetch::stream_store`; the pass ends with its fence).
-            crate::base::prefetch::stream_store(out, &Affine3A::from_mat4(*m));
-            *l = Local::Matrix;
-        }
+        // SAFETY: the driver borrows the scene exclusively for this one call: no other thread
+        // can drive any slot meanwhile.
+        unsafe { self.bone_driver().drive(slot, m) }
     }
 
     /// How many bone objects (slots marked [`Scene::world_on_demand`] or driven) were removed
@@ -559,6 +555,8 @@ impl BoneDriver<'_> {
     pub unsafe fn drive(&self, slot: u32, m: &glam::Mat4) {
         let s = slot as usize;
         if s < self.len {
+            // Streamed: a crowd's bone matrices are written every frame and read only on
+            // demand (see `base::prefetch::stream_store`; the pass ends with its fence).
             // SAFETY: `s` is in bounds of both arrays, which the driver borrows exclusively
             // from the scene; the caller guarantees that no other thread writes slot `s`.
             unsafe {
