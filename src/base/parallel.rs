@@ -45,8 +45,8 @@ pub struct Chooser {
     /// Smoothed seconds per call: one thread, the pool (see `took`).
     took: [f64; 2],
     calls: u32,
-    /// The way timed in the current run of retries.
-    retrying: bool,
+    /// The way timed in the current run of retries, and the calls left in it.
+    retrying: (bool, u32),
 }
 
 impl Chooser {
@@ -60,11 +60,16 @@ impl Chooser {
             return self.calls.is_multiple_of(2);
         }
         let faster = self.took[1] < self.took[0];
-        let phase = self.calls % RETRY_EVERY;
-        if phase == 0 {
-            self.retrying = !faster;
+        if self.calls.is_multiple_of(RETRY_EVERY) {
+            self.retrying = (!faster, RETRY_RUN);
         }
-        if phase < RETRY_RUN { self.retrying } else { faster }
+        match self.retrying {
+            (way, left) if left > 0 => {
+                self.retrying.1 = left - 1;
+                way
+            }
+            _ => faster,
+        }
     }
 
     /// Records how long a call took the way [`Chooser::parallel`] chose.
@@ -163,6 +168,28 @@ mod tests {
         });
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         one.install(|| assert!(!Chooser::default().parallel(), "one thread never splits"));
+    }
+
+    #[test]
+    fn retries_come_in_runs_and_one_outlier_does_not_flip_the_choice() {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        pool.install(|| {
+            let mut c = Chooser::default();
+            let mut ways = Vec::new();
+            for _ in 0..(4 * RETRY_EVERY) {
+                let p = c.parallel();
+                ways.push(p);
+                c.took(p, if p { 1.0 } else { 2.0 });
+            }
+            // One thread is only timed in runs of RETRY_RUN (the first and last runs may be cut
+            // by the start and the end of the calls).
+            let runs: Vec<usize> = ways.split(|&p| p).map(|r| r.len()).filter(|&n| n > 0).collect();
+            let inner = &runs[1..runs.len() - 1];
+            assert!(inner.len() >= 2 && inner.iter().all(|&n| n == RETRY_RUN as usize), "runs of one thread: {runs:?}");
+            // A hundred times slower once (a descheduled thread): the pool stays the faster way.
+            c.took(true, 100.0);
+            assert!(c.took[1] < c.took[0], "one outlier flipped the choice: smoothed {:?}", c.took);
+        });
     }
 
     #[test]
