@@ -126,7 +126,7 @@ pub struct LabelItem {
 }
 
 /// Everything the renderer draws in one frame.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DrawList {
     pub camera: CameraView,
     pub lights: Vec<LightItem>,
@@ -143,12 +143,33 @@ pub struct DrawList {
     pub label_text: String,
 }
 
-/// Ambient light when a list is made with [`DrawList::new`].
+/// Ambient light of every new list. `Default` is written by hand so that no way of making a
+/// list (the running game used `default()`, the tests `new`) leaves surfaces facing away from
+/// the light pure black.
 pub const DEFAULT_AMBIENT: [f32; 3] = [0.25, 0.25, 0.25];
+
+impl Default for DrawList {
+    fn default() -> DrawList {
+        DrawList {
+            camera: CameraView::default(),
+            lights: Vec::new(),
+            ambient: DEFAULT_AMBIENT,
+            items: Vec::new(),
+            constants: Vec::new(),
+            mesh_enabled: Vec::new(),
+            textures: Vec::new(),
+            morph_weights: Vec::new(),
+            palettes: Vec::new(),
+            mesh_worlds: Vec::new(),
+            labels: Vec::new(),
+            label_text: String::new(),
+        }
+    }
+}
 
 impl DrawList {
     pub fn new(camera: CameraView) -> DrawList {
-        DrawList { camera, ambient: DEFAULT_AMBIENT, ..Default::default() }
+        DrawList { camera, ..Default::default() }
     }
 
     /// Empties the list, keeping its memory for the next frame.
@@ -333,5 +354,15 @@ mod tests {
         assert_eq!(list.items[1].palette, Span { start: 2, len: 1 });
         list.clear();
         assert!(list.palettes.is_empty());
+    }
+
+    #[test]
+    fn every_way_of_making_a_list_has_the_ambient_light() {
+        // The running game made its list with `default()` and lost the ambient term.
+        assert_eq!(DrawList::default().ambient, DEFAULT_AMBIENT);
+        assert_eq!(DrawList::new(CameraView::default()).ambient, DEFAULT_AMBIENT);
+        let mut list = DrawList::default();
+        list.clear();
+        assert_eq!(list.ambient, DEFAULT_AMBIENT);
     }
 }
