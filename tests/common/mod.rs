@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 pub mod data;
 pub mod golden;
+pub mod update;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
