@@ -16,7 +16,8 @@ fn no_test_reads_the_shared_folder() {
         .filter(|p| p.extension().is_some_and(|x| x == "rs"))
         .collect();
     assert!(files.len() > 30, "only {} test files found", files.len());
-    // Spelt in two pieces so this file does not match itself.
+    // Code, not comments (which may say where the data came from); spelt in two pieces so
+    // this file does not match itself.
     let needle = format!("../{}", "shared");
     let offenders: Vec<String> = files
         .iter()
@@ -25,7 +26,7 @@ fn no_test_reads_the_shared_folder() {
             let hits: Vec<String> = text
                 .lines()
                 .enumerate()
-                .filter(|(_, l)| l.contains(&needle))
+                .filter(|(_, l)| l.split("//").next().is_some_and(|code| code.contains(&needle)))
                 .map(|(i, l)| format!("{}:{}: {}", f.display(), i + 1, l.trim()))
                 .collect();
             hits
