@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# In-engine figures (issue 15's table): builds the perf projects of ../shared/perf, runs each
+# In-engine figures (issue 15's table): builds the perf projects of tests/data/perf, runs each
 # through `sinew run --stats`, runs the plain-LuaJIT floors on the same built-in LuaJIT
 # (`sinew luajit`), and prints each figure next to its floor from the same run, with the ratio
 # and the target. Machines are shared and noisy: the script runs everything ROUNDS times,
@@ -37,7 +37,7 @@ sinew_run() {
 
 # Builds, makes the projects, installs the peer and runs every round into RESULTS.
 measure() {
-  PERF=../shared/perf
+  PERF=tests/data/perf
   if [ ! -f "$PERF/make_projects.py" ]; then
     echo "bench: $PERF is absent: the perf projects and the plain-LuaJIT floors live there" >&2
     exit 1
