@@ -1,10 +1,10 @@
 //! Skeletal animation through the public API against the independent reference poses: a Lua
 //! script steps `cursor` (PLAYBACK_NONE) to each reference time and prints the world position
 //! of every joint's bone game object (`model.get_go`); Rust compares them with the reference
-//! joint matrices within 1e-4 × the model's size. Skips with a printed reason without ../shared.
+//! joint matrices within 1e-4 × the model's size (poses and models in `tests/data`).
 mod common;
+use common::data::{reference_poses, sample_assets};
 use common::*;
-use std::path::Path;
 
 const SCRIPT: &str = r##"
 local ref = require "main.ref"
@@ -27,11 +27,7 @@ end
 "##;
 
 fn check(reference: &str, asset: &str) {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    let Ok(text) = std::fs::read_to_string(shared.join("reference").join(reference)) else {
-        println!("skipped: ../shared/reference/{reference} is not available");
-        return;
-    };
+    let text = std::fs::read_to_string(reference_poses().join(reference)).expect("reference poses");
     let r: serde_json::Value = serde_json::from_str(&text).expect("reference json");
     let anim = &r["animation"];
     let clip = anim["name"].as_str().map(str::to_string).unwrap_or_else(|| format!("animation_{}", anim["index"]));
@@ -65,7 +61,7 @@ fn check(reference: &str, asset: &str) {
         ],
     );
     std::fs::create_dir_all(p.path().join("models")).expect("dir");
-    std::fs::copy(shared.join("assets").join(asset), p.path().join("models/asset.glb")).expect("copy asset");
+    std::fs::copy(sample_assets().join(asset), p.path().join("models/asset.glb")).expect("copy asset");
     let run = run_project(p.path(), 100, &[]);
     assert_eq!(run.status, 0, "{}", run.show());
     // Size: the extent of all reference joint positions.

@@ -2,6 +2,8 @@
 //! a script can reach is described, and nothing is described that is not there (except the
 //! functions `PENDING` names). Also: the generated annotations parse as Lua and define every
 //! function, and the committed docs/api pages are what the table generates.
+#[path = "common/update.rs"]
+mod update;
 use sinew::game::World;
 use sinew::project::Resources;
 use sinew::script::ScriptHost;
@@ -272,14 +274,20 @@ fn every_type_the_annotations_use_is_defined() {
 #[test]
 fn docs_api_pages_are_generated_from_the_table() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/api");
-    let update = std::env::var_os("SINEW_UPDATE_DOCS").is_some();
+    let mode = update::mode_from_env("SINEW_UPDATE_DOCS").unwrap_or_else(|e| panic!("{e}"));
+    if mode == update::Mode::Update {
+        std::fs::create_dir_all(&dir).expect("docs/api");
+        for (name, text) in api_docs::markdown_pages() {
+            std::fs::write(dir.join(&name), &text).expect("write page");
+        }
+        panic!(
+            "{} rewritten from src/script/api_docs.rs; check the diff, commit it, and re-run without \
+             SINEW_UPDATE_DOCS (an update never counts as a pass)",
+            dir.display()
+        );
+    }
     for (name, text) in api_docs::markdown_pages() {
         let path = dir.join(&name);
-        if update {
-            std::fs::create_dir_all(&dir).expect("docs/api");
-            std::fs::write(&path, &text).expect("write page");
-            continue;
-        }
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == text,
@@ -287,6 +295,23 @@ fn docs_api_pages_are_generated_from_the_table() {
             path.display()
         );
     }
+}
+
+/// The pages are rewritten on request as golden images are: never under CI, where nobody reads
+/// the rewritten pages before the run counts. Runs the test above in a child process with both
+/// variables set; it must fail saying why, having written nothing.
+#[test]
+fn updating_the_docs_pages_is_refused_under_ci() {
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args(["docs_api_pages_are_generated_from_the_table", "--exact", "--test-threads", "1"])
+        .env("SINEW_UPDATE_DOCS", "1")
+        .env("CI", "true")
+        .output()
+        .expect("run the test binary");
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!out.status.success(), "SINEW_UPDATE_DOCS=1 with CI set passed:\n{text}");
+    assert!(text.contains("SINEW_UPDATE_DOCS=1 is refused when CI is set"), "{text}");
+    assert!(text.contains("1 failed"), "the page test must have run and failed:\n{text}");
 }
 
 #[test]

@@ -138,9 +138,32 @@ fn links_resolve_and_the_readme_points_here() {
         }
     }
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
-    for link in ["docs/README.md", "docs/porting-from-defold.md", "docs/editors.md"] {
+    for link in [
+        "docs/README.md",
+        "docs/porting-from-defold.md",
+        "docs/editors.md",
+        "docs/reliability.md",
+        "docs/benchmarks.md",
+        "docs/contributing.md",
+    ] {
         assert!(readme.contains(&format!("]({link}")), "README.md does not link {link}");
     }
+}
+
+/// The README is the front page a newcomer reads in five minutes: what Sinew is, the two
+/// commands, the tutorial, API coverage and links. The manual lives in docs/, the benchmark
+/// table in docs/benchmarks.md.
+#[test]
+fn the_readme_is_a_front_page() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let lines = readme.lines().count();
+    assert!(lines <= 250, "README.md has {lines} lines: move the detail into docs/ (at most 250)");
+    for section in ["## The two commands", "## Five-minute tutorial", "## API coverage", "## Reliability"] {
+        assert!(readme.lines().any(|l| l == section), "README.md has no `{section}`");
+    }
+    let benchmarks = std::fs::read_to_string(docs().join("benchmarks.md")).expect("benchmarks.md");
+    let tables = benchmarks.lines().filter(|l| l.starts_with("| ---")).count();
+    assert_eq!(tables, 1, "docs/benchmarks.md keeps one current benchmark table, not {tables}");
 }
 
 #[test]

@@ -1,23 +1,14 @@
-//! Imports the public Khronos sample models in `../shared/assets` (not part of the repository) and
-//! checks facts listed in their SOURCES.md; skipped, saying so, when that folder is absent.
+//! Imports the public Khronos sample models in `tests/data/assets` and checks facts listed in
+//! their SOURCES.md.
+mod common;
+use common::data::{reference_poses, sample_assets};
 use sinew::project::Resources;
 use sinew::project::gltf::import;
 use sinew::project::model_data::{ChannelPath, Interpolation, ModelData};
-use std::path::{Path, PathBuf};
 
-fn assets() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/assets");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} is absent", dir.display());
-        None
-    }
-}
-
-fn load(name: &str) -> Option<ModelData> {
-    let res = Resources::open_dir(&assets()?).ok()?;
-    Some(import(&res, &format!("/{name}")).unwrap_or_else(|e| panic!("{e}")))
+fn load(name: &str) -> ModelData {
+    let res = Resources::open_dir(&sample_assets()).unwrap_or_else(|e| panic!("{e}"));
+    import(&res, &format!("/{name}")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn vertices(m: &ModelData) -> usize {
@@ -34,8 +25,7 @@ fn node_named(m: &ModelData, name: &str) -> Option<usize> {
 
 #[test]
 fn every_asset_imports() {
-    let Some(dir) = assets() else { return };
-    let res = Resources::open_dir(&dir).unwrap();
+    let res = Resources::open_dir(&sample_assets()).unwrap();
     let files = [res.list(".glb"), res.list(".gltf")].concat();
     assert!(files.len() >= 8, "{files:?}");
     for f in files {
@@ -57,7 +47,7 @@ fn every_asset_imports() {
 
 #[test]
 fn fox() {
-    let Some(m) = load("Fox.glb") else { return };
+    let m = load("Fox.glb");
     assert_eq!(m.skins.len(), 1);
     assert_eq!(m.skins[0].joints.len(), 24);
     assert_eq!(m.skins[0].inverse_bind.len(), 24);
@@ -86,7 +76,7 @@ fn fox() {
 
 #[test]
 fn rigged_simple() {
-    let Some(m) = load("RiggedSimple.glb") else { return };
+    let m = load("RiggedSimple.glb");
     assert_eq!(m.skins.len(), 1);
     let joints: Vec<&str> = m.skins[0].joints.iter().map(|&j| m.nodes[j].name.as_str()).collect();
     assert_eq!(joints, ["Bone", "Bone.001"]);
@@ -98,7 +88,7 @@ fn rigged_simple() {
 
 #[test]
 fn simple_skin() {
-    let Some(m) = load("SimpleSkin.gltf") else { return };
+    let m = load("SimpleSkin.gltf");
     assert_eq!(m.skins[0].joints.len(), 2);
     assert_eq!(vertices(&m), 10);
     assert_eq!(m.meshes[0].id, "mesh_0", "no names anywhere");
@@ -109,7 +99,7 @@ fn simple_skin() {
 
 #[test]
 fn morph_models() {
-    let Some(m) = load("AnimatedMorphCube.glb") else { return };
+    let m = load("AnimatedMorphCube.glb");
     assert_eq!(vertices(&m), 24);
     let p = &m.meshes[0].primitives[0];
     assert_eq!(p.targets.len(), 2);
@@ -120,7 +110,7 @@ fn morph_models() {
     assert_eq!((c.path, c.components, c.times.len()), (ChannelPath::Weights, 2, 127));
     assert!((m.animations[0].duration - 4.2).abs() < 1e-3);
 
-    let Some(m) = load("MorphPrimitivesTest.glb") else { return };
+    let m = load("MorphPrimitivesTest.glb");
     assert_eq!(m.meshes.len(), 1);
     assert_eq!(m.meshes[0].primitives.len(), 2);
     assert!(m.meshes[0].primitives.iter().all(|p| p.targets.len() == 1 && !p.targets[0].positions.is_empty()));
@@ -132,7 +122,7 @@ fn morph_models() {
     assert_eq!((m.textures[0].width, m.textures[0].height), (512, 512));
     assert_eq!(m.materials.iter().map(|m| m.base_color_texture).collect::<Vec<_>>(), [Some(0), Some(0)]);
 
-    let Some(m) = load("SimpleMorph.glb") else { return };
+    let m = load("SimpleMorph.glb");
     assert_eq!(vertices(&m), 3);
     assert_eq!(m.meshes[0].primitives[0].targets.len(), 2);
     assert_eq!(m.meshes[0].weights, [0.5, 0.5]);
@@ -142,12 +132,12 @@ fn morph_models() {
 
 #[test]
 fn animated_boxes() {
-    let Some(m) = load("AnimatedTriangle.gltf") else { return };
+    let m = load("AnimatedTriangle.gltf");
     assert_eq!(m.nodes.len(), 1);
     assert_eq!(m.animations[0].channels[0].times.len(), 5);
     assert!((m.animations[0].duration - 1.0).abs() < 1e-5);
 
-    let Some(m) = load("BoxAnimated.gltf") else { return };
+    let m = load("BoxAnimated.gltf");
     assert_eq!(m.nodes.len(), 4);
     assert_eq!(vertices(&m), 320);
     assert!((m.animations[0].duration - 3.708).abs() < 1e-3);
@@ -155,17 +145,12 @@ fn animated_boxes() {
     assert_eq!(animated.len(), 2);
 }
 
-/// Structure facts from the independent reference samples in `../shared/reference` (their poses
+/// Structure facts from the independent reference samples in `tests/data/reference` (their poses
 /// are for the animation tests): node count, skin joints by name, per-primitive vertex and morph
 /// target counts.
 #[test]
 fn matches_reference_structure() {
-    let Some(dir) = assets() else { return };
-    let refs = dir.join("../reference");
-    let Ok(list) = std::fs::read_dir(&refs) else {
-        println!("skipped: {} is absent", refs.display());
-        return;
-    };
+    let list = std::fs::read_dir(reference_poses()).unwrap();
     let mut checked = 0;
     for e in list.flatten() {
         if !e.file_name().to_string_lossy().ends_with(".json") {
@@ -173,7 +158,7 @@ fn matches_reference_structure() {
         }
         let r: serde_json::Value = serde_json::from_slice(&std::fs::read(e.path()).unwrap()).unwrap();
         let Some(asset) = r["asset"].as_str() else { continue };
-        let m = load(asset).unwrap();
+        let m = load(asset);
         let frame = &r["frames"][0];
         assert_eq!(m.nodes.len(), frame["nodes"].as_array().unwrap().len(), "{asset}");
         for (k, s) in r["skins"].as_array().unwrap().iter().enumerate() {

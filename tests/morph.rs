@@ -2,8 +2,8 @@
 //!
 //! - Readback: the built-in vertex program (`shaders/model.vp`, unmodified) runs under transform
 //!   feedback with the renderer's morph texture, and its morphed positions and normals are
-//!   compared with the CPU reference `sinew::anim::morph` (and, for the shared Khronos samples,
-//!   with the independent reference poses in `../shared/reference`).
+//!   compared with the CPU reference `sinew::anim::morph` (and, for the Khronos samples,
+//!   with the independent reference poses in `tests/data/reference`).
 //! - Renderer: per-instance weight spans drawn with the built-in material and with a Defold-style
 //!   contract shader (`tests/fixtures/morph_contract.vp`) must look like the same meshes morphed
 //!   on the CPU; golden images `tests/golden/morph_*.png` (`SINEW_UPDATE_GOLDEN=1` rewrites them and fails).
@@ -26,9 +26,9 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
+use checks::data::{reference_poses, sample_assets};
 use checks::{
-    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, shared_dir,
-    size_of,
+    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, size_of,
 };
 
 /// Morphed (positions, normals) of one primitive.
@@ -44,7 +44,7 @@ fn main() {
     let checks: &[(&str, Check)] = &[
         ("readback: generated model, GPU = CPU reference", readback_generated),
         ("readback: vertices past the first texture row", readback_rows),
-        ("readback: shared sample models vs reference poses", readback_samples),
+        ("readback: sample models vs reference poses", readback_samples),
         ("renderer: built-in material per-instance weights = CPU-morphed meshes", renderer_builtin),
         ("renderer: contract shader per-instance weights = CPU-morphed meshes", renderer_contract),
         ("renderer: `morph_weights` alias as a plain uniform array", renderer_alias),
@@ -413,8 +413,7 @@ fn reference_meshes(json: &Value) -> Vec<RefPose> {
 }
 
 fn readback_samples() -> Result<(), String> {
-    let Some(shared) = shared_dir() else { return Ok(()) };
-    let res = Resources::open_dir(&shared.join("assets")).map_err(|e| e.to_string())?;
+    let res = Resources::open_dir(&sample_assets()).map_err(|e| e.to_string())?;
     let mut s = Scene::new()?;
     for (file, reference) in [
         ("AnimatedMorphCube.glb", Some("animatedmorphcube.0.json")),
@@ -440,7 +439,7 @@ fn readback_samples() -> Result<(), String> {
             );
             continue;
         };
-        let text = std::fs::read_to_string(shared.join("reference").join(reference)).map_err(|e| e.to_string())?;
+        let text = std::fs::read_to_string(reference_poses().join(reference)).map_err(|e| e.to_string())?;
         let json: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
         let h = s.add(&model)?;
         let worlds = node_world_matrices(&model);

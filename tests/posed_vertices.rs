@@ -1,7 +1,7 @@
 //! Posed vertices (`sinew::game::posed`, what `sinew inspect --vertices` prints and the renderer
 //! draws) against a straightforward implementation written here — per-channel key search, glam
 //! lerp/slerp, world matrices by walking up the parents, morph then skin, rigid meshes by their
-//! node's world matrix — and against the shared reference poses (three.js), including node
+//! node's world matrix — and against the reference poses (three.js), including node
 //! matrices of models with node animation.
 mod common;
 
@@ -231,12 +231,11 @@ fn floats(v: &Value) -> Vec<f32> {
 /// world matrix (node animation) within 1e-4 × model size.
 #[test]
 fn reference_poses_vertices_and_nodes() {
-    let Some(shared) = common::shared() else { return };
-    let res = Resources::open_dir(&shared.join("assets")).expect("assets");
+    let res = Resources::open_dir(&common::data::sample_assets()).expect("assets");
     let files = ["riggedsimple.0.json", "simpleskin.0.json", "fox.survey.json", "fox.run.json"];
     let files = files.iter().chain(&["animatedmorphcube.0.json", "simplemorph.0.json"]);
     for file in files {
-        let text = std::fs::read_to_string(shared.join("reference").join(file)).expect("reference");
+        let text = std::fs::read_to_string(common::data::reference_poses().join(file)).expect("reference");
         let r: Value = serde_json::from_str(&text).expect("json");
         let asset = r["asset"].as_str().expect("asset");
         let m = import(&res, &format!("/{asset}")).expect("import");
@@ -294,8 +293,7 @@ fn chunks(v: &[f32]) -> Vec<[f32; 3]> {
 /// BoxAnimated: node animation without any skin (no reference file: the oracle above decides).
 #[test]
 fn box_animated_node_animation() {
-    let Some(shared) = common::shared() else { return };
-    let res = Resources::open_dir(&shared.join("assets")).expect("assets");
+    let res = Resources::open_dir(&common::data::sample_assets()).expect("assets");
     let m = import(&res, "/BoxAnimated.gltf").expect("import");
     let clip = &m.animations[0];
     let mut w = 0.0f32;

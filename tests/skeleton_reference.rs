@@ -1,7 +1,6 @@
-//! Skeletal and morph animation against the reference poses in `../shared/reference` (an
+//! Skeletal and morph animation against the reference poses in `tests/data/reference` (an
 //! independent three.js + float64 implementation of glTF animation): joint and node world
 //! matrices, morph weights and final vertex positions (morph, then skin) at the listed times.
-//! Skipped, saying so, when `../shared` is absent.
 mod common;
 
 use glam::{Mat4, Vec3};
@@ -25,12 +24,11 @@ struct Worst {
 }
 
 /// Compares one reference file; returns the worst absolute errors.
-fn check(file: &str) -> Option<Worst> {
-    let dir = common::shared()?;
-    let text = std::fs::read_to_string(dir.join("reference").join(file)).unwrap();
+fn check(file: &str) -> Worst {
+    let text = std::fs::read_to_string(common::data::reference_poses().join(file)).unwrap();
     let reference: Value = serde_json::from_str(&text).unwrap();
     let asset = reference["asset"].as_str().unwrap();
-    let res = Resources::open_dir(&dir.join("assets")).unwrap();
+    let res = Resources::open_dir(&common::data::sample_assets()).unwrap();
     let model = import(&res, &format!("/{asset}")).unwrap_or_else(|e| panic!("{e}"));
     let skeleton = Skeleton::new(&model).unwrap();
     let clips: Vec<Clip> = model.animations.iter().map(|a| Clip::new(a, &skeleton).unwrap()).collect();
@@ -116,7 +114,7 @@ fn check(file: &str) -> Option<Worst> {
         "{file}: size {size:.3}, worst matrix {:.2e}, position {:.2e}, weight {:.2e} ({} values)",
         worst.matrix, worst.position, worst.weight, worst.checked
     );
-    Some(worst)
+    worst
 }
 
 #[test]

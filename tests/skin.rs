@@ -2,8 +2,8 @@
 //!
 //! - Readback: the built-in vertex program (`shaders/model.vp`, unmodified) runs under transform
 //!   feedback with bones uploaded through the renderer's `PoseCache`, and its skinned positions and
-//!   normals are compared with the CPU reference `sinew::anim::skinning` (and, for the shared
-//!   Khronos samples, with the independent reference poses in `../shared/reference`). Generated
+//!   normals are compared with the CPU reference `sinew::anim::skinning` (and, for the
+//!   Khronos samples, with the independent reference poses in `tests/data/reference`). Generated
 //!   rigs: a 3-joint column, a 300-joint chain whose bones straddle texture rows, and a primitive
 //!   that is morphed, then skinned.
 //! - Renderer: per-instance palettes (full, empty = rest pose, short, with a NaN bone) on a model
@@ -30,9 +30,9 @@ use sinew::project::model_data::*;
 use sinew::render::*;
 #[path = "common/checks.rs"]
 mod checks;
+use checks::data::{reference_poses, sample_assets};
 use checks::{
-    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, shared_dir,
-    size_of,
+    Check, Scene, capture_program, columns, ensure, manifest_dir, max_error, set_instance_attribute, size_of,
 };
 
 /// Skinned (positions, normals) of one primitive.
@@ -47,7 +47,7 @@ fn main() {
         ("readback: 3-joint column, GPU = CPU reference", readback_column),
         ("readback: 300-joint chain across texture rows", readback_chain),
         ("readback: morph then skin on one primitive", readback_morph_skin),
-        ("readback: shared sample models vs reference poses", readback_samples),
+        ("readback: sample models vs reference poses", readback_samples),
         ("renderer: built-in material, two skins, per-instance palettes = CPU-skinned", renderer_builtin),
         ("renderer: Defold contract shader (texture(), animation_data) = CPU-skinned", renderer_contract),
         ("renderer: mat4 uniform array `bone_matrices` = CPU-skinned", renderer_array),
@@ -481,11 +481,10 @@ fn floats(v: &Value) -> Vec<f32> {
 }
 
 fn readback_samples() -> Result<(), String> {
-    let Some(shared) = shared_dir() else { return Ok(()) };
-    let res = Resources::open_dir(&shared.join("assets")).map_err(err)?;
+    let res = Resources::open_dir(&sample_assets()).map_err(err)?;
     let mut s = Scene::new()?;
     for file in ["riggedsimple.0.json", "simpleskin.0.json", "fox.survey.json", "fox.run.json"] {
-        let text = std::fs::read_to_string(shared.join("reference").join(file)).map_err(err)?;
+        let text = std::fs::read_to_string(reference_poses().join(file)).map_err(err)?;
         let reference: Value = serde_json::from_str(&text).map_err(err)?;
         let asset = reference["asset"].as_str().ok_or("asset")?;
         let model = import(&res, &format!("/{asset}")).map_err(err)?;

@@ -1,4 +1,4 @@
-// The three.js peer of the crowd_fox_N perf projects (../shared/perf/make_projects.py): the
+// The three.js peer of the crowd_fox_N perf projects (tests/data/perf/make_projects.py): the
 // same N Foxes in the same grid, each playing the same clip from the same offset, and per frame
 // the CPU work three.js does to animate and pose a skinned crowd before drawing it. No drawing:
 // the Sinew figure it is compared with (animation + transforms) does not include drawing either.

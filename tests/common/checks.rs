@@ -2,8 +2,12 @@
 //! named checks run in order, a `N passed, M failed` line, exit status 1 on failure. Also the
 //! golden-image comparison (from `golden.rs`) and the point-set measures they share.
 #![allow(dead_code)]
+#[path = "data.rs"]
+pub mod data;
 #[path = "golden.rs"]
 mod golden;
+#[path = "update.rs"]
+mod update;
 use glam::Vec3;
 use glow::HasContext;
 pub use golden::check_golden;
@@ -12,33 +16,21 @@ use sinew::project::model_data::{Aabb, ModelData};
 use sinew::render::{
     ATTRIBUTES, DrawList, Gfx, Image, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, WindowConfig,
 };
-use std::cell::Cell;
 use std::path::PathBuf;
 use std::time::Instant;
-
-thread_local! {
-    /// Set when a check found its input missing (`shared_dir`): it is then counted as skipped.
-    static SKIPPED: Cell<bool> = const { Cell::new(false) };
-}
 
 pub type Check = fn() -> Result<(), String>;
 
 /// Runs the checks whose names contain one of the command-line filters (all without filters).
 pub fn run(checks: &[(&str, Check)]) {
     let filters: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
-    let (mut passed, mut failed, mut skipped) = (0, 0, 0);
+    let (mut passed, mut failed) = (0, 0);
     for (name, check) in checks {
         if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
             continue;
         }
         let start = Instant::now();
-        SKIPPED.with(|s| s.set(false));
-        let result = check();
-        match result {
-            Ok(()) if SKIPPED.with(Cell::get) => {
-                skipped += 1;
-                println!("skip   {name}");
-            }
+        match check() {
             Ok(()) => {
                 passed += 1;
                 println!("ok     {name} ({:.0} ms)", start.elapsed().as_secs_f64() * 1e3);
@@ -49,11 +41,7 @@ pub fn run(checks: &[(&str, Check)]) {
             }
         }
     }
-    if skipped > 0 {
-        println!("{passed} passed, {failed} failed, {skipped} skipped");
-    } else {
-        println!("{passed} passed, {failed} failed");
-    }
+    println!("{passed} passed, {failed} failed");
     if failed > 0 {
         std::process::exit(1);
     }
@@ -65,18 +53,6 @@ pub fn ensure(cond: bool, msg: impl FnOnce() -> String) -> Result<(), String> {
 
 pub fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// `../shared` with its assets and reference poses, or None (and a printed skip line).
-pub fn shared_dir() -> Option<PathBuf> {
-    let dir = manifest_dir().join("../shared");
-    if dir.join("assets").is_dir() && dir.join("reference").is_dir() {
-        Some(dir)
-    } else {
-        println!("       skipped: {} is absent", dir.display());
-        SKIPPED.with(|s| s.set(true));
-        None
-    }
 }
 
 /// The diagonal of the points' bounds: the "model size" that tolerances scale with.

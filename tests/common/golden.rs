@@ -2,6 +2,7 @@
 //! (through `common`) and the GL check programs (through `checks`), so tolerance, update rules
 //! and failure output cannot drift apart between copies.
 #![allow(dead_code)]
+pub use super::update::Mode;
 use sinew::render::{Image, compare};
 use std::path::{Path, PathBuf};
 
@@ -9,32 +10,14 @@ use std::path::{Path, PathBuf};
 /// slack absorbs other Mesa versions' rounding.
 pub const TOLERANCE: u8 = 2;
 
-/// What a golden check does with the reference image.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Compare,
-    /// Rewrite the reference from this run. The check still fails: a run that only wrote the
-    /// images it compares against has verified nothing, and must not read as green.
-    Update,
-}
-
-/// The mode for the values of `SINEW_UPDATE_GOLDEN` and `CI`. Updating is refused under CI,
-/// where nobody looks at the rewritten images before the run is counted.
+/// The mode for the values of `SINEW_UPDATE_GOLDEN` and `CI` (see [`super::update::mode`]).
 pub fn mode(update: Option<&str>, ci: Option<&str>) -> Result<Mode, String> {
-    match update {
-        Some("1") if ci.is_some_and(|v| !v.is_empty() && v != "0" && v != "false") => {
-            Err("SINEW_UPDATE_GOLDEN=1 is refused when CI is set: golden images are updated by hand".into())
-        }
-        Some("1") => Ok(Mode::Update),
-        _ => Ok(Mode::Compare),
-    }
+    super::update::mode("SINEW_UPDATE_GOLDEN", update, ci)
 }
 
 /// [`mode`] from this process's environment.
 pub fn mode_from_env() -> Result<Mode, String> {
-    let update = std::env::var("SINEW_UPDATE_GOLDEN").ok();
-    let ci = std::env::var("CI").ok();
-    mode(update.as_deref(), ci.as_deref())
+    super::update::mode_from_env("SINEW_UPDATE_GOLDEN")
 }
 
 /// `tests/golden/NAME.png`.

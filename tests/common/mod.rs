@@ -1,6 +1,8 @@
 //! Helpers for tests that run the real `sinew` binary on small projects.
 #![allow(dead_code)]
+pub mod data;
 pub mod golden;
+pub mod update;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -235,15 +237,4 @@ pub fn assert_lua_passed(r: &Run, name: &str) {
         line.split(": ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap_or(0);
     assert!(passed > 0, "no checks ran: {line}");
     assert_eq!(r.status, 0, "{}", r.show());
-}
-
-/// `../shared` (assets and reference poses), or None after printing why the caller skips.
-pub fn shared() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if dir.join("reference").is_dir() && dir.join("assets").is_dir() {
-        Some(dir)
-    } else {
-        println!("skipped: {} (reference poses and assets) is absent", dir.display());
-        None
-    }
 }
