@@ -462,6 +462,51 @@ fn fuzz_url_parsing() {
     });
 }
 
+/// OBJ and `.bon` text (issue 32): every seed is given to both parsers, and whatever parses is
+/// rigged with the other format's fixed sample, so the weights kernel sees mutated rigs and
+/// mutated meshes. A rig has one weight pair per `v` line, summing to one, naming real bones.
+#[test]
+fn fuzz_obj_and_bon_files() {
+    use sinew::project::bon::{parse, rig, sample};
+    use sinew::project::obj;
+    let (mesh, bones) = (sample::figure_obj(2, 4), sample::figure_bon("figure.obj"));
+    let seeds = vec![
+        mesh.clone().into_bytes(),
+        bones.clone().into_bytes(),
+        b"v 0 0 0\nv 1 0 0\nv 1 1 0\nvt 0 0\nvn 0 0 1\ng a\nf 1/1/1 2/1/1 3/1/1 -1\no b\nusemtl m\nf -3 -2 -1\n"
+            .to_vec(),
+    ];
+    let fixed_mesh = obj::parse("/f/figure.obj", &mesh, None).expect("the sample OBJ parses");
+    let fixed_bones = parse::parse("/f/figure.bon", &bones).expect("the sample rig parses");
+    let rigged = |b: &sinew::project::bon::BonImport| -> Result<(), String> {
+        for w in &b.weights {
+            let sum: f64 = w.weights.iter().sum();
+            if (sum - 1.0).abs() > 1e-9 || w.bones.iter().any(|&k| k as usize >= b.file.bones.len()) {
+                return Err(format!("bad weights {w:?} ({} bones)", b.file.bones.len()));
+            }
+        }
+        Ok(())
+    };
+    fuzz("obj_bon", &seeds, mutate_any, |b| {
+        let text = String::from_utf8_lossy(b);
+        let mut accepted = false;
+        if let Ok(o) = obj::parse("/f/figure.obj", &text, None) {
+            accepted = true;
+            let n = o.positions.len();
+            let r = rig(fixed_bones.clone(), o);
+            if r.weights.len() != n {
+                return Err(format!("{} weights for {n} vertices", r.weights.len()));
+            }
+            rigged(&r)?;
+        }
+        if let Ok(f) = parse::parse("/f/figure.bon", &text) {
+            accepted = true;
+            rigged(&rig(f, fixed_mesh.clone()))?;
+        }
+        Ok(accepted)
+    });
+}
+
 fn message_seeds() -> Vec<Vec<u8>> {
     let s = |t: &str| MsgValue::String(t.into());
     let values = [

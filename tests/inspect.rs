@@ -100,3 +100,32 @@ fn a_corrupted_model_exits_1_naming_the_file() {
     assert_eq!(code, 1);
     assert!(err.contains("missing.glb"), "{err}");
 }
+
+/// Issue 31: `--vertices` reported `mesh` as the order the nodes draw meshes in, not the glTF
+/// mesh index (RobotExpressive: node 16 draws mesh 4, reported as 3). Here node 0 draws mesh 1.
+#[test]
+fn vertices_name_the_gltf_mesh_index() {
+    let mut b = GltfBuilder::new();
+    let first = b.node("first", None, [0.0; 3], Q0, [1.0; 3]);
+    let second = b.node("second", None, [5.0, 0.0, 0.0], Q0, [1.0; 3]);
+    let tri = |x: f32| PrimitiveSpec {
+        positions: vec![[x, 0.0, 0.0], [x + 1.0, 0.0, 0.0], [x, 1.0, 0.0]],
+        ..Default::default()
+    };
+    assert_eq!(b.mesh(second, "drawn_second", &[tri(0.0)], &[], &[]), 0);
+    assert_eq!(b.mesh(first, "drawn_first", &[tri(0.0)], &[], &[]), 1);
+    let dir = TempDir::new("inspect_mesh_index");
+    let path = dir.path().join("two.glb");
+    std::fs::write(&path, b.to_glb()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sinew")).arg("inspect").arg(&path).args(["--vertices", "-"]).output();
+    let out = out.unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pairs: Vec<(u64, u64)> = v["frames"][0]["meshes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["node"].as_u64().unwrap(), m["mesh"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(pairs, [(0, 1), (1, 0)]);
+}

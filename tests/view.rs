@@ -10,6 +10,11 @@ fn humanoid() -> std::path::PathBuf {
 }
 
 fn shoot(extra: &[&str], dir: &TempDir, name: &str) -> (Run, Image) {
+    shoot_after("40", extra, dir, name)
+}
+
+/// The humanoid viewed for `frames` frames at 60 per second, shot into `dir/name`.
+fn shoot_after(frames: &str, extra: &[&str], dir: &TempDir, name: &str) -> (Run, Image) {
     let shot = dir.path().join(name);
     let model = humanoid();
     let mut args = vec![
@@ -19,7 +24,7 @@ fn shoot(extra: &[&str], dir: &TempDir, name: &str) -> (Run, Image) {
         "--size",
         "240x180",
         "--frames",
-        "40",
+        frames,
         "--fixed-dt",
         "0.0166667",
         "--no-watch",
@@ -115,4 +120,23 @@ fn view_shows_a_bon_rig_with_its_bones() {
         .filter(|&(x, y)| img.pixel(x, y).is_some_and(|p| p[0] == 255 && p[1] == 204 && p[2] == 51))
         .count();
     assert!(bone > 30, "bone lines of the rig: {bone} pixels");
+}
+
+/// Issue 31: the first frame showed the bind pose blending into the first clip (0.15 s), so the
+/// first frames jumped from a T-pose. The clip now starts unblended before the first frame:
+/// frames 1 and 4 (1/20 s apart) show almost the same pose (27 pixels changed by more than 40
+/// levels; 225 with the blend from the bind pose).
+#[test]
+fn view_shows_the_clip_from_the_first_frame() {
+    let dir = TempDir::new("view_first");
+    let (_, one) = shoot_after("1", &[], &dir, "frame1.png");
+    let (_, two) = shoot_after("4", &[], &dir, "frame4.png");
+    let changed = (0..180)
+        .flat_map(|y| (0..240).map(move |x| (x, y)))
+        .filter(|&(x, y)| {
+            let (a, b) = (one.pixel(x, y).unwrap_or_default(), two.pixel(x, y).unwrap_or_default());
+            a.iter().zip(b).any(|(p, q)| p.abs_diff(q) > 40)
+        })
+        .count();
+    assert!(changed < 80, "{changed} pixels changed from frame 1 to frame 4");
 }

@@ -16,8 +16,7 @@ fn write_all(dir: &Path, files: &[(String, String)]) -> i32 {
             return 1;
         }
     }
-    println!("wrote {} files to {}", files.len(), dir.display());
-    0
+    super::stdout::status_after(&format!("wrote {} files to {}\n", files.len(), dir.display()))
 }
 
 pub fn api(lua: Option<&Path>, markdown: Option<&Path>) -> i32 {

@@ -140,7 +140,8 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     let bad = || format!("'{s}' is not a size like 960x540");
     let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
     let (w, h) = (w.parse::<u32>().map_err(|_| bad())?, h.parse::<u32>().map_err(|_| bad())?);
-    if w == 0 || h == 0 || w > 16384 || h > 16384 {
+    let max = crate::project::types::MAX_WINDOW_SIDE;
+    if w == 0 || h == 0 || w > max || h > max {
         return Err(bad());
     }
     Ok((w, h))

@@ -14,14 +14,14 @@ pub fn inspect(path: &Path) -> i32 {
     }
     match load_imported(path) {
         Ok(im) => {
-            print!("{}", report(&path.display().to_string(), &im.data));
+            let status = super::stdout::status_after(&report(&path.display().to_string(), &im.data));
             for w in warnings(&im.data) {
                 eprintln!("warning: {}: {w}", path.display());
             }
             for w in &im.warnings {
                 eprintln!("warning: {w}");
             }
-            0
+            status
         }
         Err(e) => {
             eprintln!("error: {e}");
@@ -70,25 +70,19 @@ pub fn inspect_rig(path: &Path, weights: Option<&Path>) -> i32 {
     };
     if let Some(out) = weights {
         let text = crate::project::bon::weights_json(&b).to_string();
-        let written = if out.as_os_str() == "-" {
-            println!("{text}");
-            Ok(())
-        } else {
-            std::fs::write(out, text + "\n")
-        };
-        if let Err(e) = written {
+        if out.as_os_str() == "-" {
+            return super::stdout::status_after(&(text + "\n"));
+        }
+        if let Err(e) = std::fs::write(out, text + "\n") {
             eprintln!("error: {}: {e}", out.display());
             return 1;
         }
-        if out.as_os_str() == "-" {
-            return 0;
-        }
     }
-    print!("{}", rig_report(&shown, &b));
+    let status = super::stdout::status_after(&rig_report(&shown, &b));
     for w in &b.warnings {
         eprintln!("warning: {w}");
     }
-    0
+    status
 }
 
 /// The rig part of `inspect RIG.bon`, then the usual model report of the rigged OBJ.
@@ -217,6 +211,16 @@ pub fn vertices(path: &Path, anim: Option<&str>, times: &[f32], out: &Path) -> i
         }
     };
     let times = if times.is_empty() { &[0.0][..] } else { times };
+    // The file's own mesh numbers (OBJ and `.bon` meshes are numbered in order, as here).
+    let name = path.to_string_lossy();
+    let gltf = !crate::project::import::is_obj(&name) && !crate::project::import::is_bon(&name);
+    let file_meshes = match std::fs::read(path) {
+        Ok(b) if gltf => crate::project::gltf::node_meshes(&b),
+        _ => Vec::new(),
+    };
+    let mesh_of = |p: &crate::game::posed::PosedPrimitive| {
+        m.nodes.get(p.node).and_then(|n| file_meshes.get(n.gltf_index).copied().flatten()).unwrap_or(p.mesh)
+    };
     let mut frames = Vec::new();
     for &t in times {
         let prims = crate::game::posed::posed_vertices(&m, rig.clone(), clip, t);
@@ -226,7 +230,7 @@ pub fn vertices(path: &Path, anim: Option<&str>, times: &[f32], out: &Path) -> i
                 let flat: Vec<f32> = p.positions.iter().flatten().copied().collect();
                 serde_json::json!({
                     "node": m.nodes.get(p.node).map_or(p.node, |n| n.gltf_index),
-                    "mesh": p.mesh,
+                    "mesh": mesh_of(p),
                     "primitive": p.primitive,
                     "positions": flat,
                 })
@@ -234,14 +238,11 @@ pub fn vertices(path: &Path, anim: Option<&str>, times: &[f32], out: &Path) -> i
             .collect();
         frames.push(serde_json::json!({ "t": t, "meshes": meshes }));
     }
-    let text = serde_json::json!({ "frames": frames }).to_string();
-    let written = if out.as_os_str() == "-" {
-        println!("{text}");
-        Ok(())
-    } else {
-        std::fs::write(out, text + "\n")
-    };
-    match written {
+    let text = serde_json::json!({ "frames": frames }).to_string() + "\n";
+    if out.as_os_str() == "-" {
+        return super::stdout::status_after(&text);
+    }
+    match std::fs::write(out, text) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("error: {}: {e}", out.display());

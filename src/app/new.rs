@@ -62,6 +62,6 @@ pub fn new_project(dir: &Path) -> i32 {
             return 1;
         }
     }
-    println!("created {} ({} files); run it with: sinew run {}", dir.display(), files.len(), dir.display());
-    0
+    let d = dir.display();
+    super::stdout::status_after(&format!("created {d} ({} files); run it with: sinew run {d}\n", files.len()))
 }

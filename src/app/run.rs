@@ -57,9 +57,10 @@ struct Spawned {
 
 /// Spawns even a collection with load problems: what did load is still checked (script
 /// overrides, models), so one pass finds everything.
-/// `limit`: the project's `script_time_limit`, already in force for the scripts' top levels.
-fn spawn(res: &Resources, path: &str, limit: Option<std::time::Duration>) -> Spawned {
-    let loaded = collection::load_collection_all(res, path);
+/// `limit`: the project's `script_time_limit`, already in force for the scripts' top levels;
+/// `max_instances`: its capacity, which no collection may expand past.
+fn spawn(res: &Resources, path: &str, limit: Option<std::time::Duration>, max_instances: u32) -> Spawned {
+    let loaded = collection::load_collection_within(res, path, max_instances);
     let mut problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
     let world = Rc::new(RefCell::new(World::new(&loaded.spec.name)));
     let scripts = match ScriptHost::new(world.clone(), res.clone()) {
@@ -88,7 +89,8 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
-    let Spawned { world, scripts, mut problems, .. } = spawn(res, &settings.main_collection, limit);
+    let Spawned { world, scripts, mut problems, .. } =
+        spawn(res, &settings.main_collection, limit, settings.max_instances);
     match input::load_binding(res, &settings.input, settings::SETTINGS_PATH) {
         Ok(binding) => {
             let mut w = world.borrow_mut();
@@ -119,18 +121,18 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
 pub fn run(opts: RunOptions) -> i32 {
     // Before any script runs: a Ctrl-C during an endless `init` must still end the run cleanly.
     crate::script::watchdog::install_signal_handlers();
+    super::interrupt::end_within_grace_after_signal();
     // The whole replay is checked before anything runs: a bad line means no partial run.
     let mut replay = match &opts.replay {
-        Some(path) => match std::fs::read_to_string(path)
-            .map_err(|e| format!("{}: cannot read replay file: {e}", path.display()))
-            .and_then(|text| replay::parse(&path.display().to_string(), &text))
-        {
-            Ok(r) => Some(r),
-            Err(e) => {
-                log::error!("{e}");
-                return 1;
+        Some(path) => {
+            match super::replay_file::read(path).and_then(|text| replay::parse(&path.display().to_string(), &text)) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    log::error!("{e}");
+                    return 1;
+                }
             }
-        },
+        }
         None => None,
     };
     let mut recorder = match &opts.record {
@@ -438,12 +440,12 @@ fn check_materials(res: &Resources, materials: &std::collections::BTreeSet<(Stri
 
 /// The collections to spawn so that each is loaded once: those no other collection includes,
 /// then any left over (collections that only include each other, a cycle).
-fn collection_roots(res: &Resources) -> Vec<String> {
+fn collection_roots(res: &Resources, max_instances: u32) -> Vec<String> {
     let all = res.list(".collection");
     let mut nested = std::collections::HashSet::new();
     let mut files = std::collections::HashMap::new();
     for path in &all {
-        let loaded = collection::load_collection_all(res, path);
+        let loaded = collection::load_collection_within(res, path, max_instances);
         nested.extend(loaded.files.iter().filter(|f| *f != path).cloned());
         files.insert(path.clone(), loaded.files);
     }
@@ -478,19 +480,29 @@ pub fn check(dir: &Path) -> i32 {
     }
     let mut problems = Vec::new();
     let mut limit = None;
+    let mut max_instances = crate::project::types::DEFAULT_MAX_INSTANCES;
+    let mut main = None;
     match settings::load_settings(&res) {
         Ok(s) => {
             if let Err(e) = input::load_binding(&res, &s.input, settings::SETTINGS_PATH) {
                 problems.push(e.to_string());
             }
             limit = (s.script_time_limit > 0.0).then(|| std::time::Duration::from_secs_f32(s.script_time_limit));
+            max_instances = s.max_instances;
+            main = Some(s.main_collection);
         }
         Err(e) => problems.push(e.to_string()),
     }
     let mut materials = std::collections::BTreeSet::new();
     let mut warned = std::collections::BTreeSet::new();
-    for path in collection_roots(&res) {
-        let s = spawn(&res, &path, limit);
+    let mut roots = collection_roots(&res, max_instances);
+    // A main collection that is no listed file (missing, a folder, a link out of the project) is
+    // still loaded the way `run` loads it, so check fails where run would.
+    if let Some(main) = main.filter(|m| !res.list(".collection").contains(m)) {
+        roots.insert(0, main);
+    }
+    for path in roots {
+        let s = spawn(&res, &path, limit, max_instances);
         problems.extend(s.problems);
         for c in s.spec.objects.iter().flat_map(|o| &o.components) {
             if let crate::project::ComponentKind::Model(m) = &c.kind {
@@ -534,8 +546,7 @@ pub fn check(dir: &Path) -> i32 {
         eprintln!("{p}");
     }
     if problems.is_empty() {
-        println!("{}: no problems found", dir.display());
-        0
+        super::stdout::status_after(&format!("{}: no problems found\n", dir.display()))
     } else {
         eprintln!("{} problem(s) found", problems.len());
         defold_hint(Some(dir));

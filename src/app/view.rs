@@ -6,7 +6,7 @@
 //! `--screenshot`, `--replay`.
 use super::run::{RunOptions, run};
 use crate::project::Resources;
-use crate::project::model_data::ModelData;
+use crate::project::model_data::{Aabb, ModelData};
 use std::fmt::Write;
 use std::path::Path;
 
@@ -94,8 +94,33 @@ fn bones(data: &ModelData) -> Vec<(String, usize)> {
         .collect()
 }
 
+/// The model's bounds as the first frame shows it: every node transform applied and the first
+/// clip posed at its start (the viewer starts it before that frame). The meshes' own bounds
+/// leave out the nodes above a skinned mesh, which put CesiumMan (under a rotated root) in a
+/// corner with its head cut off.
+fn first_frame_bounds(data: &ModelData) -> Aabb {
+    let animated = !data.skins.is_empty() || !data.animations.is_empty();
+    let rig = if animated {
+        match crate::game::animation::Rig::new(&data.source, data, &[data]) {
+            Ok(r) => Some(std::sync::Arc::new(r)),
+            Err(_) => return data.aabb,
+        }
+    } else {
+        None
+    };
+    let clip = rig.as_ref().filter(|r| !r.clips.is_empty()).map(|_| 0);
+    let mut bounds = Aabb::default();
+    for p in crate::game::posed::posed_vertices(data, rig, clip, 0.0) {
+        for v in p.positions {
+            bounds.grow(v);
+        }
+    }
+    bounds
+}
+
 fn project_files(name: &str, data: &ModelData) -> Vec<(String, Vec<u8>)> {
-    let (lo, hi) = (glam::Vec3::from(data.aabb.min), glam::Vec3::from(data.aabb.max));
+    let bounds = first_frame_bounds(data);
+    let (lo, hi) = (glam::Vec3::from(bounds.min), glam::Vec3::from(bounds.max));
     let ok = lo.is_finite() && hi.is_finite() && hi.cmpge(lo).all();
     let (center, radius) =
         if ok { ((lo + hi) * 0.5, ((hi - lo).length() * 0.5).max(1e-3)) } else { (glam::Vec3::ZERO, 1.0) };
@@ -136,6 +161,36 @@ fn project_files(name: &str, data: &ModelData) -> Vec<(String, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 31: a skinned mesh under a rotated, scaled root (CesiumMan's layout) is framed where
+    /// it is drawn, not where its bind-pose vertices lie (which glTF leaves untransformed).
+    #[test]
+    fn the_frame_follows_the_posed_model_not_the_mesh_bounds() {
+        use crate::project::gltf::writer::{GltfBuilder, PrimitiveSpec};
+        let mut b = GltfBuilder::new();
+        // A quarter turn about X takes the file's +Z up to -Y; the scale doubles it.
+        let half = std::f32::consts::FRAC_1_SQRT_2;
+        let root = b.node("root", None, [0.0, 10.0, 0.0], [half, 0.0, 0.0, half], [2.0; 3]);
+        let joint = b.node("joint", Some(root), [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+        let body = b.node("body", Some(root), [0.0; 3], [0.0, 0.0, 0.0, 1.0], [1.0; 3]);
+        let prim = PrimitiveSpec {
+            positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]],
+            normals: vec![[0.0, 1.0, 0.0]; 3],
+            joints: vec![[0; 4]; 3],
+            weights: vec![[1.0, 0.0, 0.0, 0.0]; 3],
+            ..Default::default()
+        };
+        b.mesh(body, "body", &[prim], &[], &[]);
+        b.skin(body, &[joint], None);
+        let data = crate::project::gltf::import_bytes("/m.glb", &b.to_glb(), None).unwrap();
+        assert_eq!((data.aabb.min, data.aabb.max), ([0.0; 3], [1.0, 0.0, 1.0]), "the bind-pose mesh bounds");
+        let posed = first_frame_bounds(&data);
+        let close = |a: [f32; 3], e: [f32; 3]| a.iter().zip(e).all(|(x, y)| (x - y).abs() < 1e-5);
+        assert!(close(posed.min, [0.0, 8.0, 0.0]) && close(posed.max, [2.0, 10.0, 0.0]), "{posed:?}");
+        let files = project_files("m.glb", &data);
+        let info = String::from_utf8_lossy(&files[2].1).to_string();
+        assert!(info.contains("center = vmath.vector3(1, 9, "), "{info}");
+    }
 
     #[test]
     fn lua_strings_escape_everything_unusual() {

@@ -32,6 +32,15 @@ fn ids() -> &'static Ids {
 /// cannot grow the frame without bound); the rest are dropped with one warning.
 pub const MAX_PER_FRAME: usize = 4096;
 
+/// At most this many characters of `draw_text` are drawn per frame, the rest cut with one
+/// warning: 4,096 texts of 1,920 glyphs made the overlay ask for 1.3 GB in one frame (issue 32).
+/// The same cap as one label's text; the overlay's vertices for it are about 12 MB.
+pub const MAX_GLYPHS_PER_FRAME: usize = 65_536;
+
+/// The fields `draw_text` reads; any other is refused, as every file format refuses unknown
+/// fields (a `size` that is silently ignored looks like a renderer bug).
+const DRAW_TEXT_FIELDS: [&str; 3] = ["text", "position", "color"];
+
 /// Screen text: pixels from the bottom-left corner of the window.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DebugText {
@@ -57,6 +66,9 @@ pub struct RenderRequests {
     pub clear_color: Option<[f32; 4]>,
     warned: HashSet<u64>,
     dropped: bool,
+    /// Characters of this frame's `texts`.
+    glyphs: usize,
+    glyphs_cut: bool,
 }
 
 /// The sockets the runtime answers instead of a game object.
@@ -66,6 +78,16 @@ pub fn is_render_socket(socket: u64) -> bool {
 
 pub fn is_system_socket(socket: u64) -> bool {
     socket == ids().system
+}
+
+/// The first key of table `data` that is not in `known`, quoted for a message.
+fn unknown_field(data: &MsgValue, known: &[&str]) -> Option<String> {
+    let MsgValue::Table(entries) = data else { return None };
+    entries.iter().find_map(|(k, _)| match k {
+        MsgValue::String(s) if known.contains(&s.as_str()) => None,
+        MsgValue::String(s) => Some(format!("'{s}'")),
+        other => Some(format!("{other:?}")),
+    })
 }
 
 fn vec3(v: Option<&MsgValue>) -> Option<[f32; 3]> {
@@ -90,6 +112,28 @@ impl RenderRequests {
         self.texts.clear();
         self.lines.clear();
         self.dropped = false;
+        self.glyphs = 0;
+        self.glyphs_cut = false;
+    }
+
+    /// `text` cut to what is left of this frame's glyph budget (None when nothing is).
+    fn within_glyph_budget(&mut self, mut text: String) -> Option<String> {
+        let left = MAX_GLYPHS_PER_FRAME - self.glyphs;
+        let fits = match text.char_indices().nth(left) {
+            None => true,
+            Some((cut, _)) => {
+                text.truncate(cut);
+                false
+            }
+        };
+        if !fits && !self.glyphs_cut {
+            self.glyphs_cut = true;
+            log::warn!(
+                "@render: more than {MAX_GLYPHS_PER_FRAME} characters of draw_text this frame; the rest are cut"
+            );
+        }
+        self.glyphs += text.chars().count();
+        (!text.is_empty()).then_some(text)
     }
 
     fn room(&mut self) -> bool {
@@ -110,12 +154,20 @@ impl RenderRequests {
             Err(e) => return log::error!("@render: {}: {e}", name_of(m.id)),
         };
         if m.id == ids().draw_text {
+            if let Some(field) = unknown_field(&data, &DRAW_TEXT_FIELDS) {
+                return log::error!(
+                    "@render: draw_text has no field {field} (its fields: {}); the text is not drawn",
+                    DRAW_TEXT_FIELDS.join(", ")
+                );
+            }
             let text = match data.get("text") {
                 Some(MsgValue::String(s)) => s.clone(),
                 _ => return log::error!("@render: draw_text needs a string 'text'"),
             };
             let p = vec3(data.get("position")).unwrap_or([0.0; 3]);
-            if self.room() {
+            if self.room()
+                && let Some(text) = self.within_glyph_budget(text)
+            {
                 self.texts.push(DebugText { text, x: p[0], y: p[1], color: color(data.get("color"), [1.0; 4]) });
             }
         } else if m.id == ids().draw_line {
@@ -145,5 +197,57 @@ impl RenderRequests {
         if self.warned.insert(id) {
             log::warn!("{socket}: message '{}' is not supported by Sinew and is ignored", name_of(id));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::message::encode;
+
+    fn table(fields: &[(&str, MsgValue)]) -> MsgValue {
+        MsgValue::Table(fields.iter().map(|(k, v)| (MsgValue::String(k.to_string()), v.clone())).collect())
+    }
+
+    fn draw_text(fields: &[(&str, MsgValue)]) -> Message {
+        let mut data = Vec::new();
+        encode(&table(fields), &mut data);
+        Message { sender: Default::default(), receiver: Default::default(), id: hash_str("draw_text"), data }
+    }
+
+    fn text(s: &str) -> (&'static str, MsgValue) {
+        ("text", MsgValue::String(s.to_string()))
+    }
+
+    /// Issue 32's glyph bomb: 4,096 texts of 1,920 glyphs a frame. What is kept stays within the
+    /// budget (the overlay's memory follows it), cut at a character, and the next frame starts over.
+    #[test]
+    fn draw_text_glyphs_are_budgeted_per_frame() {
+        let mut r = RenderRequests::default();
+        let long = "é".repeat(1920);
+        for _ in 0..MAX_PER_FRAME {
+            r.render_message(&draw_text(&[text(&long)]));
+        }
+        let kept: usize = r.texts.iter().map(|t| t.text.chars().count()).sum();
+        assert_eq!(kept, MAX_GLYPHS_PER_FRAME);
+        assert_eq!(r.texts.len(), MAX_GLYPHS_PER_FRAME.div_ceil(1920));
+        assert_eq!(r.texts.last().map(|t| t.text.chars().count()), Some(MAX_GLYPHS_PER_FRAME % 1920));
+        r.end_frame();
+        r.render_message(&draw_text(&[text("again")]));
+        assert_eq!(r.texts.len(), 1);
+    }
+
+    /// Issue 31: `size` (which Defold's draw_text has not either) was ignored without a word.
+    #[test]
+    fn draw_text_refuses_unknown_fields() {
+        let mut r = RenderRequests::default();
+        r.render_message(&draw_text(&[text("big"), ("size", MsgValue::Number(40.0))]));
+        assert!(r.texts.is_empty());
+        let fields = table(&[text("x"), ("size", MsgValue::Number(1.0))]);
+        assert_eq!(unknown_field(&fields, &DRAW_TEXT_FIELDS).as_deref(), Some("'size'"));
+        let known =
+            [text("ok"), ("position", MsgValue::Vector3([1.0, 2.0, 0.0])), ("color", MsgValue::Vector4([1.0; 4]))];
+        r.render_message(&draw_text(&known));
+        assert_eq!(r.texts.len(), 1);
     }
 }

@@ -2,7 +2,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
-use crate::project::types::ProjectSettings;
+use crate::project::types::{MAX_WINDOW_SIDE, ProjectSettings};
 use serde::Deserialize;
 
 /// Where the project settings live; fixed so a folder is recognisable as a project.
@@ -70,19 +70,27 @@ pub fn load_settings(res: &Resources) -> Result<ProjectSettings, LoadError> {
 /// Parses the text of `/project.json` (separate so `sinew check` and tests need no folder).
 pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
     let file: SettingsFile = json::parse(SETTINGS_PATH, text)?;
-    let mut s = ProjectSettings {
-        main_collection: json::resource_path(&file.main_collection, SETTINGS_PATH)?,
-        ..ProjectSettings::default()
-    };
+    let main = json::resource_path(&file.main_collection, SETTINGS_PATH)?;
+    // `run` would read anything else as a collection and fail where `check` saw nothing wrong.
+    if !main.ends_with(".collection") {
+        let msg = format!("main_collection '{main}' must name a .collection file");
+        return Err(file.main_collection.error(SETTINGS_PATH, msg));
+    }
+    let mut s = ProjectSettings { main_collection: main, ..ProjectSettings::default() };
     if let Some(t) = file.title {
+        // The window system takes a C string: a NUL would fail the window after a clean check.
+        if t.contains('\0') {
+            return Err(LoadError::new(SETTINGS_PATH, "title must not contain a NUL character"));
+        }
         s.title = t;
     }
     if let Some(w) = file.window {
         s.width = w.value.width.unwrap_or(s.width);
         s.height = w.value.height.unwrap_or(s.height);
         s.vsync = w.value.vsync.unwrap_or(s.vsync);
-        if s.width == 0 || s.height == 0 {
-            return Err(w.error(SETTINGS_PATH, "window width and height must be at least 1"));
+        if s.width == 0 || s.height == 0 || s.width > MAX_WINDOW_SIDE || s.height > MAX_WINDOW_SIDE {
+            let msg = format!("window width and height must be from 1 to {MAX_WINDOW_SIDE}");
+            return Err(w.error(SETTINGS_PATH, msg));
         }
     }
     s.clear_color = file.clear_color.unwrap_or(s.clear_color);
@@ -199,6 +207,23 @@ mod tests {
         assert!(e.message.contains("escapes"), "{e}");
         let e = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": -3 } }"#).unwrap_err();
         assert!(e.line.is_some(), "{e}");
+    }
+
+    /// Issue 32: what `check` passed and `run` then failed on is refused here, where both read it.
+    #[test]
+    fn what_run_cannot_start_with_is_refused() {
+        let refused = |extra: &str, main: &str| {
+            parse_settings(&format!(r#"{{ "main_collection": "{main}"{extra} }}"#)).unwrap_err().to_string()
+        };
+        let e = refused("", "/project.json");
+        assert!(e.contains("main_collection '/project.json' must name a .collection file"), "{e}");
+        assert!(refused("", "/main").contains("must name a .collection file"));
+        let e = refused(r#", "title": "a\u0000b""#, "/m.collection");
+        assert!(e.contains("title must not contain a NUL"), "{e}");
+        let e = refused(r#", "window": { "width": 20000, "height": 20000 }"#, "/m.collection");
+        assert!(e.starts_with("/project.json:1:") && e.contains("from 1 to 16384"), "{e}");
+        let s = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": 16384 } }"#).unwrap();
+        assert_eq!(s.width, MAX_WINDOW_SIDE);
     }
 
     #[test]

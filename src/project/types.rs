@@ -151,6 +151,10 @@ pub struct FactorySpec {
     pub objects: std::sync::Arc<Vec<ObjectSpec>>,
 }
 
+/// The widest or tallest window (or `--size`) accepted: GL's usual largest framebuffer side,
+/// and already a gigabyte of pixels.
+pub const MAX_WINDOW_SIDE: u32 = 16384;
+
 /// `max_instances` when project.json gives none (Defold's default collection capacity is
 /// smaller; a runtime with flat arrays has no reason to be stingy).
 pub const DEFAULT_MAX_INSTANCES: u32 = 65_536;

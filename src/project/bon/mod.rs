@@ -52,8 +52,8 @@ pub fn import(res: &Resources, path: &str) -> Result<BonImport, LoadError> {
 /// Rigs an imported OBJ with a parsed `.bon`.
 pub fn rig(file: BonFile, obj: obj::ObjImport) -> BonImport {
     let kernel = WeightRig::new(&file);
-    let mut weights = vec![VertexWeights::default(); obj.positions.len()];
-    kernel.weights(&obj.positions, &mut weights);
+    let mut weights = vec![VertexWeights::default(); obj.exact.len()];
+    kernel.weights_exact(&obj.exact, &mut weights);
     let n = file.bones.len();
     let (mut captured, mut uncaptured) = (vec![0; n], vec![0; n]);
     for w in &weights {

@@ -3,6 +3,7 @@
 //! one pass reads the file and every reference is checked where it is written.
 use crate::base::error::LoadError;
 use crate::project::obj::line_error;
+use std::collections::HashMap;
 
 /// More bones than this is not a rig anyone wrote by hand (and joint indices are `u16`).
 pub const MAX_BONES: usize = 1024;
@@ -47,6 +48,10 @@ pub fn parse(path: &str, text: &str) -> Result<BonFile, LoadError> {
     let mut read: Option<(String, usize)> = None;
     let mut points: Vec<Point> = Vec::new();
     let mut bones: Vec<BoneDef> = Vec::new();
+    // Names to indices: a file of 300,000 `BoneAxis` lines must not compare each name with
+    // every one before it.
+    let mut point_index: HashMap<String, usize> = HashMap::new();
+    let mut bone_index: HashMap<String, usize> = HashMap::new();
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -77,16 +82,17 @@ pub fn parse(path: &str, text: &str) -> Result<BonFile, LoadError> {
             "boneaxis" => {
                 want(4, "BoneAxis NAME X Y Z")?;
                 let name = args[0];
-                if points.iter().any(|p| p.name == name) {
+                if point_index.contains_key(name) {
                     return Err(err(format!("duplicate point '{name}'")));
                 }
                 let pos = numbers::<3>(&args[1..]).map_err(err)?;
+                point_index.insert(name.to_string(), points.len());
                 points.push(Point { name: name.to_string(), pos });
             }
             "bone" => {
                 want(4, "Bone NAME PARENT PIVOT END")?;
                 let (name, parent, pivot, end) = (args[0], args[1], args[2], args[3]);
-                if bones.iter().any(|b| b.name == name) {
+                if bone_index.contains_key(name) {
                     return Err(err(format!("duplicate bone '{name}'")));
                 }
                 if name.eq_ignore_ascii_case("scene") || name.eq_ignore_ascii_case("parent") {
@@ -103,17 +109,11 @@ pub fn parse(path: &str, text: &str) -> Result<BonFile, LoadError> {
                     }
                     Some(bones.len() - 1)
                 } else {
-                    Some(
-                        bones
-                            .iter()
-                            .position(|b| b.name == parent)
-                            .ok_or_else(|| err(format!("unknown parent bone '{parent}'")))?,
-                    )
+                    Some(*bone_index.get(parent).ok_or_else(|| err(format!("unknown parent bone '{parent}'")))?)
                 };
-                let point = |n: &str| {
-                    points.iter().position(|p| p.name == n).ok_or_else(|| err(format!("unknown point '{n}'")))
-                };
+                let point = |n: &str| point_index.get(n).copied().ok_or_else(|| err(format!("unknown point '{n}'")));
                 let (pivot, end) = (point(pivot)?, point(end)?);
+                bone_index.insert(name.to_string(), bones.len());
                 bones.push(BoneDef {
                     name: name.to_string(),
                     parent,

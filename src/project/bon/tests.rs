@@ -391,3 +391,36 @@ fn sample_mannequin_rigs_with_a_soft_waist_and_limited_elbows() {
     let ids: Vec<&str> = b.data.meshes.iter().map(|m| m.id.as_str()).collect();
     assert_eq!(ids, ["body", "head"]);
 }
+
+/// Issue 32: 300,000 `BoneAxis` lines. Each one and each `Bone` looked through every point
+/// before it (over a minute); now by name. Not timed: at this size the old scan is obviously slow.
+#[test]
+fn many_points_are_found_by_name() {
+    const POINTS: usize = 300_000;
+    let mut text = String::from("Read body.obj\n");
+    for k in 0..POINTS {
+        text.push_str(&format!("BoneAxis p{k} {k} 0 0\n"));
+    }
+    text.push_str(&format!("Bone first Scene p0 p{}\nBone second first p{} p1\n", POINTS - 1, POINTS / 2));
+    let f = parse("/r/rig.bon", &text).unwrap();
+    assert_eq!(f.points.len(), POINTS);
+    assert_eq!((f.bones[0].pivot, f.bones[0].end), (0, POINTS - 1));
+    assert_eq!((f.bones[1].parent, f.bones[1].pivot, f.bones[1].end), (Some(0), POINTS / 2, 1));
+    let dup = parse("/r/rig.bon", &format!("{text}BoneAxis p{} 0 0 0\n", POINTS - 1)).unwrap_err();
+    assert_eq!(dup.line, Some(POINTS + 4));
+    assert!(dup.message.contains("duplicate point"), "{dup}");
+}
+
+/// rigs.md 2.3: a vertex exactly as far from two bones goes to the earlier one. `0.1` lies halfway
+/// between bones at x = 0 and x = 0.2 in the file's decimals; as f32 it is 0.100000001, nearer
+/// the second bone, which won before the distances were taken from the f64 coordinates.
+#[test]
+fn a_tie_written_in_the_file_goes_to_the_earlier_bone() {
+    let bon = "Read m.obj\nBoneAxis a0 0 0 0\nBoneAxis a1 0 1 0\nBoneAxis b0 0.2 0 0\nBoneAxis b1 0.2 1 0\n\
+               Bone A Scene a0 a1\nBone B Scene b0 b1\n";
+    let file = parse("/r/rig.bon", bon).unwrap();
+    let obj = crate::project::obj::parse("/r/m.obj", "v 0.1 0.5 0\nv 0.15 0.5 0\n", None).unwrap();
+    let b = rig(file, obj);
+    assert_eq!(b.weights[0].bones[0], 0, "the tie goes to A, the earlier bone: {:?}", b.weights[0]);
+    assert_eq!(b.weights[1].bones[0], 1, "nearer B: {:?}", b.weights[1]);
+}

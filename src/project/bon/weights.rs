@@ -108,11 +108,21 @@ impl WeightRig {
     /// Weights of every position; `out` must be as long as `positions` (else nothing is written
     /// and false is returned). A rig without bones leaves `out` untouched too.
     pub fn weights(&self, positions: &[[f32; 3]], out: &mut [VertexWeights]) -> bool {
-        if out.len() != positions.len() || self.bones.is_empty() {
+        self.fill(positions.len(), positions.iter().map(|p| p.map(f64::from)), out)
+    }
+
+    /// [`WeightRig::weights`] of coordinates as the file wrote them (the OBJ's `v` lines read
+    /// as f64): `0.1` between bones at 0 and 0.2 is a tie, which its f32 rounding is not.
+    pub fn weights_exact(&self, positions: &[[f64; 3]], out: &mut [VertexWeights]) -> bool {
+        self.fill(positions.len(), positions.iter().copied(), out)
+    }
+
+    fn fill(&self, count: usize, positions: impl Iterator<Item = [f64; 3]>, out: &mut [VertexWeights]) -> bool {
+        if out.len() != count || self.bones.is_empty() {
             return false;
         }
-        for (p, o) in positions.iter().zip(out.iter_mut()) {
-            *o = self.vertex([p[0] as f64, p[1] as f64, p[2] as f64]);
+        for (v, o) in positions.zip(out.iter_mut()) {
+            *o = self.vertex(v);
         }
         true
     }

@@ -5,7 +5,8 @@ use super::*;
 /// An instance component over the prototype's: the instance's fields win, and `properties`
 /// merge per property so an instance can tweak one `go.property` and keep the rest.
 pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> Result<ComponentDesc, LoadError> {
-    if let (Some(a), Some(b)) = (base.ty, over.ty)
+    let known = |c: &ComponentDesc| c.ty.as_ref().and_then(|t| t.value.known());
+    if let (Some(a), Some(b)) = (known(base), known(over))
         && a != b
     {
         let msg = format!("component '{}' is a {} in the prototype but a {} here", over.id.value.0, a.name(), b.name());

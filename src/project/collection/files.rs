@@ -58,7 +58,7 @@ pub(super) struct GoFile {
 pub(super) struct ComponentDesc {
     pub(super) id: Located<Id>,
     #[serde(rename = "type")]
-    pub(super) ty: Option<ComponentType>,
+    pub(super) ty: Option<Located<TypeField>>,
     pub(super) script: Option<Located<String>>,
     pub(super) properties: Option<OrderedMap<Located<Value>>>,
     pub(super) model: Option<Located<String>>,
@@ -185,18 +185,36 @@ impl ComponentType {
     }
 }
 
-impl<'de> Deserialize<'de> for ComponentType {
+/// A component's `type` as written. An unknown one is kept, not a parse error, so the loader
+/// reports it at its position and goes on to the file's other problems (`sinew check` lists a
+/// missing script beside a misspelt type).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum TypeField {
+    Known(ComponentType),
+    Unknown(String),
+}
+
+impl TypeField {
+    pub(super) fn known(&self) -> Option<ComponentType> {
+        match self {
+            TypeField::Known(t) => Some(*t),
+            TypeField::Unknown(_) => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TypeField {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        match s.as_str() {
-            "script" => Ok(ComponentType::Script),
-            "model" => Ok(ComponentType::Model),
-            "camera" => Ok(ComponentType::Camera),
-            "light" => Ok(ComponentType::Light),
-            "factory" => Ok(ComponentType::Factory),
-            "collectionfactory" => Ok(ComponentType::CollectionFactory),
-            "label" => Ok(ComponentType::Label),
-            _ => Err(de::Error::custom(format!("unknown component type '{s}' (expected {TYPE_NAMES})"))),
-        }
+        Ok(match s.as_str() {
+            "script" => TypeField::Known(ComponentType::Script),
+            "model" => TypeField::Known(ComponentType::Model),
+            "camera" => TypeField::Known(ComponentType::Camera),
+            "light" => TypeField::Known(ComponentType::Light),
+            "factory" => TypeField::Known(ComponentType::Factory),
+            "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
+            "label" => TypeField::Known(ComponentType::Label),
+            _ => TypeField::Unknown(s),
+        })
     }
 }

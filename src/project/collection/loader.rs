@@ -18,6 +18,14 @@ pub(super) struct Loader<'a> {
     pub(super) paths: HashSet<String>,
     /// Factory prototypes already flattened, by resource path.
     pub(super) factories: HashMap<String, FactorySpec>,
+    /// Collection files parsed so far, by resource path: a file nested many times is read once.
+    pub(super) parsed: HashMap<String, Rc<CollectionFile>>,
+    /// Game objects each collection file expands to, nested instances included (see
+    /// [`Loader::expansion`]).
+    pub(super) expansions: HashMap<String, u64>,
+    /// The project's `max_instances`: no collection, nor a collection factory's prototype, may
+    /// expand to more game objects.
+    pub(super) max_instances: u32,
 }
 
 impl Loader<'_> {
@@ -39,7 +47,10 @@ impl Loader<'_> {
             let msg = format!("collections nested more than {MAX_COLLECTION_DEPTH} deep");
             return Err(path.error(referrer, msg));
         }
-        let (norm, file): (String, CollectionFile) = json::read(self.res, path, referrer)?;
+        if prefix == "/" {
+            self.refuse_past_capacity(path, referrer)?;
+        }
+        let (norm, file) = self.parsed(path, referrer)?;
         self.problems.extend(duplicate_ids(&file, &norm));
         if !self.files.contains(&norm) {
             self.files.push(norm.clone());
@@ -57,7 +68,61 @@ impl Loader<'_> {
             }
         }
         self.stack.pop();
-        Ok(file.name)
+        Ok(file.name.clone())
+    }
+
+    /// A collection file, parsed once however many instances name it.
+    fn parsed(&mut self, path: &Located<String>, referrer: &str) -> Result<(String, Rc<CollectionFile>), LoadError> {
+        let norm = json::resource_path(path, referrer)?;
+        if let Some(f) = self.parsed.get(&norm) {
+            return Ok((norm, f.clone()));
+        }
+        let (norm, file): (String, CollectionFile) = json::read(self.res, path, referrer)?;
+        let file = Rc::new(file);
+        self.parsed.insert(norm.clone(), file.clone());
+        Ok((norm, file))
+    }
+
+    /// Refuses a collection (the top one or a collection factory's prototype) that expands to
+    /// more than `max_instances` game objects, before one of them is made: 22 tiny files that
+    /// each nest two instances of the next expand to millions (issue 32, "laughs").
+    fn refuse_past_capacity(&mut self, path: &Located<String>, referrer: &str) -> Result<(), LoadError> {
+        let total = self.expansion(path, referrer, &mut Vec::new());
+        let max = self.max_instances;
+        if total <= u64::from(max) {
+            return Ok(());
+        }
+        let norm = json::resource_path(path, referrer)?;
+        let msg = format!(
+            "collection '{norm}' expands to {total} game objects (nested collections included), more than \
+             max_instances ({max}; project.json \"max_instances\" raises it)"
+        );
+        Err(path.error(referrer, msg))
+    }
+
+    /// The game objects `path` expands to, counted from the files alone (each parsed once, each
+    /// count kept), saturating. A file that cannot be read, a cycle or too deep a nesting counts
+    /// nothing here: loading reports those.
+    fn expansion(&mut self, path: &Located<String>, referrer: &str, open: &mut Vec<String>) -> u64 {
+        let Ok(norm) = json::resource_path(path, referrer) else { return 0 };
+        if let Some(&n) = self.expansions.get(&norm) {
+            return n;
+        }
+        if open.contains(&norm) || open.len() >= MAX_COLLECTION_DEPTH {
+            return 0;
+        }
+        let Ok((norm, file)) = self.parsed(path, referrer) else { return 0 };
+        fn objects(o: &ObjectDesc) -> u64 {
+            o.children.iter().fold(1, |n, c| n.saturating_add(objects(c)))
+        }
+        let mut total = file.objects.iter().fold(0u64, |n, o| n.saturating_add(objects(o)));
+        open.push(norm.clone());
+        for c in &file.collections {
+            total = total.saturating_add(self.expansion(&c.collection, &norm, open));
+        }
+        open.pop();
+        self.expansions.insert(norm, total);
+        total
     }
 
     /// Adds a game object and its children; `place` is set only for the top-level objects of a
@@ -152,9 +217,15 @@ impl Loader<'_> {
 
     pub(super) fn component(&mut self, c: &ComponentDesc, file: &str) -> Result<ComponentSpec, LoadError> {
         let id = &c.id.value.0;
-        let Some(ty) = c.ty else {
+        let Some(field) = &c.ty else {
             let msg = format!("component '{id}' needs a 'type' ({TYPE_NAMES})");
             return Err(c.id.error(file, msg));
+        };
+        let ty = match &field.value {
+            TypeField::Known(t) => *t,
+            TypeField::Unknown(name) => {
+                return Err(field.error(file, format!("unknown component type '{name}' (expected {TYPE_NAMES})")));
+            }
         };
         if let Some(field) = foreign_field(c, ty) {
             let msg = format!("field '{field}' does not apply to {} component '{id}'", ty.name());

@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 /// Deeper nesting than this is almost certainly a mistake and would only slow loading down.
 pub const MAX_COLLECTION_DEPTH: usize = 32;
@@ -49,6 +50,13 @@ pub struct LoadedCollection {
 /// loaded despite them: a broken object, component or nested collection is skipped and loading
 /// goes on, so one pass of `sinew check` (or a refused `run`) lists them all.
 pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
+    load_collection_within(res, path, DEFAULT_MAX_INSTANCES)
+}
+
+/// [`load_collection_all`] for a project whose `max_instances` is `max_instances`: a collection
+/// (or collection factory prototype) that expands to more game objects is refused before any is
+/// made.
+pub fn load_collection_within(res: &Resources, path: &str, max_instances: u32) -> LoadedCollection {
     let mut loader = Loader {
         res,
         stack: Vec::new(),
@@ -58,6 +66,9 @@ pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
         files: Vec::new(),
         paths: HashSet::new(),
         factories: HashMap::new(),
+        parsed: HashMap::new(),
+        expansions: HashMap::new(),
+        max_instances,
     };
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {

@@ -418,3 +418,82 @@ fn depth_is_capped() {
     let e = Project::new(&refs).load("/c0.collection").unwrap_err();
     assert!(e.message.contains("nested more than 32 deep"), "{e}");
 }
+
+/// Issue 31: an unknown component type was a parse error of the whole file, which hid a missing
+/// model and a missing script beside it.
+#[test]
+fn an_unknown_component_type_does_not_hide_the_other_problems() {
+    let text = "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n { \"id\": \"s\", \"type\": \"sprite\" },\n \
+                { \"id\": \"m\", \"type\": \"model\", \"model\": \"/main/none.model\" },\n \
+                { \"id\": \"c\", \"type\": \"script\", \"script\": \"/main/none.script\" },\n \
+                { \"id\": \"ok\", \"type\": \"script\", \"script\": \"/main/a.script\" } ] } ] }";
+    let p = Project::new(&[("/main/main.collection", text), ("/main/a.script", "")]);
+    let loaded = load_collection_all(&Resources::open_dir(&p.0).unwrap(), "/main/main.collection");
+    let got: Vec<(Option<usize>, &str)> = loaded.problems.iter().map(|e| (e.line, e.message.as_str())).collect();
+    assert_eq!(got.len(), 3, "{got:?}");
+    assert_eq!(got[0].0, Some(2), "{got:?}");
+    assert!(got[0].1.starts_with("unknown component type 'sprite' (expected script, model"), "{got:?}");
+    assert!(got[1].1.contains("'/main/none.model' not found"), "{got:?}");
+    assert!(got[2].1.contains("'/main/none.script' not found"), "{got:?}");
+    let ids: Vec<&str> = loaded.spec.objects[0].components.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["ok"]);
+}
+
+/// `depth` files, each with one object and two instances of the next: 2^depth − 1 objects.
+fn laughs(depth: usize) -> Vec<(String, String)> {
+    (0..depth)
+        .map(|i| {
+            let next = if i + 1 < depth {
+                format!(
+                    r#", "collections": [ {{ "id": "x", "collection": "/l{n}.collection" }}, {{ "id": "y", "collection": "/l{n}.collection" }} ]"#,
+                    n = i + 1
+                )
+            } else {
+                String::new()
+            };
+            (format!("/l{i}.collection"), format!(r#"{{ "objects": [ {{ "id": "o" }} ]{next} }}"#))
+        })
+        .collect()
+}
+
+/// Issue 32 "laughs": 22 tiny files expand to 4 million objects (45 s and 3.5 GB before). The
+/// count comes from the files alone, each read once, so the refusal costs nothing; within
+/// `max_instances` the same nesting loads as before.
+#[test]
+fn a_collection_expanding_past_max_instances_is_refused_before_loading() {
+    let files = laughs(22);
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let p = Project::new(&refs);
+    let res = Resources::open_dir(&p.0).unwrap();
+    let loaded = load_collection_within(&res, "/l0.collection", 1024);
+    assert!(loaded.spec.objects.is_empty(), "{} objects made", loaded.spec.objects.len());
+    assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+    let e = loaded.problems[0].to_string();
+    assert_eq!(
+        e,
+        "/l0.collection: collection '/l0.collection' expands to 4194303 game objects (nested collections \
+         included), more than max_instances (1024; project.json \"max_instances\" raises it)"
+    );
+    // The default capacity refuses it too.
+    assert!(p.load("/l0.collection").unwrap_err().message.contains("more than max_instances (65536"));
+    // Ten levels: 1023 objects fit in 1024.
+    assert_eq!(load_collection_within(&res, "/l12.collection", 1023).spec.objects.len(), 1023);
+    let e = load_collection_within(&res, "/l12.collection", 1022).problems.remove(0);
+    assert!(e.message.contains("expands to 1023 game objects"), "{e}");
+}
+
+/// The same through a collection factory: its prototype is flattened at load, so it is counted
+/// before it is flattened and refused at the factory's line.
+#[test]
+fn a_collection_factory_prototype_past_max_instances_is_refused() {
+    let mut files = laughs(22);
+    files.push((
+        "/main.collection".into(),
+        "{ \"objects\": [ { \"id\": \"spawner\", \"components\": [\n { \"id\": \"f\", \"type\": \"collectionfactory\", \"prototype\": \"/l0.collection\" } ] } ] }".into(),
+    ));
+    let refs: Vec<(&str, &str)> = files.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let p = Project::new(&refs);
+    let e = p.load("/main.collection").unwrap_err();
+    assert_eq!((e.resource.as_str(), e.line), ("/main.collection", Some(2)), "{e}");
+    assert!(e.message.contains("collection '/l0.collection' expands to 4194303 game objects"), "{e}");
+}

@@ -4,6 +4,8 @@
 //! path (`/m.glb: meshes[0].primitives[1].indices: index 812 out of range (800 vertices)`); as
 //! many as practical are collected so one fix-and-retry shows most of the problems at once.
 mod accessor;
+/// OBJ imports are held to the same budget as glTF's.
+pub(crate) use accessor::Budget;
 mod anim;
 pub mod humanoid;
 mod material;
@@ -16,7 +18,7 @@ pub mod writer;
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::model_data::{Aabb, ModelData, TextureData, Wrap};
-use accessor::{Budget, Buffers};
+use accessor::Buffers;
 use gltf::json;
 
 /// How many problems one error message lists before it says "and N more".
@@ -77,6 +79,24 @@ pub fn import_bytes(path_for_messages: &str, bytes: &[u8], res: Option<&Resource
         Err(e) => return Err(fail(parse_message(&e))),
     };
     convert(src, &root, &budget, bin, res)
+}
+
+/// The glTF mesh index of each node (`nodes[i].mesh`), from the file's JSON alone: `ModelData`
+/// numbers meshes in the order the nodes draw them, which is not the file's numbering when a
+/// mesh is drawn twice or not at all; `sinew inspect` reports the file's. Empty for bytes that
+/// are not glTF.
+pub fn node_meshes(bytes: &[u8]) -> Vec<Option<usize>> {
+    #[derive(serde::Deserialize)]
+    struct Node {
+        mesh: Option<usize>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Nodes {
+        #[serde(default)]
+        nodes: Vec<Node>,
+    }
+    let json = if bytes.starts_with(b"glTF") { split_glb(bytes).map_or(&[][..], |(j, _)| j) } else { bytes };
+    serde_json::from_slice::<Nodes>(json).map(|r| r.nodes.into_iter().map(|n| n.mesh).collect()).unwrap_or_default()
 }
 
 /// What one JSON object costs once parsed and imported (measured: 2,000,000 empty `nodes` take

@@ -9,10 +9,11 @@ pub mod mtl;
 use crate::base::error::LoadError;
 use crate::base::path::resolve_relative;
 use crate::project::Resources;
+use crate::project::gltf::Budget;
 use crate::project::model_data::{
     Aabb, AlphaMode, MaterialData, MeshData, ModelData, NodeData, PrimitiveData, TextureData,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// An error on one line (`/m.obj:12: message`, no column: OBJ fields have no useful one).
 pub(crate) fn line_error(path: &str, line: usize, message: String) -> LoadError {
@@ -34,6 +35,10 @@ pub struct ObjImport {
     pub data: ModelData,
     /// Every `v` line, file order.
     pub positions: Vec<[f32; 3]>,
+    /// The same coordinates as written (parsed as f64): a rig's weights are computed from these,
+    /// so a vertex the file puts exactly between two bones ties as the spec says, not as f32
+    /// rounding of `0.1` decides.
+    pub exact: Vec<[f64; 3]>,
     /// Per primitive (meshes in order, then primitives in order): the `v` index of each vertex.
     pub sources: Vec<Vec<u32>>,
     /// The `.mtl` (and texture) resources read or looked for, for hot reload.
@@ -58,18 +63,35 @@ struct MeshBuild {
     prims: Vec<(Option<usize>, Vec<[u32; 3]>)>,
 }
 
-/// Parses OBJ text. Without `res`, `mtllib` lines only produce warnings.
+/// Bytes one `v` line keeps: its f32 position, its f64 coordinates and its smooth normal.
+const VERTEX_BYTES: u64 = 12 + 24 + 12;
+/// Bytes one triangle corner takes while reading (a (v, vt, vn) triple) and in the model (an
+/// index); a polygon of n corners makes n − 2 triangles, so a long `f` line multiplies.
+const CORNER_BYTES: u64 = 12 + 4;
+/// Bytes one drawn vertex of the model takes: position, normal, texcoord, its `v` index and its
+/// entry in the corner map.
+const DRAWN_VERTEX_BYTES: u64 = 12 + 12 + 8 + 4 + 24;
+
+/// Parses OBJ text. Without `res`, `mtllib` lines only produce warnings. What the model will
+/// hold is charged to glTF's import budget (64 MiB plus 8 bytes per byte of the file) before it
+/// is allocated: 10 million `f 1 2 3` lines, or one `f` line of a million corners, are refused
+/// with the line instead of taking gigabytes.
 pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImport, LoadError> {
+    let budget = Budget::new(text.len() as u64);
     let mut positions: Vec<[f32; 3]> = Vec::new();
+    let mut exact: Vec<[f64; 3]> = Vec::new();
     let mut texcoords: Vec<[f32; 2]> = Vec::new();
     let mut normals: Vec<[f32; 3]> = Vec::new();
     let default_name = path.rsplit('/').next().unwrap_or(path).trim_end_matches(".obj").to_string();
     let mut meshes: Vec<MeshBuild> = Vec::new();
+    // Meshes by name (the first of a name): a file of 300,000 `g` lines must not compare each
+    // with every one before it.
+    let mut mesh_by_name: HashMap<String, usize> = HashMap::new();
     let mut current_mesh: Option<usize> = None;
     let mut current_material: Option<usize> = None;
     let mut lib = Library::default();
     let mut corners: Vec<[u32; 3]> = Vec::with_capacity(8);
-    let mut logged: Vec<String> = Vec::new();
+    let mut logged: HashSet<String> = HashSet::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let err = |m: String| line_error(path, line, m);
@@ -81,12 +103,12 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
         let Some(key) = it.next() else { continue };
         match key {
             "v" => {
-                let mut p = [0.0f32; 3];
+                let mut p = [0.0f64; 3];
                 let mut n = 0;
                 for f in it {
                     // `v x y z r g b` (vertex colours) exists in the wild: colours are ignored.
                     if n < 3 {
-                        p[n] = number(f).map_err(err)?;
+                        p[n] = exact_number(f).map_err(err)?;
                     } else if n >= 6 {
                         return Err(err("'v' takes 3 coordinates".into()));
                     }
@@ -95,7 +117,9 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
                 if n != 3 && n != 4 && n != 6 {
                     return Err(err(format!("'v' takes 3 coordinates, found {n}")));
                 }
-                positions.push(p);
+                budget.charge(VERTEX_BYTES, "a vertex").map_err(err)?;
+                positions.push(p.map(|c| c as f32));
+                exact.push(p);
             }
             "vt" => {
                 let mut t = [0.0f32; 2];
@@ -111,6 +135,7 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
                 if !(1..=3).contains(&n) {
                     return Err(err(format!("'vt' takes 1 to 3 coordinates, found {n}")));
                 }
+                budget.charge(8, "a texture coordinate").map_err(err)?;
                 // OBJ's v runs up from the bottom of the image, glTF's (and Sinew's) down.
                 texcoords.push([t[0], 1.0 - t[1]]);
             }
@@ -127,6 +152,7 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
                 if n != 3 {
                     return Err(err(format!("'vn' takes 3 numbers, found {n}")));
                 }
+                budget.charge(12, "a normal").map_err(err)?;
                 normals.push(v);
             }
             "f" => {
@@ -137,10 +163,13 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
                 if corners.len() < 3 {
                     return Err(err(format!("a face needs at least 3 vertices, found {}", corners.len())));
                 }
-                let m = *current_mesh.get_or_insert_with(|| {
-                    meshes.push(MeshBuild { name: default_name.clone(), prims: Vec::new() });
-                    meshes.len() - 1
-                });
+                let triangles = corners.len() as u64 - 2;
+                budget.charge(triangles * 3 * CORNER_BYTES, "a face").map_err(err)?;
+                let m = match current_mesh {
+                    Some(m) => m,
+                    None => mesh_named(&mut meshes, &mut mesh_by_name, &default_name),
+                };
+                current_mesh = Some(m);
                 let prims = &mut meshes[m].prims;
                 let p = match prims.iter().position(|(mat, _)| *mat == current_material) {
                     Some(p) => p,
@@ -158,13 +187,9 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
             "o" | "g" => {
                 let name = body.trim_start()[1..].trim();
                 let name = if name.is_empty() { default_name.as_str() } else { name };
-                current_mesh = Some(match meshes.iter().position(|m| m.name == name) {
-                    Some(m) => m,
-                    None => {
-                        meshes.push(MeshBuild { name: name.to_string(), prims: Vec::new() });
-                        meshes.len() - 1
-                    }
-                });
+                let bytes = (std::mem::size_of::<MeshBuild>() + name.len()) as u64;
+                budget.charge(bytes, "a group").map_err(err)?;
+                current_mesh = Some(mesh_named(&mut meshes, &mut mesh_by_name, name));
             }
             "usemtl" => {
                 let name = body.trim_start()["usemtl".len()..].trim();
@@ -182,14 +207,42 @@ pub fn parse(path: &str, text: &str, res: Option<&Resources>) -> Result<ObjImpor
             // Smoothing groups: Sinew's generated normals are smooth per position anyway.
             "s" => {}
             other => {
-                if !logged.iter().any(|l| l == other) {
+                if !logged.contains(other) {
                     log::debug!("{path}:{line}: '{other}' is ignored");
-                    logged.push(other.to_string());
+                    logged.insert(other.to_string());
                 }
             }
         }
     }
-    build(path, positions, texcoords, normals, meshes, lib)
+    let read = Read { positions, exact, texcoords, normals };
+    build(path, read, meshes, lib, &budget)
+}
+
+/// The mesh called `name` (the first one, as `g` lines reopen groups), made when new.
+fn mesh_named(meshes: &mut Vec<MeshBuild>, by_name: &mut HashMap<String, usize>, name: &str) -> usize {
+    if let Some(&m) = by_name.get(name) {
+        return m;
+    }
+    meshes.push(MeshBuild { name: name.to_string(), prims: Vec::new() });
+    by_name.insert(name.to_string(), meshes.len() - 1);
+    meshes.len() - 1
+}
+
+/// [`number`] in f64, for the coordinates a rig measures.
+fn exact_number(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        // Finite in f32 too: the model keeps the coordinate as f32.
+        Ok(v) if v.is_finite() && (v as f32).is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a number")),
+    }
+}
+
+/// The `v`, `vt` and `vn` lines of a file.
+struct Read {
+    positions: Vec<[f32; 3]>,
+    exact: Vec<[f64; 3]>,
+    texcoords: Vec<[f32; 2]>,
+    normals: Vec<[f32; 3]>,
 }
 
 /// One face corner `v`, `v/vt`, `v//vn` or `v/vt/vn` as 0-based indices.
@@ -226,7 +279,7 @@ struct Library {
     texture_by_path: HashMap<String, usize>,
     files: Vec<String>,
     warnings: Vec<String>,
-    unknown: Vec<String>,
+    unknown: HashSet<String>,
 }
 
 impl Library {
@@ -291,9 +344,8 @@ impl Library {
 
     fn material(&mut self, obj: &str, line: usize, name: &str) -> Option<usize> {
         let found = self.by_name.get(name).copied();
-        if found.is_none() && !self.unknown.iter().any(|u| u == name) {
+        if found.is_none() && self.unknown.insert(name.to_string()) {
             self.warnings.push(format!("{obj}:{line}: usemtl '{name}': no such material; default material"));
-            self.unknown.push(name.to_string());
         }
         found
     }
@@ -302,12 +354,13 @@ impl Library {
 /// Unique (v, vt, vn) corners become vertices, per primitive.
 fn build(
     path: &str,
-    positions: Vec<[f32; 3]>,
-    texcoords: Vec<[f32; 2]>,
-    normals: Vec<[f32; 3]>,
+    read: Read,
     meshes: Vec<MeshBuild>,
     lib: Library,
+    budget: &Budget,
 ) -> Result<ObjImport, LoadError> {
+    let Read { positions, exact, texcoords, normals } = read;
+    let refused = |e: String| LoadError::new(path, e);
     let needs_normals = meshes.iter().flat_map(|m| &m.prims).flat_map(|p| &p.1).any(|c| c[2] == NONE);
     let computed = if needs_normals { smooth_normals(&positions, &meshes) } else { Vec::new() };
     let mut out_meshes = Vec::new();
@@ -328,6 +381,7 @@ fn build(
                 let next = src.len() as u32;
                 let k = *map.entry(*c).or_insert(next);
                 if k == next {
+                    budget.charge(DRAWN_VERTEX_BYTES, "a drawn vertex").map_err(refused)?;
                     let p = positions[c[0] as usize];
                     mesh_box.grow(p);
                     prim.positions.push(p);
@@ -374,7 +428,7 @@ fn build(
         animations: Vec::new(),
         aabb,
     };
-    Ok(ObjImport { data, positions, sources, files: lib.files, warnings: lib.warnings })
+    Ok(ObjImport { data, positions, exact, sources, files: lib.files, warnings: lib.warnings })
 }
 
 /// A multiply-rotate hash for the (v, vt, vn) corner keys: SipHash (the default, built against

@@ -90,3 +90,47 @@ fn comments_and_ignored_statements() {
     assert_eq!(m.data.meshes[0].primitives[0].indices.len(), 3);
     assert_eq!(m.data.meshes[0].id, "t");
 }
+
+/// Issue 32: 300,000 `g` groups of one face each. Each `g` looked through every group before it
+/// (over a minute); now by name. Not timed: at this size the old scan is obviously slow.
+#[test]
+fn many_groups_are_found_by_name() {
+    const GROUPS: usize = 300_000;
+    let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\n");
+    for g in 0..GROUPS {
+        text.push_str(&format!("g part{g}\nf 1 2 3\n"));
+    }
+    // Reopening the first group adds to it, as before.
+    text.push_str("g part0\nf 3 2 1\n");
+    let m = obj(&text);
+    assert_eq!(m.data.meshes.len(), GROUPS);
+    assert_eq!(m.data.meshes[0].id, "part0");
+    assert_eq!(m.data.meshes[0].primitives[0].indices.len(), 6);
+    assert_eq!(m.data.meshes[GROUPS - 1].id, format!("part{}", GROUPS - 1));
+    assert_eq!(m.data.meshes[GROUPS - 1].primitives[0].indices.len(), 3);
+}
+
+/// Issue 32: an OBJ had no budget. A polygon of n corners is n − 2 triangles, so one long `f`
+/// line (5 MB) asks for far more than 8 bytes per byte of the file: refused at its line.
+#[test]
+fn faces_past_the_import_budget_are_refused_with_their_line() {
+    let corners = 2_500_000;
+    let mut text = String::from("v 0 0 0\nv 1 0 0\nv 0 1 0\nf");
+    text.push_str(&" 1".repeat(corners));
+    text.push('\n');
+    let e = err(&text);
+    assert!(e.starts_with("/m/t.obj:4: a face: needs "), "{e}");
+    assert!(e.contains("import budget"), "{e}");
+    // The same face a hundred times shorter is well within it.
+    let short = format!("v 0 0 0\nv 1 0 0\nv 0 1 0\nf{}\n", " 1".repeat(corners / 100));
+    assert_eq!(obj(&short).data.meshes[0].primitives[0].indices.len(), (corners / 100 - 2) * 3);
+}
+
+/// The coordinates a rig measures are the file's decimals (f64), the model's are f32.
+#[test]
+fn positions_are_kept_exact_for_rigs() {
+    let m = obj("v 0.1 0.2 0.3\n");
+    assert_eq!(m.exact, [[0.1, 0.2, 0.3]]);
+    assert_eq!(m.positions, [[0.1f32, 0.2, 0.3]]);
+    assert_eq!(err("v 1e39 0 0\n"), "/m/t.obj:1: '1e39' is not a number");
+}
