@@ -1,6 +1,7 @@
 //! Skeletal and morph animation of model components: the rig (skeleton and clip set) built once
 //! per model file set, the per-instance player state, and the per-frame pass that samples,
 //! blends, computes palettes, writes morph weights and moves bone game objects.
+use super::model_world::{ModelInstance, ModelWorld};
 use crate::anim::ik::{Aim, Chain, TwoBone};
 use crate::anim::layers::{AdditiveRefs, LAYERS, Layer, LayerParams, apply_base, subtree_mask};
 use crate::anim::{Clip, Completion, ModelPlayer, Playback, PoseScratch, Skeleton, Transform};
@@ -8,6 +9,7 @@ use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::model_data::{ClipData, ModelData};
 use crate::project::{IkKindSpec, RigExtrasSpec};
+use crate::scene::{BoneStream, Scene};
 use glam::{Mat4, Vec3};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -265,8 +267,9 @@ pub struct AnimState {
     pub model: Vec<Mat4>,
     /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout).
     pub palette: Vec<Mat4>,
-    /// Bone game objects: (skeleton node, game object slot).
-    pub bones: Vec<(usize, u32)>,
+    /// Bone game objects: (skeleton node, game object slot). Written only by
+    /// [`AnimState::set_bones`], which counts the change (see [`BoneEdits`]).
+    bones: Vec<(usize, u32)>,
     pub listener: Option<Listener>,
     /// The script that started layer 0's animation (it gets the events).
     pub starter: Option<Listener>,
@@ -292,6 +295,20 @@ pub struct AnimState {
     /// thread) and reported in instance order afterwards.
     done: Vec<(u8, Completion, Listener)>,
     hits: Vec<EventHit>,
+}
+
+/// How many times any instance's bone list was given new entries. The parallel pose pass drives
+/// bone objects from several threads only while no slot is the bone of two instances
+/// (`ModelWorld::bones_disjoint`), which it checks again only when this count (or the scene's
+/// count of removed bone objects) changed: so every write of a bone list goes through
+/// [`AnimState::set_bones`], the one place this count goes up.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct BoneEdits(u64);
+
+impl BoneEdits {
+    pub fn count(self) -> u64 {
+        self.0
+    }
 }
 
 /// How one drawn mesh follows the rig: the skeleton file may be another glTF than the mesh file,
@@ -359,6 +376,17 @@ impl AnimState {
         let mut s = AnimState::new(rig);
         s.bind_meshes(meshes);
         s
+    }
+
+    /// Bone game objects: (skeleton node, game object slot).
+    pub fn bones(&self) -> &[(usize, u32)] {
+        &self.bones
+    }
+
+    /// Gives the instance these bone objects, counting the change in `edits`.
+    pub fn set_bones(&mut self, bones: Vec<(usize, u32)>, edits: &mut BoneEdits) {
+        self.bones = bones;
+        edits.0 += 1;
     }
 
     /// Gives the instance its model's masks, chains and events (IK state reset).
@@ -665,10 +693,7 @@ pub fn create_bones(w: &mut super::World, model: u32, go_path: &str, comp: &str,
         w.scene.world_on_demand(slot);
         bones.push((node, slot));
     }
-    if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
-        a.bones = bones;
-    }
-    w.models.bone_edits += 1;
+    w.models.set_bones(model, bones);
     Ok(())
 }
 
@@ -708,7 +733,7 @@ const PARALLEL_CHUNK: usize = 8;
 /// Asks for what the pass reads next while instance `i` is posed: the record two instances
 /// ahead, and the buffers of the next one (read from the record asked for a step earlier).
 #[inline(always)]
-fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize) {
+fn prefetch_ahead(instances: &[ModelInstance], i: usize) {
     if let Some(ahead) = instances.get(i + 2) {
         crate::base::prefetch::prefetch_value(ahead);
     }
@@ -724,13 +749,35 @@ fn prefetch_ahead(instances: &[super::model_world::ModelInstance], i: usize) {
 /// through: their one-byte `local` entries (the matrices are streamed, not read), a line or two
 /// for a model's bones, which are made one after another: the first and the last bone's.
 #[inline(always)]
-fn prefetch_bones_ahead(instances: &[super::model_world::ModelInstance], scene: &crate::scene::Scene, i: usize) {
+fn prefetch_bones_ahead(instances: &[ModelInstance], stream: &BoneStream, i: usize) {
     if let Some(a) = instances.get(i + 1).and_then(|n| n.anim.as_ref())
         && let (Some(first), Some(last)) = (a.bones.first(), a.bones.last())
     {
-        scene.prefetch_driven(first.1);
-        scene.prefetch_driven(last.1);
+        stream.prefetch(first.1);
+        stream.prefetch(last.1);
     }
+}
+
+/// What the animation pass reports for the frame: the ONCE animations that ended, and the
+/// events crossed, in instance order.
+pub type Report = (Vec<Finished>, Vec<EventReport>);
+
+/// Whether the pass animates this instance.
+fn live(inst: &ModelInstance) -> bool {
+    inst.alive && inst.enabled && inst.anim.is_some()
+}
+
+/// Advances a live instance's layers (its report is kept for later); None for one the pass
+/// leaves alone.
+#[inline(always)]
+fn advance(inst: &mut ModelInstance, dt: f32) -> Option<(&mut AnimState, &mut Vec<f32>)> {
+    if !live(inst) {
+        return None;
+    }
+    let ModelInstance { anim, weights, .. } = inst;
+    let anim = anim.as_mut()?;
+    anim.advance_into_own(dt);
+    Some((anim, weights))
 }
 
 /// Samples every playing model: pose, palettes, morph weights (then the script override) and
@@ -744,119 +791,144 @@ fn prefetch_bones_ahead(instances: &[super::model_world::ModelInstance], scene: 
 /// does a pool of one thread (`RAYON_NUM_THREADS=1`), and so do frames where one thread is faster
 /// (`base::parallel`: on this 2-core test machine it is, the pool sleeps through llvmpipe's
 /// long frames).
-pub fn animate(w: &mut super::World, dt: f32) -> (Vec<Finished>, Vec<EventReport>) {
+pub fn animate(w: &mut super::World, dt: f32) -> Report {
     let super::World { models, scene, .. } = w;
-    let live = |inst: &&mut super::model_world::ModelInstance| inst.alive && inst.enabled && inst.anim.is_some();
     let mut animated = 0usize;
     let mut ik = false;
-    for inst in models.instances.iter_mut().filter(live) {
+    for inst in models.instances.iter().filter(|m| live(m)) {
         animated += 1;
-        ik |= inst.anim.as_ref().is_some_and(|a| a.ik.iter().any(|s| s.target != IkTarget::None));
+        ik |= inst.anim.as_ref().is_some_and(AnimState::has_ik_target);
     }
-    let mut finished = Vec::new();
-    let mut reports = Vec::new();
+    let mut report = (Vec::new(), Vec::new());
     let parallel =
         !ik && animated >= PARALLEL_MIN_INSTANCES && models.bones_disjoint(scene) && models.pose_threads.parallel();
     let started = std::time::Instant::now();
-    if !parallel {
-        for i in 0..models.instances.len() {
-            prefetch_ahead(&models.instances, i);
-            prefetch_bones_ahead(&models.instances, scene, i);
-            let Some(inst) = models.instances.get_mut(i) else { break };
-            if !live(&inst) {
-                continue;
-            }
-            let super::model_world::ModelInstance { anim, slot, weights, .. } = inst;
-            let Some(anim) = anim.as_mut() else { continue };
-            anim.advance_into_own(dt);
-            anim.report(i as u32, &mut finished, &mut reports);
-            if !anim.ik.is_empty() {
-                ik_targets(anim, scene, *slot);
-            }
-            if anim.posed_by_bones() {
-                super::bone_pose::pose_from_bones(anim, scene, weights);
-            } else {
-                anim.pose_shared(&mut models.pose_buffers, weights, |slot, m| scene.drive(slot, m));
-            }
-        }
+    if parallel {
+        animate_parallel(models, scene, dt, &mut report);
     } else {
-        let super::model_world::ModelWorld { instances, worker_buffers, crew, tail, .. } = &mut *models;
-        // One set of buffers for the calling thread and one for each helper.
-        let helpers = rayon::current_num_threads().saturating_sub(1).max(1);
-        if worker_buffers.len() < helpers + 1 {
-            worker_buffers.resize_with(helpers + 1, Default::default);
-        }
-        for b in worker_buffers.iter_mut() {
-            if let Ok(b) = b.get_mut() {
-                b.tail.clear();
-            }
-        }
-        {
-            let chunks = std::sync::Mutex::new(instances.chunks_mut(PARALLEL_CHUNK).enumerate());
-            let driver = scene.bone_driver();
-            // Each participant takes chunks until none is left, posing in its own buffers and
-            // driving its instances' bone objects itself (`bones_disjoint`: no slot twice);
-            // what needs the scene or the frame's report (completions, events, script-posed
-            // bones) is listed for the serial part below.
-            let work = |buffers: &mut PoseBuffers| {
-                while let Some((c, chunk)) = chunks.lock().ok().and_then(|mut q| q.next()) {
-                    for i in 0..chunk.len() {
-                        prefetch_ahead(chunk, i);
-                        let Some(inst) = chunk.get_mut(i) else { break };
-                        if !live(&inst) {
-                            continue;
-                        }
-                        let super::model_world::ModelInstance { anim, weights, .. } = inst;
-                        let Some(anim) = anim.as_mut() else { continue };
-                        anim.advance_into_own(dt);
-                        let bones_posed = anim.posed_by_bones();
-                        if !bones_posed {
-                            // SAFETY: no slot is the bone object of two live instances
-                            // (`bones_disjoint`), and each instance is posed by one thread.
-                            anim.pose_shared(buffers, weights, |slot, m| unsafe { driver.drive(slot, m) });
-                        }
-                        if bones_posed || !anim.done.is_empty() || !anim.hits.is_empty() {
-                            buffers.tail.push((c * PARALLEL_CHUNK + i) as u32);
-                        }
-                    }
-                }
-            };
-            let share = || {
-                // Buffers nobody holds (a helper left over from an earlier frame finds none
-                // and stays out).
-                if let Some(mut b) = worker_buffers.iter().find_map(|b| b.try_lock().ok()) {
-                    work(&mut b);
-                }
-            };
-            crew.run(helpers, &share);
-        }
-        // In instance order, as one thread reports.
-        tail.clear();
-        for b in worker_buffers.iter_mut() {
-            if let Ok(b) = b.get_mut() {
-                tail.extend_from_slice(&b.tail);
-            }
-        }
-        tail.sort_unstable();
-        for &i in tail.iter() {
-            let Some(inst) = instances.get_mut(i as usize) else { continue };
-            let super::model_world::ModelInstance { anim, weights, .. } = inst;
-            let Some(anim) = anim.as_mut() else { continue };
-            anim.report(i, &mut finished, &mut reports);
-            if anim.posed_by_bones() {
-                super::bone_pose::pose_from_bones(anim, scene, weights);
-            }
-        }
+        animate_serial(models, scene, dt, &mut report);
     }
-    // The bone objects' matrices were streamed (`Scene::drive`).
-    crate::base::prefetch::stream_fence();
     if !ik && animated >= PARALLEL_MIN_INSTANCES {
         models.pose_threads.took(parallel, started.elapsed().as_secs_f64());
     }
     for i in 0..models.instances.len() as u32 {
         models.apply_weight_override(i);
     }
-    (finished, reports)
+    report
+}
+
+/// The pass on the calling thread, in instance order. Bone objects are driven in runs of
+/// instances that need nothing else of the scene, through one stream each (one fence per run);
+/// an instance that reads the scene (IK targets, which may be bones posed earlier in this pass,
+/// or bones posed by scripts) is finished between runs, after the fence.
+fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &mut Report) {
+    let ModelWorld { instances, pose_buffers, .. } = models;
+    let mut i = 0;
+    while i < instances.len() {
+        // The instance the run stopped at, advanced and reported, for the part that reads the
+        // scene.
+        let mut stopped = None;
+        {
+            let driver = scene.bone_driver();
+            let stream = driver.stream();
+            while i < instances.len() {
+                prefetch_ahead(instances, i);
+                prefetch_bones_ahead(instances, &stream, i);
+                let at = i;
+                i += 1;
+                let Some((anim, weights)) = instances.get_mut(at).and_then(|inst| advance(inst, dt)) else {
+                    continue;
+                };
+                anim.report(at as u32, report);
+                if anim.has_ik_target() || anim.posed_by_bones() {
+                    stopped = Some(at);
+                    break;
+                }
+                // SAFETY: this thread is the only one driving.
+                anim.pose_shared(pose_buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+            }
+        }
+        let Some(ModelInstance { anim: Some(anim), slot, weights, .. }) = stopped.and_then(|at| instances.get_mut(at))
+        else {
+            continue;
+        };
+        ik_targets(anim, scene, *slot);
+        if anim.posed_by_bones() {
+            super::bone_pose::pose_from_bones(anim, scene, weights);
+        } else {
+            let driver = scene.bone_driver();
+            let stream = driver.stream();
+            // SAFETY: this thread is the only one driving.
+            anim.pose_shared(pose_buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+        }
+    }
+}
+
+/// The pass on the calling thread and the pool's: see [`animate`].
+fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &mut Report) {
+    let ModelWorld { instances, worker_buffers, crew, tail, .. } = models;
+    // One set of buffers for the calling thread and one for each helper.
+    let helpers = rayon::current_num_threads().saturating_sub(1).max(1);
+    if worker_buffers.len() < helpers + 1 {
+        worker_buffers.resize_with(helpers + 1, Default::default);
+    }
+    for b in worker_buffers.iter_mut() {
+        if let Ok(b) = b.get_mut() {
+            b.tail.clear();
+        }
+    }
+    {
+        let chunks = std::sync::Mutex::new(instances.chunks_mut(PARALLEL_CHUNK).enumerate());
+        let driver = scene.bone_driver();
+        // Each participant takes chunks until none is left, posing in its own buffers and
+        // driving its instances' bone objects itself (`bones_disjoint`: no slot twice) through
+        // its own stream, fenced on its thread when it is done; what needs the scene or the
+        // frame's report (completions, events, script-posed bones) is listed for the serial
+        // part below.
+        let work = |buffers: &mut PoseBuffers| {
+            let stream = driver.stream();
+            while let Some((c, chunk)) = chunks.lock().ok().and_then(|mut q| q.next()) {
+                for i in 0..chunk.len() {
+                    prefetch_ahead(chunk, i);
+                    let Some((anim, weights)) = chunk.get_mut(i).and_then(|inst| advance(inst, dt)) else {
+                        continue;
+                    };
+                    let bones_posed = anim.posed_by_bones();
+                    if !bones_posed {
+                        // SAFETY: no slot is the bone object of two live instances
+                        // (`bones_disjoint`), and each instance is posed by one thread.
+                        anim.pose_shared(buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+                    }
+                    if bones_posed || !anim.done.is_empty() || !anim.hits.is_empty() {
+                        buffers.tail.push((c * PARALLEL_CHUNK + i) as u32);
+                    }
+                }
+            }
+        };
+        let share = || {
+            // Buffers nobody holds (a helper left over from an earlier frame finds none
+            // and stays out).
+            if let Some(mut b) = worker_buffers.iter().find_map(|b| b.try_lock().ok()) {
+                work(&mut b);
+            }
+        };
+        crew.run(helpers, &share);
+    }
+    // In instance order, as one thread reports.
+    tail.clear();
+    for b in worker_buffers.iter_mut() {
+        if let Ok(b) = b.get_mut() {
+            tail.extend_from_slice(&b.tail);
+        }
+    }
+    tail.sort_unstable();
+    for &i in tail.iter() {
+        let Some(ModelInstance { anim: Some(anim), weights, .. }) = instances.get_mut(i as usize) else { continue };
+        anim.report(i, report);
+        if anim.posed_by_bones() {
+            super::bone_pose::pose_from_bones(anim, scene, weights);
+        }
+    }
 }
 
 impl AnimState {
@@ -883,7 +955,7 @@ impl AnimState {
     }
 
     /// Moves what `advance_into_own` found into the frame's report.
-    fn report(&mut self, model: u32, finished: &mut Vec<Finished>, reports: &mut Vec<EventReport>) {
+    fn report(&mut self, model: u32, (finished, reports): &mut Report) {
         for (layer, c, listener) in self.done.drain(..) {
             let animation = self.rig.clip_ids.get(c.animation).copied().unwrap_or(0);
             finished.push(Finished { model, layer, animation, playback: c.playback, listener });
@@ -895,11 +967,16 @@ impl AnimState {
     fn posed_by_bones(&self) -> bool {
         self.player.animation().is_none() && !self.bones.is_empty()
     }
+
+    /// Whether some IK chain follows something (its target is read from the scene).
+    fn has_ik_target(&self) -> bool {
+        self.ik.iter().any(|s| s.target != IkTarget::None)
+    }
 }
 
 /// Each chain's target in the model's space (the model object's current world transform).
-fn ik_targets(anim: &mut AnimState, scene: &mut crate::scene::Scene, owner: u32) {
-    if anim.ik.iter().all(|s| s.target == IkTarget::None) {
+fn ik_targets(anim: &mut AnimState, scene: &mut Scene, owner: u32) {
+    if !anim.has_ik_target() {
         return;
     }
     scene.update_world_transform_of(owner);
@@ -1089,9 +1166,6 @@ fn rebind_bones(w: &mut super::World, model: u32, mut old: Vec<(String, u32)>) -
     for (_, slot) in old {
         w.scene.remove(slot);
     }
-    if let Some(a) = w.models.instances[model as usize].anim.as_mut() {
-        a.bones = bones;
-    }
-    w.models.bone_edits += 1;
+    w.models.set_bones(model, bones);
     Ok(())
 }

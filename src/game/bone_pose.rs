@@ -36,15 +36,15 @@ struct Written {
 pub fn pose_from_bones(anim: &mut AnimState, scene: &mut Scene, weights: &mut [f32]) {
     let n = anim.rig.skeleton.node_count();
     let mut bp = std::mem::take(&mut anim.bone_pose);
-    if bp.written.len() != anim.bones.len() || bp.set.len() != n {
+    if bp.written.len() != anim.bones().len() || bp.set.len() != n {
         // New bones (creation or a reload): they were spawned at (or, kept from the old rig, are
         // compared with) the current pose, so a bone a script had moved stays where it was put.
-        bp.written = anim.bones.iter().map(|&(node, _)| decompose(anim.model.get(node))).collect();
+        bp.written = anim.bones().iter().map(|&(node, _)| decompose(anim.model.get(node))).collect();
         bp.set = vec![None; n];
         bp.derived = vec![None; n];
     }
     let mut any = false;
-    for (b, &(node, slot)) in anim.bones.iter().enumerate() {
+    for (b, &(node, slot)) in anim.bones().iter().enumerate() {
         // The last animated frame left the bones driven: they are read (and written) here.
         scene.settle_for_write(slot);
         let k = slot as usize;
@@ -84,7 +84,7 @@ pub fn pose_from_bones(anim: &mut AnimState, scene: &mut Scene, weights: &mut [f
         }
     }
     anim.finish_pose(weights);
-    for (b, &(node, slot)) in anim.bones.iter().enumerate() {
+    for (b, &(node, slot)) in anim.bones().iter().enumerate() {
         let k = slot as usize;
         let derived = bp.derived.get_mut(node).and_then(Option::take);
         let kept = derived.is_some_and(|r| anim.locals.get(node).is_some_and(|l| l.rotation == r));

@@ -97,7 +97,7 @@ pub struct ModelWorld {
     /// The instances the parallel pass leaves to its serial part, in instance order.
     pub tail: Vec<u32>,
     /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).
-    pub bone_edits: u64,
+    bone_edits: super::animation::BoneEdits,
     /// (`bone_edits`, `Scene::bone_removals`, the answer) of the last `bones_disjoint` check,
     /// and its scratch bit set of scene slots.
     bones_checked: Option<(u64, u64, bool)>,
@@ -305,13 +305,13 @@ impl ModelWorld {
     /// model's bone; it is checked again only after bone lists changed (`bone_edits`) or bone
     /// objects were removed.
     pub fn bones_disjoint(&mut self, scene: &crate::scene::Scene) -> bool {
-        let now = (self.bone_edits, scene.bone_removals());
+        let now = (self.bone_edits.count(), scene.bone_removals());
         if let Some((edits, removals, answer)) = self.bones_checked
             && (edits, removals) == now
         {
             return answer;
         }
-        let lists = self.instances.iter().filter(|m| m.alive).filter_map(|m| m.anim.as_ref()).map(|a| &a.bones[..]);
+        let lists = self.instances.iter().filter(|m| m.alive).filter_map(|m| m.anim.as_ref()).map(|a| a.bones());
         let disjoint = slots_disjoint(lists, scene.capacity(), &mut self.bone_seen);
         if !disjoint {
             log::debug!("animation: a bone object slot is listed by two models; the pass stays on one thread");
@@ -320,9 +320,17 @@ impl ModelWorld {
         disjoint
     }
 
+    /// Gives model instance `model` these bone objects: (skeleton node, game object slot).
+    pub fn set_bones(&mut self, model: u32, bones: Vec<(usize, u32)>) {
+        if let Some(a) = self.instances.get_mut(model as usize).and_then(|m| m.anim.as_mut()) {
+            a.set_bones(bones, &mut self.bone_edits);
+        }
+    }
+
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
-        for (i, m) in self.instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
+        let ModelWorld { instances, bone_edits, free_instances, .. } = self;
+        for (i, m) in instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
             m.alive = false;
             if let Some(a) = m.anim.as_mut() {
                 a.listener = None;
@@ -330,9 +338,9 @@ impl ModelWorld {
                     l.listener = None;
                 }
                 // The bone objects go with the model; their slots will be reused.
-                a.bones.clear();
+                a.set_bones(Vec::new(), bone_edits);
             }
-            self.free_instances.push(i as u32);
+            free_instances.push(i as u32);
         }
         for c in self.cameras.iter_mut().filter(|c| c.slot == slot) {
             c.alive = false;
@@ -396,7 +404,7 @@ impl ModelWorld {
             .iter()
             .filter(|m| m.alive)
             .filter_map(|m| m.anim.as_ref())
-            .any(|a| a.bones.iter().any(|&(_, s)| s == slot))
+            .any(|a| a.bones().iter().any(|&(_, s)| s == slot))
     }
 
     /// The bone game objects of the models on object `slot`.
@@ -405,7 +413,7 @@ impl ModelWorld {
             .iter()
             .filter(|m| m.alive && m.slot == slot)
             .filter_map(|m| m.anim.as_ref())
-            .flat_map(|a| a.bones.iter().map(|&(_, s)| s))
+            .flat_map(|a| a.bones().iter().map(|&(_, s)| s))
             .collect()
     }
 

@@ -4,5 +4,5 @@ pub mod objects;
 pub mod url;
 
 pub use message::{Message, MessageQueue};
-pub use objects::{BoneDriver, Component, ComponentKind, NONE, Scene, TransformView};
+pub use objects::{BoneDriver, BoneStream, Component, ComponentKind, NONE, Scene, TransformView};
 pub use url::Url;
