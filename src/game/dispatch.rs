@@ -301,6 +301,8 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         if !w.scene.doomed.iter().any(|&d| d) {
             return;
         }
+        let World { models, scene, .. } = &mut *w;
+        models.bones_follow_models(&mut scene.doomed);
         let order = w.scene.order().to_vec();
         order.into_iter().rev().filter(|&s| w.scene.doomed[s as usize]).collect()
     };

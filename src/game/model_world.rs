@@ -327,6 +327,23 @@ impl ModelWorld {
         }
     }
 
+    /// Makes the deletion marks of bone objects those of their models' objects: bone objects
+    /// live and die with their model (scripts cannot delete them, api.md), whichever way a
+    /// deletion reached them (a recursive `go.delete` of an object a bone was moved under).
+    /// A bone removed under a living model would stay in its bone list, and its slot, reused
+    /// by the next spawn, would be driven to the bone's pose every frame.
+    pub fn bones_follow_models(&self, doomed: &mut [bool]) {
+        for m in self.instances.iter().filter(|m| m.alive) {
+            let Some(a) = m.anim.as_ref() else { continue };
+            let owner_doomed = doomed.get(m.slot as usize).copied().unwrap_or(false);
+            for &(_, slot) in a.bones() {
+                if let Some(d) = doomed.get_mut(slot as usize) {
+                    *d = owner_doomed;
+                }
+            }
+        }
+    }
+
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
         let ModelWorld { instances, bone_edits, free_instances, .. } = self;
