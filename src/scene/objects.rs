@@ -19,9 +19,10 @@ use std::collections::HashMap;
 /// "No object" in parent links and lookups.
 pub const NONE: u32 = u32::MAX;
 
-/// What kind of component a game object carries; the index points into that type's world.
+/// A live component of a game object: its type's world and its index there. (What a file
+/// declares is `project::ComponentKind`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ComponentKind {
+pub enum ComponentRef {
     Script(u32),
     Model(u32),
     Camera(u32),
@@ -35,7 +36,7 @@ pub enum ComponentKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Component {
     pub id: Hash,
-    pub kind: ComponentKind,
+    pub kind: ComponentRef,
 }
 
 /// Where the local transforms live, for scripts that read and write their own object's transform
