@@ -1,7 +1,8 @@
 //! Model, camera and light components: one world per type, instances in arrays (Defold style).
 //! Imported glTF data is shared between the instances of one file; GPU copies live in the
 //! renderer, keyed by asset index.
-use super::animation::{AnimState, Rig};
+use super::animation::rig::Rig;
+use super::animation::state::AnimState;
 use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::model_data::{ModelData, TextureData};
@@ -89,15 +90,15 @@ pub struct ModelWorld {
     /// Whether the animation pass runs on the thread pool (see `base::parallel`).
     pub pose_threads: crate::base::parallel::Chooser,
     /// The local transforms and model matrices the serial animation pass poses every instance in.
-    pub pose_buffers: super::animation::PoseBuffers,
+    pub pose_buffers: super::animation::state::PoseBuffers,
     /// The same for each thread of the parallel pass (locked by the thread that uses them).
-    pub worker_buffers: Vec<std::sync::Mutex<super::animation::PoseBuffers>>,
+    pub worker_buffers: Vec<std::sync::Mutex<super::animation::state::PoseBuffers>>,
     /// The threads of the parallel animation pass.
     pub crew: crate::base::parallel::Crew,
     /// The instances the parallel pass leaves to its serial part, in instance order.
     pub tail: Vec<u32>,
     /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).
-    bone_edits: super::animation::BoneEdits,
+    bone_edits: super::animation::state::BoneEdits,
     /// (`bone_edits`, `Scene::bone_removals`, the answer) of the last `bones_disjoint` check,
     /// and its scratch bit set of scene slots.
     bones_checked: Option<(u64, u64, bool)>,
@@ -260,7 +261,7 @@ impl ModelWorld {
         if let Some(a) = anim.as_mut()
             && spec.rig_extras != Default::default()
         {
-            let extras = super::animation::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
+            let extras = super::animation::rig::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
             a.set_extras(Arc::new(extras));
         }
         let instance = ModelInstance {
