@@ -6,6 +6,10 @@
 //! (the world and one frame step; scripts are reached through the `ScriptHooks` trait) →
 //! `script` (LuaJIT and the Lua API) | `render` (OpenGL, reads a flat draw list) — peers that
 //! never see each other → `app` (loop, CLI).
+//!
+//! Every `unsafe` block says why it is sound (`// SAFETY:`), and the body of an `unsafe fn` is
+//! not one unsafe block: each unsafe operation in it is marked and justified on its own.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 pub mod anim;
 pub mod app;
 pub mod base;
@@ -13,6 +17,8 @@ pub mod game;
 pub mod project;
 pub mod render;
 pub mod scene;
+// TEMP: the script branch documents these.
+#[allow(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 pub mod script;
 
 /// Every Lua table, string and boxed FFI value is allocated through mlua's allocator (which keeps

@@ -4,13 +4,25 @@ mod common;
 use common::*;
 use sinew::project::gltf::samples;
 
-#[test]
-fn lua_api_factory() {
-    let p = committed("api_factory");
+/// Runs the committed Lua test project `name` with the wiggler model for `frames` frames.
+fn lua_project_with_wiggler(name: &str, frames: u32) {
+    let p = committed(name);
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");
     std::fs::write(p.path().join("models/wiggler.glb"), samples::wiggler()).expect("wiggler");
-    let r = run_project(p.path(), 20, &[]);
-    assert_lua_passed(&r, "api_factory");
+    let r = run_project(p.path(), frames, &[]);
+    assert_lua_passed(&r, name);
+}
+
+#[test]
+fn lua_api_factory() {
+    lua_project_with_wiggler("api_factory", 20);
+}
+
+/// Issue 32 item 7: a recursive `go.delete` that reaches a bone object through `set_parent`
+/// leaves it to its model; objects spawned afterwards keep the place they were given.
+#[test]
+fn bones_live_and_die_with_their_model() {
+    lua_project_with_wiggler("bone_lifetime", 12);
 }
 
 const PROJECT: &str = r#"{ "main_collection": "/main/main.collection" }"#;

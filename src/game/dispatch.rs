@@ -2,7 +2,7 @@
 use super::{ScriptHooks, World};
 use crate::base::hash::{hash_str, name_of};
 use crate::scene::message::{MsgValue, decode};
-use crate::scene::{ComponentKind, Message, NONE, url};
+use crate::scene::{ComponentRef, Message, NONE, url};
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
@@ -102,11 +102,11 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
         let scripts = matching
             .iter()
             .filter_map(|c| match c.kind {
-                ComponentKind::Script(i) => Some(i),
+                ComponentRef::Script(i) => Some(i),
                 _ => None,
             })
             .collect();
-        let kinds: Vec<ComponentKind> = matching.iter().map(|c| c.kind).collect();
+        let kinds: Vec<ComponentRef> = matching.iter().map(|c| c.kind).collect();
         for kind in kinds {
             builtin_component_message(&mut w, kind, m);
         }
@@ -119,14 +119,14 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
 
 /// `enable` / `disable` sent to a model, camera, light or label component, the model's animation
 /// messages and the label's `set_text` (what `label.set_text` posts, as in Defold).
-fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
+fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     let id = m.id;
-    if let ComponentKind::Model(i) = kind
+    if let ComponentRef::Model(i) = kind
         && (id == ids().play || id == ids().cancel || id == ids().layer_weight)
     {
         return model_animation_message(w, i, m);
     }
-    if let ComponentKind::Label(i) = kind
+    if let ComponentRef::Label(i) = kind
         && id == ids().set_text
     {
         return match decode(&m.data).map(|d| d.get("text").cloned()) {
@@ -145,11 +145,11 @@ fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
     };
     let models = &mut w.models;
     let flag = match kind {
-        ComponentKind::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
-        ComponentKind::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
-        ComponentKind::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
-        ComponentKind::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
-        ComponentKind::Script(_) | ComponentKind::Factory(_) => None,
+        ComponentRef::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
+        ComponentRef::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
+        ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
+        ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
+        ComponentRef::Script(_) | ComponentRef::Factory(_) => None,
     };
     if let Some(f) = flag {
         *f = on;
@@ -162,7 +162,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentKind, m: &Message) {
 fn model_animation_message(w: &mut World, model: u32, m: &Message) {
     let listener =
         w.scene.find(m.sender.path).and_then(|s| w.scene.component(s, m.sender.fragment)).and_then(|c| match c.kind {
-            ComponentKind::Script(i) => Some(i),
+            ComponentRef::Script(i) => Some(i),
             _ => None,
         });
     let Some(inst) = w.models.instances.get_mut(model as usize) else { return };
@@ -301,6 +301,8 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         if !w.scene.doomed.iter().any(|&d| d) {
             return;
         }
+        let World { models, scene, .. } = &mut *w;
+        models.bones_follow_models(&mut scene.doomed);
         let order = w.scene.order().to_vec();
         order.into_iter().rev().filter(|&s| w.scene.doomed[s as usize]).collect()
     };
@@ -308,7 +310,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         let scripts: Vec<u32> = world.borrow().scene.components[slot as usize]
             .iter()
             .filter_map(|c| match c.kind {
-                ComponentKind::Script(i) => Some(i),
+                ComponentRef::Script(i) => Some(i),
                 _ => None,
             })
             .collect();
@@ -322,7 +324,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         w.models.remove_object(slot);
         let World { scene, labels, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
-            if let ComponentKind::Label(i) = c.kind {
+            if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
             }
         }

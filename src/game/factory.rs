@@ -3,8 +3,8 @@
 //! and can only fail on the instance limit or a model that cannot be built.
 use super::World;
 use crate::base::hash::{Hash, name_of};
-use crate::project::{ComponentKind as SpecKind, FactorySpec, Resources};
-use crate::scene::{Component, ComponentKind, NONE};
+use crate::project::{ComponentKind, FactorySpec, Resources};
+use crate::scene::{Component, ComponentRef, NONE};
 use glam::{Affine3A, Quat, Vec3};
 
 /// One factory component of a live object.
@@ -137,20 +137,20 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
     for ((o, &slot), path) in objects.iter().zip(&made.slots).zip(&paths) {
         for c in &o.components {
             let kind = match &c.kind {
-                SpecKind::Script { .. } => {
+                ComponentKind::Script { .. } => {
                     let i = *next_script;
                     *next_script += 1;
                     made.scripts.push(i);
-                    ComponentKind::Script(i)
+                    ComponentRef::Script(i)
                 }
-                SpecKind::Model(m) => {
+                ComponentKind::Model(m) => {
                     let Some(res) = &res else { return Err("factory.create: no resources".into()) };
-                    ComponentKind::Model(super::spawn::create_model(w, res, slot, (&c.id, path), m, true)?)
+                    ComponentRef::Model(super::spawn::create_model(w, res, slot, (&c.id, path), m, true)?)
                 }
-                SpecKind::Camera(cam) => ComponentKind::Camera(w.models.create_camera(slot, &c.id, cam)),
-                SpecKind::Light(l) => ComponentKind::Light(w.models.create_light(slot, &c.id, l)),
-                SpecKind::Factory(fs) => ComponentKind::Factory(add(w, slot, &c.id, fs)),
-                SpecKind::Label(l) => ComponentKind::Label(w.labels.create(slot, &c.id, l)),
+                ComponentKind::Camera(cam) => ComponentRef::Camera(w.models.create_camera(slot, &c.id, cam)),
+                ComponentKind::Light(l) => ComponentRef::Light(w.models.create_light(slot, &c.id, l)),
+                ComponentKind::Factory(fs) => ComponentRef::Factory(add(w, slot, &c.id, fs)),
+                ComponentKind::Label(l) => ComponentRef::Label(w.labels.create(slot, &c.id, l)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

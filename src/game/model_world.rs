@@ -1,7 +1,8 @@
 //! Model, camera and light components: one world per type, instances in arrays (Defold style).
 //! Imported glTF data is shared between the instances of one file; GPU copies live in the
 //! renderer, keyed by asset index.
-use super::animation::{AnimState, Rig};
+use super::animation::rig::Rig;
+use super::animation::state::AnimState;
 use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::model_data::{ModelData, TextureData};
@@ -89,15 +90,15 @@ pub struct ModelWorld {
     /// Whether the animation pass runs on the thread pool (see `base::parallel`).
     pub pose_threads: crate::base::parallel::Chooser,
     /// The local transforms and model matrices the serial animation pass poses every instance in.
-    pub pose_buffers: super::animation::PoseBuffers,
+    pub pose_buffers: super::animation::state::PoseBuffers,
     /// The same for each thread of the parallel pass (locked by the thread that uses them).
-    pub worker_buffers: Vec<std::sync::Mutex<super::animation::PoseBuffers>>,
+    pub worker_buffers: Vec<std::sync::Mutex<super::animation::state::PoseBuffers>>,
     /// The threads of the parallel animation pass.
     pub crew: crate::base::parallel::Crew,
     /// The instances the parallel pass leaves to its serial part, in instance order.
     pub tail: Vec<u32>,
     /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).
-    pub bone_edits: u64,
+    bone_edits: super::animation::state::BoneEdits,
     /// (`bone_edits`, `Scene::bone_removals`, the answer) of the last `bones_disjoint` check,
     /// and its scratch bit set of scene slots.
     bones_checked: Option<(u64, u64, bool)>,
@@ -260,7 +261,7 @@ impl ModelWorld {
         if let Some(a) = anim.as_mut()
             && spec.rig_extras != Default::default()
         {
-            let extras = super::animation::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
+            let extras = super::animation::rig::RigExtras::resolve(&a.rig, &spec.rig_extras, &spec.source)?;
             a.set_extras(Arc::new(extras));
         }
         let instance = ModelInstance {
@@ -305,13 +306,13 @@ impl ModelWorld {
     /// model's bone; it is checked again only after bone lists changed (`bone_edits`) or bone
     /// objects were removed.
     pub fn bones_disjoint(&mut self, scene: &crate::scene::Scene) -> bool {
-        let now = (self.bone_edits, scene.bone_removals());
+        let now = (self.bone_edits.count(), scene.bone_removals());
         if let Some((edits, removals, answer)) = self.bones_checked
             && (edits, removals) == now
         {
             return answer;
         }
-        let lists = self.instances.iter().filter(|m| m.alive).filter_map(|m| m.anim.as_ref()).map(|a| &a.bones[..]);
+        let lists = self.instances.iter().filter(|m| m.alive).filter_map(|m| m.anim.as_ref()).map(|a| a.bones());
         let disjoint = slots_disjoint(lists, scene.capacity(), &mut self.bone_seen);
         if !disjoint {
             log::debug!("animation: a bone object slot is listed by two models; the pass stays on one thread");
@@ -320,9 +321,34 @@ impl ModelWorld {
         disjoint
     }
 
+    /// Gives model instance `model` these bone objects: (skeleton node, game object slot).
+    pub fn set_bones(&mut self, model: u32, bones: Vec<(usize, u32)>) {
+        if let Some(a) = self.instances.get_mut(model as usize).and_then(|m| m.anim.as_mut()) {
+            a.set_bones(bones, &mut self.bone_edits);
+        }
+    }
+
+    /// Makes the deletion marks of bone objects those of their models' objects: bone objects
+    /// live and die with their model (scripts cannot delete them, api.md), whichever way a
+    /// deletion reached them (a recursive `go.delete` of an object a bone was moved under).
+    /// A bone removed under a living model would stay in its bone list, and its slot, reused
+    /// by the next spawn, would be driven to the bone's pose every frame.
+    pub fn bones_follow_models(&self, doomed: &mut [bool]) {
+        for m in self.instances.iter().filter(|m| m.alive) {
+            let Some(a) = m.anim.as_ref() else { continue };
+            let owner_doomed = doomed.get(m.slot as usize).copied().unwrap_or(false);
+            for &(_, slot) in a.bones() {
+                if let Some(d) = doomed.get_mut(slot as usize) {
+                    *d = owner_doomed;
+                }
+            }
+        }
+    }
+
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
-        for (i, m) in self.instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
+        let ModelWorld { instances, bone_edits, free_instances, .. } = self;
+        for (i, m) in instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
             m.alive = false;
             if let Some(a) = m.anim.as_mut() {
                 a.listener = None;
@@ -330,9 +356,9 @@ impl ModelWorld {
                     l.listener = None;
                 }
                 // The bone objects go with the model; their slots will be reused.
-                a.bones.clear();
+                a.set_bones(Vec::new(), bone_edits);
             }
-            self.free_instances.push(i as u32);
+            free_instances.push(i as u32);
         }
         for c in self.cameras.iter_mut().filter(|c| c.slot == slot) {
             c.alive = false;
@@ -396,7 +422,7 @@ impl ModelWorld {
             .iter()
             .filter(|m| m.alive)
             .filter_map(|m| m.anim.as_ref())
-            .any(|a| a.bones.iter().any(|&(_, s)| s == slot))
+            .any(|a| a.bones().iter().any(|&(_, s)| s == slot))
     }
 
     /// The bone game objects of the models on object `slot`.
@@ -405,7 +431,7 @@ impl ModelWorld {
             .iter()
             .filter(|m| m.alive && m.slot == slot)
             .filter_map(|m| m.anim.as_ref())
-            .flat_map(|a| a.bones.iter().map(|&(_, s)| s))
+            .flat_map(|a| a.bones().iter().map(|&(_, s)| s))
             .collect()
     }
 

@@ -5,7 +5,8 @@
 //! prints it; tests compare it with GPU readback and the reference poses.
 //!
 //! Owns nothing per frame; never touches the scene or the renderer.
-use super::animation::{AnimState, Rig};
+use super::animation::rig::Rig;
+use super::animation::state::AnimState;
 use crate::anim::Playback;
 use crate::anim::skinning::{morph_positions, skin_positions};
 use crate::project::model_data::ModelData;

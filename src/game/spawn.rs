@@ -3,8 +3,8 @@ use super::World;
 use crate::base::error::LoadError;
 use crate::base::hash::hash_remembered;
 use crate::project::json::Located;
-use crate::project::{CollectionSpec, ComponentKind as SpecKind, PropertyValue, Resources};
-use crate::scene::{Component, ComponentKind};
+use crate::project::{CollectionSpec, ComponentKind, PropertyValue, Resources};
+use crate::scene::{Component, ComponentRef};
 use glam::{Quat, Vec3};
 use std::cell::RefCell;
 
@@ -137,33 +137,33 @@ pub fn spawn_collection(
     for (o, &slot) in spec.objects.iter().zip(&slots) {
         for c in &o.components {
             let kind = match &c.kind {
-                SpecKind::Script { script, properties } => {
+                ComponentKind::Script { script, properties } => {
                     match create_script(scripts, slot, &c.id, script, properties) {
-                        Ok(i) => ComponentKind::Script(i),
+                        Ok(i) => ComponentRef::Script(i),
                         Err(mut e) => {
                             problems.append(&mut e);
                             continue;
                         }
                     }
                 }
-                SpecKind::Model(m) => {
+                ComponentKind::Model(m) => {
                     match create_model(&mut world.borrow_mut(), res, slot, (&c.id, &o.path), m, false) {
-                        Ok(i) => ComponentKind::Model(i),
+                        Ok(i) => ComponentRef::Model(i),
                         Err(e) => {
                             problems.push(e);
                             continue;
                         }
                     }
                 }
-                SpecKind::Factory(f) => {
+                ComponentKind::Factory(f) => {
                     check_prototype(world, res, scripts, f, &mut problems);
-                    ComponentKind::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
+                    ComponentRef::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
                 }
-                SpecKind::Camera(cam) => {
-                    ComponentKind::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
+                ComponentKind::Camera(cam) => {
+                    ComponentRef::Camera(world.borrow_mut().models.create_camera(slot, &c.id, cam))
                 }
-                SpecKind::Light(l) => ComponentKind::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
-                SpecKind::Label(l) => ComponentKind::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
+                ComponentKind::Light(l) => ComponentRef::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
+                ComponentKind::Label(l) => ComponentRef::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
@@ -205,7 +205,7 @@ fn prototype_components<'a>(
     seen.push(&f.prototype);
     for c in f.objects.iter().flat_map(|o| &o.components) {
         out.push(c);
-        if let SpecKind::Factory(inner) = &c.kind {
+        if let ComponentKind::Factory(inner) = &c.kind {
             prototype_components(inner, seen, out);
         }
     }
@@ -226,7 +226,7 @@ fn check_prototype(
     let mut components = Vec::new();
     prototype_components(f, &mut Vec::new(), &mut components);
     for c in &components {
-        if let SpecKind::Script { script, properties } = &c.kind {
+        if let ComponentKind::Script { script, properties } = &c.kind {
             match scripts.declarations(script) {
                 Ok(declared) => {
                     problems.extend(check_overrides(script, &declared, properties).iter().map(LoadError::to_string))
@@ -237,7 +237,7 @@ fn check_prototype(
     }
     let w = &mut *world.borrow_mut();
     for c in &components {
-        if let SpecKind::Model(m) = &c.kind
+        if let ComponentKind::Model(m) = &c.kind
             && let Err(e) = w.models.asset(res, &m.mesh)
         {
             problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));

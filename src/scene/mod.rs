@@ -4,5 +4,8 @@ pub mod objects;
 pub mod url;
 
 pub use message::{Message, MessageQueue};
-pub use objects::{BoneDriver, Component, ComponentKind, NONE, Scene, TransformView};
+/// TEMP: `src/app` and `src/script` still use the old name of [`ComponentRef`]; renamed there,
+/// this goes.
+pub use objects::ComponentRef as ComponentKind;
+pub use objects::{BoneDriver, BoneStream, Component, ComponentRef, NONE, Scene, TransformView};
 pub use url::Url;

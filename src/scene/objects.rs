@@ -19,9 +19,10 @@ use std::collections::HashMap;
 /// "No object" in parent links and lookups.
 pub const NONE: u32 = u32::MAX;
 
-/// What kind of component a game object carries; the index points into that type's world.
+/// A live component of a game object: its type's world and its index there. (What a file
+/// declares is `project::ComponentKind`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ComponentKind {
+pub enum ComponentRef {
     Script(u32),
     Model(u32),
     Camera(u32),
@@ -35,7 +36,7 @@ pub enum ComponentKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Component {
     pub id: Hash,
-    pub kind: ComponentKind,
+    pub kind: ComponentRef,
 }
 
 /// Where the local transforms live, for scripts that read and write their own object's transform
@@ -459,12 +460,14 @@ impl Scene {
     }
 
     /// Gives `slot` this local matrix (an affine one: bottom row 0 0 0 1) as its transform from
-    /// now until the next write of its position, rotation or scale.
+    /// now until the next write of its position, rotation or scale. One fence per call: a pass
+    /// that drives many slots holds a [`BoneStream`] instead.
     #[inline]
     pub fn drive(&mut self, slot: u32, m: &glam::Mat4) {
-        // SAFETY: the driver borrows the scene exclusively for this one call: no other thread
-        // can drive any slot meanwhile.
-        unsafe { self.bone_driver().drive(slot, m) }
+        let driver = self.bone_driver();
+        let stream = driver.stream();
+        // SAFETY: the driver borrows the scene exclusively and this thread is its only user.
+        unsafe { stream.drive(slot, m) }
     }
 
     /// How many bone objects (slots marked [`Scene::world_on_demand`] or driven) were removed
@@ -483,15 +486,6 @@ impl Scene {
             matrix: self.local_matrix.as_mut_ptr(),
             len,
             _scene: std::marker::PhantomData,
-        }
-    }
-
-    /// Starts loading what [`Scene::drive`] reads for `slot` (a hint: no effect on results):
-    /// its `local` entry; the matrix is streamed, never read.
-    #[inline(always)]
-    pub fn prefetch_driven(&self, slot: u32) {
-        if let Some(l) = self.local.get(slot as usize) {
-            crate::base::prefetch::prefetch_value(l);
         }
     }
 
@@ -533,7 +527,8 @@ impl Scene {
     }
 }
 
-/// [`Scene::drive`] for several threads at once: see [`Scene::bone_driver`].
+/// [`Scene::drive`] for several threads at once: see [`Scene::bone_driver`]. Slots are driven
+/// through a [`BoneStream`] that each thread takes for itself.
 pub struct BoneDriver<'a> {
     local: *mut Local,
     matrix: *mut Affine3A,
@@ -541,28 +536,63 @@ pub struct BoneDriver<'a> {
     _scene: std::marker::PhantomData<&'a mut Scene>,
 }
 
-// SAFETY: the driver only writes through `drive`, whose callers promise that no two threads
-// drive one slot at the same time; the arrays stay borrowed (and unmoved) while it lives.
+// SAFETY: the driver itself writes nothing; its streams write only through `BoneStream::drive`,
+// whose callers promise that no two threads drive one slot at the same time, and the arrays
+// stay borrowed (and unmoved) while it lives.
 unsafe impl Send for BoneDriver<'_> {}
+// SAFETY: as for `Send`: shared, it only hands out streams.
 unsafe impl Sync for BoneDriver<'_> {}
 
 impl BoneDriver<'_> {
+    /// This thread's way to drive slots. Its stores are fenced when it is dropped, on this
+    /// thread (it cannot leave it), and before the driver and with it the scene's borrow end:
+    /// so no thread reads a driven matrix that was not fenced.
+    pub fn stream(&self) -> BoneStream<'_> {
+        BoneStream {
+            local: self.local,
+            matrix: self.matrix,
+            len: self.len,
+            streaming: crate::base::prefetch::Streaming::new(),
+        }
+    }
+}
+
+/// One thread's writes of bone matrices: see [`BoneDriver::stream`].
+pub struct BoneStream<'d> {
+    local: *mut Local,
+    matrix: *mut Affine3A,
+    len: usize,
+    streaming: crate::base::prefetch::Streaming<'d>,
+}
+
+impl BoneStream<'_> {
     /// [`Scene::drive`].
     ///
     /// # Safety
-    /// No other thread may drive `slot` while this call runs.
+    /// No other thread may drive `slot` while this stream lives.
     #[inline]
     pub unsafe fn drive(&self, slot: u32, m: &glam::Mat4) {
         let s = slot as usize;
         if s < self.len {
             // Streamed: a crowd's bone matrices are written every frame and read only on
-            // demand (see `base::prefetch::stream_store`; the pass ends with its fence).
+            // demand (see `base::prefetch::Streaming`, which fences them when this is dropped).
             // SAFETY: `s` is in bounds of both arrays, which the driver borrows exclusively
-            // from the scene; the caller guarantees that no other thread writes slot `s`.
+            // from the scene for longer than this stream lives; the caller guarantees that no
+            // other thread writes slot `s` meanwhile, and the scene cannot be read before the
+            // driver is dropped.
             unsafe {
-                crate::base::prefetch::stream_store(&mut *self.matrix.add(s), &Affine3A::from_mat4(*m));
+                self.streaming.store_raw(self.matrix.add(s), &Affine3A::from_mat4(*m));
                 *self.local.add(s) = Local::Matrix;
             }
+        }
+    }
+
+    /// Starts loading what [`BoneStream::drive`] reads for `slot` (a hint: no effect on
+    /// results): its `local` entry; the matrix is streamed, never read.
+    #[inline(always)]
+    pub fn prefetch(&self, slot: u32) {
+        if (slot as usize) < self.len {
+            crate::base::prefetch::prefetch_ptr(self.local.wrapping_add(slot as usize).cast_const(), 1);
         }
     }
 }

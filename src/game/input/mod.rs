@@ -13,7 +13,7 @@ pub use fixed::FixedClock;
 pub use raw::RawEvent;
 
 use super::{ScriptHooks, World};
-use crate::scene::ComponentKind;
+use crate::scene::ComponentRef;
 use actions::GROUP_END;
 use std::cell::RefCell;
 
@@ -35,7 +35,7 @@ pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
                 continue;
             }
             for c in &w.scene.components[s] {
-                if let ComponentKind::Script(i) = c.kind {
+                if let ComponentRef::Script(i) = c.kind {
                     targets.push(i);
                 }
             }

@@ -216,7 +216,7 @@ crate::export! {
                 .find(|&n| hash_remembered(sk.name(n)) == bone)
                 .ok_or_else(not_found)?;
             let slot = anim
-                .bones
+                .bones()
                 .iter()
                 .find(|(n, _)| *n == node)
                 .map(|(_, s)| *s)

@@ -1,0 +1,1 @@
+{ "components": [ { "id": "model", "type": "model", "model": "/main/walker.model" } ] }
