@@ -248,7 +248,7 @@ c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
     curve: *const f32 = curve, curve_len: i32 = curve_len, slot: u32 = slot, kind: u32 = kind,
     elem: i32 = elem, count: u32 = count, playback: u32 = playback, easing: u32 = easing,
     duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, mirror: u32 = mirror,
-    values: *mut f32 = values, new_cells: u32 = new_cells, cells: [u32; 4] = cells,
+    new_cells: u32 = new_cells, cells: [u32; 4] = cells,
 });
 c_struct!(c_transforms: crate::scene::TransformView as "sinew_transforms" {
     position: *mut f32 = position, rotation: *mut f32 = rotation, scale: *mut f32 = scale, len: u32 = len,

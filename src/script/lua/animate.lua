@@ -34,7 +34,9 @@ local CANCEL_CROSS = "function called can only access instances within the same 
 -- as Defold's tweens are. A `self` that already has a metatable of the script's own, and the
 -- stand-in records of component properties, are *mirrored* instead: their values are copied
 -- into the cells before the tweens start and back after the update (E.before/after_tweens).
-local values = nil          -- float* over the cells; moves when cells are created (req.values)
+-- The cells are read and written only as `io.values[c]`: go.animate (the one call that grows
+-- them, which a metamethod on `self` can reach in the middle of any loop below) stores their
+-- current address there, so no copy of the pointer may outlive a call that can run a script.
 local lazy = setmetatable({}, { __mode = "k" })  -- self → field name → cell | vector entry
 -- A vector entry: { kind = "vector3" | "vector4" | "quat", vec = the value `self` returns,
 -- stamp = the tick `vec` was made in, [1..4] = cell of element x, y, z, w or false }. As with
@@ -50,7 +52,7 @@ local function read_vector(e)
     local v = copy_value(e.vec)
     for i = 1, 4 do
       local c = e[i]
-      if c then v[COMPS[i]] = values[c] end
+      if c then v[COMPS[i]] = io.values[c] end
     end
     e.vec, e.stamp = v, tick
   end
@@ -62,7 +64,7 @@ local LAZY_MT = {
     local m = lazy[t]
     local e = m and m[k]
     if e == nil then return nil end
-    if type(e) == "number" then return values[e] end
+    if type(e) == "number" then return io.values[e] end
     return read_vector(e)
   end,
   __newindex = function(t, k, v)
@@ -70,12 +72,12 @@ local LAZY_MT = {
     local e = m and m[k]
     if e == nil then return rawset(t, k, v) end
     if type(e) == "number" then
-      if type(v) == "number" then values[e] = v; return end
+      if type(v) == "number" then io.values[e] = v; return end
     elseif value_kind(v) == e.kind then
       e.vec, e.stamp = copy_value(v), tick
       for i = 1, 4 do
         local c = e[i]
-        if c then values[c] = v[COMPS[i]] end
+        if c then io.values[c] = v[COMPS[i]] end
       end
       return
     end
@@ -98,7 +100,7 @@ local function adopt(self, name, kind, comp, c)
   if not comp then
     if e == nil then
       local v = rawget(self, name)
-      if type(v) == "number" then values[c] = v end
+      if type(v) == "number" then io.values[c] = v end
       rawset(self, name, nil)
       m[name] = c
     end
@@ -114,7 +116,7 @@ local function adopt(self, name, kind, comp, c)
   local i = ELEM[comp]
   if e[i] ~= c then
     e[i] = c
-    values[c] = read_vector(e)[comp]
+    io.values[c] = read_vector(e)[comp]
   end
 end
 
@@ -125,7 +127,7 @@ local function settle(self, name, comp, c)
   local e = m and m[name]
   if e == nil then return end
   if not comp then
-    if e == c then m[name] = nil; rawset(self, name, values[c]) end
+    if e == c then m[name] = nil; rawset(self, name, io.values[c]) end
     return
   end
   if type(e) ~= "table" then return end
@@ -211,9 +213,9 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
     in_place = mt == nil or mt == LAZY_MT
   end
   req.mirror = in_place and 0 or 1
-  if A.anim_animate(ctx, req) ~= 0 then S.fail_last() end
+  local rc = A.anim_animate(ctx, req, io)
   req.curve = nil
-  values = req.values
+  if rc ~= 0 then S.fail_last() end
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
   if d.kind == SCRIPT then
     local self, name, kind = rec.self, d.name, d.whole
@@ -255,37 +257,42 @@ local function alive(rec) return rec ~= nil and S.by_index[rec.index] == rec end
 
 local E = S.E
 
--- Tweens starting this frame read their start value: copy the current `self` values in.
+-- Tweens starting this frame read their start value: copy the current `self` values in. Reading
+-- a field can run a script (a metamethod), so the list is copied out of Rust's buffer first.
+local pending = {}
 function E.before_tweens(dt)
   S.sweep_play_callbacks()
   if nmirrored == 0 then return end
   A.anim_prepare(ctx, dt, io)
-  local values, list = io.values, io.cells
-  for i = 0, io.ncells - 1 do
-    local c = list[i]
+  local n, list = io.ncells, io.cells
+  for i = 0, n - 1 do pending[i + 1] = list[i] end
+  for i = 1, n do
+    local c = pending[i]
     local v = cell_self[c + 1][cell_name[c + 1]]
     local comp = cell_comp[c + 1]
     if comp then v = type(v) == "cdata" and v[comp] or nil end
-    if type(v) == "number" then values[c] = v end
+    if type(v) == "number" then io.values[c] = v end
   end
 end
 
 local done_ids, done_finished = {}, {}
 
 -- Writes mirrored properties back (a fresh vector per property and frame, as go.set does),
--- then runs the callbacks of ended tweens.
+-- then runs the callbacks of ended tweens. A write into `self` can run a script, which can
+-- delete objects or start and cancel tweens: the written list is copied out first, each value
+-- read from the cells as it is written, and the other lists asked for again afterwards.
 function E.after_tweens()
   A.anim_results(ctx, io)
-  values = io.values
   tick = tick + 1
   local nc = io.ncells
   if nc > 0 then
-    local values, list, fresh = io.values, io.cells, nil
-    for i = 0, nc - 1 do
-      local c = list[i]
+    local list, fresh = io.cells, nil
+    for i = 0, nc - 1 do pending[i + 1] = list[i] end
+    for i = 1, nc do
+      local c = pending[i]
       local comp = cell_comp[c + 1]
       if not comp then
-        cell_self[c + 1][cell_name[c + 1]] = values[c]
+        cell_self[c + 1][cell_name[c + 1]] = io.values[c]
       else
         local self, name = cell_self[c + 1], cell_name[c + 1]
         local cur = self[name]
@@ -296,11 +303,12 @@ function E.after_tweens()
             self[name] = cur
             fresh[cur] = true
           end
-          cur[comp] = values[c]
+          cur[comp] = io.values[c]
           self[name] = cur -- a no-op for script tables; stores into material constants
         end
       end
     end
+    A.anim_results(ctx, io)
   end
   -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
   local nr = io.nreleased
