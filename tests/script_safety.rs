@@ -252,3 +252,22 @@ fn a_fifo_script_and_check_of_root_do_not_hang() {
     let all = format!("{}{}", r.stdout, r.stderr);
     assert!(all.contains("/project.json"), "{}", r.show());
 }
+
+/// Issue 32 item 2: a message handler that loops forever is stopped too. Once the limit stops
+/// the body, the script's handler would run inside LuaJIT's hook, where the limit cannot fire
+/// again: xpcall hands the stop back without running it. A handler that loops on an ordinary
+/// error is stopped by the limit like any other code ("error in error handling").
+#[test]
+fn an_endless_message_handler_is_stopped_by_the_time_limit() {
+    let p = one_script(
+        "endless_handler",
+        r#", "script_time_limit": 0.3"#,
+        &format!(
+            "local function spin() while true do end end\nfunction update(self)\n  if self.done then return end\n  self.done = true\n  print('stop', xpcall(spin, spin))\n  print('error', xpcall(error, spin))\nend{FINAL}"
+        ),
+    );
+    let r = run(p.path(), 3);
+    assert_survived(&r);
+    assert!(r.stdout.contains("stop\tfalse\t/main/s.script:1: script ran too long (more than 0.3 s"), "{}", r.show());
+    assert!(r.stdout.contains("error\tfalse\terror in error handling"), "{}", r.show());
+}

@@ -207,6 +207,7 @@ impl ScriptHost {
             props.push(row)?;
         }
         t.set("go_properties", props)?;
+        t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
         let read_res = res.clone();
         t.set(
             "read",

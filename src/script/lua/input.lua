@@ -9,6 +9,7 @@ local S = ...
 
 local band = bit.band
 local by_index, set_current, handler, report = S.by_index, S.set_current, S.handler, S.report
+local xpcall = S.xpcall
 local hash_of_u64 = S.hash_of_u64
 local SEP = 0xffffffff
 local PRESSED, RELEASED, REPEATED, HAS_GAMEPAD, HAS_TEXT, HAS_GAMEPAD_NAME = 1, 2, 4, 8, 16, 32

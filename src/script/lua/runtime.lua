@@ -9,6 +9,7 @@ local ffi = require("ffi")
 local api, sigs, ctx_addr, R, vm = ...
 
 local S = {}            -- shared with go.lua and msg.lua
+local xpcall = xpcall   -- Lua's own: the scripts get one that skips their handler for a stop
 S.vm = vm
 S.R = R
 local NONE = 0xffffffff
@@ -331,6 +332,28 @@ local function handler(err)
 end
 
 S.handler = handler
+
+-- A message handler runs where its error was raised. The watchdog raises its errors (a script
+-- past the time limit, an interruption) inside LuaJIT's hook, where no hook fires again: a
+-- script's handler that looped there could never be stopped. So the scripts' `xpcall` returns
+-- those errors without running the handler; the runtime's own calls keep the raw one (its
+-- local `xpcall` above: their handler is bounded and writes the traceback).
+local STOPS = R.stop_messages
+local function stopped(e)
+  if type(e) ~= "string" then return false end
+  for i = 1, #STOPS do
+    if e:find(STOPS[i], 1, true) then return true end
+  end
+  return false
+end
+S.xpcall = xpcall
+_G.xpcall = function(f, msgh, ...)
+  if type(msgh) ~= "function" then return xpcall(f, msgh, ...) end
+  return xpcall(f, function(e)
+    if stopped(e) then return e end
+    return msgh(e)
+  end, ...)
+end
 
 -- Lua raises a memory error without calling the handler, so it has no place: name the script.
 local function located(err, r)
