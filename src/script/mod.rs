@@ -208,6 +208,7 @@ impl ScriptHost {
         }
         t.set("go_properties", props)?;
         t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
+        t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
         let read_res = res.clone();
         t.set(
             "read",

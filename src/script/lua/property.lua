@@ -55,6 +55,19 @@ for _, p in ipairs(S.R.go_properties) do
   end
 end
 
+-- A declaration is found by its hash (and each element's, `name.x` …), never by the name a
+-- hash prints as: Rust keeps only the most recent script-made names, so with many hashes made
+-- since, a lookup by name missed declared properties (issue 32).
+function S.declare_property(def, p)
+  local by_hash = def.by_hash
+  local old = by_hash[p.hash]
+  if old then
+    for _, c in ipairs(ELEMENTS[old[1].kind] or {}) do by_hash[hash(p.name .. "." .. c)] = nil end
+  end
+  by_hash[p.hash] = { p, false }
+  for _, c in ipairs(ELEMENTS[p.kind] or {}) do by_hash[hash(p.name .. "." .. c)] = { p, c } end
+end
+
 -- Script properties are described per script definition, on first use (the cache is dropped
 -- when the script is reloaded, see runtime.lua).
 local function script_property(def, ph)
@@ -62,13 +75,14 @@ local function script_property(def, ph)
   if cache == nil then cache = {}; def.prop_desc = cache end
   local d = cache[ph]
   if d ~= nil then return d end
-  local name = S.hash_text(ph.h)
-  local decl = def.props[name]
-  if decl then
-    d = describe("script", SCRIPT, decl.kind, name, ELEMENTS[decl.kind])
-  else
-    local base, c, whole = split(name, function(b) local p = def.props[b]; return p and p.kind end)
-    if base then d = element("script", SCRIPT, whole, base, c) end
+  local found = def.by_hash[ph]
+  if found then
+    local p, c = found[1], found[2]
+    if c then
+      d = element("script", SCRIPT, p.kind, p.name, c)
+    else
+      d = describe("script", SCRIPT, p.kind, p.name, ELEMENTS[p.kind])
+    end
   end
   cache[ph] = d or false
   return d or false

@@ -54,6 +54,9 @@ local function type_name(v)
 end
 S.type_name = type_name
 
+-- False for NaN and the infinities, which poison every transform they reach.
+function S.finite(x) return x - x == 0 end
+
 function S.argerr(fname, n, expected, got)
   fail(string.format("%s: bad argument #%d (%s expected, got %s)", fname, n, expected, type_name(got)))
 end
@@ -266,7 +269,7 @@ local function load_script(path)
   if not chunk then return nil, cerr end
   local env = setmetatable({}, { __index = _G })
   setfenv(chunk, env)
-  local def = { path = path, env = env, props = {}, prop_list = {} }
+  local def = { path = path, env = env, props = {}, prop_list = {}, by_hash = {} }
   loading = def
   local ok, rerr = xpcall(chunk, debug.traceback)
   loading = nil
@@ -621,7 +624,7 @@ function E.reload_script(path)
   local new, err = load_script(path)
   if not new then return err end
   for _, name in ipairs(CALLBACKS) do def[name] = new[name] end
-  def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
+  def.env, def.props, def.prop_list, def.by_hash = new.env, new.props, new.prop_list, new.by_hash
   def.prop_desc = nil  -- property.lua's descriptions of the old declarations
   phases_dirty = true
   for i = 1, n do
