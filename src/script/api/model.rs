@@ -1,11 +1,13 @@
 //! FFI endpoints of the `model` namespace and of model-component properties (material constants
 //! such as `tint`) read and written through `go.get` / `go.set`. Lua side: `lua/model.lua`.
+use super::msg::write_str;
 use super::types::{V3, V4};
 use super::{Ctx, put, slice, with_world};
 use crate::base::hash::{Hash, hash_remembered, name_of};
 use crate::game::World;
 use crate::scene::ComponentKind;
 use crate::script::boundary::{OK, fail};
+use std::ffi::c_char;
 
 /// A status from `put` as the `Result` the closures here return (the message is already set).
 fn ok(status: i32) -> Result<(), String> {
@@ -40,6 +42,21 @@ fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
 }
 
 crate::export! {
+    /// The names of a model's clips (", "-separated, cut at `cap` bytes) when it has none named
+    /// `anim`; -1 when it has one, has no animations or is no model (the message then goes as
+    /// usual). model.play_anim warns at the call, where it knows the script's file and line.
+    fn model_unknown_clip(ctx: Ctx, slot: u32, comp: u64, anim: u64, buf: *mut c_char, cap: usize) -> i32 {
+        with_world(ctx, |w| {
+            let Ok(m) = model_of(w, slot, comp) else { return -1 };
+            let Some(a) = w.models.instances.get(m as usize).and_then(|i| i.anim.as_ref()) else { return -1 };
+            if a.rig.clip_index(anim).is_some() {
+                return -1;
+            }
+            write_str(&a.rig.clip_names.join(", "), buf, cap).min(i32::MAX as usize) as i32
+        })
+        .unwrap_or(-1)
+    }
+
     /// 0: no such component, 1: script, 2: model, 3: camera, 4: light, 5: factory, 6: label.
     fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {

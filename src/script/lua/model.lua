@@ -171,6 +171,8 @@ function model.get_mesh_aabb(url)
 end
 
 ---------------------------------------------------------------- animation
+local namecap = 512
+local namebuf = ffi.new("char[?]", namecap)
 local play_callbacks = {}   -- callback id → { fn, owner record, sweeps found dead }
 local next_play_callback = 0
 local nplay = 0             -- entries in play_callbacks
@@ -278,6 +280,17 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
       else
         message.mask = entry(mask)
       end
+    end
+  end
+  -- An unknown clip is reported here, where the script's file and line are known; the
+  -- message would do nothing.
+  local slot = M.find(ctx, target.s, target.p)
+  if slot ~= NONE then
+    local n = M.model_unknown_clip(ctx, slot, target.f, id.h, namebuf, namecap)
+    if n >= 0 then
+      S.R.log_warn(string.format("%s'%s' has no animation named '%s' (animations: %s)", S.where(), S.url_text(target),
+        S.hash_text(id.h), ffi.string(namebuf, n)))
+      return
     end
   end
   if type(complete_function) == "function" then
