@@ -58,7 +58,8 @@ pub struct AnimIo {
     pub nreleased: u32,
 }
 
-const SCRIPT: u32 = 4;
+/// `AnimRequest::kind` of a script or component property (below it: a [`GoProperty`] index).
+pub const SCRIPT_PROPERTY: u32 = GoProperty::ALL.len() as u32;
 
 fn fill_io(w: &mut crate::game::World, io: *mut AnimIo, cells: &[u32]) {
     // SAFETY: `io` points at the io cdata animate.lua keeps for this purpose.
@@ -91,7 +92,7 @@ fn start(w: &mut crate::game::World, req: &mut AnimRequest, easing: Easing, play
         let axis = (first + i).min(3);
         e.to = req.to[i];
         e.property = if n == 1 { req.property } else { req.elems[axis] };
-        e.target = if req.kind == SCRIPT {
+        e.target = if req.kind == SCRIPT_PROPERTY {
             let (cell, new) = w.tweens.script_cell(slot, req.component, e.property, req.mirror != 0);
             req.cells[i] = cell;
             req.new_cells |= (new as u32) << i;

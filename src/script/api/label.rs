@@ -17,12 +17,19 @@ fn label_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     }
 }
 
-fn property(which: i32) -> Result<LabelProperty, String> {
-    match which {
-        0 => Ok(LabelProperty::Color),
-        1 => Ok(LabelProperty::Outline),
-        2 => Ok(LabelProperty::Scale),
-        _ => Err(format!("no label property {which}")),
+/// The `which` of `label_prop_get`/`label_prop_set`: a vector property of a label.
+pub mod which {
+    pub const COLOR: i32 = 0;
+    pub const OUTLINE: i32 = 1;
+    pub const SCALE: i32 = 2;
+}
+
+fn property(w: i32) -> Result<LabelProperty, String> {
+    match w {
+        which::COLOR => Ok(LabelProperty::Color),
+        which::OUTLINE => Ok(LabelProperty::Outline),
+        which::SCALE => Ok(LabelProperty::Scale),
+        _ => Err(format!("no label property {w}")),
     }
 }
 

@@ -8,12 +8,11 @@ local ctx, vm = S.ctx, S.vm
 local fail, argerr, istype = S.fail, S.argerr, ffi.istype
 local v3_t, v4_t, q_t, vec_t = vm.vector3_t, vm.vector4_t, vm.quat_t, vm.vector_t
 
-local A = S.F
+local F, K = S.F, S.K
 
 local req = ffi.new("sinew_anim_req")
 local io = ffi.new("sinew_anim_io")
 local ids = ffi.new("uint64_t[5]")
-local SCRIPT = 4
 local COMPS = { "x", "y", "z", "w" }
 local NUMERIC = { number = true, vector3 = true, vector4 = true, quat = true }
 
@@ -152,13 +151,13 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if type(playback) ~= "number" then argerr("go.animate", 3, "number", playback) end
   playback = math.floor(playback)
   -- Written so NaN fails too (every comparison with NaN is false).
-  if not (playback >= 0 and playback < 7) then fail("invalid playback mode when starting an animation") end
+  if not (playback >= 0 and playback < K.PLAYBACK_COUNT) then fail("invalid playback mode when starting an animation") end
   local to_kind = value_kind(to)
   if not NUMERIC[to_kind] then fail("only numerical values can be used as target values for animation") end
   local curve
   if type(easing) == "number" then
     easing = math.floor(easing)
-    if not (easing >= 0 and easing <= 40) then fail("invalid easing constant") end
+    if not (easing >= 0 and easing < K.EASING_COUNT) then fail("invalid easing constant") end
   elseif istype(vec_t, easing) then
     curve = easing
   else
@@ -208,16 +207,16 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   end
   req.callback = cb
   local in_place = false
-  if d.kind == SCRIPT then
+  if d.kind == K.SCRIPT_PROPERTY then
     local mt = getmetatable(rec.self)
     in_place = mt == nil or mt == LAZY_MT
   end
   req.mirror = in_place and 0 or 1
-  local rc = A.anim_animate(ctx, req, io)
+  local rc = F.anim_animate(ctx, req, io)
   req.curve = nil
   if rc ~= 0 then S.fail_last() end
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
-  if d.kind == SCRIPT then
+  if d.kind == K.SCRIPT_PROPERTY then
     local self, name, kind = rec.self, d.name, d.whole
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
       local c = req.cells[i]
@@ -236,7 +235,7 @@ end
 function go.cancel_animations(url, property)
   local _, slot, u, ph = S.property_target("go.cancel_animations", url, property, CANCEL_CROSS, true)
   if ph == nil then
-    if A.anim_cancel(ctx, slot, u.f, nil, 0) ~= 0 then S.fail_last() end
+    if F.anim_cancel(ctx, slot, u.f, nil, 0) ~= 0 then S.fail_last() end
     return
   end
   local d = S.describe_property(slot, u, ph)
@@ -249,7 +248,7 @@ function go.cancel_animations(url, property)
     for i = 1, d.count do ids[i] = d.elems[i].h end
     n = d.count + 1
   end
-  if A.anim_cancel(ctx, slot, u.f, ids, n) ~= 0 then S.fail_last() end
+  if F.anim_cancel(ctx, slot, u.f, ids, n) ~= 0 then S.fail_last() end
 end
 
 ---------------------------------------------------------------- per frame
@@ -263,7 +262,7 @@ local pending = {}
 function E.before_tweens(dt)
   S.sweep_play_callbacks()
   if nmirrored == 0 then return end
-  A.anim_prepare(ctx, dt, io)
+  F.anim_prepare(ctx, dt, io)
   local n, list = io.ncells, io.cells
   for i = 0, n - 1 do pending[i + 1] = list[i] end
   for i = 1, n do
@@ -282,7 +281,7 @@ local done_ids, done_finished = {}, {}
 -- delete objects or start and cancel tweens: the written list is copied out first, each value
 -- read from the cells as it is written, and the other lists asked for again afterwards.
 function E.after_tweens()
-  A.anim_results(ctx, io)
+  F.anim_results(ctx, io)
   tick = tick + 1
   local nc = io.ncells
   if nc > 0 then
@@ -308,7 +307,7 @@ function E.after_tweens()
         end
       end
     end
-    A.anim_results(ctx, io)
+    F.anim_results(ctx, io)
   end
   -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
   local nr = io.nreleased
@@ -324,13 +323,13 @@ function E.after_tweens()
   end
   local n = io.ndone
   if n == 0 then
-    if nr > 0 then A.anim_clear_done(ctx) end
+    if nr > 0 then F.anim_clear_done(ctx) end
     return
   end
   for i = 0, n - 1 do
     done_ids[i + 1], done_finished[i + 1] = io.done[i].callback, io.done[i].finished
   end
-  A.anim_clear_done(ctx)
+  F.anim_clear_done(ctx)
   for i = 1, n do
     local id = done_ids[i]
     local cb = callbacks[id]

@@ -339,7 +339,7 @@ end
 
 local url_text = S.url_text
 
--- Properties of the other component types, by F.component_kind (2 model, 6 label): each
+-- Properties of the other component types, by F.component_kind (K.COMPONENT_*): each
 -- namespace file registers { kind, get, set } for its type, and go.get/go.set/go.animate reach
 -- them through S.component_props, which picks the component's type at each call.
 S.component_kinds = {}

@@ -9,7 +9,7 @@ local F, ctx, NONE = S.F, S.ctx, S.NONE
 local fail, current, hash = S.fail, S.current, S.hash
 local url_t, url_text = S.url_t, S.url_text
 
-local SCRIPT = 4           -- request kind of a script or component property (0..3: GoProperty)
+local SCRIPT = S.K.SCRIPT_PROPERTY -- request kind of a script or component property (below: GoProperty)
 local COMPS = { "x", "y", "z", "w" }
 local ELEMENTS = { vector3 = { "x", "y", "z" }, vector4 = COMPS, quat = COMPS }
 local ELEM_INDEX = { x = 1, y = 2, z = 3, w = 4 }
@@ -164,7 +164,7 @@ function S.describe_property(slot, u, ph)
   local si = F.script_of(ctx, slot, u.f)
   if si == NONE then no_component(u) end
   local d, rec
-  if si == NONE - 1 then
+  if si == S.K.OTHER_COMPONENT then
     d = component_property(slot, u.f, ph)
     rec = d and component_record(slot, u)
   else

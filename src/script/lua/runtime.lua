@@ -12,7 +12,10 @@ local S = {}            -- shared with go.lua and msg.lua
 local xpcall = xpcall   -- Lua's own: the scripts get one that skips their handler for a stop
 S.vm = vm
 S.R = R
-local NONE = 0xffffffff
+-- The numbers both languages agree on, from their Rust definitions (script::boundary::constants).
+local K = R.K
+S.K = K
+local NONE = K.NONE
 S.NONE = NONE
 local ctx = ffi.cast("void *", ctx_addr)
 S.ctx = ctx
