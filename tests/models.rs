@@ -23,7 +23,14 @@ fn lua_api_anim() {
     std::fs::write(p.path().join("models/face.glb"), samples::morph_face()).expect("face");
     let r = run_project(p.path(), 30, &[]);
     assert_lua_passed(&r, "api_anim");
-    assert!(r.stderr.contains("has no animation named 'dance' (animations: wiggle)"), "{}", r.show());
+    // The warning names the object and the script line that asked (issue 31 item 6).
+    assert!(
+        r.stderr.contains(
+            "/main/anim_test.script:92: 'main:/looper#model' has no animation named 'dance' (animations: wiggle)"
+        ),
+        "{}",
+        r.show()
+    );
 }
 
 #[test]

@@ -252,3 +252,55 @@ fn a_fifo_script_and_check_of_root_do_not_hang() {
     let all = format!("{}{}", r.stdout, r.stderr);
     assert!(all.contains("/project.json"), "{}", r.show());
 }
+
+/// Issue 32 item 2: a message handler that loops forever is stopped too. Once the limit stops
+/// the body, the script's handler would run inside LuaJIT's hook, where the limit cannot fire
+/// again: xpcall hands the stop back without running it. A handler that loops on an ordinary
+/// error is stopped by the limit like any other code ("error in error handling").
+#[test]
+fn an_endless_message_handler_is_stopped_by_the_time_limit() {
+    let p = one_script(
+        "endless_handler",
+        r#", "script_time_limit": 0.3"#,
+        &format!(
+            "local function spin() while true do end end\nfunction update(self)\n  if self.done then return end\n  self.done = true\n  print('stop', xpcall(spin, spin))\n  print('error', xpcall(error, spin))\nend{FINAL}"
+        ),
+    );
+    let r = run(p.path(), 3);
+    assert_survived(&r);
+    assert!(r.stdout.contains("stop\tfalse\t/main/s.script:1: script ran too long (more than 0.3 s"), "{}", r.show());
+    assert!(r.stdout.contains("error\tfalse\terror in error handling"), "{}", r.show());
+}
+
+/// Issue 32 item 10: NaN, infinities, zero and negative scales and a zero quaternion are refused
+/// by factory.create and go.set_scale with a Lua error naming the function and the argument;
+/// go.set of a label's text past the 16 KB cut is refused, saying so (tests/projects).
+#[test]
+fn poisoned_transforms_and_cut_text_are_refused() {
+    let p = committed("poisoned_values");
+    let r = run_project(p.path(), 2, &[]);
+    assert_lua_passed(&r, "poisoned_values");
+}
+
+/// Issue 32 item 10: past 65,536 `go.property` declarations the earliest names were forgotten
+/// (and the properties unreachable); the one past the limit is refused, naming the script.
+#[test]
+fn go_property_declarations_stop_at_the_limit() {
+    let declare = |n: u32| {
+        format!(
+            "for i = 1, {n} do go.property('p' .. i, i) end\nfunction init(self) print('first', self.p1, go.get('#', 'p1')) end{FINAL}"
+        )
+    };
+    let p = one_script("props_at_limit", "", &declare(65_536));
+    let r = run(p.path(), 1);
+    assert_survived(&r);
+    assert!(r.stdout.contains("first\t1\t1"), "{}", r.show());
+    let p = one_script("props_past_limit", "", &declare(65_537));
+    let r = run(p.path(), 1);
+    assert!(
+        r.stderr.contains("go.property: a script declares at most 65536 properties ('p65537' is one more)"),
+        "{}",
+        r.show()
+    );
+    assert!(r.stderr.contains("/main/s.script:1:"), "{}", r.show());
+}

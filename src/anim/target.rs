@@ -177,7 +177,7 @@ impl ScriptCells {
             }
             None => {
                 self.keys.push(key);
-                self.values.push(0.0);
+                push_cell_value(&mut self.values, 0.0);
                 self.is_written.push(false);
                 self.mirrored.push(mirrored);
                 (self.keys.len() - 1) as u32
@@ -218,6 +218,25 @@ impl ScriptCells {
             self.is_written[c as usize] = false;
         }
         self.written.clear();
+    }
+}
+
+/// Appends a cell to the values Lua reads and writes by pointer. In debug builds (the tests)
+/// the buffer always moves when it grows, and the old one is poisoned before it is freed: Lua
+/// code that kept a pointer across a call that can grow the cells then loses its writes and
+/// reads NaN every time, instead of only when the allocator happens to move the buffer
+/// (issue 32). Past 4,096 cells it moves only when full, so big scenes stay linear.
+fn push_cell_value(values: &mut Vec<f32>, v: f32) {
+    const ALWAYS_MOVE: usize = 4096;
+    if cfg!(debug_assertions) && (values.len() < ALWAYS_MOVE || values.len() == values.capacity()) {
+        let extra = if values.len() < ALWAYS_MOVE { 1 } else { values.len() };
+        let mut moved = Vec::with_capacity(values.len() + extra);
+        moved.extend_from_slice(values);
+        moved.push(v);
+        values.fill(f32::NAN);
+        *values = moved;
+    } else {
+        values.push(v);
     }
 }
 

@@ -10,6 +10,9 @@ use std::collections::VecDeque;
 /// Largest encoded message, as in Defold.
 pub const MAX_MESSAGE_BYTES: usize = 2048;
 
+/// Deepest nesting of tables in a message.
+pub const MAX_DEPTH: u32 = 32;
+
 pub mod tag {
     pub const FALSE: u8 = 1;
     pub const TRUE: u8 = 2;
@@ -136,7 +139,7 @@ impl Reader<'_> {
         Ok(out)
     }
     fn value(&mut self, depth: u32) -> Result<MsgValue, String> {
-        if depth > 32 {
+        if depth > MAX_DEPTH {
             return Err("message tables nest too deeply".into());
         }
         let t = self.take(1)?[0];

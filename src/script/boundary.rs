@@ -248,7 +248,7 @@ c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
     curve: *const f32 = curve, curve_len: i32 = curve_len, slot: u32 = slot, kind: u32 = kind,
     elem: i32 = elem, count: u32 = count, playback: u32 = playback, easing: u32 = easing,
     duration: f32 = duration, delay: f32 = delay, callback: u32 = callback, mirror: u32 = mirror,
-    values: *mut f32 = values, new_cells: u32 = new_cells, cells: [u32; 4] = cells,
+    new_cells: u32 = new_cells, cells: [u32; 4] = cells,
 });
 c_struct!(c_transforms: crate::scene::TransformView as "sinew_transforms" {
     position: *mut f32 = position, rotation: *mut f32 = rotation, scale: *mut f32 = scale, len: u32 = len,
@@ -312,6 +312,62 @@ fn vector() -> CStruct {
         size: 4,
         fields: vec![("n", 0), ("v", 4)],
     }
+}
+
+/// Every number Lua and Rust must agree on, under the name Lua reads it by (`S.K.NAME`), taken
+/// from its Rust definition: no Lua file spells one (a test below scans them), so a value
+/// changed here cannot leave a stale copy in Lua.
+pub fn constants() -> Vec<(&'static str, f64)> {
+    use super::api::{animate, go, label, model, msg};
+    use crate::game::input::actions as input;
+    use crate::scene::message::{self, tag};
+    let mut k: Vec<(&'static str, f64)> = vec![
+        ("NONE", f64::from(crate::scene::NONE)),
+        ("OTHER_COMPONENT", f64::from(go::OTHER_COMPONENT)),
+        ("SCRIPT_PROPERTY", f64::from(animate::SCRIPT_PROPERTY)),
+        ("STATUS_OK", f64::from(OK)),
+        ("STATUS_ERR", f64::from(ERR)),
+        ("POST_DROPPED", f64::from(msg::DROPPED)),
+        ("COMPONENT_NONE", f64::from(model::kind::NONE)),
+        ("COMPONENT_SCRIPT", f64::from(model::kind::SCRIPT)),
+        ("COMPONENT_MODEL", f64::from(model::kind::MODEL)),
+        ("COMPONENT_CAMERA", f64::from(model::kind::CAMERA)),
+        ("COMPONENT_LIGHT", f64::from(model::kind::LIGHT)),
+        ("COMPONENT_FACTORY", f64::from(model::kind::FACTORY)),
+        ("COMPONENT_LABEL", f64::from(model::kind::LABEL)),
+        ("LABEL_COLOR", f64::from(label::which::COLOR)),
+        ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
+        ("LABEL_SCALE", f64::from(label::which::SCALE)),
+        ("PLAYER_CURSOR", f64::from(model::player::CURSOR)),
+        ("PLAYER_PLAYBACK_RATE", f64::from(model::player::PLAYBACK_RATE)),
+        ("INPUT_GROUP_END", f64::from(input::GROUP_END)),
+        ("INPUT_PRESSED", f64::from(input::PRESSED)),
+        ("INPUT_RELEASED", f64::from(input::RELEASED)),
+        ("INPUT_REPEATED", f64::from(input::REPEATED)),
+        ("INPUT_HAS_GAMEPAD", f64::from(input::HAS_GAMEPAD)),
+        ("INPUT_HAS_TEXT", f64::from(input::HAS_TEXT)),
+        ("INPUT_HAS_GAMEPAD_NAME", f64::from(input::HAS_GAMEPAD_NAME)),
+        ("MSG_MAX_BYTES", message::MAX_MESSAGE_BYTES as f64),
+        ("MSG_MAX_DEPTH", f64::from(message::MAX_DEPTH)),
+        ("PLAYBACK_COUNT", super::api_docs::PLAYBACK.len() as f64),
+        ("EASING_COUNT", super::api_docs::EASING.len() as f64),
+        ("LAYERS", crate::anim::layers::LAYERS as f64),
+    ];
+    let tags = [
+        ("MSG_FALSE", tag::FALSE),
+        ("MSG_TRUE", tag::TRUE),
+        ("MSG_NUMBER", tag::NUMBER),
+        ("MSG_STRING", tag::STRING),
+        ("MSG_HASH", tag::HASH),
+        ("MSG_URL", tag::URL),
+        ("MSG_VECTOR3", tag::VECTOR3),
+        ("MSG_VECTOR4", tag::VECTOR4),
+        ("MSG_QUAT", tag::QUAT),
+        ("MSG_MATRIX4", tag::MATRIX4),
+        ("MSG_TABLE", tag::TABLE),
+    ];
+    k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
+    k
 }
 
 /// The `ffi.cdef` text of every shared struct.
@@ -388,38 +444,36 @@ mod tests {
         }
     }
 
-    /// Every function the Lua wrappers call through `F`/`A`/`M` is exported, and every export is
-    /// called by some wrapper (no stale entry on either side).
+    /// Every Lua file of the runtime.
+    const LUA_FILES: [(&str, &str); 12] = [
+        ("runtime.lua", include_str!("lua/runtime.lua")),
+        ("go.lua", include_str!("lua/go.lua")),
+        ("property.lua", include_str!("lua/property.lua")),
+        ("msg.lua", include_str!("lua/msg.lua")),
+        ("animate.lua", include_str!("lua/animate.lua")),
+        ("model.lua", include_str!("lua/model.lua")),
+        ("input.lua", include_str!("lua/input.lua")),
+        ("timer.lua", include_str!("lua/timer.lua")),
+        ("sys.lua", include_str!("lua/sys.lua")),
+        ("factory.lua", include_str!("lua/factory.lua")),
+        ("label.lua", include_str!("lua/label.lua")),
+        ("vmath.lua", include_str!("lua/vmath.lua")),
+    ];
+
+    /// Every function the Lua wrappers call through `F` (the FFI table's one name in every file)
+    /// is exported, and every export is called by some wrapper (no stale entry on either side).
     #[test]
     fn lua_wrappers_call_exactly_the_exported_functions() {
-        // Each file's local names for the FFI table (vmath.lua's own module table is `M`).
-        let all: &[&str] = &["F.", "A.", "M."];
-        let sources: [(&str, &[&str]); 12] = [
-            (include_str!("lua/runtime.lua"), all),
-            (include_str!("lua/go.lua"), all),
-            (include_str!("lua/property.lua"), all),
-            (include_str!("lua/msg.lua"), all),
-            (include_str!("lua/animate.lua"), all),
-            (include_str!("lua/model.lua"), all),
-            (include_str!("lua/input.lua"), all),
-            (include_str!("lua/timer.lua"), all),
-            (include_str!("lua/sys.lua"), all),
-            (include_str!("lua/factory.lua"), all),
-            (include_str!("lua/label.lua"), all),
-            (include_str!("lua/vmath.lua"), &["F."]),
-        ];
         let mut called = std::collections::BTreeSet::new();
-        for (src, prefixes) in sources {
-            for prefix in prefixes {
-                for (i, _) in src.match_indices(prefix) {
-                    let before = src[..i].chars().last().unwrap_or(' ');
-                    if before.is_alphanumeric() || before == '_' || before == '.' {
-                        continue;
-                    }
-                    let name: String = src[i + 2..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-                    if src[i + 2 + name.len()..].starts_with('(') {
-                        called.insert(name);
-                    }
+        for (_, src) in LUA_FILES {
+            for (i, _) in src.match_indices("F.") {
+                let before = src[..i].chars().last().unwrap_or(' ');
+                if before.is_alphanumeric() || before == '_' || before == '.' {
+                    continue;
+                }
+                let name: String = src[i + 2..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+                if src[i + 2 + name.len()..].starts_with('(') {
+                    called.insert(name);
                 }
             }
         }
@@ -428,6 +482,72 @@ mod tests {
         assert!(missing.is_empty(), "called from Lua but not exported: {missing:?}");
         let unused: Vec<_> = exported.difference(&called).collect();
         assert!(unused.is_empty(), "exported but never called from Lua: {unused:?}");
+    }
+
+    /// A numeric literal: decimal or hex, with LuaJIT's `ULL`/`LL` suffixes.
+    fn literal(token: &str) -> Option<f64> {
+        let t = token.trim_end_matches("ULL").trim_end_matches("LL");
+        match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(hex) => u64::from_str_radix(hex, 16).ok().map(|v| v as f64),
+            None if t.starts_with(|c: char| c.is_ascii_digit()) => t.parse().ok(),
+            None => None,
+        }
+    }
+
+    /// No Lua file spells a number it shares with Rust (issue 31): each is read from `S.K`
+    /// ([`constants`]). Caught: an upper-case local bound to an integer literal (a constant
+    /// typed in Lua), an FFI result compared with a literal other than 0 (the OK status), any
+    /// literal equal to a shared value of 256 or more, and a `K.NAME` that Rust does not give.
+    #[test]
+    fn lua_files_spell_no_shared_constant() {
+        // Lua's own: Defold's API values with no Rust side, and a buffer size Lua picks.
+        const LUA_ONLY: &[&str] = &["STATUS_UNLOADED", "MAX_WEIGHTS"];
+        let k = constants();
+        let big: Vec<f64> = k.iter().map(|c| c.1).filter(|v| *v >= 256.0).collect();
+        let names: Vec<&str> = k.iter().map(|c| c.0).collect();
+        let mut found = Vec::new();
+        for (file, src) in LUA_FILES {
+            for (n, line) in src.lines().enumerate() {
+                let code = line.split("--").next().unwrap_or("");
+                let at = format!("{file}:{}: {}", n + 1, line.trim());
+                if let Some((lhs, rhs)) = code.trim_start().strip_prefix("local ").and_then(|r| r.split_once('=')) {
+                    let upper = lhs.split(',').map(str::trim).all(|n| {
+                        !n.is_empty() && n.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                    });
+                    let integer = rhs.split(',').any(|v| literal(v.trim()).is_some_and(|x| x.fract() == 0.0));
+                    if upper && integer && !LUA_ONLY.iter().any(|o| lhs.contains(o)) {
+                        found.push(format!("a constant typed in Lua: {at}"));
+                    }
+                }
+                for token in code.split(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_')) {
+                    if literal(token).is_some_and(|x| big.contains(&x)) {
+                        found.push(format!("a shared value spelled: {at}"));
+                    }
+                }
+                for op in ["== ", "~= "] {
+                    for (i, _) in code.match_indices(op) {
+                        let after = code[i + 3..].chars().next().unwrap_or(' ');
+                        if code.contains("F.") && code[..i].trim_end().ends_with(')') && ('1'..='9').contains(&after) {
+                            found.push(format!("an FFI result compared with a literal: {at}"));
+                        }
+                    }
+                }
+                for (i, _) in code.match_indices("K.") {
+                    if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    let name: String =
+                        code[i + 2..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                    if !names.contains(&name.as_str()) {
+                        found.push(format!("K.{name} is not a shared constant: {at}"));
+                    }
+                }
+            }
+        }
+        assert!(found.is_empty(), "{}", found.join("\n"));
+        // The scan itself finds what it is for.
+        assert!(literal("0xffffffff").is_some_and(|x| big.contains(&x)));
+        assert_eq!(literal("2048"), Some(2048.0));
     }
 
     /// Calls every exported function with hostile arguments: no game state, then a real world

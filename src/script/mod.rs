@@ -6,6 +6,8 @@
 pub mod api;
 pub mod api_docs;
 pub mod boundary;
+#[cfg(test)]
+mod message_codec_tests;
 mod system;
 pub mod watchdog;
 
@@ -58,6 +60,9 @@ impl Envelope {
         self as *const Envelope as usize as f64
     }
 }
+
+/// Where runtime.lua's shared table `S` is kept in the Lua registry.
+const SHARED_KEY: &str = "sinew.S";
 
 /// Entry points of runtime.lua, looked up once.
 struct Entries {
@@ -131,6 +136,8 @@ impl ScriptHost {
             globals.set("go", go)?;
             globals.set("msg", msg)?;
             let e: Table = s.get("E")?;
+            // The tests reach the runtime's internals (the message decoder) through it.
+            lua.set_named_registry_value(SHARED_KEY, s)?;
             Ok(Entries {
                 create: e.get("create")?,
                 declared: e.get("declared")?,
@@ -207,6 +214,9 @@ impl ScriptHost {
             props.push(row)?;
         }
         t.set("go_properties", props)?;
+        t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
+        t.set("K", lua.create_table_from(boundary::constants())?)?;
+        t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
         let read_res = res.clone();
         t.set(
             "read",

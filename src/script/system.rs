@@ -171,66 +171,86 @@ fn encode(v: &Value, out: &mut String, depth: usize) -> Result<(), String> {
         Value::Integer(i) => out.push_str(&i.to_string()),
         Value::Number(n) => number(*n, out)?,
         Value::String(s) => string(&s.to_str().map_err(|_| "string is not valid UTF-8".to_string())?, out),
-        Value::Table(t) => {
-            let mut pairs: Vec<(Value, Value)> = Vec::new();
-            for p in t.pairs::<Value, Value>() {
-                pairs.push(p.map_err(|e| e.to_string())?);
-            }
-            let n = pairs.len();
-            let is_array = n > 0
-                && pairs.iter().all(|(k, _)| match k {
-                    Value::Integer(i) => *i >= 1 && (*i as usize) <= n,
-                    Value::Number(f) => f.fract() == 0.0 && *f >= 1.0 && *f <= n as f64,
-                    _ => false,
-                });
-            if is_array {
-                let mut items: Vec<(usize, &Value)> = pairs
-                    .iter()
-                    .map(|(k, v)| match k {
-                        Value::Integer(i) => (*i as usize, v),
-                        Value::Number(f) => (*f as usize, v),
-                        _ => (0, v),
-                    })
-                    .collect();
-                items.sort_by_key(|(i, _)| *i);
-                out.push('[');
-                for (i, (_, x)) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    encode(x, out, depth + 1)?;
-                }
-                out.push(']');
-            } else {
-                let mut fields: Vec<(String, &Value)> = Vec::with_capacity(n);
-                for (k, x) in &pairs {
-                    let key = match k {
-                        Value::String(s) => s.to_str().map_err(|_| "key is not valid UTF-8".to_string())?.to_string(),
-                        Value::Integer(i) => i.to_string(),
-                        Value::Number(f) => {
-                            let mut s = String::new();
-                            number(*f, &mut s)?;
-                            s
-                        }
-                        other => return Err(format!("cannot encode a table key of type {}", other.type_name())),
-                    };
-                    fields.push((key, x));
-                }
-                fields.sort_by(|a, b| a.0.cmp(&b.0));
-                out.push('{');
-                for (i, (k, x)) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    string(k, out);
-                    out.push(':');
-                    encode(x, out, depth + 1)?;
-                }
-                out.push('}');
-            }
-        }
+        Value::Table(t) => table(t, out, depth)?,
         other => return Err(format!("cannot encode a value of type {}", other.type_name())),
     }
+    Ok(())
+}
+
+/// A table key as JSON needs it: the text it is written as, and the key to read its value by.
+enum Key {
+    Int(i64),
+    Num(f64),
+    Str(String),
+}
+
+/// One table as an array or an object. Only the keys are collected (as Rust values); each value
+/// is read when it is written and dropped after, so a table of any size is encoded: mlua keeps
+/// every live Lua value in a slot of a stack of under 8,000 (a table of 7,979 strings failed
+/// with "out of Lua stack").
+fn table(t: &mlua::Table, out: &mut String, depth: usize) -> Result<(), String> {
+    let mut keys: Vec<Key> = Vec::new();
+    for pair in t.pairs::<Value, Value>() {
+        // The value is dropped at once: only the keys are kept.
+        let (k, _) = pair.map_err(|e| e.to_string())?;
+        keys.push(match k {
+            Value::Integer(i) => Key::Int(i),
+            Value::Number(f) => Key::Num(f),
+            Value::String(s) => Key::Str(s.to_str().map_err(|_| "key is not valid UTF-8".to_string())?.to_string()),
+            other => return Err(format!("cannot encode a table key of type {}", other.type_name())),
+        });
+    }
+    let n = keys.len();
+    let is_array = n > 0
+        && keys.iter().all(|k| match k {
+            Key::Int(i) => *i >= 1 && (*i as usize) <= n,
+            Key::Num(f) => f.fract() == 0.0 && *f >= 1.0 && *f <= n as f64,
+            Key::Str(_) => false,
+        });
+    let value = |k: &Key| -> Result<Value, String> {
+        match k {
+            Key::Int(i) => t.raw_get(*i),
+            Key::Num(f) => t.raw_get(*f),
+            Key::Str(s) => t.raw_get(s.as_str()),
+        }
+        .map_err(|e| e.to_string())
+    };
+    if is_array {
+        // The keys are exactly 1..=n (each once, as table keys are unique).
+        out.push('[');
+        for i in 1..=n {
+            if i > 1 {
+                out.push(',');
+            }
+            encode(&value(&Key::Int(i as i64))?, out, depth + 1)?;
+        }
+        out.push(']');
+        return Ok(());
+    }
+    let mut fields: Vec<(String, &Key)> = Vec::with_capacity(n);
+    for k in &keys {
+        let text = match k {
+            Key::Str(s) => s.clone(),
+            Key::Int(i) => i.to_string(),
+            Key::Num(f) => {
+                let mut s = String::new();
+                number(*f, &mut s)?;
+                s
+            }
+        };
+        fields.push((text, k));
+    }
+    fields.sort_by(|a, b| a.0.cmp(&b.0));
+    out.push('{');
+    for (i, (text, k)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        string(text, out);
+        out.push(':');
+        encode(&value(k)?, out, depth + 1)?;
+    }
+    out.push('}');
     Ok(())
 }
 
@@ -279,6 +299,29 @@ mod tests {
         let (_, err): (Option<String>, Option<String>) =
             lua.load("return R.json_encode({ f = print })").eval().expect("function");
         assert!(err.is_some_and(|e| e.contains("cannot encode a value of type function")));
+    }
+
+    /// Issue 32 item 3: 20,000 strings, tables and string keys in one table (7,979 failed with
+    /// "out of Lua stack, too many arguments to a Lua function").
+    #[test]
+    fn encode_tables_of_any_size() {
+        let (lua, _) = lua();
+        let (s, err): (Option<String>, Option<String>) = lua
+            .load(
+                "local a, o = {}, {}
+                 for i = 1, 20000 do a[i] = 's' .. i; o['k' .. i] = { i } end
+                 return R.json_encode({ a = a, o = o })",
+            )
+            .eval()
+            .expect("encode");
+        let s = s.unwrap_or_else(|| panic!("json.encode failed: {err:?}"));
+        let v: serde_json::Value = serde_json::from_str(&s).expect("valid JSON");
+        let a = v["a"].as_array().expect("array");
+        assert_eq!(a.len(), 20000);
+        assert_eq!(a[19999], serde_json::json!("s20000"));
+        let o = v["o"].as_object().expect("object");
+        assert_eq!(o.len(), 20000);
+        assert_eq!(o["k12345"], serde_json::json!([12345]));
     }
 
     #[test]

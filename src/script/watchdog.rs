@@ -22,6 +22,12 @@ use std::time::{Duration, Instant};
 pub const DEFAULT_LIMIT: Duration =
     Duration::from_millis((crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT * 1000.0) as u64);
 
+/// How the two errors the hook raises begin (after the script's `file:line: `). Lua's `xpcall`
+/// hands them back without running the script's message handler: a handler runs where the
+/// error was raised, here inside LuaJIT's hook, where no hook fires again, so a handler that
+/// looped there could never be stopped (issue 32).
+pub const STOP_MESSAGES: [&str; 2] = ["script ran too long (", "interrupted (SIGINT or SIGTERM)"];
+
 /// How often the watchdog thread looks; also the resolution of the limit.
 const TICK: Duration = Duration::from_millis(20);
 
@@ -191,11 +197,12 @@ unsafe extern "C-unwind" fn hook(l: *mut lua_State, _ar: *mut lua_Debug) {
                 continue;
             }
             if INTERRUPT.swap(false, Ordering::AcqRel) {
-                message = Some("interrupted (SIGINT or SIGTERM): the run ends after this frame".into());
+                message = Some(format!("{}: the run ends after this frame", STOP_MESSAGES[1]));
             } else if w.over_limit(now) {
                 let limit = w.limit_ms.load(Ordering::Relaxed) as f64 / 1000.0;
                 message = Some(format!(
-                    "script ran too long (more than {limit} s without returning; \"script_time_limit\" in project.json sets the limit)"
+                    "{}more than {limit} s without returning; \"script_time_limit\" in project.json sets the limit)",
+                    STOP_MESSAGES[0]
                 ));
                 // The scripts after this one get a full budget.
                 w.entered.store(now, Ordering::Release);

@@ -34,16 +34,19 @@ pub struct AnimRequest {
     /// 1 when the script cells this call creates are mirrored by Lua (see
     /// [`crate::anim::target::ScriptCells`]); 0 when `self` reads and writes them in place.
     pub mirror: u32,
-    /// Out: the cell values (moves when cells are created: Lua re-reads it after each call).
-    pub values: *mut f32,
     /// Out: bit i is set when script cell `cells[i]` was created by this call.
     pub new_cells: u32,
     /// Out: the script cells of the animated elements.
     pub cells: [u32; 4],
 }
 
-/// `sinew_anim_io` in animate.lua: views of the tween world's buffers, valid until the next call
-/// that changes the tween world.
+/// `sinew_anim_io` in animate.lua: views of the tween world's buffers.
+///
+/// `values` is the one pointer Lua keeps: every call that can grow the cells (`anim_animate`,
+/// which a script can reach from anywhere, a metamethod on `self` included) stores the current
+/// address here before it returns, and Lua reads the cells only through this field, never
+/// through a copy held across a call. The lists are valid until the next call into a script;
+/// Lua copies them (or asks again) before running one.
 #[repr(C)]
 pub struct AnimIo {
     pub values: *mut f32,
@@ -55,7 +58,8 @@ pub struct AnimIo {
     pub nreleased: u32,
 }
 
-const SCRIPT: u32 = 4;
+/// `AnimRequest::kind` of a script or component property (below it: a [`GoProperty`] index).
+pub const SCRIPT_PROPERTY: u32 = GoProperty::ALL.len() as u32;
 
 fn fill_io(w: &mut crate::game::World, io: *mut AnimIo, cells: &[u32]) {
     // SAFETY: `io` points at the io cdata animate.lua keeps for this purpose.
@@ -70,8 +74,46 @@ fn fill_io(w: &mut crate::game::World, io: *mut AnimIo, cells: &[u32]) {
     }
 }
 
+/// Makes the cells and records of one `go.animate` request.
+fn start(w: &mut crate::game::World, req: &mut AnimRequest, easing: Easing, playback: Playback) -> i32 {
+    if !w.scene.is_live(req.slot) {
+        return fail(format!("Instance {} not found", req.slot));
+    }
+    let slot = req.slot;
+    let (first, n) = if req.elem >= 0 { (req.elem as usize, 1) } else { (0, req.count.clamp(1, 4) as usize) };
+    // Before any cell or Euler record is made: a refused call must leave nothing behind
+    // (a cell Lua never heard of would hide its property's tweens).
+    if !w.tweens.has_room(n) {
+        return fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS})."));
+    }
+    let mut elements = [Element { property: 0, target: Target::None, to: 0.0 }; 4];
+    req.new_cells = 0;
+    for (i, e) in elements.iter_mut().enumerate().take(n) {
+        let axis = (first + i).min(3);
+        e.to = req.to[i];
+        e.property = if n == 1 { req.property } else { req.elems[axis] };
+        e.target = if req.kind == SCRIPT_PROPERTY {
+            let (cell, new) = w.tweens.script_cell(slot, req.component, e.property, req.mirror != 0);
+            req.cells[i] = cell;
+            req.new_cells |= (new as u32) << i;
+            Target::Script { cell }
+        } else {
+            let Some(prop) = GoProperty::from_index(req.kind) else {
+                return fail(format!("unknown property kind {}", req.kind));
+            };
+            w.tweens.go_target(&mut w.scene, slot, prop, axis as u8)
+        };
+    }
+    let key = Key { slot, component: req.component, property: req.property };
+    let spec = Spec { playback, easing, duration: req.duration, delay: req.delay, callback: req.callback };
+    match w.tweens.animate(key, &elements[..n], &spec) {
+        Ok(()) => OK,
+        Err(AnimError::Full) => fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS}).")),
+    }
+}
+
 crate::export! {
-    fn anim_animate(ctx: Ctx, req: *mut AnimRequest) -> i32 {
+    fn anim_animate(ctx: Ctx, req: *mut AnimRequest, io: *mut AnimIo) -> i32 {
         // SAFETY: `req` points at the request cdata animate.lua keeps for this purpose.
         let Some(req) = (unsafe { req.as_mut() }) else { return fail("no animation request".into()) };
         let Some(playback) = Playback::from_index(req.playback) else {
@@ -86,43 +128,13 @@ crate::export! {
         };
         let easing = if req.curve.is_null() { Easing::Builtin(req.easing.min(255) as u8) } else { Easing::Custom(samples) };
         let rc = with_world(ctx, |w| {
-            if !w.scene.is_live(req.slot) {
-                return fail(format!("Instance {} not found", req.slot));
+            let rc = start(w, req, easing, playback);
+            // Even a refused call may have made cells (a custom curve refused after them).
+            // SAFETY: `io` is null or the io cdata animate.lua keeps for this purpose.
+            if let Some(io) = unsafe { io.as_mut() } {
+                io.values = w.tweens.cells.values.as_mut_ptr();
             }
-            let slot = req.slot;
-            let (first, n) = if req.elem >= 0 { (req.elem as usize, 1) } else { (0, req.count.clamp(1, 4) as usize) };
-            // Before any cell or Euler record is made: a refused call must leave nothing behind
-            // (a cell Lua never heard of would hide its property's tweens).
-            if !w.tweens.has_room(n) {
-                return fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS})."));
-            }
-            let mut elements = [Element { property: 0, target: Target::None, to: 0.0 }; 4];
-            req.new_cells = 0;
-            for (i, e) in elements.iter_mut().enumerate().take(n) {
-                let axis = (first + i).min(3);
-                e.to = req.to[i];
-                e.property = if n == 1 { req.property } else { req.elems[axis] };
-                e.target = if req.kind == SCRIPT {
-                    let (cell, new) = w.tweens.script_cell(slot, req.component, e.property, req.mirror != 0);
-                    req.cells[i] = cell;
-                    req.new_cells |= (new as u32) << i;
-                    Target::Script { cell }
-                } else {
-                    let Some(prop) = GoProperty::from_index(req.kind) else {
-                        return fail(format!("unknown property kind {}", req.kind));
-                    };
-                    w.tweens.go_target(&mut w.scene, slot, prop, axis as u8)
-                };
-            }
-            req.values = w.tweens.cells.values.as_mut_ptr();
-            let key = Key { slot, component: req.component, property: req.property };
-            let spec = Spec { playback, easing, duration: req.duration, delay: req.delay, callback: req.callback };
-            match w.tweens.animate(key, &elements[..n], &spec) {
-                Ok(()) => OK,
-                Err(AnimError::Full) => {
-                    fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS})."))
-                }
-            }
+            rc
         });
         rc.unwrap_or_else(|| fail("game state is busy".into()))
     }

@@ -23,6 +23,9 @@ fn not_found(slot: u32) -> i32 {
 // Setters take components, not a pointer: the vector a script passes then does not escape into C,
 // so LuaJIT can sink its allocation (`local p = go.get_position(); p.x = …; go.set_position(p)`
 // allocates nothing in a compiled trace).
+/// `script_of`: the object has a component with that id, of another type than script.
+pub const OTHER_COMPONENT: u32 = NONE - 1;
+
 crate::export! {
     /// The scene's transform view (see `scene::TransformView`): fixed for the run, so Lua asks
     /// once. Null when the world is busy (never at start-up, when this is called).
@@ -162,11 +165,11 @@ crate::export! {
     }
 
     /// Script instance index of a component, `NONE` when the object has no script with that id,
-    /// and `NONE - 1` when it has a component of another type with that id.
+    /// and [`OTHER_COMPONENT`] when it has a component of another type with that id.
     fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
             Some(crate::scene::ComponentKind::Script(i)) => i,
-            Some(_) => NONE - 1,
+            Some(_) => OTHER_COMPONENT,
             None => NONE,
         })
         .unwrap_or(NONE)

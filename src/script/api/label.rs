@@ -4,7 +4,7 @@ use super::types::V4;
 use super::{Ctx, bytes, put, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
-use crate::game::labels::LabelProperty;
+use crate::game::labels::{LabelProperty, MAX_LABEL_TEXT};
 use crate::scene::ComponentKind;
 use crate::script::boundary::{OK, fail};
 use std::ffi::c_char;
@@ -17,12 +17,19 @@ fn label_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     }
 }
 
-fn property(which: i32) -> Result<LabelProperty, String> {
-    match which {
-        0 => Ok(LabelProperty::Color),
-        1 => Ok(LabelProperty::Outline),
-        2 => Ok(LabelProperty::Scale),
-        _ => Err(format!("no label property {which}")),
+/// The `which` of `label_prop_get`/`label_prop_set`: a vector property of a label.
+pub mod which {
+    pub const COLOR: i32 = 0;
+    pub const OUTLINE: i32 = 1;
+    pub const SCALE: i32 = 2;
+}
+
+fn property(w: i32) -> Result<LabelProperty, String> {
+    match w {
+        which::COLOR => Ok(LabelProperty::Color),
+        which::OUTLINE => Ok(LabelProperty::Outline),
+        which::SCALE => Ok(LabelProperty::Scale),
+        _ => Err(format!("no label property {w}")),
     }
 }
 
@@ -48,7 +55,11 @@ crate::export! {
     }
 
     /// Sets a label's text at once (`go.set(url, "text", s)`; `label.set_text` posts a message).
+    /// Text over [`MAX_LABEL_TEXT`] is refused: the label would show it cut, and nothing said so.
     fn label_set_text(ctx: Ctx, slot: u32, comp: u64, s: *const c_char, n: usize) -> i32 {
+        if n > MAX_LABEL_TEXT {
+            return fail(format!("the label text is too long: {n} bytes (at most {MAX_LABEL_TEXT})"));
+        }
         let text = String::from_utf8_lossy(bytes(s, n));
         world_status(ctx, |w| match label_of(w, slot, comp) {
             Ok(i) => {

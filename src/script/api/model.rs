@@ -1,11 +1,13 @@
 //! FFI endpoints of the `model` namespace and of model-component properties (material constants
 //! such as `tint`) read and written through `go.get` / `go.set`. Lua side: `lua/model.lua`.
+use super::msg::write_str;
 use super::types::{V3, V4};
 use super::{Ctx, put, slice, with_world};
 use crate::base::hash::{Hash, hash_remembered, name_of};
 use crate::game::World;
 use crate::scene::ComponentKind;
 use crate::script::boundary::{OK, fail};
+use std::ffi::c_char;
 
 /// A status from `put` as the `Result` the closures here return (the message is already set).
 fn ok(status: i32) -> Result<(), String> {
@@ -39,19 +41,51 @@ fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
         .ok_or_else(|| format!("Component {} had no mesh with id {}", name_of(inst.id), name_of(mesh)))
 }
 
+/// The `which` of `model_anim_get`/`model_anim_set`: a property of a model's player.
+pub mod player {
+    pub const CURSOR: i32 = 0;
+    pub const PLAYBACK_RATE: i32 = 1;
+}
+
+/// `component_kind`'s numbers, one per component type.
+pub mod kind {
+    pub const NONE: i32 = 0;
+    pub const SCRIPT: i32 = 1;
+    pub const MODEL: i32 = 2;
+    pub const CAMERA: i32 = 3;
+    pub const LIGHT: i32 = 4;
+    pub const FACTORY: i32 = 5;
+    pub const LABEL: i32 = 6;
+}
+
 crate::export! {
-    /// 0: no such component, 1: script, 2: model, 3: camera, 4: light, 5: factory, 6: label.
+    /// The names of a model's clips (", "-separated, cut at `cap` bytes) when it has none named
+    /// `anim`; -1 when it has one, has no animations or is no model (the message then goes as
+    /// usual). model.play_anim warns at the call, where it knows the script's file and line.
+    fn model_unknown_clip(ctx: Ctx, slot: u32, comp: u64, anim: u64, buf: *mut c_char, cap: usize) -> i32 {
+        with_world(ctx, |w| {
+            let Ok(m) = model_of(w, slot, comp) else { return -1 };
+            let Some(a) = w.models.instances.get(m as usize).and_then(|i| i.anim.as_ref()) else { return -1 };
+            if a.rig.clip_index(anim).is_some() {
+                return -1;
+            }
+            write_str(&a.rig.clip_names.join(", "), buf, cap).min(i32::MAX as usize) as i32
+        })
+        .unwrap_or(-1)
+    }
+
+    /// The component's type as a [`kind`] number (`kind::NONE` when there is none).
     fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
-            None => 0,
-            Some(ComponentKind::Script(_)) => 1,
-            Some(ComponentKind::Model(_)) => 2,
-            Some(ComponentKind::Camera(_)) => 3,
-            Some(ComponentKind::Light(_)) => 4,
-            Some(ComponentKind::Factory(_)) => 5,
-            Some(ComponentKind::Label(_)) => 6,
+            None => kind::NONE,
+            Some(ComponentKind::Script(_)) => kind::SCRIPT,
+            Some(ComponentKind::Model(_)) => kind::MODEL,
+            Some(ComponentKind::Camera(_)) => kind::CAMERA,
+            Some(ComponentKind::Light(_)) => kind::LIGHT,
+            Some(ComponentKind::Factory(_)) => kind::FACTORY,
+            Some(ComponentKind::Label(_)) => kind::LABEL,
         })
-        .unwrap_or(0)
+        .unwrap_or(kind::NONE)
     }
 
     /// Reads a material constant of a model component (override, else the material's default).
@@ -171,8 +205,8 @@ crate::export! {
         with_model(ctx, slot, comp, |w, m| {
             let anim = w.models.instances[m as usize].anim.as_ref();
             let v = match (which, anim) {
-                (0, Some(a)) => a.player.cursor(),
-                (0, None) => 0.0,
+                (player::CURSOR, Some(a)) => a.player.cursor(),
+                (player::CURSOR, None) => 0.0,
                 (_, Some(a)) => a.player.playback_rate(),
                 (_, None) => 1.0,
             };
@@ -184,7 +218,7 @@ crate::export! {
     fn model_anim_set(ctx: Ctx, slot: u32, comp: u64, which: i32, v: f32) -> i32 {
         with_model(ctx, slot, comp, |w, m| {
             let Some(a) = w.models.instances[m as usize].anim.as_mut() else { return Ok(()) };
-            if which == 0 {
+            if which == player::CURSOR {
                 a.player.set_cursor(v);
             } else {
                 a.player.set_playback_rate(v);

@@ -8,9 +8,10 @@ use crate::script::boundary::{OK, fail};
 use std::ffi::c_char;
 
 /// `post`: the queue is full and the overflow was already reported this frame.
-const DROPPED: i32 = 2;
+pub const DROPPED: i32 = 2;
 
-fn write_str(text: &str, buf: *mut c_char, cap: usize) -> usize {
+/// Copies up to `cap` bytes of `text` into a Lua-side buffer; returns how many.
+pub(super) fn write_str(text: &str, buf: *mut c_char, cap: usize) -> usize {
     if buf.is_null() {
         return 0;
     }

@@ -8,12 +8,11 @@ local ctx, vm = S.ctx, S.vm
 local fail, argerr, istype = S.fail, S.argerr, ffi.istype
 local v3_t, v4_t, q_t, vec_t = vm.vector3_t, vm.vector4_t, vm.quat_t, vm.vector_t
 
-local A = S.F
+local F, K = S.F, S.K
 
 local req = ffi.new("sinew_anim_req")
 local io = ffi.new("sinew_anim_io")
 local ids = ffi.new("uint64_t[5]")
-local SCRIPT = 4
 local COMPS = { "x", "y", "z", "w" }
 local NUMERIC = { number = true, vector3 = true, vector4 = true, quat = true }
 
@@ -34,7 +33,9 @@ local CANCEL_CROSS = "function called can only access instances within the same 
 -- as Defold's tweens are. A `self` that already has a metatable of the script's own, and the
 -- stand-in records of component properties, are *mirrored* instead: their values are copied
 -- into the cells before the tweens start and back after the update (E.before/after_tweens).
-local values = nil          -- float* over the cells; moves when cells are created (req.values)
+-- The cells are read and written only as `io.values[c]`: go.animate (the one call that grows
+-- them, which a metamethod on `self` can reach in the middle of any loop below) stores their
+-- current address there, so no copy of the pointer may outlive a call that can run a script.
 local lazy = setmetatable({}, { __mode = "k" })  -- self → field name → cell | vector entry
 -- A vector entry: { kind = "vector3" | "vector4" | "quat", vec = the value `self` returns,
 -- stamp = the tick `vec` was made in, [1..4] = cell of element x, y, z, w or false }. As with
@@ -50,7 +51,7 @@ local function read_vector(e)
     local v = copy_value(e.vec)
     for i = 1, 4 do
       local c = e[i]
-      if c then v[COMPS[i]] = values[c] end
+      if c then v[COMPS[i]] = io.values[c] end
     end
     e.vec, e.stamp = v, tick
   end
@@ -62,7 +63,7 @@ local LAZY_MT = {
     local m = lazy[t]
     local e = m and m[k]
     if e == nil then return nil end
-    if type(e) == "number" then return values[e] end
+    if type(e) == "number" then return io.values[e] end
     return read_vector(e)
   end,
   __newindex = function(t, k, v)
@@ -70,12 +71,12 @@ local LAZY_MT = {
     local e = m and m[k]
     if e == nil then return rawset(t, k, v) end
     if type(e) == "number" then
-      if type(v) == "number" then values[e] = v; return end
+      if type(v) == "number" then io.values[e] = v; return end
     elseif value_kind(v) == e.kind then
       e.vec, e.stamp = copy_value(v), tick
       for i = 1, 4 do
         local c = e[i]
-        if c then values[c] = v[COMPS[i]] end
+        if c then io.values[c] = v[COMPS[i]] end
       end
       return
     end
@@ -98,7 +99,7 @@ local function adopt(self, name, kind, comp, c)
   if not comp then
     if e == nil then
       local v = rawget(self, name)
-      if type(v) == "number" then values[c] = v end
+      if type(v) == "number" then io.values[c] = v end
       rawset(self, name, nil)
       m[name] = c
     end
@@ -114,7 +115,7 @@ local function adopt(self, name, kind, comp, c)
   local i = ELEM[comp]
   if e[i] ~= c then
     e[i] = c
-    values[c] = read_vector(e)[comp]
+    io.values[c] = read_vector(e)[comp]
   end
 end
 
@@ -125,7 +126,7 @@ local function settle(self, name, comp, c)
   local e = m and m[name]
   if e == nil then return end
   if not comp then
-    if e == c then m[name] = nil; rawset(self, name, values[c]) end
+    if e == c then m[name] = nil; rawset(self, name, io.values[c]) end
     return
   end
   if type(e) ~= "table" then return end
@@ -150,13 +151,13 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if type(playback) ~= "number" then argerr("go.animate", 3, "number", playback) end
   playback = math.floor(playback)
   -- Written so NaN fails too (every comparison with NaN is false).
-  if not (playback >= 0 and playback < 7) then fail("invalid playback mode when starting an animation") end
+  if not (playback >= 0 and playback < K.PLAYBACK_COUNT) then fail("invalid playback mode when starting an animation") end
   local to_kind = value_kind(to)
   if not NUMERIC[to_kind] then fail("only numerical values can be used as target values for animation") end
   local curve
   if type(easing) == "number" then
     easing = math.floor(easing)
-    if not (easing >= 0 and easing <= 40) then fail("invalid easing constant") end
+    if not (easing >= 0 and easing < K.EASING_COUNT) then fail("invalid easing constant") end
   elseif istype(vec_t, easing) then
     curve = easing
   else
@@ -206,16 +207,16 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   end
   req.callback = cb
   local in_place = false
-  if d.kind == SCRIPT then
+  if d.kind == K.SCRIPT_PROPERTY then
     local mt = getmetatable(rec.self)
     in_place = mt == nil or mt == LAZY_MT
   end
   req.mirror = in_place and 0 or 1
-  if A.anim_animate(ctx, req) ~= 0 then S.fail_last() end
+  local rc = F.anim_animate(ctx, req, io)
   req.curve = nil
-  values = req.values
+  if rc ~= 0 then S.fail_last() end
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
-  if d.kind == SCRIPT then
+  if d.kind == K.SCRIPT_PROPERTY then
     local self, name, kind = rec.self, d.name, d.whole
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
       local c = req.cells[i]
@@ -234,7 +235,7 @@ end
 function go.cancel_animations(url, property)
   local _, slot, u, ph = S.property_target("go.cancel_animations", url, property, CANCEL_CROSS, true)
   if ph == nil then
-    if A.anim_cancel(ctx, slot, u.f, nil, 0) ~= 0 then S.fail_last() end
+    if F.anim_cancel(ctx, slot, u.f, nil, 0) ~= 0 then S.fail_last() end
     return
   end
   local d = S.describe_property(slot, u, ph)
@@ -247,7 +248,7 @@ function go.cancel_animations(url, property)
     for i = 1, d.count do ids[i] = d.elems[i].h end
     n = d.count + 1
   end
-  if A.anim_cancel(ctx, slot, u.f, ids, n) ~= 0 then S.fail_last() end
+  if F.anim_cancel(ctx, slot, u.f, ids, n) ~= 0 then S.fail_last() end
 end
 
 ---------------------------------------------------------------- per frame
@@ -255,37 +256,42 @@ local function alive(rec) return rec ~= nil and S.by_index[rec.index] == rec end
 
 local E = S.E
 
--- Tweens starting this frame read their start value: copy the current `self` values in.
+-- Tweens starting this frame read their start value: copy the current `self` values in. Reading
+-- a field can run a script (a metamethod), so the list is copied out of Rust's buffer first.
+local pending = {}
 function E.before_tweens(dt)
   S.sweep_play_callbacks()
   if nmirrored == 0 then return end
-  A.anim_prepare(ctx, dt, io)
-  local values, list = io.values, io.cells
-  for i = 0, io.ncells - 1 do
-    local c = list[i]
+  F.anim_prepare(ctx, dt, io)
+  local n, list = io.ncells, io.cells
+  for i = 0, n - 1 do pending[i + 1] = list[i] end
+  for i = 1, n do
+    local c = pending[i]
     local v = cell_self[c + 1][cell_name[c + 1]]
     local comp = cell_comp[c + 1]
     if comp then v = type(v) == "cdata" and v[comp] or nil end
-    if type(v) == "number" then values[c] = v end
+    if type(v) == "number" then io.values[c] = v end
   end
 end
 
 local done_ids, done_finished = {}, {}
 
 -- Writes mirrored properties back (a fresh vector per property and frame, as go.set does),
--- then runs the callbacks of ended tweens.
+-- then runs the callbacks of ended tweens. A write into `self` can run a script, which can
+-- delete objects or start and cancel tweens: the written list is copied out first, each value
+-- read from the cells as it is written, and the other lists asked for again afterwards.
 function E.after_tweens()
-  A.anim_results(ctx, io)
-  values = io.values
+  F.anim_results(ctx, io)
   tick = tick + 1
   local nc = io.ncells
   if nc > 0 then
-    local values, list, fresh = io.values, io.cells, nil
-    for i = 0, nc - 1 do
-      local c = list[i]
+    local list, fresh = io.cells, nil
+    for i = 0, nc - 1 do pending[i + 1] = list[i] end
+    for i = 1, nc do
+      local c = pending[i]
       local comp = cell_comp[c + 1]
       if not comp then
-        cell_self[c + 1][cell_name[c + 1]] = values[c]
+        cell_self[c + 1][cell_name[c + 1]] = io.values[c]
       else
         local self, name = cell_self[c + 1], cell_name[c + 1]
         local cur = self[name]
@@ -296,11 +302,12 @@ function E.after_tweens()
             self[name] = cur
             fresh[cur] = true
           end
-          cur[comp] = values[c]
+          cur[comp] = io.values[c]
           self[name] = cur -- a no-op for script tables; stores into material constants
         end
       end
     end
+    F.anim_results(ctx, io)
   end
   -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
   local nr = io.nreleased
@@ -316,13 +323,13 @@ function E.after_tweens()
   end
   local n = io.ndone
   if n == 0 then
-    if nr > 0 then A.anim_clear_done(ctx) end
+    if nr > 0 then F.anim_clear_done(ctx) end
     return
   end
   for i = 0, n - 1 do
     done_ids[i + 1], done_finished[i + 1] = io.done[i].callback, io.done[i].finished
   end
-  A.anim_clear_done(ctx)
+  F.anim_clear_done(ctx)
   for i = 1, n do
     local id = done_ids[i]
     local cb = callbacks[id]

@@ -141,12 +141,20 @@ function go.get_scale_uniform(id)
   return math.min(s.x, s.y, s.z)
 end
 
+-- Defold's checks, and (a Sinew decision) NaN and infinities refused: they pass every `<= 0`.
 local function scale_arg(s, fname)
+  local finite = S.finite
   if type(s) == "number" then
+    if not finite(s) then
+      fail(string.format("%s: bad argument #1 (scale must be a finite number, got %s)", fname, tostring(s)))
+    end
     if s <= 0 then fail("The scale supplied to " .. fname .. " must be greater than 0.") end
     return v3_t(s, s, s)
   end
   if istype(v3_t, s) then
+    if not (finite(s.x) and finite(s.y) and finite(s.z)) then
+      fail(string.format("%s: bad argument #1 (scale must be finite, got %s)", fname, tostring(s)))
+    end
     if s.x <= 0 or s.y <= 0 or s.z <= 0 then
       fail("Vector passed to " .. fname .. " contains components that are below or equal to zero")
     end
@@ -285,6 +293,7 @@ go.delete_all = function(ids) return go.delete(ids) end
 
 ---------------------------------------------------------------- go.property
 local PROP_KINDS = { number = true, boolean = true, string = true }
+local MAX_PROPERTIES = S.R.max_properties
 function go.property(name, default)
   local def = S.loading_script()
   if def == nil then fail("go.property can only be called outside the functions.") end
@@ -298,8 +307,16 @@ function go.property(name, default)
     end
   end
   local p = { name = name, default = default, kind = kind, hash = hash(name) }
-  if def.props[name] == nil then def.prop_list[#def.prop_list + 1] = p end
+  if def.props[name] == nil then
+    -- A budget per script (Sinew decision), as many as the hash names Rust keeps.
+    if #def.prop_list >= MAX_PROPERTIES then
+      fail(string.format("go.property: a script declares at most %d properties ('%s' is one more)", MAX_PROPERTIES,
+        name))
+    end
+    def.prop_list[#def.prop_list + 1] = p
+  end
   def.props[name] = p
+  S.declare_property(def, p)
 end
 
 ---------------------------------------------------------------- go.get / go.set
@@ -322,7 +339,7 @@ end
 
 local url_text = S.url_text
 
--- Properties of the other component types, by F.component_kind (2 model, 6 label): each
+-- Properties of the other component types, by F.component_kind (K.COMPONENT_*): each
 -- namespace file registers { kind, get, set } for its type, and go.get/go.set/go.animate reach
 -- them through S.component_props, which picks the component's type at each call.
 S.component_kinds = {}

@@ -9,9 +9,12 @@ local S = ...
 
 local band = bit.band
 local by_index, set_current, handler, report = S.by_index, S.set_current, S.handler, S.report
+local xpcall = S.xpcall
 local hash_of_u64 = S.hash_of_u64
-local SEP = 0xffffffff
-local PRESSED, RELEASED, REPEATED, HAS_GAMEPAD, HAS_TEXT, HAS_GAMEPAD_NAME = 1, 2, 4, 8, 16, 32
+local K = S.K
+local SEP = K.INPUT_GROUP_END
+local PRESSED, RELEASED, REPEATED = K.INPUT_PRESSED, K.INPUT_RELEASED, K.INPUT_REPEATED
+local HAS_GAMEPAD, HAS_TEXT, HAS_GAMEPAD_NAME = K.INPUT_HAS_GAMEPAD, K.INPUT_HAS_TEXT, K.INPUT_HAS_GAMEPAD_NAME
 local action_p = ffi.typeof("const sinew_action *")
 local u32_p = ffi.typeof("const uint32_t *")
 local char_p = ffi.typeof("const char *")

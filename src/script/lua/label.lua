@@ -6,9 +6,10 @@ local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
 local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
 local istype = ffi.istype
 
-local LABEL = 6           -- F.component_kind of a label
--- A `set_text` message holds the text; the rest of the 2048-byte message is its encoding.
-local MAX_SET_TEXT = 2000
+local K = S.K
+local LABEL = K.COMPONENT_LABEL
+-- A `set_text` message holds the text; the rest of the message is its encoding.
+local MAX_SET_TEXT = K.MSG_MAX_BYTES - 48
 
 local function check(rc) if rc ~= 0 then S.fail_last() end end
 
@@ -32,7 +33,9 @@ local props = {}
 S.component_kinds[LABEL] = props
 
 -- name → (FFI property index, type)
-local VECTORS = { color = { 0, "vector4" }, outline = { 1, "vector4" }, scale = { 2, "vector3" } }
+local VECTORS = {
+  color = { K.LABEL_COLOR, "vector4" }, outline = { K.LABEL_OUTLINE, "vector4" }, scale = { K.LABEL_SCALE, "vector3" },
+}
 local s4 = vm.vector4_t()
 
 local function split(name)

@@ -8,7 +8,7 @@ local vm, NONE = S.vm, S.NONE
 local ctx = S.ctx
 local istype = ffi.istype
 
-local M = S.F
+local F, K = S.F, S.K
 
 local s4 = vm.vector4_t()
 
@@ -20,7 +20,7 @@ local function model_of(fname, url)
   local u = S.to_url(url, fname, 1, r)
   local slot = S.F.find(ctx, u.s, u.p)
   local what = tostring(u):match("^url: %[(.*)%]$")
-  if slot == NONE or u.f == 0 or M.component_kind(ctx, slot, u.f) ~= 2 then
+  if slot == NONE or u.f == 0 or F.component_kind(ctx, slot, u.f) ~= K.COMPONENT_MODEL then
     fail(string.format("the component '%s' could not be found", what))
   end
   return slot, u.f
@@ -30,7 +30,7 @@ local function check(rc) if rc ~= 0 then S.fail_last() end end
 
 ---------------------------------------------------------------- go.get / go.set
 local props = {}
-S.component_kinds[2] = props
+S.component_kinds[K.COMPONENT_MODEL] = props
 
 local function constant_name(name)
   local base, c = name:match("^(.-)%.([xyzw])$")
@@ -38,7 +38,7 @@ local function constant_name(name)
 end
 
 -- Player properties: number, read/write (go.get/go.set/go.animate).
-local ANIM_PROPS = { cursor = 0, playback_rate = 1 }
+local ANIM_PROPS = { cursor = K.PLAYER_CURSOR, playback_rate = K.PLAYER_PLAYBACK_RATE }
 local fbuf = ffi.new("float[1]")
 
 -- `ik.<chain>.weight` (layers.md §2): the chain's name, or nil.
@@ -52,11 +52,11 @@ function props.kind(slot, comp, name)
   if ANIM_PROPS[name] then return "number" end
   local chain = ik_chain(name)
   if chain then
-    if M.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) == 0 then return "number" end
+    if F.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) == 0 then return "number" end
     return nil
   end
   if name == "animation" then return "hash" end
-  if M.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0 then return "vector4" end
+  if F.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0 then return "vector4" end
   return nil
 end
 
@@ -67,19 +67,19 @@ end
 function props.get(slot, comp, name, where_text)
   local which = ANIM_PROPS[name]
   if which then
-    check(M.model_anim_get(ctx, slot, comp, which, fbuf))
+    check(F.model_anim_get(ctx, slot, comp, which, fbuf))
     return fbuf[0]
   end
-  if name == "animation" then return S.hash_of_u64(M.model_animation(ctx, slot, comp)) end
+  if name == "animation" then return S.hash_of_u64(F.model_animation(ctx, slot, comp)) end
   local chain = ik_chain(name)
   if chain then
-    if M.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) ~= 0 then
+    if F.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) ~= 0 then
       fail(string.format("'%s' does not have any property called '%s'", where_text, name))
     end
     return fbuf[0]
   end
   local base, c = constant_name(name)
-  if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
+  if F.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
   end
   if c then return s4[c] end
@@ -92,7 +92,7 @@ function props.set(slot, comp, name, value, where_text)
     if type(value) ~= "number" then
       fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
     end
-    check(M.model_anim_set(ctx, slot, comp, which, value))
+    check(F.model_anim_set(ctx, slot, comp, which, value))
     return
   end
   if name == "animation" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
@@ -101,13 +101,13 @@ function props.set(slot, comp, name, value, where_text)
     if type(value) ~= "number" then
       fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
     end
-    if M.model_ik(ctx, slot, comp, hash(chain).h, 2, 0, value, 0, 0, nil) ~= 0 then
+    if F.model_ik(ctx, slot, comp, hash(chain).h, 2, 0, value, 0, 0, nil) ~= 0 then
       fail(string.format("'%s' does not have any property called '%s'", where_text, name))
     end
     return
   end
   local base, c = constant_name(name)
-  if M.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
+  if F.model_constant_get(ctx, slot, comp, hash(base).h, s4) ~= 0 then
     fail(string.format("'%s' does not have any property called '%s'", where_text, name))
   end
   if c then
@@ -121,7 +121,7 @@ function props.set(slot, comp, name, value, where_text)
     end
     s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
   end
-  check(M.model_constant_set(ctx, slot, comp, hash(base).h, s4.x, s4.y, s4.z, s4.w))
+  check(F.model_constant_set(ctx, slot, comp, hash(base).h, s4.x, s4.y, s4.z, s4.w))
 end
 
 ---------------------------------------------------------------- model.*
@@ -137,20 +137,20 @@ function model.set_mesh_enabled(url, mesh_id, enabled)
   local slot, comp = model_of("model.set_mesh_enabled", url)
   local h = mesh_hash("model.set_mesh_enabled", mesh_id)
   if type(enabled) ~= "boolean" then argerr("model.set_mesh_enabled", 3, "boolean", enabled) end
-  if M.model_mesh_enabled(ctx, slot, comp, h.h, enabled and 1 or 0) < 0 then S.fail_last() end
+  if F.model_mesh_enabled(ctx, slot, comp, h.h, enabled and 1 or 0) < 0 then S.fail_last() end
 end
 
 function model.get_mesh_enabled(url, mesh_id)
   local slot, comp = model_of("model.get_mesh_enabled", url)
   local h = mesh_hash("model.get_mesh_enabled", mesh_id)
-  local r = M.model_mesh_enabled(ctx, slot, comp, h.h, -1)
+  local r = F.model_mesh_enabled(ctx, slot, comp, h.h, -1)
   if r < 0 then S.fail_last() end
   return r == 1
 end
 
 local function aabb(slot, comp, i)
   local lo, hi = vm.vector3_t(), vm.vector3_t()
-  check(M.model_aabb(ctx, slot, comp, i, lo, hi))
+  check(F.model_aabb(ctx, slot, comp, i, lo, hi))
   return { min = lo, max = hi }
 end
 
@@ -162,15 +162,17 @@ end
 function model.get_mesh_aabb(url)
   local slot, comp = model_of("model.get_mesh_aabb", url)
   local out = {}
-  local n = M.model_mesh_count(ctx, slot, comp)
+  local n = F.model_mesh_count(ctx, slot, comp)
   for i = 0, n - 1 do
-    local id = S.hash_of_u64(M.model_mesh_id(ctx, slot, comp, i))
+    local id = S.hash_of_u64(F.model_mesh_id(ctx, slot, comp, i))
     if out[id] == nil then out[id] = aabb(slot, comp, i) end
   end
   return out
 end
 
 ---------------------------------------------------------------- animation
+local namecap = 512
+local namebuf = ffi.new("char[?]", namecap)
 local play_callbacks = {}   -- callback id → { fn, owner record, sweeps found dead }
 local next_play_callback = 0
 local nplay = 0             -- entries in play_callbacks
@@ -194,7 +196,7 @@ function S.sweep_play_callbacks()
     sweep_ids[n], sweep_keys[n + 1] = id, id
     n = n + 1
   end
-  if M.model_dead_callbacks(ctx, sweep_ids, n) ~= 0 then return end
+  if F.model_dead_callbacks(ctx, sweep_ids, n) ~= 0 then return end
   for i = 0, n - 1 do
     local id = sweep_keys[i + 1]
     sweep_keys[i + 1] = nil
@@ -231,7 +233,7 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
   local target = S.url_t(S.to_url(url, "model.play_anim", 1, r))
   local id = S.to_hash(anim_id, "model.play_anim", 2)
   if type(playback) ~= "number" then argerr("model.play_anim", 3, "number", playback) end
-  if playback < 0 or playback > 6 or playback % 1 ~= 0 then fail("model.play_anim: invalid playback mode " .. playback) end
+  if playback < 0 or playback >= K.PLAYBACK_COUNT or playback % 1 ~= 0 then fail("model.play_anim: invalid playback mode " .. playback) end
   local message = { animation_id = id, playback = playback }
   if play_properties ~= nil then
     if type(play_properties) ~= "table" then argerr("model.play_anim", 4, "table", play_properties) end
@@ -245,8 +247,9 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
     -- Layers (layers.md §1).
     local layer = play_properties.layer
     if layer ~= nil then
-      if type(layer) ~= "number" or layer % 1 ~= 0 or layer < 0 or layer > 7 then
-        fail(string.format("model.play_anim: play_properties.layer must be an integer 0-7 (got %s)", tostring(layer)))
+      if type(layer) ~= "number" or layer % 1 ~= 0 or layer < 0 or layer >= K.LAYERS then
+        fail(string.format("model.play_anim: play_properties.layer must be an integer 0-%d (got %s)", K.LAYERS - 1,
+          tostring(layer)))
       end
       message.layer = layer
     end
@@ -280,6 +283,17 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
       end
     end
   end
+  -- An unknown clip is reported here, where the script's file and line are known; the
+  -- message would do nothing.
+  local slot = F.find(ctx, target.s, target.p)
+  if slot ~= NONE then
+    local n = F.model_unknown_clip(ctx, slot, target.f, id.h, namebuf, namecap)
+    if n >= 0 then
+      S.R.log_warn(string.format("%s'%s' has no animation named '%s' (animations: %s)", S.where(), S.url_text(target),
+        S.hash_text(id.h), ffi.string(namebuf, n)))
+      return
+    end
+  end
   if type(complete_function) == "function" then
     next_play_callback = next_play_callback % 0xfffffff0 + 1
     if play_callbacks[next_play_callback] == nil then nplay = nplay + 1 end
@@ -291,8 +305,8 @@ end
 
 local function check_layer(fname, layer, arg)
   if type(layer) ~= "number" then argerr(fname, arg, "number", layer) end
-  if layer % 1 ~= 0 or layer < 0 or layer > 7 then
-    fail(string.format("%s: layer must be an integer 0-7 (got %s)", fname, tostring(layer)))
+  if layer % 1 ~= 0 or layer < 0 or layer >= K.LAYERS then
+    fail(string.format("%s: layer must be an integer 0-%d (got %s)", fname, K.LAYERS - 1, tostring(layer)))
   end
 end
 
@@ -327,7 +341,7 @@ local hbuf = ffi.new("uint64_t[1]")
 function model.get_layer(url, layer)
   local slot, comp = model_of("model.get_layer", url)
   check_layer("model.get_layer", layer, 2)
-  check(M.model_get_layer(ctx, slot, comp, layer, hbuf, lbuf))
+  check(F.model_get_layer(ctx, slot, comp, layer, hbuf, lbuf))
   local anim = nil
   if hbuf[0] ~= 0 then anim = S.hash_of_u64(hbuf[0]) end
   return { animation = anim, cursor = lbuf[0], playback_rate = lbuf[1], weight = lbuf[2] }
@@ -343,8 +357,8 @@ end
 local function ik(fname, url, chain, op, target, x, y, z)
   local slot, comp = model_of(fname, url)
   local h = chain_hash(fname, chain)
-  if M.model_ik(ctx, slot, comp, h.h, op, target, x, y, z, nil) ~= 0 then
-    fail(fname .. ": " .. ffi.string(M.last_error()))
+  if F.model_ik(ctx, slot, comp, h.h, op, target, x, y, z, nil) ~= 0 then
+    fail(fname .. ": " .. ffi.string(F.last_error()))
   end
 end
 
@@ -375,7 +389,7 @@ end
 function model.get_go(url, bone_id)
   local slot, comp = model_of("model.get_go", url)
   local h = mesh_hash("model.get_go", bone_id)
-  local id = M.model_get_go(ctx, slot, comp, h.h)
+  local id = F.model_get_go(ctx, slot, comp, h.h)
   if id == 0 then S.fail_last() end
   return S.hash_of_u64(id)
 end
@@ -387,7 +401,7 @@ local wbuf = ffi.new("float[?]", MAX_WEIGHTS)
 function model.set_blend_weights(url, weights)
   local slot, comp = model_of("model.set_blend_weights", url)
   if weights == nil then
-    check(M.model_set_blend_weights(ctx, slot, comp, nil, -1))
+    check(F.model_set_blend_weights(ctx, slot, comp, nil, -1))
     return
   end
   if type(weights) ~= "table" then argerr("model.set_blend_weights", 2, "table", weights) end
@@ -401,12 +415,12 @@ function model.set_blend_weights(url, weights)
     end
     wbuf[i - 1] = w
   end
-  check(M.model_set_blend_weights(ctx, slot, comp, wbuf, n))
+  check(F.model_set_blend_weights(ctx, slot, comp, wbuf, n))
 end
 
 function model.get_blend_weights(url)
   local slot, comp = model_of("model.get_blend_weights", url)
-  local n = M.model_get_blend_weights(ctx, slot, comp, wbuf, MAX_WEIGHTS)
+  local n = F.model_get_blend_weights(ctx, slot, comp, wbuf, MAX_WEIGHTS)
   if n < 0 then S.fail_last() end
   local out = {}
   for i = 1, n do out[i] = wbuf[i - 1] end

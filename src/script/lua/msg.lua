@@ -6,9 +6,11 @@ local fail, argerr, current = S.fail, S.argerr, S.current
 local hash, hash_t, url_t = S.hash, S.hash_t, S.url_t
 local istype = ffi.istype
 
-local T_FALSE, T_TRUE, T_NUMBER, T_STRING, T_HASH, T_URL = 1, 2, 3, 4, 5, 6
-local T_V3, T_V4, T_QUAT, T_M4, T_TABLE = 7, 8, 9, 10, 11
-local MAX = 2048
+local K = S.K
+local T_FALSE, T_TRUE, T_NUMBER, T_STRING = K.MSG_FALSE, K.MSG_TRUE, K.MSG_NUMBER, K.MSG_STRING
+local T_HASH, T_URL, T_V3, T_V4 = K.MSG_HASH, K.MSG_URL, K.MSG_VECTOR3, K.MSG_VECTOR4
+local T_QUAT, T_M4, T_TABLE = K.MSG_QUAT, K.MSG_MATRIX4, K.MSG_TABLE
+local MAX, MAX_DEPTH = K.MSG_MAX_BYTES, K.MSG_MAX_DEPTH
 
 local buf = ffi.new("uint8_t[?]", MAX + 64)
 local pos = 0
@@ -24,7 +26,7 @@ local function put_f32(v) room(4); ffi.cast("float *", buf + pos)[0] = v; pos = 
 
 local encode_value
 local function encode_table(t, depth)
-  if depth > 32 then fail("msg.post: message tables nest too deeply") end
+  if depth > MAX_DEPTH then fail("msg.post: message tables nest too deeply") end
   put_u8(T_TABLE)
   local count_at = pos
   put_u32(0)
@@ -55,56 +57,84 @@ encode_value = function(v, depth)
   end
 end
 
+-- The decoder makes the checks src/scene/message.rs's makes, in the same order (a test feeds
+-- both the same mutated messages): every read is inside the data, tables nest at most
+-- MAX_DEPTH deep, and nothing follows the value.
 local decode_value
-local function rd(p, n, at, ct) return ffi.cast(ct, p + at)[0] end
+local function need(n, at, k) if at + k > n then error("truncated message data", 0) end end
+local function rd(p, n, at, ct, k) need(n, at, k) return ffi.cast(ct, p + at)[0] end
+-- A NaN read as a double keeps its payload, and LuaJIT takes some payloads for tagged values:
+-- every NaN in a message is read as Lua's own.
+local band, u32_p, NAN = bit.band, ffi.typeof("const uint32_t *"), 0 / 0
+local function f64_at(p, at)
+  local w = ffi.cast(u32_p, p + at)
+  local hi = w[1]
+  if band(hi, 0x7ff00000) == 0x7ff00000 and (band(hi, 0xfffff) ~= 0 or w[0] ~= 0) then return NAN end
+  return ffi.cast("const double *", p + at)[0]
+end
+local function f32_at(p, at)
+  local b = ffi.cast(u32_p, p + at)[0]
+  if band(b, 0x7f800000) == 0x7f800000 and band(b, 0x7fffff) ~= 0 then return NAN end
+  return ffi.cast("const float *", p + at)[0]
+end
 decode_value = function(p, n, at, depth)
-  if at >= n then error("truncated message data") end
+  if depth > MAX_DEPTH then error("message tables nest too deeply", 0) end
+  need(n, at, 1)
   local tag = p[at]
   at = at + 1
   if tag == T_FALSE then return false, at end
   if tag == T_TRUE then return true, at end
-  if tag == T_NUMBER then return rd(p, n, at, "const double *"), at + 8 end
+  if tag == T_NUMBER then
+    need(n, at, 8)
+    return f64_at(p, at), at + 8
+  end
   if tag == T_STRING then
-    local len = rd(p, n, at, "const uint32_t *")
+    local len = tonumber(rd(p, n, at, "const uint32_t *", 4))
+    need(n, at + 4, len)
     return ffi.string(p + at + 4, len), at + 4 + len
   end
-  if tag == T_HASH then return S.hash_of_u64(rd(p, n, at, "const uint64_t *")), at + 8 end
+  if tag == T_HASH then return S.hash_of_u64(rd(p, n, at, "const uint64_t *", 8)), at + 8 end
   if tag == T_URL then
+    need(n, at, 24)
     local q = ffi.cast("const uint64_t *", p + at)
     return url_t(q[0], q[1], q[2]), at + 24
   end
   if tag == T_V3 then
-    local f = ffi.cast("const float *", p + at)
-    return vm.vector3(f[0], f[1], f[2]), at + 12
+    need(n, at, 12)
+    return vm.vector3(f32_at(p, at), f32_at(p, at + 4), f32_at(p, at + 8)), at + 12
   end
   if tag == T_V4 or tag == T_QUAT then
-    local f = ffi.cast("const float *", p + at)
+    need(n, at, 16)
     local ctor = tag == T_QUAT and vm.quat or vm.vector4
-    return ctor(f[0], f[1], f[2], f[3]), at + 16
+    return ctor(f32_at(p, at), f32_at(p, at + 4), f32_at(p, at + 8), f32_at(p, at + 12)), at + 16
   end
   if tag == T_M4 then
+    need(n, at, 64)
     local m = vm.matrix4()
-    ffi.copy(m.m, p + at, 64)
+    for i = 0, 15 do m.m[i] = f32_at(p, at + 4 * i) end
     return m, at + 64
   end
   if tag == T_TABLE then
-    local count = rd(p, n, at, "const uint32_t *")
+    local count = tonumber(rd(p, n, at, "const uint32_t *", 4))
     at = at + 4
     local t = {}
     for _ = 1, count do
       local k, v
       k, at = decode_value(p, n, at, depth + 1)
       v, at = decode_value(p, n, at, depth + 1)
+      if k ~= k then error("message table key is NaN", 0) end
       t[k] = v
     end
     return t, at
   end
-  error("unknown message value tag " .. tostring(tag))
+  error("unknown message value tag " .. tostring(tag), 0)
 end
 
 function S.decode_message(data, len)
+  len = tonumber(len)
   if len == 0 then return {} end
-  local v = decode_value(data, len, 0, 0)
+  local v, at = decode_value(data, len, 0, 0)
+  if at ~= len then error("trailing bytes in message data", 0) end
   return v
 end
 
@@ -113,7 +143,7 @@ function S.post_raw(sender, receiver, id, message)
   pos = 0
   if message ~= nil then encode_table(message, 0) end
   -- 2: dropped because the frame's message budget is spent (reported once per frame in Rust).
-  if F.post(ctx, sender, receiver, id.h, buf, pos) == 1 then S.fail_last() end
+  if F.post(ctx, sender, receiver, id.h, buf, pos) == K.STATUS_ERR then S.fail_last() end
 end
 
 local msg = {}

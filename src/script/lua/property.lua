@@ -9,7 +9,7 @@ local F, ctx, NONE = S.F, S.ctx, S.NONE
 local fail, current, hash = S.fail, S.current, S.hash
 local url_t, url_text = S.url_t, S.url_text
 
-local SCRIPT = 4           -- request kind of a script or component property (0..3: GoProperty)
+local SCRIPT = S.K.SCRIPT_PROPERTY -- request kind of a script or component property (below: GoProperty)
 local COMPS = { "x", "y", "z", "w" }
 local ELEMENTS = { vector3 = { "x", "y", "z" }, vector4 = COMPS, quat = COMPS }
 local ELEM_INDEX = { x = 1, y = 2, z = 3, w = 4 }
@@ -55,6 +55,19 @@ for _, p in ipairs(S.R.go_properties) do
   end
 end
 
+-- A declaration is found by its hash (and each element's, `name.x` …), never by the name a
+-- hash prints as: Rust keeps only the most recent script-made names, so with many hashes made
+-- since, a lookup by name missed declared properties (issue 32).
+function S.declare_property(def, p)
+  local by_hash = def.by_hash
+  local old = by_hash[p.hash]
+  if old then
+    for _, c in ipairs(ELEMENTS[old[1].kind] or {}) do by_hash[hash(p.name .. "." .. c)] = nil end
+  end
+  by_hash[p.hash] = { p, false }
+  for _, c in ipairs(ELEMENTS[p.kind] or {}) do by_hash[hash(p.name .. "." .. c)] = { p, c } end
+end
+
 -- Script properties are described per script definition, on first use (the cache is dropped
 -- when the script is reloaded, see runtime.lua).
 local function script_property(def, ph)
@@ -62,13 +75,14 @@ local function script_property(def, ph)
   if cache == nil then cache = {}; def.prop_desc = cache end
   local d = cache[ph]
   if d ~= nil then return d end
-  local name = S.hash_text(ph.h)
-  local decl = def.props[name]
-  if decl then
-    d = describe("script", SCRIPT, decl.kind, name, ELEMENTS[decl.kind])
-  else
-    local base, c, whole = split(name, function(b) local p = def.props[b]; return p and p.kind end)
-    if base then d = element("script", SCRIPT, whole, base, c) end
+  local found = def.by_hash[ph]
+  if found then
+    local p, c = found[1], found[2]
+    if c then
+      d = element("script", SCRIPT, p.kind, p.name, c)
+    else
+      d = describe("script", SCRIPT, p.kind, p.name, ELEMENTS[p.kind])
+    end
   end
   cache[ph] = d or false
   return d or false
@@ -150,7 +164,7 @@ function S.describe_property(slot, u, ph)
   local si = F.script_of(ctx, slot, u.f)
   if si == NONE then no_component(u) end
   local d, rec
-  if si == NONE - 1 then
+  if si == S.K.OTHER_COMPONENT then
     d = component_property(slot, u.f, ph)
     rec = d and component_record(slot, u)
   else

@@ -9,9 +9,13 @@ local ffi = require("ffi")
 local api, sigs, ctx_addr, R, vm = ...
 
 local S = {}            -- shared with go.lua and msg.lua
+local xpcall = xpcall   -- Lua's own: the scripts get one that skips their handler for a stop
 S.vm = vm
 S.R = R
-local NONE = 0xffffffff
+-- The numbers both languages agree on, from their Rust definitions (script::boundary::constants).
+local K = R.K
+S.K = K
+local NONE = K.NONE
 S.NONE = NONE
 local ctx = ffi.cast("void *", ctx_addr)
 S.ctx = ctx
@@ -52,6 +56,9 @@ local function type_name(v)
   return t
 end
 S.type_name = type_name
+
+-- False for NaN and the infinities, which poison every transform they reach.
+function S.finite(x) return x - x == 0 end
 
 function S.argerr(fname, n, expected, got)
   fail(string.format("%s: bad argument #%d (%s expected, got %s)", fname, n, expected, type_name(got)))
@@ -265,7 +272,7 @@ local function load_script(path)
   if not chunk then return nil, cerr end
   local env = setmetatable({}, { __index = _G })
   setfenv(chunk, env)
-  local def = { path = path, env = env, props = {}, prop_list = {} }
+  local def = { path = path, env = env, props = {}, prop_list = {}, by_hash = {} }
   loading = def
   local ok, rerr = xpcall(chunk, debug.traceback)
   loading = nil
@@ -331,6 +338,28 @@ local function handler(err)
 end
 
 S.handler = handler
+
+-- A message handler runs where its error was raised. The watchdog raises its errors (a script
+-- past the time limit, an interruption) inside LuaJIT's hook, where no hook fires again: a
+-- script's handler that looped there could never be stopped. So the scripts' `xpcall` returns
+-- those errors without running the handler; the runtime's own calls keep the raw one (its
+-- local `xpcall` above: their handler is bounded and writes the traceback).
+local STOPS = R.stop_messages
+local function stopped(e)
+  if type(e) ~= "string" then return false end
+  for i = 1, #STOPS do
+    if e:find(STOPS[i], 1, true) then return true end
+  end
+  return false
+end
+S.xpcall = xpcall
+_G.xpcall = function(f, msgh, ...)
+  if type(msgh) ~= "function" then return xpcall(f, msgh, ...) end
+  return xpcall(f, function(e)
+    if stopped(e) then return e end
+    return msgh(e)
+  end, ...)
+end
 
 -- Lua raises a memory error without calling the handler, so it has no place: name the script.
 local function located(err, r)
@@ -598,7 +627,7 @@ function E.reload_script(path)
   local new, err = load_script(path)
   if not new then return err end
   for _, name in ipairs(CALLBACKS) do def[name] = new[name] end
-  def.env, def.props, def.prop_list = new.env, new.props, new.prop_list
+  def.env, def.props, def.prop_list, def.by_hash = new.env, new.props, new.prop_list, new.by_hash
   def.prop_desc = nil  -- property.lua's descriptions of the old declarations
   phases_dirty = true
   for i = 1, n do
