@@ -35,13 +35,6 @@ c_scalars!(
     u32 => "uint32_t", u64 => "uint64_t", usize => "size_t", () => "void",
 );
 
-/// The game state is opaque to Lua: `Ctx` is `const void *` there.
-impl CType for RefCell<crate::game::World> {
-    fn c_type() -> String {
-        "void".into()
-    }
-}
-
 impl<T: CType> CType for *const T {
     fn c_type() -> String {
         format!("const {} *", T::c_type())

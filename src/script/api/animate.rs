@@ -61,9 +61,8 @@ pub struct AnimIo {
 /// `AnimRequest::kind` of a script or component property (below it: a [`GoProperty`] index).
 pub const SCRIPT_PROPERTY: u32 = GoProperty::ALL.len() as u32;
 
-fn fill_io(w: &mut crate::game::World, io: *mut AnimIo, cells: &[u32]) {
-    // SAFETY: `io` points at the io cdata animate.lua keeps for this purpose.
-    if let Some(io) = unsafe { io.as_mut() } {
+fn fill_io(w: &mut crate::game::World, io: Option<&mut AnimIo>, cells: &[u32]) {
+    if let Some(io) = io {
         io.values = w.tweens.cells.values.as_mut_ptr();
         io.cells = cells.as_ptr();
         io.ncells = cells.len() as u32;
@@ -124,7 +123,7 @@ crate::export! {
         } else {
             // SAFETY: `curve` points at the `curve_len` floats of a vmath.vector that the calling
             // Lua function holds as an argument for the duration of this call.
-            slice(req.curve, req.curve_len as usize)
+            unsafe { slice(req.curve, req.curve_len as usize) }
         };
         let easing = if req.curve.is_null() { Easing::Builtin(req.easing.min(255) as u8) } else { Easing::Custom(samples) };
         let rc = with_world(ctx, |w| {
@@ -160,7 +159,8 @@ crate::export! {
         with_world(ctx, |w| {
             w.tweens.prepare(dt);
             let pull = std::mem::take(&mut w.tweens.cells.pull);
-            fill_io(w, io, &pull);
+            // SAFETY: `io` is null or the io cdata animate.lua keeps for this purpose.
+            fill_io(w, unsafe { io.as_mut() }, &pull);
             w.tweens.cells.pull = pull;
             OK
         })
@@ -171,7 +171,8 @@ crate::export! {
     fn anim_results(ctx: Ctx, io: *mut AnimIo) -> i32 {
         with_world(ctx, |w| {
             let written = std::mem::take(&mut w.tweens.cells.written);
-            fill_io(w, io, &written);
+            // SAFETY: `io` is null or the io cdata animate.lua keeps for this purpose.
+            fill_io(w, unsafe { io.as_mut() }, &written);
             w.tweens.cells.written = written;
             OK
         })

@@ -36,21 +36,24 @@ crate::export! {
     fn get_position(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
             w.scene.settle(s as u32);
-            put(out, w.scene.position[s].into())
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, w.scene.position[s].into()) }
         }))
     }
 
     fn get_rotation(ctx: Ctx, slot: u32, out: *mut Q4) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
             w.scene.settle(s as u32);
-            put(out, w.scene.rotation[s].into())
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, w.scene.rotation[s].into()) }
         }))
     }
 
     fn get_scale(ctx: Ctx, slot: u32, out: *mut V3) -> i32 {
         world_status(ctx, |w| live(w, slot).map_or_else(|e| e, |s| {
             w.scene.settle(s as u32);
-            put(out, w.scene.scale[s].into())
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, w.scene.scale[s].into()) }
         }))
     }
 
@@ -83,7 +86,8 @@ crate::export! {
         world_status(ctx, |w| match live(w, slot) {
             Ok(_) => {
                 let e = w.tweens.euler_of(&mut w.scene, slot);
-                put(out, e.into())
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                unsafe { put(out, e.into()) }
             }
             Err(e) => e,
         })
@@ -139,7 +143,8 @@ crate::export! {
 
     /// Hash of a relative or absolute id path as seen from `caller` (`go.get_id`).
     fn id_of_path(ctx: Ctx, caller: u32, s: *const std::ffi::c_char, n: usize) -> u64 {
-        let text = String::from_utf8_lossy(bytes(s, n)).into_owned();
+        // SAFETY: `s` is null or `n` bytes of a Lua string the wrapper holds during this call.
+        let text = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
         with_world(ctx, |w| {
             let prefix = w
                 .scene

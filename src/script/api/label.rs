@@ -60,7 +60,8 @@ crate::export! {
         if n > MAX_LABEL_TEXT {
             return fail(format!("the label text is too long: {n} bytes (at most {MAX_LABEL_TEXT})"));
         }
-        let text = String::from_utf8_lossy(bytes(s, n));
+        // SAFETY: `s` is null or `n` bytes of a Lua string the wrapper holds during this call.
+        let text = String::from_utf8_lossy(unsafe { bytes(s, n) });
         world_status(ctx, |w| match label_of(w, slot, comp) {
             Ok(i) => {
                 w.labels.set_text(i, &text);
@@ -74,7 +75,8 @@ crate::export! {
     fn label_prop_get(ctx: Ctx, slot: u32, comp: u64, which: i32, out: *mut V4) -> i32 {
         world_status(ctx, |w| match label_of(w, slot, comp).and_then(|i| Ok((i, property(which)?))) {
             Ok((i, p)) => match w.labels.property(i, p) {
-                Some([x, y, z, vw]) => put(out, V4 { x, y, z, w: vw }),
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                Some([x, y, z, vw]) => unsafe { put(out, V4 { x, y, z, w: vw }) },
                 None => fail("the label was deleted".into()),
             },
             Err(e) => fail(e),

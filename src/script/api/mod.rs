@@ -17,12 +17,24 @@ pub mod sys;
 pub mod types;
 pub mod vmath;
 
-use super::boundary::{Export, OK, fail};
+use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;
 use std::cell::RefCell;
 
-/// Opaque to Lua: a pointer to the game's state cell.
-pub type Ctx = *const RefCell<World>;
+/// The game state as Lua holds it (`const void *` there): null (the boundary tests) or the
+/// address of the `RefCell<World>` that the `ScriptHost` keeps alive (an `Rc` it owns) for as
+/// long as its Lua state exists, entered only on this thread. Only LuaJIT makes one, passing
+/// the address the host gave it to an exported function (whose contract is that promise): the
+/// field is private and there is no constructor, so [`with_world`] may rely on it.
+#[repr(transparent)]
+#[derive(Clone, Copy)]
+pub struct Ctx(*const RefCell<World>);
+
+impl CType for Ctx {
+    fn c_type() -> String {
+        "const void *".into()
+    }
+}
 
 /// Every exported function, for the Lua runtime.
 pub fn exports() -> Vec<Export> {
@@ -42,10 +54,8 @@ pub fn exports() -> Vec<Export> {
 /// here measurably doubled them (callgrind, 10k scripts).
 #[inline(always)]
 pub(super) fn with_world<R>(ctx: Ctx, f: impl FnOnce(&mut World) -> R) -> Option<R> {
-    // SAFETY: `ctx` is null (the boundary tests) or the address of the `RefCell<World>` that the
-    // `ScriptHost` keeps alive (an `Rc` it owns) for as long as its Lua state exists, and Lua is
-    // only entered on this thread.
-    let cell = unsafe { ctx.as_ref()? };
+    // SAFETY: a `Ctx` is null or the live world cell, used on its thread (see the type).
+    let cell = unsafe { ctx.0.as_ref()? };
     let mut w = cell.try_borrow_mut().ok()?;
     Some(f(&mut w))
 }
@@ -63,9 +73,12 @@ fn busy() -> i32 {
 }
 
 /// Writes `v` through an out-pointer from the Lua wrapper; a null pointer is an error.
+///
+/// # Safety
+/// `p` is null or points at a writable `T` (a cdata the Lua wrapper made for the call).
 #[inline(always)]
-pub(super) fn put<T>(p: *mut T, v: T) -> i32 {
-    // SAFETY: `p` is null or points at a cdata of type T that the Lua wrapper allocated.
+pub(super) unsafe fn put<T>(p: *mut T, v: T) -> i32 {
+    // SAFETY: the caller's promise.
     match unsafe { p.as_mut() } {
         Some(r) => {
             *r = v;
@@ -76,19 +89,25 @@ pub(super) fn put<T>(p: *mut T, v: T) -> i32 {
 }
 
 /// The `n` bytes of a Lua string argument (empty for a null pointer).
-pub(super) fn bytes<'a>(s: *const std::ffi::c_char, n: usize) -> &'a [u8] {
+///
+/// # Safety
+/// `s` is null or points at `n` bytes that stay alive and unchanged for `'a`.
+pub(super) unsafe fn bytes<'a>(s: *const std::ffi::c_char, n: usize) -> &'a [u8] {
     if s.is_null() || n == 0 {
         return &[];
     }
-    // SAFETY: `s` points at `n` bytes of a Lua string alive during the call.
+    // SAFETY: the caller's promise.
     unsafe { std::slice::from_raw_parts(s.cast(), n) }
 }
 
 /// `n` values at `p` from a Lua-side buffer (empty for a null pointer).
-pub(super) fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
+///
+/// # Safety
+/// `p` is null or points at `n` values that stay alive and unchanged for `'a`.
+pub(super) unsafe fn slice<'a, T>(p: *const T, n: usize) -> &'a [T] {
     if p.is_null() || n == 0 {
         return &[];
     }
-    // SAFETY: `p` points at `n` values of a Lua-side buffer alive during the call.
+    // SAFETY: the caller's promise.
     unsafe { std::slice::from_raw_parts(p, n) }
 }

@@ -69,7 +69,8 @@ crate::export! {
             if a.rig.clip_index(anim).is_some() {
                 return -1;
             }
-            write_str(&a.rig.clip_names.join(", "), buf, cap).min(i32::MAX as usize) as i32
+            // SAFETY: `buf` is null or room for `cap` bytes of a Lua-side buffer.
+            unsafe { write_str(&a.rig.clip_names.join(", "), buf, cap) }.min(i32::MAX as usize) as i32
         })
         .unwrap_or(-1)
     }
@@ -92,7 +93,8 @@ crate::export! {
     fn model_constant_get(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut V4) -> i32 {
         with_model(ctx, slot, comp, |w, m| {
             let v = w.models.constant(m, name).ok_or_else(|| format!("no constant '{}'", name_of(name)))?;
-            ok(put(out, V4 { x: v[0], y: v[1], z: v[2], w: v[3] }))
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            ok(unsafe { put(out, V4 { x: v[0], y: v[1], z: v[2], w: v[3] }) })
         })
     }
 
@@ -158,8 +160,10 @@ crate::export! {
             let data = &w.models.assets[w.models.instances[m as usize].asset as usize].data;
             let b = if i < 0 { data.aabb } else { data.meshes.get(i as usize).map(|x| x.aabb).ok_or("no such mesh")? };
             let (lo, hi) = if b.is_empty() { ([0.0; 3], [0.0; 3]) } else { (b.min, b.max) };
-            ok(put(min, V3 { x: lo[0], y: lo[1], z: lo[2] }))?;
-            ok(put(max, V3 { x: hi[0], y: hi[1], z: hi[2] }))
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            ok(unsafe { put(min, V3 { x: lo[0], y: lo[1], z: lo[2] }) })?;
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            ok(unsafe { put(max, V3 { x: hi[0], y: hi[1], z: hi[2] }) })
         })
     }
 
@@ -168,8 +172,8 @@ crate::export! {
         let values = if n < 0 || w.is_null() {
             None
         } else {
-            // SAFETY: `w` points at `n` floats of a Lua-side buffer that outlives the call.
-            Some(slice(w, n as usize).to_vec())
+            // SAFETY: the pointer is null or `n` values of a Lua-side buffer alive during this call.
+            Some(unsafe { slice(w, n as usize) }.to_vec())
         };
         with_model(ctx, slot, comp, |wd, m| {
             let inst = &mut wd.models.instances[m as usize];
@@ -210,7 +214,8 @@ crate::export! {
                 (_, Some(a)) => a.player.playback_rate(),
                 (_, None) => 1.0,
             };
-            ok(put(out, v))
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            ok(unsafe { put(out, v) })
         })
     }
 
@@ -283,7 +288,8 @@ crate::export! {
                     None => (0, [0.0, 1.0, 1.0]),
                 },
             };
-            ok(put(anim, id))?;
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            ok(unsafe { put(anim, id) })?;
             // SAFETY: `out` points at 3 floats of a Lua-side buffer (checked non-null above).
             unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), out, 3) };
             Ok(())
@@ -316,7 +322,8 @@ crate::export! {
                     st.target = IkTarget::None;
                     st.model_target = None;
                 }
-                _ => return ok(put(out, st.weight)),
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                _ => return ok(unsafe { put(out, st.weight) }),
             }
             Ok(())
         })

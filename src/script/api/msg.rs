@@ -11,12 +11,15 @@ use std::ffi::c_char;
 pub const DROPPED: i32 = 2;
 
 /// Copies up to `cap` bytes of `text` into a Lua-side buffer; returns how many.
-pub(super) fn write_str(text: &str, buf: *mut c_char, cap: usize) -> usize {
+///
+/// # Safety
+/// `buf` is null or points at `cap` writable bytes.
+pub(super) unsafe fn write_str(text: &str, buf: *mut c_char, cap: usize) -> usize {
     if buf.is_null() {
         return 0;
     }
     let n = text.len().min(cap);
-    // SAFETY: `buf` has room for `cap` bytes (a Lua-side scratch buffer).
+    // SAFETY: the caller's promise.
     unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast(), n) };
     n
 }
@@ -24,26 +27,30 @@ pub(super) fn write_str(text: &str, buf: *mut c_char, cap: usize) -> usize {
 crate::export! {
     /// Hashes a string, remembering it for `tostring`.
     fn hash_string(s: *const c_char, n: usize) -> u64 {
-        hash_transient(&String::from_utf8_lossy(bytes(s, n)))
+        // SAFETY: `s` is null or `n` bytes of a Lua string the wrapper holds during this call.
+        hash_transient(&String::from_utf8_lossy(unsafe { bytes(s, n) }))
     }
 
     /// The text of a hash (or its hex digits) into `buf`; returns the length written.
     fn hash_text(h: u64, buf: *mut c_char, cap: usize) -> usize {
-        write_str(&name_of(h), buf, cap)
+        // SAFETY: `buf` is null or room for `cap` bytes of a Lua-side buffer.
+        unsafe { write_str(&name_of(h), buf, cap) }
     }
 
     /// `main:/go#script` into `buf`; returns the length written.
     fn url_text(u: *const Url, buf: *mut c_char, cap: usize) -> usize {
         // SAFETY: `u` is null or points at a url cdata.
         match unsafe { u.as_ref() } {
-            Some(u) => write_str(&url::format(u), buf, cap),
+            // SAFETY: `buf` is null or room for `cap` bytes of a Lua-side buffer.
+            Some(u) => unsafe { write_str(&url::format(u), buf, cap) },
             None => 0,
         }
     }
 
     /// Parses a URL string relative to the calling object.
     fn resolve_url(ctx: Ctx, caller: u32, frag: u64, s: *const c_char, n: usize, out: *mut Url) -> i32 {
-        let text = String::from_utf8_lossy(bytes(s, n)).into_owned();
+        // SAFETY: `s` is null or `n` bytes of a Lua string the wrapper holds during this call.
+        let text = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
         world_status(ctx, |w| {
             let (path, prefix) = if w.scene.is_live(caller) {
                 let c = caller as usize;
@@ -53,7 +60,8 @@ crate::export! {
             };
             let cx = url::Context { socket: w.socket, prefix: &prefix, path, fragment: frag };
             match url::parse(&text, &cx) {
-                Ok(u) => put(out, u),
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                Ok(u) => unsafe { put(out, u) },
                 Err(e) => fail(e),
             }
         })
@@ -72,7 +80,8 @@ crate::export! {
         let (Some(&sender), Some(&receiver)) = (unsafe { sender.as_ref() }, unsafe { receiver.as_ref() }) else {
             return fail("msg.post: no sender or receiver".into());
         };
-        let data = slice(data, n).to_vec();
+        // SAFETY: the pointer is null or `n` values of a Lua-side buffer alive during this call.
+        let data = unsafe { slice(data, n) }.to_vec();
         world_status(ctx, |w| {
             let receiver = Url { socket: if receiver.socket == 0 { w.socket } else { receiver.socket }, ..receiver };
             match w.messages.post(Message { sender, receiver, id, data }) {

@@ -18,7 +18,8 @@ crate::export! {
     fn window_size(ctx: Ctx, out: *mut V3) -> i32 {
         world_status(ctx, |w| {
             let (width, height) = w.input.window_size();
-            put(out, V3 { x: width, y: height, z: 0.0 })
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, V3 { x: width, y: height, z: 0.0 }) }
         })
     }
 }

@@ -7,10 +7,12 @@ use glam::{Quat, Vec3};
 
 crate::export! {
     fn euler_to_quat(x: f32, y: f32, z: f32, out: *mut Q4) -> i32 {
-        put(out, euler::euler_to_quat(Vec3::new(x, y, z)).into())
+        // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+        unsafe { put(out, euler::euler_to_quat(Vec3::new(x, y, z)).into()) }
     }
 
     fn quat_to_euler(x: f32, y: f32, z: f32, w: f32, out: *mut V3) -> i32 {
-        put(out, euler::quat_to_euler(Quat::from_xyzw(x, y, z, w)).into())
+        // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+        unsafe { put(out, euler::quat_to_euler(Quat::from_xyzw(x, y, z, w)).into()) }
     }
 }
