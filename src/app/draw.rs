@@ -27,6 +27,9 @@ pub struct Scenery {
     list: DrawList,
     /// The default camera frames the scene as it was on the first frame, then stays put.
     default_camera: Option<CameraView>,
+    /// Set for Defold projects: without a camera, Defold's default render view of this
+    /// display size (`render::screen_camera`) instead of the framing camera.
+    pub screen_view: Option<(u32, u32)>,
     debug: Option<DebugDraw>,
     /// `draw_text` / `draw_line` sent to `@render:`.
     overlay: crate::render::Overlay,
@@ -43,6 +46,7 @@ impl Scenery {
             bound: Vec::new(),
             list: DrawList::default(),
             default_camera: None,
+            screen_view: None,
             debug,
             overlay: crate::render::Overlay::new(gl)?,
         })
@@ -188,6 +192,9 @@ impl Scenery {
                 s.ortho_height,
                 aspect,
             );
+        }
+        if let Some((width, height)) = self.screen_view {
+            return crate::render::screen_camera(width, height);
         }
         *self.default_camera.get_or_insert_with(|| default_camera(&scene_bounds(w), aspect))
     }

@@ -57,6 +57,7 @@ impl Default for ProjectSettings {
             repeat_interval: 0.2,
             script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
+            screen_view: false,
         }
     }
 }

@@ -22,6 +22,10 @@ pub struct ProjectSettings {
     pub script_time_limit: f32,
     /// Game objects the running collection may hold at once (`factory.create` refuses more).
     pub max_instances: u32,
+    /// Without a camera component, show the world as Defold's default render script does
+    /// (orthographic, one unit per pixel of `width` x `height`, origin at the bottom left)
+    /// instead of framing the scene: set for Defold projects, whose 2D examples rely on it.
+    pub screen_view: bool,
 }
 
 /// A collection flattened into game objects, parents always before their children.

@@ -99,6 +99,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
         height: 640,
         clear_color: [0.0, 0.0, 0.0, 1.0],
         input: ALL_BINDING.into(),
+        screen_view: true,
         ..ProjectSettings::default()
     };
     let number = |e: &Entry, errors: &mut Vec<LoadError>| -> Option<f64> {
@@ -240,6 +241,7 @@ mod tests {
         assert_eq!((s.width, s.height), (960, 640));
         assert_eq!(s.clear_color, [0.0, 0.0, 0.0, 1.0]);
         assert_eq!(s.input, ALL_BINDING);
+        assert!(s.screen_view, "a Defold project without a camera is seen as Defold's render script shows it");
     }
 
     #[test]
