@@ -126,7 +126,10 @@ impl Scenery {
             else {
                 continue;
             };
-            let world = world_matrix(w, m.slot);
+            let mut world = world_matrix(w, m.slot);
+            if let Some(local) = m.spec.transform.matrix() {
+                world *= local;
+            }
             self.bound.clear();
             for &(sampler, t) in &m.textures {
                 if let Some(Some(h)) = self.textures.get(t as usize) {
@@ -148,7 +151,7 @@ impl Scenery {
         }
         for l in w.labels.instances.iter().filter(|l| l.alive && l.enabled && !l.text.is_empty()) {
             let item = crate::render::LabelItem {
-                position: world_matrix(w, l.slot).w_axis.truncate(),
+                position: world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
                 text: Default::default(),
                 size: l.size,
                 scale: [l.scale[0], l.scale[1]],

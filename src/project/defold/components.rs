@@ -104,7 +104,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
     let mut out = Obj::new(Some(&f.at));
     out.str("id", id, Some(&idf.value_at));
-    transform(cx, &r, id, ext);
+    transform(cx, &r, &mut out, id, ext);
     let props = properties(cx, &r, &f.at);
     if ext != "script" && r.field("properties").is_some() {
         cx.problems.at(&pf.at, format!("component '{id}': properties are only for scripts"));
@@ -150,7 +150,7 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     }
     let mut out = Obj::new(Some(&f.at));
     out.str("id", id, Some(&idf.value_at));
-    let scale = transform(cx, &r, id, ty);
+    let scale = transform(cx, &r, &mut out, id, ty);
     let Some(data) = r.field("data") else {
         cx.problems.0.push(r.missing("data"));
         return None;
@@ -178,24 +178,47 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
     cx.problems.at(at, msg);
 }
 
-/// The component's own position/rotation/scale. Sinew places every component at its game
-/// object for now, so an offset or turn that would change the picture is reported; a label's
-/// scale becomes its text size. Returns the scale along y.
-fn transform(cx: &mut Cx, r: &Reader, id: &str, kind: &str) -> f32 {
+/// The component's own position/rotation/scale (engine.md section 2): a model keeps all
+/// three, a label its offset (its scale becomes its text size, and labels face the camera, so
+/// a rotation is warned about); other kinds are placed at their game object, with a warning
+/// when they have an offset. Returns the scale along y.
+fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f32 {
     let p = &mut cx.problems;
-    for (name, identity) in [("position", [0.0, 0.0, 0.0, 0.0]), ("rotation", [0.0, 0.0, 0.0, 1.0])] {
-        if let Some((v, f)) = r.vector::<4>(name, identity, p)
-            && v != identity
-        {
-            cx.offsets.push((f.at.clone(), format!("component '{id}' ({kind}) has a {name} of its own")));
+    let position = r.vector::<3>("position", [0.0; 3], p);
+    let rotation = r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p);
+    let scale = r.vector::<3>("scale", [1.0; 3], p);
+    let mut warn = |f: &Field, what: &str| {
+        cx.offsets.push((f.at.clone(), format!("component '{id}' ({kind}) has a {what} of its own")));
+    };
+    let keep = |out: &mut Obj, name: &str, v: &[f32], f: &Field| {
+        out.put(name, numbers(v, Some(&f.value_at)), Some(&f.value_at));
+    };
+    if let Some((v, f)) = position {
+        match kind {
+            "model" | "label" => keep(out, "position", &v, f),
+            _ if v != [0.0; 3] => warn(f, "position"),
+            _ => {}
         }
     }
-    match r.vector::<3>("scale", [1.0; 3], p) {
-        Some((v, f)) if kind != "label" && v != [1.0; 3] => {
-            cx.offsets.push((f.at.clone(), format!("component '{id}' ({kind}) has a scale of its own")));
+    if let Some((v, f)) = rotation {
+        match kind {
+            "model" => keep(out, "rotation", &v, f),
+            _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
+            _ => {}
+        }
+    }
+    match scale {
+        Some((v, f)) if kind == "model" => {
+            keep(out, "scale", &v, f);
             1.0
         }
-        Some((v, _)) => v[1],
+        Some((v, _)) if kind == "label" => v[1],
+        Some((v, f)) => {
+            if v != [1.0; 3] {
+                warn(f, "scale");
+            }
+            1.0
+        }
         None => 1.0,
     }
 }

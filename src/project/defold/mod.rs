@@ -13,6 +13,8 @@ pub mod collection;
 pub mod components;
 pub mod game_project;
 pub mod input;
+#[cfg(test)]
+mod loading_tests;
 pub mod material;
 pub mod node;
 pub mod read;
