@@ -83,7 +83,10 @@ fn pointer_wheel_text_and_gamepad_with_a_window_smaller_than_the_project() {
     let at = "x=240 y=400 sx=120 sy=200 dx=0 dy=0 sdx=0 sdy=0";
     let expected = [
         "1 nil v=0 p=false r=false x=240 y=400 sx=120 sy=200 dx=240 dy=-140 sdx=120 sdy=-70".to_string(),
+        // Defold's all.input_binding: the left button is `mouse_button_left` and `touch`.
+        format!("2 hash: [mouse_button_left] v=1 p=true r=false {at}"),
         format!("2 hash: [touch] v=1 p=true r=false {at}"),
+        format!("3 hash: [mouse_button_left] v=0 p=false r=true {at}"),
         format!("3 hash: [touch] v=0 p=false r=true {at}"),
         format!("4 hash: [mouse_wheel_up] v=2 p=true r=false {at}"),
         format!("5 hash: [mouse_wheel_down] v=1 p=true r=false {at}"),

@@ -27,6 +27,9 @@ pub struct Scenery {
     list: DrawList,
     /// The default camera frames the scene as it was on the first frame, then stays put.
     default_camera: Option<CameraView>,
+    /// Set for Defold projects: without a camera, Defold's default render view of this
+    /// display size (`render::screen_camera`) instead of the framing camera.
+    pub screen_view: Option<(u32, u32)>,
     debug: Option<DebugDraw>,
     /// `draw_text` / `draw_line` sent to `@render:`.
     overlay: crate::render::Overlay,
@@ -43,6 +46,7 @@ impl Scenery {
             bound: Vec::new(),
             list: DrawList::default(),
             default_camera: None,
+            screen_view: None,
             debug,
             overlay: crate::render::Overlay::new(gl)?,
         })
@@ -122,7 +126,10 @@ impl Scenery {
             else {
                 continue;
             };
-            let world = world_matrix(w, m.slot);
+            let mut world = world_matrix(w, m.slot);
+            if let Some(local) = m.spec.transform.matrix() {
+                world *= local;
+            }
             self.bound.clear();
             for &(sampler, t) in &m.textures {
                 if let Some(Some(h)) = self.textures.get(t as usize) {
@@ -144,7 +151,7 @@ impl Scenery {
         }
         for l in w.labels.instances.iter().filter(|l| l.alive && l.enabled && !l.text.is_empty()) {
             let item = crate::render::LabelItem {
-                position: world_matrix(w, l.slot).w_axis.truncate(),
+                position: world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
                 text: Default::default(),
                 size: l.size,
                 scale: [l.scale[0], l.scale[1]],
@@ -188,6 +195,9 @@ impl Scenery {
                 s.ortho_height,
                 aspect,
             );
+        }
+        if let Some((width, height)) = self.screen_view {
+            return crate::render::screen_camera(width, height);
         }
         *self.default_camera.get_or_insert_with(|| default_camera(&scene_bounds(w), aspect))
     }

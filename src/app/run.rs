@@ -91,7 +91,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
     let Spawned { world, scripts, mut problems, .. } =
         spawn(res, &settings.main_collection, limit, settings.max_instances);
-    match input::load_binding(res, &settings.input, settings::SETTINGS_PATH) {
+    match input::load_binding(res, &settings.input, settings::settings_file(res)) {
         Ok(binding) => {
             let mut w = world.borrow_mut();
             w.input = game::input::InputState::new(
@@ -185,6 +185,9 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
+    if g.settings.screen_view {
+        scenery.screen_view = Some((g.settings.width, g.settings.height));
+    }
     let period = 1.0 / g.settings.update_frequency.max(1.0);
     let fixed_dt = opts.fixed_dt.or(if headless { Some(period) } else { None });
     // input.md section 4: only `--fixed-dt` runs flat out; headless or vsync-less runs keep
@@ -320,7 +323,7 @@ fn reload(
     let saved = res.dir().and_then(|d| std::fs::metadata(d.join(&path[1..])).ok()).and_then(|m| m.modified().ok());
     let saved = saved.unwrap_or_else(std::time::SystemTime::now);
     if path == g.settings.input {
-        return match input::load_binding(res, path, settings::SETTINGS_PATH) {
+        return match input::load_binding(res, path, settings::settings_file(res)) {
             Ok(b) => {
                 g.world.borrow_mut().input.set_binding(&b);
                 Some(saved)
@@ -473,7 +476,7 @@ pub fn check(dir: &Path) -> i32 {
     };
     // A folder without project.json is no project: say so instead of walking everything below
     // it (`sinew check /` would read the whole disk).
-    if !res.dir().is_some_and(|d| d.join(&settings::SETTINGS_PATH[1..]).exists()) {
+    if !res.dir().is_some_and(settings::is_project_dir) {
         eprintln!("{}: not a Sinew project (no {} in it)", dir.display(), settings::SETTINGS_PATH);
         defold_hint(Some(dir));
         return 1;
@@ -484,7 +487,7 @@ pub fn check(dir: &Path) -> i32 {
     let mut main = None;
     match settings::load_settings(&res) {
         Ok(s) => {
-            if let Err(e) = input::load_binding(&res, &s.input, settings::SETTINGS_PATH) {
+            if let Err(e) = input::load_binding(&res, &s.input, settings::settings_file(&res)) {
                 problems.push(e.to_string());
             }
             limit = (s.script_time_limit > 0.0).then(|| std::time::Duration::from_secs_f32(s.script_time_limit));

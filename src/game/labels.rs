@@ -22,6 +22,8 @@ pub struct LabelInstance {
     /// `msg.post("#label", "disable")` hides it.
     pub enabled: bool,
     pub alive: bool,
+    /// The component's offset in its game object.
+    pub position: [f32; 3],
 }
 
 /// Which property of a label `get`/`set` address (the Lua side names them).
@@ -54,6 +56,7 @@ impl LabelWorld {
             anchor: spec.pivot.anchor(),
             enabled: true,
             alive: true,
+            position: spec.position,
         };
         if let Some(i) = self.free.pop() {
             self.instances[i as usize] = l;
@@ -128,7 +131,14 @@ mod tests {
     use crate::project::{LabelSpec, Pivot};
 
     fn spec() -> LabelSpec {
-        LabelSpec { text: "hi".into(), size: 16.0, color: [1.0; 4], outline: [0.0; 4], pivot: Pivot::NE }
+        LabelSpec {
+            text: "hi".into(),
+            size: 16.0,
+            color: [1.0; 4],
+            outline: [0.0; 4],
+            pivot: Pivot::NE,
+            position: [0.0; 3],
+        }
     }
 
     #[test]

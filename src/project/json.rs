@@ -117,8 +117,17 @@ pub fn read<T: DeserializeOwned>(
     referrer: &str,
 ) -> Result<(String, T), LoadError> {
     let (norm, text) = read_text(res, path, referrer)?;
-    let value = parse(&norm, &text)?;
+    let value = parse_resource(res, &norm, &text)?;
     Ok((norm, value))
+}
+
+/// [`parse`], or for a file in Defold's protobuf text format, the same struct filled from it
+/// (`project::defold`), so everything after parsing is one path for both formats.
+pub fn parse_resource<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str) -> Result<T, LoadError> {
+    if crate::project::defold::is_protobuf_text(text) {
+        return crate::project::defold::parse_as(res, resource, text);
+    }
+    parse(resource, text)
 }
 
 /// Reads a resource as text, returning its normalised path too.
@@ -262,6 +271,10 @@ fn numbers<'de, D: Deserializer<'de>, const N: usize>(d: D, field: &'static str)
 /// Where the value being deserialized right now starts. serde_json has either just eaten the
 /// `:` before it, or has already pulled (peeked) the value's first byte.
 fn current_pos() -> Option<Pos> {
+    // A Defold file being read (`project::defold::node`) knows each value's position itself.
+    if let Some(p) = crate::project::defold::node::current_pos() {
+        return Some(p);
+    }
     TRACK.with_borrow(|t| {
         let t = t.as_ref()?;
         let bytes = t.text.as_bytes();

@@ -48,8 +48,12 @@ pub enum FilterMode {
     LinearMipmapLinear,
 }
 
-/// Parses a `.material` strictly; errors carry line and column.
+/// Parses a `.material` strictly; errors carry line and column. Defold's protobuf text form
+/// is read into the same description.
 pub fn parse_material(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
+    if crate::project::defold::is_protobuf_text(text) {
+        return crate::project::defold::material::parse(resource, text);
+    }
     json::parse(resource, text)
 }
 

@@ -57,14 +57,48 @@ impl Default for ProjectSettings {
             repeat_interval: 0.2,
             script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
+            screen_view: false,
         }
     }
 }
 
-/// Loads `/project.json`; only `main_collection` is required.
+/// Loads `/project.json`; only `main_collection` is required. A folder with Defold's
+/// `game.project` and no `project.json` is a Defold project, read as it is.
 pub fn load_settings(res: &Resources) -> Result<ProjectSettings, LoadError> {
+    if is_defold(res) {
+        return crate::project::defold::game_project::load(res);
+    }
     let text = res.read_string(SETTINGS_PATH, None)?;
     parse_settings(&text)
+}
+
+/// True when the settings are Defold's `game.project` (there is no `project.json`).
+pub fn is_defold(res: &Resources) -> bool {
+    !res.exists(SETTINGS_PATH) && res.exists(crate::project::defold::game_project::GAME_PROJECT)
+}
+
+/// The settings file errors about settings are reported against.
+pub fn settings_file(res: &Resources) -> &'static str {
+    if is_defold(res) { crate::project::defold::game_project::GAME_PROJECT } else { SETTINGS_PATH }
+}
+
+/// Whether `dir` holds a project's settings file (Sinew's or Defold's).
+pub fn is_project_dir(dir: &std::path::Path) -> bool {
+    dir.join(&SETTINGS_PATH[1..]).is_file() || dir.join("game.project").is_file()
+}
+
+/// The settings as written, for `sys.get_config_*`: project.json's JSON, or game.project's
+/// sections and keys; Null when missing or broken (then every key reads as missing).
+pub fn config_values(res: &Resources) -> serde_json::Value {
+    if is_defold(res) {
+        return res
+            .read_string(crate::project::defold::game_project::GAME_PROJECT, None)
+            .map_or(serde_json::Value::Null, |t| crate::project::defold::game_project::config_tree(&t));
+    }
+    res.read_string(SETTINGS_PATH, None)
+        .ok()
+        .and_then(|text| serde_json::from_str(text.trim_start_matches('\u{feff}')).ok())
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// Parses the text of `/project.json` (separate so `sinew check` and tests need no folder).

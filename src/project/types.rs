@@ -22,6 +22,10 @@ pub struct ProjectSettings {
     pub script_time_limit: f32,
     /// Game objects the running collection may hold at once (`factory.create` refuses more).
     pub max_instances: u32,
+    /// Without a camera component, show the world as Defold's default render script does
+    /// (orthographic, one unit per pixel of `width` x `height`, origin at the bottom left)
+    /// instead of framing the scene: set for Defold projects, whose 2D examples rely on it.
+    pub screen_view: bool,
 }
 
 /// A collection flattened into game objects, parents always before their children.
@@ -84,6 +88,9 @@ pub struct LabelSpec {
     /// Drawn one font pixel around each glyph when its alpha is above 0.
     pub outline: [f32; 4],
     pub pivot: Pivot,
+    /// The label's own offset in its game object (engine.md section 2); labels face the
+    /// camera, so a component rotation does not turn them.
+    pub position: [f32; 3],
 }
 
 /// `size` when a label gives none: the 8×8 font at 2×, like `draw_text`.
@@ -191,6 +198,41 @@ pub struct ModelSpec {
     pub rig_extras: Box<RigExtrasSpec>,
     /// `joint_limits` (rigs.md section 3), over the limits a `.bon` rig gives its bones.
     pub joint_limits: Vec<JointLimitSpec>,
+    /// The model's own placement in its game object (engine.md section 2): it draws at the
+    /// object's world transform times this. Boxed: most models have none, and every
+    /// component description would otherwise grow by it.
+    pub transform: Box<ComponentTransform>,
+}
+
+/// A component's position, rotation and scale relative to its game object.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ComponentTransform {
+    pub position: [f32; 3],
+    /// Quaternion x, y, z, w.
+    pub rotation: [f32; 4],
+    pub scale: [f32; 3],
+}
+
+impl ComponentTransform {
+    pub const IDENTITY: ComponentTransform =
+        ComponentTransform { position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0], scale: [1.0; 3] };
+
+    /// None for the identity, so the common case costs no matrix product per frame.
+    pub fn matrix(&self) -> Option<glam::Mat4> {
+        (*self != Self::IDENTITY).then(|| {
+            glam::Mat4::from_scale_rotation_translation(
+                self.scale.into(),
+                glam::Quat::from_array(self.rotation),
+                self.position.into(),
+            )
+        })
+    }
+}
+
+impl Default for ComponentTransform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
 }
 
 /// The `.model` fields beyond Defold's (layers.md): `masks`, `ik` and `events`, in file order.

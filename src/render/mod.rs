@@ -24,7 +24,7 @@ mod sdl_input;
 mod shader;
 mod skin;
 
-pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
+pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, screen_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};
 pub use draw::{
     BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LabelItem, LightItem, LightKind, MaterialHandle, ModelHandle, Span,

@@ -2,7 +2,6 @@
 //! `json.*` and `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
 //! object per frame, so mlua's ~50 ns crossing is fine and they need no FFI declaration.
 use crate::project::Resources;
-use crate::project::settings::SETTINGS_PATH;
 use mlua::{Lua, Table, Value};
 use std::cell::OnceCell;
 use std::rc::Rc;
@@ -20,12 +19,7 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     t.set(
         "config",
         lua.create_function(move |lua, key: String| {
-            let root = settings.get_or_init(|| {
-                res.read_string(SETTINGS_PATH, None)
-                    .ok()
-                    .and_then(|text| serde_json::from_str(text.trim_start_matches('\u{feff}')).ok())
-                    .unwrap_or(serde_json::Value::Null)
-            });
+            let root = settings.get_or_init(|| crate::project::settings::config_values(&res));
             match lookup(root, &key) {
                 Some(
                     v @ (serde_json::Value::String(_) | serde_json::Value::Number(_) | serde_json::Value::Bool(_)),

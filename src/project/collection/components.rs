@@ -40,7 +40,11 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         size,
         outline,
         pivot,
-        font
+        font,
+        position,
+        rotation,
+        euler,
+        scale
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -60,7 +64,7 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
 /// The first field that is set but belongs to another component type.
 pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
     use ComponentType::*;
-    let fields: [(&str, bool, &[ComponentType]); 24] = [
+    let fields: [(&str, bool, &[ComponentType]); 28] = [
         ("script", c.script.is_some(), &[Script]),
         ("properties", c.properties.is_some(), &[Script]),
         ("model", c.model.is_some(), &[Model]),
@@ -85,6 +89,10 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("outline", c.outline.is_some(), &[Label]),
         ("pivot", c.pivot.is_some(), &[Label]),
         ("font", c.font.is_some(), &[Label]),
+        ("position", c.position.is_some(), &[Model, Label]),
+        ("rotation", c.rotation.is_some(), &[Model, Label]),
+        ("euler", c.euler.is_some(), &[Model, Label]),
+        ("scale", c.scale.is_some(), &[Model]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };
@@ -150,6 +158,7 @@ pub(super) fn model_spec(
         create_go_bones: f.create_go_bones.unwrap_or(true),
         rig_extras,
         joint_limits: joint_limits(source, &f.joint_limits)?,
+        transform: Box::default(),
     })
 }
 
@@ -231,6 +240,15 @@ fn joint_limits(
         out.push(JointLimitSpec { joint: joint.clone(), min, max });
     }
     Ok(out)
+}
+
+/// A model's or label's own `position`, `rotation`/`euler` and `scale`.
+pub(super) fn component_transform(c: &ComponentDesc, file: &str) -> Result<ComponentTransform, LoadError> {
+    let t = transform(file, c.position, &c.rotation, &c.euler, c.scale)?;
+    if !t.s.is_finite() || !t.t.is_finite() {
+        return Err(c.id.error(file, format!("component '{}': position and scale must be finite", c.id.value.0)));
+    }
+    Ok(ComponentTransform { position: t.t.to_array(), rotation: t.r.to_array(), scale: t.s.to_array() })
 }
 
 /// Refuses values that would make the projection matrix singular or flipped.
@@ -335,7 +353,8 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         );
         return Err(f.error(file, msg));
     }
-    Ok(LabelSpec { text: c.text.clone().unwrap_or_default(), size, color, outline, pivot })
+    let position = c.position.unwrap_or([0.0; 3]);
+    Ok(LabelSpec { text: c.text.clone().unwrap_or_default(), size, color, outline, pivot, position })
 }
 
 /// Converts one `go.property` override; the JSON shape decides the type, as listed in the spec.

@@ -84,6 +84,13 @@ pub(super) struct ComponentDesc {
     pub(super) outline: Option<Located<Vec<f32>>>,
     pub(super) pivot: Option<Located<String>>,
     pub(super) font: Option<Located<String>>,
+    /// The component's own placement (engine.md section 2): models and labels.
+    #[serde(default, deserialize_with = "json::position")]
+    pub(super) position: Option<[f32; 3]>,
+    pub(super) rotation: Option<Located<[f32; 4]>>,
+    pub(super) euler: Option<Located<[f32; 3]>>,
+    #[serde(default, deserialize_with = "json::scale")]
+    pub(super) scale: Option<[f32; 3]>,
 }
 
 /// A `.model` file, or the same fields taken from a component.

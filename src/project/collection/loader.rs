@@ -233,7 +233,11 @@ impl Loader<'_> {
         }
         let kind = match ty {
             ComponentType::Script => self.script(c, file)?,
-            ComponentType::Model => ComponentKind::Model(self.model(c, file)?),
+            ComponentType::Model => {
+                let mut spec = self.model(c, file)?;
+                spec.transform = Box::new(component_transform(c, file)?);
+                ComponentKind::Model(spec)
+            }
             ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
             ComponentType::Light => ComponentKind::Light(light(c, file)?),
             ComponentType::Label => ComponentKind::Label(label(c, file)?),

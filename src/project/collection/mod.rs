@@ -94,6 +94,6 @@ pub fn euler_to_quat(degrees: [f32; 3]) -> Quat {
 /// Reads one `.model` file (hot reload re-reads a saved one).
 pub fn load_model_file(res: &Resources, path: &str) -> Result<ModelSpec, LoadError> {
     let text = res.read_string(path, None)?;
-    let fields: ModelFields = json::parse(path, &text)?;
+    let fields: ModelFields = json::parse_resource(res, path, &text)?;
     model_spec(path, fields, || LoadError::new(path, "missing field `mesh`"))
 }

@@ -140,6 +140,7 @@ fn defaults() {
         create_go_bones: true,
         rig_extras: Box::default(),
         joint_limits: vec![],
+        transform: Box::default(),
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
     let cam = CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0 };

@@ -6,9 +6,9 @@ use crate::project::Resources;
 use crate::project::json::{self, Located};
 use serde::Deserialize;
 
-/// The binding used when `project.json` names none (Defold's default: each key to its
-/// lower-case name, the left mouse button to `touch`).
-pub const DEFAULT_BINDING: &str = "/builtins/input/default.input_binding";
+/// The binding used when `project.json` names none: Defold's `all.input_binding` (each key,
+/// mouse button and text input to its lower-case name, the left mouse button to `touch` too).
+pub const DEFAULT_BINDING: &str = "/builtins/input/all.input_binding";
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -51,29 +51,50 @@ pub fn load_binding(res: &Resources, path: &str, referrer: &str) -> Result<Bindi
     parse_binding(path, &text)
 }
 
+/// The triggers of each list of a binding file: device, the list's name, the triggers.
+pub type TriggerLists = Vec<(Device, &'static str, Vec<Trigger>)>;
+
+/// One trigger as written, in either format: an input name and the action it feeds.
+pub struct Trigger {
+    pub input: Located<String>,
+    pub action: Located<String>,
+    /// The whole trigger (a repeated one is reported there).
+    pub at: Option<crate::project::json::Pos>,
+}
+
 /// Parses the text of a binding file strictly: unknown fields, unknown input names, an input
-/// in the wrong list and a repeated trigger are errors with line and column.
+/// in the wrong list and a repeated trigger are errors with line and column. Defold's
+/// protobuf text form (`key_trigger { input: KEY_SPACE action: "jump" }`) is read too.
 pub fn parse_binding(path: &str, text: &str) -> Result<Binding, LoadError> {
-    let file: BindingFile = json::parse(path, text)?;
+    let lists = if crate::project::defold::is_protobuf_text(text) {
+        crate::project::defold::input::triggers(path, text)?
+    } else {
+        let file: BindingFile = json::parse(path, text)?;
+        let lists = [(Device::Key, "key", file.key), (Device::Mouse, "mouse", file.mouse)];
+        let more = [(Device::Gamepad, "gamepad", file.gamepad), (Device::Text, "text", file.text)];
+        let triggers = |list: Vec<Located<TriggerFile>>| {
+            list.into_iter().map(|t| Trigger { input: t.value.input, action: t.value.action, at: t.at }).collect()
+        };
+        lists.into_iter().chain(more).map(|(d, name, list)| (d, name, triggers(list))).collect()
+    };
     let mut rows: Vec<BindingRow> = Vec::new();
-    let lists = [(Device::Key, "key", &file.key), (Device::Mouse, "mouse", &file.mouse)];
-    let more = [(Device::Gamepad, "gamepad", &file.gamepad), (Device::Text, "text", &file.text)];
-    for (device, list, triggers) in lists.into_iter().chain(more) {
+    for (device, list, triggers) in lists {
         for t in triggers {
-            let name = &t.value.input;
+            let name = &t.input;
             let Some(input) = Input::from_name(&name.value) else {
                 return Err(name.error(path, format!("unknown input name '{}' in \"{list}\"", name.value)));
             };
             if input.device() != device {
                 return Err(name.error(path, format!("'{}' does not belong in the \"{list}\" list", name.value)));
             }
-            let action = &t.value.action;
+            let action = &t.action;
             if action.value.is_empty() {
                 return Err(action.error(path, "action name must not be empty"));
             }
             let hash = hash_remembered(&action.value);
             if rows.iter().any(|r| r.input == input && r.action == hash) {
-                return Err(t.error(
+                let whole = Located { value: (), at: t.at.clone() };
+                return Err(whole.error(
                     path,
                     format!("duplicate trigger: '{}' is already bound to '{}'", name.value, action.value),
                 ));
@@ -138,6 +159,29 @@ mod tests {
         let b = load_binding(&res, DEFAULT_BINDING, "/project.json").unwrap();
         let find = |n: &str| b.rows.iter().find(|r| r.input.name() == n).map(|r| r.action_name.clone());
         assert_eq!(find("KEY_SPACE").as_deref(), Some("key_space"));
-        assert_eq!(find("MOUSE_BUTTON_LEFT").as_deref(), Some("touch"));
+        assert_eq!(find("MOUSE_BUTTON_LEFT").as_deref(), Some("mouse_button_left"));
+        let left: Vec<_> = b.rows.iter().filter(|r| r.input.name() == "MOUSE_BUTTON_LEFT").collect();
+        assert_eq!(left.iter().map(|r| r.action_name.as_str()).collect::<Vec<_>>(), ["mouse_button_left", "touch"]);
+        for n in ["KEY_KP_SUBTRACT", "KEY_KP_ADD", "KEY_KP_NUM_LOCK", "KEY_CAPS_LOCK", "KEY_SCROLL_LOCK", "KEY_BACK"] {
+            let action = format!("key_{}", n[4..].to_ascii_lowercase());
+            assert!(b.rows.iter().any(|r| r.action_name == action), "{n}");
+        }
+        // The older JSON default gives both actions for the left button too.
+        let old = load_binding(&res, "/builtins/input/default.input_binding", "/project.json").unwrap();
+        assert_eq!(old.rows.iter().filter(|r| r.input.name() == "MOUSE_BUTTON_LEFT").count(), 2);
+    }
+
+    #[test]
+    fn defold_text_bindings() {
+        let text = "key_trigger {\n  input: KEY_SPACE\n  action: \"jump\"\n}\nmouse_trigger {\n  input: MOUSE_BUTTON_LEFT\n  action: \"touch\"\n}\ntouch_trigger {\n  input: TOUCH_MULTI\n  action: \"touch_multi\"\n}\n";
+        let b = parse_binding("/input/game.input_binding", text).unwrap();
+        let rows: Vec<_> = b.rows.iter().map(|r| (r.input.name(), r.action_name.as_str())).collect();
+        assert_eq!(rows, [("KEY_SPACE", "jump"), ("MOUSE_BUTTON_LEFT", "touch")]);
+        let e = parse_binding("/b.input_binding", "key_trigger {\n  input: KEY_SPACEBAR\n  action: \"j\"\n}\n")
+            .unwrap_err();
+        assert_eq!((e.line, e.column), (Some(2), Some(10)), "{e}");
+        assert!(e.message.contains("unknown input name 'KEY_SPACEBAR'"), "{e}");
+        let e = parse_binding("/b.input_binding", "key_trigger {\n  input: KEY_A\n  acton: \"j\"\n}\n").unwrap_err();
+        assert!(e.to_string().contains("/b.input_binding:3:3: unknown field `acton`"), "{e}");
     }
 }

@@ -83,6 +83,8 @@ const FIXED_KEYS: &[&str] = &[
     "KEY_KP_DECIMAL",
     "KEY_KP_EQUAL",
     "KEY_KP_ENTER",
+    // Android's back button in Defold; never pressed on a desktop, but a binding may name it.
+    "KEY_BACK",
 ];
 
 const MOUSE: &[&str] = &[
@@ -153,6 +155,18 @@ fn table() -> &'static Table {
                 by_name.insert(alias.to_string(), i);
             }
         }
+        // Defold's spellings of keys Sinew named after SDL's (input_ddf.proto's `Key` enum).
+        for (alias, name) in [
+            ("KEY_KP_SUBTRACT", "KEY_KP_MINUS"),
+            ("KEY_KP_ADD", "KEY_KP_PLUS"),
+            ("KEY_KP_NUM_LOCK", "KEY_NUMLOCK"),
+            ("KEY_CAPS_LOCK", "KEY_CAPSLOCK"),
+            ("KEY_SCROLL_LOCK", "KEY_SCROLLOCK"),
+        ] {
+            if let Some(&i) = by_name.get(name) {
+                by_name.insert(alias.to_string(), i);
+            }
+        }
         Table { names, by_name }
     })
 }
@@ -215,5 +229,14 @@ mod tests {
         assert!(Input::from_name("KEY_SPACEBAR").is_none());
         assert_eq!(Input::from_name("MOUSE_BUTTON_1"), Input::from_name("MOUSE_BUTTON_LEFT"));
         assert!(Input::from_name("KEY_F12").is_some() && Input::from_name("KEY_Z").is_some());
+    }
+
+    /// Every name of Defold's `Key` enum (input_ddf.proto) is known.
+    #[test]
+    fn defolds_key_names() {
+        for n in ["KEY_KP_SUBTRACT", "KEY_KP_ADD", "KEY_KP_NUM_LOCK", "KEY_CAPS_LOCK", "KEY_SCROLL_LOCK", "KEY_BACK"] {
+            assert_eq!(Input::from_name(n).map(|i| i.device()), Some(Device::Key), "{n}");
+        }
+        assert_eq!(Input::from_name("KEY_CAPS_LOCK"), Input::from_name("KEY_CAPSLOCK"));
     }
 }

@@ -1,0 +1,390 @@
+//! One component of a Defold game object, referenced (`component: "/x.label"`) or embedded
+//! (`type: "label"` with a `data:` string), as the inline fields of a Sinew component:
+//! `.script`, `.model` (ModelDesc), `.label` (LabelDesc), `.camera` (CameraDesc), `.factory`
+//! and `.collectionfactory` (FactoryDesc / CollectionFactoryDesc). Kinds Sinew has not built
+//! get one error naming the kind.
+use super::Cx;
+use super::collection::properties;
+use super::node::Node;
+use super::read::{Obj, Reader, embedded, numbers};
+use super::text::{Field, Message};
+use crate::project::json::Pos;
+
+const COMPONENT: &[&str] = &["id", "component", "position", "rotation", "scale", "properties", "property_decls"];
+const EMBEDDED_COMPONENT: &[&str] = &["id", "type", "data", "position", "rotation", "scale"];
+const LABEL: &[&str] = &[
+    "size",
+    "scale",
+    "color",
+    "outline",
+    "shadow",
+    "leading",
+    "tracking",
+    "pivot",
+    "blend_mode",
+    "line_break",
+    "text",
+    "font",
+    "material",
+    "style",
+    "style_hash",
+];
+const CAMERA: &[&str] = &[
+    "aspect_ratio",
+    "fov",
+    "near_z",
+    "far_z",
+    "auto_aspect_ratio",
+    "orthographic_projection",
+    "orthographic_zoom",
+    "orthographic_mode",
+];
+const FACTORY: &[&str] = &["prototype", "load_dynamically", "dynamic_prototype"];
+pub const MODEL: &[&str] = &[
+    "mesh",
+    "material",
+    "textures",
+    "skeleton",
+    "animations",
+    "default_animation",
+    "name",
+    "materials",
+    "create_go_bones",
+    "mesh_name",
+    "mesh_index",
+];
+const MODEL_MATERIAL: &[&str] = &["name", "material", "textures", "attributes"];
+const TEXTURE: &[&str] = &["sampler", "texture"];
+const FONT: &[&str] = &[
+    "font",
+    "material",
+    "size",
+    "antialias",
+    "alpha",
+    "outline_alpha",
+    "outline_width",
+    "shadow_alpha",
+    "shadow_blur",
+    "shadow_x",
+    "shadow_y",
+    "extra_characters",
+    "output_format",
+    "all_chars",
+    "cache_width",
+    "cache_height",
+    "render_mode",
+    "characters",
+];
+
+/// Defold's font size when a label's font cannot be read (its built-in `default.font`).
+const DEFAULT_FONT_SIZE: f64 = 14.0;
+
+/// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
+const UNSUPPORTED: &[&str] = &[
+    "sprite",
+    "collisionobject",
+    "sound",
+    "gui",
+    "particlefx",
+    "tilemap",
+    "tilegrid",
+    "collectionproxy",
+    "mesh",
+    "spinemodel",
+    "rivemodel",
+    "buffer",
+];
+
+/// `components { id: "..." component: "/path.ext" }`.
+pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
+    let m = super::read::message(f, "a component", &mut cx.problems)?;
+    let r = Reader::new(m, "a component", COMPONENT, &["properties"], &mut cx.problems);
+    let (id, idf) = r.required("id", &mut cx.problems)?;
+    let (path, pf) = r.required("component", &mut cx.problems)?;
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    let mut out = Obj::new(Some(&f.at));
+    out.str("id", id, Some(&idf.value_at));
+    transform(cx, &r, &mut out, id, ext);
+    let props = properties(cx, &r, &f.at);
+    if ext != "script" && r.field("properties").is_some() {
+        cx.problems.at(&pf.at, format!("component '{id}': properties are only for scripts"));
+    }
+    match ext {
+        "script" => {
+            out.str("type", "script", None);
+            out.str("script", path, Some(&pf.value_at));
+            out.put_located("properties", props.done());
+        }
+        "model" => {
+            out.str("type", "model", None);
+            out.str("model", path, Some(&pf.value_at));
+        }
+        "label" | "camera" | "factory" | "collectionfactory" => {
+            let text = cx.read(path, &pf.at)?;
+            let parsed = match super::text::parse(path, &text) {
+                Ok(m) => m,
+                Err(e) => {
+                    cx.problems.extend(e);
+                    return None;
+                }
+            };
+            fill(cx, ext, &parsed, &mut out, 1.0);
+        }
+        other => {
+            unsupported(cx, other, &pf.at);
+            return None;
+        }
+    }
+    Some((id.to_string(), out))
+}
+
+/// `embedded_components { id: "..." type: "label" data: "..." }`.
+pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
+    let m = super::read::message(f, "an embedded component", &mut cx.problems)?;
+    let r = Reader::new(m, "an embedded component", EMBEDDED_COMPONENT, &[], &mut cx.problems);
+    let (id, idf) = r.required("id", &mut cx.problems)?;
+    let (ty, tf) = r.required("type", &mut cx.problems)?;
+    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model") {
+        unsupported(cx, ty, &tf.at);
+        return None;
+    }
+    let mut out = Obj::new(Some(&f.at));
+    out.str("id", id, Some(&idf.value_at));
+    let scale = transform(cx, &r, &mut out, id, ty);
+    let Some(data) = r.field("data") else {
+        cx.problems.0.push(r.missing("data"));
+        return None;
+    };
+    let inner = embedded(data, cx.depth + 1, &mut cx.problems)?;
+    fill(cx, ty, &inner, &mut out, scale);
+    Some((id.to_string(), out))
+}
+
+/// Reports a kind Sinew does not have (once per kind and file: a scene of a hundred sprites
+/// needs one line, not a hundred).
+fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
+    let key = format!("{}:{kind}", at.resource);
+    if cx.unsupported_seen.contains(&key) {
+        return;
+    }
+    cx.unsupported_seen.push(key);
+    let msg = if UNSUPPORTED.contains(&kind) {
+        format!("{kind} components are not supported yet")
+    } else {
+        format!(
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory and collectionfactory)"
+        )
+    };
+    cx.problems.at(at, msg);
+}
+
+/// The component's own position/rotation/scale (engine.md section 2): a model keeps all
+/// three, a label its offset (its scale becomes its text size, and labels face the camera, so
+/// a rotation is warned about); other kinds are placed at their game object, with a warning
+/// when they have an offset. Returns the scale along y.
+fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f32 {
+    let p = &mut cx.problems;
+    let position = r.vector::<3>("position", [0.0; 3], p);
+    let rotation = r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p);
+    let scale = r.vector::<3>("scale", [1.0; 3], p);
+    let mut warn = |f: &Field, what: &str| {
+        cx.offsets.push((f.at.clone(), format!("component '{id}' ({kind}) has a {what} of its own")));
+    };
+    let keep = |out: &mut Obj, name: &str, v: &[f32], f: &Field| {
+        out.put(name, numbers(v, Some(&f.value_at)), Some(&f.value_at));
+    };
+    if let Some((v, f)) = position {
+        match kind {
+            "model" | "label" => keep(out, "position", &v, f),
+            _ if v != [0.0; 3] => warn(f, "position"),
+            _ => {}
+        }
+    }
+    if let Some((v, f)) = rotation {
+        match kind {
+            "model" => keep(out, "rotation", &v, f),
+            _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
+            _ => {}
+        }
+    }
+    match scale {
+        Some((v, f)) if kind == "model" => {
+            keep(out, "scale", &v, f);
+            1.0
+        }
+        Some((v, _)) if kind == "label" => v[1],
+        Some((v, f)) => {
+            if v != [1.0; 3] {
+                warn(f, "scale");
+            }
+            1.0
+        }
+        None => 1.0,
+    }
+}
+
+/// The inline fields of one component kind from its Defold message.
+fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
+    match kind {
+        "label" => label(cx, m, out, scale),
+        "camera" => camera(cx, m, out),
+        "factory" | "collectionfactory" => {
+            let r = Reader::new(m, "a factory", FACTORY, &[], &mut cx.problems);
+            out.str("type", kind, None);
+            if let Some((p, pf)) = r.required("prototype", &mut cx.problems) {
+                out.str("prototype", p, Some(&pf.value_at));
+            }
+        }
+        _ => {
+            out.str("type", "model", None);
+            model(cx, m, out);
+        }
+    }
+}
+
+fn label(cx: &mut Cx, m: &Message, out: &mut Obj, scale: f32) {
+    let p = &mut cx.problems;
+    let r = Reader::new(m, "a label", LABEL, &[], p);
+    out.str("type", "label", None);
+    if let Some((t, f)) = r.string("text", p) {
+        out.str("text", t, Some(&f.value_at));
+    }
+    if let Some((v, f)) = r.vector("color", [1.0; 4], p) {
+        out.put("color", numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+    }
+    if let Some((v, f)) = r.vector("outline", [0.0, 0.0, 0.0, 1.0], p) {
+        out.put("outline", numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+    }
+    if let Some((v, f)) = r.enum_name("pivot", p) {
+        out.str("pivot", v, Some(&f.value_at));
+    }
+    // Defold's text size is its font's `size`; Sinew draws its one bitmap font at that height.
+    let size = match r.non_empty("font", p) {
+        Some((font, f)) => {
+            let at = f.at.clone();
+            font_size(cx, font, &at)
+        }
+        None => DEFAULT_FONT_SIZE,
+    };
+    out.put("size", Node::Num(size * scale as f64), r.field("font").map(|f| &f.at));
+}
+
+fn font_size(cx: &mut Cx, font: &str, at: &Pos) -> f64 {
+    let Some(text) = cx.read(font, at) else { return DEFAULT_FONT_SIZE };
+    let msg = match super::text::parse(font, &text) {
+        Ok(m) => m,
+        Err(e) => {
+            cx.problems.extend(e);
+            return DEFAULT_FONT_SIZE;
+        }
+    };
+    let r = Reader::new(&msg, "a font", FONT, &[], &mut cx.problems);
+    match r.number("size", &mut cx.problems) {
+        Some((s, _)) if s > 0.0 && s <= 2048.0 => s,
+        Some((_, f)) => {
+            cx.problems.at(&f.at, "font size must be above 0 and at most 2048");
+            DEFAULT_FONT_SIZE
+        }
+        None => DEFAULT_FONT_SIZE,
+    }
+}
+
+fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
+    let p = &mut cx.problems;
+    let r = Reader::new(m, "a camera", CAMERA, &[], p);
+    out.str("type", "camera", None);
+    for (from, to) in [("fov", "fov"), ("near_z", "near"), ("far_z", "far")] {
+        if let Some((v, f)) = r.number(from, p) {
+            out.put(to, Node::Num(v), Some(&f.value_at));
+        }
+    }
+    let ortho = r.number("orthographic_projection", p).is_some_and(|(v, _)| v != 0.0);
+    if let Some(f) = r.field("orthographic_projection") {
+        out.put("orthographic", Node::Bool(ortho), Some(&f.value_at));
+    }
+    if ortho {
+        // Zoom 1 shows one world unit per pixel of the display height.
+        let zoom = r.number("orthographic_zoom", p).map_or(1.0, |(z, _)| z);
+        let height = cx.display_height() as f64;
+        let at = r.field("orthographic_zoom").map(|f| &f.at);
+        let h = if zoom > 0.0 { height / zoom } else { -1.0 };
+        out.put("ortho_height", Node::Num(h), at);
+    }
+}
+
+/// ModelDesc into the `.model` fields Sinew has: one material for the whole model (every entry
+/// of Defold's `materials` must name the same one), textures by sampler name.
+pub fn model(cx: &mut Cx, m: &Message, out: &mut Obj) {
+    let p = &mut cx.problems;
+    let r = Reader::new(m, "a model", MODEL, &["textures", "materials"], p);
+    if let Some((mesh, f)) = r.required("mesh", p) {
+        out.str("mesh", mesh, Some(&f.value_at));
+    }
+    if let Some((s, f)) = r.non_empty("skeleton", p) {
+        out.str("skeleton", s, Some(&f.value_at));
+    }
+    if let Some((a, f)) = r.non_empty("animations", p) {
+        out.put(
+            "animations",
+            Node::List(vec![super::node::Located::new(Node::Str(a.into()), Some(&f.value_at))]),
+            Some(&f.value_at),
+        );
+    }
+    if let Some((a, f)) = r.non_empty("default_animation", p) {
+        out.str("default_animation", a, Some(&f.value_at));
+    }
+    if let Some((b, f)) = r.bool("create_go_bones", p) {
+        out.put("create_go_bones", Node::Bool(b), Some(&f.value_at));
+    }
+    for name in ["mesh_name", "mesh_index"] {
+        if let Some(f) = r.field(name) {
+            p.at(&f.at, format!("`{name}` (one mesh of a glTF file) is not supported yet"));
+        }
+    }
+    let mut material: Option<(String, Pos)> = None;
+    let mut textures = Obj::new(None);
+    if let Some((mat, f)) = r.non_empty("material", p) {
+        material = Some((mat.to_string(), f.at.clone()));
+    }
+    // The deprecated list of textures binds them to samplers in order.
+    for (i, f) in r.all("textures").enumerate() {
+        match &f.value {
+            super::text::Value::Str(t, _) if !t.is_empty() => textures.str(&format!("tex{i}"), t, Some(&f.value_at)),
+            _ => p.at(&f.at, "`textures` of a model holds texture paths"),
+        }
+    }
+    for f in r.all("materials") {
+        let Some(mm) = super::read::message(f, "a model material", p) else { continue };
+        let mr = Reader::new(mm, "a model material", MODEL_MATERIAL, &["textures", "attributes"], p);
+        if let Some((mat, mf)) = mr.required("material", p) {
+            match &material {
+                Some((first, _)) if first != mat => p.at(
+                    &mf.at,
+                    format!("a model with several materials ('{first}', '{mat}') is not supported yet: give every glTF material the same one"),
+                ),
+                Some(_) => {}
+                None => material = Some((mat.to_string(), mf.at.clone())),
+            }
+        }
+        if let Some(a) = mr.field("attributes") {
+            p.at(&a.at, "material attributes of a model are not supported yet");
+        }
+        for t in mr.all("textures") {
+            let Some(tm) = super::read::message(t, "a texture", p) else { continue };
+            let tr = Reader::new(tm, "a texture", TEXTURE, &[], p);
+            if let (Some((s, _)), Some((path, tf))) = (tr.required("sampler", p), tr.required("texture", p))
+                && !textures.has(s)
+                && !path.is_empty()
+            {
+                textures.str(s, path, Some(&tf.value_at));
+            }
+        }
+    }
+    if let Some((mat, at)) = material {
+        out.str("material", &mat, Some(&at));
+    }
+    let textures = textures.done();
+    if matches!(&textures.node, Node::Map(t) if !t.is_empty()) {
+        out.put_located("textures", textures);
+    }
+}

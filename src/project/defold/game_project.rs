@@ -1,0 +1,275 @@
+//! `game.project`, Defold's INI settings file: the keys Sinew acts on become
+//! [`ProjectSettings`], and every key of every section stays readable as `section.key`
+//! through `sys.get_config_*` (unknown keys are kept, never refused).
+use crate::base::error::LoadError;
+use crate::project::Resources;
+use crate::project::json::{self, Located, Pos};
+use crate::project::types::ProjectSettings;
+
+/// Where Defold keeps its settings.
+pub const GAME_PROJECT: &str = "/game.project";
+
+/// Defold's built-in binding, which `[input] game_binding` names by default.
+pub const ALL_BINDING: &str = "/builtins/input/all.input_binding";
+
+/// A larger settings file is refused before it is split into lines.
+const MAX_BYTES: usize = 1 << 20;
+
+/// One `key = value` line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub section: String,
+    pub key: String,
+    pub value: String,
+    pub at: Pos,
+}
+
+/// Splits the file into entries; a line that is neither a section, a `key = value` nor a
+/// comment is an error, and every such line is reported.
+pub fn parse_ini(text: &str) -> Result<Vec<Entry>, Vec<LoadError>> {
+    if text.len() > MAX_BYTES {
+        return Err(vec![LoadError::new(GAME_PROJECT, format!("file is larger than {} KiB", MAX_BYTES >> 10))]);
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let mut section = String::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let indent = raw.len() - raw.trim_start().len();
+        let at = |col: usize| Pos { resource: GAME_PROJECT.into(), line: n + 1, column: col + 1 };
+        if line.is_empty() || line.starts_with('#') || line.starts_with(';') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix('[') {
+            match rest.strip_suffix(']') {
+                Some(name) if !name.trim().is_empty() => section = name.trim().to_string(),
+                _ => errors.push(LoadError::at(GAME_PROJECT, n + 1, indent + 1, "a section header is `[name]`")),
+            }
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            errors.push(LoadError::at(GAME_PROJECT, n + 1, indent + 1, "expected `key = value` or `[section]`"));
+            continue;
+        };
+        if section.is_empty() {
+            errors.push(LoadError::at(GAME_PROJECT, n + 1, indent + 1, "a setting before the first [section]"));
+            continue;
+        }
+        let value_col =
+            raw.find('=').map_or(indent, |i| i + 1 + (raw[i + 1..].len() - raw[i + 1..].trim_start().len()));
+        out.push(Entry {
+            section: section.clone(),
+            key: key.trim().to_string(),
+            value: value.trim().to_string(),
+            at: at(value_col),
+        });
+    }
+    if errors.is_empty() { Ok(out) } else { Err(errors) }
+}
+
+/// The last value given for `section.key` (a later line wins, as in Defold).
+fn get<'a>(entries: &'a [Entry], section: &str, key: &str) -> Option<&'a Entry> {
+    entries.iter().rev().find(|e| e.section == section && e.key == key)
+}
+
+/// Defold names compiled resources (`/main/main.collectionc`); the source is the name
+/// without the `c`.
+fn source_path(value: &str) -> String {
+    for ext in [".collectionc", ".input_bindingc", ".goc", ".render_scriptc", ".renderc", ".displayprofilesc"] {
+        if let Some(stem) = value.strip_suffix(ext) {
+            return format!("{stem}{}", &ext[..ext.len() - 1]);
+        }
+    }
+    value.to_string()
+}
+
+/// Reads `/game.project` into Sinew's settings (Defold's defaults where a key is missing:
+/// 960x640, black clear colour, `all.input_binding`).
+pub fn load(res: &Resources) -> Result<ProjectSettings, LoadError> {
+    let text = res.read_string(GAME_PROJECT, None)?;
+    parse(&text)
+}
+
+pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
+    let entries = parse_ini(text).map_err(super::joined)?;
+    let mut errors = Vec::new();
+    let mut s = ProjectSettings {
+        width: 960,
+        height: 640,
+        clear_color: [0.0, 0.0, 0.0, 1.0],
+        input: ALL_BINDING.into(),
+        screen_view: true,
+        ..ProjectSettings::default()
+    };
+    let number = |e: &Entry, errors: &mut Vec<LoadError>| -> Option<f64> {
+        match e.value.parse::<f64>() {
+            Ok(v) if v.is_finite() => Some(v),
+            _ => {
+                errors.push(err(e, format!("{}.{} must be a number", e.section, e.key)));
+                None
+            }
+        }
+    };
+    match get(&entries, "bootstrap", "main_collection") {
+        Some(e) => match path(e) {
+            Ok(p) => s.main_collection = p,
+            Err(x) => errors.push(x),
+        },
+        None => errors.push(LoadError::new(GAME_PROJECT, "[bootstrap] main_collection is missing")),
+    }
+    if let Some(e) = get(&entries, "project", "title") {
+        s.title = e.value.clone();
+    }
+    for (key, slot) in [("width", &mut s.width), ("height", &mut s.height)] {
+        if let Some(e) = get(&entries, "display", key)
+            && let Some(v) = number(e, &mut errors)
+        {
+            if (1.0..=16384.0).contains(&v) {
+                *slot = v as u32;
+            } else {
+                errors.push(err(e, format!("display.{key} must be between 1 and 16384")));
+            }
+        }
+    }
+    if let Some(e) = get(&entries, "display", "vsync") {
+        s.vsync = e.value != "0";
+    }
+    if let Some(e) = get(&entries, "display", "update_frequency")
+        && let Some(v) = number(e, &mut errors)
+        && v > 0.0
+    {
+        // 0, Defold's default, means "as fast as vsync": Sinew's default rate.
+        s.update_frequency = v as f32;
+    }
+    for (i, key) in ["clear_color_red", "clear_color_green", "clear_color_blue", "clear_color_alpha"].iter().enumerate()
+    {
+        if let Some(e) = get(&entries, "render", key)
+            && let Some(v) = number(e, &mut errors)
+        {
+            s.clear_color[i] = v as f32;
+        }
+    }
+    if let Some(e) = get(&entries, "input", "game_binding")
+        && !e.value.is_empty()
+    {
+        match path(e) {
+            Ok(p) => s.input = p,
+            Err(x) => errors.push(x),
+        }
+    }
+    for (key, slot) in [("repeat_delay", &mut s.repeat_delay), ("repeat_interval", &mut s.repeat_interval)] {
+        if let Some(e) = get(&entries, "input", key)
+            && let Some(v) = number(e, &mut errors)
+        {
+            if v > 0.0 || (key == "repeat_delay" && v == 0.0) {
+                *slot = v as f32;
+            } else {
+                errors.push(err(e, format!("input.{key} must be above 0")));
+            }
+        }
+    }
+    if let Some(e) = get(&entries, "engine", "fixed_update_frequency")
+        && let Some(v) = number(e, &mut errors)
+    {
+        if v >= 0.0 {
+            s.fixed_update_frequency = v as f32;
+        } else {
+            errors.push(err(e, "engine.fixed_update_frequency must be >= 0 (0 turns it off)"));
+        }
+    }
+    if let Some(e) = get(&entries, "collection", "max_instances")
+        && let Some(v) = number(e, &mut errors)
+    {
+        if v >= 1.0 && v <= u32::MAX as f64 {
+            s.max_instances = v as u32;
+        } else {
+            errors.push(err(e, "collection.max_instances must be at least 1"));
+        }
+    }
+    if errors.is_empty() { Ok(s) } else { Err(super::joined(errors)) }
+}
+
+fn err(e: &Entry, msg: impl Into<String>) -> LoadError {
+    LoadError::at(GAME_PROJECT, e.at.line, e.at.column, msg)
+}
+
+fn path(e: &Entry) -> Result<String, LoadError> {
+    let located = Located { value: source_path(&e.value), at: Some(e.at.clone()) };
+    json::resource_path(&located, GAME_PROJECT)
+}
+
+/// Every setting as `{ "section": { "key": "value" } }` for `sys.get_config_*`, values as
+/// the strings Defold keeps them as (`sys.get_config_int` converts).
+pub fn config_tree(text: &str) -> serde_json::Value {
+    let mut root = serde_json::Map::new();
+    for e in parse_ini(text).unwrap_or_default() {
+        let section = root.entry(e.section).or_insert_with(|| serde_json::Value::Object(Default::default()));
+        if let Some(obj) = section.as_object_mut() {
+            obj.insert(e.key, serde_json::Value::String(e.value));
+        }
+    }
+    serde_json::Value::Object(root)
+}
+
+/// `[display] height`, or Defold's default 640 when missing or unreadable.
+pub fn display_height(res: &Resources) -> u32 {
+    load(res).map_or(640, |s| s.height)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EXAMPLE: &str = "[project]\ntitle = Message passing\n\n[bootstrap]\nmain_collection = /example/message_passing.collectionc\n\n[input]\ngame_binding = /builtins/input/all.input_bindingc\nrepeat_interval = 0.05\n\n[display]\nwidth = 720\nheight = 720\nhigh_dpi = 1\n\n[windows]\niap_provider = \n\n[collection]\nmax_instances = 32765\n\n[render]\nclear_color_blue = 1.0\nclear_color_green = 0.5\nclear_color_red = 0.25\n";
+
+    #[test]
+    fn a_defold_example_game_project() {
+        let s = parse(EXAMPLE).unwrap();
+        assert_eq!(s.title, "Message passing");
+        assert_eq!(s.main_collection, "/example/message_passing.collection");
+        assert_eq!(s.input, "/builtins/input/all.input_binding");
+        assert_eq!((s.width, s.height), (720, 720));
+        assert_eq!(s.clear_color, [0.25, 0.5, 1.0, 1.0]);
+        assert_eq!(s.max_instances, 32765);
+        assert_eq!(s.repeat_interval, 0.05);
+    }
+
+    #[test]
+    fn defaults_are_defolds() {
+        let s = parse("[bootstrap]\nmain_collection = /main/main.collectionc\n").unwrap();
+        assert_eq!((s.width, s.height), (960, 640));
+        assert_eq!(s.clear_color, [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(s.input, ALL_BINDING);
+        assert!(s.screen_view, "a Defold project without a camera is seen as Defold's render script shows it");
+    }
+
+    #[test]
+    fn every_key_is_kept_for_sys_get_config() {
+        let t = config_tree(EXAMPLE);
+        assert_eq!(t["display"]["high_dpi"], "1");
+        assert_eq!(t["windows"]["iap_provider"], "");
+        assert_eq!(t["project"]["title"], "Message passing");
+    }
+
+    #[test]
+    fn errors_name_the_line_and_all_are_reported() {
+        let e =
+            parse("[display]\nwidth = wide\nheight = 0\nnonsense\n[bootstrap]\nmain_collection = main.collectionc\n")
+                .unwrap_err();
+        let all = e.to_string();
+        // The line without `=` is a syntax error, reported alone (with the others of its kind).
+        assert!(all.starts_with("/game.project:4:1: expected `key = value`"), "{all}");
+        let e = parse("[display]\nwidth = wide\nheight = 0\n[bootstrap]\nmain_collection = main.collectionc\n")
+            .unwrap_err();
+        let all = e.to_string();
+        assert!(all.contains("/game.project:2:9: display.width must be a number"), "{all}");
+        assert!(all.contains("/game.project:3:10: display.height must be between 1 and 16384"), "{all}");
+        assert!(all.contains("/game.project:5:19: resource path 'main.collection' must start with '/'"), "{all}");
+        let e = parse("[display]\nwidth = 5\n").unwrap_err();
+        assert!(e.message.contains("main_collection is missing"), "{e}");
+        assert!(parse_ini("key = 1\n").is_err());
+        assert!(parse_ini("[]\n").is_err());
+        assert!(parse_ini(&"#".repeat(MAX_BYTES + 1)).is_err());
+    }
+}

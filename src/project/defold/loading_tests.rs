@@ -1,0 +1,214 @@
+//! Defold files through the loader: the same specs as the equivalent Sinew JSON, errors where
+//! they were written, one error per unsupported component kind.
+use crate::base::error::LoadError;
+use crate::project::Resources;
+use crate::project::collection::{load_collection, load_collection_all, load_model_file};
+use crate::project::types::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Project(PathBuf);
+
+impl Project {
+    fn new(files: &[(&str, &str)]) -> Self {
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("sinew_defold_{}_{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (path, text) in files {
+            let full = dir.join(path.trim_start_matches('/'));
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, text).unwrap();
+        }
+        Project(dir)
+    }
+    fn res(&self) -> Resources {
+        Resources::open_dir(&self.0).unwrap()
+    }
+    fn load(&self, path: &str) -> Result<CollectionSpec, LoadError> {
+        load_collection(&self.res(), path)
+    }
+}
+
+impl Drop for Project {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Everything of a spec but where values were written (the two formats differ there).
+fn shape(c: &CollectionSpec) -> String {
+    let mut s = format!("{c:?}");
+    while let Some(i) = s.find("at: Some(Pos {") {
+        let Some(j) = s[i..].find("})") else { break };
+        s.replace_range(i..i + j + 2, "at: _");
+    }
+    s.replace("at: None", "at: _")
+}
+
+const DEFOLD_COLLECTION: &str = r#"name: "main"
+scale_along_z: 0
+instances {
+  id: "hero"
+  prototype: "/main/hero.go"
+  children: "sword"
+  position { x: 1.0 y: 2.0 }
+  rotation { z: 0.70710677 w: 0.70710677 }
+  scale3 { x: 2.0 }
+  component_properties {
+    id: "script"
+    properties { id: "speed" value: "3.5" type: PROPERTY_TYPE_NUMBER }
+    properties { id: "target" value: "1.0, 2.0, 3.0" type: PROPERTY_TYPE_VECTOR3 }
+    properties { id: "team" value: "red" type: PROPERTY_TYPE_HASH }
+  }
+}
+embedded_instances {
+  id: "sword"
+  data: "embedded_components {\n"
+  "  id: \"label\"\n"
+  "  type: \"label\"\n"
+  "  data: \"text: \\\"hi\\\"\\n"
+  "pivot: PIVOT_W\\n"
+  "color { x: 1.0 y: 0.5 z: 0.25 }\\n"
+  "\"\n"
+  "  position { x: 4.0 y: 5.0 }\n"
+  "}\n"
+  "embedded_components {\n"
+  "  id: \"model\"\n"
+  "  type: \"model\"\n"
+  "  data: \"mesh: \\\"/m.glb\\\"\\n"
+  "skeleton: \\\"\\\"\\n"
+  "materials { name: \\\"a\\\" material: \\\"/m.material\\\" textures { sampler: \\\"tex0\\\" texture: \\\"/t.png\\\" } }\\n"
+  "\"\n"
+  "  rotation { y: 1.0 w: 0.0 }\n"
+  "}\n"
+  position { y: 0.5 }
+}
+collection_instances {
+  id: "level"
+  collection: "/main/level.collection"
+  position { x: 10.0 }
+}
+"#;
+
+const JSON_COLLECTION: &str = r#"{ "name": "main",
+  "objects": [ { "id": "hero", "prototype": "/main/hero.go", "position": [1, 2, 0],
+      "rotation": [0, 0, 0.70710677, 0.70710677], "scale": [2, 1, 1],
+      "components": [ { "id": "script", "properties": { "speed": 3.5, "target": [1, 2, 3], "team": "hash:red" } } ],
+      "children": [ { "id": "sword", "position": [0, 0.5, 0], "components": [
+        { "id": "label", "type": "label", "text": "hi", "pivot": "PIVOT_W", "color": [1, 0.5, 0.25, 1],
+          "size": 14, "position": [4, 5, 0] },
+        { "id": "model", "type": "model", "mesh": "/m.glb", "material": "/m.material",
+          "textures": { "tex0": "/t.png" }, "rotation": [0, 1, 0, 0] } ] } ] } ],
+  "collections": [ { "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0] } ] }"#;
+
+const FILES: &[(&str, &str)] = &[
+    ("/main/hero.go", "components {\n  id: \"script\"\n  component: \"/main/hero.script\"\n}\n"),
+    ("/main/hero.script", "go.property('speed', 1)\n"),
+    ("/main/level.collection", "name: \"level\"\nembedded_instances {\n  id: \"door\"\n  data: \"\"\n}\n"),
+];
+
+#[test]
+fn a_defold_collection_loads_as_its_json_twin() {
+    let mut files = FILES.to_vec();
+    files.push(("/main/main.collection", DEFOLD_COLLECTION));
+    files.push(("/main/twin.collection", JSON_COLLECTION));
+    let p = Project::new(&files);
+    let defold = p.load("/main/main.collection").unwrap();
+    let twin = p.load("/main/twin.collection").unwrap();
+    assert_eq!(shape(&defold).replace("/main/main.collection", "/main/twin.collection"), shape(&twin));
+    let paths: Vec<_> = defold.objects.iter().map(|o| (o.path.as_str(), o.parent)).collect();
+    assert_eq!(paths, [("/hero", None), ("/sword", Some(0)), ("/level/door", None)]);
+    let ComponentKind::Label(label) = &defold.objects[1].components[0].kind else { panic!("not a label") };
+    assert_eq!(label.position, [4.0, 5.0, 0.0], "a label keeps its offset");
+    let ComponentKind::Model(model) = &defold.objects[1].components[1].kind else { panic!("not a model") };
+    assert_eq!(model.transform.rotation, [0.0, 1.0, 0.0, 0.0], "a model keeps its rotation");
+    assert_eq!(model.skeleton, "/m.glb", "an empty skeleton means the mesh's");
+}
+
+#[test]
+fn component_transforms_in_sinew_json() {
+    let p = Project::new(&[(
+        "/c.collection",
+        r#"{ "objects": [ { "id": "a", "components": [
+            { "id": "l", "type": "label", "text": "x", "position": [1, 2, 3] },
+            { "id": "m", "type": "model", "mesh": "/m.glb", "euler": [0, 90, 0], "scale": [2, 2, 2] } ] } ] }"#,
+    )]);
+    let c = p.load("/c.collection").unwrap();
+    let ComponentKind::Label(l) = &c.objects[0].components[0].kind else { panic!("not a label") };
+    assert_eq!(l.position, [1.0, 2.0, 3.0]);
+    let ComponentKind::Model(m) = &c.objects[0].components[1].kind else { panic!("not a model") };
+    let q = glam::Quat::from_array(m.transform.rotation);
+    assert!(q.abs_diff_eq(glam::Quat::from_rotation_y(90f32.to_radians()), 1e-6), "{q}");
+    assert_eq!(m.transform.scale, [2.0; 3]);
+    assert!(m.transform.matrix().is_some());
+    assert_eq!(ComponentTransform::IDENTITY.matrix(), None);
+    let bad = Project::new(&[(
+        "/c.collection",
+        "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n  { \"id\": \"l\", \"type\": \"label\", \"scale\": [2, 2, 2] } ] } ] }",
+    )]);
+    let e = bad.load("/c.collection").unwrap_err();
+    assert!(e.message.contains("field 'scale' does not apply to label component 'l'"), "{e}");
+}
+
+#[test]
+fn errors_point_into_embedded_data_and_all_are_reported() {
+    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  children: \"ghost\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"s\\\"\\n\"\n  \"  type: \\\"sprite\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"embedded_components {\\n\"\n  \"  id: \\\"s2\\\"\\n\"\n  \"  type: \\\"sprite\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"components {\\n\"\n  \"  id: \\\"c\\\"\\n\"\n  \"  component: \\\"/x.script\\\"\\n\"\n  \"  colour: 1\\n\"\n  \"}\\n\"\n}\n";
+    let p = Project::new(&[("/main/main.collection", text)]);
+    let loaded = load_collection_all(&p.res(), "/main/main.collection");
+    let all: Vec<String> =
+        loaded.problems.iter().flat_map(|e| e.to_string().lines().map(String::from).collect::<Vec<_>>()).collect();
+    assert!(
+        all.contains(&"/main/main.collection:4:3: 'a' has a child 'ghost' that is not in this collection".to_string()),
+        "{all:?}"
+    );
+    // One error for the kind, not one per sprite.
+    assert_eq!(all.iter().filter(|e| e.contains("sprite components are not supported yet")).count(), 1, "{all:?}");
+    assert!(all.iter().any(|e| e.starts_with("/main/main.collection:7:6: sprite components")), "{all:?}");
+    assert!(
+        all.iter().any(|e| e.starts_with("/main/main.collection:18:6: unknown field `colour` in a component")),
+        "{all:?}"
+    );
+}
+
+#[test]
+fn models_and_component_files() {
+    let p = Project::new(&[
+        (
+            "/m.model",
+            "mesh: \"/m.glb\"\nmaterial: \"/builtins/materials/model.material\"\ntextures: \"/t.png\"\nanimations: \"/a.glb\"\ndefault_animation: \"run\"\ncreate_go_bones: false\n",
+        ),
+        (
+            "/two.model",
+            "mesh: \"/m.glb\"\nmaterials { name: \"a\" material: \"/a.material\" }\nmaterials { name: \"b\" material: \"/b.material\" }\n",
+        ),
+        ("/l.label", "text: \"score\"\nfont: \"/f.font\"\nsize { x: 100 y: 20 }\n"),
+        ("/f.font", "font: \"/f.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\n"),
+        (
+            "/c.camera",
+            "aspect_ratio: 1.0\nfov: 0.5\nnear_z: -1.0\nfar_z: 1.0\northographic_projection: 1\northographic_zoom: 2.0\n",
+        ),
+        ("/f.factory", "prototype: \"/p.go\"\n"),
+        ("/p.go", "components {\n  id: \"l\"\n  component: \"/l.label\"\n}\n"),
+        ("/game.project", "[bootstrap]\nmain_collection = /c.collectionc\n[display]\nheight = 400\n"),
+        (
+            "/c.collection",
+            "embedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"cam\\\" component: \\\"/c.camera\\\" }\\ncomponents { id: \\\"f\\\" component: \\\"/f.factory\\\" }\\ncomponents { id: \\\"l\\\" component: \\\"/l.label\\\" }\\n\"\n}\n",
+        ),
+    ]);
+    let m = load_model_file(&p.res(), "/m.model").unwrap();
+    assert_eq!(m.textures, [("tex0".to_string(), "/t.png".to_string())]);
+    assert_eq!((m.animations.as_slice(), m.create_go_bones), (["/a.glb".to_string()].as_slice(), false));
+    assert_eq!(m.default_animation.map(|d| d.value).as_deref(), Some("run"));
+    let e = load_model_file(&p.res(), "/two.model").unwrap_err();
+    assert!(e.to_string().starts_with("/two.model:3:23: a model with several materials"), "{e}");
+    let c = p.load("/c.collection").unwrap();
+    let kinds = &c.objects[0].components;
+    let ComponentKind::Camera(cam) = &kinds[0].kind else { panic!("not a camera") };
+    assert_eq!((cam.fov, cam.near, cam.far, cam.orthographic, cam.ortho_height), (0.5, -1.0, 1.0, true, 200.0));
+    let ComponentKind::Factory(f) = &kinds[1].kind else { panic!("not a factory") };
+    assert_eq!(f.prototype, "/p.go");
+    let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };
+    assert_eq!((l.text.as_str(), l.size), ("score", 28.0), "a label's size is its font's");
+}

@@ -1,0 +1,164 @@
+//! `.material` (MaterialDesc of material_ddf.proto) into Sinew's material description: the
+//! programs, user constants with their defaults, sampler settings. Matrices are bound by their
+//! standard names (`mtx_view`, ...), so a matrix constant under another name is refused where
+//! it is written instead of leaving the shader's uniform unset.
+use super::read::{Problems, Reader, message};
+use super::text;
+use crate::base::error::LoadError;
+use crate::project::json::{Located, OrderedMap};
+use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, WrapMode};
+
+const MATERIAL: &[&str] = &[
+    "name",
+    "tags",
+    "vertex_program",
+    "fragment_program",
+    "vertex_space",
+    "vertex_constants",
+    "fragment_constants",
+    "textures",
+    "samplers",
+    "max_page_count",
+    "attributes",
+];
+const CONSTANT: &[&str] = &["name", "type", "value"];
+const SAMPLER: &[&str] = &[
+    "name",
+    "wrap_u",
+    "wrap_v",
+    "filter_min",
+    "filter_mag",
+    "max_anisotropy",
+    "name_indirections",
+    "texture",
+    "name_hash",
+];
+
+/// The standard name Sinew binds for each of Defold's engine-supplied constant types.
+const MATRICES: &[(&str, &str)] = &[
+    ("CONSTANT_TYPE_VIEWPROJ", "mtx_viewproj"),
+    ("CONSTANT_TYPE_WORLD", "mtx_world"),
+    ("CONSTANT_TYPE_VIEW", "mtx_view"),
+    ("CONSTANT_TYPE_PROJECTION", "mtx_proj"),
+    ("CONSTANT_TYPE_NORMAL", "mtx_normal"),
+    ("CONSTANT_TYPE_WORLDVIEW", "mtx_worldview"),
+    ("CONSTANT_TYPE_WORLDVIEWPROJ", "mtx_worldviewproj"),
+];
+
+pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
+    let msg = text::parse(resource, text).map_err(super::joined)?;
+    let mut p = Problems::default();
+    let r = Reader::new(
+        &msg,
+        "a material",
+        MATERIAL,
+        &["tags", "vertex_constants", "fragment_constants", "textures", "samplers", "attributes"],
+        &mut p,
+    );
+    let program = |name: &str, p: &mut Problems| {
+        r.required(name, p).map(|(s, f)| Located { value: s.to_string(), at: Some(f.value_at.clone()) })
+    };
+    let vertex_program = program("vertex_program", &mut p);
+    let fragment_program = program("fragment_program", &mut p);
+    let vertex_constants = constants(&r, "vertex_constants", &mut p);
+    let fragment_constants = constants(&r, "fragment_constants", &mut p);
+    let mut samplers = Vec::new();
+    for f in r.all("samplers") {
+        let Some(m) = message(f, "a sampler", &mut p) else { continue };
+        let sr = Reader::new(m, "a sampler", SAMPLER, &["name_indirections"], &mut p);
+        let Some((name, _)) = sr.required("name", &mut p) else { continue };
+        let wrap = sr.enum_name("wrap_u", &mut p).and_then(|(w, wf)| {
+            let mode = match w {
+                "WRAP_MODE_REPEAT" => Some(WrapMode::Repeat),
+                "WRAP_MODE_MIRRORED_REPEAT" => Some(WrapMode::MirroredRepeat),
+                "WRAP_MODE_CLAMP_TO_EDGE" => Some(WrapMode::ClampToEdge),
+                _ => None,
+            };
+            if mode.is_none() {
+                p.at(&wf.at, format!("unknown wrap mode {w}"));
+            }
+            mode
+        });
+        let filter = sr.enum_name("filter_min", &mut p).and_then(|(m, mf)| {
+            match m {
+                "FILTER_MODE_MIN_NEAREST" => Some(FilterMode::Nearest),
+                "FILTER_MODE_MIN_LINEAR" => Some(FilterMode::Linear),
+                "FILTER_MODE_MIN_NEAREST_MIPMAP_NEAREST" => Some(FilterMode::NearestMipmapNearest),
+                "FILTER_MODE_MIN_NEAREST_MIPMAP_LINEAR" => Some(FilterMode::NearestMipmapLinear),
+                "FILTER_MODE_MIN_LINEAR_MIPMAP_NEAREST" => Some(FilterMode::LinearMipmapNearest),
+                "FILTER_MODE_MIN_LINEAR_MIPMAP_LINEAR" => Some(FilterMode::LinearMipmapLinear),
+                // Defold's "use the texture profile's setting": Sinew's default.
+                "FILTER_MODE_MIN_DEFAULT" => None,
+                _ => {
+                    p.at(&mf.at, format!("unknown filter mode {m}"));
+                    None
+                }
+            }
+        });
+        samplers.push((name.to_string(), SamplerDesc { wrap, filter }));
+    }
+    match (vertex_program, fragment_program) {
+        (Some(vertex_program), Some(fragment_program)) if p.0.is_empty() => Ok(MaterialDesc {
+            vertex_program,
+            fragment_program,
+            vertex_constants: Some(OrderedMap(vertex_constants)),
+            fragment_constants: Some(OrderedMap(fragment_constants)),
+            samplers: Some(OrderedMap(samplers)),
+        }),
+        _ => Err(super::joined(p.0)),
+    }
+}
+
+/// The user constants (name and default) of one list; engine matrices are checked for their
+/// standard names and left to the renderer.
+fn constants(r: &Reader, list: &'static str, p: &mut Problems) -> Vec<(String, [f32; 4])> {
+    let mut out = Vec::new();
+    for f in r.all(list) {
+        let Some(m) = message(f, "a constant", p) else { continue };
+        let cr = Reader::new(m, "a constant", CONSTANT, &["value"], p);
+        let Some((name, nf)) = cr.required("name", p) else { continue };
+        let ty = cr.enum_name("type", p).map_or("CONSTANT_TYPE_USER", |(t, _)| t);
+        if ty == "CONSTANT_TYPE_USER" {
+            let value = cr.vector("value", [0.0; 4], p).map_or([0.0; 4], |(v, _)| v);
+            if cr.all("value").count() > 1 {
+                p.at(&nf.at, format!("constant '{name}': arrays of constants are not supported yet"));
+            }
+            out.push((name.to_string(), value));
+        } else if let Some((_, standard)) = MATRICES.iter().find(|(t, _)| *t == ty) {
+            if name != *standard {
+                p.at(&nf.at, format!("constant '{name}' ({ty}): Sinew binds this matrix as '{standard}'; rename it in the material and shader"));
+            }
+        } else {
+            p.at(&nf.at, format!("constant '{name}': {ty} constants are not supported yet"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNLIT: &str = "name: \"unlit\"\ntags: \"model\"\nvertex_program: \"/m/unlit.vp\"\nfragment_program: \"/m/unlit.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\nvertex_constants {\n  name: \"mtx_view\"\n  type: CONSTANT_TYPE_VIEW\n}\nfragment_constants {\n  name: \"tint\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 1.0\n    y: 0.5\n    z: 1.0\n    w: 1.0\n  }\n}\nsamplers {\n  name: \"texture0\"\n  wrap_u: WRAP_MODE_CLAMP_TO_EDGE\n  wrap_v: WRAP_MODE_CLAMP_TO_EDGE\n  filter_min: FILTER_MODE_MIN_LINEAR\n  filter_mag: FILTER_MODE_MAG_LINEAR\n  max_anisotropy: 0.0\n}\n";
+
+    #[test]
+    fn a_defold_material() {
+        let m = parse("/m/unlit.material", UNLIT).unwrap();
+        assert_eq!(m.vertex_program.value, "/m/unlit.vp");
+        assert_eq!(m.vertex_program.at.as_ref().map(|p| (p.line, p.column)), Some((3, 17)));
+        assert_eq!(m.constants(), vec![("tint".to_string(), [1.0, 0.5, 1.0, 1.0])]);
+        let s = &m.samplers.as_ref().unwrap().0[0];
+        assert_eq!(s.0, "texture0");
+        assert_eq!(s.1, SamplerDesc { wrap: Some(WrapMode::ClampToEdge), filter: Some(FilterMode::Linear) });
+    }
+
+    #[test]
+    fn matrices_under_other_names_and_typos_are_refused() {
+        let text = "vertex_program: \"/a.vp\"\nfragment_program: \"/a.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\nsamplerz {}\n";
+        let e = parse("/a.material", text).unwrap_err().to_string();
+        assert!(e.starts_with("/a.material:4:3: constant 'view_proj' (CONSTANT_TYPE_VIEWPROJ): Sinew binds this matrix as 'mtx_viewproj'"), "{e}");
+        assert!(e.contains("/a.material:7:1: unknown field `samplerz` in a material"), "{e}");
+        let e = parse("/a.material", "vertex_program: \"/a.vp\"\n").unwrap_err();
+        assert!(e.message.contains("needs `fragment_program`"), "{e}");
+    }
+}
