@@ -17,8 +17,6 @@ pub mod game;
 pub mod project;
 pub mod render;
 pub mod scene;
-// TEMP: the script branch documents these.
-#[allow(clippy::undocumented_unsafe_blocks, unsafe_op_in_unsafe_fn)]
 pub mod script;
 
 /// Every Lua table, string and boxed FFI value is allocated through mlua's allocator (which keeps

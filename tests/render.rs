@@ -24,6 +24,7 @@ fn main() {
         ("compare() counts differing pixels", compare_behaviour),
         ("PNG save/load round trip", png_round_trip),
         ("windowed Gfx without a display is an error", windowed_without_display),
+        ("a skip fails under CI", skips_fail_under_ci),
     ];
     checks::run(checks);
 }
@@ -201,8 +202,7 @@ fn png_round_trip() -> Result<(), String> {
 
 fn windowed_without_display() -> Result<(), String> {
     if sinew::render::display_available() {
-        println!("       skipped: a display is available");
-        return Ok(());
+        return checks::update::skip_from_env("a display is available");
     }
     match Gfx::new(&WindowConfig {
         title: "sinew render test".into(),
@@ -217,4 +217,12 @@ fn windowed_without_display() -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn skips_fail_under_ci() -> Result<(), String> {
+    use checks::update::skip;
+    ensure(skip("nothing to run", None).is_ok(), || "a local skip failed".into())?;
+    ensure(skip("nothing to run", Some("0")).is_ok(), || "CI=0 made a skip fail".into())?;
+    let e = skip("no display", Some("true")).err().unwrap_or_default();
+    ensure(e.contains("no display") && e.contains("CI"), || format!("a skip under CI passed ({e:?})"))
 }

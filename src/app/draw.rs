@@ -2,8 +2,8 @@
 //! camera, lights and one item per visible model instance.
 use crate::base::hash::Hash;
 use crate::game::World;
-use crate::project::Resources;
 use crate::project::model_data::Aabb;
+use crate::project::{LightKind, Look, Resources};
 use crate::render::{CameraView, camera_from_component, default_camera, transform_aabb};
 use crate::render::{
     DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, TextureHandle,
@@ -33,6 +33,8 @@ pub struct Scenery {
     debug: Option<DebugDraw>,
     /// `draw_text` / `draw_line` sent to `@render:`.
     overlay: crate::render::Overlay,
+    /// The project's ambient, shading and tone mapping settings.
+    look: Look,
 }
 
 impl Scenery {
@@ -49,7 +51,13 @@ impl Scenery {
             screen_view: None,
             debug,
             overlay: crate::render::Overlay::new(gl)?,
+            look: Look::default(),
         })
+    }
+
+    /// Uses the project's lighting and output settings from the next frame on.
+    pub fn set_look(&mut self, look: Look) {
+        self.look = look;
     }
 
     /// Uploads assets and compiles materials the renderer has not seen yet. A material that
@@ -107,6 +115,10 @@ impl Scenery {
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.list.clear();
         self.list.camera = self.camera(w, aspect);
+        self.list.ambient = self.look.ambient;
+        self.list.shading = self.look.shading;
+        self.list.tone_mapping = self.look.tone_mapping;
+        self.list.exposure = self.look.exposure;
         for l in w.models.lights.iter().filter(|l| l.alive && l.enabled) {
             let m = world_matrix(w, l.slot);
             self.list.lights.push(LightItem {
@@ -117,7 +129,9 @@ impl Scenery {
                 intensity: l.spec.intensity,
             });
         }
-        if self.list.lights.is_empty() {
+        // The key light stands in while nothing lights a side more than another (ambient lights
+        // alone leave the scene flat).
+        if self.list.lights.iter().all(|l| l.kind == LightKind::Ambient) {
             self.list.lights.push(LightItem::default_key_light());
         }
         for m in w.models.instances.iter().filter(|m| m.alive && m.enabled) {

@@ -179,7 +179,10 @@ pub fn run(opts: RunOptions) -> i32 {
     };
     log::debug!("{}", gfx.renderer_info());
     let mut scenery = match Scenery::new(gfx.gl(), opts.debug_draw) {
-        Ok(s) => s,
+        Ok(mut s) => {
+            s.set_look(g.settings.look);
+            s
+        }
         Err(e) => {
             log::error!("cannot set up rendering: {e}");
             return 1;

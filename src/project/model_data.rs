@@ -133,6 +133,12 @@ pub struct MaterialData {
     /// Ambient occlusion in the red channel.
     pub occlusion_texture: Option<TextureRef>,
     pub occlusion_strength: f32,
+    /// glTF metallicFactor and roughnessFactor. The default is a rough dielectric (0, 1), the
+    /// closest to Lambert, for formats without them; glTF's own default (1, 1) is set by its importer.
+    pub metallic: f32,
+    pub roughness: f32,
+    /// glTF metallicRoughnessTexture: roughness in green, metalness in blue (linear).
+    pub metallic_roughness_texture: Option<TextureRef>,
 }
 
 /// A material's use of a texture: which one, and which texcoord set reads it (0 or 1).
@@ -159,6 +165,9 @@ impl Default for MaterialData {
             normal_scale: 1.0,
             occlusion_texture: None,
             occlusion_strength: 1.0,
+            metallic: 0.0,
+            roughness: 1.0,
+            metallic_roughness_texture: None,
         }
     }
 }

@@ -2,7 +2,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
-use crate::project::types::{MAX_WINDOW_SIDE, ProjectSettings};
+use crate::project::types::{Look, MAX_WINDOW_SIDE, ProjectSettings, Shading, ToneMapping};
 use serde::Deserialize;
 
 /// Where the project settings live; fixed so a folder is recognisable as a project.
@@ -23,6 +23,10 @@ struct SettingsFile {
     /// The game's own settings, read by `sys.get_config_*("custom.…")`; the one free-form part.
     custom: Option<Located<serde_json::Value>>,
     max_instances: Option<Located<u32>>,
+    ambient: Option<Located<[f32; 3]>>,
+    shading: Option<Located<String>>,
+    tone_mapping: Option<Located<String>>,
+    exposure: Option<Located<f32>>,
 }
 
 #[derive(Deserialize)]
@@ -58,6 +62,7 @@ impl Default for ProjectSettings {
             script_time_limit: crate::project::types::DEFAULT_SCRIPT_TIME_LIMIT,
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
             screen_view: false,
+            look: Look::default(),
         }
     }
 }
@@ -111,6 +116,7 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
         return Err(file.main_collection.error(SETTINGS_PATH, msg));
     }
     let mut s = ProjectSettings { main_collection: main, ..ProjectSettings::default() };
+    parse_look(&file, &mut s.look)?;
     if let Some(t) = file.title {
         // The window system takes a C string: a NUL would fail the window after a clean check.
         if t.contains('\0') {
@@ -174,6 +180,38 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
         }
     }
     Ok(s)
+}
+
+/// `ambient`, `shading`, `tone_mapping` and `exposure`: bad values point at where they were written.
+fn parse_look(file: &SettingsFile, look: &mut Look) -> Result<(), LoadError> {
+    if let Some(a) = &file.ambient {
+        if !a.value.iter().all(|c| c.is_finite() && *c >= 0.0) {
+            return Err(a.error(SETTINGS_PATH, "ambient must be 3 linear colour values >= 0"));
+        }
+        look.ambient = a.value;
+    }
+    if let Some(m) = &file.shading {
+        look.shading = match m.value.as_str() {
+            "lambert" => Shading::Lambert,
+            "standard" => Shading::Standard,
+            _ => return Err(m.error(SETTINGS_PATH, "shading must be \"lambert\" or \"standard\"")),
+        };
+    }
+    if let Some(t) = &file.tone_mapping {
+        look.tone_mapping = match t.value.as_str() {
+            "none" => ToneMapping::None,
+            "aces" => ToneMapping::Aces,
+            "agx" => ToneMapping::Agx,
+            _ => return Err(t.error(SETTINGS_PATH, "tone_mapping must be \"none\", \"aces\" or \"agx\"")),
+        };
+    }
+    if let Some(e) = &file.exposure {
+        if !(e.value > 0.0 && e.value.is_finite()) {
+            return Err(e.error(SETTINGS_PATH, "exposure must be a positive number"));
+        }
+        look.exposure = e.value;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -258,6 +296,35 @@ mod tests {
         assert!(e.starts_with("/project.json:1:") && e.contains("from 1 to 16384"), "{e}");
         let s = parse_settings(r#"{ "main_collection": "/m.collection", "window": { "width": 16384 } }"#).unwrap();
         assert_eq!(s.width, MAX_WINDOW_SIDE);
+    }
+
+    #[test]
+    fn look_settings() {
+        let s = parse_settings(r#"{ "main_collection": "/m.collection" }"#).unwrap();
+        assert_eq!(s.look, Look::default());
+        assert_eq!(s.look.ambient, [0.25; 3]);
+        let s = parse_settings(
+            r#"{ "main_collection": "/m.collection", "ambient": [0.1, 0.2, 0.3], "shading": "standard",
+                 "tone_mapping": "agx", "exposure": 1.5 }"#,
+        )
+        .unwrap();
+        let want = Look {
+            ambient: [0.1, 0.2, 0.3],
+            shading: Shading::Standard,
+            tone_mapping: ToneMapping::Agx,
+            exposure: 1.5,
+        };
+        assert_eq!(s.look, want);
+        for (bad, word) in [
+            (r#""ambient": [0.1, -1, 0]"#, "ambient"),
+            (r#""ambient": [0.1, 0.2]"#, "length 3"),
+            (r#""shading": "phong""#, "shading"),
+            (r#""tone_mapping": "filmic""#, "tone_mapping"),
+            (r#""exposure": 0"#, "exposure"),
+        ] {
+            let e = parse_settings(&format!("{{ \"main_collection\": \"/m.collection\",\n {bad} }}")).unwrap_err();
+            assert!(e.to_string().contains(word) && e.line == Some(2), "{bad}: {e}");
+        }
     }
 
     #[test]

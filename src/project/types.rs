@@ -26,6 +26,49 @@ pub struct ProjectSettings {
     /// (orthographic, one unit per pixel of `width` x `height`, origin at the bottom left)
     /// instead of framing the scene: set for Defold projects, whose 2D examples rely on it.
     pub screen_view: bool,
+    /// How the built-in model material lights, tone maps and exposes the picture.
+    pub look: Look,
+}
+
+/// The project-wide lighting and output settings the renderer reads each frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Look {
+    /// Linear RGB light every surface gets, whatever its facing; replaced by the enabled
+    /// `ambient` light components while there are any.
+    pub ambient: [f32; 3],
+    pub shading: Shading,
+    pub tone_mapping: ToneMapping,
+    /// Linear scale applied before tone mapping (three.js `toneMappingExposure`).
+    pub exposure: f32,
+}
+
+/// Default ambient light: a quarter grey, so faces turned away from the light keep their colour.
+pub const DEFAULT_AMBIENT: [f32; 3] = [0.25, 0.25, 0.25];
+
+impl Default for Look {
+    fn default() -> Look {
+        Look { ambient: DEFAULT_AMBIENT, shading: Shading::Lambert, tone_mapping: ToneMapping::None, exposure: 1.0 }
+    }
+}
+
+/// The built-in model material's lighting model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shading {
+    /// Diffuse only: colour x (ambient + N.L x light).
+    Lambert,
+    /// glTF 2.0 metallic-roughness (the specification's Appendix B BRDF).
+    Standard,
+}
+
+/// What maps the linear result into the frame buffer's 0..1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToneMapping {
+    /// Clamp: colours stay as authored.
+    None,
+    /// Narkowicz's fit of ACES filmic, as three.js's `ACESFilmicToneMapping` scales it.
+    Aces,
+    /// AgX (Troy Sobotka's base transform, three.js's `AgXToneMapping`).
+    Agx,
 }
 
 /// A collection flattened into game objects, parents always before their children.
@@ -286,6 +329,8 @@ pub struct CameraSpec {
 pub enum LightKind {
     Directional,
     Point,
+    /// Lights everything evenly: its colour x intensity replaces the project's `ambient`.
+    Ambient,
 }
 
 #[derive(Debug, Clone, PartialEq)]

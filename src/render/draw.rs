@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 
 use super::camera::CameraView;
 use crate::base::hash::Hash;
-pub use crate::project::LightKind;
+pub use crate::project::{DEFAULT_AMBIENT, LightKind, Shading, ToneMapping};
 
 /// A model uploaded to a [`super::ModelRenderer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -130,7 +130,15 @@ pub struct LabelItem {
 pub struct DrawList {
     pub camera: CameraView,
     pub lights: Vec<LightItem>,
+    /// Linear RGB. Every new list has [`DEFAULT_AMBIENT`]: `Default` is written by hand so that
+    /// no way of making a list (the running game used `default()`, the tests `new`) leaves
+    /// surfaces facing away from the light pure black.
     pub ambient: [f32; 3],
+    /// The built-in material's lighting model (uniform `shading_model`).
+    pub shading: Shading,
+    /// Applied by the built-in material after lighting (uniform `tone_mapping`, with `exposure`).
+    pub tone_mapping: ToneMapping,
+    pub exposure: f32,
     pub items: Vec<DrawItem>,
     pub constants: Vec<(Hash, [f32; 4])>,
     pub mesh_enabled: Vec<bool>,
@@ -143,17 +151,15 @@ pub struct DrawList {
     pub label_text: String,
 }
 
-/// Ambient light of every new list. `Default` is written by hand so that no way of making a
-/// list (the running game used `default()`, the tests `new`) leaves surfaces facing away from
-/// the light pure black.
-pub const DEFAULT_AMBIENT: [f32; 3] = [0.25, 0.25, 0.25];
-
 impl Default for DrawList {
     fn default() -> DrawList {
         DrawList {
             camera: CameraView::default(),
             lights: Vec::new(),
             ambient: DEFAULT_AMBIENT,
+            shading: Shading::Lambert,
+            tone_mapping: ToneMapping::None,
+            exposure: 1.0,
             items: Vec::new(),
             constants: Vec::new(),
             mesh_enabled: Vec::new(),

@@ -55,6 +55,9 @@ pub(crate) struct PrimMaterial {
     pub normal_scale: f32,
     /// Occlusion strength, 0 when there is no occlusion map.
     pub occlusion_strength: f32,
+    pub metallic_roughness_map: Option<usize>,
+    /// Metallic factor, roughness factor, the map's texcoord set, 1 when there is a map.
+    pub metallic_roughness: [f32; 4],
 }
 
 impl From<&MaterialData> for PrimMaterial {
@@ -75,6 +78,13 @@ impl From<&MaterialData> for PrimMaterial {
             texcoord_sets: [texcoord, set(m.normal_texture), set(m.emissive_texture), set(m.occlusion_texture)],
             normal_scale: if m.normal_texture.is_some() { m.normal_scale } else { 0.0 },
             occlusion_strength: if m.occlusion_texture.is_some() { m.occlusion_strength } else { 0.0 },
+            metallic_roughness_map: m.metallic_roughness_texture.map(|r| r.texture),
+            metallic_roughness: [
+                m.metallic.clamp(0.0, 1.0),
+                m.roughness.clamp(0.0, 1.0),
+                set(m.metallic_roughness_texture),
+                if m.metallic_roughness_texture.is_some() { 1.0 } else { 0.0 },
+            ],
         }
     }
 }
@@ -83,8 +93,18 @@ impl PrimMaterial {
     /// Drops texture indices the model does not have (the importer never makes them; a
     /// hand-built model might).
     fn keep_textures(&mut self, count: usize) {
-        for t in [&mut self.texture, &mut self.normal_map, &mut self.emissive_map, &mut self.occlusion_map] {
+        let maps = [
+            &mut self.texture,
+            &mut self.normal_map,
+            &mut self.emissive_map,
+            &mut self.occlusion_map,
+            &mut self.metallic_roughness_map,
+        ];
+        for t in maps {
             *t = t.filter(|&i| i < count);
+        }
+        if self.metallic_roughness_map.is_none() {
+            self.metallic_roughness[3] = 0.0;
         }
         if self.normal_map.is_none() {
             self.normal_scale = 0.0;

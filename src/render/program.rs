@@ -19,9 +19,12 @@
 //! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
 //! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
 //! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
-//! | `ambient` | ambient colour (rgb) |
+//! | `ambient` | ambient colour (rgb): the project's `ambient`, or the sum of the enabled ambient light components |
+//! | `shading_model` | float, project `shading`: 0 = Lambert, 1 = glTF metallic-roughness |
+//! | `tone_mapping`, `exposure` | floats, project settings: 0 = none, 1 = ACES, 2 = AgX; linear scale before it |
+//! | `metallic_roughness` | vec4: glTF metallicFactor, roughnessFactor, the metallic-roughness texture's texcoord set, 1 when the primitive has that texture |
 //! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
-//! | `normal_map`, `emissive_map`, `occlusion_map` (`sampler2D`) | the primitive's glTF normal, emissive and occlusion textures (white when it has none); bound to free units from 8 up |
+//! | `normal_map`, `emissive_map`, `occlusion_map`, `metallic_roughness_map` (`sampler2D`) | the primitive's glTF normal, emissive, occlusion and metallic-roughness textures (white when it has none); bound to free units from 8 up |
 //! | `morph_targets_weights[n]`, also `morph_weights[n]` | vec4 array: the draw item's morph weights for this mesh, target `t` in `[t / 4][t % 4]` |
 //! | `morph_target_count` | int (or float): the mesh's morph target count, 0 without targets |
 //! | `morph_targets` | `sampler2DArray` of the primitive's deltas (see `render::morph`); an all-zero 1×1×3 array when it has none |
@@ -82,6 +85,14 @@ pub(crate) enum Source {
     LightPosition,
     LightColor,
     Ambient,
+    /// 0: Lambert, 1: glTF metallic-roughness (project `shading`).
+    ShadingModel,
+    /// 0: none, 1: ACES, 2: AgX (project `tone_mapping`).
+    ToneMapping,
+    Exposure,
+    /// glTF metallicFactor, roughnessFactor, the metallic-roughness texture's set, 1 when the
+    /// primitive has that texture.
+    MetallicRoughness,
     /// The item's morph weights for the mesh being drawn (vec4 array).
     MorphWeights,
     MorphTargetCount,
@@ -118,6 +129,9 @@ impl Source {
                 | Source::LightPosition
                 | Source::LightColor
                 | Source::Ambient
+                | Source::ShadingModel
+                | Source::ToneMapping
+                | Source::Exposure
         )
     }
 }
@@ -275,6 +289,10 @@ fn builtin_source(name: &str) -> Option<Source> {
         "light_position" => Source::LightPosition,
         "light_color" => Source::LightColor,
         "ambient" => Source::Ambient,
+        "shading_model" => Source::ShadingModel,
+        "tone_mapping" => Source::ToneMapping,
+        "exposure" => Source::Exposure,
+        "metallic_roughness" => Source::MetallicRoughness,
         "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
         "morph_target_count" => Source::MorphTargetCount,
         "animation_data" => Source::AnimationData,
@@ -513,6 +531,9 @@ pub(crate) struct FrameValues {
     pub light_position: [[f32; 4]; MAX_LIGHTS],
     pub light_color: [[f32; 4]; MAX_LIGHTS],
     pub ambient: [f32; 4],
+    pub shading: [f32; 4],
+    /// x: tone mapping operator, y: exposure.
+    pub tone_mapping: [f32; 4],
 }
 
 /// Everything a uniform of one draw can read.
@@ -525,6 +546,7 @@ pub(crate) struct Values<'a> {
     pub texcoord_sets: [f32; 4],
     pub normal_scale: [f32; 4],
     pub occlusion_strength: [f32; 4],
+    pub metallic_roughness: [f32; 4],
     pub alpha: [f32; 4],
     pub opaque: [f32; 4],
     /// Item overrides (name hash, value), searched before the material's defaults.
@@ -563,6 +585,10 @@ impl Values<'_> {
             Source::LightPosition => self.frame.light_position.as_flattened(),
             Source::LightColor => self.frame.light_color.as_flattened(),
             Source::Ambient => &self.frame.ambient,
+            Source::ShadingModel => &self.frame.shading,
+            Source::ToneMapping => &self.frame.tone_mapping,
+            Source::Exposure => &self.frame.tone_mapping[1..],
+            Source::MetallicRoughness => &self.metallic_roughness,
             Source::MorphWeights => self.morph,
             Source::MorphTargetCount => &self.morph_count,
             Source::AnimationData => &self.animation,

@@ -25,7 +25,9 @@
 use glam::{Mat4, Vec3, Vec4};
 use glow::HasContext;
 
-use super::draw::{DrawItem, DrawList, LightKind, MaterialHandle, ModelHandle, Span, TextureHandle};
+use super::draw::{
+    DrawItem, DrawList, LightKind, MaterialHandle, ModelHandle, Shading, Span, TextureHandle, ToneMapping,
+};
 use super::material::Material;
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
 use super::morph::zero_morph_texture;
@@ -128,8 +130,8 @@ pub struct ModelRenderer {
     /// View frustum planes (xyz normal pointing inside, w distance), world space.
     frustum: [Vec4; 6],
     tex0: u64,
-    /// `normal_map`, `emissive_map`, `occlusion_map`.
-    material_maps: [u64; 3],
+    /// `normal_map`, `emissive_map`, `occlusion_map`, `metallic_roughness_map`.
+    material_maps: [u64; 4],
     morph_targets: u64,
     /// One draw's morph weights, padded to whole vec4s (reused, never shrinks).
     morph_scratch: Vec<f32>,
@@ -211,7 +213,12 @@ impl ModelRenderer {
             values: FrameValues::default(),
             frustum: [Vec4::ZERO; 6],
             tex0: hash_str("tex0"),
-            material_maps: [hash_str("normal_map"), hash_str("emissive_map"), hash_str("occlusion_map")],
+            material_maps: [
+                hash_str("normal_map"),
+                hash_str("emissive_map"),
+                hash_str("occlusion_map"),
+                hash_str("metallic_roughness_map"),
+            ],
             morph_targets: hash_str("morph_targets"),
             morph_scratch: Vec::new(),
             reported: Vec::new(),
@@ -337,11 +344,15 @@ impl ModelRenderer {
         v.proj = list.camera.proj;
         v.viewproj = list.camera.proj * list.camera.view;
         self.frustum = frustum_planes(v.viewproj);
-        v.ambient = [list.ambient[0], list.ambient[1], list.ambient[2], 1.0];
         v.light_position = [[0.0; 4]; MAX_LIGHTS];
         v.light_color = [[0.0; 4]; MAX_LIGHTS];
-        for (i, l) in list.lights.iter().take(MAX_LIGHTS).enumerate() {
-            v.light_position[i] = match l.kind {
+        // Ambient lights (summed, as three.js sums its AmbientLights) replace the list's ambient
+        // while there are any, and take no slot.
+        let mut ambient: Option<Vec3> = None;
+        let mut slot = 0;
+        for l in &list.lights {
+            let c = Vec3::from(l.color) * l.intensity;
+            let position = match l.kind {
                 LightKind::Directional => {
                     let d = v.view.transform_vector3(-l.direction).normalize_or_zero();
                     [d.x, d.y, d.z, 0.0]
@@ -350,10 +361,27 @@ impl ModelRenderer {
                     let p = v.view.transform_point3(l.position);
                     [p.x, p.y, p.z, 1.0]
                 }
+                LightKind::Ambient => {
+                    ambient = Some(ambient.unwrap_or(Vec3::ZERO) + c);
+                    continue;
+                }
             };
-            let c = Vec3::from(l.color) * l.intensity;
-            v.light_color[i] = [c.x, c.y, c.z, 0.0];
+            if slot < MAX_LIGHTS {
+                v.light_position[slot] = position;
+                v.light_color[slot] = [c.x, c.y, c.z, 0.0];
+                slot += 1;
+            }
         }
+        let a = ambient.unwrap_or(Vec3::from(list.ambient));
+        v.ambient = [a.x, a.y, a.z, 1.0];
+        v.shading = [if list.shading == Shading::Standard { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
+        let tone = match list.tone_mapping {
+            ToneMapping::None => 0.0,
+            ToneMapping::Aces => 1.0,
+            ToneMapping::Agx => 2.0,
+        };
+        let exposure = if list.exposure.is_finite() && list.exposure > 0.0 { list.exposure } else { 1.0 };
+        v.tone_mapping = [tone, exposure, 0.0, 0.0];
     }
 
     /// Puts every skinned item's bones into the pose cache and uploads it (one texture upload).
@@ -679,6 +707,7 @@ impl ModelRenderer {
                                 h if h == maps[0] => pm.normal_map,
                                 h if h == maps[1] => pm.emissive_map,
                                 h if h == maps[2] => pm.occlusion_map,
+                                h if h == maps[3] => pm.metallic_roughness_map,
                                 _ => None,
                             };
                             own.and_then(|t| model.textures.get(t).copied())
@@ -964,6 +993,7 @@ fn draw_values<'a>(
         texcoord_sets: pm.texcoord_sets,
         normal_scale: [pm.normal_scale, 0.0, 0.0, 0.0],
         occlusion_strength: [pm.occlusion_strength, 0.0, 0.0, 0.0],
+        metallic_roughness: pm.metallic_roughness,
         alpha: [cutoff, 0.0, 0.0, 0.0],
         opaque: [opaque, 0.0, 0.0, 0.0],
         overrides: constants.of(&list.constants),

@@ -7,7 +7,7 @@ pub mod data;
 #[path = "golden.rs"]
 mod golden;
 #[path = "update.rs"]
-mod update;
+pub mod update;
 use glam::Vec3;
 use glow::HasContext;
 pub use golden::check_golden;

@@ -17,7 +17,7 @@ pub enum Mode {
 /// counted.
 pub fn mode(var: &str, update: Option<&str>, ci: Option<&str>) -> Result<Mode, String> {
     match update {
-        Some("1") if ci.is_some_and(|v| !v.is_empty() && v != "0" && v != "false") => {
+        Some("1") if is_ci(ci) => {
             Err(format!("{var}=1 is refused when CI is set: committed references are updated by hand"))
         }
         Some("1") => Ok(Mode::Update),
@@ -30,4 +30,25 @@ pub fn mode_from_env(var: &str) -> Result<Mode, String> {
     let update = std::env::var(var).ok();
     let ci = std::env::var("CI").ok();
     mode(var, update.as_deref(), ci.as_deref())
+}
+
+/// Whether a value of `CI` means "running under CI" (set, and not empty, "0" or "false").
+pub fn is_ci(ci: Option<&str>) -> bool {
+    ci.is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// A check that cannot run on this machine (no GL context, a display where none was expected):
+/// locally it passes and says why; under CI it fails, since there a skip would read as a pass of
+/// something nobody checked.
+pub fn skip(reason: &str, ci: Option<&str>) -> Result<(), String> {
+    if is_ci(ci) {
+        return Err(format!("could not run: {reason} (a skip fails when CI is set)"));
+    }
+    println!("       skipped: {reason}");
+    Ok(())
+}
+
+/// [`skip`] with this process's `CI`.
+pub fn skip_from_env(reason: &str) -> Result<(), String> {
+    skip(reason, std::env::var("CI").ok().as_deref())
 }

@@ -288,6 +288,7 @@ pub(super) fn light(c: &ComponentDesc, file: &str) -> Result<LightSpec, LoadErro
     Ok(LightSpec {
         kind: match c.kind {
             Some(LightKindDesc::Point) => LightKind::Point,
+            Some(LightKindDesc::Ambient) => LightKind::Ambient,
             Some(LightKindDesc::Directional) | None => LightKind::Directional,
         },
         color,

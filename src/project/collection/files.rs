@@ -144,6 +144,7 @@ pub(super) struct JointLimitDesc {
 pub(super) enum LightKindDesc {
     Directional,
     Point,
+    Ambient,
 }
 
 /// A game object or component id, checked while parsing so the error has a position.

@@ -1,6 +1,5 @@
-//! Materials (base colour, emissive, normal and occlusion maps: Sinew's built-in shader is
-//! Lambert-plus-ambient, not PBR, so metallic-roughness is not read) and the textures they use,
-//! decoded to RGBA8. Images nothing uses are not decoded.
+//! Materials (base colour, metallic-roughness, emissive, normal and occlusion maps) and the
+//! textures they use, decoded to RGBA8. Images nothing uses are not decoded.
 use super::Errors;
 use super::accessor::{Ctx, load_uri};
 use crate::project::Resources;
@@ -20,7 +19,7 @@ const MAX_SIDE: u32 = 16384;
 const MAX_PIXELS: u64 = 64 << 20;
 
 /// The textures a material uses, with their glTF paths (relative to the material) and sets.
-pub(crate) fn texture_refs(m: &json::Material) -> [Option<(&'static str, usize, u32)>; 4] {
+pub(crate) fn texture_refs(m: &json::Material) -> [Option<(&'static str, usize, u32)>; 5] {
     let pbr = &m.pbr_metallic_roughness;
     [
         pbr.base_color_texture
@@ -29,6 +28,9 @@ pub(crate) fn texture_refs(m: &json::Material) -> [Option<(&'static str, usize, 
         m.normal_texture.as_ref().map(|t| ("normalTexture", t.index.value(), t.tex_coord)),
         m.occlusion_texture.as_ref().map(|t| ("occlusionTexture", t.index.value(), t.tex_coord)),
         m.emissive_texture.as_ref().map(|t| ("emissiveTexture", t.index.value(), t.tex_coord)),
+        pbr.metallic_roughness_texture
+            .as_ref()
+            .map(|t| ("pbrMetallicRoughness.metallicRoughnessTexture", t.index.value(), t.tex_coord)),
     ]
 }
 
@@ -72,6 +74,8 @@ pub(crate) fn materials(
             emissive: m.emissive_factor.0.map(|c| c * strength),
             normal_scale: m.normal_texture.as_ref().map_or(1.0, |t| t.scale),
             occlusion_strength: m.occlusion_texture.as_ref().map_or(1.0, |t| t.strength.0),
+            metallic: pbr.metallic_factor.0,
+            roughness: pbr.roughness_factor.0,
             ..MaterialData::default()
         };
         if !mat.base_color.iter().all(|v| v.is_finite()) || !mat.alpha_cutoff.is_finite() {
@@ -88,11 +92,14 @@ pub(crate) fn materials(
         if !mat.normal_scale.is_finite() {
             errs.push(format!("{path}.normalTexture.scale: not finite"));
         }
+        if !(mat.metallic.is_finite() && mat.roughness.is_finite()) {
+            errs.push(format!("{path}.pbrMetallicRoughness: metallicFactor or roughnessFactor is not finite"));
+        }
         if !mat.occlusion_strength.is_finite() {
             errs.push(format!("{path}.occlusionTexture.strength: not finite"));
         }
         let refs = texture_refs(m);
-        let mut slots = [None; 4];
+        let mut slots = [None; 5];
         for (slot, (field, t, set)) in slots.iter_mut().zip(refs).filter_map(|(s, r)| Some((s, r?))) {
             let what = format!("{path}.{field}");
             if set >= TEXCOORD_SETS {
@@ -114,7 +121,8 @@ pub(crate) fn materials(
             };
             *slot = loaded_slot.map(|texture| TextureRef { texture, texcoord: set });
         }
-        let [base, normal, occlusion, emissive] = slots;
+        let [base, normal, occlusion, emissive, metallic_roughness] = slots;
+        mat.metallic_roughness_texture = metallic_roughness;
         mat.base_color_texture = base.map(|r| r.texture);
         mat.base_color_texcoord = base.map_or(0, |r| r.texcoord);
         (mat.normal_texture, mat.occlusion_texture, mat.emissive_texture) = (normal, occlusion, emissive);

@@ -356,3 +356,52 @@ pub fn dome_normal_map(size: u32, cells: u32) -> Vec<u8> {
         [e(n[0]), e(n[1]), e(n[2]), 255]
     })
 }
+
+/// The glTF sample "MetalRoughSpheres" idea: a 5×5 grid of spheres (radius 0.5, 1.2 apart, in the
+/// XY plane), metallicFactor 0 → 1 from left to right and roughnessFactor 0 → 1 from bottom to
+/// top, one gold-coloured material each (`m{metallic}_r{roughness}` in quarters).
+pub fn metal_rough_spheres() -> Vec<u8> {
+    let mut b = GltfBuilder::new();
+    let root = b.node("spheres", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    for row in 0..5 {
+        for col in 0..5 {
+            let (metallic, roughness) = (col as f32 / 4.0, row as f32 / 4.0);
+            let name = format!("m{col}_r{row}");
+            let material = b.material_json(serde_json::json!({
+                "name": name,
+                "pbrMetallicRoughness": {
+                    "baseColorFactor": [0.9, 0.6, 0.2, 1.0],
+                    "metallicFactor": metallic,
+                    "roughnessFactor": roughness
+                }
+            }));
+            let at = [(col as f32 - 2.0) * 1.2, (row as f32 - 2.0) * 1.2, 0.0];
+            let node = b.node(&name, Some(root), at, NO_ROTATION, [1.0; 3]);
+            b.mesh(node, &name, &[uv_sphere(0.5, 24, 16, material)], &[], &[]);
+        }
+    }
+    b.to_glb()
+}
+
+/// A UV sphere: `segments` around, `rings` from pole to pole, smooth normals.
+fn uv_sphere(radius: f32, segments: u32, rings: u32, material: usize) -> PrimitiveSpec {
+    let mut p = PrimitiveSpec { material: Some(material), ..Default::default() };
+    for r in 0..=rings {
+        let theta = std::f32::consts::PI * r as f32 / rings as f32;
+        for s in 0..=segments {
+            let phi = std::f32::consts::TAU * s as f32 / segments as f32;
+            let n = [theta.sin() * phi.cos(), theta.cos(), -theta.sin() * phi.sin()];
+            p.positions.push(n.map(|c| c * radius));
+            p.normals.push(n);
+            p.texcoords0.push([s as f32 / segments as f32, r as f32 / rings as f32]);
+        }
+    }
+    let row = segments + 1;
+    for r in 0..rings {
+        for s in 0..segments {
+            let i = r * row + s;
+            p.indices.extend([i, i + row, i + 1, i + 1, i + row, i + row + 1]);
+        }
+    }
+    p
+}
