@@ -375,7 +375,7 @@ fn alpha_modes() -> Result<(), String> {
     let h = s.add(&model)?;
     let only = |i: usize| -> Vec<bool> { (0..5).map(|m| m == i).collect() };
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO));
-    list.ambient = [1.0; 3];
+    list.look.ambient = [1.0; 3];
     let at =
         |x: f32, y: f32, z: f32, s: f32| Mat4::from_translation(Vec3::new(x, y, z)) * Mat4::from_scale(Vec3::splat(s));
     // Pushed front to back, so only sorting gets the blend right.
@@ -578,7 +578,7 @@ fn texcoord1() -> Result<(), String> {
     quad.texcoords1 = std::mem::replace(&mut quad.texcoords0, vec![[0.01, 0.01]; 4]);
     let mut mat = material([1.0; 4], Some(0), AlphaMode::Opaque, false);
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.5), Vec3::ZERO));
-    list.ambient = [1.0; 3];
+    list.look.ambient = [1.0; 3];
     let mut centre = Vec::new();
     for set in [0, 1] {
         mat.base_color_texcoord = set;
@@ -626,7 +626,7 @@ fn srgb_round_trip() -> Result<(), String> {
     let mut s = Scene::new()?;
     let (h, data) = showcase_model(&mut s)?;
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
-    list.ambient = [1.0; 3];
+    list.look.ambient = [1.0; 3];
     push_tile(&mut list, &s, h, &data, 2);
     let (img, _) = s.render(&list)?;
     // The quad spans more than the view at this distance; column k of the ramp is at u = (k + 0.5) / 8.
@@ -642,14 +642,14 @@ fn srgb_round_trip() -> Result<(), String> {
     }
     // Factor 0.5 (linear) of the bump tile's 0.8 base: no normal map influence with ambient only.
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
-    list.ambient = [0.625; 3]; // 0.8 x 0.625 = 0.5 linear
+    list.look.ambient = [0.625; 3]; // 0.8 x 0.625 = 0.5 linear
     push_tile(&mut list, &s, h, &data, 4);
     let (img, _) = s.render(&list)?;
     let p = img.pixel(W / 2 + 7, H / 2 + 7).ok_or("pixel")?;
     ensure(p[..3].iter().all(|&c| c.abs_diff(188) <= 2), || format!("linear 0.5 should be sRGB 188, got {p:?}"))?;
     // Emissive with no light: (1.0, 0.5, 0.1) on the checker's white cells, black on its black cells.
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
-    list.ambient = [0.0; 3];
+    list.look.ambient = [0.0; 3];
     push_tile(&mut list, &s, h, &data, 1);
     let (img, _) = s.render(&list)?;
     let (mut white, mut black) = (0, 0);
@@ -666,7 +666,7 @@ fn srgb_round_trip() -> Result<(), String> {
     // check pixels against the blend computed here at their centres.
     let dist = 1.6;
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, dist), Vec3::ZERO));
-    list.ambient = [1.0; 3];
+    list.look.ambient = [1.0; 3];
     push_tile(&mut list, &s, h, &data, 0);
     let (img, _) = s.render(&list)?;
     let px_per_unit = H as f32 / 2.0 / (dist * (22.5f32).to_radians().tan());
@@ -697,7 +697,7 @@ fn srgb_round_trip() -> Result<(), String> {
     // Occlusion through TEXCOORD_1: bright in the middle, dark towards the corners (TEXCOORD_0
     // would read the map's darkest texel everywhere).
     let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.0), Vec3::ZERO));
-    list.ambient = [1.0; 3];
+    list.look.ambient = [1.0; 3];
     push_tile(&mut list, &s, h, &data, 5);
     let (img, _) = s.render(&list)?;
     let (mid, corner) = (img.pixel(W / 2, H / 2).ok_or("pixel")?, img.pixel(W / 2 + 45, H / 2 + 38).ok_or("pixel")?);
@@ -712,7 +712,7 @@ fn normal_maps() -> Result<(), String> {
     let mut images = Vec::new();
     for tile in [3, 4] {
         let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
-        list.ambient = [0.1; 3];
+        list.look.ambient = [0.1; 3];
         list.lights
             .push(LightItem { direction: Vec3::new(0.0, -1.0, -1.0).normalize(), ..LightItem::default_key_light() });
         push_tile(&mut list, &s, h, &data, tile);

@@ -115,10 +115,7 @@ impl Scenery {
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.list.clear();
         self.list.camera = self.camera(w, aspect);
-        self.list.ambient = self.look.ambient;
-        self.list.shading = self.look.shading;
-        self.list.tone_mapping = self.look.tone_mapping;
-        self.list.exposure = self.look.exposure;
+        self.list.look = self.look;
         for l in w.models.lights.iter().filter(|l| l.alive && l.enabled) {
             let m = world_matrix(w, l.slot);
             self.list.lights.push(LightItem {

@@ -6,7 +6,7 @@ use glam::{Mat4, Vec3};
 
 use super::camera::CameraView;
 use crate::base::hash::Hash;
-pub use crate::project::{DEFAULT_AMBIENT, LightKind, Shading, ToneMapping};
+pub use crate::project::{DEFAULT_AMBIENT, LightKind, Look, Shading, ToneMapping};
 
 /// A model uploaded to a [`super::ModelRenderer`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -126,19 +126,15 @@ pub struct LabelItem {
 }
 
 /// Everything the renderer draws in one frame.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct DrawList {
     pub camera: CameraView,
     pub lights: Vec<LightItem>,
-    /// Linear RGB. Every new list has [`DEFAULT_AMBIENT`]: `Default` is written by hand so that
-    /// no way of making a list (the running game used `default()`, the tests `new`) leaves
-    /// surfaces facing away from the light pure black.
-    pub ambient: [f32; 3],
-    /// The built-in material's lighting model (uniform `shading_model`).
-    pub shading: Shading,
-    /// Applied by the built-in material after lighting (uniform `tone_mapping`, with `exposure`).
-    pub tone_mapping: ToneMapping,
-    pub exposure: f32,
+    /// The project's ambient light, shading model and tone mapping, as the project settings
+    /// hold them: one type with one default ([`DEFAULT_AMBIENT`]), so no way of making a list
+    /// (the running game used `default()`, the tests `new`) leaves surfaces facing away from
+    /// the light pure black.
+    pub look: Look,
     pub items: Vec<DrawItem>,
     pub constants: Vec<(Hash, [f32; 4])>,
     pub mesh_enabled: Vec<bool>,
@@ -149,28 +145,6 @@ pub struct DrawList {
     pub labels: Vec<LabelItem>,
     /// The texts of every label, one after the other.
     pub label_text: String,
-}
-
-impl Default for DrawList {
-    fn default() -> DrawList {
-        DrawList {
-            camera: CameraView::default(),
-            lights: Vec::new(),
-            ambient: DEFAULT_AMBIENT,
-            shading: Shading::Lambert,
-            tone_mapping: ToneMapping::None,
-            exposure: 1.0,
-            items: Vec::new(),
-            constants: Vec::new(),
-            mesh_enabled: Vec::new(),
-            textures: Vec::new(),
-            morph_weights: Vec::new(),
-            palettes: Vec::new(),
-            mesh_worlds: Vec::new(),
-            labels: Vec::new(),
-            label_text: String::new(),
-        }
-    }
 }
 
 impl DrawList {
@@ -365,10 +339,10 @@ mod tests {
     #[test]
     fn every_way_of_making_a_list_has_the_ambient_light() {
         // The running game made its list with `default()` and lost the ambient term.
-        assert_eq!(DrawList::default().ambient, DEFAULT_AMBIENT);
-        assert_eq!(DrawList::new(CameraView::default()).ambient, DEFAULT_AMBIENT);
+        assert_eq!(DrawList::default().look.ambient, DEFAULT_AMBIENT);
+        assert_eq!(DrawList::new(CameraView::default()).look.ambient, DEFAULT_AMBIENT);
         let mut list = DrawList::default();
         list.clear();
-        assert_eq!(list.ambient, DEFAULT_AMBIENT);
+        assert_eq!(list.look.ambient, DEFAULT_AMBIENT);
     }
 }

@@ -372,15 +372,16 @@ impl ModelRenderer {
                 slot += 1;
             }
         }
-        let a = ambient.unwrap_or(Vec3::from(list.ambient));
+        let a = ambient.unwrap_or(Vec3::from(list.look.ambient));
         v.ambient = [a.x, a.y, a.z, 1.0];
-        v.shading = [if list.shading == Shading::Standard { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
-        let tone = match list.tone_mapping {
+        v.shading = [if list.look.shading == Shading::Standard { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
+        let tone = match list.look.tone_mapping {
             ToneMapping::None => 0.0,
             ToneMapping::Aces => 1.0,
             ToneMapping::Agx => 2.0,
         };
-        let exposure = if list.exposure.is_finite() && list.exposure > 0.0 { list.exposure } else { 1.0 };
+        let exposure =
+            if list.look.exposure.is_finite() && list.look.exposure > 0.0 { list.look.exposure } else { 1.0 };
         v.tone_mapping = [tone, exposure, 0.0, 0.0];
     }
 
