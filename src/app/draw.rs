@@ -220,7 +220,7 @@ fn world_matrix(w: &World, slot: u32) -> Mat4 {
 
 /// Debug cubes stand in for objects that show nothing else.
 fn has_model(w: &World, slot: usize) -> bool {
-    w.scene.components[slot].iter().any(|c| matches!(c.kind, crate::scene::ComponentKind::Model(_)))
+    w.scene.components[slot].iter().any(|c| matches!(c.kind, crate::scene::ComponentRef::Model(_)))
 }
 
 /// World bounds of every model instance and every game object (as a unit cube).

@@ -405,7 +405,7 @@ pub fn shutdown(g: &mut Game) {
         for (slot, comps) in w.scene.components.iter().enumerate() {
             if w.scene.alive[slot] {
                 for c in comps {
-                    if let crate::scene::ComponentKind::Script(i) = c.kind {
+                    if let crate::scene::ComponentRef::Script(i) = c.kind {
                         v.push(i);
                     }
                 }

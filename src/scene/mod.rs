@@ -4,8 +4,5 @@ pub mod objects;
 pub mod url;
 
 pub use message::{Message, MessageQueue};
-/// TEMP: `src/app` and `src/script` still use the old name of [`ComponentRef`]; renamed there,
-/// this goes.
-pub use objects::ComponentRef as ComponentKind;
 pub use objects::{BoneDriver, BoneStream, Component, ComponentRef, NONE, Scene, TransformView};
 pub use url::Url;

@@ -2,7 +2,7 @@
 //! The Lua wrapper (`lua/factory.lua`) checks the arguments and creates the script records.
 use super::{Ctx, world_status};
 use crate::game::factory::{self, Placement};
-use crate::scene::ComponentKind;
+use crate::scene::ComponentRef;
 use crate::scene::url::{self, Url};
 use crate::script::boundary;
 use glam::{Quat, Vec3};
@@ -24,7 +24,7 @@ crate::export! {
             let found = if u.socket != 0 && u.socket != w.socket { None } else { w.scene.find(u.path) };
             let comp = found.and_then(|s| w.scene.component(s, u.fragment));
             match comp.map(|c| c.kind) {
-                Some(ComponentKind::Factory(i)) => match w.factories.list.get(i as usize) {
+                Some(ComponentRef::Factory(i)) => match w.factories.list.get(i as usize) {
                     Some(f) if f.spec.collection == (collection != 0) => i as i32,
                     Some(f) => {
                         let is = if f.spec.collection { "collectionfactory" } else { "factory" };

@@ -173,7 +173,7 @@ crate::export! {
     /// and [`OTHER_COMPONENT`] when it has a component of another type with that id.
     fn script_of(ctx: Ctx, slot: u32, comp: u64) -> u32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
-            Some(crate::scene::ComponentKind::Script(i)) => i,
+            Some(crate::scene::ComponentRef::Script(i)) => i,
             Some(_) => OTHER_COMPONENT,
             None => NONE,
         })

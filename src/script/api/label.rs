@@ -5,14 +5,14 @@ use super::{Ctx, bytes, put, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
 use crate::game::labels::{LabelProperty, MAX_LABEL_TEXT};
-use crate::scene::ComponentKind;
+use crate::scene::ComponentRef;
 use crate::script::boundary::{OK, fail};
 use std::ffi::c_char;
 
 /// The label instance of a component, or Defold's message naming it.
 fn label_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     match w.scene.component(slot, comp).map(|c| c.kind) {
-        Some(ComponentKind::Label(i)) if w.labels.get(i).is_some() => Ok(i),
+        Some(ComponentRef::Label(i)) if w.labels.get(i).is_some() => Ok(i),
         _ => Err(format!("the component '{}' could not be found", name_of(comp))),
     }
 }

@@ -5,7 +5,7 @@ use super::types::{V3, V4};
 use super::{Ctx, put, slice, with_world};
 use crate::base::hash::{Hash, hash_remembered, name_of};
 use crate::game::World;
-use crate::scene::ComponentKind;
+use crate::scene::ComponentRef;
 use crate::script::boundary::{OK, fail};
 use std::ffi::c_char;
 
@@ -17,7 +17,7 @@ fn ok(status: i32) -> Result<(), String> {
 /// The model instance of a component, or a message naming what is missing.
 fn model_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     match w.scene.component(slot, comp).map(|c| c.kind) {
-        Some(ComponentKind::Model(i)) if w.models.instances.get(i as usize).is_some_and(|m| m.alive) => Ok(i),
+        Some(ComponentRef::Model(i)) if w.models.instances.get(i as usize).is_some_and(|m| m.alive) => Ok(i),
         _ => Err(format!("the component '{}' could not be found", name_of(comp))),
     }
 }
@@ -79,12 +79,12 @@ crate::export! {
     fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
             None => kind::NONE,
-            Some(ComponentKind::Script(_)) => kind::SCRIPT,
-            Some(ComponentKind::Model(_)) => kind::MODEL,
-            Some(ComponentKind::Camera(_)) => kind::CAMERA,
-            Some(ComponentKind::Light(_)) => kind::LIGHT,
-            Some(ComponentKind::Factory(_)) => kind::FACTORY,
-            Some(ComponentKind::Label(_)) => kind::LABEL,
+            Some(ComponentRef::Script(_)) => kind::SCRIPT,
+            Some(ComponentRef::Model(_)) => kind::MODEL,
+            Some(ComponentRef::Camera(_)) => kind::CAMERA,
+            Some(ComponentRef::Light(_)) => kind::LIGHT,
+            Some(ComponentRef::Factory(_)) => kind::FACTORY,
+            Some(ComponentRef::Label(_)) => kind::LABEL,
         })
         .unwrap_or(kind::NONE)
     }
