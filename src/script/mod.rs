@@ -99,6 +99,8 @@ pub struct ScriptHost {
     res: Resources,
     /// Stops a callback that does not return (time limit, SIGINT); see [`watchdog`].
     watch: std::sync::Arc<watchdog::Watch>,
+    /// `ulimit -v` is set: the Lua limit is measured again each frame.
+    address_space_limited: bool,
 }
 
 impl Drop for ScriptHost {
@@ -168,7 +170,7 @@ impl ScriptHost {
             log::warn!("cannot limit Lua's memory ({e}): running out of memory will abort");
         }
         let watch = watchdog::Watch::new(&lua);
-        Ok(ScriptHost { lua, entries, world, errors, res, watch })
+        Ok(ScriptHost { lua, entries, world, errors, res, watch, address_space_limited: address_space_limited() })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
@@ -322,11 +324,19 @@ impl ScriptHost {
         Ok(index)
     }
 
-    fn call_entry<A: mlua::IntoLuaMulti>(&self, f: &Function, args: A) {
+    /// Runs one of the runtime's passes; the scripts' own errors were reported inside it with
+    /// their place, so an error reaching here is the pass's (its memory error has no place of
+    /// its own), and `pass` names it.
+    fn call_entry<A: mlua::IntoLuaMulti>(&self, pass: &str, f: &Function, args: A) {
         let _running = self.watch.enter();
         if let Err(e) = f.call::<()>(args) {
             self.errors.set(self.errors.get() + 1);
-            log::error!("{e}");
+            let e = e.to_string();
+            if e.contains("not enough memory") {
+                log::error!("{pass}: not enough memory (Lua's memory limit was reached; the pass was stopped)");
+            } else {
+                log::error!("{pass}: {e}");
+            }
         }
     }
 }
@@ -371,10 +381,18 @@ pub fn declare_structs(lua: &Lua) -> mlua::Result<()> {
 }
 
 /// The most memory Lua may hold: half the machine's physical memory, and half the address
-/// space the process may map (`ulimit -v`), so the refusal comes from Lua's limit, never from
-/// the system. At least 256 MiB.
+/// space the process may still map (`ulimit -v`), so the refusal comes from Lua's limit, never
+/// from the system (mlua's allocator ends the process when the system refuses). At least 16 MiB.
+/// `SINEW_LUA_MEMORY_MB` lowers it (the tests' way to reach the limit quickly).
 pub fn lua_memory_limit() -> usize {
-    const FLOOR: usize = 256 << 20;
+    lua_memory_limit_with(0)
+}
+
+/// [`lua_memory_limit`] for a state holding `used` bytes: the room left in the address space
+/// shrinks as the renderer and the game map memory, so the limit is measured again each frame
+/// where the address space is limited (see [`ScriptHost::update`]).
+fn lua_memory_limit_with(used: usize) -> usize {
+    const FLOOR: usize = 16 << 20;
     // SAFETY: plain queries of the C library with no pointers but the rlimit out-value.
     let (pages, page, rlim) = unsafe {
         let mut r: libc::rlimit = std::mem::zeroed();
@@ -386,9 +404,31 @@ pub fn lua_memory_limit() -> usize {
         limit = (pages as usize).saturating_mul(page as usize) / 2;
     }
     if let Some(r) = rlim.filter(|&r| r != libc::RLIM_INFINITY) {
-        limit = limit.min(r as usize / 2);
+        let mapped = mapped_bytes().unwrap_or(0);
+        limit = limit.min(used + (r as usize).saturating_sub(mapped) / 2);
+    }
+    if let Some(mb) = std::env::var("SINEW_LUA_MEMORY_MB").ok().and_then(|v| v.parse::<usize>().ok()) {
+        limit = limit.min(mb.saturating_mul(1 << 20));
     }
     limit.max(FLOOR)
+}
+
+/// Whether the process runs under an address-space limit (then the Lua limit follows the room left).
+fn address_space_limited() -> bool {
+    // SAFETY: as above.
+    unsafe {
+        let mut r: libc::rlimit = std::mem::zeroed();
+        libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY
+    }
+}
+
+/// The process's mapped address space (the first field of /proc/self/statm, in pages).
+fn mapped_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: a plain query.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages.saturating_mul(usize::try_from(page).ok()?))
 }
 
 /// `{ collection, paths = { "/root", ... }, scripts = { { obj, comp, script, overrides } } }`
@@ -476,33 +516,37 @@ pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
 
 impl ScriptHooks for ScriptHost {
     fn init_new(&mut self) {
-        self.call_entry(&self.entries.init_new, ());
+        self.call_entry("the init pass", &self.entries.init_new, ());
     }
     fn update(&mut self, dt: f32) {
-        self.call_entry(&self.entries.update, dt);
+        if self.address_space_limited {
+            let used = self.lua.used_memory();
+            let _ = self.lua.set_memory_limit(lua_memory_limit_with(used));
+        }
+        self.call_entry("the update pass", &self.entries.update, dt);
     }
     fn late_update(&mut self, dt: f32) {
-        self.call_entry(&self.entries.late_update, dt);
+        self.call_entry("the late update pass", &self.entries.late_update, dt);
     }
     fn deliver(&mut self, instance: u32, msg: &Message) {
         let env = Envelope::of(msg);
-        self.call_entry(&self.entries.deliver, (instance, env.addr()));
+        self.call_entry("message delivery", &self.entries.deliver, (instance, env.addr()));
     }
     fn model_done(&mut self, instance: u32, callback: u32, msg: &Message) {
         let env = Envelope::of(msg);
-        self.call_entry(&self.entries.model_done, (instance, callback, env.addr()));
+        self.call_entry("an animation callback", &self.entries.model_done, (instance, callback, env.addr()));
     }
     fn destroy(&mut self, instance: u32) {
-        self.call_entry(&self.entries.destroy, instance);
+        self.call_entry("the final pass", &self.entries.destroy, instance);
     }
     fn timers(&mut self, dt: f32) {
-        self.call_entry(&self.entries.timers, dt);
+        self.call_entry("the timer pass", &self.entries.timers, dt);
     }
     fn before_tweens(&mut self, dt: f32) {
-        self.call_entry(&self.entries.before_tweens, dt);
+        self.call_entry("the tween pass", &self.entries.before_tweens, dt);
     }
     fn after_tweens(&mut self) {
-        self.call_entry(&self.entries.after_tweens, ());
+        self.call_entry("the tween pass", &self.entries.after_tweens, ());
     }
     fn fixed_update(&mut self, dt: f32, steps: u32) -> bool {
         let _running = self.watch.enter();
@@ -525,7 +569,7 @@ impl ScriptHooks for ScriptHost {
             addr(targets.as_ptr().cast()),
             targets.len(),
         );
-        self.call_entry(&self.entries.input, args);
+        self.call_entry("input dispatch", &self.entries.input, args);
     }
 }
 
