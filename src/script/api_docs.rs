@@ -130,6 +130,12 @@ pub const NAMESPACES: &[Namespace] = &[
     Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
     Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
     Namespace {
+        name: "types",
+        doc: "Which of Defold's value types a value is.",
+        examples: &[],
+        notes: "As in Defold, `type()` of a hash, URL or vmath value is `\"userdata\"` (they are FFI values inside Sinew).",
+    },
+    Namespace {
         name: "sys",
         doc: "Project settings, engine and system information, resources, exit.",
         examples: &["../scripting.md#sys-json-settings-and-data"],
@@ -559,6 +565,14 @@ pub const FUNCS: &[Func] = &[
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
     f("label", "get_text", "url: url_like", "string", "A label's text."),
+    // ---------------------------------------------------------------- types
+    f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
+    f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
+    f("types", "is_vector", "v: any", "boolean", "Whether `v` is a `vmath.vector` (any length)."),
+    f("types", "is_vector3", "v: any", "boolean", "Whether `v` is a `vmath.vector3`."),
+    f("types", "is_vector4", "v: any", "boolean", "Whether `v` is a `vmath.vector4`."),
+    f("types", "is_quat", "v: any", "boolean", "Whether `v` is a `vmath.quat`."),
+    f("types", "is_matrix4", "v: any", "boolean", "Whether `v` is a `vmath.matrix4`."),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(

@@ -38,7 +38,12 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("timer", include_str!("lua/timer.lua")),
     ("sys", include_str!("lua/sys.lua")),
     ("factory", include_str!("lua/factory.lua")),
+    ("types", include_str!("lua/types.lua")),
 ];
+
+/// Put before each built-in file, on its first line (line numbers stay): the runtime's files
+/// keep Lua's own `type`, which `types.lua` replaces for scripts with Defold's answer.
+const BUILTIN_PRELUDE: &str = "local type = type; ";
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
@@ -127,10 +132,13 @@ impl ScriptHost {
             let vm = load_vmath_over(&lua, &api, &sigs)?;
             let globals = lua.globals();
             globals.set("vmath", vm.get::<Table>("vmath")?)?;
-            let s: Table =
-                lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, sigs, ctx_addr, host_fns, vm))?;
+            let s: Table = lua
+                .load(format!("{BUILTIN_PRELUDE}{RUNTIME_LUA}"))
+                .set_name("@/builtins/runtime.lua")
+                .call((api, sigs, ctx_addr, host_fns, vm))?;
             for (name, code) in LUA_FILES {
-                let made: Value = lua.load(*code).set_name(format!("@/builtins/{name}.lua")).call(s.clone())?;
+                let code = format!("{BUILTIN_PRELUDE}{code}");
+                let made: Value = lua.load(code).set_name(format!("@/builtins/{name}.lua")).call(s.clone())?;
                 if let Value::Table(t) = made {
                     globals.set(*name, t)?;
                 }
