@@ -302,7 +302,7 @@ pub const FUNCS: &[Func] = &[
         "set_mesh_enabled",
         "url: url_like, mesh_id: hash_like, enabled: boolean",
         "",
-        "Shows or hides one mesh (glTF mesh name, else node name).",
+        "Shows or hides one mesh, named by its glTF node as in Defold (its glTF mesh name works too).",
     ),
     f("model", "get_mesh_enabled", "url: url_like, mesh_id: hash_like", "boolean", "Whether a mesh is shown."),
     f(
