@@ -66,6 +66,14 @@ fn lua_api_save() {
     assert!(data.join("sinew_save_test/slot1").is_file(), "the save is where get_save_file said");
 }
 
+/// The `camera` namespace and camera properties through go.get/go.set, against the formulas.
+#[test]
+fn lua_api_camera() {
+    let p = committed("api_camera");
+    let r = run_project(p.path(), 4, &[]);
+    assert_lua_passed(&r, "api_camera");
+}
+
 #[test]
 fn lua_api_sys() {
     let p = committed("api_sys");

@@ -196,16 +196,7 @@ impl Scenery {
     /// all game objects) as they were on the first frame.
     fn camera(&mut self, w: &World, aspect: f32) -> CameraView {
         if let Some(c) = w.models.cameras.iter().find(|c| c.alive && c.enabled) {
-            let s = &c.spec;
-            return camera_from_component(
-                world_matrix(w, c.slot),
-                s.fov,
-                s.near,
-                s.far,
-                s.orthographic,
-                s.ortho_height,
-                aspect,
-            );
+            return camera_from_component(world_matrix(w, c.slot), &c.spec, aspect);
         }
         if let Some((width, height)) = self.screen_view {
             return crate::render::screen_camera(width, height);

@@ -1,6 +1,7 @@
 //! One step of a frame over the game's state. Scripts are reached through [`ScriptHooks`], so this
 //! layer knows nothing of Lua; the renderer only reads what [`World`] holds.
 pub mod animation;
+pub mod camera;
 pub mod dispatch;
 pub mod factory;
 pub mod input;

@@ -323,6 +323,8 @@ pub struct CameraSpec {
     pub far: f32,
     pub orthographic: bool,
     pub ortho_height: f32,
+    /// Defold's `orthographic_zoom`: the view shows `ortho_height / zoom` world units.
+    pub zoom: f32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -59,26 +59,10 @@ pub fn screen_camera(width: u32, height: u32) -> CameraView {
     CameraView { view: Mat4::IDENTITY, proj: orthographic(0.0, w, 0.0, h, -1.0, 1.0), position: Vec3::ZERO }
 }
 
-/// A camera component on a game object with world transform `world`; it looks down the
-/// object's -Z with +Y up. Scale in `world` is ignored (it would skew the view).
-pub fn camera_from_component(
-    world: Mat4,
-    fov: f32,
-    near: f32,
-    far: f32,
-    orthographic_projection: bool,
-    ortho_height: f32,
-    aspect: f32,
-) -> CameraView {
-    let (_, rotation, position) = world.to_scale_rotation_translation();
-    let view = Mat4::from_rotation_translation(rotation, position).inverse();
-    let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
-    let proj = if orthographic_projection {
-        let (h, w) = (ortho_height * 0.5, ortho_height * 0.5 * aspect);
-        orthographic(-w, w, -h, h, near, far)
-    } else {
-        perspective(fov, aspect, near, far)
-    };
+/// A camera component on a game object with world transform `world` (the math is the game
+/// layer's, which scripts' `camera.*` share).
+pub fn camera_from_component(world: Mat4, spec: &crate::project::types::CameraSpec, aspect: f32) -> CameraView {
+    let (view, proj, position) = crate::game::camera::matrices(world, spec, aspect);
     CameraView { view, proj, position }
 }
 
@@ -135,13 +119,21 @@ mod tests {
     #[test]
     fn component_camera_looks_down_minus_z() {
         let world = Mat4::from_translation(Vec3::new(0.0, 0.0, 10.0));
-        let cam = camera_from_component(world, 0.8, 0.1, 100.0, false, 10.0, 1.5);
+        let spec = |orthographic| crate::project::types::CameraSpec {
+            fov: 0.8,
+            near: 0.1,
+            far: 100.0,
+            orthographic,
+            ortho_height: 10.0,
+            zoom: 1.0,
+        };
+        let cam = camera_from_component(world, &spec(false), 1.5);
         assert_eq!(cam.position, Vec3::new(0.0, 0.0, 10.0));
         let q = ndc(&cam, Vec3::ZERO);
         assert!(q.truncate().length() < 1e-5 && q.z.abs() < 1.0);
         let behind = cam.view.transform_point3(Vec3::new(0.0, 0.0, 20.0));
         assert!(behind.z > 0.0);
-        let ortho = camera_from_component(world, 0.8, 0.1, 100.0, true, 10.0, 2.0);
+        let ortho = camera_from_component(world, &spec(true), 2.0);
         assert!((ndc(&ortho, Vec3::new(0.0, 5.0, 0.0)).y - 1.0).abs() < 1e-5);
         assert!((ndc(&ortho, Vec3::new(10.0, 0.0, 0.0)).x - 1.0).abs() < 1e-5);
     }

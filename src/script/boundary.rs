@@ -311,7 +311,7 @@ fn vector() -> CStruct {
 /// from its Rust definition: no Lua file spells one (a test below scans them), so a value
 /// changed here cannot leave a stale copy in Lua.
 pub fn constants() -> Vec<(&'static str, f64)> {
-    use super::api::{animate, go, label, model, msg};
+    use super::api::{animate, camera, go, label, model, msg};
     use crate::game::input::actions as input;
     use crate::scene::message::{self, tag};
     let mut k: Vec<(&'static str, f64)> = vec![
@@ -331,6 +331,11 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("LABEL_COLOR", f64::from(label::which::COLOR)),
         ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
         ("LABEL_SCALE", f64::from(label::which::SCALE)),
+        ("CAMERA_FOV", f64::from(camera::which::FOV)),
+        ("CAMERA_NEAR_Z", f64::from(camera::which::NEAR_Z)),
+        ("CAMERA_FAR_Z", f64::from(camera::which::FAR_Z)),
+        ("CAMERA_ORTHOGRAPHIC_ZOOM", f64::from(camera::which::ORTHOGRAPHIC_ZOOM)),
+        ("CAMERA_ASPECT_RATIO", f64::from(camera::which::ASPECT_RATIO)),
         ("PLAYER_CURSOR", f64::from(model::player::CURSOR)),
         ("PLAYER_PLAYBACK_RATE", f64::from(model::player::PLAYBACK_RATE)),
         ("INPUT_GROUP_END", f64::from(input::GROUP_END)),

@@ -38,6 +38,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("timer", include_str!("lua/timer.lua")),
     ("sys", include_str!("lua/sys.lua")),
     ("factory", include_str!("lua/factory.lua")),
+    ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
 ];
 

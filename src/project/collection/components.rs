@@ -32,6 +32,7 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         far,
         orthographic,
         ortho_height,
+        orthographic_zoom,
         kind,
         color,
         intensity,
@@ -64,7 +65,7 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
 /// The first field that is set but belongs to another component type.
 pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
     use ComponentType::*;
-    let fields: [(&str, bool, &[ComponentType]); 28] = [
+    let fields: [(&str, bool, &[ComponentType]); 29] = [
         ("script", c.script.is_some(), &[Script]),
         ("properties", c.properties.is_some(), &[Script]),
         ("model", c.model.is_some(), &[Model]),
@@ -80,6 +81,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("far", c.far.is_some(), &[Camera]),
         ("orthographic", c.orthographic.is_some(), &[Camera]),
         ("ortho_height", c.ortho_height.is_some(), &[Camera]),
+        ("orthographic_zoom", c.orthographic_zoom.is_some(), &[Camera]),
         ("kind", c.kind.is_some(), &[Light]),
         ("color", c.color.is_some(), &[Light, Label]),
         ("intensity", c.intensity.is_some(), &[Light]),
@@ -259,6 +261,7 @@ pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadEr
         far: c.far.unwrap_or(1000.0),
         orthographic: c.orthographic.unwrap_or(false),
         ortho_height: c.ortho_height.unwrap_or(10.0),
+        zoom: c.orthographic_zoom.unwrap_or(1.0),
     };
     let id = &c.id.value.0;
     let problem = if cam.far <= cam.near {
@@ -269,6 +272,8 @@ pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadEr
         Some("fov must be between 0 and pi radians")
     } else if cam.orthographic && cam.ortho_height <= 0.0 {
         Some("ortho_height must be positive")
+    } else if !(cam.zoom > 0.0 && cam.zoom.is_finite()) {
+        Some("orthographic_zoom must be positive")
     } else {
         None
     };

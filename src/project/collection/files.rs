@@ -74,6 +74,7 @@ pub(super) struct ComponentDesc {
     pub(super) far: Option<f32>,
     pub(super) orthographic: Option<bool>,
     pub(super) ortho_height: Option<f32>,
+    pub(super) orthographic_zoom: Option<f32>,
     pub(super) kind: Option<LightKindDesc>,
     /// A light's (3 numbers) or a label's (3 or 4) colour: checked per type after parsing.
     pub(super) color: Option<Located<Vec<f32>>>,

@@ -143,7 +143,8 @@ fn defaults() {
         transform: Box::default(),
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
-    let cam = CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0 };
+    let cam =
+        CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0, zoom: 1.0 };
     assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
     let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0 };
     assert_eq!(o.components[2].kind, ComponentKind::Light(light));

@@ -302,13 +302,13 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
     if let Some(f) = r.field("orthographic_projection") {
         out.put("orthographic", Node::Bool(ortho), Some(&f.value_at));
     }
+    if let Some((zoom, f)) = r.number("orthographic_zoom", p) {
+        out.put("orthographic_zoom", Node::Num(zoom), Some(&f.value_at));
+    }
     if ortho {
         // Zoom 1 shows one world unit per pixel of the display height.
-        let zoom = r.number("orthographic_zoom", p).map_or(1.0, |(z, _)| z);
         let height = cx.display_height() as f64;
-        let at = r.field("orthographic_zoom").map(|f| &f.at);
-        let h = if zoom > 0.0 { height / zoom } else { -1.0 };
-        out.put("ortho_height", Node::Num(h), at);
+        out.put("ortho_height", Node::Num(height), None);
     }
 }
 

@@ -206,7 +206,11 @@ fn models_and_component_files() {
     let c = p.load("/c.collection").unwrap();
     let kinds = &c.objects[0].components;
     let ComponentKind::Camera(cam) = &kinds[0].kind else { panic!("not a camera") };
-    assert_eq!((cam.fov, cam.near, cam.far, cam.orthographic, cam.ortho_height), (0.5, -1.0, 1.0, true, 200.0));
+    // Zoom 1 shows the display's height (400 here); the file's zoom 2 is kept as the zoom.
+    assert_eq!(
+        (cam.fov, cam.near, cam.far, cam.orthographic, cam.ortho_height, cam.zoom),
+        (0.5, -1.0, 1.0, true, 400.0, 2.0)
+    );
     let ComponentKind::Factory(f) = &kinds[1].kind else { panic!("not a factory") };
     assert_eq!(f.prototype, "/p.go");
     let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };

@@ -1,0 +1,121 @@
+-- The `camera` namespace (Defold's, plus screen_to_world / world_to_screen) and camera-component
+-- properties for go.get/go.set (`fov`, `near_z`, `far_z`, `orthographic_zoom`, `aspect_ratio`).
+-- Arguments are checked here; Rust does the work (api/camera.rs, game/camera.rs).
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
+local fail, argerr, current = S.fail, S.argerr, S.current
+
+local K = S.K
+local CAMERA = K.COMPONENT_CAMERA
+local PROPS = {
+  fov = K.CAMERA_FOV, near_z = K.CAMERA_NEAR_Z, far_z = K.CAMERA_FAR_Z,
+  orthographic_zoom = K.CAMERA_ORTHOGRAPHIC_ZOOM, aspect_ratio = K.CAMERA_ASPECT_RATIO,
+}
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+local f1 = ffi.new("float[1]")
+
+local function prop(slot, comp, which, value)
+  check(F.camera_prop(ctx, slot, comp, which, value ~= nil and 1 or 0, value or 0, f1))
+  return f1[0]
+end
+
+---------------------------------------------------------------- go.get / go.set
+local props = {}
+S.component_kinds[CAMERA] = props
+
+function props.kind(slot, comp, name)
+  return PROPS[name] and "number" or nil
+end
+
+local function which_of(name, where_text)
+  local w = PROPS[name]
+  if w == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  return w
+end
+
+function props.get(slot, comp, name, where_text)
+  return prop(slot, comp, which_of(name, where_text))
+end
+
+function props.set(slot, comp, name, value, where_text)
+  local w = which_of(name, where_text)
+  if type(value) ~= "number" then
+    fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
+  end
+  prop(slot, comp, w, value)
+end
+
+---------------------------------------------------------------- camera.*
+local camera = {}
+
+-- The camera `url` names (nil: the one drawn now), as slot and component id.
+local slot_out, comp_out = ffi.new("uint32_t[1]"), ffi.new("uint64_t[1]")
+local function camera_of(fname, url, n)
+  local r = current()
+  if r == nil then fail("You can only access camera.* functions and values from a script instance (.script file)") end
+  if url == nil then
+    local found = F.camera_active(ctx, slot_out, comp_out)
+    if found < 0 then S.fail_last() end
+    if found == 0 then fail(fname .. ": there is no enabled camera") end
+    return slot_out[0], comp_out[0]
+  end
+  local u = S.url_t(S.to_url(url, fname, n, r))
+  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
+  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
+  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= CAMERA then
+    fail(string.format("%s: the component '%s' could not be found", fname, S.url_text(u)))
+  end
+  return slot, u.f
+end
+
+for name, which in pairs(PROPS) do
+  local getter = "get_" .. name
+  camera[getter] = function(url)
+    local slot, comp = camera_of("camera." .. getter, url, 1)
+    return prop(slot, comp, which)
+  end
+  if name ~= "aspect_ratio" then
+    local setter = "set_" .. name
+    camera[setter] = function(url, value)
+      local slot, comp = camera_of("camera." .. setter, url, 1)
+      if type(value) ~= "number" then argerr("camera." .. setter, 2, "number", value) end
+      prop(slot, comp, which, value)
+    end
+  end
+end
+
+function camera.get_cameras()
+  local n = F.camera_list(ctx, nil, 0)
+  if n < 0 then S.fail_last() end
+  local out = ffi.new("sinew_url[?]", math.max(n, 1))
+  n = F.camera_list(ctx, out, n)
+  local list = {}
+  for i = 0, n - 1 do list[i + 1] = S.url_t(out[i].s, out[i].p, out[i].f) end
+  return list
+end
+
+local function matrix(fname, url, which)
+  local slot, comp = camera_of(fname, url, 1)
+  local m = vm.matrix4_t()
+  check(F.camera_matrix(ctx, slot, comp, which, m))
+  return m
+end
+function camera.get_view(url) return matrix("camera.get_view", url, 0) end
+function camera.get_projection(url) return matrix("camera.get_projection", url, 1) end
+
+local function convert(fname, p, url, to_world)
+  if not ffi.istype(vm.vector3_t, p) then argerr(fname, 1, "vector3", p) end
+  local slot, comp = camera_of(fname, url, 2)
+  local out = vm.vector3_t()
+  check(F.camera_convert(ctx, slot, comp, to_world, p.x, p.y, p.z, out))
+  return out
+end
+-- Window pixel (x, y; origin bottom left, as action.screen_x/screen_y) and z, the distance in
+-- front of the camera, to a world point.
+function camera.screen_to_world(p, url) return convert("camera.screen_to_world", p, url, 1) end
+-- A world point to window pixel (x, y) and its distance in front of the camera (z).
+function camera.world_to_screen(p, url) return convert("camera.world_to_screen", p, url, 0) end
+
+return camera
