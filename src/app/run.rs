@@ -249,6 +249,7 @@ pub fn run(opts: RunOptions) -> i32 {
         let dt = fixed_dt.unwrap_or_else(|| now.duration_since(last).as_secs_f32().min(0.25));
         last = now;
         step(&mut g, dt, &mut stats);
+        gfx.set_mouse_lock(g.world.borrow().input.mouse_lock);
         let t = Instant::now();
         let clear = g.world.borrow().render.clear_color.unwrap_or(g.settings.clear_color);
         gfx.begin_frame(clear);

@@ -221,6 +221,15 @@ impl Gfx {
         self.window.gl_swap_window();
     }
 
+    /// Hides the cursor and switches SDL to relative motion (or back); nothing when headless.
+    pub fn set_mouse_lock(&mut self, on: bool) {
+        if self.headless || self.input.mouse_locked() == on {
+            return;
+        }
+        self._sdl.mouse().set_relative_mouse_mode(on);
+        self.input.set_mouse_locked(on);
+    }
+
     /// Drains pending window-system events into `out` as raw input events.
     pub fn poll_events(&mut self, out: &mut Vec<RawEvent>) {
         for e in self.event_pump.poll_iter() {

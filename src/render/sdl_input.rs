@@ -13,6 +13,10 @@ use sdl2::mouse::{MouseButton, MouseWheelDirection};
 pub struct SdlInput {
     controllers: Option<sdl2::GameControllerSubsystem>,
     pads: Vec<Option<GameController>>,
+    /// Relative mouse mode: SDL holds the cursor still, so positions are summed from the
+    /// motion's `xrel`/`yrel` from where the lock began (`action.dx`/`dy` keep coming).
+    locked: Option<(f32, f32)>,
+    last: (f32, f32),
 }
 
 impl SdlInput {
@@ -25,7 +29,7 @@ impl SdlInput {
                 None
             }
         });
-        SdlInput { controllers, pads: Vec::new() }
+        SdlInput { controllers, pads: Vec::new(), locked: None, last: (0.0, 0.0) }
     }
 
     fn pad_index(&self, instance: u32) -> Option<u32> {
@@ -33,7 +37,27 @@ impl SdlInput {
     }
 
     /// Translates one SDL event, appending zero or more raw events.
+    pub fn mouse_locked(&self) -> bool {
+        self.locked.is_some()
+    }
+
+    pub fn set_mouse_locked(&mut self, on: bool) {
+        self.locked = on.then_some(self.last);
+    }
+
     pub fn translate(&mut self, event: Event, out: &mut Vec<RawEvent>) {
+        if let Event::MouseMotion { x, y, xrel, yrel, .. } = event {
+            let p = match &mut self.locked {
+                Some(at) => {
+                    *at = (at.0 + xrel as f32, at.1 + yrel as f32);
+                    *at
+                }
+                None => (x as f32, y as f32),
+            };
+            self.last = p;
+            out.push(RawEvent::MouseMove { x: p.0, y: p.1 });
+            return;
+        }
         match event {
             Event::ControllerDeviceAdded { which, .. } => self.connect(which, out),
             Event::ControllerDeviceRemoved { which, .. } => {
@@ -301,6 +325,35 @@ mod tests {
         );
         let text = Event::TextInput { timestamp: 0, window_id: 1, text: "é".into() };
         assert_eq!(one(text), [RawEvent::Text("é".into())]);
+    }
+
+    /// Under a mouse lock SDL holds the cursor still: positions go on from where the lock began,
+    /// summed from the relative motion, so `action.dx`/`dy` keep coming.
+    #[test]
+    fn a_locked_mouse_moves_by_its_relative_motion() {
+        let motion = |x, y, xrel, yrel| Event::MouseMotion {
+            timestamp: 0,
+            window_id: 1,
+            which: 0,
+            mousestate: MouseState::from_sdl_state(0),
+            x,
+            y,
+            xrel,
+            yrel,
+        };
+        let mut s = SdlInput::new(None);
+        let mut out = Vec::new();
+        s.translate(motion(10, 20, 0, 0), &mut out);
+        s.set_mouse_locked(true);
+        s.translate(motion(50, 50, 5, -3), &mut out);
+        s.translate(motion(50, 50, 5, -3), &mut out);
+        s.set_mouse_locked(false);
+        s.translate(motion(7, 8, 0, 0), &mut out);
+        let at: Vec<(f32, f32)> = out
+            .iter()
+            .filter_map(|e| if let RawEvent::MouseMove { x, y } = e { Some((*x, *y)) } else { None })
+            .collect();
+        assert_eq!(at, [(10.0, 20.0), (15.0, 17.0), (20.0, 14.0), (7.0, 8.0)]);
     }
 
     #[test]

@@ -691,6 +691,14 @@ pub const FUNCS: &[Func] = &[
     ),
     // ---------------------------------------------------------------- window, json, socket
     f("window", "get_size", "", "width: number, height: number", "The window's size in pixels (headless too)."),
+    f(
+        "window",
+        "set_mouse_lock",
+        "flag: boolean",
+        "",
+        "Hides the cursor and holds it in the window; mouse motion still gives `action.dx`/`dy` (headless: only the state).",
+    ),
+    f("window", "get_mouse_lock", "", "boolean", "Whether the mouse is locked."),
     f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
     f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
     f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),

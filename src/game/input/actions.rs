@@ -114,6 +114,8 @@ pub struct InputState {
     pub text: String,
     /// Script instances to call, top of the stack first, [`GROUP_END`] after each object.
     pub targets: Vec<u32>,
+    /// `window.set_mouse_lock`: the app hides the cursor and reports relative motion while set.
+    pub mouse_lock: bool,
 }
 
 /// Ends one object's scripts in [`InputState::targets`].

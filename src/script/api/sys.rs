@@ -1,6 +1,7 @@
 //! `sys.*`, `window.*` and the runtime's own channel: the last error message and the exit request.
 use super::types::V3;
 use super::{Ctx, put, with_world, world_status};
+use crate::script::boundary::OK;
 use std::ffi::c_char;
 
 crate::export! {
@@ -12,6 +13,20 @@ crate::export! {
     /// `sys.exit(code)`: the run ends after this frame with `code`.
     fn exit(ctx: Ctx, code: i32) {
         with_world(ctx, |w| w.exit_code = Some(code));
+    }
+
+    /// `window.set_mouse_lock` (`set` 0 or 1) and `window.get_mouse_lock` (`set` < 0): returns the
+    /// state (0/1) after the call.
+    fn window_mouse_lock(ctx: Ctx, set: i32) -> i32 {
+        let mut state = -1;
+        let rc = world_status(ctx, |w| {
+            if set >= 0 {
+                w.input.mouse_lock = set != 0;
+            }
+            state = i32::from(w.input.mouse_lock);
+            OK
+        });
+        if rc == OK { state } else { -1 }
     }
 
     /// `window.get_size()`: the real window's size in pixels (x, y of `out`).

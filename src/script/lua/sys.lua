@@ -93,6 +93,17 @@ function window.get_size()
   if F.window_size(ctx, size) ~= 0 then S.fail_last() end
   return size.x, size.y
 end
+-- Defold's mouse lock: the cursor hidden and held in the window, motion still reported
+-- (`action.dx`/`dy`); headless it is only the state.
+function window.set_mouse_lock(flag)
+  if type(flag) ~= "boolean" then S.argerr("window.set_mouse_lock", 1, "boolean", flag) end
+  if F.window_mouse_lock(ctx, flag and 1 or 0) < 0 then S.fail_last() end
+end
+function window.get_mouse_lock()
+  local s = F.window_mouse_lock(ctx, -1)
+  if s < 0 then S.fail_last() end
+  return s == 1
+end
 _G.window = S.unsupported_rest("window", window)
 
 ---------------------------------------------------------------- json
