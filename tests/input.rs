@@ -18,6 +18,22 @@ fn lines(r: &Run) -> Vec<&str> {
     r.stdout.lines().collect()
 }
 
+/// `window.set_listener` hears the window's focus, minimising and resizes, through `--replay`.
+#[test]
+fn window_listener_hears_focus_minimise_and_resize() {
+    let p = committed("window_events");
+    let r = replay(&p, "events.replay", "0.1", &["--size", "64x48"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let expected = [
+        "tester FOCUS_LOST nil nil",
+        "tester FOCUS_GAINED nil nil",
+        "tester RESIZED 300 200",
+        "tester ICONIFIED nil nil",
+        "tester DEICONIFIED nil nil",
+    ];
+    assert_eq!(lines(&r), expected, "{}", r.show());
+}
+
 #[test]
 fn keys_press_hold_repeat_release() {
     let p = committed("input_keys");

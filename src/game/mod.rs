@@ -47,6 +47,8 @@ pub trait ScriptHooks {
     /// Delivers each action to `targets` (script instances, top of the focus stack first,
     /// `input::actions::GROUP_END` after each object's) until an object consumes it.
     fn input(&mut self, _actions: &[input::ActionEvent], _text: &str, _targets: &[u32]) {}
+    /// The frame's window events, `[WindowChange, width, height]` each (`window.set_listener`).
+    fn window_events(&mut self, _events: &[[u32; 3]]) {}
 }
 
 /// Frame phases that `--stats` reports separately.

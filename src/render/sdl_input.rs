@@ -3,6 +3,7 @@
 //! Gamepads go through SDL's game-controller layer (its mapping database), so `GAMEPAD_RPAD_DOWN`
 //! is the bottom face button on every pad SDL knows.
 use crate::game::input::RawEvent;
+use crate::game::input::raw::WindowChange;
 use crate::project::input::Input;
 use sdl2::controller::{Axis, Button, GameController};
 use sdl2::event::{Event, WindowEvent};
@@ -132,6 +133,10 @@ fn translate_plain(event: Event) -> Option<RawEvent> {
         }
         Event::TextInput { text, .. } => RawEvent::Text(text),
         Event::TextEditing { text, .. } => RawEvent::MarkedText(text),
+        Event::Window { win_event: WindowEvent::FocusGained, .. } => RawEvent::Window(WindowChange::FocusGained),
+        Event::Window { win_event: WindowEvent::FocusLost, .. } => RawEvent::Window(WindowChange::FocusLost),
+        Event::Window { win_event: WindowEvent::Minimized, .. } => RawEvent::Window(WindowChange::Iconified),
+        Event::Window { win_event: WindowEvent::Restored, .. } => RawEvent::Window(WindowChange::Deiconified),
         Event::Window { win_event: WindowEvent::SizeChanged(w, h), .. } => {
             RawEvent::Resize { width: w.max(1) as u32, height: h.max(1) as u32 }
         }

@@ -699,6 +699,13 @@ pub const FUNCS: &[Func] = &[
         "Hides the cursor and holds it in the window; mouse motion still gives `action.dx`/`dy` (headless: only the state).",
     ),
     f("window", "get_mouse_lock", "", "boolean", "Whether the mouse is locked."),
+    f(
+        "window",
+        "set_listener",
+        "callback: fun(self: table, event: integer, data: table)|nil",
+        "",
+        "Calls `callback` with `window.WINDOW_EVENT_*` on focus changes, minimising and resizes (`data.width`/`height`), with the setting script's `self`; nil removes it.",
+    ),
     f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
     f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
     f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),
@@ -797,6 +804,16 @@ pub fn constants() -> Vec<Const> {
         push("go", format!("EASING_{n}"), i as f64, format!("Easing curve {i}."));
     }
     push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
+    for (c, n) in crate::game::input::raw::WindowChange::ALL {
+        let name = format!("WINDOW_EVENT_{}", n.to_uppercase());
+        push("window", name, c as u32 as f64, format!("`window.set_listener` event: {}.", n.replace('_', " ")));
+    }
+    push(
+        "window",
+        "WINDOW_EVENT_ICONFIED".into(),
+        crate::game::input::raw::WindowChange::Iconified as u32 as f64,
+        "Defold's spelling of `WINDOW_EVENT_ICONIFIED`.".into(),
+    );
     for ns in ["factory", "collectionfactory"] {
         for (i, n) in ["UNLOADED", "LOADING", "LOADED"].iter().enumerate() {
             push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));

@@ -313,6 +313,7 @@ fn vector() -> CStruct {
 pub fn constants() -> Vec<(&'static str, f64)> {
     use super::api::{animate, camera, go, label, model, msg};
     use crate::game::input::actions as input;
+    use crate::game::input::raw::WindowChange;
     use crate::scene::message::{self, tag};
     let mut k: Vec<(&'static str, f64)> = vec![
         ("NONE", f64::from(crate::scene::NONE)),
@@ -331,6 +332,11 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("LABEL_COLOR", f64::from(label::which::COLOR)),
         ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
         ("LABEL_SCALE", f64::from(label::which::SCALE)),
+        ("WINDOW_EVENT_FOCUS_LOST", f64::from(WindowChange::FocusLost as u32)),
+        ("WINDOW_EVENT_FOCUS_GAINED", f64::from(WindowChange::FocusGained as u32)),
+        ("WINDOW_EVENT_RESIZED", f64::from(WindowChange::Resized as u32)),
+        ("WINDOW_EVENT_ICONIFIED", f64::from(WindowChange::Iconified as u32)),
+        ("WINDOW_EVENT_DEICONIFIED", f64::from(WindowChange::Deiconified as u32)),
         ("CAMERA_FOV", f64::from(camera::which::FOV)),
         ("CAMERA_NEAR_Z", f64::from(camera::which::NEAR_Z)),
         ("CAMERA_FAR_Z", f64::from(camera::which::FAR_Z)),

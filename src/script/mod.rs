@@ -94,6 +94,7 @@ struct Entries {
     fixed_update: Function,
     input: Function,
     timers: Function,
+    window_events: Function,
 }
 
 pub struct ScriptHost {
@@ -178,6 +179,7 @@ impl ScriptHost {
                 fixed_update: e.get("fixed_update")?,
                 input: e.get("input")?,
                 timers: e.get("timers")?,
+                window_events: e.get("window_events")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -587,6 +589,11 @@ impl ScriptHooks for ScriptHost {
             targets.len(),
         );
         self.call_entry("input dispatch", &self.entries.input, args);
+    }
+    fn window_events(&mut self, events: &[[u32; 3]]) {
+        // An address as a number, as for `input`: Lua reads the slice only during this call.
+        let args = (events.as_ptr() as usize as f64, events.len());
+        self.call_entry("window events", &self.entries.window_events, args);
     }
 }
 

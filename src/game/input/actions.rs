@@ -116,6 +116,8 @@ pub struct InputState {
     pub targets: Vec<u32>,
     /// `window.set_mouse_lock`: the app hides the cursor and reports relative motion while set.
     pub mouse_lock: bool,
+    /// This frame's window events for `window.set_listener`: (WindowChange, width, height).
+    pub window_events: Vec<[u32; 3]>,
 }
 
 /// Ends one object's scripts in [`InputState::targets`].
@@ -210,7 +212,11 @@ impl InputState {
             RawEvent::GamepadButton { gamepad, input, down } => {
                 self.set_level(*input, if *down { 1.0 } else { 0.0 }, *gamepad)
             }
-            RawEvent::Resize { width, height } => self.set_window_size(*width, *height),
+            RawEvent::Resize { width, height } => {
+                self.set_window_size(*width, *height);
+                self.window_events.push([super::raw::WindowChange::Resized as u32, *width, *height]);
+            }
+            RawEvent::Window(c) => self.window_events.push([*c as u32, 0, 0]),
         }
     }
 

@@ -21,6 +21,13 @@ use std::cell::RefCell;
 /// instances, to the scripts. The buffers are lent out and put back, so nothing is allocated
 /// in a steady state and Lua can reach the world while it runs.
 pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
+    let events = std::mem::take(&mut world.borrow_mut().input.window_events);
+    if !events.is_empty() {
+        hooks.window_events(&events);
+    }
+    let mut events = events;
+    events.clear();
+    world.borrow_mut().input.window_events = events;
     let (frame, text, targets) = {
         let w = &mut *world.borrow_mut();
         w.input.build(dt);

@@ -53,4 +53,32 @@ pub enum RawEvent {
         width: u32,
         height: u32,
     },
+    /// Focus and minimising, for `window.set_listener` (a resize is [`RawEvent::Resize`]).
+    Window(WindowChange),
+}
+
+/// What `window.set_listener`'s callback hears (Defold's `window.WINDOW_EVENT_*`; the Lua
+/// constants are these values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowChange {
+    FocusLost = 0,
+    FocusGained = 1,
+    Resized = 2,
+    Iconified = 3,
+    Deiconified = 4,
+}
+
+impl WindowChange {
+    /// Names in replay files and Lua constants (`WINDOW_EVENT_` + upper case).
+    pub const ALL: [(WindowChange, &'static str); 5] = [
+        (WindowChange::FocusLost, "focus_lost"),
+        (WindowChange::FocusGained, "focus_gained"),
+        (WindowChange::Resized, "resized"),
+        (WindowChange::Iconified, "iconified"),
+        (WindowChange::Deiconified, "deiconified"),
+    ];
+
+    pub fn name(self) -> &'static str {
+        Self::ALL.iter().find(|(c, _)| *c == self).map_or("", |(_, n)| n)
+    }
 }

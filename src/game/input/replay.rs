@@ -57,6 +57,7 @@ fn event(o: &Map<String, Value>) -> Result<(u64, RawEvent), String> {
         "gamepad_disconnected" => &["gamepad"],
         "gamepad_axis" => &["gamepad", "input", "value"],
         "resize" => &["width", "height"],
+        "window" => &["event"],
         "quit" => &[],
         other => return Err(format!("unknown event type '{other}'")),
     };
@@ -106,6 +107,20 @@ fn event(o: &Map<String, Value>) -> Result<(u64, RawEvent), String> {
             RawEvent::GamepadButton { gamepad: uint("gamepad")?, input: input(Device::Gamepad)?, down: down()? }
         }
         "resize" => RawEvent::Resize { width: uint("width")?.max(1), height: uint("height")?.max(1) },
+        "window" => {
+            let name = text("event")?;
+            match super::raw::WindowChange::ALL
+                .iter()
+                .find(|(c, n)| *n == name && *c != super::raw::WindowChange::Resized)
+            {
+                Some((c, _)) => RawEvent::Window(*c),
+                None => {
+                    return Err(format!(
+                        "unknown window event {name:?} (focus_lost, focus_gained, iconified, deiconified; a resize is a \"resize\" event)"
+                    ));
+                }
+            }
+        }
         _ => RawEvent::Quit,
     };
     Ok((frame, e))
@@ -146,6 +161,7 @@ pub fn line(frame: u64, e: &RawEvent) -> String {
             input.name()
         ),
         RawEvent::Resize { width, height } => format!("{}, \"width\": {width}, \"height\": {height}}}", head("resize")),
+        RawEvent::Window(c) => format!("{}, \"event\": \"{}\"}}", head("window"), c.name()),
     }
 }
 

@@ -104,6 +104,32 @@ function window.get_mouse_lock()
   if s < 0 then S.fail_last() end
   return s == 1
 end
+-- Defold's window listener: one per game, called with the script that set it as `self`.
+local listener = nil
+for _, k in ipairs({ "FOCUS_LOST", "FOCUS_GAINED", "RESIZED", "ICONIFIED", "DEICONIFIED" }) do
+  window["WINDOW_EVENT_" .. k] = S.K["WINDOW_EVENT_" .. k]
+end
+-- Defold spells the iconified constant without its second I.
+window.WINDOW_EVENT_ICONFIED = window.WINDOW_EVENT_ICONIFIED
+function window.set_listener(callback)
+  if callback ~= nil and type(callback) ~= "function" then
+    S.argerr("window.set_listener", 1, "function or nil", callback)
+  end
+  local r = S.current()
+  if r == nil then S.fail("window.set_listener can only be called from a script instance") end
+  listener = callback and { r = r, cb = callback } or nil
+end
+function S.E.window_events(addr, n)
+  local l = listener
+  if l == nil then return end
+  if l.r.destroyed then listener = nil return end
+  local ev = ffi.cast("const uint32_t *", addr)
+  for i = 0, n - 1 do
+    local kind, w, h = ev[3 * i], ev[3 * i + 1], ev[3 * i + 2]
+    local data = { width = kind == S.K.WINDOW_EVENT_RESIZED and w or nil, height = kind == S.K.WINDOW_EVENT_RESIZED and h or nil }
+    S.call(l.r, l.cb, kind, data)
+  end
+end
 _G.window = S.unsupported_rest("window", window)
 
 ---------------------------------------------------------------- json
