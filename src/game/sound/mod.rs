@@ -4,6 +4,7 @@
 //! under `--fixed-dt` is the same file on every run. The app hands each frame's block to the
 //! audio device through a lock-free ring; the device callback only copies.
 pub mod mixer;
+pub mod ring;
 pub mod spatial;
 
 use crate::base::hash::{Hash, hash_remembered, hash_str};
@@ -21,13 +22,13 @@ pub const MAX_DELAY_SECONDS: f32 = 3600.0;
 /// The most frames one game frame may mix (a stall of a second is not made up for).
 pub const MAX_FRAME_SAMPLES: usize = RATE as usize;
 
-/// Who hears that a play ended: a script instance and its callback id (0: none), and the URL a
-/// `play_sound` message with a `play_id` came from.
+/// Who hears that a play ended: a script instance and its callback id (0: none), or the sender
+/// of a `play_sound` message that gave a `play_id` (and that id, which its reply carries).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Owner {
     pub script: u32,
     pub callback: u32,
-    pub url: Option<crate::scene::Url>,
+    pub reply: Option<(crate::scene::Url, u32)>,
 }
 
 /// A play that ended this frame: `sound_done` or, stopped, `sound_stopped`.
@@ -87,9 +88,6 @@ pub struct SoundWorld {
     pub ended: Vec<Ended>,
     /// The object `sound.set_listener` chose; else the active camera's.
     pub listener: Option<u32>,
-    /// False when neither a device nor `--audio-out` listens: voices still advance (so
-    /// `sound_done` comes on time) but nothing is summed.
-    pub audible: bool,
 }
 
 impl Default for SoundWorld {
@@ -109,7 +107,6 @@ impl Default for SoundWorld {
             next_play_id: 0,
             ended: Vec::new(),
             listener: None,
-            audible: true,
         }
     }
 }
@@ -212,8 +209,9 @@ impl SoundWorld {
     /// Stops the plays of component `i` (only `play_id` when not 0); they ramp out within one
     /// block and end with `sound_stopped`.
     pub fn stop(&mut self, i: u32, play_id: u32) {
-        for (v, (inst, _)) in self.voices.iter_mut().zip(&self.owners) {
-            if *inst == i && (play_id == 0 || v.play_id == play_id) && v.state == VoiceState::Playing {
+        for (v, (inst, o)) in self.voices.iter_mut().zip(&self.owners) {
+            let named = v.play_id == play_id || o.reply.is_some_and(|(_, id)| id == play_id);
+            if *inst == i && (play_id == 0 || named) && v.state == VoiceState::Playing {
                 v.state = VoiceState::Stopping;
             }
         }
@@ -279,8 +277,10 @@ impl SoundWorld {
     /// [`SoundWorld::ended`].
     pub fn mix_frame(&mut self, dt: f32) {
         let want = self.carry + dt.max(0.0) as f64 * RATE as f64;
-        let frames = (want.floor() as usize).min(MAX_FRAME_SAMPLES);
-        self.carry = (want - frames as f64).clamp(0.0, 1.0);
+        // Within a thousandth of a sample counts as whole: `--fixed-dt 0.02` is 0.0199999995 as
+        // an f32, and must still make 960 frames every frame rather than 959 then 961.
+        let frames = ((want + 1e-3).floor().max(0.0) as usize).min(MAX_FRAME_SAMPLES);
+        self.carry = (want - frames as f64).clamp(-1e-3, 1.0);
         self.out.clear();
         self.out.resize(frames * 2, 0.0);
         mixer::mix(&mut self.voices, &self.group_gains, &mut self.buses, &mut self.out);
@@ -350,8 +350,8 @@ pub fn message(w: &mut crate::game::World, i: u32, m: &crate::scene::Message) ->
             pan: num("pan").unwrap_or(0.0),
             speed: num("speed").unwrap_or(1.0),
         };
-        let url = num("play_id").map(|_| m.sender);
-        if let Err(e) = w.sounds.play(i, o, Owner { script: u32::MAX, callback: 0, url }) {
+        let reply = num("play_id").map(|id| (m.sender, id as u32));
+        if let Err(e) = w.sounds.play(i, o, Owner { script: u32::MAX, callback: 0, reply }) {
             log::error!("play_sound: {e}");
         }
     } else if id == stop {
@@ -383,16 +383,17 @@ pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crat
                 None => (0, 0),
             };
             let sender = crate::scene::Url { socket: w.socket, path, fragment };
-            let table = MsgValue::Table(vec![(MsgValue::String("play_id".into()), MsgValue::Number(e.play_id as f64))]);
+            let play_id = e.owner.reply.map_or(e.play_id, |(_, id)| id);
+            let table = MsgValue::Table(vec![(MsgValue::String("play_id".into()), MsgValue::Number(play_id as f64))]);
             let mut data = Vec::new();
             encode(&table, &mut data);
             let id = hash_remembered(if e.stopped { "sound_stopped" } else { "sound_done" });
-            let receiver = e.owner.url.unwrap_or(sender);
+            let receiver = e.owner.reply.map_or(sender, |(url, _)| url);
             crate::scene::Message { sender, receiver, id, data }
         };
         if e.owner.callback != 0 {
             hooks.model_done(e.owner.script, e.owner.callback, &msg);
-        } else if e.owner.url.is_some() && world.borrow_mut().messages.post(msg).is_err() {
+        } else if e.owner.reply.is_some() && world.borrow_mut().messages.post(msg).is_err() {
             log::warn!("sound_done dropped: the frame's message budget is spent");
         }
     }

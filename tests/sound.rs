@@ -1,0 +1,225 @@
+//! Sound (engine.md section 5, docs/sound.md) heard through `--audio-out`: every test makes its
+//! sounds with the repo's own generator, runs a project headless at a fixed dt and measures the
+//! WAV file the mixer wrote against the formulas of docs/sound.md.
+mod common;
+use common::*;
+use sinew::game::sound::mixer::{BLOCK, RATE};
+use sinew::project::sound::{SoundData, decode, encode_wav_float, encode_wav16, tone};
+use std::f32::consts::{FRAC_PI_4, SQRT_2};
+
+/// 1/50 s: 960 output frames per game frame, exactly.
+const DT: &str = "0.02";
+const FRAME: usize = 960;
+
+/// A project with one object `speaker` holding a script and the given sound components (JSON
+/// objects), the sound files `sounds` (path, WAV bytes) and the script's source.
+fn sound_project(tag: &str, components: &str, script: &str, sounds: &[(&str, Vec<u8>)]) -> TempDir {
+    let collection = format!(
+        r#"{{ "name": "main", "objects": [ {{ "id": "speaker", "components": [
+            {{ "id": "script", "type": "script", "script": "/main/s.script" }}, {components} ] }} ] }}"#
+    );
+    let p = project(
+        tag,
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            ("/main/main.collection", &collection),
+            ("/main/s.script", script),
+        ],
+    );
+    for (path, bytes) in sounds {
+        let f = p.path().join(path.trim_start_matches('/'));
+        std::fs::create_dir_all(f.parent().expect("parent")).expect("mkdir");
+        std::fs::write(f, bytes).expect("write sound");
+    }
+    p
+}
+
+/// Runs `frames` frames and returns the mix and the run's output.
+fn listen(p: &TempDir, frames: u32) -> (SoundData, Run) {
+    let out = p.path().join("out.wav");
+    let dir = p.path().to_str().expect("utf-8");
+    let frames = frames.to_string();
+    let args = [
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "32x32",
+        "--no-watch",
+        "--frames",
+        &frames,
+        "--fixed-dt",
+        DT,
+        "--audio-out",
+    ];
+    let mut args = args.to_vec();
+    args.push(out.to_str().expect("utf-8"));
+    let r = sinew(&args);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let bytes = std::fs::read(&out).expect("the audio file");
+    let d = decode("/out.wav", &bytes).expect("a WAV file");
+    assert_eq!((d.rate, d.channels), (RATE, 2));
+    (d, r)
+}
+
+fn rms(samples: impl Iterator<Item = f32>) -> f32 {
+    let (mut s, mut n) = (0.0f64, 0usize);
+    for x in samples {
+        s += (x as f64) * (x as f64);
+        n += 1;
+    }
+    (s / n.max(1) as f64).sqrt() as f32
+}
+
+fn channel(d: &SoundData, c: usize, range: std::ops::Range<usize>) -> impl Iterator<Item = f32> + '_ {
+    range.map(move |i| d.frame(i)).map(move |(l, r)| if c == 0 { l } else { r })
+}
+
+const PLAY_ON_INIT: &str = r##"
+function init(self) msg.post("#tone", "play_sound", { gain = 0.5 }) end
+"##;
+
+#[test]
+fn a_440_hz_tone_at_gain_half_has_the_expected_rms() {
+    let amplitude = 0.8;
+    let wav = encode_wav_float(RATE, 1, &tone(RATE, 440.0, 1.0, amplitude));
+    let p = sound_project(
+        "sound_rms",
+        r#"{ "id": "tone", "type": "sound", "sound": "/sounds/tone.wav" }"#,
+        PLAY_ON_INIT,
+        &[("/sounds/tone.wav", wav)],
+    );
+    let (d, _) = listen(&p, 30);
+    assert_eq!(d.frames(), 30 * FRAME, "exactly a frame's worth of samples per frame");
+    // A sine's RMS is amplitude/√2; gain 0.5; a centred mono source is cos(π/4) each side.
+    let want = amplitude / SQRT_2 * 0.5 * FRAC_PI_4.cos();
+    for c in 0..2 {
+        let got = rms(channel(&d, c, 0..d.frames()));
+        assert!((got - want).abs() / want < 0.01, "channel {c}: rms {got}, expected {want}");
+    }
+}
+
+#[test]
+fn a_delay_lands_on_its_sample_frame() {
+    let wav = encode_wav16(RATE, 1, &vec![0.5; 2000]);
+    let p = sound_project(
+        "sound_delay",
+        r#"{ "id": "click", "type": "sound", "sound": "/sounds/click.wav" }"#,
+        r##"function init(self) msg.post("#click", "play_sound", { delay = 0.1 }) end"##,
+        &[("/sounds/click.wav", wav)],
+    );
+    let (d, _) = listen(&p, 20);
+    let first = (0..d.frames()).find(|&i| d.frame(i).0 != 0.0).expect("the click is heard");
+    let last = (0..d.frames()).rfind(|&i| d.frame(i).0 != 0.0).expect("the click is heard");
+    assert_eq!((first, last), (4800, 4800 + 1999), "0.1 s at 48 kHz, then 2000 frames");
+}
+
+#[test]
+fn pan_follows_the_constant_power_law() {
+    let wav = encode_wav_float(RATE, 1, &vec![0.5; RATE as usize]);
+    let p = sound_project(
+        "sound_pan",
+        r#"{ "id": "dc", "type": "sound", "sound": "/sounds/dc.wav", "pan": 0.5 }"#,
+        r##"function init(self) msg.post("#dc", "play_sound", { gain = 0.8 }) end"##,
+        &[("/sounds/dc.wav", wav)],
+    );
+    let (d, _) = listen(&p, 5);
+    let theta = (0.5f32 + 1.0) * FRAC_PI_4;
+    let (l, r) = d.frame(100);
+    assert!((l - 0.5 * 0.8 * theta.cos()).abs() < 1e-5, "left {l}");
+    assert!((r - 0.5 * 0.8 * theta.sin()).abs() < 1e-5, "right {r}");
+    assert!((l * l + r * r - 0.16).abs() < 1e-5, "constant power: (0.5·0.8)²");
+}
+
+#[test]
+fn a_loop_is_seamless() {
+    // 480 samples are exactly one period of 100 Hz: looped, it must be the endless sine.
+    let period = tone(RATE, 100.0, 0.01, 0.9);
+    assert_eq!(period.len(), 480);
+    let p = sound_project(
+        "sound_loop",
+        r#"{ "id": "hum", "type": "sound", "sound": "/sounds/hum.wav", "looping": true, "pan": -1 }"#,
+        r##"function init(self) msg.post("#hum", "play_sound") end"##,
+        &[("/sounds/hum.wav", encode_wav_float(RATE, 1, &period))],
+    );
+    let (d, _) = listen(&p, 10);
+    assert_eq!(d.frames(), 10 * FRAME);
+    let mut worst = 0.0f32;
+    for i in 0..d.frames() {
+        let ideal = period[i % 480];
+        worst = worst.max((d.frame(i).0 - ideal).abs());
+    }
+    assert!(worst < 1e-6, "differs from the continuous tone by {worst} (a seam)");
+    let step = (1..d.frames()).map(|i| (d.frame(i).0 - d.frame(i - 1).0).abs()).fold(0.0, f32::max);
+    let slope = 0.9 * std::f32::consts::TAU * 100.0 / RATE as f32;
+    assert!(step <= slope * 1.001, "largest step {step} exceeds the sine's slope {slope}");
+}
+
+#[test]
+fn stop_ends_the_sound_within_one_mix_block_and_reports_sound_stopped_once() {
+    let wav = encode_wav_float(RATE, 1, &vec![0.5; RATE as usize]);
+    let script = r##"
+function init(self) self.frame = 0; self.stopped = 0; self.done = 0
+  msg.post("#a", "play_sound", { play_id = 1 }) end
+function update(self)
+  self.frame = self.frame + 1
+  if self.frame == 3 then msg.post("#a", "stop_sound") end
+  if self.frame == 8 then print("stopped " .. self.stopped .. " done " .. self.done) end
+end
+function on_message(self, id, message)
+  if id == hash("sound_stopped") then self.stopped = self.stopped + 1 end
+  if id == hash("sound_done") then self.done = self.done + 1 end
+end
+"##;
+    let p = sound_project(
+        "sound_stop",
+        r#"{ "id": "a", "type": "sound", "sound": "/sounds/a.wav", "looping": true }"#,
+        script,
+        &[("/sounds/a.wav", wav)],
+    );
+    let (d, r) = listen(&p, 9);
+    // Posted in frame 3's update: heard through frame 2, stopped within frame 3's first block.
+    let from = 2 * FRAME;
+    let last = (0..d.frames()).rfind(|&i| d.frame(i).0 != 0.0).expect("heard");
+    assert!(last >= from && last < from + BLOCK, "last sample {last}, stop at {from}");
+    assert!(r.stdout.contains("stopped 1 done 0"), "{}", r.show());
+}
+
+#[test]
+fn sound_done_arrives_once() {
+    let wav = encode_wav_float(RATE, 1, &vec![0.25; 1000]);
+    let script = r##"
+function init(self) self.frame = 0; self.done = 0; self.id = nil
+  msg.post("#a", "play_sound", { play_id = 7 }) end
+function update(self)
+  self.frame = self.frame + 1
+  if self.frame == 6 then print("done " .. self.done .. " id " .. tostring(self.id)) end
+end
+function on_message(self, id, message, sender)
+  if id == hash("sound_done") then self.done = self.done + 1; self.id = message.play_id end
+end
+"##;
+    let p = sound_project(
+        "sound_done",
+        r#"{ "id": "a", "type": "sound", "sound": "/sounds/a.wav" }"#,
+        script,
+        &[("/sounds/a.wav", wav)],
+    );
+    let (_, r) = listen(&p, 7);
+    assert!(r.stdout.contains("done 1 id 7"), "{}", r.show());
+}
+
+#[test]
+fn a_broken_sound_file_is_refused_with_its_path() {
+    let mut wav = encode_wav16(RATE, 1, &[0.1; 16]);
+    wav[22..24].copy_from_slice(&0u16.to_le_bytes());
+    let p = sound_project(
+        "sound_broken",
+        r#"{ "id": "a", "type": "sound", "sound": "/sounds/bad.wav" }"#,
+        "",
+        &[("/sounds/bad.wav", wav)],
+    );
+    let r = run_project(p.path(), 2, &[]);
+    assert_ne!(r.status, 0, "{}", r.show());
+    assert!(r.stderr.contains("/sounds/bad.wav"), "{}", r.show());
+}
