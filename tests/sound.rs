@@ -223,3 +223,15 @@ fn a_broken_sound_file_is_refused_with_its_path() {
     assert_ne!(r.status, 0, "{}", r.show());
     assert!(r.stderr.contains("/sounds/bad.wav"), "{}", r.show());
 }
+
+#[test]
+fn the_ogg_vorbis_fixture_decodes_to_its_tone() {
+    let d = decode("/tone.ogg", include_bytes!("data/sound/tone.ogg")).expect("decodes");
+    assert_eq!((d.rate, d.channels), (22050, 2));
+    assert!((4400..=4410).contains(&d.frames()), "{} frames", d.frames());
+    // Away from the edges (the codec's windows), left is a 0.5 sine and right half of it.
+    let mid = 1000..3400;
+    let (l, r) = (rms(channel(&d, 0, mid.clone())), rms(channel(&d, 1, mid)));
+    assert!((l - 0.5 / SQRT_2).abs() < 0.01, "left rms {l}");
+    assert!((r / l - 0.5).abs() < 0.02, "right/left {}", r / l);
+}

@@ -186,7 +186,15 @@ fn decode_ogg(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
             }
         }
     }
-    Ok(SoundData { rate, channels: channels.min(2), samples })
+    // The last page's granule position is the stream's true length: the encoder pads the final
+    // block, and lewton hands the padding out too.
+    let kept = channels.min(2);
+    if let Some(end) = reader.get_last_absgp()
+        && (end as usize).saturating_mul(kept as usize) < samples.len()
+    {
+        samples.truncate(end as usize * kept as usize);
+    }
+    Ok(SoundData { rate, channels: kept, samples })
 }
 
 /// A WAV file of 16-bit PCM: what the tests, the demo's generator and `--audio-out` write.
