@@ -235,3 +235,12 @@ fn the_ogg_vorbis_fixture_decodes_to_its_tone() {
     assert!((l - 0.5 / SQRT_2).abs() < 0.01, "left rms {l}");
     assert!((r / l - 0.5).abs() < 0.02, "right/left {}", r / l);
 }
+
+#[test]
+fn lua_api_sound() {
+    let p = committed("api_sound");
+    std::fs::create_dir_all(p.path().join("sounds")).expect("mkdir");
+    std::fs::write(p.path().join("sounds/beep.wav"), encode_wav16(RATE, 1, &vec![0.5; 2400])).expect("beep");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "api_sound");
+}

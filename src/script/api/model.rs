@@ -343,6 +343,7 @@ crate::export! {
         with_world(ctx, |w| {
             let mut live = std::mem::take(&mut w.live_callbacks);
             w.models.live_callbacks(&mut live);
+            w.sounds.live_callbacks(&mut live);
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {
                     *id = 0;
