@@ -244,3 +244,83 @@ fn lua_api_sound() {
     let r = run_project(p.path(), 10, &[]);
     assert_lua_passed(&r, "api_sound");
 }
+
+#[test]
+fn group_gains_multiply_with_master_and_ramp_without_a_click() {
+    let dc = encode_wav_float(RATE, 1, &vec![0.5; RATE as usize]);
+    let script = r##"
+function init(self)
+  self.frame = 0
+  sound.set_group_gain("sfx", 0.5)
+  sound.set_group_gain("master", 0.8)
+  sound.play("#left")
+  sound.play("#right")
+end
+function update(self)
+  self.frame = self.frame + 1
+  if self.frame == 3 then sound.set_group_gain("sfx", 1) end
+end
+"##;
+    let p = sound_project(
+        "sound_groups",
+        r#"{ "id": "left", "type": "sound", "sound": "/s/dc.wav", "group": "sfx", "pan": -1 },
+           { "id": "right", "type": "sound", "sound": "/s/dc.wav", "pan": 1 }"#,
+        script,
+        &[("/s/dc.wav", dc)],
+    );
+    let (d, _) = listen(&p, 5);
+    let (l, r) = d.frame(100);
+    assert!((l - 0.5 * 0.5 * 0.8).abs() < 1e-6, "sfx: sound × group × master, got {l}");
+    assert!((r - 0.5 * 0.8).abs() < 1e-6, "master's own sound gets master once, got {r}");
+    // Raised in frame 3: a ramp over the first block of frame 3, then the new level.
+    let at = 2 * FRAME;
+    assert!((d.frame(at + BLOCK).0 - 0.5 * 0.8).abs() < 1e-6, "{}", d.frame(at + BLOCK).0);
+    let step = (1..d.frames()).map(|i| (d.frame(i).0 - d.frame(i - 1).0).abs()).fold(0.0, f32::max);
+    assert!(step <= 0.2 / BLOCK as f32 * 1.01, "largest step {step}: the change clicked");
+}
+
+/// A positional source moving along x past a listener at the origin: each frame's level is the
+/// curve of docs/sound.md, and no sample jumps.
+#[test]
+fn a_positional_source_follows_the_stated_curve_without_clicks() {
+    let dc = encode_wav_float(RATE, 1, &vec![0.5; RATE as usize]);
+    let collection = r#"{ "name": "main", "objects": [
+        { "id": "mover", "components": [ { "id": "script", "type": "script", "script": "/main/s.script" } ] },
+        { "id": "src", "position": [-14, 0, 0], "components": [
+            { "id": "hum", "type": "sound", "sound": "/s/dc.wav", "looping": true, "spatial": true,
+              "min_distance": 2, "max_distance": 12 } ] } ] }"#;
+    let script = r##"
+function init(self) self.x = -14; sound.play("/src#hum") end
+function update(self)
+  self.x = self.x + 1
+  go.set_position(vmath.vector3(self.x, 0, 0), "/src")
+end
+"##;
+    let p = project(
+        "sound_spatial",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            ("/main/main.collection", collection),
+            ("/main/s.script", script),
+        ],
+    );
+    std::fs::create_dir_all(p.path().join("s")).expect("mkdir");
+    std::fs::write(p.path().join("s/dc.wav"), dc).expect("write");
+    let (d, _) = listen(&p, 28);
+    for f in 0..28 {
+        // Frame f (0-based) mixes with the source at x = -13 + f, reached by its last sample.
+        let x = -13.0 + f as f32;
+        let dist = x.abs();
+        let g = ((12.0 - dist) / (12.0 - 2.0)).clamp(0.0, 1.0);
+        let pan = (x / dist.max(2.0)).clamp(-1.0, 1.0);
+        let theta = (pan + 1.0) * FRAC_PI_4;
+        let (l, r) = d.frame((f + 1) * FRAME - 1);
+        assert!((l - 0.5 * g * theta.cos()).abs() < 1e-5, "frame {f}, x {x}: left {l}");
+        assert!((r - 0.5 * g * theta.sin()).abs() < 1e-5, "frame {f}, x {x}: right {r}");
+    }
+    for c in 0..2 {
+        let at = |i: usize| if c == 0 { d.frame(i).0 } else { d.frame(i).1 };
+        let step = (1..d.frames()).map(|i| (at(i) - at(i - 1)).abs()).fold(0.0, f32::max);
+        assert!(step < 0.5 / BLOCK as f32, "channel {c}: a step of {step} (a click)");
+    }
+}

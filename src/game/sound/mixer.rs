@@ -159,11 +159,18 @@ impl Meter {
 pub struct Buses {
     bus: Vec<[f32; BLOCK * 2]>,
     pub meters: Vec<Meter>,
+    /// Each group's total gain at the end of the last block, where its next ramp starts (NaN
+    /// before the first: a group starts at its gain).
+    applied: [f32; MAX_GROUPS],
 }
 
 impl Default for Buses {
     fn default() -> Buses {
-        Buses { bus: vec![[0.0; BLOCK * 2]; MAX_GROUPS], meters: vec![Meter::default(); MAX_GROUPS] }
+        Buses {
+            bus: vec![[0.0; BLOCK * 2]; MAX_GROUPS],
+            meters: vec![Meter::default(); MAX_GROUPS],
+            applied: [f32::NAN; MAX_GROUPS],
+        }
     }
 }
 
@@ -190,18 +197,24 @@ pub fn mix(voices: &mut [Voice], group_gains: &[f32], buses: &mut Buses, out: &m
         }
         chunk.fill(0.0);
         for g in 0..groups {
+            let k = if g == 0 { master } else { group_gains[g] * master };
             let bus = &mut buses.bus[g][..frames * 2];
             if !used[g] {
                 bus.fill(0.0);
             } else {
-                let k = if g == 0 { master } else { group_gains[g] * master };
-                for s in bus.iter_mut() {
-                    *s *= k;
+                // Group gains ramp like voice gains: `set_group_gain` never clicks either.
+                let from = if buses.applied[g].is_nan() { k } else { buses.applied[g] };
+                let dk = (k - from) / frames as f32;
+                for (t, f) in bus.chunks_exact_mut(2).enumerate() {
+                    let kt = from + dk * t as f32;
+                    f[0] *= kt;
+                    f[1] *= kt;
                 }
                 for (o, s) in chunk.iter_mut().zip(bus.iter()) {
                     *o += *s;
                 }
             }
+            buses.applied[g] = k;
             buses.meters[g].push(bus);
         }
     }
