@@ -324,3 +324,49 @@ end
         assert!(step < 0.5 / BLOCK as f32, "channel {c}: a step of {step} (a click)");
     }
 }
+
+/// Saving a sound file reloads it for the next plays; a broken save keeps the previous sound and
+/// says so. A 0.05 s sound played every 0.1 s, its peak read over the last 0.1 s.
+#[test]
+fn a_saved_sound_reloads_and_a_broken_one_keeps_the_previous() {
+    let script = r##"
+function init(self) self.n = 0 end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 50 == 0 then
+    print(string.format("tick %d peak %.3f", self.n, sound.get_peak("master", 0.1)))
+    sound.play("#a")
+  end
+end
+"##;
+    let p = sound_project(
+        "sound_reload",
+        r#"{ "id": "a", "type": "sound", "sound": "/s/a.wav" }"#,
+        script,
+        &[("/s/a.wav", encode_wav_float(RATE, 1, &vec![0.5; 2400]))],
+    );
+    let dir = p.path().to_str().expect("utf-8");
+    let mut r = spawn_sinew(&["run", dir, "--headless", "--size", "32x32", "--fixed-dt", "0.002"]);
+    let limit = std::time::Duration::from_secs(20);
+    let loud = format!("peak {:.3}", 0.5 * FRAC_PI_4.cos());
+    let soft = format!("peak {:.3}", 0.25 * FRAC_PI_4.cos());
+    r.wait_for_stdout(&loud, limit);
+    std::fs::write(p.path().join("s/a.wav"), encode_wav_float(RATE, 1, &vec![0.25; 2400])).expect("save");
+    r.wait_for_stdout(&soft, limit);
+    let mut broken = encode_wav16(RATE, 1, &[0.9; 64]);
+    broken[22..24].copy_from_slice(&0u16.to_le_bytes());
+    std::fs::write(p.path().join("s/a.wav"), broken).expect("broken save");
+    // Many plays after the broken save: all still the soft sound.
+    let seen = r.stdout_so_far().len();
+    let start = std::time::Instant::now();
+    while r.stdout_so_far()[seen..].lines().filter(|l| l.contains("peak")).count() < 20 && start.elapsed() < limit {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    r.signal("TERM");
+    let run = r.finish_within(limit);
+    assert!(run.stderr.contains("/s/a.wav: ") && run.stderr.contains("previous version of /s/a.wav"), "{}", run.show());
+    let after: Vec<&str> = run.stdout[seen..].lines().filter(|l| l.contains("peak")).collect();
+    assert!(after.len() >= 20, "{}", run.show());
+    let last = after[after.len() - 1];
+    assert!(last.ends_with(&soft), "the broken save replaced the sound: {last}");
+}

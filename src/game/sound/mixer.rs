@@ -97,7 +97,9 @@ pub fn pan_gains(pan: f32, stereo: bool) -> (f32, f32) {
     if stereo { ((l * std::f32::consts::SQRT_2).min(1.0), (r * std::f32::consts::SQRT_2).min(1.0)) } else { (l, r) }
 }
 
-/// Level meters of one group: sum of squares and peak per block, for `get_rms`/`get_peak`.
+/// Level meters of one group: mean square and peak per [`BLOCK`] frames of output, for
+/// `get_rms`/`get_peak`. Blocks are counted in output frames, not mix calls, so a game frame
+/// shorter than a block (a high frame rate) still fills whole blocks.
 #[derive(Clone)]
 pub struct Meter {
     sumsq: [[f32; 2]; METER_BLOCKS],
@@ -106,30 +108,40 @@ pub struct Meter {
     at: usize,
     /// Blocks written so far (up to METER_BLOCKS).
     filled: usize,
+    /// The block being filled: sums, peaks and frames so far.
+    acc: ([f32; 2], [f32; 2], usize),
 }
 
 impl Default for Meter {
     fn default() -> Meter {
-        Meter { sumsq: [[0.0; 2]; METER_BLOCKS], peak: [[0.0; 2]; METER_BLOCKS], at: 0, filled: 0 }
+        Meter {
+            sumsq: [[0.0; 2]; METER_BLOCKS],
+            peak: [[0.0; 2]; METER_BLOCKS],
+            at: 0,
+            filled: 0,
+            acc: ([0.0; 2], [0.0; 2], 0),
+        }
     }
 }
 
 impl Meter {
-    fn push(&mut self, block: &[f32]) {
-        let mut s = [0.0f32; 2];
-        let mut p = [0.0f32; 2];
-        for f in block.chunks_exact(2) {
+    fn push(&mut self, frames: &[f32]) {
+        for f in frames.chunks_exact(2) {
+            let (s, p, n) = &mut self.acc;
             s[0] += f[0] * f[0];
             s[1] += f[1] * f[1];
             p[0] = p[0].max(f[0].abs());
             p[1] = p[1].max(f[1].abs());
+            *n += 1;
+            if *n == BLOCK {
+                let k = BLOCK as f32;
+                self.sumsq[self.at] = [s[0] / k, s[1] / k];
+                self.peak[self.at] = *p;
+                self.at = (self.at + 1) % METER_BLOCKS;
+                self.filled = (self.filled + 1).min(METER_BLOCKS);
+                self.acc = ([0.0; 2], [0.0; 2], 0);
+            }
         }
-        // Normalised to a full block so a short last block weighs what it holds.
-        let n = (block.len() / 2).max(1) as f32;
-        self.sumsq[self.at] = [s[0] / n, s[1] / n];
-        self.peak[self.at] = p;
-        self.at = (self.at + 1) % METER_BLOCKS;
-        self.filled = (self.filled + 1).min(METER_BLOCKS);
     }
 
     fn last(&self, window: f32) -> impl Iterator<Item = usize> + '_ {
@@ -347,5 +359,19 @@ mod tests {
         v[1].pan = 1.0;
         let out = run(&mut v, &[0.5, 0.25], 10);
         assert!((out[0] - 0.125).abs() < 1e-6 && (out[1] - 0.5).abs() < 1e-6, "{:?}", &out[..2]);
+    }
+
+    #[test]
+    fn meters_count_output_frames_not_mix_calls() {
+        // 96 frames a call (a 500 Hz game frame): the meter still sees whole 256-frame blocks.
+        let mut v = [Voice::new(1, data(RATE, vec![1.0; 960]), 0)];
+        let mut buses = Buses::default();
+        let mut out = vec![0.0; 96 * 2];
+        for _ in 0..10 {
+            mix(&mut v, &[1.0], &mut buses, &mut out);
+        }
+        let (l, _) = buses.meters[0].peak(0.1);
+        let (rl, _) = buses.meters[0].rms(0.1);
+        assert!((l - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6 && (rl - l).abs() < 1e-6, "{l} {rl}");
     }
 }
