@@ -251,44 +251,104 @@ fn mix_voice(v: &mut Voice, out: &mut [f32]) {
         } else {
             // The ramp spans the whole block, delayed frames included, so a ramp ends where the
             // next block's starts.
-            let dl = (target.0 - start.0) / frames as f32;
-            let dr = (target.1 - start.1) / frames as f32;
-            let len = total as f64;
-            for (k, o) in out[skip * 2..].chunks_exact_mut(2).enumerate() {
-                let i = v.pos as usize;
-                let frac = (v.pos - i as f64) as f32;
-                let (a0, a1) = v.data.frame(i);
-                let (s0, s1) = if frac > 0.0 {
-                    let j = if i + 1 < total {
-                        i + 1
-                    } else if v.looping {
-                        0
-                    } else {
-                        i
-                    };
-                    let (b0, b1) = v.data.frame(j);
-                    (a0 + (b0 - a0) * frac, a1 + (b1 - a1) * frac)
-                } else {
-                    (a0, a1)
-                };
-                let t = (skip + k) as f32;
-                o[0] += s0 * (start.0 + dl * t);
-                o[1] += s1 * (start.1 + dr * t);
-                v.pos += v.step;
-                if v.pos >= len {
-                    if v.looping {
-                        v.pos -= len * (v.pos / len).floor();
-                    } else {
-                        v.state = VoiceState::Done;
-                        break;
-                    }
-                }
+            let ramp = Ramp {
+                start,
+                step: ((target.0 - start.0) / frames as f32, (target.1 - start.1) / frames as f32),
+                at: skip as f32,
+            };
+            let out = &mut out[skip * 2..];
+            let data = v.data.clone();
+            let done = match (stereo, v.step == 1.0 && v.pos.fract() == 0.0) {
+                (false, true) => copy::<false>(v, &data.samples, out, ramp),
+                (true, true) => copy::<true>(v, &data.samples, out, ramp),
+                (false, false) => resample::<false>(v, &data.samples, out, ramp),
+                (true, false) => resample::<true>(v, &data.samples, out, ramp),
+            };
+            if done {
+                v.state = VoiceState::Done;
             }
         }
     }
     if v.state == VoiceState::Stopping {
         v.state = VoiceState::Stopped;
     }
+}
+
+/// A linear gain ramp across one block: the gains at frame `at` are `start + step·at`.
+#[derive(Clone, Copy)]
+struct Ramp {
+    start: (f32, f32),
+    step: (f32, f32),
+    at: f32,
+}
+
+#[inline(always)]
+fn frame_of<const STEREO: bool>(s: &[f32], i: usize) -> (f32, f32) {
+    if STEREO { (s[i * 2], s[i * 2 + 1]) } else { (s[i], s[i]) }
+}
+
+/// A voice at its own rate (speed 1, no fraction): runs of whole frames, no interpolation.
+/// Returns true when a non-looping voice reached its end.
+fn copy<const STEREO: bool>(v: &mut Voice, s: &[f32], out: &mut [f32], r: Ramp) -> bool {
+    let total = s.len() / if STEREO { 2 } else { 1 };
+    let mut i = v.pos as usize;
+    let (mut gl, mut gr) = (r.start.0 + r.step.0 * r.at, r.start.1 + r.step.1 * r.at);
+    let mut rest = out;
+    while !rest.is_empty() {
+        let run = (rest.len() / 2).min(total - i);
+        let (now, later) = rest.split_at_mut(run * 2);
+        for (k, o) in now.chunks_exact_mut(2).enumerate() {
+            let (a, b) = frame_of::<STEREO>(s, i + k);
+            o[0] += a * gl;
+            o[1] += b * gr;
+            gl += r.step.0;
+            gr += r.step.1;
+        }
+        i += run;
+        rest = later;
+        if i >= total {
+            if !v.looping {
+                v.pos = total as f64;
+                return true;
+            }
+            i = 0;
+        }
+    }
+    v.pos = i as f64;
+    false
+}
+
+/// A resampled voice: linear interpolation between frames, the next frame of a loop's last
+/// being its first. Returns true when a non-looping voice reached its end.
+fn resample<const STEREO: bool>(v: &mut Voice, s: &[f32], out: &mut [f32], r: Ramp) -> bool {
+    let total = s.len() / if STEREO { 2 } else { 1 };
+    let len = total as f64;
+    let (mut gl, mut gr) = (r.start.0 + r.step.0 * r.at, r.start.1 + r.step.1 * r.at);
+    for o in out.chunks_exact_mut(2) {
+        let i = v.pos as usize;
+        let frac = (v.pos - i as f64) as f32;
+        let j = if i + 1 < total {
+            i + 1
+        } else if v.looping {
+            0
+        } else {
+            i
+        };
+        let (a0, a1) = frame_of::<STEREO>(s, i);
+        let (b0, b1) = frame_of::<STEREO>(s, j);
+        o[0] += (a0 + (b0 - a0) * frac) * gl;
+        o[1] += (a1 + (b1 - a1) * frac) * gr;
+        gl += r.step.0;
+        gr += r.step.1;
+        v.pos += v.step;
+        if v.pos >= len {
+            if !v.looping {
+                return true;
+            }
+            v.pos -= len * (v.pos / len).floor();
+        }
+    }
+    false
 }
 
 #[cfg(test)]
