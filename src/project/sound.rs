@@ -253,6 +253,72 @@ pub fn tone(rate: u32, hz: f32, seconds: f32, amplitude: f32) -> Vec<f32> {
     (0..n).map(|i| amplitude * (std::f32::consts::TAU * hz * i as f32 / rate as f32).sin()).collect()
 }
 
+/// The demo's sounds (`content/sounds/`, written by `scripts/gen-assets.sh`), made here so the
+/// repo holds no recording: a footstep (a short thump of filtered noise), a pickup chime (two
+/// rising notes) and a looping wind ambience (noise swelling and fading, seamless at the seam).
+pub fn demo_sounds() -> Vec<(&'static str, Vec<u8>)> {
+    const RATE: u32 = 22_050;
+    // A fixed LCG: the same bytes on every machine.
+    let mut seed = 0x2545_f491u32;
+    let mut noise = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (seed >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+    };
+    let secs = |s: f32| (RATE as f32 * s) as usize;
+    // Footstep: low-passed noise under a fast attack and an exponential decay, 90 ms.
+    let mut lp = 0.0f32;
+    let step: Vec<f32> = (0..secs(0.09))
+        .map(|i| {
+            let t = i as f32 / RATE as f32;
+            lp += 0.18 * (noise() - lp);
+            let thump = (std::f32::consts::TAU * 70.0 * t).sin() * 0.5;
+            (lp * 2.2 + thump) * (t / 0.004).min(1.0) * (-t / 0.025).exp() * 0.8
+        })
+        .collect();
+    // Pickup: E6 then A6, each with a soft attack and a ringing decay, 0.35 s.
+    let pickup: Vec<f32> = (0..secs(0.35))
+        .map(|i| {
+            let t = i as f32 / RATE as f32;
+            let (hz, t0) = if t < 0.08 { (1318.5, 0.0) } else { (1760.0, 0.08) };
+            let u = t - t0;
+            let env = (u / 0.005).min(1.0) * (-u / 0.09).exp();
+            let w = std::f32::consts::TAU * hz * u;
+            (w.sin() + 0.3 * (2.0 * w).sin()) * env * 0.45
+        })
+        .collect();
+    // Wind: band-limited noise whose level follows one whole sine period over the loop, 3 s,
+    // played looping.
+    let n = secs(3.0);
+    let fade = secs(0.25);
+    let (mut a, mut b) = (0.0f32, 0.0f32);
+    let raw: Vec<f32> = (0..n + fade)
+        .map(|_| {
+            a += 0.04 * (noise() - a);
+            b += 0.04 * (a - b);
+            b
+        })
+        .collect();
+    // The loop is raw[fade..n + fade], its last `fade` samples cross-faded into raw[0..fade],
+    // which runs on into raw[fade]: the loop's first sample.
+    let wind: Vec<f32> = (0..n)
+        .map(|j| {
+            let level = 0.55 + 0.45 * (std::f32::consts::TAU * j as f32 / n as f32).sin();
+            let s = if j >= n - fade {
+                let k = (j - (n - fade)) as f32 / fade as f32;
+                raw[fade + j] * (1.0 - k) + raw[j - (n - fade)] * k
+            } else {
+                raw[fade + j]
+            };
+            s * level * 3.0
+        })
+        .collect();
+    vec![
+        ("step.wav", encode_wav16(RATE, 1, &step)),
+        ("pickup.wav", encode_wav16(RATE, 1, &pickup)),
+        ("wind.wav", encode_wav16(RATE, 1, &wind)),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
