@@ -197,22 +197,31 @@ fn decode_ogg(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
     Ok(SoundData { rate, channels: kept, samples })
 }
 
-/// A WAV file of 16-bit PCM: what the tests, the demo's generator and `--audio-out` write.
-pub fn encode_wav16(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
-    let data_len = (samples.len() * 2) as u32;
-    let mut out = Vec::with_capacity(44 + samples.len() * 2);
+/// A canonical 44-byte WAV header: `format` 1 (PCM) or 3 (float), `samples` samples of `bits`.
+/// Sizes saturate at 4 GB.
+fn wav_header(rate: u32, channels: u16, (format, bits): (u16, u16), samples: u64) -> Vec<u8> {
+    let width = u32::from(bits / 8);
+    let data_len = (samples * u64::from(width)).min(u32::MAX as u64 - 36) as u32;
+    let mut out = Vec::with_capacity(44);
     out.extend_from_slice(b"RIFF");
     out.extend_from_slice(&(36 + data_len).to_le_bytes());
     out.extend_from_slice(b"WAVEfmt ");
     out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
+    out.extend_from_slice(&format.to_le_bytes());
     out.extend_from_slice(&channels.to_le_bytes());
     out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * channels as u32 * 2).to_le_bytes());
-    out.extend_from_slice(&(channels * 2).to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(&(rate * u32::from(channels) * width).to_le_bytes());
+    out.extend_from_slice(&(channels * bits / 8).to_le_bytes());
+    out.extend_from_slice(&bits.to_le_bytes());
     out.extend_from_slice(b"data");
     out.extend_from_slice(&data_len.to_le_bytes());
+    out
+}
+
+/// A WAV file of 16-bit PCM: what the tests and the demo's generator write.
+pub fn encode_wav16(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
+    let mut out = wav_header(rate, channels, (1, 16), samples.len() as u64);
+    out.reserve(samples.len() * 2);
     for s in samples {
         out.extend_from_slice(&((s.clamp(-1.0, 1.0) * 32767.0).round() as i16).to_le_bytes());
     }
@@ -222,6 +231,7 @@ pub fn encode_wav16(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
 /// A WAV file of 32-bit float samples: `--audio-out`'s format, so the file is exactly the mix.
 pub fn encode_wav_float(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
     let mut out = wav_float_header(rate, channels, samples.len() as u64);
+    out.reserve(samples.len() * 4);
     for s in samples {
         out.extend_from_slice(&s.to_le_bytes());
     }
@@ -230,21 +240,7 @@ pub fn encode_wav_float(rate: u32, channels: u16, samples: &[f32]) -> Vec<u8> {
 
 /// The 44-byte header of a float WAV holding `samples` samples (sizes saturate at 4 GB).
 pub fn wav_float_header(rate: u32, channels: u16, samples: u64) -> Vec<u8> {
-    let data_len = (samples * 4).min(u32::MAX as u64 - 36) as u32;
-    let mut out = Vec::with_capacity(44);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data_len).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&3u16.to_le_bytes());
-    out.extend_from_slice(&channels.to_le_bytes());
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * channels as u32 * 4).to_le_bytes());
-    out.extend_from_slice(&(channels * 4).to_le_bytes());
-    out.extend_from_slice(&32u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data_len.to_le_bytes());
-    out
+    wav_header(rate, channels, (3, 32), samples)
 }
 
 /// A sine tone: the tests' and the demo's generated sounds start here.

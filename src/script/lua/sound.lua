@@ -21,13 +21,7 @@ end
 
 -- (url) → slot and component hash of a sound component; raises Defold's errors.
 local function sound_of(fname, url, r)
-  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
-  local u = S.url_t(S.to_url(url, fname, 1, r))
-  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
-  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
-  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= SOUND then
-    fail(string.format("%s: the component '%s' could not be found", fname, S.url_text(u)))
-  end
+  local slot, u = S.component_of(fname, url, r, SOUND)
   return slot, u.f
 end
 
@@ -90,21 +84,18 @@ function sound.pause(url, pause)
   check(F.sound_pause(ctx, slot, comp, pause and 1 or 0))
 end
 
-function sound.set_gain(url, gain)
-  local r = caller("sound.set_gain")
-  local slot, comp = sound_of("sound.set_gain", url, r)
-  if gain == nil then gain = 1 end
-  if type(gain) ~= "number" then argerr("sound.set_gain", 2, "number", gain) end
-  if F.sound_set_gain(ctx, slot, comp, gain) ~= 0 then fail("sound.set_gain: " .. ffi.string(F.last_error())) end
+-- set_gain and set_pan: a component and a number (Defold's default when left out).
+local function set_number(fname, set, default)
+  return function(url, v)
+    local r = caller(fname)
+    local slot, comp = sound_of(fname, url, r)
+    if v == nil then v = default end
+    if type(v) ~= "number" then argerr(fname, 2, "number", v) end
+    if set(ctx, slot, comp, v) ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+  end
 end
-
-function sound.set_pan(url, pan)
-  local r = caller("sound.set_pan")
-  local slot, comp = sound_of("sound.set_pan", url, r)
-  if pan == nil then pan = 0 end
-  if type(pan) ~= "number" then argerr("sound.set_pan", 2, "number", pan) end
-  if F.sound_set_pan(ctx, slot, comp, pan) ~= 0 then fail("sound.set_pan: " .. ffi.string(F.last_error())) end
-end
+sound.set_gain = set_number("sound.set_gain", F.sound_set_gain, 1)
+sound.set_pan = set_number("sound.set_pan", F.sound_set_pan, 0)
 
 local groupbuf = ffi.new("uint64_t[32]")
 function sound.get_groups()
