@@ -91,11 +91,11 @@ local function set_number(fname, set, default)
     local slot, comp = sound_of(fname, url, r)
     if v == nil then v = default end
     if type(v) ~= "number" then argerr(fname, 2, "number", v) end
-    if set(ctx, slot, comp, v) ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+    if set(slot, comp, v) ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
   end
 end
-sound.set_gain = set_number("sound.set_gain", F.sound_set_gain, 1)
-sound.set_pan = set_number("sound.set_pan", F.sound_set_pan, 0)
+sound.set_gain = set_number("sound.set_gain", function(s, c, v) return F.sound_set_gain(ctx, s, c, v) end, 1)
+sound.set_pan = set_number("sound.set_pan", function(s, c, v) return F.sound_set_pan(ctx, s, c, v) end, 0)
 
 local groupbuf = ffi.new("uint64_t[32]")
 function sound.get_groups()
