@@ -34,7 +34,7 @@ uniform float normal_scale;     // 0: no normal map
 uniform float occlusion_strength; // 0: no occlusion map
 uniform float alpha_cutoff; // glTF alphaCutoff for MASK, else 0
 uniform float alpha_opaque; // 1 for OPAQUE and MASK (alpha is ignored), 0 for BLEND
-uniform float texture_srgb; // 1: sRGB textures come decoded (filtered in linear space)
+uniform vec4 texture_srgb; // x base colour, y emissive: 1 when stored as sRGB (decoded before filtering)
 uniform float shading_model; // the project's shading
 uniform vec4 material_shading; // x < 0: the project's; 0: Lambert; 1: metallic-roughness
 uniform float tone_mapping; // 0 none, 1 ACES, 2 AgX
@@ -60,11 +60,12 @@ vec3 linear_to_srgb(vec3 c)
     return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
 }
 
-// A colour texel as linear RGB, whichever way the texture is stored.
-vec4 colour_texel(sampler2D s, vec2 uv)
+// A colour texel as linear RGB, whichever way the texture is stored (`srgb` > 0.5: the GPU
+// decoded it; else raw sRGB bytes, decoded here after filtering).
+vec4 colour_texel(sampler2D s, vec2 uv, float srgb)
 {
     vec4 t = texture(s, uv);
-    return texture_srgb > 0.5 ? t : vec4(srgb_to_linear(t.rgb), t.a);
+    return srgb > 0.5 ? t : vec4(srgb_to_linear(t.rgb), t.a);
 }
 
 vec2 uv(float set)
@@ -131,7 +132,7 @@ float specular_vd(float nl, float nv, float nh, float alpha)
 
 void main()
 {
-    vec4 albedo = colour_texel(tex0, var_texcoord0) * base_color * var_color * tint;
+    vec4 albedo = colour_texel(tex0, var_texcoord0, texture_srgb.x) * base_color * var_color * tint;
     if (albedo.a < alpha_cutoff)
         discard;
     vec3 n = normalize(var_normal);
@@ -194,6 +195,6 @@ void main()
         // x pi: the light units above (diffuse = colour x N.L x light at intensity 1).
         colour += ((1.0 - f) * diffuse + PI * f * spec) * radiance;
     }
-    colour += emissive_factor.rgb * colour_texel(emissive_map, uv(texcoord_sets.z)).rgb;
+    colour += emissive_factor.rgb * colour_texel(emissive_map, uv(texcoord_sets.z), texture_srgb.y).rgb;
     out_color = vec4(linear_to_srgb(tone_map(colour)), mix(albedo.a, 1.0, alpha_opaque));
 }

@@ -36,6 +36,7 @@ fn main() {
         ("glTF material showcase (vertex colours, emissive, sRGB, normal and occlusion maps) matches golden", showcase),
         ("sRGB textures round-trip and factors are linear", srgb_round_trip),
         ("normal maps light with given and generated tangents alike", normal_maps),
+        ("base colour and emissive textures are filtered in linear space", srgb_filtering),
     ];
     checks::run(checks);
 }
@@ -230,9 +231,16 @@ fn textured_cube() -> Result<(), String> {
     ensure(stats.draws == 1, || format!("{stats:?}"))?;
     // The front (+Z) face is lit and its top-left texel block is red: find red in the upper-left
     // part of the cube's image, yellow right of it.
-    let is = |p: [u8; 4], c: [u8; 3]| p[..3].iter().zip(c).all(|(a, b)| a.abs_diff(b) < 90);
+    // The pixel nearest each colour (the first one within a tolerance can be a filtered edge
+    // pixel of the neighbouring cell).
+    let dist = |p: [u8; 4], c: [u8; 3]| p[..3].iter().zip(c).map(|(a, b)| u32::from(a.abs_diff(b))).max().unwrap_or(0);
     let find = |c: [u8; 3]| -> Option<(u32, u32)> {
-        (0..H).flat_map(|y| (0..W).map(move |x| (x, y))).find(|&(x, y)| img.pixel(x, y).is_some_and(|p| is(p, c)))
+        (0..H)
+            .flat_map(|y| (0..W).map(move |x| (x, y)))
+            .filter_map(|(x, y)| img.pixel(x, y).map(|p| (dist(p, c), (x, y))))
+            .filter(|(d, _)| *d < 90)
+            .min_by_key(|(d, _)| *d)
+            .map(|(_, at)| at)
     };
     let red = find([230, 30, 30]).ok_or("no red texel block visible")?;
     let yellow = find([240, 220, 40]).ok_or("no yellow texel block visible")?;
@@ -702,6 +710,36 @@ fn srgb_round_trip() -> Result<(), String> {
     let (img, _) = s.render(&list)?;
     let (mid, corner) = (img.pixel(W / 2, H / 2).ok_or("pixel")?, img.pixel(W / 2 + 45, H / 2 + 38).ok_or("pixel")?);
     ensure(mid[0] > 200 && corner[0] + 60 < mid[0], || format!("occlusion: middle {mid:?}, corner {corner:?}"))
+}
+
+/// Halfway between a black and a white texel, bilinear filtering of an sRGB texture gives linear
+/// 0.5, shown as sRGB 188; filtering the stored bytes first (decoding after) gave 128. The
+/// same texture as a `.model` texture stays raw, read as the shader has always read it.
+fn srgb_filtering() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let mut two = texture("black_white", 2, 1, |x, _| if x == 0 { [0, 0, 0, 255] } else { [255; 4] });
+    (two.wrap_s, two.wrap_t, two.mag_linear, two.mipmaps) = (Wrap::ClampToEdge, Wrap::ClampToEdge, true, false);
+    for emissive in [false, true] {
+        let mut m = material(if emissive { [0.0, 0.0, 0.0, 1.0] } else { [1.0; 4] }, None, AlphaMode::Opaque, true);
+        if emissive {
+            m.emissive = [1.0; 3];
+            m.emissive_texture = Some(sinew::project::model_data::TextureRef { texture: 0, texcoord: 0 });
+        } else {
+            m.base_color_texture = Some(0);
+        }
+        let model = single_mesh_model("/test/half.gltf", quad_primitive(Some(0)), vec![m], vec![two.clone()]);
+        let h = s.add(&model)?;
+        let mut list = DrawList::new(camera(Vec3::new(0.0, 0.0, 1.2), Vec3::ZERO));
+        list.look.ambient = if emissive { [0.0; 3] } else { [1.0; 3] };
+        list.push(h, s.builtin, Mat4::IDENTITY);
+        let (img, _) = s.render(&list)?;
+        let p = img.pixel(W / 2, H / 2).ok_or("pixel")?;
+        let what = if emissive { "emissive" } else { "base colour" };
+        ensure(p[..3].iter().all(|&c| c.abs_diff(188) <= 3), || {
+            format!("{what}: halfway between black and white texels should be linear 0.5 (sRGB 188), drew {p:?}")
+        })?;
+    }
+    Ok(())
 }
 
 /// The dome normal map drawn with TANGENT from the file and with generated tangents gives the

@@ -141,7 +141,12 @@ pub struct GpuModel {
     pub(crate) prims: Vec<GpuPrimitive>,
     /// Model-space transform per mesh (its node's world matrix; identity for skinned meshes).
     pub(crate) mesh_world: Vec<Mat4>,
+    /// The textures as their bytes are (what custom shaders read).
     pub(crate) textures: Vec<glow::Texture>,
+    /// Per texture, a copy stored as sRGB where a material shows it as base colour or emissive:
+    /// the GPU decodes its texels before filtering (and its mipmaps average light, not bytes).
+    /// Programs that declare `texture_srgb` (the built-in material) are given these.
+    pub(crate) srgb: Vec<Option<glow::Texture>>,
     /// Mesh ids in mesh order, so callers can build `mesh_enabled` lists.
     pub mesh_ids: Vec<String>,
     /// Per mesh, (first index, target count) in a per-instance morph weight span.
@@ -180,6 +185,7 @@ impl GpuModel {
             prims: Vec::new(),
             mesh_world,
             textures: Vec::new(),
+            srgb: Vec::new(),
             mesh_ids: model.meshes.iter().map(|m| m.id.clone()).collect(),
             morph_ranges,
             initial_weights,
@@ -197,8 +203,16 @@ impl GpuModel {
     }
 
     fn fill(&mut self, gl: &glow::Context, model: &ModelData) -> Result<(), String> {
-        for t in &model.textures {
-            self.textures.push(upload_texture(gl, t)?);
+        // Colour is sRGB in glTF; the other maps are data.
+        let colour = |i: usize| {
+            model
+                .materials
+                .iter()
+                .any(|m| m.base_color_texture == Some(i) || m.emissive_texture.is_some_and(|r| r.texture == i))
+        };
+        for (i, t) in model.textures.iter().enumerate() {
+            self.textures.push(upload_texture(gl, t, false)?);
+            self.srgb.push(if colour(i) { Some(upload_texture(gl, t, true)?) } else { None });
         }
         let default_material = MaterialData::default();
         let has_targets = model.meshes.iter().flat_map(|m| &m.primitives).any(|p| !p.targets.is_empty());
@@ -280,7 +294,7 @@ impl GpuModel {
                     gl.delete_texture(m.texture);
                 }
             }
-            for &t in &self.textures {
+            for &t in self.textures.iter().chain(self.srgb.iter().flatten()) {
                 gl.delete_texture(t);
             }
         }
@@ -430,7 +444,9 @@ fn wrap_gl(w: Wrap) -> i32 {
 
 /// Uploads an RGBA8 image with mipmaps (always made, so a material may ask for mipmapped
 /// filtering). Rows go in top first, so glTF UV (0,0) is the image's top-left, unflipped.
-pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData) -> Result<glow::Texture, String> {
+/// `srgb`: stored as `SRGB8_ALPHA8`, so sampling decodes to linear before filtering (and the
+/// mipmaps average light, not bytes), as three.js and every PBR pipeline read colour maps.
+pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) -> Result<glow::Texture, String> {
     let expected = t.width as usize * t.height as usize * 4;
     if t.width == 0 || t.height == 0 || t.rgba.len() != expected {
         return Err(format!(
@@ -456,7 +472,7 @@ pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData) -> Result<glow
         gl.tex_image_2d(
             glow::TEXTURE_2D,
             0,
-            glow::RGBA8 as i32,
+            if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 } as i32,
             t.width as i32,
             t.height as i32,
             0,

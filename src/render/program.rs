@@ -22,6 +22,7 @@
 //! | `ambient` | ambient colour (rgb): the project's `ambient`, or the sum of the enabled ambient light components |
 //! | `shading_model` | float, project `shading`: 0 = Lambert, 1 = glTF metallic-roughness |
 //! | `tone_mapping`, `exposure` | floats, project settings: 0 = none, 1 = ACES, 2 = AgX; linear scale before it |
+//! | `texture_srgb` | vec4: x 1 when the base colour texture is stored as sRGB (decoded before filtering; 0: raw bytes, decode in the shader), y the same for the emissive texture |
 //! | `metallic_roughness` | vec4: glTF metallicFactor, roughnessFactor, the metallic-roughness texture's texcoord set, 1 when the primitive has that texture |
 //! | `tex0`..`tex7` | texture units 0..7; `tex0` defaults to the glTF base colour texture |
 //! | `normal_map`, `emissive_map`, `occlusion_map`, `metallic_roughness_map` (`sampler2D`) | the primitive's glTF normal, emissive, occlusion and metallic-roughness textures (white when it has none); bound to free units from 8 up |
@@ -93,6 +94,8 @@ pub(crate) enum Source {
     /// glTF metallicFactor, roughnessFactor, the metallic-roughness texture's set, 1 when the
     /// primitive has that texture.
     MetallicRoughness,
+    /// (base colour, emissive): 1 where the bound texture is stored as sRGB.
+    TextureSrgb,
     /// The item's morph weights for the mesh being drawn (vec4 array).
     MorphWeights,
     MorphTargetCount,
@@ -239,6 +242,9 @@ pub struct ShaderProgram {
     pub(crate) instance_attributes: Vec<InstanceAttribute>,
     /// True when no uniform reads a per-instance value, so instances may share a draw call.
     pub(crate) instanceable: bool,
+    /// It declares `texture_srgb`: it is given the models' colour maps stored as sRGB (decoded
+    /// before filtering). A program that does not (Defold's contract) reads their raw bytes.
+    pub(crate) reads_srgb: bool,
     instance_names: Vec<String>,
 }
 
@@ -293,6 +299,7 @@ fn builtin_source(name: &str) -> Option<Source> {
         "tone_mapping" => Source::ToneMapping,
         "exposure" => Source::Exposure,
         "metallic_roughness" => Source::MetallicRoughness,
+        "texture_srgb" => Source::TextureSrgb,
         "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
         "morph_target_count" => Source::MorphTargetCount,
         "animation_data" => Source::AnimationData,
@@ -388,6 +395,7 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
         bone_capacity: None,
         instance_attributes: Vec::new(),
         instanceable: false,
+        reads_srgb: false,
         instance_names: Vec::new(),
     };
     // SAFETY: queries on a linked program of the current context; indices come from GL itself.
@@ -478,6 +486,7 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
     let per_instance_uniform =
         p.frame_uniforms.iter().chain(&p.draw_uniforms).chain(&p.block_uniforms).any(|u| u.source.per_instance());
     p.instanceable = !p.instance_attributes.is_empty() && !per_instance_uniform;
+    p.reads_srgb = p.frame_uniforms.iter().chain(&p.draw_uniforms).any(|u| matches!(u.source, Source::TextureSrgb));
     p
 }
 
@@ -560,6 +569,8 @@ pub(crate) struct Values<'a> {
     pub animation: [f32; 4],
     /// This draw's bones as column-major mat4s (filled only when the program declares an array).
     pub bones: &'a [f32],
+    /// (base colour, emissive): 1 where that texture is stored as sRGB.
+    pub texture_srgb: [f32; 4],
 }
 
 const ZERO: [f32; 4] = [0.0; 4];
@@ -589,6 +600,7 @@ impl Values<'_> {
             Source::ToneMapping => &self.frame.tone_mapping,
             Source::Exposure => &self.frame.tone_mapping[1..],
             Source::MetallicRoughness => &self.metallic_roughness,
+            Source::TextureSrgb => &self.texture_srgb,
             Source::MorphWeights => self.morph,
             Source::MorphTargetCount => &self.morph_count,
             Source::AnimationData => &self.animation,

@@ -166,7 +166,7 @@ impl ModelRenderer {
             min_linear: false,
             mipmaps: false,
         };
-        let white = upload_texture(gl, &white)?;
+        let white = upload_texture(gl, &white, false)?;
         let zero_array = match zero_morph_texture(gl) {
             Ok(t) => t,
             Err(e) => {
@@ -251,7 +251,8 @@ impl ModelRenderer {
     }
 
     pub fn add_texture(&mut self, gl: &glow::Context, texture: &TextureData) -> Result<TextureHandle, String> {
-        let t = upload_texture(gl, texture)?;
+        // Raw bytes: a material's own textures are read as its shader reads them.
+        let t = upload_texture(gl, texture, false)?;
         self.textures.push(Some(t));
         Ok(TextureHandle(self.textures.len() as u32 - 1))
     }
@@ -652,6 +653,8 @@ impl ModelRenderer {
                 fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
             }
             let mut values = draw_values(&self.values, m, prim, list, item.constants, material, morph);
+            values.texture_srgb =
+                texture_srgb(model, prim, item.textures.of(&list.textures), self.tex0, self.material_maps[1]);
             (values.animation, values.bones) = (animation_data(&self.pose, base, model, prim), &self.bone_scratch);
             // SAFETY: every object below belongs to this context; uniform data are plain floats.
             unsafe {
@@ -711,7 +714,11 @@ impl ModelRenderer {
                                 h if h == maps[3] => pm.metallic_roughness_map,
                                 _ => None,
                             };
-                            own.and_then(|t| model.textures.get(t).copied())
+                            let srgb = own.and_then(|t| model.srgb.get(t).copied().flatten());
+                            match srgb {
+                                Some(t) if p.reads_srgb => Some(t),
+                                _ => own.and_then(|t| model.textures.get(t).copied()),
+                            }
                         }
                     }
                     .unwrap_or(self.white);
@@ -972,6 +979,26 @@ fn fill_bones(out: &mut Vec<f32>, pose: &PoseCache, base: u32, model: &GpuModel,
     out.extend(bones.iter().flat_map(texels_to_cols));
 }
 
+/// `texture_srgb` for a program that declares it: (base colour, emissive) 1 where the texture
+/// bound for it is the model's sRGB copy, 0 where it holds raw bytes (an item's texture, which
+/// the shader then decodes after filtering, as before). With no texture either way reads white.
+fn texture_srgb(
+    model: &GpuModel,
+    prim: &GpuPrimitive,
+    overrides: &[(u64, TextureHandle)],
+    tex0: u64,
+    emissive: u64,
+) -> [f32; 4] {
+    let flag = |slot: u64, own: Option<usize>| {
+        if overrides.iter().any(|(h, _)| *h == slot) {
+            0.0
+        } else {
+            f32::from(u8::from(own.is_some_and(|t| model.srgb.get(t).is_some_and(Option::is_some))))
+        }
+    };
+    [flag(tex0, prim.material.texture), flag(emissive, prim.material.emissive_map), 0.0, 0.0]
+}
+
 /// The uniform values of one draw; `morph` is (weights, target count).
 fn draw_values<'a>(
     frame: &'a FrameValues,
@@ -1004,6 +1031,7 @@ fn draw_values<'a>(
         morph_count: [morph.1 as f32, 0.0, 0.0, 0.0],
         animation: [0.0; 4],
         bones: &[],
+        texture_srgb: [0.0; 4],
     }
 }
 

@@ -308,7 +308,7 @@ pub const FUNCS: &[Func] = &[
         "set_mesh_enabled",
         "url: url_like, mesh_id: hash_like, enabled: boolean",
         "",
-        "Shows or hides one mesh (glTF mesh name, else node name).",
+        "Shows or hides one mesh, named by its glTF node as in Defold (its glTF mesh name works too).",
     ),
     f("model", "get_mesh_enabled", "url: url_like, mesh_id: hash_like", "boolean", "Whether a mesh is shown."),
     f(
@@ -616,6 +616,27 @@ pub const FUNCS: &[Func] = &[
         "path: string",
         "string|nil, string|nil",
         "A project file's bytes, or nil and the reason.",
+    ),
+    f(
+        "sys",
+        "get_save_file",
+        "application_id: string, file_name: string",
+        "string",
+        "`$XDG_DATA_HOME/<application_id>/<file_name>` (else under `~/.local/share`); makes the folder. Names with `/`, `..` or NUL are refused.",
+    ),
+    f(
+        "sys",
+        "save",
+        "filename: string, table: table",
+        "boolean",
+        "Writes `table` (what a message may hold, up to 16 MiB) through a temporary file, so a crash keeps the previous save.",
+    ),
+    f(
+        "sys",
+        "load",
+        "filename: string",
+        "table",
+        "A table `sys.save` wrote; an empty table when there is no such file.",
     ),
     // ---------------------------------------------------------------- window, json, socket
     f("window", "get_size", "", "width: number, height: number", "The window's size in pixels (headless too)."),

@@ -151,6 +151,14 @@ impl ScriptHost {
                 }
             }
             crate::script::constants(&lua, &globals.get::<Table>("go")?)?;
+            let reads: Function = s.get("unsupported_reads")?;
+            for ns in api_docs::NAMESPACES.iter().filter(|n| !n.name.is_empty()) {
+                if let Ok(t) = globals.get::<Table>(ns.name)
+                    && t.metatable().is_none()
+                {
+                    reads.call::<()>((ns.name, t))?;
+                }
+            }
             let e: Table = s.get("E")?;
             // The tests reach the runtime's internals (the message decoder) through it.
             lua.set_named_registry_value(SHARED_KEY, s)?;

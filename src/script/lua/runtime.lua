@@ -87,6 +87,11 @@ function S.unsupported_rest(ns, t)
     __newindex = function(_, k) unsupported(ns, k) end,
   })
 end
+-- The same for reads only, on the namespaces Sinew has (the loader gives it to each one that
+-- has no metatable of its own): a script may still add its helpers to them, as in Defold.
+function S.unsupported_reads(ns, t)
+  return setmetatable(t, { __index = function(_, k) unsupported(ns, k) end })
+end
 
 ---------------------------------------------------------------- hashes
 local hash_t = ffi.typeof("sinew_hash")
