@@ -16,6 +16,9 @@ pub const MAX_CHANNELS: u16 = 8;
 /// rather than filling memory (a game's music is streamed in Defold; Sinew keeps it whole).
 pub const MAX_SECONDS: u64 = 600;
 
+/// The most decoded samples one byte of an Ogg file may yield (besides one second's worth).
+pub const OGG_SAMPLES_PER_BYTE: u64 = 256;
+
 /// A decoded sound: `channels` (1 or 2) interleaved samples per frame in -1..1.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoundData {
@@ -171,12 +174,22 @@ fn decode_ogg(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
     let rate = reader.ident_hdr.audio_sample_rate;
     check_format(path, "Ogg Vorbis", channels, rate)?;
     let limit = MAX_SECONDS * rate as u64;
+    // A Vorbis packet of a few bytes can decode to thousands of frames, so a small hostile file
+    // could claim the full ten minutes at 384 kHz (1.8 GB). Real files spend far more than one
+    // byte per 256 samples (a 32 kbit/s stream: one per 11), so that is the most a byte earns.
+    let earned = bytes.len() as u64 * OGG_SAMPLES_PER_BYTE + rate as u64;
     let mut samples = Vec::new();
     let mut frames = 0u64;
     while let Some(packet) = reader.read_dec_packet_itl().map_err(bad)? {
         frames += (packet.len() / channels as usize) as u64;
         if frames > limit {
             return Err(too_long(path, frames, rate));
+        }
+        if frames * u64::from(channels.min(2)) > earned {
+            let msg = format!(
+                "Ogg Vorbis stream decodes to more than {OGG_SAMPLES_PER_BYTE} samples per byte of file (a hostile stream)"
+            );
+            return Err(LoadError::new(path, msg));
         }
         for frame in packet.chunks_exact(channels as usize) {
             let (l, r) = (frame[0], frame.get(1).copied());
