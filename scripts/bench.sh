@@ -100,6 +100,8 @@ measure() {
   CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
   echo "cpu ${CPU:-unknown CPU} ($(nproc 2>/dev/null || echo '?') cores)" >>"$RESULTS"
   echo "frames $FRAMES" >>"$RESULTS"
+  # The mixer (issue 37): its own bench binary, one line (benches/sound.rs).
+  echo "sound_mix $(cargo bench --quiet --bench sound 2>/dev/null | grep '^sound_mix_64' || echo 'failed')" >>"$RESULTS"
 }
 
 if [ "${TABLE_ONLY:-0}" != 1 ]; then
@@ -170,4 +172,8 @@ for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
     if extra:
         print(f"{p}: " + ", ".join(f"{k} {v}" for k, v in extra.items()))
+for r in rows.get("sound_mix", []):
+    m = re.search(r"median ([0-9.]+) ms per second of audio \(([0-9.]+)% of one core", r)
+    cost = f"{m.group(1)} ms per second of audio, {m.group(2)}% of one core" if m else r
+    print(f"| sound_mix_64: 64 voices, half resampled and positional | {cost} | | | <= 1% of one core |")
 PY

@@ -550,3 +550,39 @@ fn fuzz_message_decoder_and_encoder() {
         Ok(true)
     });
 }
+
+/// Sound files (issue 37): generated WAVs of every sample format Sinew reads and the Ogg Vorbis
+/// fixture, mutated; whatever decodes must be one or two channels of whole frames within -1..1.
+#[test]
+fn fuzz_sound_files() {
+    use sinew::project::sound::{decode, encode_wav_float, encode_wav16, tone};
+    let t = tone(8000, 440.0, 0.02, 0.5);
+    let mut seeds = vec![
+        encode_wav16(8000, 1, &t),
+        encode_wav_float(8000, 2, &[t.clone(), t.clone()].concat()),
+        include_bytes!("data/sound/tone.ogg").to_vec(),
+    ];
+    for (bits, format) in [(8, hound::SampleFormat::Int), (24, hound::SampleFormat::Int)] {
+        let spec = hound::WavSpec { channels: 1, sample_rate: 8000, bits_per_sample: bits, sample_format: format };
+        let mut buf = std::io::Cursor::new(Vec::new());
+        let mut w = hound::WavWriter::new(&mut buf, spec).expect("writer");
+        for s in &t[..64] {
+            w.write_sample((s * 100.0) as i32).expect("sample");
+        }
+        w.finalize().expect("finalize");
+        seeds.push(buf.into_inner());
+    }
+    fuzz("sound", &seeds, mutate_any, |b| match decode("/s.wav", b) {
+        Ok(d) => {
+            if !(1..=2).contains(&d.channels) || d.samples.len() % d.channels as usize != 0 {
+                return Err(format!("{} channels, {} samples", d.channels, d.samples.len()));
+            }
+            if d.samples.iter().any(|s| !(-1.0..=1.0).contains(s)) {
+                return Err("a sample outside -1..1".into());
+            }
+            Ok(true)
+        }
+        Err(e) if e.resource == "/s.wav" => Ok(false),
+        Err(e) => Err(format!("the error names {} instead of the file", e.resource)),
+    });
+}

@@ -228,3 +228,45 @@ fn hostile_gltf_sizes_are_clean_errors_not_aborts() {
         assert!(r.stderr.len() < 1000 && r.stderr.lines().count() <= 2, "{name}: a short error:\n{}", r.show());
     }
 }
+
+/// Sound files that lie (issue 37): a 4 GB data chunk in a 60-byte file, no channels, a sample
+/// rate of 4 GHz, a truncated header, garbage named .ogg. Each is a clear error naming the file,
+/// within seconds and without the memory the header claims.
+#[test]
+fn hostile_sound_files_are_clean_errors() {
+    use sinew::project::sound::encode_wav16;
+    let good = encode_wav16(8000, 1, &[0.25; 8]);
+    let patched = |at: usize, bytes: &[u8]| {
+        let mut w = good.clone();
+        w[at..at + bytes.len()].copy_from_slice(bytes);
+        w
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("huge", patched(40, &(u32::MAX - 1).to_le_bytes()), "declares"),
+        ("mono0", patched(22, &0u16.to_le_bytes()), "channels"),
+        ("fast", patched(24, &4_000_000_000u32.to_le_bytes()), "WAV"),
+        ("cut", good[..30].to_vec(), "bad WAV"),
+        ("junk", b"OggS not really an ogg stream".to_vec(), "Ogg"),
+    ];
+    for (name, bytes, says) in cases {
+        let ext = if name == "junk" { "ogg" } else { "wav" };
+        let p = project(
+            "hostile_sound",
+            &[
+                PROJECT,
+                (
+                    "/main/main.collection",
+                    &format!(
+                        r#"{{ "objects": [ {{ "id": "a", "components": [
+                        {{ "id": "s", "type": "sound", "sound": "/main/{name}.{ext}" }} ] }} ] }}"#
+                    ),
+                ),
+            ],
+        );
+        std::fs::write(p.path().join(format!("main/{name}.{ext}")), &bytes).expect("write");
+        let r = run_within(p.path(), 2, &[], Duration::from_secs(20));
+        assert_ne!(r.status, 0, "{name}: {}", r.show());
+        let line = format!("/main/{name}.{ext}: ");
+        assert!(r.stderr.contains(&line) && r.stderr.contains(says), "{name}: {}", r.show());
+    }
+}

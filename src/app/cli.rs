@@ -127,6 +127,9 @@ struct RunArgs {
     /// Write every raw input event to FILE as JSON lines stamped with the frame.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
+    /// Write every sample mixed to FILE (WAV, 48 kHz stereo 32-bit float).
+    #[arg(long, value_name = "FILE")]
+    audio_out: Option<PathBuf>,
 }
 
 fn parse_dt(s: &str) -> Result<f32, String> {
@@ -164,6 +167,7 @@ pub fn main() -> i32 {
             stats: a.stats,
             debug_draw: a.debug_draw,
             record: a.record,
+            audio_out: a.audio_out,
             ..a.frame.options()
         }),
         Some(Command::View(a)) => super::view::view(&a.file, a.frame.options()),

@@ -1,5 +1,6 @@
 //! The command line and the main loop.
 pub mod api;
+pub mod audio;
 pub mod cli;
 pub mod draw;
 pub mod inspect;

@@ -29,6 +29,8 @@ pub struct RunOptions {
     pub replay: Option<PathBuf>,
     /// Resources to run instead of `project_dir`'s (`sinew view`).
     pub resources: Option<Resources>,
+    /// Write every sample mixed to this WAV file (docs/sound.md).
+    pub audio_out: Option<PathBuf>,
 }
 
 /// A loaded game: its state and the script runtime that drives it.
@@ -201,6 +203,13 @@ pub fn run(opts: RunOptions) -> i32 {
         let (w, h) = gfx.window_size();
         g.world.borrow_mut().input.set_window_size(w, h);
     }
+    let mut audio = match super::audio::AudioOut::open(opts.audio_out.as_deref(), headless) {
+        Ok(a) => a,
+        Err(e) => {
+            log::error!("{e}");
+            return 1;
+        }
+    };
     let mut events: Vec<RawEvent> = Vec::new();
     let mut watcher = match (opts.watch, res.dir()) {
         (true, Some(dir)) => match super::watch::Watcher::new(dir) {
@@ -250,6 +259,7 @@ pub fn run(opts: RunOptions) -> i32 {
         last = now;
         step(&mut g, dt, &mut stats);
         gfx.set_mouse_lock(g.world.borrow().input.mouse_lock);
+        audio.write(&g.world.borrow().sounds.out);
         let t = Instant::now();
         let clear = g.world.borrow().render.clear_color.unwrap_or(g.settings.clear_color);
         gfx.begin_frame(clear);
@@ -293,6 +303,9 @@ pub fn run(opts: RunOptions) -> i32 {
     crate::script::watchdog::clear_interrupt();
     shutdown(&mut g);
     let mut status = exit_code;
+    if !audio.finish() && status == 0 {
+        status = 1;
+    }
     if let Some(path) = &opts.screenshot
         && let Err(e) = gfx.read_pixels().save_png(path)
     {
@@ -344,6 +357,16 @@ fn reload(
             Ok(false) => None,
             Err(e) => {
                 log::error!("{e}\n(reload failed: the previous version of {path} keeps running)");
+                None
+            }
+        };
+    }
+    if path.ends_with(".wav") || path.ends_with(".ogg") {
+        return match g.world.borrow_mut().sounds.reload(res, path) {
+            Ok(true) => Some(saved),
+            Ok(false) => None,
+            Err(e) => {
+                log::error!("{e}\n(reload failed: the previous version of {path} stays in use)");
                 None
             }
         };

@@ -9,6 +9,7 @@ pub mod labels;
 pub mod model_world;
 pub mod posed;
 pub mod render_requests;
+pub mod sound;
 pub mod spawn;
 pub mod world;
 
@@ -98,6 +99,8 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let t = Instant::now();
     world.borrow_mut().scene.update_world_transforms();
     timing(Phase::Transforms, t.elapsed());
+    sound::step(world, hooks, dt);
+    dispatch::dispatch(world, hooks);
 }
 
 /// `model_animation_done {animation_id, playback}` from the model component: to the callback

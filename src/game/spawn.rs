@@ -164,6 +164,13 @@ pub fn spawn_collection(
                 }
                 ComponentKind::Light(l) => ComponentRef::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
                 ComponentKind::Label(l) => ComponentRef::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
+                ComponentKind::Sound(s) => match world.borrow_mut().sounds.create(res, slot, &c.id, s) {
+                    Ok(i) => ComponentRef::Sound(i),
+                    Err(e) => {
+                        problems.push(e);
+                        continue;
+                    }
+                },
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

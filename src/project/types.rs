@@ -117,6 +117,7 @@ pub enum ComponentKind {
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
     Label(LabelSpec),
+    Sound(crate::project::sound::SoundSpec),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

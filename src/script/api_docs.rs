@@ -155,6 +155,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "",
     },
     Namespace { name: "socket", doc: "The part of LuaSocket games use for timing.", examples: &[], notes: "" },
+    Namespace {
+        name: "sound",
+        doc: "Sound components: plays, gain and pan, groups and their levels, the listener of positional sound.",
+        examples: &["../sound.md"],
+        notes: "Mixing, the pan law, groups and positional sound: [sound.md](../sound.md).",
+    },
 ];
 
 pub const FUNCS: &[Func] = &[
@@ -709,6 +715,57 @@ pub const FUNCS: &[Func] = &[
     f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
     f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
     f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),
+    // ---------------------------------------------------------------- sound
+    f(
+        "sound",
+        "play",
+        "url: url_like, play_properties?: {delay?: number, gain?: number, pan?: number, speed?: number}, complete_function?: fun(self: table, message_id: hash, message: {play_id: number}, sender: url)",
+        "number",
+        "Plays a sound component now; returns the play id. The callback gets `sound_done` or `sound_stopped`.",
+    ),
+    f(
+        "sound",
+        "stop",
+        "url: url_like, stop_properties?: {play_id: number}",
+        "",
+        "Stops a component's plays (one with `play_id`).",
+    ),
+    f("sound", "pause", "url: url_like, pause: boolean", "", "Pauses or resumes a component's plays."),
+    f(
+        "sound",
+        "set_gain",
+        "url: url_like, gain?: number",
+        "",
+        "Sets a component's gain (0..16), its plays now included.",
+    ),
+    f("sound", "set_pan", "url: url_like, pan?: number", "", "Sets a component's pan (-1 left .. 1 right)."),
+    f("sound", "get_groups", "", "hash[]", "The mixer groups (`master` first)."),
+    f("sound", "get_group_name", "group: hash_like", "string", "A group's name."),
+    f("sound", "set_group_gain", "group: hash_like, gain: number", "", "Sets a group's gain; `master` scales all."),
+    f("sound", "get_group_gain", "group: hash_like", "number", "A group's gain."),
+    f(
+        "sound",
+        "get_rms",
+        "group: hash_like, window: number",
+        "left: number, right: number",
+        "RMS level of a group over the last `window` seconds.",
+    ),
+    f(
+        "sound",
+        "get_peak",
+        "group: hash_like, window: number",
+        "left: number, right: number",
+        "Peak level of a group over the last `window` seconds.",
+    ),
+    f("sound", "is_music_playing", "", "boolean", "Whether another app plays music on the device: always false."),
+    f("sound", "is_phone_call_active", "", "boolean", "Whether a phone call is active: always false."),
+    f(
+        "sound",
+        "set_listener",
+        "id?: url_like",
+        "",
+        "Sinew: the game object positional sounds are heard from (nil: the active camera).",
+    ),
 ];
 
 pub const CALLBACKS: &[Callback] = &[

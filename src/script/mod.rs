@@ -40,6 +40,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("factory", include_str!("lua/factory.lua")),
     ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
+    ("sound", include_str!("lua/sound.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

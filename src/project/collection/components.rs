@@ -45,7 +45,16 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         position,
         rotation,
         euler,
-        scale
+        scale,
+        sound,
+        gain,
+        pan,
+        speed,
+        looping,
+        group,
+        spatial,
+        min_distance,
+        max_distance
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -65,7 +74,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
 /// The first field that is set but belongs to another component type.
 pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
     use ComponentType::*;
-    let fields: [(&str, bool, &[ComponentType]); 29] = [
+    // A slice, not an array: a new field is one line, not a line and a count to change.
+    let fields: &[(&str, bool, &[ComponentType])] = &[
         ("script", c.script.is_some(), &[Script]),
         ("properties", c.properties.is_some(), &[Script]),
         ("model", c.model.is_some(), &[Model]),
@@ -95,6 +105,15 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("rotation", c.rotation.is_some(), &[Model, Label]),
         ("euler", c.euler.is_some(), &[Model, Label]),
         ("scale", c.scale.is_some(), &[Model]),
+        ("sound", c.sound.is_some(), &[Sound]),
+        ("gain", c.gain.is_some(), &[Sound]),
+        ("pan", c.pan.is_some(), &[Sound]),
+        ("speed", c.speed.is_some(), &[Sound]),
+        ("looping", c.looping.is_some(), &[Sound]),
+        ("group", c.group.is_some(), &[Sound]),
+        ("spatial", c.spatial.is_some(), &[Sound]),
+        ("min_distance", c.min_distance.is_some(), &[Sound]),
+        ("max_distance", c.max_distance.is_some(), &[Sound]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };

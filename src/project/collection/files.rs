@@ -92,6 +92,17 @@ pub(super) struct ComponentDesc {
     pub(super) euler: Option<Located<[f32; 3]>>,
     #[serde(default, deserialize_with = "json::scale")]
     pub(super) scale: Option<[f32; 3]>,
+    /// A `sound` component's fields (engine.md section 5; `spatial` and the distances are
+    /// Sinew's positional sound).
+    pub(super) sound: Option<Located<String>>,
+    pub(super) gain: Option<Located<f32>>,
+    pub(super) pan: Option<Located<f32>>,
+    pub(super) speed: Option<Located<f32>>,
+    pub(super) looping: Option<bool>,
+    pub(super) group: Option<Located<String>>,
+    pub(super) spatial: Option<bool>,
+    pub(super) min_distance: Option<Located<f32>>,
+    pub(super) max_distance: Option<Located<f32>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -175,10 +186,11 @@ pub(super) enum ComponentType {
     Factory,
     CollectionFactory,
     Label,
+    Sound,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory or label";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, label or sound";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -190,6 +202,7 @@ impl ComponentType {
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
             ComponentType::Label => "label",
+            ComponentType::Sound => "sound",
         }
     }
 }
@@ -223,6 +236,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "factory" => TypeField::Known(ComponentType::Factory),
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
             "label" => TypeField::Known(ComponentType::Label),
+            "sound" => TypeField::Known(ComponentType::Sound),
             _ => TypeField::Unknown(s),
         })
     }

@@ -20,6 +20,7 @@ pub const DEFAULT_FOV: f32 = std::f32::consts::FRAC_PI_4;
 mod components;
 mod files;
 mod loader;
+mod sound;
 #[cfg(test)]
 mod tests;
 mod transform;

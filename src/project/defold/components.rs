@@ -83,7 +83,6 @@ const DEFAULT_FONT_SIZE: f64 = 14.0;
 const UNSUPPORTED: &[&str] = &[
     "sprite",
     "collisionobject",
-    "sound",
     "gui",
     "particlefx",
     "tilemap",
@@ -119,7 +118,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "model", None);
             out.str("model", path, Some(&pf.value_at));
         }
-        "label" | "camera" | "factory" | "collectionfactory" => {
+        "label" | "camera" | "factory" | "collectionfactory" | "sound" => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,
@@ -144,7 +143,7 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let r = Reader::new(m, "an embedded component", EMBEDDED_COMPONENT, &[], &mut cx.problems);
     let (id, idf) = r.required("id", &mut cx.problems)?;
     let (ty, tf) = r.required("type", &mut cx.problems)?;
-    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model") {
+    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model" | "sound") {
         unsupported(cx, ty, &tf.at);
         return None;
     }
@@ -172,7 +171,7 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
         format!("{kind} components are not supported yet")
     } else {
         format!(
-            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory and collectionfactory)"
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory and sound)"
         )
     };
     cx.problems.at(at, msg);
@@ -235,6 +234,7 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
                 out.str("prototype", p, Some(&pf.value_at));
             }
         }
+        "sound" => super::sound::sound(cx, m, out),
         _ => {
             out.str("type", "model", None);
             model(cx, m, out);

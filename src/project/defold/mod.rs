@@ -18,6 +18,7 @@ mod loading_tests;
 pub mod material;
 pub mod node;
 pub mod read;
+pub mod sound;
 pub mod text;
 
 /// What one conversion collects: problems, warnings, how deep in `data:` strings it is.

@@ -62,6 +62,7 @@ pub mod kind {
     pub const LIGHT: i32 = 4;
     pub const FACTORY: i32 = 5;
     pub const LABEL: i32 = 6;
+    pub const SOUND: i32 = 7;
 }
 
 crate::export! {
@@ -91,6 +92,7 @@ crate::export! {
             Some(ComponentRef::Light(_)) => kind::LIGHT,
             Some(ComponentRef::Factory(_)) => kind::FACTORY,
             Some(ComponentRef::Label(_)) => kind::LABEL,
+            Some(ComponentRef::Sound(_)) => kind::SOUND,
         })
         .unwrap_or(kind::NONE)
     }
@@ -347,6 +349,7 @@ crate::export! {
         with_world(ctx, |w| {
             let mut live = std::mem::take(&mut w.live_callbacks);
             w.models.live_callbacks(&mut live);
+            w.sounds.live_callbacks(&mut live);
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {
                     *id = 0;

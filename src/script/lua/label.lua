@@ -98,17 +98,19 @@ end
 ---------------------------------------------------------------- label.*
 local label = {}
 
--- (url) → slot, url copy of a label component; raises Defold's errors.
-local function label_of(fname, url, r)
+-- (url) → slot, url copy of a component of kind `kind` (label, sound); raises Defold's errors.
+function S.component_of(fname, url, r, kind)
   if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
   local u = S.url_t(S.to_url(url, fname, 1, r))
   if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
   local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
-  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= LABEL then
+  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= kind then
     fail(string.format("%s: the component '%s' could not be found", fname, tostring(u):match("^url: %[(.*)%]$")))
   end
   return slot, u
 end
+
+local function label_of(fname, url, r) return S.component_of(fname, url, r, LABEL) end
 
 local function caller(fname)
   local r = current()
