@@ -126,6 +126,9 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     {
         return model_animation_message(w, i, m);
     }
+    if let ComponentRef::CollisionObject(i) = kind {
+        return super::physics::component_message(w, i, m);
+    }
     if let ComponentRef::Label(i) = kind
         && id == ids().set_text
     {
@@ -149,7 +152,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
-        ComponentRef::Script(_) | ComponentRef::Factory(_) => None,
+        ComponentRef::Script(_) | ComponentRef::Factory(_) | ComponentRef::CollisionObject(_) => None,
     };
     if let Some(f) = flag {
         *f = on;
@@ -322,10 +325,13 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, .. } = &mut *w;
+        let World { scene, labels, physics, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
+            }
+            if let ComponentRef::CollisionObject(i) = c.kind {
+                physics.remove(i);
             }
         }
         w.input.focus.release(slot);

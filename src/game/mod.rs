@@ -6,6 +6,7 @@ pub mod factory;
 pub mod input;
 pub mod labels;
 pub mod model_world;
+pub mod physics;
 pub mod posed;
 pub mod render_requests;
 pub mod spawn;
@@ -68,6 +69,8 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     input::fixed_update(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     hooks.update(dt);
+    dispatch::dispatch(world, hooks);
+    physics::update(world, dt);
     dispatch::dispatch(world, hooks);
     hooks.timers(dt);
     dispatch::dispatch(world, hooks);

@@ -28,6 +28,8 @@ pub struct ProjectSettings {
     pub screen_view: bool,
     /// How the built-in model material lights, tone maps and exposes the picture.
     pub look: Look,
+    /// `physics` (engine.md section 3).
+    pub physics: crate::project::physics::PhysicsSettings,
 }
 
 /// The project-wide lighting and output settings the renderer reads each frame.
@@ -117,6 +119,8 @@ pub enum ComponentKind {
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
     Label(LabelSpec),
+    /// Boxed: a collision object's shapes would otherwise widen every component description.
+    CollisionObject(Box<crate::project::physics::CollisionObjectSpec>),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

@@ -91,6 +91,18 @@ pub(super) struct ComponentDesc {
     pub(super) euler: Option<Located<[f32; 3]>>,
     #[serde(default, deserialize_with = "json::scale")]
     pub(super) scale: Option<[f32; 3]>,
+    /// A collision object's fields (engine.md section 3, `crate::project::physics`).
+    pub(super) collision_type: Option<Located<String>>,
+    pub(super) mass: Option<Located<f32>>,
+    pub(super) friction: Option<Located<f32>>,
+    pub(super) restitution: Option<Located<f32>>,
+    pub(super) linear_damping: Option<Located<f32>>,
+    pub(super) angular_damping: Option<Located<f32>>,
+    pub(super) locked_rotation: Option<bool>,
+    pub(super) bullet: Option<bool>,
+    pub(super) group: Option<Located<String>>,
+    pub(super) mask: Option<Located<Vec<String>>>,
+    pub(super) shapes: Option<Located<crate::project::physics::Shapes>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -174,10 +186,12 @@ pub(super) enum ComponentType {
     Factory,
     CollectionFactory,
     Label,
+    CollisionObject,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory or label";
+pub(super) const TYPE_NAMES: &str =
+    "script, model, camera, light, factory, collectionfactory, label or collisionobject";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -189,6 +203,7 @@ impl ComponentType {
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
             ComponentType::Label => "label",
+            ComponentType::CollisionObject => "collisionobject",
         }
     }
 }
@@ -222,6 +237,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "factory" => TypeField::Known(ComponentType::Factory),
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
             "label" => TypeField::Known(ComponentType::Label),
+            "collisionobject" => TypeField::Known(ComponentType::CollisionObject),
             _ => TypeField::Unknown(s),
         })
     }

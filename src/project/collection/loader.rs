@@ -243,6 +243,7 @@ impl Loader<'_> {
             ComponentType::Label => ComponentKind::Label(label(c, file)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
+            ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }
