@@ -130,6 +130,12 @@ pub const NAMESPACES: &[Namespace] = &[
     Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
     Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
     Namespace {
+        name: "physics",
+        doc: "Collision objects: ray casts, gravity, groups and masks.",
+        examples: &["../physics.md"],
+        notes: "Collision object properties for `go.get`/`go.set`: `linear_velocity`, `angular_velocity` (vector3, with `.x`/`.y`/`.z`), `mass` (read only), `linear_damping`, `angular_damping`. Messages: `collision_response`, `contact_point_response`, `trigger_response` to the object's scripts; `apply_force`, `enable`, `disable` to the component.",
+    },
+    Namespace {
         name: "sys",
         doc: "Project settings, engine and system information, resources, exit.",
         examples: &["../scripting.md#sys-json-settings-and-data"],
@@ -559,6 +565,40 @@ pub const FUNCS: &[Func] = &[
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
     f("label", "get_text", "url: url_like", "string", "A label's text."),
+    // ---------------------------------------------------------------- physics
+    f(
+        "physics",
+        "raycast",
+        "from: vector3, to: vector3, groups: hash_like[], options?: { all?: boolean }",
+        "table|nil",
+        "The nearest hit (`fraction`, `position`, `normal`, `id`, `group`) of the objects in `groups`, or with `all` every hit nearest first; nil when nothing is hit.",
+    ),
+    f(
+        "physics",
+        "raycast_async",
+        "from: vector3, to: vector3, groups: hash_like[], request_id?: integer",
+        "",
+        "Casts after the next physics step; answers `ray_cast_response` or `ray_cast_missed` with `request_id` (0-255).",
+    ),
+    f("physics", "set_gravity", "gravity: vector3", "", "The world's gravity, in physics units."),
+    f("physics", "get_gravity", "", "vector3", "The world's gravity."),
+    f("physics", "get_group", "url: url_like", "hash", "A collision object's group."),
+    f("physics", "set_group", "url: url_like, group: hash_like", "", "Moves a collision object to another group."),
+    f(
+        "physics",
+        "get_maskbit",
+        "url: url_like, group: hash_like",
+        "boolean",
+        "Whether a collision object collides with `group`.",
+    ),
+    f(
+        "physics",
+        "set_maskbit",
+        "url: url_like, group: hash_like, maskbit: boolean",
+        "",
+        "Adds `group` to a collision object's mask or takes it out.",
+    ),
+    f("physics", "wakeup", "url: url_like", "", "Wakes a sleeping collision object."),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(

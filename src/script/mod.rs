@@ -38,6 +38,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("timer", include_str!("lua/timer.lua")),
     ("sys", include_str!("lua/sys.lua")),
     ("factory", include_str!("lua/factory.lua")),
+    ("physics", include_str!("lua/physics.lua")),
 ];
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).

@@ -53,6 +53,12 @@ pub struct Physics {
     pub debug_rays: Vec<([f32; 3], [f32; 3])>,
     /// Steps taken since the start, for `--stats` and tests.
     pub steps: u64,
+    /// Bodies were added, removed or regrouped since the broad phase last ran: queries made
+    /// before the next step (a ray cast in `init`) refresh it first.
+    pub(crate) dirty: bool,
+    /// Bodies given an `apply_force` since the last step: rapier keeps a force until it is
+    /// reset, Defold applies it for one step.
+    forced: Vec<u32>,
 }
 
 impl Default for Physics {
@@ -71,6 +77,8 @@ impl Default for Physics {
             rays: Vec::new(),
             debug_rays: Vec::new(),
             steps: 0,
+            dirty: false,
+            forced: Vec::new(),
         }
     }
 }
@@ -230,6 +238,7 @@ impl Physics {
             }
             colliders.push(self.world.insert_collider(b, Some(handle)));
         }
+        self.dirty = true;
         let body = &mut self.bodies[i as usize];
         body.handle = handle;
         body.colliders = colliders;
@@ -246,6 +255,7 @@ impl Physics {
             self.world.remove_body_with_colliders(handle, true);
         }
         self.bodies[i as usize].colliders.clear();
+        self.dirty = true;
     }
 
     /// Forgets a collision object of a deleted game object (trigger pairs it was in end
@@ -283,6 +293,7 @@ impl Physics {
         let slot = b.slot;
         let pose = self.object_pose(slot, scene);
         self.bodies[i as usize].enabled = on;
+        self.dirty = true;
         if !on {
             self.overlaps.retain(|&(a, b)| a != i && b != i);
         }
@@ -321,6 +332,7 @@ impl Physics {
     }
 
     fn apply_groups(&mut self, i: u32) {
+        self.dirty = true;
         let Some(b) = self.get(i) else { return };
         let groups = InteractionGroups::new(
             Group::from_bits_truncate(1 << b.group),
@@ -358,6 +370,12 @@ impl Physics {
             self.follow_objects(scene);
             self.world.step();
             self.steps += 1;
+            self.dirty = false;
+            for i in std::mem::take(&mut self.forced) {
+                if let Some(rb) = self.rigid_body_mut(i) {
+                    rb.reset_forces(false);
+                }
+            }
             self.write_objects(scene);
             after_step(self, scene);
         }
@@ -412,6 +430,13 @@ impl Physics {
             scene.position[s] = t;
             scene.rotation[s] = r.normalize();
             scene.update_world_transform_of(b.slot);
+        }
+    }
+
+    /// Brings the broad phase up to date with bodies made or changed since the last step.
+    pub fn refresh_queries(&mut self) {
+        if std::mem::take(&mut self.dirty) {
+            self.world.detect_collisions(&(), &());
         }
     }
 
@@ -471,5 +496,6 @@ pub fn component_message(w: &mut crate::game::World, i: u32, m: &crate::scene::M
     if let (true, Some(rb)) = (dynamic, physics.rigid_body_mut(i)) {
         let p = vec3((glam::Vec3::from(*at) * s).to_array());
         rb.add_force_at_point(vec3((glam::Vec3::from(*force) * s).to_array()), p, true);
+        physics.forced.push(i);
     }
 }

@@ -8,7 +8,7 @@ use rapier3d::prelude::*;
 
 /// Results one `{all = true}` cast returns at most, and async requests waiting at once: a
 /// script that asks for more is refused rather than let grow a list without bound.
-pub const MAX_RAY_RESULTS: usize = 1024;
+pub const MAX_RAY_RESULTS: usize = 1000;
 pub const MAX_PENDING_RAYS: usize = 4096;
 
 /// One hit, in world units.
@@ -48,6 +48,7 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
     if mask == 0 || !a.is_finite() || !b.is_finite() || length <= 0.0 {
         return Vec::new();
     }
+    p.refresh_queries();
     let ray = Ray::new(vec3(a.to_array()), vec3(((b - a) / length).to_array()));
     let groups = InteractionGroups::new(Group::ALL, Group::from_bits_truncate(mask), InteractionTestMode::And);
     let filter = QueryFilter::default().exclude_sensors().groups(groups);
