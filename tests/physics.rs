@@ -6,7 +6,10 @@ use common::*;
 
 /// Runs a committed physics project for `frames` frames at exactly one 60 Hz step per frame.
 fn run_steps(name: &str, frames: u32) -> Run {
-    let p = committed(name);
+    run_dir(&committed(name), frames)
+}
+
+fn run_dir(p: &TempDir, frames: u32) -> Run {
     let frames = frames.to_string();
     let dir = p.path().to_str().expect("utf-8 path");
     sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", &frames, "--fixed-dt", "0.016666668"])
@@ -16,6 +19,22 @@ fn run_steps(name: &str, frames: u32) -> Run {
 fn a_sphere_comes_to_rest_on_a_box() {
     let r = run_steps("physics_fall", 130);
     assert_lua_passed(&r, "physics_fall");
+}
+
+/// The same drop in a 2D world, with the ball drawn at z = 7, beyond the box's depth (half 5):
+/// depth only orders drawing in 2D, so it lands all the same, and keeps its z.
+#[test]
+fn a_circle_comes_to_rest_on_a_box_in_2d() {
+    let p = committed("physics_fall");
+    let settings = r#"{ "title": "physics_fall_2d", "main_collection": "/main/main.collection",
+        "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
+    p.write("/project.json", settings);
+    let collection = std::fs::read_to_string(p.path().join("main/main.collection")).expect("collection");
+    let moved = collection.replace(r#""position": [0, 3, 0]"#, r#""position": [0, 3, 7]"#);
+    assert_ne!(moved, collection);
+    p.write("/main/main.collection", &moved);
+    let r = run_dir(&p, 130);
+    assert_lua_passed(&r, "physics_fall_2d");
 }
 
 #[test]
@@ -44,4 +63,10 @@ fn a_kinematic_body_pushes_a_dynamic_one_the_same_way_every_run() {
     let (ta, tb) = (trace(&a), trace(&b));
     assert_eq!(ta.len(), 15, "{}", a.show());
     assert_eq!(ta, tb, "two runs, two histories");
+}
+
+#[test]
+fn spawned_deleted_disabled_and_enabled_objects() {
+    let r = run_steps("physics_lifecycle", 70);
+    assert_lua_passed(&r, "physics_lifecycle");
 }

@@ -54,7 +54,7 @@ pub struct Physics {
     /// Steps taken since the start, for `--stats` and tests.
     pub steps: u64,
     /// Bodies were added, removed or regrouped since the broad phase last ran: queries made
-    /// before the next step (a ray cast in `init`) refresh it first.
+    /// before the next step (a ray cast in `init`) test every collider instead.
     pub(crate) dirty: bool,
     /// Bodies given an `apply_force` since the last step: rapier keeps a force until it is
     /// reset, Defold applies it for one step.
@@ -97,11 +97,13 @@ fn quat(q: glam::Quat) -> Rotation {
 
 impl Physics {
     /// The project's settings and fixed-update frequency; bodies made before (at spawn) are
-    /// rebuilt when the scale changed, so every body is in the units the world steps in.
+    /// rebuilt when the scale or dimension changed, so every body is in the units and plane
+    /// the world steps in.
     pub fn configure(&mut self, settings: PhysicsSettings, fixed_frequency: f32, scene: &mut Scene) {
-        let rescale = settings.scale != self.settings.scale;
+        let rescale = settings.scale != self.settings.scale || settings.two_d != self.settings.two_d;
         self.settings = settings;
-        self.world.gravity = vec3(settings.gravity);
+        self.world.gravity =
+            vec3(if settings.two_d { [settings.gravity[0], settings.gravity[1], 0.0] } else { settings.gravity });
         self.clock = crate::game::input::FixedClock::new(fixed_frequency);
         if rescale {
             for i in 0..self.bodies.len() as u32 {
@@ -170,12 +172,19 @@ impl Physics {
         Ok(i)
     }
 
-    /// The game object's world position and rotation in physics units.
+    /// The game object's world position and rotation in physics units. In 2D the world is
+    /// the plane z = 0 and bodies turn about z only: z only orders what is drawn, as in Box2D
+    /// projects, so objects at different depths still meet.
     fn object_pose(&self, slot: u32, scene: &mut Scene) -> Pose {
         scene.update_world_transform_of(slot);
         let (_, r, t) = scene.world_of(slot).to_scale_rotation_translation();
-        let t = t * self.settings.scale;
-        Pose::from_parts(vec3(t.to_array()), quat(r.normalize()))
+        let mut t = t * self.settings.scale;
+        let mut r = r.normalize();
+        if self.settings.two_d {
+            t.z = 0.0;
+            r = twist_z(r);
+        }
+        Pose::from_parts(vec3(t.to_array()), quat(r))
     }
 
     fn build(&mut self, i: u32, spec: &CollisionObjectSpec, scene: &mut Scene) {
@@ -412,8 +421,12 @@ impl Physics {
                 continue;
             }
             let p = rb.position();
-            let t = glam::Vec3::from(arr3(p.translation)) * inv;
+            let mut t = glam::Vec3::from(arr3(p.translation)) * inv;
             let r = glam::Quat::from_xyzw(p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w);
+            if self.settings.two_d {
+                // The body lives at z = 0; the object keeps its own depth.
+                t.z = scene.world_of(b.slot).translation.z;
+            }
             if !t.is_finite() || !r.is_finite() {
                 continue;
             }
@@ -433,18 +446,17 @@ impl Physics {
         }
     }
 
-    /// Brings the broad phase up to date with bodies made or changed since the last step.
-    pub fn refresh_queries(&mut self) {
-        if std::mem::take(&mut self.dirty) {
-            self.world.detect_collisions(&(), &());
-        }
-    }
-
     /// The body's mass in kg (0 for bodies the simulation does not move).
     pub fn mass(&self, i: u32) -> Option<f32> {
         let b = self.get(i)?;
         Some(if b.ty == CollisionType::Dynamic { self.rigid_body(i)?.mass() } else { 0.0 })
     }
+}
+
+/// The part of a rotation about z (its swing away from z dropped).
+fn twist_z(r: glam::Quat) -> glam::Quat {
+    let t = glam::Quat::from_xyzw(0.0, 0.0, r.z, r.w);
+    if t.length_squared() < 1e-12 { glam::Quat::IDENTITY } else { t.normalize() }
 }
 
 /// A shape's volume in physics units (for spreading an object's mass over its shapes).

@@ -43,20 +43,24 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
         p.debug_rays.push((from, to));
     }
     let s = p.settings.scale;
-    let (a, b) = (glam::Vec3::from(from) * s, glam::Vec3::from(to) * s);
+    let (mut a, mut b) = (glam::Vec3::from(from) * s, glam::Vec3::from(to) * s);
+    if p.settings.two_d {
+        (a.z, b.z) = (0.0, 0.0);
+    }
     let length = (b - a).length();
     if mask == 0 || !a.is_finite() || !b.is_finite() || length <= 0.0 {
         return Vec::new();
     }
-    p.refresh_queries();
     let ray = Ray::new(vec3(a.to_array()), vec3(((b - a) / length).to_array()));
     let groups = InteractionGroups::new(Group::ALL, Group::from_bits_truncate(mask), InteractionTestMode::And);
     let filter = QueryFilter::default().exclude_sensors().groups(groups);
-    let q = p.world.query_pipeline_with_filter(filter);
     let hit = |h: ColliderHandle, i: RayIntersection| -> Option<RayHit> {
         let c = p.world.colliders.get(h)?;
         let body = p.get(c.user_data as u32).filter(|b| b.enabled)?;
-        let point = (a + glam::Vec3::from(arr3(ray.dir)) * i.time_of_impact) / s;
+        let mut point = (a + glam::Vec3::from(arr3(ray.dir)) * i.time_of_impact) / s;
+        if p.settings.two_d {
+            point.z = from[2];
+        }
         Some(RayHit {
             fraction: i.time_of_impact / length,
             position: point.to_array(),
@@ -65,12 +69,28 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
             group: p.groups.get(body.group as usize).copied().unwrap_or(0),
         })
     };
-    if !all {
-        return q.cast_ray_and_get_normal(&ray, length, true).and_then(|(h, i)| hit(h, i)).into_iter().collect();
-    }
-    let mut out: Vec<RayHit> =
-        q.intersect_ray(ray, length, true).filter_map(|(h, _, i)| hit(h, i)).take(MAX_RAY_RESULTS).collect();
+    let mut out: Vec<RayHit> = if p.dirty {
+        // Bodies made since the last step are not in the broad phase yet (it is rebuilt by the
+        // step; refreshing it alone would leave new bodies out of the simulation), so a cast in
+        // `init` tests every collider.
+        let bodies = &p.world.bodies;
+        p.world
+            .colliders
+            .iter()
+            .filter(|(h, c)| filter.test(bodies, *h, c))
+            .filter_map(|(h, c)| Some((h, c.shape().cast_ray_and_get_normal(c.position(), &ray, length, true)?)))
+            .filter_map(|(h, i)| hit(h, i))
+            .collect()
+    } else {
+        let q = p.world.query_pipeline_with_filter(filter);
+        if all {
+            q.intersect_ray(ray, length, true).filter_map(|(h, _, i)| hit(h, i)).take(MAX_RAY_RESULTS).collect()
+        } else {
+            q.cast_ray_and_get_normal(&ray, length, true).and_then(|(h, i)| hit(h, i)).into_iter().collect()
+        }
+    };
     out.sort_by(|x, y| x.fraction.total_cmp(&y.fraction));
+    out.truncate(if all { MAX_RAY_RESULTS } else { 1 });
     out
 }
 
