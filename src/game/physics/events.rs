@@ -5,11 +5,11 @@ use super::{Physics, arr3};
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::physics::CollisionType;
 use crate::scene::message::{MsgValue, encode};
-use crate::scene::{Message, MessageQueue, Scene, Url};
+use crate::scene::{ComponentRef, Message, MessageQueue, Scene, Url};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-/// Contact points reported per pair of objects per step: a box resting on a box has four,
+/// Contact points reported per pair of shapes per step: a box resting on a box has four,
 /// more only repeat them.
 const MAX_POINTS_PER_PAIR: usize = 4;
 
@@ -38,6 +38,9 @@ type Point = ((u32, u32), [f32; 3], [f32; 3], f32, f32);
 
 /// What a message needs of one side of a pair.
 struct Side {
+    /// Whether its game object has a script to tell: messages nobody would read are not made
+    /// (a pile of a thousand crates without scripts posts nothing).
+    listens: bool,
     id: Hash,
     path: Hash,
     group: Hash,
@@ -46,11 +49,19 @@ struct Side {
     velocity: [f32; 3],
 }
 
+/// Whether object `index`'s game object has a script.
+fn listens(p: &Physics, scene: &Scene, index: u32) -> bool {
+    p.get(index)
+        .and_then(|b| scene.components.get(b.slot as usize))
+        .is_some_and(|cs| cs.iter().any(|c| matches!(c.kind, ComponentRef::Script(_))))
+}
+
 fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     let b = p.get(index).filter(|b| b.enabled)?;
     let rb = p.world.bodies.get(b.handle)?;
     let t = scene.world_of(b.slot).translation;
     Some(Side {
+        listens: listens(p, scene, index),
         id: b.id,
         path: *scene.ids.get(b.slot as usize)?,
         group: p.groups.get(b.group as usize).copied().unwrap_or(0),
@@ -62,12 +73,15 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
 
 /// To every script of `to`'s game object, from its collision object.
 fn post(messages: &mut MessageQueue, socket: Hash, to: &Side, id: Hash, table: Vec<(MsgValue, MsgValue)>) {
+    if !to.listens {
+        return;
+    }
     let mut data = Vec::new();
     encode(&MsgValue::Table(table), &mut data);
     let sender = Url { socket, path: to.path, fragment: to.id };
     let receiver = Url { socket, path: to.path, fragment: 0 };
-    if messages.post(Message { sender, receiver, id, data }).is_err() {
-        log::warn!("physics message dropped: the frame's message budget is spent");
+    if messages.post(Message { sender, receiver, id, data }) == Err(crate::scene::message::QueueFull::First) {
+        log::warn!("physics messages dropped: the frame's message budget is spent");
     }
 }
 
@@ -88,12 +102,13 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
             continue;
         };
         let (a, b) = (c1.user_data as u32, c2.user_data as u32);
-        if a == b {
+        if a == b || !(listens(p, scene, a) || listens(p, scene, b)) {
             continue;
         }
         let key = (a.min(b), a.max(b));
         touching.insert(key);
-        let mut n = points.iter().filter(|x| x.0 == key).count();
+        // Counted per pair of shapes: an object pair of several shapes reports each pair's.
+        let mut n = 0;
         for m in pair.manifolds() {
             // The normal points from collider 1 to collider 2; stored as seen from `key.0`.
             let normal = if a == key.0 { m.data.normal } else { -m.data.normal };
@@ -110,6 +125,9 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
     for &(a, b) in &touching {
         let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { continue };
         for (own, other) in [(&sa, &sb), (&sb, &sa)] {
+            if !own.listens {
+                continue;
+            }
             let table = vec![
                 (s("other_id"), MsgValue::Hash(other.path)),
                 (s("other_position"), MsgValue::Vector3(other.position)),
@@ -123,6 +141,9 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
     for (key, position, normal, distance, impulse) in points {
         let (Some(sa), Some(sb)) = (side(p, scene, key.0), side(p, scene, key.1)) else { continue };
         for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
+            if !own.listens {
+                continue;
+            }
             // Defold's normal points from the other object towards the receiving one.
             let n = [normal[0] * sign, normal[1] * sign, normal[2] * sign];
             let rel = [0, 1, 2].map(|k| own.velocity[k] - other.velocity[k]);
@@ -167,6 +188,9 @@ fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, soc
     for ((a, b), enter) in entered.into_iter().chain(left) {
         let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { continue };
         for (own, other) in [(&sa, &sb), (&sb, &sa)] {
+            if !own.listens {
+                continue;
+            }
             let table = vec![
                 (s("other_id"), MsgValue::Hash(other.path)),
                 (s("enter"), MsgValue::Bool(enter)),

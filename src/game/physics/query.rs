@@ -131,7 +131,9 @@ pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue,
         let mut data = Vec::new();
         encode(&table, &mut data);
         let sender = Url { socket, path: r.reply_to.path, fragment: r.reply_to.fragment };
-        if messages.post(Message { sender, receiver: r.reply_to, id, data }).is_err() {
+        if messages.post(Message { sender, receiver: r.reply_to, id, data })
+            == Err(crate::scene::message::QueueFull::First)
+        {
             log::warn!("ray cast answer dropped: the frame's message budget is spent");
         }
     }
