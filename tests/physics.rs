@@ -70,3 +70,9 @@ fn spawned_deleted_disabled_and_enabled_objects() {
     let r = run_steps("physics_lifecycle", 70);
     assert_lua_passed(&r, "physics_lifecycle");
 }
+
+#[test]
+fn joints_hold_swing_and_pull_as_the_formulas_say() {
+    let r = run_steps("physics_joints", 190);
+    assert_lua_passed(&r, "physics_joints");
+}

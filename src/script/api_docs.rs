@@ -599,6 +599,42 @@ pub const FUNCS: &[Func] = &[
         "Adds `group` to a collision object's mask or takes it out.",
     ),
     f("physics", "wakeup", "url: url_like", "", "Wakes a sleeping collision object."),
+    f(
+        "physics",
+        "create_joint",
+        "joint_type: integer, collisionobject_a: url_like, joint_id: hash_like, position_a: vector3, collisionobject_b: url_like, position_b: vector3, properties?: table",
+        "",
+        "Joins two collision objects at anchors in their own space (`physics.JOINT_TYPE_*`).",
+    ),
+    f("physics", "destroy_joint", "collisionobject: url_like, joint_id: hash_like", "", "Removes a joint."),
+    f(
+        "physics",
+        "get_joint_properties",
+        "collisionobject: url_like, joint_id: hash_like",
+        "table",
+        "A joint's properties.",
+    ),
+    f(
+        "physics",
+        "set_joint_properties",
+        "collisionobject: url_like, joint_id: hash_like, properties: table",
+        "",
+        "Changes some of a joint's properties.",
+    ),
+    f(
+        "physics",
+        "get_joint_reaction_force",
+        "collisionobject: url_like, joint_id: hash_like",
+        "vector3",
+        "The force the joint applied in the last step.",
+    ),
+    f(
+        "physics",
+        "get_joint_reaction_torque",
+        "collisionobject: url_like, joint_id: hash_like",
+        "number",
+        "The torque the joint applied in the last step.",
+    ),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(
@@ -741,6 +777,9 @@ pub fn constants() -> Vec<Const> {
         for (i, n) in ["UNLOADED", "LOADING", "LOADED"].iter().enumerate() {
             push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));
         }
+    }
+    for (i, n) in ["FIXED", "HINGE", "SPRING", "SLIDER"].iter().enumerate() {
+        push("physics", format!("JOINT_TYPE_{n}"), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
     }
     v.push(Const {
         ns: "json",

@@ -354,6 +354,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("PHYSICS_RAY_FLOATS", f64::from(super::api::physics::RAY_FLOATS)),
         ("PHYSICS_MAX_RAY_RESULTS", crate::game::physics::query::MAX_RAY_RESULTS as f64),
         ("PHYSICS_MAX_GROUPS", crate::project::physics::MAX_GROUPS as f64),
+        ("PHYSICS_JOINT_PROPS", f64::from(super::api::physics::JOINT_PROPS)),
     ];
     let tags = [
         ("MSG_FALSE", tag::FALSE),

@@ -3,6 +3,7 @@
 //! follow it. Collision, contact and trigger messages are posted after each step
 //! (`events.rs`), ray casts answered from the same world (`query.rs`).
 mod events;
+pub mod joints;
 pub mod query;
 
 use crate::base::hash::{Hash, hash_remembered};
@@ -59,6 +60,8 @@ pub struct Physics {
     /// Bodies given an `apply_force` since the last step: rapier keeps a force until it is
     /// reset, Defold applies it for one step.
     forced: Vec<u32>,
+    /// `physics.create_joint` joints.
+    pub joints: Vec<joints::Joint>,
 }
 
 impl Default for Physics {
@@ -79,6 +82,7 @@ impl Default for Physics {
             steps: 0,
             dirty: false,
             forced: Vec::new(),
+            joints: Vec::new(),
         }
     }
 }
@@ -274,6 +278,7 @@ impl Physics {
             return;
         }
         self.drop_rapier(i);
+        self.forget_joints(i);
         self.bodies[i as usize].alive = false;
         self.overlaps.retain(|&(a, b)| a != i && b != i);
         self.free.push(i);

@@ -5,6 +5,7 @@ use super::types::V4;
 use super::{Ctx, put, slice, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
+use crate::game::physics::joints::{JointProps, JointType};
 use crate::game::physics::query::{self, MAX_PENDING_RAYS, MAX_RAY_RESULTS, RayRequest};
 use crate::project::physics::{CollisionType, MAX_GROUPS};
 use crate::scene::{ComponentRef, Url};
@@ -33,6 +34,32 @@ fn body_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
 fn finite(v: &[f32]) -> Result<(), String> {
     if v.iter().all(|x| x.is_finite()) { Ok(()) } else { Err("the value must be finite".into()) }
 }
+
+/// Floats in the property list of the joint functions (`JointProps::NAMES`' order).
+pub const JOINT_PROPS: u32 = JointProps::COUNT as u32;
+
+/// The first collision object of a joint and the second, or the error naming the one missing.
+fn joint_bodies(w: &World, (sa, ca): (u32, u64), (sb, cb): (u32, u64)) -> Result<(u32, u32), String> {
+    Ok((body_of(w, sa, ca)?, body_of(w, sb, cb)?))
+}
+
+/// `n` property floats (NaN: not given) from a Lua buffer.
+///
+/// # Safety
+/// `p` is null or points at `n` floats.
+unsafe fn props(p: *const f32, n: u32) -> Result<JointProps, String> {
+    if n != JOINT_PROPS {
+        return Err(format!("a joint has {JOINT_PROPS} properties, got {n}"));
+    }
+    // SAFETY: the caller's promise.
+    let v = unsafe { slice(p, n as usize) };
+    let mut out = JointProps([f32::NAN; JointProps::COUNT]);
+    for (slot, x) in out.0.iter_mut().zip(v) {
+        *slot = *x;
+    }
+    Ok(out)
+}
+
 
 crate::export! {
     /// Reads a collision object property as 4 floats (vectors with w = 0, numbers in x).
@@ -243,6 +270,88 @@ crate::export! {
                 }
                 OK
             }
+            Err(e) => fail(e),
+        })
+    }
+
+    /// `physics.create_joint(type, a, id, anchor_a, b, anchor_b, properties)`.
+    fn physics_joint_create(
+        ctx: Ctx,
+        ty: u32,
+        slot_a: u32,
+        comp_a: u64,
+        id: u64,
+        anchor_a: *const V4,
+        slot_b: u32,
+        comp_b: u64,
+        anchor_b: *const V4,
+        values: *const f32,
+        n: u32,
+    ) -> i32 {
+        world_status(ctx, |w| {
+            let Some(ty) = JointType::from_index(ty) else { return fail(format!("unknown joint type {ty}")) };
+            // SAFETY: each pointer is null or a cdata / buffer the Lua wrapper made for this call.
+            let (pa, pb) = unsafe { (anchor_a.as_ref(), anchor_b.as_ref()) };
+            let (Some(pa), Some(pb)) = (pa, pb) else { return fail("null anchor".into()) };
+            // SAFETY: as above.
+            let p = match unsafe { props(values, n) } {
+                Ok(p) => p,
+                Err(e) => return fail(e),
+            };
+            let r = joint_bodies(w, (slot_a, comp_a), (slot_b, comp_b))
+                .and_then(|(a, b)| w.physics.create_joint(ty, (a, id), [pa.x, pa.y, pa.z], b, [pb.x, pb.y, pb.z], p));
+            match r {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    fn physics_joint_destroy(ctx: Ctx, slot: u32, comp: u64, id: u64) -> i32 {
+        world_status(ctx, |w| match body_of(w, slot, comp).and_then(|a| w.physics.destroy_joint(a, id)) {
+            Ok(()) => OK,
+            Err(e) => fail(e),
+        })
+    }
+
+    /// Writes the joint's properties ([`JOINT_PROPS`] floats) and its type.
+    fn physics_joint_get(ctx: Ctx, slot: u32, comp: u64, id: u64, out: *mut f32, n: u32, ty: *mut i32) -> i32 {
+        world_status(ctx, |w| {
+            if n != JOINT_PROPS || out.is_null() {
+                return fail(format!("a joint has {JOINT_PROPS} properties"));
+            }
+            match body_of(w, slot, comp).and_then(|a| w.physics.joint_properties(a, id)) {
+                Ok((t, p)) => {
+                    // SAFETY: `out` holds `n` floats (checked non-null), `ty` is null or a cdata.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(p.0.as_ptr(), out, p.0.len());
+                        put(ty, t as i32)
+                    }
+                }
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    fn physics_joint_set(ctx: Ctx, slot: u32, comp: u64, id: u64, values: *const f32, n: u32) -> i32 {
+        world_status(ctx, |w| {
+            // SAFETY: `values` is null or `n` floats of a Lua buffer.
+            let p = match unsafe { props(values, n) } {
+                Ok(p) => p,
+                Err(e) => return fail(e),
+            };
+            match body_of(w, slot, comp).and_then(|a| w.physics.set_joint_properties(a, id, p)) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// The reaction force (xyz) and torque (w) of the last step.
+    fn physics_joint_reaction(ctx: Ctx, slot: u32, comp: u64, id: u64, out: *mut V4) -> i32 {
+        world_status(ctx, |w| match body_of(w, slot, comp).and_then(|a| w.physics.joint_reaction(a, id)) {
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            Ok((f, t)) => unsafe { put(out, V4 { x: f[0], y: f[1], z: f[2], w: t }) },
             Err(e) => fail(e),
         })
     }

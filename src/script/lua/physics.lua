@@ -216,4 +216,101 @@ function physics.wakeup(url)
   check(F.physics_wakeup(ctx, slot, u.f))
 end
 
+---------------------------------------------------------------- joints
+-- Property names in the order of the Rust list (game::physics::joints::JointProps::NAMES);
+-- `local_axis_a` is a vector3 over three of its entries.
+local JOINT_NAMES = {
+  "collide_connected", "max_length", "reference_angle", "lower_angle", "upper_angle",
+  "max_motor_torque", "motor_speed", "enable_limit", "enable_motor", "length", "frequency",
+  "damping_ratio", "local_axis_a_x", "local_axis_a_y", "local_axis_a_z", "lower_translation",
+  "upper_translation", "max_motor_force",
+}
+local NPROPS = K.PHYSICS_JOINT_PROPS
+local BOOLS = { collide_connected = true, enable_limit = true, enable_motor = true }
+local KNOWN = { local_axis_a = true }
+for _, n in ipairs(JOINT_NAMES) do KNOWN[n] = true end
+local props_buf = ffi.new("float[?]", NPROPS)
+local tybox = ffi.new("int32_t[1]")
+local JOINT_TYPES = { [0] = "FIXED", "HINGE", "SPRING", "SLIDER" }
+for i = 0, 3 do physics["JOINT_TYPE_" .. JOINT_TYPES[i]] = i end
+
+-- A properties table into props_buf (NaN where not given).
+local function joint_props(fname, n, t)
+  for i = 0, NPROPS - 1 do props_buf[i] = 0 / 0 end
+  if t == nil then return end
+  if type(t) ~= "table" then argerr(fname, n, "table", t) end
+  for k, v in pairs(t) do
+    if not KNOWN[k] then fail(string.format("%s: unknown joint property '%s'", fname, tostring(k))) end
+    if k == "local_axis_a" then
+      vector3_arg(fname, n, v)
+      props_buf[12], props_buf[13], props_buf[14] = v.x, v.y, v.z
+    else
+      local idx
+      for i, name in ipairs(JOINT_NAMES) do if name == k then idx = i - 1 end end
+      if BOOLS[k] then
+        if type(v) ~= "boolean" then fail(string.format("%s: joint property '%s' must be a boolean", fname, k)) end
+        v = v and 1 or 0
+      elseif type(v) ~= "number" or not S.finite(v) then
+        fail(string.format("%s: joint property '%s' must be a finite number", fname, k))
+      end
+      props_buf[idx] = v
+    end
+  end
+end
+
+function physics.create_joint(joint_type, a, joint_id, position_a, b, position_b, properties)
+  local fname = "physics.create_joint"
+  if type(joint_type) ~= "number" or JOINT_TYPES[joint_type] == nil then
+    argerr(fname, 1, "physics.JOINT_TYPE_*", joint_type)
+  end
+  local sa, ua = body_of(fname, a)
+  local id = S.to_hash(joint_id, fname, 3)
+  vector3_arg(fname, 4, position_a)
+  local sb, ub = body_of(fname, b)
+  vector3_arg(fname, 6, position_b)
+  joint_props(fname, 7, properties)
+  s4.x, s4.y, s4.z, s4.w = position_a.x, position_a.y, position_a.z, 0
+  t4.x, t4.y, t4.z, t4.w = position_b.x, position_b.y, position_b.z, 0
+  check(F.physics_joint_create(ctx, joint_type, sa, ua.f, id.h, s4, sb, ub.f, t4, props_buf, NPROPS))
+end
+
+function physics.destroy_joint(co, joint_id)
+  local slot, u = body_of("physics.destroy_joint", co)
+  check(F.physics_joint_destroy(ctx, slot, u.f, S.to_hash(joint_id, "physics.destroy_joint", 2).h))
+end
+
+function physics.get_joint_properties(co, joint_id)
+  local slot, u = body_of("physics.get_joint_properties", co)
+  check(F.physics_joint_get(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_properties", 2).h, props_buf, NPROPS, tybox))
+  local out = {}
+  for i, name in ipairs(JOINT_NAMES) do
+    local v = props_buf[i - 1]
+    if BOOLS[name] then v = v ~= 0 end
+    if i < 13 or i > 15 then out[name] = v end
+  end
+  out.local_axis_a = vm.vector3(props_buf[12], props_buf[13], props_buf[14])
+  return out
+end
+
+function physics.set_joint_properties(co, joint_id, properties)
+  local fname = "physics.set_joint_properties"
+  local slot, u = body_of(fname, co)
+  local id = S.to_hash(joint_id, fname, 2)
+  if type(properties) ~= "table" then argerr(fname, 3, "table", properties) end
+  joint_props(fname, 3, properties)
+  check(F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
+end
+
+function physics.get_joint_reaction_force(co, joint_id)
+  local slot, u = body_of("physics.get_joint_reaction_force", co)
+  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_force", 2).h, s4))
+  return vm.vector3(s4.x, s4.y, s4.z)
+end
+
+function physics.get_joint_reaction_torque(co, joint_id)
+  local slot, u = body_of("physics.get_joint_reaction_torque", co)
+  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_torque", 2).h, s4))
+  return s4.w
+end
+
 return S.unsupported_rest("physics", physics)
