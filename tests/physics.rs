@@ -76,3 +76,42 @@ fn joints_hold_swing_and_pull_as_the_formulas_say() {
     let r = run_steps("physics_joints", 190);
     assert_lua_passed(&r, "physics_joints");
 }
+
+/// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
+/// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
+/// against a golden image.
+#[test]
+fn the_debug_view_matches_the_golden_image() {
+    let p = committed("render_physics_debug");
+    let shot = p.path().join("shot.png");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "480x270",
+        "--frames",
+        "30",
+        "--fixed-dt",
+        "0.016666668",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let count = |f: &dyn Fn([u8; 4]) -> bool| {
+        (0..img.width)
+            .flat_map(|x| (0..img.height).map(move |y| (x, y)))
+            .filter(|&(x, y)| img.pixel(x, y).is_some_and(f))
+            .count()
+    };
+    let red = count(&|p| p[0] > 200 && p[1] < 60 && p[2] < 60);
+    let green = count(&|p| p[0] < 100 && p[1] > 200 && p[2] < 100);
+    let magenta = count(&|p| p[0] > 200 && p[1] < 120 && p[2] > 200);
+    assert!(red > 50 && green > 50 && magenta > 50, "ray {red}, dynamic {green}, trigger {magenta}");
+    if let Err(e) = golden::check_golden("physics_debug", &img) {
+        panic!("{e}");
+    }
+}

@@ -2,6 +2,7 @@
 //! on the fixed-update clock; dynamic bodies write their game object's transform, the others
 //! follow it. Collision, contact and trigger messages are posted after each step
 //! (`events.rs`), ray casts answered from the same world (`query.rs`).
+mod debug;
 mod events;
 pub mod joints;
 pub mod query;
@@ -480,10 +481,13 @@ fn volume(k: ShapeKind, s: f32) -> f32 {
 /// Steps the world for this frame and posts the messages of each step.
 pub fn update(world: &std::cell::RefCell<crate::game::World>, dt: f32) {
     let w = &mut *world.borrow_mut();
-    let crate::game::World { physics, scene, messages, socket, .. } = w;
+    let crate::game::World { physics, scene, messages, socket, render, .. } = w;
     let socket = *socket;
     physics.advance(scene, dt, &mut |p, scene| post_events(p, scene, messages, socket));
     query::answer_async(physics, scene, messages, socket);
+    if physics.settings.debug {
+        debug::draw(physics, render);
+    }
 }
 
 /// Messages to a collision object component: `enable`, `disable`, `apply_force`.
