@@ -10,9 +10,15 @@ fn run_steps(name: &str, frames: u32) -> Run {
 }
 
 fn run_dir(p: &TempDir, frames: u32) -> Run {
+    run_sized(p, frames, "64x48", &[])
+}
+
+fn run_sized(p: &TempDir, frames: u32, size: &str, extra: &[&str]) -> Run {
     let frames = frames.to_string();
     let dir = p.path().to_str().expect("utf-8 path");
-    sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", &frames, "--fixed-dt", "0.016666668"])
+    let mut args = vec!["run", dir, "--headless", "--size", size, "--frames", &frames, "--fixed-dt", "0.016666668"];
+    args.extend_from_slice(extra);
+    sinew(&args)
 }
 
 #[test]
@@ -84,32 +90,17 @@ fn joints_hold_swing_and_pull_as_the_formulas_say() {
 fn the_debug_view_matches_the_golden_image() {
     let p = committed("render_physics_debug");
     let shot = p.path().join("shot.png");
-    let dir = p.path().to_str().expect("utf-8 path");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--size",
-        "480x270",
-        "--frames",
-        "30",
-        "--fixed-dt",
-        "0.016666668",
-        "--no-watch",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
+    let r = run_sized(&p, 30, "480x270", &["--no-watch", "--screenshot", shot.to_str().expect("utf-8")]);
     assert_eq!(r.status, 0, "{}", r.show());
     let img = sinew::render::Image::load_png(&shot).expect("screenshot");
-    let count = |f: &dyn Fn([u8; 4]) -> bool| {
-        (0..img.width)
-            .flat_map(|x| (0..img.height).map(move |y| (x, y)))
-            .filter(|&(x, y)| img.pixel(x, y).is_some_and(f))
-            .count()
-    };
-    let red = count(&|p| p[0] > 200 && p[1] < 60 && p[2] < 60);
-    let green = count(&|p| p[0] < 100 && p[1] > 200 && p[2] < 100);
-    let magenta = count(&|p| p[0] > 200 && p[1] < 120 && p[2] > 200);
+    // Pixels of the ray (red), the dynamic ball (green) and the trigger (magenta).
+    let (mut red, mut green, mut magenta) = (0, 0, 0);
+    for (x, y) in (0..img.width).flat_map(|x| (0..img.height).map(move |y| (x, y))) {
+        let Some([r, g, b, _]) = img.pixel(x, y) else { continue };
+        red += usize::from(r > 200 && g < 60 && b < 60);
+        green += usize::from(r < 100 && g > 200 && b < 100);
+        magenta += usize::from(r > 200 && g < 120 && b > 200);
+    }
     assert!(red > 50 && green > 50 && magenta > 50, "ray {red}, dynamic {green}, trigger {magenta}");
     if let Err(e) = golden::check_golden("physics_debug", &img) {
         panic!("{e}");

@@ -71,6 +71,16 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     })
 }
 
+/// Calls `f(own, other)` for each side of a pair whose object has a script.
+fn to_both(p: &Physics, scene: &Scene, (a, b): (u32, u32), mut f: impl FnMut(&Side, &Side)) {
+    let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { return };
+    for (own, other) in [(&sa, &sb), (&sb, &sa)] {
+        if own.listens {
+            f(own, other);
+        }
+    }
+}
+
 /// To every script of `to`'s game object, from its collision object.
 fn post(messages: &mut MessageQueue, socket: Hash, to: &Side, id: Hash, table: Vec<(MsgValue, MsgValue)>) {
     if !to.listens {
@@ -122,12 +132,8 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
             }
         }
     }
-    for &(a, b) in &touching {
-        let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { continue };
-        for (own, other) in [(&sa, &sb), (&sb, &sa)] {
-            if !own.listens {
-                continue;
-            }
+    for &pair in &touching {
+        to_both(p, scene, pair, |own, other| {
             let table = vec![
                 (s("other_id"), MsgValue::Hash(other.path)),
                 (s("other_position"), MsgValue::Vector3(other.position)),
@@ -136,7 +142,7 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
                 (s("group"), MsgValue::Hash(other.group)),
             ];
             post(messages, socket, own, ids.collision, table);
-        }
+        });
     }
     for (key, position, normal, distance, impulse) in points {
         let (Some(sa), Some(sb)) = (side(p, scene, key.0), side(p, scene, key.1)) else { continue };
@@ -185,12 +191,8 @@ fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, soc
     }
     let entered: Vec<_> = now.difference(&p.overlaps).map(|&k| (k, true)).collect();
     let left: Vec<_> = p.overlaps.difference(&now).map(|&k| (k, false)).collect();
-    for ((a, b), enter) in entered.into_iter().chain(left) {
-        let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { continue };
-        for (own, other) in [(&sa, &sb), (&sb, &sa)] {
-            if !own.listens {
-                continue;
-            }
+    for (pair, enter) in entered.into_iter().chain(left) {
+        to_both(p, scene, pair, |own, other| {
             let table = vec![
                 (s("other_id"), MsgValue::Hash(other.path)),
                 (s("enter"), MsgValue::Bool(enter)),
@@ -199,7 +201,7 @@ fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, soc
                 (s("group"), MsgValue::Hash(other.group)),
             ];
             post(messages, socket, own, ids.trigger, table);
-        }
+        });
     }
     p.overlaps = now;
 }

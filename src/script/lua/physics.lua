@@ -107,6 +107,12 @@ local function vector3_arg(fname, n, v)
   return v
 end
 
+-- Two vector3 arguments into the s4 / t4 buffers the FFI calls read.
+local function ends(a, b)
+  s4.x, s4.y, s4.z, s4.w = a.x, a.y, a.z, 0
+  t4.x, t4.y, t4.z, t4.w = b.x, b.y, b.z, 0
+end
+
 local MAX_GROUPS = K.PHYSICS_MAX_GROUPS
 local groupbuf = ffi.new("uint64_t[?]", MAX_GROUPS * 4)
 
@@ -146,8 +152,7 @@ function physics.raycast(from, to, groups, options)
   local n = groups_arg(fname, 3, groups)
   if options ~= nil and type(options) ~= "table" then argerr(fname, 4, "table", options) end
   local all = options ~= nil and options.all == true
-  s4.x, s4.y, s4.z, s4.w = from.x, from.y, from.z, 0
-  t4.x, t4.y, t4.z, t4.w = to.x, to.y, to.z, 0
+  ends(from, to)
   local count = F.physics_raycast(ctx, s4, t4, groupbuf, n, all and 1 or 0, floats, hashes, all and MAX_RESULTS or 1)
   if count < 0 then S.fail_last() end
   if not all then
@@ -170,8 +175,7 @@ function physics.raycast_async(from, to, groups, request_id)
   if type(request_id) ~= "number" or request_id ~= math.floor(request_id) or request_id < 0 or request_id > 255 then
     fail(fname .. ": request_id must be an integer between 0 and 255")
   end
-  s4.x, s4.y, s4.z, s4.w = from.x, from.y, from.z, 0
-  t4.x, t4.y, t4.z, t4.w = to.x, to.y, to.z, 0
+  ends(from, to)
   check(F.physics_raycast_async(ctx, s4, t4, groupbuf, n, request_id, r.url.s, r.url.p, r.url.f))
 end
 
@@ -269,8 +273,7 @@ function physics.create_joint(joint_type, a, joint_id, position_a, b, position_b
   local sb, ub = body_of(fname, b)
   vector3_arg(fname, 6, position_b)
   joint_props(fname, 7, properties)
-  s4.x, s4.y, s4.z, s4.w = position_a.x, position_a.y, position_a.z, 0
-  t4.x, t4.y, t4.z, t4.w = position_b.x, position_b.y, position_b.z, 0
+  ends(position_a, position_b)
   check(F.physics_joint_create(ctx, joint_type, sa, ua.f, id.h, s4, sb, ub.f, t4, props_buf, NPROPS))
 end
 
