@@ -106,3 +106,14 @@ fn the_debug_view_matches_the_golden_image() {
         panic!("{e}");
     }
 }
+
+/// A kinematic hitbox parented to a bone object of an animated model (the generated robot
+/// arm) follows the pose every step and enters a trigger at the step its pose reaches it.
+#[test]
+fn a_hitbox_on_a_bone_follows_the_animation() {
+    let p = committed("physics_hitbox");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/arm.glb"), sinew::project::gltf::robot_arm::robot_arm()).expect("arm");
+    let r = run_dir(&p, 50);
+    assert_lua_passed(&r, "physics_hitbox");
+}

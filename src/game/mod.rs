@@ -70,8 +70,6 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     dispatch::dispatch(world, hooks);
     hooks.update(dt);
     dispatch::dispatch(world, hooks);
-    physics::update(world, dt);
-    dispatch::dispatch(world, hooks);
     hooks.timers(dt);
     dispatch::dispatch(world, hooks);
     let mut scripts = t.elapsed();
@@ -90,6 +88,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     report_events(world, events);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
+    // After the pose, so a collision object under a bone follows this frame's pose.
+    physics::update(world, dt);
+    dispatch::dispatch(world, hooks);
     let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);

@@ -411,7 +411,17 @@ impl Physics {
                     rb.set_position(pose, true);
                 }
             } else {
-                rb.set_next_kinematic_position(pose);
+                // Placed before the step, as Defold sets a kinematic body's transform: the
+                // step's contacts and trigger overlaps are found at the pose of this frame
+                // (a hitbox on a bone enters a trigger at the frame its pose reaches it). Its
+                // target one more move on gives it the velocity it moves at, so what it pushes
+                // is pushed at that speed; the next step places it again.
+                let old = *rb.position();
+                let turn = pose.rotation * old.rotation.inverse();
+                let ahead =
+                    Pose::from_parts(pose.translation * 2.0 - old.translation, (turn * pose.rotation).normalize());
+                rb.set_position(pose, true);
+                rb.set_next_kinematic_position(ahead);
             }
         }
     }
