@@ -93,6 +93,7 @@ measure() {
     if [ "$round" -le "$ROUNDS" ]; then
       echo "floor_dispatch $("$LJ" luajit "$PERF/dispatch_baseline.lua" 10000 "$FRAMES")" >>"$RESULTS"
       echo "floor_tweens $("$LJ" luajit "$PERF/tween_baseline.lua" 65000 "$FRAMES")" >>"$RESULTS"
+      echo "physics_1000 $(SINEW_BENCH_FIGURES_ONLY=1 cargo bench --quiet --bench physics 2>&1 | grep '^physics 1000')" >>"$RESULTS"
     fi
   done
   # Figures differ by machine: the table says which CPU they come from (kept with the lines, so a
@@ -168,6 +169,13 @@ else:
 print(f"| crowd_fox_1000: 1,000 Foxes, three clips | animation + transforms {fox1000:.3f} "
       f"({spread(fox1000_runs)}) | {peer} | {ratio} | >= 30x |")
 print(f"| crowd_fox_100 | animation + transforms {fox100:.3f} | | | |")
+# benches/physics.rs: Sinew's physics phase and bare rapier on the same 1,000-box pile, same run.
+phys = [re.search(r"median ([0-9.]+)\), rapier alone [0-9.]+ ms/step \(median ([0-9.]+)\)", r) for r in rows.get("physics_1000", [])]
+phys = [(float(m.group(1)), float(m.group(2))) for m in phys if m]
+if phys:
+    ps, pr = statistics.median(p[0] for p in phys), statistics.median(p[1] for p in phys)
+    print(f"| physics_1000: 1,000 boxes falling into a pile (per step) | physics phase {ps:.3f} "
+          f"| rapier alone {pr:.3f} (same run) | {ps / pr:.2f}x | <= 1.25x |")
 for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
     if extra:

@@ -106,6 +106,8 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
                 w.input.set_window_size(width, height);
             }
             w.fixed = game::input::FixedClock::new(settings.fixed_update_frequency);
+            let game::World { physics, scene, .. } = &mut *w;
+            physics.configure(settings.physics, settings.fixed_update_frequency, scene);
             w.factories.max_instances = settings.max_instances;
         }
         Err(e) => problems.push(e.to_string()),

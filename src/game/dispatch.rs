@@ -131,6 +131,9 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     {
         return;
     }
+    if let ComponentRef::CollisionObject(i) = kind {
+        return super::physics::component_message(w, i, m);
+    }
     if let ComponentRef::Label(i) = kind
         && id == ids().set_text
     {
@@ -154,7 +157,10 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
-        ComponentRef::Script(_) | ComponentRef::Factory(_) | ComponentRef::Sound(_) => None,
+        ComponentRef::Script(_)
+        | ComponentRef::Factory(_)
+        | ComponentRef::Sound(_)
+        | ComponentRef::CollisionObject(_) => None,
     };
     if let Some(f) = flag {
         *f = on;
@@ -327,13 +333,16 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, sounds, .. } = &mut *w;
+        let World { scene, labels, sounds, physics, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
             }
             if let ComponentRef::Sound(i) = c.kind {
                 sounds.remove(i);
+            }
+            if let ComponentRef::CollisionObject(i) = c.kind {
+                physics.remove(i);
             }
         }
         w.input.focus.release(slot);

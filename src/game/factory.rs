@@ -155,6 +155,10 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                     let Some(res) = &res else { return Err("factory.create: no resources".into()) };
                     ComponentRef::Sound(w.sounds.create(res, slot, &c.id, s)?)
                 }
+                ComponentKind::CollisionObject(co) => {
+                    let World { physics, scene, .. } = w;
+                    ComponentRef::CollisionObject(physics.create(slot, &c.id, co, scene)?)
+                }
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

@@ -7,6 +7,7 @@ pub mod factory;
 pub mod input;
 pub mod labels;
 pub mod model_world;
+pub mod physics;
 pub mod posed;
 pub mod render_requests;
 pub mod sound;
@@ -91,6 +92,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     report_events(world, events);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
+    // After the pose, so a collision object under a bone follows this frame's pose.
+    physics::update(world, dt);
+    dispatch::dispatch(world, hooks);
     let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);

@@ -136,6 +136,16 @@ impl RenderRequests {
         (!text.is_empty()).then_some(text)
     }
 
+    /// A world-space line drawn over the scene this frame (the physics debug view), within
+    /// the frame's budget; false once it is spent.
+    pub fn line(&mut self, start: [f32; 3], end: [f32; 3], color: [f32; 4]) -> bool {
+        let room = self.room();
+        if room {
+            self.lines.push(DebugLine { start, end, color });
+        }
+        room
+    }
+
     fn room(&mut self) -> bool {
         if self.texts.len() + self.lines.len() < MAX_PER_FRAME {
             return true;

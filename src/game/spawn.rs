@@ -171,6 +171,16 @@ pub fn spawn_collection(
                         continue;
                     }
                 },
+                ComponentKind::CollisionObject(co) => {
+                    let w = &mut *world.borrow_mut();
+                    match w.physics.create(slot, &c.id, co, &mut w.scene) {
+                        Ok(i) => ComponentRef::CollisionObject(i),
+                        Err(e) => {
+                            problems.push(e);
+                            continue;
+                        }
+                    }
+                }
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

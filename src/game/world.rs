@@ -33,6 +33,8 @@ pub struct World {
     pub next_script: u32,
     /// Sound components, their voices and the mixer.
     pub sounds: super::sound::SoundWorld,
+    /// Collision objects and their rapier world.
+    pub physics: super::physics::Physics,
 }
 
 impl World {
@@ -54,6 +56,7 @@ impl World {
             factories: Default::default(),
             next_script: 0,
             sounds: Default::default(),
+            physics: Default::default(),
         }
     }
 }

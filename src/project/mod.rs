@@ -11,6 +11,9 @@ pub mod json;
 pub mod material;
 pub mod model_data;
 pub mod obj;
+pub mod physics;
+#[cfg(test)]
+mod physics_tests;
 pub mod resources;
 pub mod settings;
 pub mod sound;

@@ -27,6 +27,7 @@ struct SettingsFile {
     shading: Option<Located<String>>,
     tone_mapping: Option<Located<String>>,
     exposure: Option<Located<f32>>,
+    physics: Option<crate::project::physics::PhysicsFile>,
 }
 
 #[derive(Deserialize)]
@@ -63,6 +64,7 @@ impl Default for ProjectSettings {
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
             screen_view: false,
             look: Look::default(),
+            physics: Default::default(),
         }
     }
 }
@@ -117,6 +119,9 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
     }
     let mut s = ProjectSettings { main_collection: main, ..ProjectSettings::default() };
     parse_look(&file, &mut s.look)?;
+    if let Some(p) = &file.physics {
+        s.physics = crate::project::physics::settings(p, SETTINGS_PATH)?;
+    }
     if let Some(t) = file.title {
         // The window system takes a C string: a NUL would fail the window after a clean check.
         if t.contains('\0') {

@@ -28,6 +28,8 @@ pub struct ProjectSettings {
     pub screen_view: bool,
     /// How the built-in model material lights, tone maps and exposes the picture.
     pub look: Look,
+    /// `physics` (engine.md section 3).
+    pub physics: crate::project::physics::PhysicsSettings,
 }
 
 /// The project-wide lighting and output settings the renderer reads each frame.
@@ -118,6 +120,8 @@ pub enum ComponentKind {
     Factory(FactorySpec),
     Label(LabelSpec),
     Sound(crate::project::sound::SoundSpec),
+    /// Boxed: a collision object's shapes would otherwise widen every component description.
+    CollisionObject(Box<crate::project::physics::CollisionObjectSpec>),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

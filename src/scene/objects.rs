@@ -33,6 +33,8 @@ pub enum ComponentRef {
     Label(u32),
     /// Index into the world's sounds.
     Sound(u32),
+    /// Index into the world's collision objects (`game::physics`).
+    CollisionObject(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

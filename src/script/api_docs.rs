@@ -142,6 +142,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "As in Defold, `type()` of a hash, URL or vmath value is `\"userdata\"` (they are FFI values inside Sinew).",
     },
     Namespace {
+        name: "physics",
+        doc: "Collision objects: ray casts, gravity, groups and masks.",
+        examples: &["../physics.md"],
+        notes: "Collision object properties for `go.get`/`go.set`: `linear_velocity`, `angular_velocity` (vector3, with `.x`/`.y`/`.z`), `mass` (read only), `linear_damping`, `angular_damping`. Messages: `collision_response`, `contact_point_response`, `trigger_response` to the object's scripts; `apply_force`, `enable`, `disable` to the component.",
+    },
+    Namespace {
         name: "sys",
         doc: "Project settings, engine and system information, resources, exit.",
         examples: &["../scripting.md#sys-json-settings-and-data"],
@@ -636,6 +642,76 @@ pub const FUNCS: &[Func] = &[
     f("types", "is_vector4", "v: any", "boolean", "Whether `v` is a `vmath.vector4`."),
     f("types", "is_quat", "v: any", "boolean", "Whether `v` is a `vmath.quat`."),
     f("types", "is_matrix4", "v: any", "boolean", "Whether `v` is a `vmath.matrix4`."),
+    // ---------------------------------------------------------------- physics
+    f(
+        "physics",
+        "raycast",
+        "from: vector3, to: vector3, groups: hash_like[], options?: { all?: boolean }",
+        "table|nil",
+        "The nearest hit (`fraction`, `position`, `normal`, `id`, `group`) of the objects in `groups`, or with `all` every hit nearest first; nil when nothing is hit.",
+    ),
+    f(
+        "physics",
+        "raycast_async",
+        "from: vector3, to: vector3, groups: hash_like[], request_id?: integer",
+        "",
+        "Casts after the next physics step; answers `ray_cast_response` or `ray_cast_missed` with `request_id` (0-255).",
+    ),
+    f("physics", "set_gravity", "gravity: vector3", "", "The world's gravity, in physics units."),
+    f("physics", "get_gravity", "", "vector3", "The world's gravity."),
+    f("physics", "get_group", "url: url_like", "hash", "A collision object's group."),
+    f("physics", "set_group", "url: url_like, group: hash_like", "", "Moves a collision object to another group."),
+    f(
+        "physics",
+        "get_maskbit",
+        "url: url_like, group: hash_like",
+        "boolean",
+        "Whether a collision object collides with `group`.",
+    ),
+    f(
+        "physics",
+        "set_maskbit",
+        "url: url_like, group: hash_like, maskbit: boolean",
+        "",
+        "Adds `group` to a collision object's mask or takes it out.",
+    ),
+    f("physics", "wakeup", "url: url_like", "", "Wakes a sleeping collision object."),
+    f(
+        "physics",
+        "create_joint",
+        "joint_type: integer, collisionobject_a: url_like, joint_id: hash_like, position_a: vector3, collisionobject_b: url_like, position_b: vector3, properties?: table",
+        "",
+        "Joins two collision objects at anchors in their own space (`physics.JOINT_TYPE_*`).",
+    ),
+    f("physics", "destroy_joint", "collisionobject: url_like, joint_id: hash_like", "", "Removes a joint."),
+    f(
+        "physics",
+        "get_joint_properties",
+        "collisionobject: url_like, joint_id: hash_like",
+        "table",
+        "A joint's properties.",
+    ),
+    f(
+        "physics",
+        "set_joint_properties",
+        "collisionobject: url_like, joint_id: hash_like, properties: table",
+        "",
+        "Changes some of a joint's properties.",
+    ),
+    f(
+        "physics",
+        "get_joint_reaction_force",
+        "collisionobject: url_like, joint_id: hash_like",
+        "vector3",
+        "The force the joint applied in the last step.",
+    ),
+    f(
+        "physics",
+        "get_joint_reaction_torque",
+        "collisionobject: url_like, joint_id: hash_like",
+        "number",
+        "The torque the joint applied in the last step.",
+    ),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(
@@ -875,6 +951,9 @@ pub fn constants() -> Vec<Const> {
         for (i, n) in ["UNLOADED", "LOADING", "LOADED"].iter().enumerate() {
             push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));
         }
+    }
+    for (i, n) in ["FIXED", "HINGE", "SPRING", "SLIDER"].iter().enumerate() {
+        push("physics", format!("JOINT_TYPE_{n}"), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
     }
     v.push(Const {
         ns: "json",

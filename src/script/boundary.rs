@@ -357,6 +357,16 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("PLAYBACK_COUNT", super::api_docs::PLAYBACK.len() as f64),
         ("EASING_COUNT", super::api_docs::EASING.len() as f64),
         ("LAYERS", crate::anim::layers::LAYERS as f64),
+        ("COMPONENT_COLLISION_OBJECT", f64::from(model::kind::COLLISION_OBJECT)),
+        ("PHYSICS_LINEAR_VELOCITY", f64::from(super::api::physics::which::LINEAR_VELOCITY)),
+        ("PHYSICS_ANGULAR_VELOCITY", f64::from(super::api::physics::which::ANGULAR_VELOCITY)),
+        ("PHYSICS_MASS", f64::from(super::api::physics::which::MASS)),
+        ("PHYSICS_LINEAR_DAMPING", f64::from(super::api::physics::which::LINEAR_DAMPING)),
+        ("PHYSICS_ANGULAR_DAMPING", f64::from(super::api::physics::which::ANGULAR_DAMPING)),
+        ("PHYSICS_RAY_FLOATS", f64::from(super::api::physics::RAY_FLOATS)),
+        ("PHYSICS_MAX_RAY_RESULTS", crate::game::physics::query::MAX_RAY_RESULTS as f64),
+        ("PHYSICS_MAX_GROUPS", crate::project::physics::MAX_GROUPS as f64),
+        ("PHYSICS_JOINT_PROPS", f64::from(super::api::physics::JOINT_PROPS)),
     ];
     let tags = [
         ("MSG_FALSE", tag::FALSE),

@@ -41,6 +41,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
     ("sound", include_str!("lua/sound.lua")),
+    ("physics", include_str!("lua/physics.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

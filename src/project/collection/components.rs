@@ -54,7 +54,17 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         group,
         spatial,
         min_distance,
-        max_distance
+        max_distance,
+        collision_type,
+        mass,
+        friction,
+        restitution,
+        linear_damping,
+        angular_damping,
+        locked_rotation,
+        bullet,
+        mask,
+        shapes
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -101,19 +111,29 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("outline", c.outline.is_some(), &[Label]),
         ("pivot", c.pivot.is_some(), &[Label]),
         ("font", c.font.is_some(), &[Label]),
-        ("position", c.position.is_some(), &[Model, Label]),
-        ("rotation", c.rotation.is_some(), &[Model, Label]),
-        ("euler", c.euler.is_some(), &[Model, Label]),
+        ("position", c.position.is_some(), &[Model, Label, CollisionObject]),
+        ("rotation", c.rotation.is_some(), &[Model, Label, CollisionObject]),
+        ("euler", c.euler.is_some(), &[Model, Label, CollisionObject]),
         ("scale", c.scale.is_some(), &[Model]),
         ("sound", c.sound.is_some(), &[Sound]),
         ("gain", c.gain.is_some(), &[Sound]),
         ("pan", c.pan.is_some(), &[Sound]),
         ("speed", c.speed.is_some(), &[Sound]),
         ("looping", c.looping.is_some(), &[Sound]),
-        ("group", c.group.is_some(), &[Sound]),
+        ("group", c.group.is_some(), &[Sound, CollisionObject]),
         ("spatial", c.spatial.is_some(), &[Sound]),
         ("min_distance", c.min_distance.is_some(), &[Sound]),
         ("max_distance", c.max_distance.is_some(), &[Sound]),
+        ("collision_type", c.collision_type.is_some(), &[CollisionObject]),
+        ("mass", c.mass.is_some(), &[CollisionObject]),
+        ("friction", c.friction.is_some(), &[CollisionObject]),
+        ("restitution", c.restitution.is_some(), &[CollisionObject]),
+        ("linear_damping", c.linear_damping.is_some(), &[CollisionObject]),
+        ("angular_damping", c.angular_damping.is_some(), &[CollisionObject]),
+        ("locked_rotation", c.locked_rotation.is_some(), &[CollisionObject]),
+        ("bullet", c.bullet.is_some(), &[CollisionObject]),
+        ("mask", c.mask.is_some(), &[CollisionObject]),
+        ("shapes", c.shapes.is_some(), &[CollisionObject]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };
@@ -410,4 +430,30 @@ pub(super) fn vector(a: &[Value]) -> Option<PropertyValue> {
         [x, y, z, w] => Some(PropertyValue::Vector4([x, y, z, w])),
         _ => None,
     }
+}
+
+/// A `collisionobject` component: its fields checked by `project::physics`, its own position
+/// and rotation carried onto every shape.
+pub(super) fn collision_object(
+    c: &ComponentDesc,
+    file: &str,
+) -> Result<crate::project::physics::CollisionObjectSpec, LoadError> {
+    let t = component_transform(c, file)?;
+    let fields = crate::project::physics::CollisionFields {
+        id: &c.id.value.0,
+        at: c.id.at.as_ref(),
+        collision_type: c.collision_type.as_ref(),
+        mass: c.mass.as_ref(),
+        friction: c.friction.as_ref(),
+        restitution: c.restitution.as_ref(),
+        linear_damping: c.linear_damping.as_ref(),
+        angular_damping: c.angular_damping.as_ref(),
+        locked_rotation: c.locked_rotation,
+        bullet: c.bullet,
+        group: c.group.as_ref(),
+        mask: c.mask.as_ref(),
+        shapes: c.shapes.as_ref(),
+        offset: (t.position, t.rotation),
+    };
+    crate::project::physics::collision_object(&fields, file)
 }

@@ -103,6 +103,17 @@ pub(super) struct ComponentDesc {
     pub(super) spatial: Option<bool>,
     pub(super) min_distance: Option<Located<f32>>,
     pub(super) max_distance: Option<Located<f32>>,
+    /// A collision object's fields (engine.md section 3, `crate::project::physics`).
+    pub(super) collision_type: Option<Located<String>>,
+    pub(super) mass: Option<Located<f32>>,
+    pub(super) friction: Option<Located<f32>>,
+    pub(super) restitution: Option<Located<f32>>,
+    pub(super) linear_damping: Option<Located<f32>>,
+    pub(super) angular_damping: Option<Located<f32>>,
+    pub(super) locked_rotation: Option<bool>,
+    pub(super) bullet: Option<bool>,
+    pub(super) mask: Option<Located<Vec<String>>>,
+    pub(super) shapes: Option<Located<crate::project::physics::Shapes>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -187,10 +198,12 @@ pub(super) enum ComponentType {
     CollectionFactory,
     Label,
     Sound,
+    CollisionObject,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, label or sound";
+pub(super) const TYPE_NAMES: &str =
+    "script, model, camera, light, factory, collectionfactory, label, sound or collisionobject";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -203,6 +216,7 @@ impl ComponentType {
             ComponentType::CollectionFactory => "collectionfactory",
             ComponentType::Label => "label",
             ComponentType::Sound => "sound",
+            ComponentType::CollisionObject => "collisionobject",
         }
     }
 }
@@ -237,6 +251,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
             "label" => TypeField::Known(ComponentType::Label),
             "sound" => TypeField::Known(ComponentType::Sound),
+            "collisionobject" => TypeField::Known(ComponentType::CollisionObject),
             _ => TypeField::Unknown(s),
         })
     }

@@ -244,6 +244,7 @@ impl Loader<'_> {
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
+            ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }

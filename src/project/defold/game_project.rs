@@ -187,7 +187,42 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
             errors.push(err(e, "collection.max_instances must be at least 1"));
         }
     }
+    physics(&entries, &mut s.physics, &mut errors);
     if errors.is_empty() { Ok(s) } else { Err(super::joined(errors)) }
+}
+
+/// `[physics] type, gravity_x/y/z, scale, debug`.
+fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
+    // Defold's default: one physics unit (metre) per 50 pixels.
+    s.scale = 0.02;
+    if let Some(e) = get(entries, "physics", "type") {
+        match e.value.to_ascii_uppercase().as_str() {
+            "2D" => s.two_d = true,
+            "3D" => s.two_d = false,
+            _ => errors.push(err(e, "physics.type must be 2D or 3D")),
+        }
+    }
+    let num = |e: &Entry| e.value.parse::<f32>().ok().filter(|v| v.is_finite());
+    for (i, key) in ["gravity_x", "gravity_y", "gravity_z"].iter().enumerate() {
+        if let Some(e) = get(entries, "physics", key) {
+            match num(e) {
+                Some(v) => s.gravity[i] = v,
+                None => errors.push(err(e, format!("physics.{key} must be a number"))),
+            }
+        }
+    }
+    if let Some(e) = get(entries, "physics", "scale") {
+        match num(e)
+            .ok_or_else(|| "physics.scale must be a number".to_string())
+            .and_then(crate::project::physics::check_scale)
+        {
+            Ok(v) => s.scale = v,
+            Err(m) => errors.push(err(e, m)),
+        }
+    }
+    if let Some(e) = get(entries, "physics", "debug") {
+        s.debug = e.value != "0";
+    }
 }
 
 fn err(e: &Entry, msg: impl Into<String>) -> LoadError {

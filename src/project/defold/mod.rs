@@ -17,6 +17,7 @@ pub mod input;
 mod loading_tests;
 pub mod material;
 pub mod node;
+pub mod physics;
 pub mod read;
 pub mod sound;
 pub mod text;

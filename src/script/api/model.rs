@@ -63,6 +63,7 @@ pub mod kind {
     pub const FACTORY: i32 = 5;
     pub const LABEL: i32 = 6;
     pub const SOUND: i32 = 7;
+    pub const COLLISION_OBJECT: i32 = 8;
 }
 
 crate::export! {
@@ -93,6 +94,7 @@ crate::export! {
             Some(ComponentRef::Factory(_)) => kind::FACTORY,
             Some(ComponentRef::Label(_)) => kind::LABEL,
             Some(ComponentRef::Sound(_)) => kind::SOUND,
+            Some(ComponentRef::CollisionObject(_)) => kind::COLLISION_OBJECT,
         })
         .unwrap_or(kind::NONE)
     }

@@ -1,0 +1,124 @@
+//! Benchmark of issue 34: 1,000 dynamic boxes falling into a pile on a static ground, stepped
+//! at 60 Hz. Sinew's physics phase per step (moving the followers, the rapier step, writing
+//! the boxes' transforms back, the collision and contact messages) against the same scene in a
+//! bare rapier world stepped in the same run. Target: at most 1.25x.
+use criterion::{Criterion, criterion_group, criterion_main};
+use glam::{Quat, Vec3};
+use rapier3d::prelude::*;
+use sinew::game::World;
+use sinew::project::physics::{CollisionObjectSpec, CollisionType, ShapeKind, ShapeSpec};
+use std::cell::RefCell;
+use std::time::{Duration, Instant};
+
+const BOXES: usize = 1000;
+const STEPS: usize = 300;
+const DT: f32 = 1.0 / 60.0;
+
+/// Box `i` of a 10 x 10 x 10 block, 1.5 apart, its lowest layer at y = 2.
+fn place(i: usize) -> [f32; 3] {
+    let (x, y, z) = (i % 10, i / 100, (i / 10) % 10);
+    [x as f32 * 1.5 - 7.0, 2.0 + y as f32 * 1.5, z as f32 * 1.5 - 7.0]
+}
+
+fn spec(ty: CollisionType, half: [f32; 3]) -> CollisionObjectSpec {
+    CollisionObjectSpec {
+        collision_type: ty,
+        mass: 1.0,
+        friction: 0.5,
+        restitution: 0.0,
+        linear_damping: 0.0,
+        angular_damping: 0.0,
+        locked_rotation: false,
+        bullet: false,
+        group: "default".into(),
+        mask: vec!["default".into()],
+        shapes: vec![ShapeSpec { kind: ShapeKind::Box { half }, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }],
+    }
+}
+
+fn sinew_world() -> RefCell<World> {
+    let mut w = World::new("main");
+    let prefix = w.scene.intern_prefix("/");
+    let World { scene, physics, .. } = &mut w;
+    let ground = scene.spawn("/ground", prefix, Vec3::ZERO, Quat::IDENTITY, Vec3::ONE).expect("ground");
+    physics.create(ground, "co", &spec(CollisionType::Static, [50.0, 0.5, 50.0]), scene).expect("ground body");
+    for i in 0..BOXES {
+        let slot = scene.spawn(&format!("/box{i}"), prefix, place(i).into(), Quat::IDENTITY, Vec3::ONE).expect("box");
+        physics.create(slot, "co", &spec(CollisionType::Dynamic, [0.5; 3]), scene).expect("box body");
+    }
+    RefCell::new(w)
+}
+
+/// One frame's physics phase; the messages it posted are taken out (as dispatch would).
+fn sinew_step(w: &RefCell<World>) -> (Duration, usize) {
+    let t = Instant::now();
+    sinew::game::physics::update(w, DT);
+    let took = t.elapsed();
+    let mut w = w.borrow_mut();
+    let mut n = 0;
+    while w.messages.pop().is_some() {
+        n += 1;
+    }
+    w.messages.new_frame();
+    (took, n)
+}
+
+fn rapier_world() -> PhysicsWorld {
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, -10.0, 0.0);
+    world.integration_parameters.dt = DT;
+    let body = world.insert_body(RigidBodyBuilder::fixed());
+    world.insert_collider(ColliderBuilder::cuboid(50.0, 0.5, 50.0).friction(0.5).restitution(0.0), Some(body));
+    for i in 0..BOXES {
+        let p = place(i);
+        let body = world.insert_body(RigidBodyBuilder::dynamic().translation(Vector::new(p[0], p[1], p[2])));
+        let c = ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(0.5).restitution(0.0).mass(1.0);
+        world.insert_collider(c, Some(body));
+    }
+    world
+}
+
+fn rapier_step(world: &mut PhysicsWorld) -> Duration {
+    let t = Instant::now();
+    world.step();
+    t.elapsed()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    // Both scenes from the same start, interleaved step by step so load on the machine falls on
+    // both alike.
+    let sinew = sinew_world();
+    let mut rapier = rapier_world();
+    let (mut a, mut b, mut messages) = (Vec::new(), Vec::new(), 0);
+    for _ in 0..STEPS {
+        let (t, n) = sinew_step(&sinew);
+        a.push(t.as_secs_f64() * 1e3);
+        messages = messages.max(n);
+        b.push(rapier_step(&mut rapier).as_secs_f64() * 1e3);
+    }
+    let piled = sinew.borrow().scene.position.iter().filter(|p| p.y < 2.0).count();
+    let (sa, sb) = (a.iter().sum::<f64>() / STEPS as f64, b.iter().sum::<f64>() / STEPS as f64);
+    eprintln!(
+        "physics {BOXES} boxes, {STEPS} steps: sinew {sa:.3} ms/step (median {:.3}), rapier alone {sb:.3} ms/step (median {:.3}), ratio {:.2} (target <= 1.25); {messages} messages in the busiest step; {piled} boxes below y 2 at the end",
+        median(a.clone()),
+        median(b.clone()),
+        sa / sb
+    );
+    // scripts/bench.sh reads the line above and needs nothing more.
+    if std::env::var_os("SINEW_BENCH_FIGURES_ONLY").is_some() {
+        return;
+    }
+    let mut g = c.benchmark_group("physics_1000_boxes");
+    g.sample_size(10);
+    g.bench_function("sinew_step", |bch| bch.iter_custom(|iters| (0..iters).map(|_| sinew_step(&sinew).0).sum()));
+    g.bench_function("rapier_step", |bch| bch.iter_custom(|iters| (0..iters).map(|_| rapier_step(&mut rapier)).sum()));
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

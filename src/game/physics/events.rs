@@ -1,0 +1,207 @@
+//! The messages of one step, as Defold sends them: `collision_response` once per touching pair
+//! of objects, `contact_point_response` per contact point, `trigger_response` when an overlap
+//! with a trigger starts and when it ends; each to every script of both objects.
+use super::{Physics, arr3};
+use crate::base::hash::{Hash, hash_remembered};
+use crate::project::physics::CollisionType;
+use crate::scene::message::{MsgValue, encode};
+use crate::scene::{ComponentRef, Message, MessageQueue, Scene, Url};
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+/// Contact points reported per pair of shapes per step: a box resting on a box has four,
+/// more only repeat them.
+const MAX_POINTS_PER_PAIR: usize = 4;
+
+struct Ids {
+    collision: Hash,
+    contact: Hash,
+    trigger: Hash,
+}
+
+fn ids() -> &'static Ids {
+    static IDS: OnceLock<Ids> = OnceLock::new();
+    IDS.get_or_init(|| Ids {
+        collision: hash_remembered("collision_response"),
+        contact: hash_remembered("contact_point_response"),
+        trigger: hash_remembered("trigger_response"),
+    })
+}
+
+fn s(k: &str) -> MsgValue {
+    MsgValue::String(k.into())
+}
+
+/// One contact point of a pair: the pair, world position, normal (from the pair's first
+/// object), penetration depth and impulse.
+type Point = ((u32, u32), [f32; 3], [f32; 3], f32, f32);
+
+/// What a message needs of one side of a pair.
+struct Side {
+    /// Whether its game object has a script to tell: messages nobody would read are not made
+    /// (a pile of a thousand crates without scripts posts nothing).
+    listens: bool,
+    id: Hash,
+    path: Hash,
+    group: Hash,
+    position: [f32; 3],
+    mass: f32,
+    velocity: [f32; 3],
+}
+
+/// Whether object `index`'s game object has a script.
+fn listens(p: &Physics, scene: &Scene, index: u32) -> bool {
+    p.get(index)
+        .and_then(|b| scene.components.get(b.slot as usize))
+        .is_some_and(|cs| cs.iter().any(|c| matches!(c.kind, ComponentRef::Script(_))))
+}
+
+fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
+    let b = p.get(index).filter(|b| b.enabled)?;
+    let rb = p.world.bodies.get(b.handle)?;
+    let t = scene.world_of(b.slot).translation;
+    Some(Side {
+        listens: listens(p, scene, index),
+        id: b.id,
+        path: *scene.ids.get(b.slot as usize)?,
+        group: p.groups.get(b.group as usize).copied().unwrap_or(0),
+        position: [t.x, t.y, t.z],
+        mass: if b.ty == CollisionType::Dynamic { rb.mass() } else { 0.0 },
+        velocity: arr3(rb.linvel() / p.settings.scale),
+    })
+}
+
+/// Calls `f(own, other)` for each side of a pair whose object has a script.
+fn to_both(p: &Physics, scene: &Scene, (a, b): (u32, u32), mut f: impl FnMut(&Side, &Side)) {
+    let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { return };
+    for (own, other) in [(&sa, &sb), (&sb, &sa)] {
+        if own.listens {
+            f(own, other);
+        }
+    }
+}
+
+/// To every script of `to`'s game object, from its collision object.
+fn post(messages: &mut MessageQueue, socket: Hash, to: &Side, id: Hash, table: Vec<(MsgValue, MsgValue)>) {
+    if !to.listens {
+        return;
+    }
+    let mut data = Vec::new();
+    encode(&MsgValue::Table(table), &mut data);
+    let sender = Url { socket, path: to.path, fragment: to.id };
+    let receiver = Url { socket, path: to.path, fragment: 0 };
+    if messages.post(Message { sender, receiver, id, data }) == Err(crate::scene::message::QueueFull::First) {
+        log::warn!("physics messages dropped: the frame's message budget is spent");
+    }
+}
+
+/// Posts the messages of the step just taken.
+pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+    let ids = ids();
+    let inv = 1.0 / p.settings.scale;
+    // Pairs of objects touching this step, lower index first, so each is reported once however
+    // many shapes touch, in an order that depends only on the objects.
+    let mut touching: BTreeSet<(u32, u32)> = BTreeSet::new();
+    let mut points: Vec<Point> = Vec::new();
+    for pair in p.world.narrow_phase.contact_pairs() {
+        if !pair.has_any_active_contact() {
+            continue;
+        }
+        let (Some(c1), Some(c2)) = (p.world.colliders.get(pair.collider1), p.world.colliders.get(pair.collider2))
+        else {
+            continue;
+        };
+        let (a, b) = (c1.user_data as u32, c2.user_data as u32);
+        if a == b || !(listens(p, scene, a) || listens(p, scene, b)) {
+            continue;
+        }
+        let key = (a.min(b), a.max(b));
+        touching.insert(key);
+        // Counted per pair of shapes: an object pair of several shapes reports each pair's.
+        let mut n = 0;
+        for m in pair.manifolds() {
+            // The normal points from collider 1 to collider 2; stored as seen from `key.0`.
+            let normal = if a == key.0 { m.data.normal } else { -m.data.normal };
+            for c in &m.points {
+                if n >= MAX_POINTS_PER_PAIR || c.dist > 0.0 {
+                    continue;
+                }
+                let world = c1.position().transform_point(c.local_p1) * inv;
+                points.push((key, arr3(world), arr3(normal), -c.dist * inv, c.data.impulse));
+                n += 1;
+            }
+        }
+    }
+    for &pair in &touching {
+        to_both(p, scene, pair, |own, other| {
+            let table = vec![
+                (s("other_id"), MsgValue::Hash(other.path)),
+                (s("other_position"), MsgValue::Vector3(other.position)),
+                (s("other_group"), MsgValue::Hash(other.group)),
+                (s("own_group"), MsgValue::Hash(own.group)),
+                (s("group"), MsgValue::Hash(other.group)),
+            ];
+            post(messages, socket, own, ids.collision, table);
+        });
+    }
+    for (key, position, normal, distance, impulse) in points {
+        let (Some(sa), Some(sb)) = (side(p, scene, key.0), side(p, scene, key.1)) else { continue };
+        for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
+            if !own.listens {
+                continue;
+            }
+            // Defold's normal points from the other object towards the receiving one.
+            let n = [normal[0] * sign, normal[1] * sign, normal[2] * sign];
+            let rel = [0, 1, 2].map(|k| own.velocity[k] - other.velocity[k]);
+            let table = vec![
+                (s("position"), MsgValue::Vector3(position)),
+                (s("normal"), MsgValue::Vector3(n)),
+                (s("relative_velocity"), MsgValue::Vector3(rel)),
+                (s("distance"), MsgValue::Number(f64::from(distance))),
+                (s("applied_impulse"), MsgValue::Number(f64::from(impulse))),
+                (s("life"), MsgValue::Number(0.0)),
+                (s("mass"), MsgValue::Number(f64::from(own.mass))),
+                (s("other_mass"), MsgValue::Number(f64::from(other.mass))),
+                (s("other_id"), MsgValue::Hash(other.path)),
+                (s("other_position"), MsgValue::Vector3(other.position)),
+                (s("group"), MsgValue::Hash(other.group)),
+                (s("other_group"), MsgValue::Hash(other.group)),
+                (s("own_group"), MsgValue::Hash(own.group)),
+            ];
+            post(messages, socket, own, ids.contact, table);
+        }
+    }
+    triggers(p, scene, messages, socket);
+}
+
+/// Compares this step's trigger overlaps with the last step's: one `enter` when a pair starts
+/// overlapping, one exit when it stops.
+fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+    let ids = ids();
+    let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
+    for (h1, h2, hit) in p.world.narrow_phase.intersection_pairs() {
+        if !hit {
+            continue;
+        }
+        let (Some(c1), Some(c2)) = (p.world.colliders.get(h1), p.world.colliders.get(h2)) else { continue };
+        let (a, b) = (c1.user_data as u32, c2.user_data as u32);
+        if a != b && p.get(a).is_some_and(|x| x.enabled) && p.get(b).is_some_and(|x| x.enabled) {
+            now.insert((a.min(b), a.max(b)));
+        }
+    }
+    let entered: Vec<_> = now.difference(&p.overlaps).map(|&k| (k, true)).collect();
+    let left: Vec<_> = p.overlaps.difference(&now).map(|&k| (k, false)).collect();
+    for (pair, enter) in entered.into_iter().chain(left) {
+        to_both(p, scene, pair, |own, other| {
+            let table = vec![
+                (s("other_id"), MsgValue::Hash(other.path)),
+                (s("enter"), MsgValue::Bool(enter)),
+                (s("other_group"), MsgValue::Hash(other.group)),
+                (s("own_group"), MsgValue::Hash(own.group)),
+                (s("group"), MsgValue::Hash(other.group)),
+            ];
+            post(messages, socket, own, ids.trigger, table);
+        });
+    }
+    p.overlaps = now;
+}

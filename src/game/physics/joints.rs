@@ -1,0 +1,284 @@
+//! Joints between two collision objects (`physics.create_joint`): Defold's four kinds on rapier's
+//! impulse joints. A joint belongs to its first object and is addressed by that object and an
+//! id; it goes with either object. Changing its properties rebuilds it.
+use super::{Physics, arr3, vec3};
+use crate::base::hash::Hash;
+use rapier3d::prelude::*;
+
+/// Joints one world holds at most: past this `create_joint` is refused.
+pub const MAX_JOINTS: usize = 4096;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JointType {
+    /// Defold's "fixed" joint: Box2D's rope, at most `max_length` apart.
+    Fixed,
+    /// Turns about z through the anchors (Defold's 2D hinge).
+    Hinge,
+    /// Pulls the anchors towards `length` apart.
+    Spring,
+    /// Slides along `local_axis_a`.
+    Slider,
+}
+
+impl JointType {
+    pub fn from_index(i: u32) -> Option<JointType> {
+        Some(match i {
+            0 => JointType::Fixed,
+            1 => JointType::Hinge,
+            2 => JointType::Spring,
+            3 => JointType::Slider,
+            _ => return None,
+        })
+    }
+}
+
+/// The properties of every kind in one flat list (the Lua side fills and reads it by index,
+/// see [`JointProps::NAMES`]); NaN means "not given" when creating.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointProps(pub [f32; JointProps::COUNT]);
+
+impl JointProps {
+    pub const COUNT: usize = 18;
+    /// Defold's property names, in the list's order (booleans are 0 or 1).
+    pub const NAMES: [&'static str; Self::COUNT] = [
+        "collide_connected",
+        "max_length",
+        "reference_angle",
+        "lower_angle",
+        "upper_angle",
+        "max_motor_torque",
+        "motor_speed",
+        "enable_limit",
+        "enable_motor",
+        "length",
+        "frequency",
+        "damping_ratio",
+        "local_axis_a_x",
+        "local_axis_a_y",
+        "local_axis_a_z",
+        "lower_translation",
+        "upper_translation",
+        "max_motor_force",
+    ];
+
+    fn get(&self, name: &str) -> f32 {
+        Self::NAMES.iter().position(|n| *n == name).map_or(f32::NAN, |i| self.0[i])
+    }
+
+    fn set(&mut self, name: &str, v: f32) {
+        if let Some(i) = Self::NAMES.iter().position(|n| *n == name) {
+            self.0[i] = v;
+        }
+    }
+
+    /// Defold's defaults where a property was not given; `distance` is the anchors' distance.
+    fn with_defaults(mut self, distance: f32) -> JointProps {
+        let defaults = [
+            ("collide_connected", 0.0),
+            ("max_length", distance),
+            ("reference_angle", 0.0),
+            ("lower_angle", 0.0),
+            ("upper_angle", 0.0),
+            ("max_motor_torque", 0.0),
+            ("motor_speed", 0.0),
+            ("enable_limit", 0.0),
+            ("enable_motor", 0.0),
+            ("length", distance),
+            ("frequency", 0.0),
+            ("damping_ratio", 0.0),
+            ("local_axis_a_x", 1.0),
+            ("local_axis_a_y", 0.0),
+            ("local_axis_a_z", 0.0),
+            ("lower_translation", 0.0),
+            ("upper_translation", 0.0),
+            ("max_motor_force", 0.0),
+        ];
+        for (name, v) in defaults {
+            if self.get(name).is_nan() {
+                self.set(name, v);
+            }
+        }
+        self
+    }
+}
+
+pub struct Joint {
+    /// The first object (the owner) and the joint's id there.
+    pub a: u32,
+    pub id: Hash,
+    pub b: u32,
+    pub ty: JointType,
+    pub anchors: ([f32; 3], [f32; 3]),
+    pub props: JointProps,
+    pub handle: ImpulseJointHandle,
+}
+
+impl Physics {
+    fn find_joint(&self, a: u32, id: Hash) -> Option<usize> {
+        self.joints.iter().position(|j| j.a == a && j.id == id)
+    }
+
+    /// `physics.create_joint`: anchors in each object's own space (world units).
+    pub fn create_joint(
+        &mut self,
+        ty: JointType,
+        (a, id): (u32, Hash),
+        anchor_a: [f32; 3],
+        b: u32,
+        anchor_b: [f32; 3],
+        props: JointProps,
+    ) -> Result<(), String> {
+        if self.get(a).is_none() || self.get(b).is_none() {
+            return Err("the collision object was deleted".into());
+        }
+        if a == b {
+            return Err("a joint needs two different collision objects".into());
+        }
+        if self.find_joint(a, id).is_some() {
+            return Err(format!("the collision object already has a joint '{}'", crate::base::hash::name_of(id)));
+        }
+        if self.joints.len() >= MAX_JOINTS {
+            return Err(format!("more than {MAX_JOINTS} joints"));
+        }
+        if !anchor_a.iter().chain(&anchor_b).chain(props.0.iter().filter(|v| !v.is_nan())).all(|v| v.is_finite()) {
+            return Err("anchors and properties must be finite".into());
+        }
+        let (pa, pb) = (self.anchor_world(a, anchor_a), self.anchor_world(b, anchor_b));
+        let props = props.with_defaults((pa - pb).length() / self.settings.scale);
+        let handle = self.insert_joint(ty, a, b, (anchor_a, anchor_b), &props)?;
+        self.joints.push(Joint { a, id, b, ty, anchors: (anchor_a, anchor_b), props, handle });
+        Ok(())
+    }
+
+    fn anchor_world(&self, i: u32, local: [f32; 3]) -> glam::Vec3 {
+        let Some(rb) = self.rigid_body(i) else { return glam::Vec3::ZERO };
+        let p = rb.position().transform_point(vec3((glam::Vec3::from(local) * self.settings.scale).to_array()));
+        glam::Vec3::from(arr3(p))
+    }
+
+    fn insert_joint(
+        &mut self,
+        ty: JointType,
+        a: u32,
+        b: u32,
+        (anchor_a, anchor_b): ([f32; 3], [f32; 3]),
+        p: &JointProps,
+    ) -> Result<ImpulseJointHandle, String> {
+        let s = self.settings.scale;
+        let (ha, hb) = match (self.get(a), self.get(b)) {
+            (Some(x), Some(y)) => (x.handle, y.handle),
+            _ => return Err("the collision object was deleted".into()),
+        };
+        let (la, lb) =
+            (vec3((glam::Vec3::from(anchor_a) * s).to_array()), vec3((glam::Vec3::from(anchor_b) * s).to_array()));
+        let collide = p.get("collide_connected") != 0.0;
+        let limit = p.get("enable_limit") != 0.0;
+        let motor = p.get("enable_motor") != 0.0;
+        let joint: GenericJoint = match ty {
+            JointType::Fixed => RopeJointBuilder::new(p.get("max_length").max(0.0) * s)
+                .local_anchor1(la)
+                .local_anchor2(lb)
+                .contacts_enabled(collide)
+                .into(),
+            JointType::Hinge => {
+                let mut j =
+                    RevoluteJointBuilder::new(Vector::Z).local_anchor1(la).local_anchor2(lb).contacts_enabled(collide);
+                if limit {
+                    let r = p.get("reference_angle");
+                    j = j.limits([p.get("lower_angle") + r, p.get("upper_angle") + r]);
+                }
+                if motor {
+                    j = j.motor_velocity(p.get("motor_speed"), 1.0).motor_max_force(p.get("max_motor_torque").max(0.0));
+                }
+                j.into()
+            }
+            JointType::Spring => {
+                // Box2D's frequency and damping ratio, for the mass of the moving body.
+                let m = [b, a].iter().filter_map(|&i| self.mass(i)).find(|m| *m > 0.0).unwrap_or(1.0);
+                let w = 2.0 * std::f32::consts::PI * p.get("frequency").max(0.0);
+                let (k, c) = (m * w * w, 2.0 * m * p.get("damping_ratio").max(0.0) * w);
+                SpringJointBuilder::new(p.get("length").max(0.0) * s, k, c)
+                    .local_anchor1(la)
+                    .local_anchor2(lb)
+                    .contacts_enabled(collide)
+                    .into()
+            }
+            JointType::Slider => {
+                let axis = glam::Vec3::new(p.get("local_axis_a_x"), p.get("local_axis_a_y"), p.get("local_axis_a_z"));
+                if axis.length() < 1e-6 {
+                    return Err("local_axis_a must not be zero".into());
+                }
+                let axis = axis.normalize();
+                let mut j = PrismaticJointBuilder::new(Vector::new(axis.x, axis.y, axis.z))
+                    .local_anchor1(la)
+                    .local_anchor2(lb)
+                    .contacts_enabled(collide);
+                if limit {
+                    j = j.limits([p.get("lower_translation") * s, p.get("upper_translation") * s]);
+                }
+                if motor {
+                    j = j
+                        .motor_velocity(p.get("motor_speed") * s, 1.0)
+                        .motor_max_force(p.get("max_motor_force").max(0.0));
+                }
+                j.into()
+            }
+        };
+        self.dirty = true;
+        Ok(self.world.insert_impulse_joint(ha, hb, joint))
+    }
+
+    pub fn destroy_joint(&mut self, a: u32, id: Hash) -> Result<(), String> {
+        let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
+        let j = self.joints.swap_remove(k);
+        self.world.remove_impulse_joint(j.handle);
+        Ok(())
+    }
+
+    pub fn joint_properties(&self, a: u32, id: Hash) -> Result<(JointType, JointProps), String> {
+        let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
+        Ok((self.joints[k].ty, self.joints[k].props))
+    }
+
+    /// Changes the given properties (NaN keeps one) and rebuilds the joint with them.
+    pub fn set_joint_properties(&mut self, a: u32, id: Hash, props: JointProps) -> Result<(), String> {
+        let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
+        if !props.0.iter().filter(|v| !v.is_nan()).all(|v| v.is_finite()) {
+            return Err("properties must be finite".into());
+        }
+        let mut merged = self.joints[k].props;
+        for (slot, v) in merged.0.iter_mut().zip(props.0) {
+            if !v.is_nan() {
+                *slot = v;
+            }
+        }
+        let j = &self.joints[k];
+        let (ty, b, anchors, old) = (j.ty, j.b, j.anchors, j.handle);
+        let handle = self.insert_joint(ty, a, b, anchors, &merged)?;
+        self.world.remove_impulse_joint(old);
+        self.joints[k].handle = handle;
+        self.joints[k].props = merged;
+        Ok(())
+    }
+
+    /// The force (world units, newtons) and torque the joint applied on its second object in
+    /// the last step: the constraint's impulses over the step.
+    pub fn joint_reaction(&self, a: u32, id: Hash) -> Result<([f32; 3], f32), String> {
+        let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
+        let Some(j) = self.world.impulse_joints.get(self.joints[k].handle) else { return Ok(([0.0; 3], 0.0)) };
+        // The solver runs `num_solver_iterations` substeps; the impulses kept are the last one's.
+        let params = &self.world.integration_parameters;
+        let dt = (params.dt / params.num_solver_iterations.max(1) as f32).max(f32::MIN_POSITIVE);
+        let frame =
+            self.rigid_body(a).map_or(Rotation::IDENTITY, |rb| rb.position().rotation) * j.data.local_frame1.rotation;
+        let i = j.impulses;
+        let force = frame * Vector::new(i[0], i[1], i[2]) / (dt * self.settings.scale);
+        let torque = (frame * Vector::new(i[3], i[4], i[5])).length() / dt;
+        Ok((arr3(force), torque))
+    }
+
+    /// Forgets the joints of a removed object (rapier removed them with its body).
+    pub(super) fn forget_joints(&mut self, i: u32) {
+        self.joints.retain(|j| j.a != i && j.b != i);
+    }
+}

@@ -1,0 +1,140 @@
+//! Ray casts: `physics.raycast` answers at once from the last step's world,
+//! `physics.raycast_async` after the next step with `ray_cast_response` / `ray_cast_missed`.
+use super::{Physics, arr3, vec3};
+use crate::base::hash::{Hash, hash_remembered};
+use crate::scene::message::{MsgValue, encode};
+use crate::scene::{Message, MessageQueue, Scene, Url};
+use rapier3d::prelude::*;
+
+/// Results one `{all = true}` cast returns at most, and async requests waiting at once: a
+/// script that asks for more is refused rather than let grow a list without bound.
+pub const MAX_RAY_RESULTS: usize = 1000;
+pub const MAX_PENDING_RAYS: usize = 4096;
+
+/// One hit, in world units.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RayHit {
+    pub fraction: f32,
+    pub position: [f32; 3],
+    pub normal: [f32; 3],
+    /// The game object's id.
+    pub id: Hash,
+    pub group: Hash,
+}
+
+pub struct RayRequest {
+    pub from: [f32; 3],
+    pub to: [f32; 3],
+    pub mask: u32,
+    pub request_id: u32,
+    /// Who asked: the answer goes back there.
+    pub reply_to: Url,
+}
+
+/// The groups' mask bits; groups the world has never seen match nothing.
+pub fn mask_of(p: &Physics, groups: &[Hash]) -> u32 {
+    groups.iter().filter_map(|g| p.groups.iter().position(|x| x == g)).fold(0, |m, bit| m | 1 << bit)
+}
+
+/// Hits along the segment `from`..`to` of objects in `mask`, nearest first; the first only
+/// unless `all`. Triggers and disabled objects are not hit.
+pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mask: u32, all: bool) -> Vec<RayHit> {
+    if p.settings.debug {
+        p.debug_rays.push((from, to));
+    }
+    let s = p.settings.scale;
+    let (mut a, mut b) = (glam::Vec3::from(from) * s, glam::Vec3::from(to) * s);
+    if p.settings.two_d {
+        (a.z, b.z) = (0.0, 0.0);
+    }
+    let length = (b - a).length();
+    if mask == 0 || !a.is_finite() || !b.is_finite() || length <= 0.0 {
+        return Vec::new();
+    }
+    let ray = Ray::new(vec3(a.to_array()), vec3(((b - a) / length).to_array()));
+    let groups = InteractionGroups::new(Group::ALL, Group::from_bits_truncate(mask), InteractionTestMode::And);
+    let filter = QueryFilter::default().exclude_sensors().groups(groups);
+    let hit = |h: ColliderHandle, i: RayIntersection| -> Option<RayHit> {
+        let c = p.world.colliders.get(h)?;
+        let body = p.get(c.user_data as u32).filter(|b| b.enabled)?;
+        let mut point = (a + glam::Vec3::from(arr3(ray.dir)) * i.time_of_impact) / s;
+        if p.settings.two_d {
+            point.z = from[2];
+        }
+        Some(RayHit {
+            fraction: i.time_of_impact / length,
+            position: point.to_array(),
+            normal: arr3(i.normal),
+            id: scene.ids.get(body.slot as usize).copied().unwrap_or(0),
+            group: p.groups.get(body.group as usize).copied().unwrap_or(0),
+        })
+    };
+    let mut out: Vec<RayHit> = if p.dirty {
+        // Bodies made since the last step are not in the broad phase yet (it is rebuilt by the
+        // step; refreshing it alone would leave new bodies out of the simulation), so a cast in
+        // `init` tests every collider.
+        let bodies = &p.world.bodies;
+        p.world
+            .colliders
+            .iter()
+            .filter(|(h, c)| filter.test(bodies, *h, c))
+            .filter_map(|(h, c)| Some((h, c.shape().cast_ray_and_get_normal(c.position(), &ray, length, true)?)))
+            .filter_map(|(h, i)| hit(h, i))
+            .collect()
+    } else {
+        let q = p.world.query_pipeline_with_filter(filter);
+        if all {
+            q.intersect_ray(ray, length, true).filter_map(|(h, _, i)| hit(h, i)).take(MAX_RAY_RESULTS).collect()
+        } else {
+            q.cast_ray_and_get_normal(&ray, length, true).and_then(|(h, i)| hit(h, i)).into_iter().collect()
+        }
+    };
+    out.sort_by(|x, y| x.fraction.total_cmp(&y.fraction));
+    out.truncate(if all { MAX_RAY_RESULTS } else { 1 });
+    out
+}
+
+/// The table of a `ray_cast_response` and of `physics.raycast`'s result.
+pub fn hit_table(h: &RayHit, request_id: Option<u32>) -> MsgValue {
+    let s = |k: &str| MsgValue::String(k.into());
+    let mut t = vec![
+        (s("fraction"), MsgValue::Number(f64::from(h.fraction))),
+        (s("position"), MsgValue::Vector3(h.position)),
+        (s("normal"), MsgValue::Vector3(h.normal)),
+        (s("id"), MsgValue::Hash(h.id)),
+        (s("group"), MsgValue::Hash(h.group)),
+    ];
+    if let Some(r) = request_id {
+        t.push((s("request_id"), MsgValue::Number(f64::from(r))));
+    }
+    MsgValue::Table(t)
+}
+
+/// Answers the `raycast_async` requests made since the last call.
+pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue, socket: Hash) {
+    if p.rays.is_empty() {
+        return;
+    }
+    let requests = std::mem::take(&mut p.rays);
+    for r in requests {
+        let hits = raycast(p, scene, r.from, r.to, r.mask, false);
+        let (id, table) = match hits.first() {
+            Some(h) => (hash_remembered("ray_cast_response"), hit_table(h, Some(r.request_id))),
+            None => (
+                hash_remembered("ray_cast_missed"),
+                MsgValue::Table(vec![(
+                    MsgValue::String("request_id".into()),
+                    MsgValue::Number(f64::from(r.request_id)),
+                )]),
+            ),
+        };
+        let mut data = Vec::new();
+        encode(&table, &mut data);
+        let sender = Url { socket, path: r.reply_to.path, fragment: r.reply_to.fragment };
+        if messages.post(Message { sender, receiver: r.reply_to, id, data })
+            == Err(crate::scene::message::QueueFull::First)
+        {
+            log::warn!("ray cast answer dropped: the frame's message budget is spent");
+        }
+    }
+}

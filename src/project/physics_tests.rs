@@ -1,0 +1,216 @@
+//! Collision objects through the loader: Sinew JSON, Defold's `.collisionobject` file and its
+//! embedded form give the same spec; bad sizes, types and counts are refused where written.
+use crate::project::Resources;
+use crate::project::collection::load_collection;
+use crate::project::physics::*;
+use crate::project::types::*;
+
+fn load(files: &[(&str, &str)]) -> Result<CollectionSpec, String> {
+    let files = files.iter().map(|(p, t)| (p.to_string(), t.as_bytes().to_vec())).collect();
+    load_collection(&Resources::demo().with_overlay(files), "/main/test.collection").map_err(|e| e.to_string())
+}
+
+fn collision_object(c: &CollectionSpec) -> &CollisionObjectSpec {
+    match &c.objects[0].components[0].kind {
+        ComponentKind::CollisionObject(co) => co,
+        other => panic!("not a collision object: {other:?}"),
+    }
+}
+
+/// A collection of one object holding `component` (Sinew JSON).
+fn json(component: &str) -> String {
+    format!(r#"{{ "name": "main", "objects": [ {{ "id": "crate", "components": [ {component} ] }} ] }}"#)
+}
+
+const BODY: &str = r#"{ "id": "body", "type": "collisionobject", "collision_type": "kinematic",
+  "mass": 2, "friction": 0.25, "restitution": 0.75, "linear_damping": 0.5, "angular_damping": 0.125,
+  "locked_rotation": true, "bullet": true, "group": "player", "mask": ["world", "enemy"],
+  "position": [1, 0, 0],
+  "shapes": [ { "shape_type": "sphere", "position": [0, 0.5, 0], "data": [0.5] },
+              { "shape_type": "box", "rotation": [0, 0, 0.70710677, 0.70710677], "data": [1, 2, 3] },
+              { "shape_type": "capsule", "data": [0.25, 1.5] } ] }"#;
+
+#[test]
+fn json_fields_become_the_spec() {
+    let c = load(&[("/main/test.collection", &json(BODY))]).unwrap();
+    let co = collision_object(&c);
+    assert_eq!(co.collision_type, CollisionType::Kinematic);
+    assert_eq!((co.mass, co.friction, co.restitution), (2.0, 0.25, 0.75));
+    assert_eq!((co.linear_damping, co.angular_damping), (0.5, 0.125));
+    assert!(co.locked_rotation && co.bullet);
+    assert_eq!(co.group, "player");
+    assert_eq!(co.mask, ["world", "enemy"]);
+    assert_eq!(co.shapes.len(), 3);
+    assert_eq!(co.shapes[0].kind, ShapeKind::Sphere { radius: 0.5 });
+    // The component's own position moves every shape.
+    assert_eq!(co.shapes[0].position, [1.0, 0.5, 0.0]);
+    assert_eq!(co.shapes[1].kind, ShapeKind::Box { half: [1.0, 2.0, 3.0] });
+    assert!((co.shapes[1].rotation[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6);
+    assert_eq!(co.shapes[2].kind, ShapeKind::Capsule { radius: 0.25, height: 1.5 });
+}
+
+#[test]
+fn defaults_are_defolds() {
+    let c = load(&[(
+        "/main/test.collection",
+        &json(r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "sphere", "data": [1] } ] }"#),
+    )])
+    .unwrap();
+    let co = collision_object(&c);
+    assert_eq!(co.collision_type, CollisionType::Dynamic);
+    assert_eq!((co.mass, co.friction, co.restitution), (1.0, 0.1, 0.5));
+    assert_eq!(co.group, "default");
+    assert_eq!(co.mask, ["default"], "an object with no mask collides with its own group");
+}
+
+const DEFOLD_BODY: &str = r#"collision_shape: ""
+type: COLLISION_OBJECT_TYPE_KINEMATIC
+mass: 2.0
+friction: 0.25
+restitution: 0.75
+group: "player"
+mask: "world"
+mask: "enemy"
+embedded_collision_shape {
+  shapes {
+    shape_type: TYPE_SPHERE
+    position { y: 0.5 }
+    rotation { }
+    index: 0
+    count: 1
+  }
+  shapes {
+    shape_type: TYPE_BOX
+    position { }
+    rotation { z: 0.70710677 w: 0.70710677 }
+    index: 1
+    count: 3
+  }
+  shapes {
+    shape_type: TYPE_CAPSULE
+    position { }
+    rotation { }
+    index: 4
+    count: 2
+  }
+  data: 0.5
+  data: 1.0
+  data: 2.0
+  data: 3.0
+  data: 0.25
+  data: 1.5
+}
+linear_damping: 0.5
+angular_damping: 0.125
+locked_rotation: true
+bullet: true
+"#;
+
+#[test]
+fn defold_file_and_embedded_form_match_the_json() {
+    let want = load(&[("/main/test.collection", &json(BODY))]).unwrap();
+    let want = collision_object(&want);
+    let go = "components {\n  id: \"body\"\n  component: \"/main/body.collisionobject\"\n  position { x: 1.0 }\n}\n";
+    let collection = "name: \"main\"\ninstances {\n  id: \"crate\"\n  prototype: \"/main/crate.go\"\n}\n";
+    let c = load(&[
+        ("/main/test.collection", collection),
+        ("/main/crate.go", go),
+        ("/main/body.collisionobject", DEFOLD_BODY),
+    ])
+    .unwrap();
+    assert_eq!(collision_object(&c), want, "a .collisionobject file");
+    let escaped = DEFOLD_BODY.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+    let embedded = format!(
+        "name: \"main\"\nembedded_instances {{\n  id: \"crate\"\n  data: \"embedded_components {{\\n  id: \\\"body\\\"\\n  type: \\\"collisionobject\\\"\\n  data: \\\"{}\\\"\\n  position {{ x: 1.0 }}\\n}}\\n\"\n}}\n",
+        escaped.replace('\\', "\\\\").replace('"', "\\\"")
+    );
+    let c = load(&[("/main/test.collection", &embedded)]).unwrap();
+    assert_eq!(collision_object(&c), want, "an embedded collision object");
+}
+
+/// The error of a collection whose one component is `component`.
+fn error(component: &str) -> String {
+    load(&[("/main/test.collection", &json(component))]).unwrap_err()
+}
+
+fn co(shapes: &str) -> String {
+    format!(r#"{{ "id": "b", "type": "collisionobject", "shapes": {shapes} }}"#)
+}
+
+#[test]
+fn bad_shapes_are_refused_where_written() {
+    for (shapes, says) in [
+        (r#"[ { "shape_type": "sphere", "data": [0] } ]"#, "a sphere takes `data` [radius]"),
+        (r#"[ { "shape_type": "box", "data": [1, -1, 1] } ]"#, "a box takes `data`"),
+        (r#"[ { "shape_type": "capsule", "data": [1] } ]"#, "a capsule takes `data` [radius, height]"),
+        (r#"[ { "shape_type": "cone", "data": [1] } ]"#, "unknown shape_type 'cone'"),
+        (r#"[ { "shape_type": "sphere", "data": [1e30] } ]"#, "a sphere takes `data`"),
+        (r#"[ { "shape_type": "sphere", "data": [1], "rotation": [0, 0, 0, 0] } ]"#, "non-zero quaternion"),
+        ("[]", "`shapes` is empty"),
+    ] {
+        let e = error(&co(shapes));
+        assert!(e.contains(says), "{shapes}: {e}");
+        assert!(e.starts_with("/main/test.collection:1:"), "with the file and position: {e}");
+    }
+    let e = error(r#"{ "id": "b", "type": "collisionobject", "collision_type": "ghost", "shapes": [] }"#);
+    assert!(e.contains("unknown collision_type 'ghost'"), "{e}");
+    let e = error(&co(r#"[ { "shape_type": "sphere", "data": [1] } ], "mass": 0"#));
+    assert!(e.contains("needs a mass above 0"), "{e}");
+    let e = error(r#"{ "id": "b", "type": "collisionobject" }"#);
+    assert!(e.contains("needs `shapes`"), "{e}");
+    let e = error(r#"{ "id": "b", "type": "model", "mesh": "/m.glb", "mass": 1 }"#);
+    assert!(e.contains("field 'mass' does not apply to model"), "{e}");
+}
+
+#[test]
+fn a_million_shapes_are_refused_before_they_are_kept() {
+    let one = r#"{ "shape_type": "sphere", "data": [1] }"#;
+    let shapes = format!("[{}]", vec![one; 1_000_000].join(","));
+    let t = std::time::Instant::now();
+    let e = error(&co(&shapes));
+    assert!(e.contains(&format!("more than {MAX_SHAPES} shapes")), "{}", &e[..e.len().min(300)]);
+    assert!(e.starts_with("/main/test.collection:1:"), "{}", &e[..e.len().min(300)]);
+    // Refused at entry 257: parsing stops there, long before the end of the text.
+    assert!(t.elapsed() < std::time::Duration::from_secs(5), "took {:?}", t.elapsed());
+}
+
+#[test]
+fn defold_nan_and_bad_slices_are_refused() {
+    let go = |body: &str| {
+        let collection = "name: \"main\"\ninstances {\n  id: \"crate\"\n  prototype: \"/main/crate.go\"\n}\n";
+        let go = "components {\n  id: \"body\"\n  component: \"/main/body.collisionobject\"\n}\n";
+        load(&[("/main/test.collection", collection), ("/main/crate.go", go), ("/main/body.collisionobject", body)])
+            .unwrap_err()
+    };
+    let nan = DEFOLD_BODY.replacen("data: 0.5", "data: nan", 1);
+    let e = go(&nan);
+    assert!(e.contains("a sphere takes `data`"), "{e}");
+    assert!(e.contains("/main/body.collisionobject:"), "points into the Defold file: {e}");
+    let e = go(&DEFOLD_BODY.replacen("count: 2", "count: 9", 1));
+    assert!(e.contains("outside `data`"), "{e}");
+    assert!(e.contains("/main/body.collisionobject:24:"), "{e}");
+    let e = go(&DEFOLD_BODY.replacen("TYPE_BOX", "TYPE_HULL", 1));
+    assert!(e.contains("hull shapes are not supported yet"), "{e}");
+}
+
+#[test]
+fn physics_settings_from_both_project_files() {
+    let s = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection",
+             "physics": { "type": "2d", "gravity": [0, -20, 0], "scale": 0.5, "debug": true } }"#,
+    )
+    .unwrap();
+    assert_eq!(s.physics, PhysicsSettings { two_d: true, gravity: [0.0, -20.0, 0.0], scale: 0.5, debug: true });
+    let e = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "scale": 0 } }"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("physics.scale must be between"), "{e}");
+    let d = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ntype = 2D\ngravity_y = -500\ndebug = 1\n",
+    )
+    .unwrap();
+    assert_eq!(d.physics, PhysicsSettings { two_d: true, gravity: [0.0, -500.0, 0.0], scale: 0.02, debug: true });
+    let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
+    assert_eq!(plain.physics, PhysicsSettings::default());
+}

@@ -1,0 +1,319 @@
+-- The `physics` namespace and collision object properties for go.get/go.set (`linear_velocity`,
+-- `angular_velocity`, `mass`, `linear_damping`, `angular_damping`). Arguments are checked here,
+-- with Defold's words; Rust does the work.
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
+local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
+local istype = ffi.istype
+local K = S.K
+local CO = K.COMPONENT_COLLISION_OBJECT
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+local s4 = vm.vector4_t()
+local t4 = vm.vector4_t()
+local hbox = ffi.new("uint64_t[1]")
+local ibox = ffi.new("int32_t[1]")
+
+---------------------------------------------------------------- go.get / go.set
+local props = {}
+S.component_kinds[CO] = props
+
+-- name → (FFI property index, type, writable)
+local PROPS = {
+  linear_velocity = { K.PHYSICS_LINEAR_VELOCITY, "vector3", true },
+  angular_velocity = { K.PHYSICS_ANGULAR_VELOCITY, "vector3", true },
+  mass = { K.PHYSICS_MASS, "number", false },
+  linear_damping = { K.PHYSICS_LINEAR_DAMPING, "number", true },
+  angular_damping = { K.PHYSICS_ANGULAR_DAMPING, "number", true },
+}
+
+local function split(name)
+  local base, c = name:match("^(.-)%.([xyz])$")
+  return base or name, c
+end
+
+local function lookup(name, where_text)
+  local base, c = split(name)
+  local p = PROPS[base]
+  if p == nil or (c and p[2] ~= "vector3") then
+    fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+  end
+  return p, c
+end
+
+function props.kind(slot, comp, name)
+  local base, c = split(name)
+  local p = PROPS[base]
+  if p == nil then return nil end
+  if c then return p[2] == "vector3" and "number" or nil end
+  return p[2]
+end
+
+function props.get(slot, comp, name, where_text)
+  local p, c = lookup(name, where_text)
+  check(F.physics_prop_get(ctx, slot, comp, p[1], s4))
+  if c then return s4[c] end
+  if p[2] == "vector3" then return vm.vector3(s4.x, s4.y, s4.z) end
+  return s4.x
+end
+
+function props.set(slot, comp, name, value, where_text)
+  local p, c = lookup(name, where_text)
+  local function wrong(t) fail(string.format("the property '%s' of '%s' must be a %s", name, where_text, t)) end
+  if not p[3] then fail(string.format("the property '%s' of '%s' can only be read", name, where_text)) end
+  if c then
+    if type(value) ~= "number" then wrong("number") end
+    check(F.physics_prop_get(ctx, slot, comp, p[1], s4))
+    s4[c] = value
+  elseif p[2] == "vector3" then
+    if not istype(vm.vector3_t, value) then wrong("vmath.vector3") end
+    s4.x, s4.y, s4.z = value.x, value.y, value.z
+  else
+    if type(value) ~= "number" then wrong("number") end
+    s4.x, s4.y, s4.z = value, 0, 0
+  end
+  check(F.physics_prop_set(ctx, slot, comp, p[1], s4.x, s4.y, s4.z))
+end
+
+---------------------------------------------------------------- physics.*
+local physics = {}
+
+local function caller(fname)
+  local r = current()
+  if r == nil then fail("You can only access physics.* functions and values from a script instance (.script file)") end
+  return r
+end
+
+-- (url) → slot, url copy of a collision object component; raises Defold's errors.
+local function body_of(fname, url)
+  local r = caller(fname)
+  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  local u = S.url_t(S.to_url(url, fname, 1, r))
+  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
+  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
+  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= CO then
+    fail(string.format("%s: the collision object '%s' could not be found", fname, S.url_text(u)))
+  end
+  return slot, u
+end
+
+local function vector3_arg(fname, n, v)
+  if not istype(vm.vector3_t, v) then argerr(fname, n, "vmath.vector3", v) end
+  if not (S.finite(v.x) and S.finite(v.y) and S.finite(v.z)) then
+    fail(string.format("%s: argument #%d must be finite", fname, n))
+  end
+  return v
+end
+
+-- Two vector3 arguments into the s4 / t4 buffers the FFI calls read.
+local function ends(a, b)
+  s4.x, s4.y, s4.z, s4.w = a.x, a.y, a.z, 0
+  t4.x, t4.y, t4.z, t4.w = b.x, b.y, b.z, 0
+end
+
+local MAX_GROUPS = K.PHYSICS_MAX_GROUPS
+local groupbuf = ffi.new("uint64_t[?]", MAX_GROUPS * 4)
+
+-- A table of group names or hashes into `groupbuf`; returns the count.
+local function groups_arg(fname, n, groups)
+  if type(groups) ~= "table" then argerr(fname, n, "table of hashes", groups) end
+  local k = 0
+  for _, g in ipairs(groups) do
+    if k == MAX_GROUPS * 4 then fail(string.format("%s: at most %d groups", fname, MAX_GROUPS * 4)) end
+    groupbuf[k] = S.to_hash(g, fname, n).h
+    k = k + 1
+  end
+  return k
+end
+
+local RAY_FLOATS = K.PHYSICS_RAY_FLOATS
+local MAX_RESULTS = K.PHYSICS_MAX_RAY_RESULTS
+local floats = ffi.new("float[?]", MAX_RESULTS * RAY_FLOATS)
+local hashes = ffi.new("uint64_t[?]", MAX_RESULTS * 2)
+
+local function hit(j)
+  local f = j * RAY_FLOATS
+  return {
+    fraction = floats[f],
+    position = vm.vector3(floats[f + 1], floats[f + 2], floats[f + 3]),
+    normal = vm.vector3(floats[f + 4], floats[f + 5], floats[f + 6]),
+    id = S.hash_of_u64(hashes[j * 2]),
+    group = S.hash_of_u64(hashes[j * 2 + 1]),
+  }
+end
+
+function physics.raycast(from, to, groups, options)
+  local fname = "physics.raycast"
+  caller(fname)
+  vector3_arg(fname, 1, from)
+  vector3_arg(fname, 2, to)
+  local n = groups_arg(fname, 3, groups)
+  if options ~= nil and type(options) ~= "table" then argerr(fname, 4, "table", options) end
+  local all = options ~= nil and options.all == true
+  ends(from, to)
+  local count = F.physics_raycast(ctx, s4, t4, groupbuf, n, all and 1 or 0, floats, hashes, all and MAX_RESULTS or 1)
+  if count < 0 then S.fail_last() end
+  if not all then
+    if count == 0 then return nil end
+    return hit(0)
+  end
+  if count == 0 then return nil end
+  local out = {}
+  for j = 0, count - 1 do out[j + 1] = hit(j) end
+  return out
+end
+
+function physics.raycast_async(from, to, groups, request_id)
+  local fname = "physics.raycast_async"
+  local r = caller(fname)
+  vector3_arg(fname, 1, from)
+  vector3_arg(fname, 2, to)
+  local n = groups_arg(fname, 3, groups)
+  request_id = request_id or 0
+  if type(request_id) ~= "number" or request_id ~= math.floor(request_id) or request_id < 0 or request_id > 255 then
+    fail(fname .. ": request_id must be an integer between 0 and 255")
+  end
+  ends(from, to)
+  check(F.physics_raycast_async(ctx, s4, t4, groupbuf, n, request_id, r.url.s, r.url.p, r.url.f))
+end
+
+function physics.set_gravity(g)
+  caller("physics.set_gravity")
+  vector3_arg("physics.set_gravity", 1, g)
+  check(F.physics_gravity_set(ctx, g.x, g.y, g.z))
+end
+
+function physics.get_gravity()
+  caller("physics.get_gravity")
+  check(F.physics_gravity_get(ctx, s4))
+  return vm.vector3(s4.x, s4.y, s4.z)
+end
+
+function physics.get_group(url)
+  local slot, u = body_of("physics.get_group", url)
+  check(F.physics_group_get(ctx, slot, u.f, hbox))
+  return S.hash_of_u64(hbox[0])
+end
+
+function physics.set_group(url, group)
+  local slot, u = body_of("physics.set_group", url)
+  check(F.physics_group_set(ctx, slot, u.f, S.to_hash(group, "physics.set_group", 2).h))
+end
+
+function physics.get_maskbit(url, group)
+  local slot, u = body_of("physics.get_maskbit", url)
+  check(F.physics_maskbit_get(ctx, slot, u.f, S.to_hash(group, "physics.get_maskbit", 2).h, ibox))
+  return ibox[0] ~= 0
+end
+
+function physics.set_maskbit(url, group, maskbit)
+  local slot, u = body_of("physics.set_maskbit", url)
+  local h = S.to_hash(group, "physics.set_maskbit", 2).h
+  if type(maskbit) ~= "boolean" then argerr("physics.set_maskbit", 3, "boolean", maskbit) end
+  check(F.physics_maskbit_set(ctx, slot, u.f, h, maskbit and 1 or 0))
+end
+
+function physics.wakeup(url)
+  local slot, u = body_of("physics.wakeup", url)
+  check(F.physics_wakeup(ctx, slot, u.f))
+end
+
+---------------------------------------------------------------- joints
+-- Property names in the order of the Rust list (game::physics::joints::JointProps::NAMES);
+-- `local_axis_a` is a vector3 over three of its entries.
+local JOINT_NAMES = {
+  "collide_connected", "max_length", "reference_angle", "lower_angle", "upper_angle",
+  "max_motor_torque", "motor_speed", "enable_limit", "enable_motor", "length", "frequency",
+  "damping_ratio", "local_axis_a_x", "local_axis_a_y", "local_axis_a_z", "lower_translation",
+  "upper_translation", "max_motor_force",
+}
+local NPROPS = K.PHYSICS_JOINT_PROPS
+local BOOLS = { collide_connected = true, enable_limit = true, enable_motor = true }
+local KNOWN = { local_axis_a = true }
+for _, n in ipairs(JOINT_NAMES) do KNOWN[n] = true end
+local props_buf = ffi.new("float[?]", NPROPS)
+local tybox = ffi.new("int32_t[1]")
+local JOINT_TYPES = { [0] = "FIXED", "HINGE", "SPRING", "SLIDER" }
+for i = 0, 3 do physics["JOINT_TYPE_" .. JOINT_TYPES[i]] = i end
+
+-- A properties table into props_buf (NaN where not given).
+local function joint_props(fname, n, t)
+  for i = 0, NPROPS - 1 do props_buf[i] = 0 / 0 end
+  if t == nil then return end
+  if type(t) ~= "table" then argerr(fname, n, "table", t) end
+  for k, v in pairs(t) do
+    if not KNOWN[k] then fail(string.format("%s: unknown joint property '%s'", fname, tostring(k))) end
+    if k == "local_axis_a" then
+      vector3_arg(fname, n, v)
+      props_buf[12], props_buf[13], props_buf[14] = v.x, v.y, v.z
+    else
+      local idx
+      for i, name in ipairs(JOINT_NAMES) do if name == k then idx = i - 1 end end
+      if BOOLS[k] then
+        if type(v) ~= "boolean" then fail(string.format("%s: joint property '%s' must be a boolean", fname, k)) end
+        v = v and 1 or 0
+      elseif type(v) ~= "number" or not S.finite(v) then
+        fail(string.format("%s: joint property '%s' must be a finite number", fname, k))
+      end
+      props_buf[idx] = v
+    end
+  end
+end
+
+function physics.create_joint(joint_type, a, joint_id, position_a, b, position_b, properties)
+  local fname = "physics.create_joint"
+  if type(joint_type) ~= "number" or JOINT_TYPES[joint_type] == nil then
+    argerr(fname, 1, "physics.JOINT_TYPE_*", joint_type)
+  end
+  local sa, ua = body_of(fname, a)
+  local id = S.to_hash(joint_id, fname, 3)
+  vector3_arg(fname, 4, position_a)
+  local sb, ub = body_of(fname, b)
+  vector3_arg(fname, 6, position_b)
+  joint_props(fname, 7, properties)
+  ends(position_a, position_b)
+  check(F.physics_joint_create(ctx, joint_type, sa, ua.f, id.h, s4, sb, ub.f, t4, props_buf, NPROPS))
+end
+
+function physics.destroy_joint(co, joint_id)
+  local slot, u = body_of("physics.destroy_joint", co)
+  check(F.physics_joint_destroy(ctx, slot, u.f, S.to_hash(joint_id, "physics.destroy_joint", 2).h))
+end
+
+function physics.get_joint_properties(co, joint_id)
+  local slot, u = body_of("physics.get_joint_properties", co)
+  check(F.physics_joint_get(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_properties", 2).h, props_buf, NPROPS, tybox))
+  local out = {}
+  for i, name in ipairs(JOINT_NAMES) do
+    local v = props_buf[i - 1]
+    if BOOLS[name] then v = v ~= 0 end
+    if i < 13 or i > 15 then out[name] = v end
+  end
+  out.local_axis_a = vm.vector3(props_buf[12], props_buf[13], props_buf[14])
+  return out
+end
+
+function physics.set_joint_properties(co, joint_id, properties)
+  local fname = "physics.set_joint_properties"
+  local slot, u = body_of(fname, co)
+  local id = S.to_hash(joint_id, fname, 2)
+  if type(properties) ~= "table" then argerr(fname, 3, "table", properties) end
+  joint_props(fname, 3, properties)
+  check(F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
+end
+
+function physics.get_joint_reaction_force(co, joint_id)
+  local slot, u = body_of("physics.get_joint_reaction_force", co)
+  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_force", 2).h, s4))
+  return vm.vector3(s4.x, s4.y, s4.z)
+end
+
+function physics.get_joint_reaction_torque(co, joint_id)
+  local slot, u = body_of("physics.get_joint_reaction_torque", co)
+  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_torque", 2).h, s4))
+  return s4.w
+end
+
+return S.unsupported_rest("physics", physics)

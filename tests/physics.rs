@@ -1,0 +1,119 @@
+//! Collision objects (engine.md section 3) from Lua projects that assert numbers against
+//! analytic values: resting height, contact and trigger messages, ray casts, a kinematic body
+//! pushing a dynamic one, and the same positions from two runs.
+mod common;
+use common::*;
+
+/// Runs a committed physics project for `frames` frames at exactly one 60 Hz step per frame.
+fn run_steps(name: &str, frames: u32) -> Run {
+    run_dir(&committed(name), frames)
+}
+
+fn run_dir(p: &TempDir, frames: u32) -> Run {
+    run_sized(p, frames, "64x48", &[])
+}
+
+fn run_sized(p: &TempDir, frames: u32, size: &str, extra: &[&str]) -> Run {
+    let frames = frames.to_string();
+    let dir = p.path().to_str().expect("utf-8 path");
+    let mut args = vec!["run", dir, "--headless", "--size", size, "--frames", &frames, "--fixed-dt", "0.016666668"];
+    args.extend_from_slice(extra);
+    sinew(&args)
+}
+
+#[test]
+fn a_sphere_comes_to_rest_on_a_box() {
+    let r = run_steps("physics_fall", 130);
+    assert_lua_passed(&r, "physics_fall");
+}
+
+/// The same drop in a 2D world, with the ball drawn at z = 7, beyond the box's depth (half 5):
+/// depth only orders drawing in 2D, so it lands all the same, and keeps its z.
+#[test]
+fn a_circle_comes_to_rest_on_a_box_in_2d() {
+    let p = committed("physics_fall");
+    let settings = r#"{ "title": "physics_fall_2d", "main_collection": "/main/main.collection",
+        "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
+    p.write("/project.json", settings);
+    let collection = std::fs::read_to_string(p.path().join("main/main.collection")).expect("collection");
+    let moved = collection.replace(r#""position": [0, 3, 0]"#, r#""position": [0, 3, 7]"#);
+    assert_ne!(moved, collection);
+    p.write("/main/main.collection", &moved);
+    let r = run_dir(&p, 130);
+    assert_lua_passed(&r, "physics_fall_2d");
+}
+
+#[test]
+fn trigger_enter_and_exit_once_each() {
+    let r = run_steps("physics_trigger", 130);
+    assert_lua_passed(&r, "physics_trigger");
+}
+
+#[test]
+fn ray_casts_hit_where_the_geometry_says() {
+    let r = run_steps("physics_raycast", 10);
+    assert_lua_passed(&r, "physics_raycast");
+}
+
+/// The `trace` lines of a run: the positions it printed.
+fn trace(r: &Run) -> Vec<String> {
+    r.stdout.lines().filter(|l| l.starts_with("trace ")).map(str::to_string).collect()
+}
+
+#[test]
+fn a_kinematic_body_pushes_a_dynamic_one_the_same_way_every_run() {
+    let a = run_steps("physics_push", 160);
+    assert_lua_passed(&a, "physics_push");
+    let b = run_steps("physics_push", 160);
+    assert_lua_passed(&b, "physics_push");
+    let (ta, tb) = (trace(&a), trace(&b));
+    assert_eq!(ta.len(), 15, "{}", a.show());
+    assert_eq!(ta, tb, "two runs, two histories");
+}
+
+#[test]
+fn spawned_deleted_disabled_and_enabled_objects() {
+    let r = run_steps("physics_lifecycle", 70);
+    assert_lua_passed(&r, "physics_lifecycle");
+}
+
+#[test]
+fn joints_hold_swing_and_pull_as_the_formulas_say() {
+    let r = run_steps("physics_joints", 190);
+    assert_lua_passed(&r, "physics_joints");
+}
+
+/// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
+/// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
+/// against a golden image.
+#[test]
+fn the_debug_view_matches_the_golden_image() {
+    let p = committed("render_physics_debug");
+    let shot = p.path().join("shot.png");
+    let r = run_sized(&p, 30, "480x270", &["--no-watch", "--screenshot", shot.to_str().expect("utf-8")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    // Pixels of the ray (red), the dynamic ball (green) and the trigger (magenta).
+    let (mut red, mut green, mut magenta) = (0, 0, 0);
+    for (x, y) in (0..img.width).flat_map(|x| (0..img.height).map(move |y| (x, y))) {
+        let Some([r, g, b, _]) = img.pixel(x, y) else { continue };
+        red += usize::from(r > 200 && g < 60 && b < 60);
+        green += usize::from(r < 100 && g > 200 && b < 100);
+        magenta += usize::from(r > 200 && g < 120 && b > 200);
+    }
+    assert!(red > 50 && green > 50 && magenta > 50, "ray {red}, dynamic {green}, trigger {magenta}");
+    if let Err(e) = golden::check_golden("physics_debug", &img) {
+        panic!("{e}");
+    }
+}
+
+/// A kinematic hitbox parented to a bone object of an animated model (the generated robot
+/// arm) follows the pose every step and enters a trigger at the step its pose reaches it.
+#[test]
+fn a_hitbox_on_a_bone_follows_the_animation() {
+    let p = committed("physics_hitbox");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/arm.glb"), sinew::project::gltf::robot_arm::robot_arm()).expect("arm");
+    let r = run_dir(&p, 50);
+    assert_lua_passed(&r, "physics_hitbox");
+}
