@@ -13,6 +13,7 @@ pub mod model_data;
 pub mod obj;
 pub mod resources;
 pub mod settings;
+pub mod sprite;
 pub mod types;
 
 pub use resources::Resources;
