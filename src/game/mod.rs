@@ -9,6 +9,7 @@ pub mod model_world;
 pub mod posed;
 pub mod render_requests;
 pub mod spawn;
+pub mod sprites;
 pub mod world;
 
 pub use world::World;
@@ -85,6 +86,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let (finished, events) = animation::animate(&mut world.borrow_mut(), dt);
     report_finished(world, hooks, finished);
     report_events(world, events);
+    sprites::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
     let t = Instant::now();

@@ -31,6 +31,8 @@ pub struct World {
     /// Index of the next script instance: shared by load and `factory.create`, so the script
     /// runtime and the scene agree on every index.
     pub next_script: u32,
+    /// Sprite components (sprites.md).
+    pub sprites: super::sprites::SpriteWorld,
 }
 
 impl World {
@@ -51,6 +53,7 @@ impl World {
             live_callbacks: Vec::new(),
             factories: Default::default(),
             next_script: 0,
+            sprites: Default::default(),
         }
     }
 }

@@ -117,6 +117,7 @@ pub enum ComponentKind {
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
     Label(LabelSpec),
+    Sprite(crate::project::sprite::SpriteSpec),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

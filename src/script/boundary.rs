@@ -328,6 +328,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("COMPONENT_LIGHT", f64::from(model::kind::LIGHT)),
         ("COMPONENT_FACTORY", f64::from(model::kind::FACTORY)),
         ("COMPONENT_LABEL", f64::from(model::kind::LABEL)),
+        ("COMPONENT_SPRITE", f64::from(model::kind::SPRITE)),
         ("LABEL_COLOR", f64::from(label::which::COLOR)),
         ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
         ("LABEL_SCALE", f64::from(label::which::SCALE)),

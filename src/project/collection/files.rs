@@ -80,7 +80,8 @@ pub(super) struct ComponentDesc {
     pub(super) intensity: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
     pub(super) text: Option<String>,
-    pub(super) size: Option<Located<f32>>,
+    /// A label's text size (a number) or a sprite's `[width, height]`: checked per type.
+    pub(super) size: Option<Located<Value>>,
     pub(super) outline: Option<Located<Vec<f32>>>,
     pub(super) pivot: Option<Located<String>>,
     pub(super) font: Option<Located<String>>,
@@ -91,6 +92,11 @@ pub(super) struct ComponentDesc {
     pub(super) euler: Option<Located<[f32; 3]>>,
     #[serde(default, deserialize_with = "json::scale")]
     pub(super) scale: Option<[f32; 3]>,
+    /// A sprite's atlas or tile source (sprites.md).
+    pub(super) tile_set: Option<Located<String>>,
+    pub(super) blend_mode: Option<Located<String>>,
+    pub(super) size_mode: Option<Located<String>>,
+    pub(super) billboard: Option<Located<Value>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -174,10 +180,11 @@ pub(super) enum ComponentType {
     Factory,
     CollectionFactory,
     Label,
+    Sprite,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory or label";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, label or sprite";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -189,6 +196,7 @@ impl ComponentType {
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
             ComponentType::Label => "label",
+            ComponentType::Sprite => "sprite",
         }
     }
 }
@@ -222,6 +230,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "factory" => TypeField::Known(ComponentType::Factory),
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
             "label" => TypeField::Known(ComponentType::Label),
+            "sprite" => TypeField::Known(ComponentType::Sprite),
             _ => TypeField::Unknown(s),
         })
     }

@@ -26,6 +26,8 @@ pub(super) struct Loader<'a> {
     /// The project's `max_instances`: no collection, nor a collection factory's prototype, may
     /// expand to more game objects.
     pub(super) max_instances: u32,
+    /// Atlases and tile sources loaded so far, by resource path: sprites share them.
+    pub(super) atlases: HashMap<String, std::sync::Arc<crate::project::sprite::Atlas>>,
 }
 
 impl Loader<'_> {
@@ -243,6 +245,7 @@ impl Loader<'_> {
             ComponentType::Label => ComponentKind::Label(label(c, file)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
+            ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }

@@ -20,6 +20,7 @@ pub const DEFAULT_FOV: f32 = std::f32::consts::FRAC_PI_4;
 mod components;
 mod files;
 mod loader;
+mod sprite;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -69,6 +70,7 @@ pub fn load_collection_within(res: &Resources, path: &str, max_instances: u32) -
         parsed: HashMap::new(),
         expansions: HashMap::new(),
         max_instances,
+        atlases: HashMap::new(),
     };
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {

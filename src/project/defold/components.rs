@@ -81,7 +81,6 @@ const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
 const UNSUPPORTED: &[&str] = &[
-    "sprite",
     "collisionobject",
     "sound",
     "gui",
@@ -119,7 +118,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "model", None);
             out.str("model", path, Some(&pf.value_at));
         }
-        "label" | "camera" | "factory" | "collectionfactory" => {
+        "label" | "camera" | "factory" | "collectionfactory" | "sprite" => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,
@@ -144,7 +143,7 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let r = Reader::new(m, "an embedded component", EMBEDDED_COMPONENT, &[], &mut cx.problems);
     let (id, idf) = r.required("id", &mut cx.problems)?;
     let (ty, tf) = r.required("type", &mut cx.problems)?;
-    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model") {
+    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model" | "sprite") {
         unsupported(cx, ty, &tf.at);
         return None;
     }
@@ -172,7 +171,7 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
         format!("{kind} components are not supported yet")
     } else {
         format!(
-            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory and collectionfactory)"
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory and sprite)"
         )
     };
     cx.problems.at(at, msg);
@@ -195,14 +194,14 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
     };
     if let Some((v, f)) = position {
         match kind {
-            "model" | "label" => keep(out, "position", &v, f),
+            "model" | "label" | "sprite" => keep(out, "position", &v, f),
             _ if v != [0.0; 3] => warn(f, "position"),
             _ => {}
         }
     }
     if let Some((v, f)) = rotation {
         match kind {
-            "model" => keep(out, "rotation", &v, f),
+            "model" | "sprite" => keep(out, "rotation", &v, f),
             _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
             _ => {}
         }
@@ -228,6 +227,7 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
     match kind {
         "label" => label(cx, m, out, scale),
         "camera" => camera(cx, m, out),
+        "sprite" => crate::project::sprite::defold::sprite(cx, m, out),
         "factory" | "collectionfactory" => {
             let r = Reader::new(m, "a factory", FACTORY, &[], &mut cx.problems);
             out.str("type", kind, None);

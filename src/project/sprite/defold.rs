@@ -161,3 +161,56 @@ pub(super) fn tile_source(path: &str, source: &str) -> Result<TileSourceFile, Lo
     out.put("animations", node, at.as_ref());
     finish(path, out, p)
 }
+
+const SPRITE: &[&str] = &[
+    "tile_set",
+    "default_animation",
+    "material",
+    "blend_mode",
+    "slice9",
+    "size",
+    "size_mode",
+    "offset",
+    "playback_rate",
+    "attributes",
+    "textures",
+];
+const SPRITE_TEXTURE: &[&str] = &["sampler", "texture"];
+
+/// A `.sprite` (Defold's `SpriteDesc`) as the inline fields of a Sinew sprite component: the
+/// older `tile_set` or the newer `textures { sampler texture }` (one texture), and Defold's
+/// default size mode (auto) made explicit, since a Sinew `size` alone means manual.
+pub fn sprite(cx: &mut crate::project::defold::Cx, m: &text::Message, out: &mut Obj) {
+    let p = &mut cx.problems;
+    let r = Reader::new(m, "a sprite", SPRITE, &["textures", "attributes"], p);
+    out.str("type", "sprite", None);
+    if let Some((s, f)) = r.non_empty("tile_set", p) {
+        out.str("tile_set", s, Some(&f.value_at));
+    }
+    for (k, f) in r.all("textures").enumerate() {
+        let Some(t) = read::message(f, "a sprite", p) else { continue };
+        let tr = Reader::new(t, "a sprite texture", SPRITE_TEXTURE, &[], p);
+        if k > 0 {
+            p.at(&f.at, "Sinew's sprites take one texture (an atlas or tile source)");
+        } else if let Some((s, tf)) = tr.non_empty("texture", p) {
+            if out.has("tile_set") {
+                p.at(&f.at, "a sprite names its atlas in `tile_set` or in `textures`, not both");
+            }
+            out.str("tile_set", s, Some(&tf.value_at));
+        }
+    }
+    if let Some((s, f)) = r.non_empty("default_animation", p) {
+        out.str("default_animation", s, Some(&f.value_at));
+    }
+    if let Some((s, f)) = r.non_empty("material", p) {
+        out.str("material", s, Some(&f.value_at));
+    }
+    copy(&r, &[("blend_mode", As::Enum)], out, p);
+    match r.enum_name("size_mode", p) {
+        Some((s, f)) => out.str("size_mode", s, Some(&f.value_at)),
+        None => out.str("size_mode", "auto", None),
+    }
+    if let Some((v, f)) = r.vector::<4>("size", [0.0; 4], p) {
+        out.put("size", read::numbers(&v[..2], Some(&f.value_at)), Some(&f.value_at));
+    }
+}

@@ -6,7 +6,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 
-mod defold;
+pub mod defold;
 mod files;
 mod pack;
 #[cfg(test)]
@@ -123,4 +123,78 @@ pub fn load_atlas(res: &Resources, path: &str) -> Result<Atlas, LoadError> {
             if defold { defold::atlas(path, &text)? } else { crate::project::json::parse(path, &text)? };
         files::build_atlas(res, path, &file)
     }
+}
+
+/// The material a sprite gets when it names none (Defold's path, served from Sinew's builtins).
+pub const DEFAULT_SPRITE_MATERIAL: &str = "/builtins/materials/sprite.material";
+/// A sprite side larger than this (in units at scale 1) is refused as a typo.
+pub const MAX_SPRITE_SIZE: f32 = 1.0e6;
+
+/// A `sprite` component (engine.md section 6), its atlas loaded and checked with the collection,
+/// so spawning never reads a file and `play_flipbook` never meets a broken atlas.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpriteSpec {
+    pub atlas: std::sync::Arc<Atlas>,
+    /// Index into the atlas's animations.
+    pub default_animation: u32,
+    pub material: String,
+    pub blend_mode: BlendMode,
+    pub size_mode: SizeMode,
+    /// Width and height for [`SizeMode::Manual`]; ignored in auto mode (the frame's size).
+    pub size: [f32; 2],
+    pub billboard: Billboard,
+    /// The sprite's own place in its game object (engine.md section 2).
+    pub transform: crate::project::ComponentTransform,
+}
+
+/// Defold's sprite blend modes (`add_alpha` is its deprecated alias of `add`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BlendMode {
+    Alpha,
+    Add,
+    Multiply,
+    Screen,
+}
+
+impl BlendMode {
+    pub const NAMES: &'static str = "alpha, add, multiply or screen (or Defold's BLEND_MODE_* names)";
+
+    pub fn parse(s: &str) -> Option<BlendMode> {
+        let s = s.strip_prefix("BLEND_MODE_").map(str::to_ascii_lowercase).unwrap_or_else(|| s.to_string());
+        Some(match s.as_str() {
+            "alpha" => BlendMode::Alpha,
+            "add" | "add_alpha" => BlendMode::Add,
+            "multiply" | "mult" => BlendMode::Multiply,
+            "screen" => BlendMode::Screen,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeMode {
+    /// The current frame's size in pixels (Defold's default).
+    Auto,
+    Manual,
+}
+
+impl SizeMode {
+    pub fn parse(s: &str) -> Option<SizeMode> {
+        match s {
+            "auto" | "SIZE_MODE_AUTO" => Some(SizeMode::Auto),
+            "manual" | "SIZE_MODE_MANUAL" => Some(SizeMode::Manual),
+            _ => None,
+        }
+    }
+}
+
+/// Sinew's addition to Defold's sprites: turning toward the camera, for markers in 3D scenes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Billboard {
+    /// Oriented by its game object, as in Defold.
+    Off,
+    /// Always faces the camera.
+    Face,
+    /// Turns about its Y axis only, staying upright (trees, characters).
+    Upright,
 }

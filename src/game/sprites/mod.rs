@@ -1,0 +1,234 @@
+//! Sprite components: which flipbook each shows and how far it is, tint, size, flips. Game
+//! state only; the per-frame pass ([`SpriteWorld::animate`]) walks a slice and allocates
+//! nothing, and the draw list is made from this by the app.
+pub mod flipbook;
+
+use crate::base::hash::{Hash, hash_remembered};
+use crate::project::sprite::{Atlas, Billboard, BlendMode, SizeMode, SpriteSpec};
+use flipbook::Clock;
+use std::sync::Arc;
+
+/// Who hears that a once-flipbook ended: the script that played it, and its callback (0: an
+/// `animation_done` message instead).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpriteListener {
+    pub script: u32,
+    pub url: crate::scene::Url,
+    pub callback: u32,
+}
+
+pub struct SpriteInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub atlas: Arc<Atlas>,
+    /// Index into the atlas's animations.
+    pub animation: u32,
+    /// Hash of that animation's id (the `animation` property, `animation_done`'s `id`).
+    pub animation_hash: Hash,
+    pub clock: Clock,
+    /// Index into the atlas's frames shown now.
+    pub frame: u32,
+    pub tint: [f32; 4],
+    pub scale: [f32; 3],
+    /// Manual size (the `size` property sets it and switches to manual mode, as in Defold).
+    pub size: [f32; 2],
+    pub size_mode: SizeMode,
+    /// `sprite.set_hflip/set_vflip`, applied over the flipbook's own flips.
+    pub hflip: bool,
+    pub vflip: bool,
+    pub blend_mode: BlendMode,
+    pub material: Hash,
+    pub billboard: Billboard,
+    pub transform: crate::project::ComponentTransform,
+    pub listener: Option<SpriteListener>,
+    pub enabled: bool,
+    pub alive: bool,
+}
+
+impl SpriteInstance {
+    /// Width and height drawn at scale 1: the frame's pixels in auto mode.
+    pub fn size(&self) -> [f32; 2] {
+        match self.size_mode {
+            SizeMode::Manual => self.size,
+            SizeMode::Auto => match self.atlas.frames.get(self.frame as usize) {
+                Some(f) => [f.width as f32, f.height as f32],
+                None => [0.0; 2],
+            },
+        }
+    }
+
+    /// Whether the frame is drawn mirrored (the flipbook's flip and the script's, combined).
+    pub fn flips(&self) -> (bool, bool) {
+        let f = self.atlas.animations.get(self.animation as usize);
+        (self.hflip ^ f.is_some_and(|f| f.flip_horizontal), self.vflip ^ f.is_some_and(|f| f.flip_vertical))
+    }
+}
+
+/// A once-flipbook that ended this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Done {
+    pub sprite: u32,
+    pub listener: SpriteListener,
+    pub animation: Hash,
+    /// 1-based, as Defold's `current_tile`.
+    pub current_tile: u32,
+}
+
+#[derive(Default)]
+pub struct SpriteWorld {
+    pub instances: Vec<SpriteInstance>,
+    free: Vec<u32>,
+    /// Flipbooks ended in the last [`SpriteWorld::animate`] (kept to reuse its allocation).
+    pub done: Vec<Done>,
+}
+
+impl SpriteWorld {
+    pub fn create(&mut self, slot: u32, id: &str, spec: &SpriteSpec) -> u32 {
+        let mut s = SpriteInstance {
+            slot,
+            id: hash_remembered(id),
+            atlas: spec.atlas.clone(),
+            animation: 0,
+            animation_hash: 0,
+            clock: Clock { timer: 0.0, inv_duration: 0.0, rate: 1.0, playing: false },
+            frame: 0,
+            tint: [1.0; 4],
+            scale: [1.0; 3],
+            size: spec.size,
+            size_mode: spec.size_mode,
+            hflip: false,
+            vflip: false,
+            blend_mode: spec.blend_mode,
+            material: hash_remembered(&spec.material),
+            billboard: spec.billboard,
+            transform: spec.transform,
+            listener: None,
+            enabled: true,
+            alive: true,
+        };
+        play_on(&mut s, spec.default_animation, 0.0, 1.0, None);
+        if let Some(i) = self.free.pop() {
+            self.instances[i as usize] = s;
+            return i;
+        }
+        self.instances.push(s);
+        (self.instances.len() - 1) as u32
+    }
+
+    pub fn remove(&mut self, i: u32) {
+        if let Some(s) = self.get_mut(i) {
+            s.alive = false;
+            s.listener = None;
+            self.free.push(i);
+        }
+    }
+
+    pub fn get(&self, i: u32) -> Option<&SpriteInstance> {
+        self.instances.get(i as usize).filter(|s| s.alive)
+    }
+
+    pub fn get_mut(&mut self, i: u32) -> Option<&mut SpriteInstance> {
+        self.instances.get_mut(i as usize).filter(|s| s.alive)
+    }
+
+    /// `sprite.play_flipbook`: an error names the animations the atlas has.
+    pub fn play(
+        &mut self,
+        i: u32,
+        animation: Hash,
+        offset: f32,
+        rate: f32,
+        listener: Option<SpriteListener>,
+    ) -> Result<(), String> {
+        let s = self.get_mut(i).ok_or("the sprite was deleted")?;
+        let Some(k) = s.atlas.animations.iter().position(|a| hash_remembered(&a.id) == animation) else {
+            let ids: Vec<&str> = s.atlas.animations.iter().map(|a| a.id.as_str()).collect();
+            return Err(format!(
+                "no animation '{}' in '{}' (it has {})",
+                crate::base::hash::name_of(animation),
+                s.atlas.source,
+                ids.join(", ")
+            ));
+        };
+        play_on(s, k as u32, offset, rate, listener);
+        Ok(())
+    }
+
+    /// One frame of every playing flipbook; ended once-flipbooks are left in `self.done`.
+    pub fn animate(&mut self, dt: f32) {
+        self.done.clear();
+        for (i, s) in self.instances.iter_mut().enumerate() {
+            if !s.alive || !s.enabled || !s.clock.playing {
+                continue;
+            }
+            let Some(f) = s.atlas.animations.get(s.animation as usize) else { continue };
+            let ended = s.clock.advance(f, dt);
+            let k = s.clock.frame(f);
+            s.frame = f.frames.get(k as usize).copied().unwrap_or(0);
+            if ended && let Some(listener) = s.listener.take() {
+                self.done.push(Done { sprite: i as u32, listener, animation: s.animation_hash, current_tile: k + 1 });
+            }
+        }
+    }
+
+    /// The `cursor` property.
+    pub fn cursor(&self, i: u32) -> Option<f32> {
+        let s = self.get(i)?;
+        Some(s.clock.cursor(s.atlas.animations.get(s.animation as usize)?))
+    }
+
+    pub fn set_cursor(&mut self, i: u32, cursor: f32) -> bool {
+        let Some(s) = self.get_mut(i) else { return false };
+        let Some(f) = s.atlas.animations.get(s.animation as usize) else { return false };
+        s.clock.set_cursor(f, cursor);
+        s.frame = f.frames.get(s.clock.frame(f) as usize).copied().unwrap_or(0);
+        true
+    }
+}
+
+fn play_on(s: &mut SpriteInstance, k: u32, offset: f32, rate: f32, listener: Option<SpriteListener>) {
+    let Some(f) = s.atlas.animations.get(k as usize) else { return };
+    s.animation = k;
+    s.animation_hash = hash_remembered(&f.id);
+    s.clock = Clock::start(f, offset, rate);
+    s.frame = f.frames.get(s.clock.frame(f) as usize).copied().unwrap_or(0);
+    s.listener = listener;
+}
+
+/// The sprite phase of a frame: every flipbook advanced, then `animation_done {current_tile,
+/// id}` for each once-flipbook that ended, to the `play_flipbook` callback when there was one,
+/// else as a message to the script that played it (Defold's `PostMessages`, same update).
+pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::ScriptHooks, dt: f32) {
+    use crate::scene::message::{MsgValue, encode};
+    let mut done = {
+        let mut w = world.borrow_mut();
+        w.sprites.animate(dt);
+        if w.sprites.done.is_empty() {
+            return;
+        }
+        std::mem::take(&mut w.sprites.done)
+    };
+    let id = hash_remembered("animation_done");
+    for d in &done {
+        let msg = {
+            let w = world.borrow();
+            let Some(s) = w.sprites.instances.get(d.sprite as usize) else { continue };
+            let sender = crate::scene::Url { socket: w.socket, path: w.scene.ids[s.slot as usize], fragment: s.id };
+            let table = MsgValue::Table(vec![
+                (MsgValue::String("current_tile".into()), MsgValue::Number(f64::from(d.current_tile))),
+                (MsgValue::String("id".into()), MsgValue::Hash(d.animation)),
+            ]);
+            let mut data = Vec::new();
+            encode(&table, &mut data);
+            crate::scene::Message { sender, receiver: d.listener.url, id, data }
+        };
+        if d.listener.callback != 0 {
+            hooks.model_done(d.listener.script, d.listener.callback, &msg);
+        } else if world.borrow_mut().messages.post(msg).is_err() {
+            log::warn!("animation_done dropped: the frame's message budget is spent");
+        }
+    }
+    // Handed back so the next frame reuses the allocation.
+    done.clear();
+    world.borrow_mut().sprites.done = done;
+}
