@@ -41,6 +41,14 @@ fn timer_callback_error_is_reported() {
     assert!(r.stdout.contains("ran 4"), "{}", r.show());
 }
 
+/// Defold's `type()` of hashes, URLs and vmath values ("userdata") and the `types` namespace.
+#[test]
+fn lua_api_types() {
+    let p = committed("api_types");
+    let r = run_project(p.path(), 3, &[]);
+    assert_lua_passed(&r, "api_types");
+}
+
 #[test]
 fn lua_api_sys() {
     let p = committed("api_sys");

@@ -375,7 +375,12 @@ local function call(r, f, ...)
   cur, cur_slot = r, r.active and r.slot or nil
   local ok, err = xpcall(f, handler, r.self, ...)
   cur, cur_slot = prev, prev_slot
-  if not ok then report(located(err, r)) end
+  if not ok then
+    -- What the callback allocated is garbage now; without a collection the message itself may
+    -- not fit under the limit, and the error would leave the pass with no script named.
+    if err == "not enough memory" then collectgarbage() end
+    report(located(err, r))
+  end
 end
 S.call = call
 

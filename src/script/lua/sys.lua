@@ -97,8 +97,3 @@ _G.json = S.unsupported_rest("json", json)
 
 ---------------------------------------------------------------- socket
 _G.socket = S.unsupported_rest("socket", { gettime = function() return R.gettime() end })
-
----------------------------------------------------------------- not in Sinew
-for _, ns in ipairs({ "physics", "sound", "gui", "render", "camera", "http", "buffer", "resource" }) do
-  _G[ns] = S.unsupported_rest(ns, {})
-end
