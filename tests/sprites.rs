@@ -1,6 +1,7 @@
 //! Sprite components (issue 38, sprites.md): loading from Sinew JSON and from Defold's files
 //! (embedded, referenced, the newer `textures` and the older `tile_set` form), errors at their
 //! positions, and what `sinew check` says about a Defold example that uses sprites.
+mod common;
 use sinew::project::collection::load_collection;
 use sinew::project::gltf::samples;
 use sinew::project::sprite::{Billboard, BlendMode, SizeMode, SpriteSpec};
@@ -99,4 +100,26 @@ fn bad_sprite_fields_are_reported_where_written() {
     let r = Resources::demo().with_overlay(f.into_iter().map(|(p, b)| (p.to_string(), b)).collect());
     let e = load_collection(&r, "/main/main.collection").unwrap_err().to_string();
     assert!(e.contains("/main/hero.sprite:4:1: a sprite names its atlas in `tile_set` or in `textures`"), "{e}");
+}
+
+/// The sprite properties, `sprite.*` and `animation_done` timing from Lua (api_sprite).
+#[test]
+fn lua_api_sprite() {
+    let p = common::committed("api_sprite");
+    std::fs::write(p.path().join("main/a.png"), samples::checker_png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255]))
+        .expect("a.png");
+    std::fs::write(p.path().join("main/b.png"), png_4x2()).expect("b.png");
+    let r = common::run_project(p.path(), 12, &[]);
+    common::assert_lua_passed(&r, "api_sprite");
+}
+
+/// A 4x2 image, so frames of different sizes show in `size`.
+fn png_4x2() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 4, 2);
+    enc.set_color(png::ColorType::Rgba);
+    let mut w = enc.write_header().expect("header");
+    w.write_image_data(&[200u8; 4 * 2 * 4]).expect("pixels");
+    drop(w);
+    out
 }

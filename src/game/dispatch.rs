@@ -126,6 +126,11 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     {
         return model_animation_message(w, i, m);
     }
+    if let ComponentRef::Sprite(i) = kind
+        && super::sprites::message(w, i, m)
+    {
+        return;
+    }
     if let ComponentRef::Label(i) = kind
         && id == ids().set_text
     {

@@ -232,3 +232,76 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
     done.clear();
     world.borrow_mut().sprites.done = done;
 }
+
+/// Messages a sprite understands (Defold's `play_animation {id, offset, playback_rate}`, which
+/// `sprite.play_flipbook` posts with the id of its callback, and `set_flip_horizontal/vertical
+/// {flip}` of `sprite.set_hflip/set_vflip`); false for others (`enable`, `disable` are common).
+pub fn message(w: &mut super::World, sprite: u32, m: &crate::scene::Message) -> bool {
+    use crate::scene::ComponentRef;
+    use crate::scene::message::{MsgValue, decode};
+    let (play, hflip, vflip) = message_ids();
+    if m.id != play && m.id != hflip && m.id != vflip {
+        return false;
+    }
+    let data = match decode(&m.data) {
+        Ok(d) => d,
+        Err(e) => {
+            log::error!("{}: {e}", crate::base::hash::name_of(m.id));
+            return true;
+        }
+    };
+    let num = |k: &str, default: f64| match data.get(k) {
+        Some(MsgValue::Number(n)) => *n,
+        Some(MsgValue::Bool(b)) => f64::from(u8::from(*b)),
+        _ => default,
+    };
+    if m.id != play {
+        let on = num("flip", 0.0) != 0.0;
+        if let Some(s) = w.sprites.get_mut(sprite) {
+            if m.id == hflip { s.hflip = on } else { s.vflip = on }
+        }
+        return true;
+    }
+    let script =
+        w.scene.find(m.sender.path).and_then(|s| w.scene.component(s, m.sender.fragment)).and_then(|c| match c.kind {
+            ComponentRef::Script(i) => Some(i),
+            _ => None,
+        });
+    let listener = script.map(|script| SpriteListener { script, url: m.sender, callback: num("callback", 0.0) as u32 });
+    let id = match data.get("id") {
+        Some(MsgValue::Hash(h)) => *h,
+        Some(MsgValue::String(s)) => crate::base::hash::hash_transient(s),
+        _ => 0,
+    };
+    let (offset, rate) = (num("offset", 0.0) as f32, num("playback_rate", 1.0) as f32);
+    if let Err(e) = w.sprites.play(sprite, id, offset, rate, listener) {
+        log::warn!("'{}': {e}", crate::base::hash::name_of(m.receiver.fragment));
+    }
+    true
+}
+
+fn message_ids() -> (Hash, Hash, Hash) {
+    static IDS: std::sync::OnceLock<(Hash, Hash, Hash)> = std::sync::OnceLock::new();
+    *IDS.get_or_init(|| {
+        (
+            hash_remembered("play_animation"),
+            hash_remembered("set_flip_horizontal"),
+            hash_remembered("set_flip_vertical"),
+        )
+    })
+}
+
+impl SpriteWorld {
+    /// Adds the `play_flipbook` callback ids a live sprite may still call (unsorted), so the
+    /// once-a-frame sweep of callbacks keeps them.
+    pub fn extend_live_callbacks(&self, out: &mut Vec<u32>) {
+        out.extend(
+            self.instances
+                .iter()
+                .filter(|s| s.alive)
+                .filter_map(|s| s.listener)
+                .map(|l| l.callback)
+                .filter(|&c| c != 0),
+        );
+    }
+}

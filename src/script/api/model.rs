@@ -349,6 +349,8 @@ crate::export! {
         with_world(ctx, |w| {
             let mut live = std::mem::take(&mut w.live_callbacks);
             w.models.live_callbacks(&mut live);
+            w.sprites.extend_live_callbacks(&mut live);
+            live.sort_unstable();
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {
                     *id = 0;

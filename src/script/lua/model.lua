@@ -225,6 +225,15 @@ end
 
 function S.play_callback_count() return nplay end
 
+-- Registers a completion callback of script record `r` (model.play_anim, sprite.play_flipbook);
+-- returns the id the component calls it by.
+function S.new_play_callback(fn, r)
+  next_play_callback = next_play_callback % 0xfffffff0 + 1
+  if play_callbacks[next_play_callback] == nil then nplay = nplay + 1 end
+  play_callbacks[next_play_callback] = { fn, r, 0 }
+  return next_play_callback
+end
+
 -- Posts `model_play_animation` to the component (handled at the next dispatch, as in Defold).
 function model.play_anim(url, anim_id, playback, play_properties, complete_function)
   local r = current()
@@ -294,12 +303,7 @@ function model.play_anim(url, anim_id, playback, play_properties, complete_funct
       return
     end
   end
-  if type(complete_function) == "function" then
-    next_play_callback = next_play_callback % 0xfffffff0 + 1
-    if play_callbacks[next_play_callback] == nil then nplay = nplay + 1 end
-    play_callbacks[next_play_callback] = { complete_function, r, 0 }
-    message.callback = next_play_callback
-  end
+  if type(complete_function) == "function" then message.callback = S.new_play_callback(complete_function, r) end
   S.post_raw(r.url, target, hash("model_play_animation"), message)
 end
 
