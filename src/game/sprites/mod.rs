@@ -2,6 +2,7 @@
 //! state only; the per-frame pass ([`SpriteWorld::animate`]) walks a slice and allocates
 //! nothing, and the draw list is made from this by the app.
 pub mod flipbook;
+pub mod quads;
 
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::sprite::{Atlas, Billboard, BlendMode, SizeMode, SpriteSpec};
@@ -21,6 +22,8 @@ pub struct SpriteInstance {
     pub slot: u32,
     pub id: Hash,
     pub atlas: Arc<Atlas>,
+    /// Index of `atlas` in [`SpriteWorld::atlases`].
+    pub atlas_index: u32,
     /// Index into the atlas's animations.
     pub animation: u32,
     /// Hash of that animation's id (the `animation` property, `animation_done`'s `id`).
@@ -80,14 +83,18 @@ pub struct SpriteWorld {
     free: Vec<u32>,
     /// Flipbooks ended in the last [`SpriteWorld::animate`] (kept to reuse its allocation).
     pub done: Vec<Done>,
+    /// Every atlas a sprite has used, so the renderer uploads each page once.
+    pub atlases: Vec<Arc<Atlas>>,
 }
 
 impl SpriteWorld {
     pub fn create(&mut self, slot: u32, id: &str, spec: &SpriteSpec) -> u32 {
+        let atlas_index = self.atlas_index(&spec.atlas);
         let mut s = SpriteInstance {
             slot,
             id: hash_remembered(id),
             atlas: spec.atlas.clone(),
+            atlas_index,
             animation: 0,
             animation_hash: 0,
             clock: Clock { timer: 0.0, inv_duration: 0.0, rate: 1.0, playing: false },
