@@ -77,6 +77,23 @@ fn gltf_example_matches_golden_image() {
     assert!(drawn > 100_000, "only {drawn} pixels show the models");
 }
 
+/// sprite/tint: five logos from a Defold atlas, tinted by `go.set` (red only, no red, alpha
+/// 0.3) and by two `go.animate`s of `tint` (ping-pong), run from its own folder with Defold's
+/// default screen view. Golden image at frame 30.
+#[test]
+fn sprite_tint_example_matches_golden_image() {
+    let tmp = TempDir::new("defold-tint");
+    let (r, img) = shot("sprite_tint", "30", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_sprite_tint", &img) {
+        panic!("{e}");
+    }
+    // The first logo (at 120, 120 in a 720x720 display, tinted red) shows only red.
+    let y = img.height - 120;
+    let red = (100..140).filter_map(|x| img.pixel(x, y)).filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60).count();
+    assert!(red > 5, "no red pixels across the first logo");
+}
+
 /// basics/message_passing uses sprites (an atlas named in the newer `textures` form): `check`
 /// now loads them, atlas and all, and finds nothing wrong.
 #[test]
