@@ -312,3 +312,47 @@ impl SpriteWorld {
         );
     }
 }
+
+impl SpriteWorld {
+    /// Hot reload: every atlas that is `path` or uses the image `path` is loaded again and
+    /// swapped in for its sprites (the renderer uploads the new page when it sees the new
+    /// atlas). A sprite keeps its flipbook by id, else shows the atlas's first one. Returns the
+    /// atlases tried; on an error the previous version stays.
+    pub fn reload_atlases(
+        &mut self,
+        res: &crate::project::Resources,
+        path: &str,
+    ) -> Vec<(String, Result<(), crate::base::error::LoadError>)> {
+        let mut out = Vec::new();
+        for i in 0..self.atlases.len() {
+            let old = self.atlases[i].clone();
+            if old.source != path && !old.images.iter().any(|p| p == path) {
+                continue;
+            }
+            let new = match crate::project::sprite::load_atlas(res, &old.source) {
+                Ok(a) if a.animations.is_empty() => {
+                    let e = crate::base::error::LoadError::new(&old.source, "the atlas has no images or animations");
+                    out.push((old.source.clone(), Err(e)));
+                    continue;
+                }
+                Ok(a) => Arc::new(a),
+                Err(e) => {
+                    out.push((old.source.clone(), Err(e)));
+                    continue;
+                }
+            };
+            for s in self.instances.iter_mut().filter(|s| s.alive && Arc::ptr_eq(&s.atlas, &old)) {
+                let id = old.animations.get(s.animation as usize).map(|a| a.id.as_str()).unwrap_or("");
+                let k = new.animations.iter().position(|a| a.id == id).unwrap_or(0) as u32;
+                let (offset, rate) = (0.0, s.clock.rate);
+                let cursor = old.animations.get(s.animation as usize).map(|f| s.clock.cursor(f)).unwrap_or(offset);
+                s.atlas = new.clone();
+                let listener = s.listener.take();
+                play_on(s, k, cursor, rate, listener);
+            }
+            self.atlases[i] = new;
+            out.push((old.source.clone(), Ok(())));
+        }
+        out
+    }
+}
