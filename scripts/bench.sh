@@ -76,7 +76,7 @@ measure() {
   fi
   for round in $(seq "$TOTAL"); do
     if [ "$round" -le "$ROUNDS" ]; then
-      for p in scripted_10000 tweens_65000 crowd_fox_100; do
+      for p in scripted_10000 tweens_65000 crowd_fox_100 sprites_10000; do
         sinew_run "$p"
       done
     fi
@@ -166,6 +166,10 @@ else:
 print(f"| crowd_fox_1000: 1,000 Foxes, three clips | animation + transforms {fox1000:.3f} "
       f"({spread(fox1000_runs)}) | {peer} | {ratio} | >= 30x |")
 print(f"| crowd_fox_100 | animation + transforms {fox100:.3f} | | | |")
+if rows.get("sprites_10000"):
+    sp = phase("sprites_10000", "scripts", "tweens", "animation", "transforms")
+    print(f"| sprites_10000: 10,000 flipbooks, each moved by go.animate | scripts + tweens + animation + transforms "
+          f"{sp:.3f}, {counter('sprites_10000', 'sprite_draw_calls')} sprite draw call(s) | | | <= 2 ms, <= 10 calls |")
 for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
     if extra:
