@@ -10,8 +10,6 @@ use std::sync::Arc;
 
 const VERTEX_SOURCE: &str = include_str!("../../shaders/sprite.vp");
 const FRAGMENT_SOURCE: &str = include_str!("../../shaders/sprite.fp");
-/// Floats per vertex: position 3, page coordinates 2, colour 4.
-const FLOATS: usize = 9;
 
 pub struct SpriteRenderer {
     program: glow::Program,
@@ -72,40 +70,26 @@ fn blend(gl: &glow::Context, b: BlendMode) {
 
 impl SpriteRenderer {
     pub fn new(gl: &glow::Context) -> Result<SpriteRenderer, String> {
-        let program = super::debug_draw::link_program(
+        let (program, vao, vbo) = super::overlay::quad_pipeline(
             gl,
-            &[
-                (glow::VERTEX_SHADER, "shaders/sprite.vp", VERTEX_SOURCE),
-                (glow::FRAGMENT_SHADER, "shaders/sprite.fp", FRAGMENT_SOURCE),
-            ],
-            &[(0, "position"), (1, "texcoord0"), (2, "color")],
+            ("shaders/sprite.vp", VERTEX_SOURCE),
+            ("shaders/sprite.fp", FRAGMENT_SOURCE),
         )?;
-        // SAFETY: the context is current; the attribute layout matches `FLOATS`.
-        unsafe {
-            let vao = gl.create_vertex_array()?;
-            let vbo = gl.create_buffer()?;
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = (FLOATS * 4) as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
-            gl.bind_vertex_array(None);
-            Ok(SpriteRenderer {
-                program,
-                vao,
-                vbo,
-                u_viewproj: gl.get_uniform_location(program, "mtx_viewproj"),
-                u_texture: gl.get_uniform_location(program, "texture_sampler"),
-                pages: Vec::new(),
-                order: Vec::new(),
-                vertices: Vec::new(),
-                bytes: Vec::new(),
-            })
-        }
+        // SAFETY: the context is current and `program` was made on it.
+        let (u_viewproj, u_texture) = unsafe {
+            (gl.get_uniform_location(program, "mtx_viewproj"), gl.get_uniform_location(program, "texture_sampler"))
+        };
+        Ok(SpriteRenderer {
+            program,
+            vao,
+            vbo,
+            u_viewproj,
+            u_texture,
+            pages: Vec::new(),
+            order: Vec::new(),
+            vertices: Vec::new(),
+            bytes: Vec::new(),
+        })
     }
 
     /// The page of atlas `i`, uploaded when first drawn or when the atlas was replaced.

@@ -70,18 +70,9 @@ function props.set(slot, comp, name, value, where_text)
   if c or bk == "number" then
     if type(value) ~= "number" then wrong("number") end
     s4[c or "x"] = value
-  elseif bk == "vector3" then
-    -- Defold: a sprite's scale may be a number.
-    if type(value) == "number" and base == "scale" then
-      s4.x, s4.y, s4.z = value, value, value
-    elseif istype(vm.vector3_t, value) then
-      s4.x, s4.y, s4.z = value.x, value.y, value.z
-    else
-      wrong("vmath.vector3")
-    end
   else
-    if not istype(vm.vector4_t, value) then wrong("vmath.vector4") end
-    s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
+    -- Defold: a sprite's scale may be a number.
+    S.fill_vector(s4, bk, value, base == "scale", wrong)
   end
   check(F.sprite_prop_set(ctx, slot, comp, hash(base).h, s4.x, s4.y, s4.z, s4.w))
 end
