@@ -98,3 +98,86 @@ fn quad(s: &SpriteInstance, scene: &Scene, camera_world: Mat4) -> Option<SpriteQ
 fn world_scale(m: Mat4) -> Vec3 {
     Vec3::new(m.x_axis.truncate().length(), m.y_axis.truncate().length(), m.z_axis.truncate().length())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::ComponentTransform;
+    use crate::project::sprite::{Flipbook, Frame, Playback, SizeMode, SpriteSpec};
+    use glam::Quat;
+
+    /// One 4x2 sprite at (1, 2, 3) showing the whole of a 4x2 page.
+    fn sprite(billboard: Billboard) -> (SpriteWorld, Scene) {
+        let atlas = Atlas {
+            source: "/a.atlas".into(),
+            width: 4,
+            height: 2,
+            rgba: vec![255; 32],
+            frames: vec![Frame { x: 0, y: 0, width: 4, height: 2 }],
+            animations: vec![Flipbook {
+                id: "a".into(),
+                frames: vec![0],
+                fps: 1.0,
+                playback: Playback::None,
+                flip_horizontal: true,
+                flip_vertical: false,
+            }],
+            images: vec![],
+        };
+        let spec = SpriteSpec {
+            atlas: Arc::new(atlas),
+            default_animation: 0,
+            material: "/m.material".into(),
+            blend_mode: BlendMode::Alpha,
+            size_mode: SizeMode::Auto,
+            size: [0.0; 2],
+            billboard,
+            transform: ComponentTransform::IDENTITY,
+        };
+        let mut scene = Scene::new();
+        let prefix = scene.intern_prefix("/");
+        let slot = scene.spawn("/s", prefix, Vec3::new(1.0, 2.0, 3.0), Quat::IDENTITY, Vec3::ONE).expect("spawn");
+        scene.update_world_transforms();
+        let mut w = SpriteWorld::default();
+        w.create(slot, "sprite", &spec);
+        (w, scene)
+    }
+
+    fn quad_of(billboard: Billboard, camera: Mat4) -> SpriteQuad {
+        let (w, scene) = sprite(billboard);
+        let mut out = Vec::new();
+        w.quads(&scene, camera, &mut out);
+        assert_eq!(out.len(), 1);
+        out[0]
+    }
+
+    #[test]
+    fn a_quad_spans_the_frame_around_its_object_with_flips_in_its_page_coordinates() {
+        let q = quad_of(Billboard::Off, Mat4::IDENTITY);
+        assert_eq!(q.corners[0], Vec3::new(-1.0, 1.0, 3.0));
+        assert_eq!(q.corners[2], Vec3::new(3.0, 3.0, 3.0));
+        // The flipbook's own horizontal flip swaps left and right.
+        assert_eq!(q.uv, [1.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn billboards_turn_to_the_camera() {
+        // A camera turned 90 degrees about Y, and one also pitched down 45.
+        let turned = Mat4::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        let pitched = turned * Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_4);
+        let off = quad_of(Billboard::Off, turned);
+        assert_eq!(
+            off.corners[1] - off.corners[0],
+            Vec3::new(4.0, 0.0, 0.0),
+            "Defold's sprites keep their object's axes"
+        );
+        let face = quad_of(Billboard::Face, pitched);
+        let (right, up) = (face.corners[1] - face.corners[0], face.corners[3] - face.corners[0]);
+        assert!((right - Vec3::new(0.0, 0.0, -4.0)).length() < 1e-5, "{right}");
+        assert!((up.normalize() - pitched.y_axis.truncate()).length() < 1e-5, "{up}");
+        let upright = quad_of(Billboard::Upright, pitched);
+        let (right, up) = (upright.corners[1] - upright.corners[0], upright.corners[3] - upright.corners[0]);
+        assert!((right - Vec3::new(0.0, 0.0, -4.0)).length() < 1e-5, "{right}");
+        assert_eq!(up, Vec3::new(0.0, 2.0, 0.0), "upright stays vertical");
+    }
+}
