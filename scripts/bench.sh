@@ -76,7 +76,7 @@ measure() {
   fi
   for round in $(seq "$TOTAL"); do
     if [ "$round" -le "$ROUNDS" ]; then
-      for p in scripted_10000 tweens_65000 crowd_fox_100; do
+      for p in scripted_10000 tweens_65000 crowd_fox_100 sprites_10000; do
         sinew_run "$p"
       done
     fi
@@ -176,6 +176,10 @@ if phys:
     ps, pr = statistics.median(p[0] for p in phys), statistics.median(p[1] for p in phys)
     print(f"| physics_1000: 1,000 boxes falling into a pile (per step) | physics phase {ps:.3f} "
           f"| rapier alone {pr:.3f} (same run) | {ps / pr:.2f}x | <= 1.25x |")
+if rows.get("sprites_10000"):
+    sp = phase("sprites_10000", "scripts", "tweens", "animation", "transforms")
+    print(f"| sprites_10000: 10,000 flipbooks, each moved by go.animate | scripts + tweens + animation + transforms "
+          f"{sp:.3f}, {counter('sprites_10000', 'sprite_draw_calls')} sprite draw call(s) | | | <= 2 ms, <= 10 calls |")
 for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
     if extra:

@@ -251,10 +251,10 @@ fn load_errors_stop_with_status_1_and_name_the_file() {
             ("/project.json", PROJECT),
             (
                 "/main/main.collection",
-                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "sprite" } ] } ] }"#,
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "particlefx" } ] } ] }"#,
             ),
         ],
-        &["/main/main.collection", "unknown component type 'sprite'"],
+        &["/main/main.collection", "unknown component type 'particlefx'"],
     );
     expect_load_error(
         "escape",

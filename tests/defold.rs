@@ -77,16 +77,31 @@ fn gltf_example_matches_golden_image() {
     assert!(drawn > 100_000, "only {drawn} pixels show the models");
 }
 
-/// basics/message_passing uses sprites, which Sinew does not have yet: one clear error naming
-/// the kind, not one per sprite, and `check` agrees with `run`.
+/// sprite/tint: five logos from a Defold atlas, tinted by `go.set` (red only, no red, alpha
+/// 0.3) and by two `go.animate`s of `tint` (ping-pong), run from its own folder with Defold's
+/// default screen view. Golden image at frame 30.
 #[test]
-fn message_passing_names_the_missing_component_kind_once() {
+fn sprite_tint_example_matches_golden_image() {
+    let tmp = TempDir::new("defold-tint");
+    let (r, img) = shot("sprite_tint", "30", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_sprite_tint", &img) {
+        panic!("{e}");
+    }
+    // The first logo (at 120, 120 in a 720x720 display, tinted red) shows only red.
+    let y = img.height - 120;
+    let red = (100..140).filter_map(|x| img.pixel(x, y)).filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60).count();
+    assert!(red > 5, "no red pixels across the first logo");
+}
+
+/// basics/message_passing uses sprites (an atlas named in the newer `textures` form): `check`
+/// now loads them, atlas and all, and finds nothing wrong.
+#[test]
+fn message_passing_sprites_load() {
     let dir = example("message_passing");
     let r = sinew(&["check", dir.to_str().expect("utf-8")]);
-    assert_eq!(r.status, 1, "{}", r.show());
-    assert_eq!(r.stderr.matches("sprite components are not supported yet").count(), 1, "{}", r.show());
-    assert!(r.stderr.contains("/example/message_passing.collection:11:6: sprite components"), "{}", r.show());
-    assert!(r.stderr.contains("1 problem(s) found"), "{}", r.show());
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("no problems found") && !r.stderr.contains("not supported"), "{}", r.show());
 }
 
 /// `sys.get_config_*` reads game.project's keys, the ones Sinew does not use included.

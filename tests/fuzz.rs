@@ -133,6 +133,17 @@ fn mutate(rng: &mut Rng, seed: &[u8], other: &[u8]) -> Vec<u8> {
 }
 
 /// A mutant of one seed, splicing from another.
+/// [`mutate_any`], noting in `which` the seed mutated, for targets whose seeds are different
+/// files (the check puts the mutant in that seed's place).
+fn mutate_noting(which: &std::cell::Cell<usize>) -> impl FnMut(&mut Rng, &[Vec<u8>]) -> Vec<u8> + '_ {
+    |rng, seeds| {
+        let k = rng.below(seeds.len());
+        which.set(k);
+        let other = rng.below(seeds.len());
+        mutate(rng, &seeds[k], &seeds[other])
+    }
+}
+
 fn mutate_any(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
     let (a, b) = (rng.below(seeds.len()), rng.below(seeds.len()));
     mutate(rng, &seeds[a], &seeds[b])
@@ -391,35 +402,25 @@ fn fuzz_collection_go_and_model_files() {
     let seeds: Vec<Vec<u8>> =
         targets.iter().filter_map(|t| p.files.iter().find(|(n, _)| n == t)).map(|(_, b)| b.clone()).collect();
     let which = std::cell::Cell::new(0usize);
-    fuzz(
-        "collection",
-        &seeds,
-        |rng, seeds| {
-            let k = rng.below(seeds.len());
-            which.set(k);
-            let other = rng.below(seeds.len());
-            mutate(rng, &seeds[k], &seeds[other])
-        },
-        |b| {
-            // The seeds themselves are checked first, each in its own place.
-            let k = seeds.iter().position(|s| s == b).unwrap_or(which.get());
-            let name = targets[k];
-            p.put(name, b);
-            let r = if name.ends_with(".model") {
-                load_model_file(&p.res, name).map(|_| ())
-            } else {
-                load_collection(&p.res, "/main/main.collection").map(|_| ())
-            };
-            if let Some(seed) = seeds.get(k) {
-                p.put(name, seed);
-            }
-            match r {
-                Ok(()) => Ok(true),
-                Err(e) if e.to_string().len() > 4000 => Err(format!("a {}-byte error", e.to_string().len())),
-                Err(_) => Ok(false),
-            }
-        },
-    );
+    fuzz("collection", &seeds, mutate_noting(&which), |b| {
+        // The seeds themselves are checked first, each in its own place.
+        let k = seeds.iter().position(|s| s == b).unwrap_or(which.get());
+        let name = targets[k];
+        p.put(name, b);
+        let r = if name.ends_with(".model") {
+            load_model_file(&p.res, name).map(|_| ())
+        } else {
+            load_collection(&p.res, "/main/main.collection").map(|_| ())
+        };
+        if let Some(seed) = seeds.get(k) {
+            p.put(name, seed);
+        }
+        match r {
+            Ok(()) => Ok(true),
+            Err(e) if e.to_string().len() > 4000 => Err(format!("a {}-byte error", e.to_string().len())),
+            Err(_) => Ok(false),
+        }
+    });
 }
 
 #[test]
@@ -584,5 +585,52 @@ fn fuzz_sound_files() {
         }
         Err(e) if e.resource == "/s.wav" => Ok(false),
         Err(e) => Err(format!("the error names {} instead of the file", e.resource)),
+    });
+}
+
+/// `.atlas` and `.tilesource` files (issue 38), JSON and Defold text, over two small images: an
+/// accepted one has every frame on its page and every animation frame naming a frame.
+#[test]
+fn fuzz_atlas_and_tile_source_files() {
+    use sinew::project::sprite::load_atlas;
+    let seeds: Vec<Vec<u8>> = [
+        r#"{ "images": [{ "image": "/a.png" }, { "image": "/b.png" }],
+             "animations": [{ "id": "run", "images": [{ "image": "/b.png" }, { "image": "/a.png" }],
+                              "fps": 12, "playback": "loop_pingpong", "flip_horizontal": true }],
+             "margin": 2, "extrude_borders": 1, "inner_padding": 1 }"#,
+        "images {\n  image: \"/a.png\"\n}\nanimations {\n  id: \"walk\"\n  images {\n    image: \"/b.png\"\n  }\n  \
+         playback: PLAYBACK_ONCE_BACKWARD\n  fps: 8\n  flip_vertical: 1\n}\nmargin: 1\nextrude_borders: 2\n",
+        r#"{ "image": "/b.png", "tile_width": 4, "tile_height": 4, "tile_margin": 1, "tile_spacing": 2,
+             "animations": [{ "id": "walk", "start_tile": 1, "end_tile": 4, "playback": "loop_forward" }] }"#,
+        "image: \"/b.png\"\ntile_width: 8\ntile_height: 8\ntile_margin: 0\ntile_spacing: 0\nanimations {\n  \
+         id: \"x\"\n  start_tile: 2\n  end_tile: 4\n  playback: PLAYBACK_ONCE_PINGPONG\n}\nextrude_borders: 1\n",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let images = vec![
+        ("/a.png".to_string(), samples::checker_png(8, 2, [255, 0, 0, 255], [0, 0, 255, 128])),
+        ("/b.png".to_string(), samples::checker_png(16, 4, [0, 255, 0, 255], [0, 0, 0, 0])),
+    ];
+    let which = std::cell::Cell::new(0usize);
+    fuzz("atlas", &seeds, mutate_noting(&which), |b| {
+        let k = seeds.iter().position(|s| s == b).unwrap_or(which.get());
+        let name = if k < 2 { "/x.atlas" } else { "/x.tilesource" };
+        let mut files = images.clone();
+        files.push((name.to_string(), b.to_vec()));
+        let res = Resources::demo().with_overlay(files);
+        let Ok(a) = load_atlas(&res, name) else { return Ok(false) };
+        if a.rgba.len() != a.width as usize * a.height as usize * 4 {
+            return Err(format!("{}x{} page with {} bytes", a.width, a.height, a.rgba.len()));
+        }
+        if let Some(f) = a.frames.iter().find(|f| f.x + f.width > a.width || f.y + f.height > a.height) {
+            return Err(format!("frame {f:?} off a {}x{} page", a.width, a.height));
+        }
+        for anim in &a.animations {
+            if anim.frames.is_empty() || anim.frames.iter().any(|&i| i as usize >= a.frames.len()) {
+                return Err(format!("animation '{}' frames {:?} of {}", anim.id, anim.frames, a.frames.len()));
+            }
+        }
+        Ok(true)
     });
 }

@@ -570,3 +570,54 @@ fn a_reload_keeps_every_layer_and_drops_those_whose_clip_or_mask_is_gone() {
     assert!(gone.contains("l1 nil") && gone.contains("l2 nil"), "{gone}");
     println!("{before}\n{after}\n{later}\n{no_mask}\n{gone}");
 }
+
+/// Sprites (issue 38): saving an image of an atlas, or the atlas, reloads the atlas for the
+/// sprites using it; a broken image keeps the previous atlas.
+#[test]
+fn atlases_reload_when_an_image_or_the_atlas_is_saved() {
+    let p = project(
+        "reload_sprite",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "sprite", "type": "sprite", "tile_set": "/main/a.atlas", "default_animation": "run" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            (
+                "/main/a.atlas",
+                r#"{ "animations": [{ "id": "run", "images": [{ "image": "/main/a.png" }], "fps": 1 }] }"#,
+            ),
+            (
+                "/main/s.script",
+                "function init(self) self.n = 0 end\nfunction update(self)\n  self.n = self.n + 1\n  if self.n % 10 == 0 then print(\"sprite \" .. tostring(go.get(\"#sprite\", \"size\")) .. \" \" .. tostring(go.get(\"#sprite\", \"animation\"))) end\nend\n",
+            ),
+        ],
+    );
+    let png = sinew::project::gltf::samples::checker_png;
+    std::fs::write(p.path().join("main/a.png"), png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255])).expect("png");
+    let mut r = Running::start(p.path());
+    r.wait_for("sprite vmath.vector3(8, 8, 0)");
+
+    r.mark();
+    std::fs::write(p.path().join("main/a.png"), png(16, 2, [255, 0, 0, 255], [0, 0, 255, 255])).expect("png");
+    r.wait_for("reloaded /main/a.png");
+    r.wait_for("sprite vmath.vector3(16, 16, 0)");
+
+    r.mark();
+    std::fs::write(p.path().join("main/a.png"), b"not a picture").expect("png");
+    r.wait_for("previous version of /main/a.atlas stays in use");
+    r.mark();
+    r.wait_for("sprite vmath.vector3(16, 16, 0)");
+
+    r.mark();
+    std::fs::write(p.path().join("main/a.png"), png(4, 2, [255, 0, 0, 255], [0, 0, 255, 255])).expect("png");
+    p.write(
+        "/main/a.atlas",
+        r#"{ "animations": [{ "id": "walk", "images": [{ "image": "/main/a.png" }] }, { "id": "run", "images": [{ "image": "/main/a.png" }] }] }"#,
+    );
+    r.wait_for("reloaded /main/a.atlas");
+    r.mark();
+    r.wait_for("sprite vmath.vector3(4, 4, 0) hash: [run]");
+}

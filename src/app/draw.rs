@@ -35,6 +35,11 @@ pub struct Scenery {
     overlay: crate::render::Overlay,
     /// The project's ambient, shading and tone mapping settings.
     look: Look,
+    /// Sprite quads (made each frame into this kept list) and their renderer.
+    sprites: crate::render::SpriteRenderer,
+    sprite_quads: Vec<crate::game::sprites::quads::SpriteQuad>,
+    /// Draw calls the sprites took in the last frame (benchmarks read it).
+    pub sprite_draw_calls: u32,
 }
 
 impl Scenery {
@@ -52,6 +57,9 @@ impl Scenery {
             debug,
             overlay: crate::render::Overlay::new(gl)?,
             look: Look::default(),
+            sprites: crate::render::SpriteRenderer::new(gl)?,
+            sprite_quads: Vec::new(),
+            sprite_draw_calls: 0,
         })
     }
 
@@ -173,6 +181,9 @@ impl Scenery {
             self.list.push_label(item, &l.text);
         }
         let stats = self.renderer.submit(gl, &self.list);
+        w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
+        let (view, proj) = (self.list.camera.view, self.list.camera.proj);
+        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites.atlases, view, proj);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())

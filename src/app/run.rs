@@ -270,6 +270,7 @@ pub fn run(opts: RunOptions) -> i32 {
             scenery.sync(gfx.gl(), &w, &res);
             let submitted = scenery.draw(gfx.gl(), &w, gfx.size());
             stats.record_submit(&submitted);
+            stats.record_sprites(scenery.sprite_draw_calls);
         }
         gfx.end_frame();
         g.world.borrow_mut().render.end_frame();
@@ -399,6 +400,12 @@ fn reload(
         match result.map_err(|e| e.to_string()).and_then(|()| scenery.refresh_material(gfx.gl(), &w, res, material)) {
             Ok(()) => done = true,
             Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
+        }
+    }
+    for (file, result) in g.world.borrow_mut().sprites.reload_atlases(res, path) {
+        match result {
+            Ok(()) => done = true,
+            Err(e) => log::error!("{e}\n(reload failed: the previous version of {file} stays in use)"),
         }
     }
     if done {

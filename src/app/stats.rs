@@ -11,6 +11,8 @@ pub struct Stats {
     /// The model renderer's counts of the last frame drawn (a crowd scene draws the same
     /// counts every frame; the last one is the settled state).
     last: SubmitStats,
+    /// Draw calls the sprites took in the last frame.
+    sprite_draw_calls: u32,
 }
 
 impl Stats {
@@ -22,6 +24,10 @@ impl Stats {
 
     pub fn record_submit(&mut self, s: &SubmitStats) {
         self.last = *s;
+    }
+
+    pub fn record_sprites(&mut self, draw_calls: u32) {
+        self.sprite_draw_calls = draw_calls;
     }
 
     /// One JSON line: frames, per phase the mean, median and p99 in milliseconds, and the last
@@ -42,6 +48,7 @@ impl Stats {
         obj.insert("draw_calls".into(), self.last.draw_calls.into());
         obj.insert("triangles".into(), self.last.triangles.into());
         obj.insert("skinned_instances".into(), self.last.skinned_instances.into());
+        obj.insert("sprite_draw_calls".into(), self.sprite_draw_calls.into());
         serde_json::Value::Object(obj).to_string()
     }
 }

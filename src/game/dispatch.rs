@@ -134,6 +134,11 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     if let ComponentRef::CollisionObject(i) = kind {
         return super::physics::component_message(w, i, m);
     }
+    if let ComponentRef::Sprite(i) = kind
+        && super::sprites::message(w, i, m)
+    {
+        return;
+    }
     if let ComponentRef::Label(i) = kind
         && id == ids().set_text
     {
@@ -157,6 +162,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
+        ComponentRef::Sprite(i) => w.sprites.get_mut(i).map(|s| &mut s.enabled),
         ComponentRef::Script(_)
         | ComponentRef::Factory(_)
         | ComponentRef::Sound(_)
@@ -333,7 +339,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, sounds, physics, .. } = &mut *w;
+        let World { scene, labels, sounds, physics, sprites, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
@@ -343,6 +349,9 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             }
             if let ComponentRef::CollisionObject(i) = c.kind {
                 physics.remove(i);
+            }
+            if let ComponentRef::Sprite(i) = c.kind {
+                sprites.remove(i);
             }
         }
         w.input.focus.release(slot);

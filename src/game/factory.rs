@@ -159,6 +159,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                     let World { physics, scene, .. } = w;
                     ComponentRef::CollisionObject(physics.create(slot, &c.id, co, scene)?)
                 }
+                ComponentKind::Sprite(s) => ComponentRef::Sprite(w.sprites.create(slot, &c.id, s)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

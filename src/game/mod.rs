@@ -12,6 +12,7 @@ pub mod posed;
 pub mod render_requests;
 pub mod sound;
 pub mod spawn;
+pub mod sprites;
 pub mod world;
 
 pub use world::World;
@@ -90,6 +91,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let (finished, events) = animation::animate(&mut world.borrow_mut(), dt);
     report_finished(world, hooks, finished);
     report_events(world, events);
+    sprites::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
     // After the pose, so a collision object under a bone follows this frame's pose.

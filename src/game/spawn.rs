@@ -181,6 +181,7 @@ pub fn spawn_collection(
                         }
                     }
                 }
+                ComponentKind::Sprite(s) => ComponentRef::Sprite(world.borrow_mut().sprites.create(slot, &c.id, s)),
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

@@ -35,6 +35,8 @@ pub struct World {
     pub sounds: super::sound::SoundWorld,
     /// Collision objects and their rapier world.
     pub physics: super::physics::Physics,
+    /// Sprite components (sprites.md).
+    pub sprites: super::sprites::SpriteWorld,
 }
 
 impl World {
@@ -57,6 +59,7 @@ impl World {
             next_script: 0,
             sounds: Default::default(),
             physics: Default::default(),
+            sprites: Default::default(),
         }
     }
 }

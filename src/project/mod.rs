@@ -17,6 +17,7 @@ mod physics_tests;
 pub mod resources;
 pub mod settings;
 pub mod sound;
+pub mod sprite;
 pub mod types;
 
 pub use resources::Resources;

@@ -122,6 +122,7 @@ pub enum ComponentKind {
     Sound(crate::project::sound::SoundSpec),
     /// Boxed: a collision object's shapes would otherwise widen every component description.
     CollisionObject(Box<crate::project::physics::CollisionObjectSpec>),
+    Sprite(crate::project::sprite::SpriteSpec),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

@@ -23,6 +23,7 @@ mod renderer;
 mod sdl_input;
 mod shader;
 mod skin;
+pub mod sprites;
 
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, screen_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};
@@ -40,3 +41,4 @@ pub use program::{MAX_LIGHTS, ShaderProgram};
 pub use renderer::{ModelRenderer, SubmitStats};
 pub use shader::{ATTRIBUTES, preprocess};
 pub use skin::{BoneTexels, POSE_CACHE_WIDTH, PoseCache, bone_texels, texels_to_cols};
+pub use sprites::SpriteRenderer;

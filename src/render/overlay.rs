@@ -103,21 +103,44 @@ pub struct Overlay {
     bytes: Vec<u8>,
 }
 
+/// A program of the two shaders (`(path, source)` each) and a vertex array over one buffer of
+/// [`FLOATS`]-float vertices (position 3, texcoord 2, colour 4): the overlay's layout, which the
+/// sprites share.
+pub(super) fn quad_pipeline(
+    gl: &glow::Context,
+    vertex: (&str, &str),
+    fragment: (&str, &str),
+) -> Result<(glow::Program, glow::VertexArray, glow::Buffer), String> {
+    let program = super::debug_draw::link_program(
+        gl,
+        &[(glow::VERTEX_SHADER, vertex.0, vertex.1), (glow::FRAGMENT_SHADER, fragment.0, fragment.1)],
+        &[(0, "position"), (1, "texcoord0"), (2, "color")],
+    )?;
+    // SAFETY: the context is current; the attribute layout matches `FLOATS`.
+    unsafe {
+        let vao = gl.create_vertex_array()?;
+        let vbo = gl.create_buffer()?;
+        gl.bind_vertex_array(Some(vao));
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        let stride = (FLOATS * 4) as i32;
+        gl.enable_vertex_attrib_array(0);
+        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+        gl.enable_vertex_attrib_array(1);
+        gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
+        gl.enable_vertex_attrib_array(2);
+        gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
+        gl.bind_vertex_array(None);
+        Ok((program, vao, vbo))
+    }
+}
+
 impl Overlay {
     pub fn new(gl: &glow::Context) -> Result<Overlay, String> {
-        let program = super::debug_draw::link_program(
-            gl,
-            &[
-                (glow::VERTEX_SHADER, "shaders/overlay.vp", VERTEX_SOURCE),
-                (glow::FRAGMENT_SHADER, "shaders/overlay.fp", FRAGMENT_SOURCE),
-            ],
-            &[(0, "position"), (1, "texcoord0"), (2, "color")],
-        )?;
+        let (program, vao, vbo) =
+            quad_pipeline(gl, ("shaders/overlay.vp", VERTEX_SOURCE), ("shaders/overlay.fp", FRAGMENT_SOURCE))?;
         let texels = atlas();
-        // SAFETY: the context is current; the texel and attribute layouts match the data.
+        // SAFETY: the context is current; the texel layout matches the data.
         unsafe {
-            let vao = gl.create_vertex_array()?;
-            let vbo = gl.create_buffer()?;
             let texture = gl.create_texture()?;
             gl.bind_texture(glow::TEXTURE_2D, Some(texture));
             gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
@@ -137,16 +160,6 @@ impl Overlay {
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
             gl.bind_texture(glow::TEXTURE_2D, None);
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = (FLOATS * 4) as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
-            gl.bind_vertex_array(None);
             let u_viewproj = gl.get_uniform_location(program, "mtx_viewproj");
             let u_font = gl.get_uniform_location(program, "font");
             Ok(Overlay {

@@ -35,6 +35,8 @@ pub enum ComponentRef {
     Sound(u32),
     /// Index into the world's collision objects (`game::physics`).
     CollisionObject(u32),
+    /// Index into the world's sprites.
+    Sprite(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -167,6 +167,12 @@ pub const NAMESPACES: &[Namespace] = &[
         examples: &["../sound.md"],
         notes: "Mixing, the pan law, groups and positional sound: [sound.md](../sound.md).",
     },
+    Namespace {
+        name: "sprite",
+        doc: "Sprite components: flipbooks from an atlas or tile source.",
+        examples: &["../sprites.md"],
+        notes: "Sprite properties for `go.get`/`go.set`/`go.animate`: `tint` (vector4), `size` and `scale` (vector3; setting `size` makes the size manual), `cursor` and `playback_rate` (numbers), `animation` and `image` (hashes, read only). Messages: `play_animation {id, offset, playback_rate}`, `set_flip_horizontal/vertical {flip}`, `enable`, `disable`; sent: `animation_done {current_tile, id}`.",
+    },
 ];
 
 pub const FUNCS: &[Func] = &[
@@ -842,6 +848,16 @@ pub const FUNCS: &[Func] = &[
         "",
         "Sinew: the game object positional sounds are heard from (nil: the active camera).",
     ),
+    // ---------------------------------------------------------------- sprite
+    f(
+        "sprite",
+        "play_flipbook",
+        "url: url_like, id: hash_like, complete_function?: fun(self: table, message_id: hash, message: table, sender: url), play_properties?: {offset?: number, playback_rate?: number}",
+        "",
+        "Plays a flipbook of the sprite's atlas (at the next dispatch); a once-flipbook calls back or sends `animation_done` when it ends.",
+    ),
+    f("sprite", "set_hflip", "url: url_like, flip: boolean", "", "Mirrors the sprite left to right."),
+    f("sprite", "set_vflip", "url: url_like, flip: boolean", "", "Mirrors the sprite top to bottom."),
 ];
 
 pub const CALLBACKS: &[Callback] = &[

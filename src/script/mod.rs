@@ -42,6 +42,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("types", include_str!("lua/types.lua")),
     ("sound", include_str!("lua/sound.lua")),
     ("physics", include_str!("lua/physics.lua")),
+    ("sprite", include_str!("lua/sprite.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

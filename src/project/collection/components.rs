@@ -64,7 +64,11 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         locked_rotation,
         bullet,
         mask,
-        shapes
+        shapes,
+        tile_set,
+        blend_mode,
+        size_mode,
+        billboard
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -92,9 +96,9 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("mesh", c.mesh.is_some(), &[Model]),
         ("skeleton", c.skeleton.is_some(), &[Model]),
         ("animations", c.animations.is_some(), &[Model]),
-        ("default_animation", c.default_animation.is_some(), &[Model]),
-        ("material", c.material.is_some(), &[Model]),
-        ("textures", c.textures.is_some(), &[Model]),
+        ("default_animation", c.default_animation.is_some(), &[Model, Sprite]),
+        ("material", c.material.is_some(), &[Model, Sprite]),
+        ("textures", c.textures.is_some(), &[Model, Sprite]),
         ("create_go_bones", c.create_go_bones.is_some(), &[Model]),
         ("fov", c.fov.is_some(), &[Camera]),
         ("near", c.near.is_some(), &[Camera]),
@@ -107,14 +111,14 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("intensity", c.intensity.is_some(), &[Light]),
         ("prototype", c.prototype.is_some(), &[Factory]),
         ("text", c.text.is_some(), &[Label]),
-        ("size", c.size.is_some(), &[Label]),
+        ("size", c.size.is_some(), &[Label, Sprite]),
         ("outline", c.outline.is_some(), &[Label]),
         ("pivot", c.pivot.is_some(), &[Label]),
         ("font", c.font.is_some(), &[Label]),
-        ("position", c.position.is_some(), &[Model, Label, CollisionObject]),
-        ("rotation", c.rotation.is_some(), &[Model, Label, CollisionObject]),
-        ("euler", c.euler.is_some(), &[Model, Label, CollisionObject]),
-        ("scale", c.scale.is_some(), &[Model]),
+        ("position", c.position.is_some(), &[Model, Label, CollisionObject, Sprite]),
+        ("rotation", c.rotation.is_some(), &[Model, Label, CollisionObject, Sprite]),
+        ("euler", c.euler.is_some(), &[Model, Label, CollisionObject, Sprite]),
+        ("scale", c.scale.is_some(), &[Model, Sprite]),
         ("sound", c.sound.is_some(), &[Sound]),
         ("gain", c.gain.is_some(), &[Sound]),
         ("pan", c.pan.is_some(), &[Sound]),
@@ -134,6 +138,10 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("bullet", c.bullet.is_some(), &[CollisionObject]),
         ("mask", c.mask.is_some(), &[CollisionObject]),
         ("shapes", c.shapes.is_some(), &[CollisionObject]),
+        ("tile_set", c.tile_set.is_some(), &[Sprite]),
+        ("blend_mode", c.blend_mode.is_some(), &[Sprite]),
+        ("size_mode", c.size_mode.is_some(), &[Sprite]),
+        ("billboard", c.billboard.is_some(), &[Sprite]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };
@@ -376,11 +384,13 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         None => [0.0; 4],
     };
     let size = match &c.size {
-        Some(s) if !(s.value > 0.0 && s.value <= MAX_LABEL_SIZE) => {
-            let msg = format!("label '{id}': size must be a number of pixels above 0 and at most {MAX_LABEL_SIZE}");
-            return Err(s.error(file, msg));
-        }
-        Some(s) => s.value,
+        Some(s) => match s.value.as_f64().map(|v| v as f32) {
+            Some(v) if v > 0.0 && v <= MAX_LABEL_SIZE => v,
+            _ => {
+                let msg = format!("label '{id}': size must be a number of pixels above 0 and at most {MAX_LABEL_SIZE}");
+                return Err(s.error(file, msg));
+            }
+        },
         None => DEFAULT_LABEL_SIZE,
     };
     let pivot = match &c.pivot {

@@ -81,7 +81,8 @@ pub(super) struct ComponentDesc {
     pub(super) intensity: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
     pub(super) text: Option<String>,
-    pub(super) size: Option<Located<f32>>,
+    /// A label's text size (a number) or a sprite's `[width, height]`: checked per type.
+    pub(super) size: Option<Located<Value>>,
     pub(super) outline: Option<Located<Vec<f32>>>,
     pub(super) pivot: Option<Located<String>>,
     pub(super) font: Option<Located<String>>,
@@ -114,6 +115,11 @@ pub(super) struct ComponentDesc {
     pub(super) bullet: Option<bool>,
     pub(super) mask: Option<Located<Vec<String>>>,
     pub(super) shapes: Option<Located<crate::project::physics::Shapes>>,
+    /// A sprite's atlas or tile source (sprites.md).
+    pub(super) tile_set: Option<Located<String>>,
+    pub(super) blend_mode: Option<Located<String>>,
+    pub(super) size_mode: Option<Located<String>>,
+    pub(super) billboard: Option<Located<Value>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -199,11 +205,12 @@ pub(super) enum ComponentType {
     Label,
     Sound,
     CollisionObject,
+    Sprite,
 }
 
 /// The list of component types, for error messages.
 pub(super) const TYPE_NAMES: &str =
-    "script, model, camera, light, factory, collectionfactory, label, sound or collisionobject";
+    "script, model, camera, light, factory, collectionfactory, label, sound, collisionobject or sprite";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -217,6 +224,7 @@ impl ComponentType {
             ComponentType::Label => "label",
             ComponentType::Sound => "sound",
             ComponentType::CollisionObject => "collisionobject",
+            ComponentType::Sprite => "sprite",
         }
     }
 }
@@ -252,6 +260,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "label" => TypeField::Known(ComponentType::Label),
             "sound" => TypeField::Known(ComponentType::Sound),
             "collisionobject" => TypeField::Known(ComponentType::CollisionObject),
+            "sprite" => TypeField::Known(ComponentType::Sprite),
             _ => TypeField::Unknown(s),
         })
     }

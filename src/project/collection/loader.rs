@@ -26,6 +26,8 @@ pub(super) struct Loader<'a> {
     /// The project's `max_instances`: no collection, nor a collection factory's prototype, may
     /// expand to more game objects.
     pub(super) max_instances: u32,
+    /// Atlases and tile sources loaded so far, by resource path: sprites share them.
+    pub(super) atlases: HashMap<String, std::sync::Arc<crate::project::sprite::Atlas>>,
 }
 
 impl Loader<'_> {
@@ -245,6 +247,7 @@ impl Loader<'_> {
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
             ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
+            ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }

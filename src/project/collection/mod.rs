@@ -21,6 +21,7 @@ mod components;
 mod files;
 mod loader;
 mod sound;
+mod sprite;
 #[cfg(test)]
 mod tests;
 mod transform;
@@ -70,6 +71,7 @@ pub fn load_collection_within(res: &Resources, path: &str, max_instances: u32) -
         parsed: HashMap::new(),
         expansions: HashMap::new(),
         max_instances,
+        atlases: HashMap::new(),
     };
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {

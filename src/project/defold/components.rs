@@ -80,18 +80,8 @@ const FONT: &[&str] = &[
 const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
-const UNSUPPORTED: &[&str] = &[
-    "sprite",
-    "gui",
-    "particlefx",
-    "tilemap",
-    "tilegrid",
-    "collectionproxy",
-    "mesh",
-    "spinemodel",
-    "rivemodel",
-    "buffer",
-];
+const UNSUPPORTED: &[&str] =
+    &["gui", "particlefx", "tilemap", "tilegrid", "collectionproxy", "mesh", "spinemodel", "rivemodel", "buffer"];
 
 /// `components { id: "..." component: "/path.ext" }`.
 pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
@@ -117,7 +107,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "model", None);
             out.str("model", path, Some(&pf.value_at));
         }
-        "label" | "camera" | "factory" | "collectionfactory" | "sound" | "collisionobject" => {
+        "label" | "camera" | "factory" | "collectionfactory" | "sound" | "collisionobject" | "sprite" => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,
@@ -142,7 +132,10 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let r = Reader::new(m, "an embedded component", EMBEDDED_COMPONENT, &[], &mut cx.problems);
     let (id, idf) = r.required("id", &mut cx.problems)?;
     let (ty, tf) = r.required("type", &mut cx.problems)?;
-    if !matches!(ty, "label" | "camera" | "factory" | "collectionfactory" | "model" | "sound" | "collisionobject") {
+    if !matches!(
+        ty,
+        "label" | "camera" | "factory" | "collectionfactory" | "model" | "sound" | "collisionobject" | "sprite"
+    ) {
         unsupported(cx, ty, &tf.at);
         return None;
     }
@@ -170,7 +163,7 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
         format!("{kind} components are not supported yet")
     } else {
         format!(
-            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound and collisionobject)"
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound, collisionobject and sprite)"
         )
     };
     cx.problems.at(at, msg);
@@ -193,14 +186,14 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
     };
     if let Some((v, f)) = position {
         match kind {
-            "model" | "label" | "collisionobject" => keep(out, "position", &v, f),
+            "model" | "label" | "collisionobject" | "sprite" => keep(out, "position", &v, f),
             _ if v != [0.0; 3] => warn(f, "position"),
             _ => {}
         }
     }
     if let Some((v, f)) = rotation {
         match kind {
-            "model" | "collisionobject" => keep(out, "rotation", &v, f),
+            "model" | "collisionobject" | "sprite" => keep(out, "rotation", &v, f),
             _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
             _ => {}
         }
@@ -227,6 +220,7 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
         "label" => label(cx, m, out, scale),
         "camera" => camera(cx, m, out),
         "collisionobject" => super::physics::collision_object(cx, m, out),
+        "sprite" => crate::project::sprite::defold::sprite(cx, m, out),
         "factory" | "collectionfactory" => {
             let r = Reader::new(m, "a factory", FACTORY, &[], &mut cx.problems);
             out.str("type", kind, None);

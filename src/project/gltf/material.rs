@@ -229,7 +229,10 @@ pub(crate) fn decode_image(bytes: &[u8]) -> Result<Pixels, String> {
 
 /// [`decode_image`], asking `admit` about the header's width and height before any pixel is
 /// allocated (a 1 KB PNG can declare 16384x16384).
-fn decode_image_within(bytes: &[u8], admit: &dyn Fn(u32, u32) -> Result<(), String>) -> Result<Pixels, String> {
+pub(crate) fn decode_image_within(
+    bytes: &[u8],
+    admit: &dyn Fn(u32, u32) -> Result<(), String>,
+) -> Result<Pixels, String> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         decode_png(bytes, admit).map_err(|e| format!("bad PNG: {e}"))
     } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {

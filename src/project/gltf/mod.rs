@@ -9,6 +9,8 @@ pub(crate) use accessor::Budget;
 mod anim;
 pub mod humanoid;
 mod material;
+/// Atlases decode their images under their own page budget.
+pub(crate) use material::decode_image_within;
 mod mesh;
 pub mod robot_arm;
 pub mod samples;

@@ -64,6 +64,7 @@ pub mod kind {
     pub const LABEL: i32 = 6;
     pub const SOUND: i32 = 7;
     pub const COLLISION_OBJECT: i32 = 8;
+    pub const SPRITE: i32 = 9;
 }
 
 crate::export! {
@@ -95,6 +96,7 @@ crate::export! {
             Some(ComponentRef::Label(_)) => kind::LABEL,
             Some(ComponentRef::Sound(_)) => kind::SOUND,
             Some(ComponentRef::CollisionObject(_)) => kind::COLLISION_OBJECT,
+            Some(ComponentRef::Sprite(_)) => kind::SPRITE,
         })
         .unwrap_or(kind::NONE)
     }
@@ -352,6 +354,8 @@ crate::export! {
             let mut live = std::mem::take(&mut w.live_callbacks);
             w.models.live_callbacks(&mut live);
             w.sounds.live_callbacks(&mut live);
+            w.sprites.extend_live_callbacks(&mut live);
+            live.sort_unstable();
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {
                     *id = 0;

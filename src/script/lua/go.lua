@@ -366,6 +366,24 @@ S.component_props = {
   end,
 }
 
+-- Writes `value` into `s4` (a vector4 scratch) as a component property of `kind`: "vector3"
+-- (a number too, for all three, when `number_ok`: Defold's label and sprite scale) or
+-- "vector4"; `wrong(type_name)` raises for anything else.
+function S.fill_vector(s4, kind, value, number_ok, wrong)
+  if kind == "vector3" then
+    if number_ok and type(value) == "number" then
+      s4.x, s4.y, s4.z = value, value, value
+    elseif istype(v3_t, value) then
+      s4.x, s4.y, s4.z = value.x, value.y, value.z
+    else
+      wrong("vmath.vector3")
+    end
+  else
+    if not istype(v4_t, value) then wrong("vmath.vector4") end
+    s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
+  end
+end
+
 local function target(fname, url, prop)
   local _, slot, u, ph, d, rec = S.property(fname, url, prop, fname .. " can only access instances within the same collection.")
   return slot, u, ph, d, rec

@@ -4,7 +4,6 @@ local ffi = require("ffi")
 local S = ...
 local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
 local fail, argerr, current, hash = S.fail, S.argerr, S.current, S.hash
-local istype = ffi.istype
 
 local K = S.K
 local LABEL = K.COMPONENT_LABEL
@@ -79,18 +78,9 @@ function props.set(slot, comp, name, value, where_text)
   if c then
     if type(value) ~= "number" then wrong("number") end
     s4[c] = value
-  elseif p[2] == "vector3" then
-    -- Defold: a label's scale is a number or a vector3.
-    if type(value) == "number" then
-      s4.x, s4.y, s4.z = value, value, value
-    elseif istype(vm.vector3_t, value) then
-      s4.x, s4.y, s4.z = value.x, value.y, value.z
-    else
-      wrong("vmath.vector3")
-    end
   else
-    if not istype(vm.vector4_t, value) then wrong("vmath.vector4") end
-    s4.x, s4.y, s4.z, s4.w = value.x, value.y, value.z, value.w
+    -- Defold: a label's scale is a number or a vector3.
+    S.fill_vector(s4, p[2], value, true, wrong)
   end
   check(F.label_prop_set(ctx, slot, comp, p[1], s4.x, s4.y, s4.z, s4.w))
 end

@@ -1,0 +1,111 @@
+//! A `sprite` component from its fields: the atlas or tile source loaded once per collection
+//! load (many sprites share one), the default animation found in it, enums and sizes checked
+//! where they were written.
+use super::*;
+use crate::project::sprite::{self, Billboard, BlendMode, DEFAULT_SPRITE_MATERIAL, MAX_SPRITE_SIZE, SizeMode};
+use std::sync::Arc;
+
+impl Loader<'_> {
+    pub(super) fn sprite(&mut self, c: &ComponentDesc, file: &str) -> Result<sprite::SpriteSpec, LoadError> {
+        let id = &c.id.value.0;
+        // An error at `$at` (anything `Located`), prefixed with the sprite it is about.
+        macro_rules! bad {
+            ($at:expr, $m:expr) => {
+                $at.error(file, format!("sprite '{id}': {}", $m))
+            };
+        }
+        let source = match (&c.tile_set, &c.textures) {
+            (Some(t), None) => t,
+            (None, Some(map)) if map.0.len() == 1 => &map.0[0].1,
+            (Some(_), Some(_)) => {
+                return Err(bad!(c.id, "give either 'tile_set' or 'textures', not both"));
+            }
+            _ => {
+                let msg = "needs 'tile_set' (an .atlas or .tilesource), or 'textures' naming one".to_string();
+                return Err(bad!(c.id, msg));
+            }
+        };
+        let norm = json::resource_path(source, file)?;
+        let atlas = match self.atlases.get(&norm) {
+            Some(a) => a.clone(),
+            None => {
+                if !self.res.exists(&norm) {
+                    return Err(source.error(file, format!("sprite '{id}': no such atlas '{norm}'")));
+                }
+                let a = Arc::new(sprite::load_atlas(self.res, &norm)?);
+                self.atlases.insert(norm.clone(), a.clone());
+                a
+            }
+        };
+        let default_animation = match &c.default_animation {
+            Some(name) => match atlas.animations.iter().position(|a| a.id == name.value) {
+                Some(i) => i as u32,
+                None => {
+                    let ids: Vec<&str> = atlas.animations.iter().map(|a| a.id.as_str()).collect();
+                    let msg = format!("no animation '{}' in '{norm}' (it has {})", name.value, ids.join(", "));
+                    return Err(bad!(name, msg));
+                }
+            },
+            None if atlas.animations.is_empty() => {
+                return Err(bad!(source, format!("'{norm}' has no images or animations")));
+            }
+            None => 0,
+        };
+        let blend_mode = match &c.blend_mode {
+            Some(b) => BlendMode::parse(&b.value)
+                .ok_or_else(|| bad!(b, format!("unknown blend_mode '{}' (expected {})", b.value, BlendMode::NAMES)))?,
+            None => BlendMode::Alpha,
+        };
+        let size_mode = match &c.size_mode {
+            Some(s) => SizeMode::parse(&s.value)
+                .ok_or_else(|| bad!(s, format!("unknown size_mode '{}' (expected auto or manual)", s.value)))?,
+            None if c.size.is_some() => SizeMode::Manual,
+            None => SizeMode::Auto,
+        };
+        let size = match &c.size {
+            Some(v) => {
+                let n: Option<Vec<f32>> =
+                    v.value.as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect());
+                match n.as_deref() {
+                    Some([w, h] | [w, h, _] | [w, h, _, _])
+                        if [w, h].iter().all(|x| x.is_finite() && **x >= 0.0 && **x <= MAX_SPRITE_SIZE) =>
+                    {
+                        [*w, *h]
+                    }
+                    _ => {
+                        let msg =
+                            format!("'size' must be [width, height] (or 3 or 4 numbers), each 0 to {MAX_SPRITE_SIZE}");
+                        return Err(bad!(v, msg));
+                    }
+                }
+            }
+            None => [0.0; 2],
+        };
+        let billboard = match &c.billboard {
+            None => Billboard::Off,
+            Some(b) => match &b.value {
+                Value::Bool(false) => Billboard::Off,
+                Value::Bool(true) => Billboard::Face,
+                Value::String(s) if s == "upright" => Billboard::Upright,
+                _ => {
+                    let msg = "'billboard' must be true, false or \"upright\"".to_string();
+                    return Err(bad!(b, msg));
+                }
+            },
+        };
+        let material = match &c.material {
+            Some(p) => json::resource_path(p, file)?,
+            None => DEFAULT_SPRITE_MATERIAL.to_string(),
+        };
+        Ok(sprite::SpriteSpec {
+            atlas,
+            default_animation,
+            material,
+            blend_mode,
+            size_mode,
+            size,
+            billboard,
+            transform: component_transform(c, file)?,
+        })
+    }
+}

@@ -1,0 +1,264 @@
+//! Drawing the game's sprite quads: sorted back to front by view depth (z in a 2D view), then
+//! by material, page and blend mode, so sprites at one depth batch; one draw call per run of
+//! quads sharing page and blend mode, nearest filtering (pixel-exact at scale 1 under the
+//! screen camera), Defold's blend factors.
+use crate::game::sprites::quads::SpriteQuad;
+use crate::project::sprite::{Atlas, BlendMode};
+use glam::Mat4;
+use glow::HasContext;
+use std::sync::Arc;
+
+const VERTEX_SOURCE: &str = include_str!("../../shaders/sprite.vp");
+const FRAGMENT_SOURCE: &str = include_str!("../../shaders/sprite.fp");
+
+pub struct SpriteRenderer {
+    program: glow::Program,
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    u_viewproj: Option<glow::UniformLocation>,
+    u_texture: Option<glow::UniformLocation>,
+    /// A page per atlas index, with the atlas it was made from (a reloaded atlas is a new one).
+    pages: Vec<Option<(Arc<Atlas>, glow::Texture)>>,
+    order: Vec<(f32, u32)>,
+    vertices: Vec<f32>,
+    bytes: Vec<u8>,
+}
+
+/// Sort key of the order quads are drawn in, and the runs that make one draw call.
+fn batch_key(q: &SpriteQuad) -> (crate::base::hash::Hash, u32, BlendMode) {
+    (q.material, q.atlas, q.blend)
+}
+
+/// Indexes of `quads` in drawing order: farthest first (by view-space depth of the centre),
+/// ties by material, page and blend mode, then as listed.
+pub fn draw_order(quads: &[SpriteQuad], view: Mat4, out: &mut Vec<(f32, u32)>) {
+    out.clear();
+    out.extend(quads.iter().enumerate().map(|(i, q)| {
+        let centre = (q.corners[0] + q.corners[2]) * 0.5;
+        (view.transform_point3(centre).z, i as u32)
+    }));
+    out.sort_by(|a, b| {
+        let (qa, qb) = (&quads[a.1 as usize], &quads[b.1 as usize]);
+        a.0.total_cmp(&b.0).then_with(|| batch_key(qa).cmp(&batch_key(qb))).then(a.1.cmp(&b.1))
+    });
+}
+
+/// How many draw calls `order` takes: one per run of equal page and blend mode.
+pub fn count_batches(quads: &[SpriteQuad], order: &[(f32, u32)]) -> u32 {
+    let mut n = 0;
+    let mut last = None;
+    for &(_, i) in order {
+        let k = batch_key(&quads[i as usize]);
+        if last != Some(k) {
+            n += 1;
+            last = Some(k);
+        }
+    }
+    n
+}
+
+fn blend(gl: &glow::Context, b: BlendMode) {
+    let (src, dst) = match b {
+        BlendMode::Alpha => (glow::ONE, glow::ONE_MINUS_SRC_ALPHA),
+        BlendMode::Add => (glow::ONE, glow::ONE),
+        BlendMode::Multiply => (glow::DST_COLOR, glow::ONE_MINUS_SRC_ALPHA),
+        BlendMode::Screen => (glow::ONE_MINUS_DST_COLOR, glow::ONE),
+    };
+    // SAFETY: plain state on the current context.
+    unsafe { gl.blend_func(src, dst) };
+}
+
+impl SpriteRenderer {
+    pub fn new(gl: &glow::Context) -> Result<SpriteRenderer, String> {
+        let (program, vao, vbo) = super::overlay::quad_pipeline(
+            gl,
+            ("shaders/sprite.vp", VERTEX_SOURCE),
+            ("shaders/sprite.fp", FRAGMENT_SOURCE),
+        )?;
+        // SAFETY: the context is current and `program` was made on it.
+        let (u_viewproj, u_texture) = unsafe {
+            (gl.get_uniform_location(program, "mtx_viewproj"), gl.get_uniform_location(program, "texture_sampler"))
+        };
+        Ok(SpriteRenderer {
+            program,
+            vao,
+            vbo,
+            u_viewproj,
+            u_texture,
+            pages: Vec::new(),
+            order: Vec::new(),
+            vertices: Vec::new(),
+            bytes: Vec::new(),
+        })
+    }
+
+    /// The page of atlas `i`, uploaded when first drawn or when the atlas was replaced.
+    fn page(&mut self, gl: &glow::Context, i: usize, atlas: &Arc<Atlas>) -> Option<glow::Texture> {
+        if self.pages.len() <= i {
+            self.pages.resize_with(i + 1, || None);
+        }
+        if let Some((a, t)) = &self.pages[i]
+            && Arc::ptr_eq(a, atlas)
+        {
+            return Some(*t);
+        }
+        // SAFETY: the context is current; the page holds width x height RGBA8 texels.
+        let t = unsafe {
+            if let Some((_, old)) = self.pages[i].take() {
+                gl.delete_texture(old);
+            }
+            let t = gl.create_texture().ok()?;
+            gl.bind_texture(glow::TEXTURE_2D, Some(t));
+            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+            gl.tex_image_2d(
+                glow::TEXTURE_2D,
+                0,
+                glow::RGBA8 as i32,
+                atlas.width as i32,
+                atlas.height as i32,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(Some(&atlas.rgba)),
+            );
+            for (k, v) in [
+                (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
+                (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
+                (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
+                (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
+            ] {
+                gl.tex_parameter_i32(glow::TEXTURE_2D, k, v as i32);
+            }
+            t
+        };
+        self.pages[i] = Some((atlas.clone(), t));
+        Some(t)
+    }
+
+    /// Draws `quads` (pages from `atlases`) through `view` and `proj`; returns the draw calls.
+    pub fn draw(
+        &mut self,
+        gl: &glow::Context,
+        quads: &[SpriteQuad],
+        atlases: &[Arc<Atlas>],
+        view: Mat4,
+        proj: Mat4,
+    ) -> u32 {
+        if quads.is_empty() {
+            return 0;
+        }
+        let mut order = std::mem::take(&mut self.order);
+        draw_order(quads, view, &mut order);
+        self.vertices.clear();
+        for &(_, i) in &order {
+            let q = &quads[i as usize];
+            let [l, t, r, b] = q.uv;
+            let uv = [[l, b], [r, b], [r, t], [l, t]];
+            for k in [0, 1, 2, 0, 2, 3] {
+                self.vertices.extend_from_slice(&q.corners[k].to_array());
+                self.vertices.extend_from_slice(&uv[k]);
+                self.vertices.extend_from_slice(&q.color);
+            }
+        }
+        self.bytes.clear();
+        self.bytes.extend(self.vertices.iter().flat_map(|f| f.to_ne_bytes()));
+        let mut calls = 0;
+        // SAFETY: all objects belong to this context; the buffer holds the vertices drawn.
+        unsafe {
+            gl.use_program(Some(self.program));
+            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.bytes, glow::STREAM_DRAW);
+            gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &(proj * view).to_cols_array());
+            gl.uniform_1_i32(self.u_texture.as_ref(), 0);
+            gl.active_texture(glow::TEXTURE0);
+            gl.disable(glow::CULL_FACE);
+            gl.enable(glow::DEPTH_TEST);
+            gl.depth_func(glow::LEQUAL);
+            gl.depth_mask(false);
+            gl.enable(glow::BLEND);
+            let mut start = 0usize;
+            while start < order.len() {
+                let first = &quads[order[start].1 as usize];
+                let key = batch_key(first);
+                let mut end = start + 1;
+                while end < order.len() && batch_key(&quads[order[end].1 as usize]) == key {
+                    end += 1;
+                }
+                if let Some(atlas) = atlases.get(first.atlas as usize)
+                    && let Some(tex) = self.page(gl, first.atlas as usize, atlas)
+                {
+                    gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                    blend(gl, first.blend);
+                    gl.draw_arrays(glow::TRIANGLES, (start * 6) as i32, ((end - start) * 6) as i32);
+                    calls += 1;
+                }
+                start = end;
+            }
+            gl.disable(glow::BLEND);
+            gl.depth_mask(true);
+            gl.depth_func(glow::LESS);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+        }
+        self.order = order;
+        calls
+    }
+
+    pub fn destroy(self, gl: &glow::Context) {
+        // SAFETY: objects were created on `gl` and are not used after this.
+        unsafe {
+            gl.delete_program(self.program);
+            gl.delete_vertex_array(self.vao);
+            gl.delete_buffer(self.vbo);
+            for (_, t) in self.pages.into_iter().flatten() {
+                gl.delete_texture(t);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn quad(z: f32, atlas: u32, blend: BlendMode) -> SpriteQuad {
+        let c = |x: f32, y: f32| Vec3::new(x, y, z);
+        SpriteQuad {
+            corners: [c(0.0, 0.0), c(1.0, 0.0), c(1.0, 1.0), c(0.0, 1.0)],
+            uv: [0.0, 0.0, 1.0, 1.0],
+            color: [1.0; 4],
+            atlas,
+            blend,
+            material: 7,
+        }
+    }
+
+    #[test]
+    fn back_to_front_then_batched_by_page_and_blend() {
+        let quads = [
+            quad(0.3, 0, BlendMode::Alpha),
+            quad(0.1, 1, BlendMode::Alpha),
+            quad(0.2, 0, BlendMode::Add),
+            quad(0.1, 0, BlendMode::Alpha),
+        ];
+        let mut order = Vec::new();
+        draw_order(&quads, Mat4::IDENTITY, &mut order);
+        let idx: Vec<u32> = order.iter().map(|o| o.1).collect();
+        // Lowest z first; at one z, page 0 before page 1.
+        assert_eq!(idx, [3, 1, 2, 0]);
+        assert_eq!(count_batches(&quads, &order), 4);
+    }
+
+    #[test]
+    fn thousands_at_one_depth_take_a_call_per_page_and_blend() {
+        let quads: Vec<SpriteQuad> = (0..3000)
+            .map(|i| quad(0.0, (i % 2) as u32, if i % 3 == 0 { BlendMode::Add } else { BlendMode::Alpha }))
+            .collect();
+        let mut order = Vec::new();
+        draw_order(&quads, Mat4::IDENTITY, &mut order);
+        assert_eq!(count_batches(&quads, &order), 4);
+    }
+}

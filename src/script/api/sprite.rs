@@ -1,0 +1,129 @@
+//! FFI endpoints of sprite-component properties for `go.get` / `go.set` / `go.animate` (`tint`,
+//! `size`, `scale`, `cursor`, `playback_rate`, and the read-only `animation` and `image`). The
+//! `sprite.*` functions post messages (as Defold's do) and need no endpoint. Lua side:
+//! `lua/sprite.lua`.
+use super::types::V4;
+use super::{Ctx, put, world_status};
+use crate::base::hash::{Hash, hash_remembered, name_of};
+use crate::game::World;
+use crate::project::sprite::SizeMode;
+use crate::scene::ComponentRef;
+use crate::script::boundary::{OK, fail};
+
+fn sprite_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
+    match w.scene.component(slot, comp).map(|c| c.kind) {
+        Some(ComponentRef::Sprite(i)) if w.sprites.get(i).is_some() => Ok(i),
+        _ => Err(format!("the component '{}' could not be found", name_of(comp))),
+    }
+}
+
+/// Property names as hashes, so Lua passes what it already has and no table of numbers needs
+/// keeping in step.
+struct Names {
+    tint: Hash,
+    size: Hash,
+    scale: Hash,
+    cursor: Hash,
+    playback_rate: Hash,
+    animation: Hash,
+    image: Hash,
+}
+
+fn names() -> &'static Names {
+    static N: std::sync::OnceLock<Names> = std::sync::OnceLock::new();
+    N.get_or_init(|| Names {
+        tint: hash_remembered("tint"),
+        size: hash_remembered("size"),
+        scale: hash_remembered("scale"),
+        cursor: hash_remembered("cursor"),
+        playback_rate: hash_remembered("playback_rate"),
+        animation: hash_remembered("animation"),
+        image: hash_remembered("image"),
+    })
+}
+
+crate::export! {
+    /// Reads a vector (`tint`, `size`, `scale`) or number (`cursor`, `playback_rate`, in x)
+    /// property of a sprite.
+    fn sprite_prop_get(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut V4) -> i32 {
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let n = names();
+            let cursor = w.sprites.cursor(i).unwrap_or(0.0);
+            let Some(s) = w.sprites.get(i) else { return fail("the sprite was deleted".into()) };
+            let v = if name == n.tint {
+                s.tint
+            } else if name == n.size {
+                let [x, y] = s.size();
+                [x, y, 0.0, 0.0]
+            } else if name == n.scale {
+                [s.scale[0], s.scale[1], s.scale[2], 0.0]
+            } else if name == n.cursor {
+                [cursor, 0.0, 0.0, 0.0]
+            } else if name == n.playback_rate {
+                [s.clock.rate, 0.0, 0.0, 0.0]
+            } else {
+                return fail(format!("a sprite has no property '{}'", name_of(name)));
+            };
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, V4 { x: v[0], y: v[1], z: v[2], w: v[3] }) }
+        })
+    }
+
+    /// Sets a property `sprite_prop_get` reads. Setting `size` makes the sprite's size manual.
+    fn sprite_prop_set(ctx: Ctx, slot: u32, comp: u64, name: u64, x: f32, y: f32, z: f32, vw: f32) -> i32 {
+        if ![x, y, z, vw].iter().all(|v| v.is_finite()) {
+            return fail(format!("the property '{}' must be finite", name_of(name)));
+        }
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let n = names();
+            if name == n.cursor {
+                w.sprites.set_cursor(i, x);
+                return OK;
+            }
+            let Some(s) = w.sprites.get_mut(i) else { return fail("the sprite was deleted".into()) };
+            if name == n.tint {
+                s.tint = [x, y, z, vw];
+            } else if name == n.size {
+                s.size = [x.max(0.0), y.max(0.0)];
+                s.size_mode = SizeMode::Manual;
+            } else if name == n.scale {
+                s.scale = [x, y, z];
+            } else if name == n.playback_rate {
+                s.clock.rate = x.max(0.0);
+            } else {
+                return fail(format!("a sprite has no property '{}'", name_of(name)));
+            }
+            OK
+        })
+    }
+
+    /// The `animation` (the flipbook's id) or `image` (the atlas's path) of a sprite, as a hash;
+    /// 0 with the message in `last_error`.
+    fn sprite_hash_get(ctx: Ctx, slot: u32, comp: u64, name: u64) -> u64 {
+        let mut out = 0;
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let Some(s) = w.sprites.get(i) else { return fail("the sprite was deleted".into()) };
+            if name == names().animation {
+                out = s.animation_hash;
+            } else if name == names().image {
+                out = hash_remembered(&s.atlas.source);
+            } else {
+                return fail(format!("a sprite has no property '{}'", name_of(name)));
+            }
+            OK
+        });
+        out
+    }
+}

@@ -1,0 +1,132 @@
+-- The `sprite` namespace and sprite-component properties for go.get/go.set/go.animate (`tint`,
+-- `size`, `scale` and their .x/.y/.z/.w, `cursor`, `playback_rate`; `animation` and `image`
+-- read only). As in Defold, play_flipbook and the flips are messages to the component: they
+-- apply at the next dispatch, right after the calling function.
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm = S.F, S.ctx, S.vm
+local fail, argerr, current, hash, hash_t = S.fail, S.argerr, S.current, S.hash, S.hash_t
+local istype = ffi.istype
+local K = S.K
+local SPRITE = K.COMPONENT_SPRITE
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+---------------------------------------------------------------- go.get / go.set
+local props = {}
+S.component_kinds[SPRITE] = props
+
+local KIND = { tint = "vector4", size = "vector3", scale = "vector3", cursor = "number", playback_rate = "number",
+  animation = "hash", image = "hash" }
+local s4 = vm.vector4_t()
+
+local function split(name)
+  local base, c = name:match("^(.-)%.([xyzw])$")
+  return base or name, c
+end
+
+local function kind_of(name)
+  local base, c = split(name)
+  local k = KIND[base]
+  if k == nil then return nil end
+  if c then
+    if (k == "vector4") or (k == "vector3" and c ~= "w") then return "number" end
+    return nil
+  end
+  return k
+end
+
+function props.kind(slot, comp, name) return kind_of(name) end
+
+local function no_property(where_text, name)
+  fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+end
+
+function props.get(slot, comp, name, where_text)
+  local k = kind_of(name)
+  if k == nil then no_property(where_text, name) end
+  if k == "hash" then
+    local h = F.sprite_hash_get(ctx, slot, comp, hash(name).h)
+    if h == 0 then S.fail_last() end
+    return S.hash_of_u64(h)
+  end
+  local base, c = split(name)
+  check(F.sprite_prop_get(ctx, slot, comp, hash(base).h, s4))
+  if c then return s4[c] end
+  local bk = KIND[base]
+  if bk == "number" then return s4.x end
+  if bk == "vector3" then return vm.vector3(s4.x, s4.y, s4.z) end
+  return vm.vector4(s4.x, s4.y, s4.z, s4.w)
+end
+
+function props.set(slot, comp, name, value, where_text)
+  local k = kind_of(name)
+  if k == nil then no_property(where_text, name) end
+  local function wrong(t) fail(string.format("the property '%s' of '%s' must be a %s", name, where_text, t)) end
+  if k == "hash" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
+  local base, c = split(name)
+  local bk = KIND[base]
+  check(F.sprite_prop_get(ctx, slot, comp, hash(base).h, s4))
+  if c or bk == "number" then
+    if type(value) ~= "number" then wrong("number") end
+    s4[c or "x"] = value
+  else
+    -- Defold: a sprite's scale may be a number.
+    S.fill_vector(s4, bk, value, base == "scale", wrong)
+  end
+  check(F.sprite_prop_set(ctx, slot, comp, hash(base).h, s4.x, s4.y, s4.z, s4.w))
+end
+
+---------------------------------------------------------------- sprite.*
+local sprite = {}
+
+local function caller(fname)
+  local r = current()
+  if r == nil then fail("You can only access sprite.* functions and values from a script instance (.script file)") end
+  return r
+end
+
+local function target(fname, url, r)
+  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  local u = S.url_t(S.to_url(url, fname, 1, r))
+  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
+  return u
+end
+
+-- Plays flipbook `id` of the sprite's atlas; `complete_function(self, message_id, message,
+-- sender)` runs with `animation_done {current_tile, id}` when a once-flipbook ends.
+function sprite.play_flipbook(url, id, complete_function, play_properties)
+  local r = caller("sprite.play_flipbook")
+  local u = target("sprite.play_flipbook", url, r)
+  if type(id) ~= "string" and not istype(hash_t, id) then argerr("sprite.play_flipbook", 2, "string or hash", id) end
+  local message = { id = S.to_hash(id, "sprite.play_flipbook", 2) }
+  if complete_function ~= nil and type(complete_function) ~= "function" then
+    argerr("sprite.play_flipbook", 3, "function", complete_function)
+  end
+  if play_properties ~= nil then
+    if type(play_properties) ~= "table" then argerr("sprite.play_flipbook", 4, "table", play_properties) end
+    for _, k in ipairs({ "offset", "playback_rate" }) do
+      local v = play_properties[k]
+      if v ~= nil and type(v) ~= "number" then
+        fail(string.format("sprite.play_flipbook: play_properties.%s must be a number (got %s)", k, S.type_name(v)))
+      end
+      message[k] = v
+    end
+  end
+  if complete_function then message.callback = S.add_play_callback(complete_function, r) end
+  S.post_raw(r.url, u, hash("play_animation"), message)
+end
+
+local function flip(fname, id)
+  return function(url, on)
+    local r = caller(fname)
+    local u = target(fname, url, r)
+    if type(on) ~= "boolean" then argerr(fname, 2, "boolean", on) end
+    S.post_raw(r.url, u, hash(id), { flip = on and 1 or 0 })
+  end
+end
+
+sprite.set_hflip = flip("sprite.set_hflip", "set_flip_horizontal")
+sprite.set_vflip = flip("sprite.set_vflip", "set_flip_vertical")
+
+return S.unsupported_rest("sprite", sprite)

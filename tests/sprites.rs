@@ -1,0 +1,204 @@
+//! Sprite components (issue 38, sprites.md): loading from Sinew JSON and from Defold's files
+//! (embedded, referenced, the newer `textures` and the older `tile_set` form), errors at their
+//! positions, and what `sinew check` says about a Defold example that uses sprites.
+mod common;
+use sinew::project::collection::load_collection;
+use sinew::project::gltf::samples;
+use sinew::project::sprite::{Billboard, BlendMode, SizeMode, SpriteSpec};
+use sinew::project::{ComponentKind, Resources};
+
+const ATLAS: &str = r#"{ "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }],
+  "animations": [{ "id": "run", "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }], "fps": 8, "playback": "loop_forward" }] }"#;
+
+const SPRITE_FILE: &str = "tile_set: \"/main/hero.atlas\"\ndefault_animation: \"b\"\nmaterial: \"/builtins/materials/sprite.material\"\nblend_mode: BLEND_MODE_MULT\nsize {\n  x: 10.0\n  y: 20.0\n  z: 0.0\n  w: 0.0\n}\nsize_mode: SIZE_MODE_MANUAL\n";
+
+const GO_FILE: &str = "components {\n  id: \"ref\"\n  component: \"/main/hero.sprite\"\n  position {\n    x: 1.0\n    y: 2.0\n  }\n}\nembedded_components {\n  id: \"embedded\"\n  type: \"sprite\"\n  data: \"default_animation: \\\"run\\\"\\n\"\n  \"textures {\\n\"\n  \"  sampler: \\\"texture_sampler\\\"\\n\"\n  \"  texture: \\\"/main/hero.atlas\\\"\\n\"\n  \"}\\n\"\n  \"blend_mode: BLEND_MODE_SCREEN\\n\"\n  \"\"\n}\n";
+
+fn files(collection: &str) -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("/main/a.png", samples::checker_png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255])),
+        ("/main/b.png", samples::checker_png(4, 2, [0, 255, 0, 255], [0, 0, 0, 0])),
+        ("/main/hero.atlas", ATLAS.as_bytes().to_vec()),
+        ("/main/hero.sprite", SPRITE_FILE.as_bytes().to_vec()),
+        ("/main/hero.go", GO_FILE.as_bytes().to_vec()),
+        ("/main/main.collection", collection.as_bytes().to_vec()),
+    ]
+}
+
+fn res(collection: &str) -> Resources {
+    Resources::demo().with_overlay(files(collection).into_iter().map(|(p, b)| (p.to_string(), b)).collect())
+}
+
+fn sprite(spec: &sinew::project::CollectionSpec, object: usize, c: usize) -> &SpriteSpec {
+    match &spec.objects[object].components[c].kind {
+        ComponentKind::Sprite(s) => s,
+        other => panic!("not a sprite: {other:?}"),
+    }
+}
+
+#[test]
+fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
+    let collection = r#"{ "name": "main", "objects": [
+      { "id": "json", "components": [
+        { "id": "s", "type": "sprite", "tile_set": "/main/hero.atlas", "default_animation": "run",
+          "blend_mode": "add", "position": [0, 0, 0.5], "euler": [0, 0, 90], "billboard": "upright" } ] },
+      { "id": "defold", "prototype": "/main/hero.go" } ] }"#;
+    let spec = load_collection(&res(collection), "/main/main.collection").unwrap();
+    let s = sprite(&spec, 0, 0);
+    assert_eq!(s.atlas.animations[s.default_animation as usize].id, "run");
+    assert_eq!((s.blend_mode, s.size_mode, s.billboard), (BlendMode::Add, SizeMode::Auto, Billboard::Upright));
+    assert_eq!(s.material, "/builtins/materials/sprite.material");
+    assert_eq!(s.transform.position, [0.0, 0.0, 0.5]);
+    assert!((s.transform.rotation[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6, "{:?}", s.transform);
+    let r = sprite(&spec, 1, 0);
+    assert_eq!(r.atlas.animations[r.default_animation as usize].id, "b");
+    assert_eq!((r.blend_mode, r.size_mode, r.size), (BlendMode::Multiply, SizeMode::Manual, [10.0, 20.0]));
+    assert_eq!(r.transform.position, [1.0, 2.0, 0.0]);
+    let e = sprite(&spec, 1, 1);
+    assert_eq!((e.blend_mode, e.size_mode, e.billboard), (BlendMode::Screen, SizeMode::Auto, Billboard::Off));
+    assert_eq!(e.atlas.animations[e.default_animation as usize].id, "run");
+    // One atlas, loaded once for all three.
+    assert!(std::sync::Arc::ptr_eq(&s.atlas, &r.atlas) && std::sync::Arc::ptr_eq(&s.atlas, &e.atlas));
+}
+
+#[test]
+fn bad_sprite_fields_are_reported_where_written() {
+    let cases = [
+        (
+            r#""tile_set": "/main/hero.atlas", "default_animation": "walk""#,
+            "default_animation",
+            "no animation 'walk' in '/main/hero.atlas' (it has a, b, run)",
+        ),
+        (r#""tile_set": "/main/hero.atlas", "blend_mode": "overlay""#, "blend_mode", "unknown blend_mode 'overlay'"),
+        (r#""tile_set": "/main/nope.atlas""#, "tile_set", "no such atlas '/main/nope.atlas'"),
+        (r#""default_animation": "run""#, "id", "needs 'tile_set'"),
+        (r#""tile_set": "/main/hero.atlas", "size": [1, -2]"#, "size", "'size' must be [width, height]"),
+        (
+            r#""tile_set": "/main/hero.atlas", "billboard": "sideways""#,
+            "billboard",
+            "'billboard' must be true, false or \"upright\"",
+        ),
+        (
+            r#""tile_set": "/main/hero.atlas", "text": "hi""#,
+            "id",
+            "field 'text' does not apply to sprite component 's'",
+        ),
+    ];
+    for (fields, field, needle) in cases {
+        let line = format!("    {{ \"id\": \"s\", \"type\": \"sprite\", {fields} }} ] }} ] }}");
+        let collection =
+            format!("{{ \"name\": \"main\", \"objects\": [\n  {{ \"id\": \"a\", \"components\": [\n{line}");
+        // Errors point at the value of the field they are about.
+        let key = format!("\"{field}\": ");
+        let at = format!("3:{}", line.find(&key).expect("field in line") + key.len() + 1);
+        let e = load_collection(&res(&collection), "/main/main.collection").unwrap_err().to_string();
+        assert!(e.starts_with(&format!("/main/main.collection:{at}: ")) && e.contains(needle), "{needle}: {e}");
+    }
+    let two = SPRITE_FILE.replace("blend_mode", "textures {\n  texture: \"/main/hero.atlas\"\n}\nblend_mode");
+    let mut f = files(r#"{ "name": "main", "objects": [ { "id": "d", "prototype": "/main/hero.go" } ] }"#);
+    f[3].1 = two.into_bytes();
+    let r = Resources::demo().with_overlay(f.into_iter().map(|(p, b)| (p.to_string(), b)).collect());
+    let e = load_collection(&r, "/main/main.collection").unwrap_err().to_string();
+    assert!(e.contains("/main/hero.sprite:4:1: a sprite names its atlas in `tile_set` or in `textures`"), "{e}");
+}
+
+/// The sprite properties, `sprite.*` and `animation_done` timing from Lua (api_sprite).
+#[test]
+fn lua_api_sprite() {
+    let p = common::committed("api_sprite");
+    std::fs::write(p.path().join("main/a.png"), samples::checker_png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255]))
+        .expect("a.png");
+    std::fs::write(p.path().join("main/b.png"), png_4x2()).expect("b.png");
+    let r = common::run_project(p.path(), 12, &[]);
+    common::assert_lua_passed(&r, "api_sprite");
+}
+
+/// A 4x2 image, so frames of different sizes show in `size`.
+fn png_4x2() -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 4, 2);
+    enc.set_color(png::ColorType::Rgba);
+    let mut w = enc.write_header().expect("header");
+    w.write_image_data(&[200u8; 4 * 2 * 4]).expect("pixels");
+    drop(w);
+    out
+}
+
+/// An 8x8 image, pixel (x, y) from `f`.
+fn png8(f: impl Fn(u32, u32) -> [u8; 4]) -> Vec<u8> {
+    let px: Vec<u8> = (0..8).flat_map(|y| (0..8).map(move |x| (x, y))).flat_map(|(x, y)| f(x, y)).collect();
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 8, 8);
+    enc.set_color(png::ColorType::Rgba);
+    let mut w = enc.write_header().expect("header");
+    w.write_image_data(&px).expect("pixels");
+    drop(w);
+    out
+}
+
+/// The images of `render_sprite`: a grey, a gradient that shows every flip, four colours.
+fn scene_images() -> Vec<(&'static str, Vec<u8>)> {
+    let solid = |c: [u8; 4]| png8(move |_, _| c);
+    vec![
+        ("main/gray.png", solid([128, 128, 128, 255])),
+        ("main/grad.png", png8(|x, y| [x as u8 * 32 + 16, y as u8 * 32 + 16, 64, if x == 0 { 128 } else { 255 }])),
+        ("main/red.png", solid([220, 40, 40, 255])),
+        ("main/green.png", solid([40, 200, 60, 255])),
+        ("main/blue.png", solid([40, 80, 230, 255])),
+        ("main/yellow.png", solid([240, 220, 40, 255])),
+    ]
+}
+
+/// The packed page of `render_sprite`'s atlas (extrusion 1 around each image), pixel for pixel.
+#[test]
+fn atlas_page_matches_the_golden_image() {
+    let p = common::committed("render_sprite");
+    for (path, bytes) in scene_images() {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let res = Resources::open_dir(p.path()).expect("project");
+    let a = sinew::project::sprite::load_atlas(&res, "/main/scene.atlas").expect("atlas");
+    let img = sinew::render::Image { width: a.width, height: a.height, rgba: a.rgba.clone() };
+    if let Err(e) = common::golden::check_golden("sprite_atlas_page", &img) {
+        panic!("{e}");
+    }
+}
+
+/// Blend modes over grey (alpha, add, multiply, screen), flips (none, script h, script v, the
+/// atlas's own), z order (red over green over blue though listed the other way), and a
+/// flipbook per playback mode after five 0.25 s frames, at one unit per pixel.
+#[test]
+fn sprites_match_the_golden_image() {
+    let p = common::committed("render_sprite");
+    for (path, bytes) in scene_images() {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let shot = p.path().join("shot.png");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = common::sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "160x120",
+        "--frames",
+        "5",
+        "--fixed-dt",
+        "0.25",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    if let Err(e) = common::golden::check_golden("sprites", &img) {
+        panic!("{e}");
+    }
+    // Screen y grows downwards; world (x, y) at one unit per pixel is pixel (x, 119 - y).
+    let at = |x: u32, y: u32| img.pixel(x, 119 - y).expect("pixel");
+    // z order: where all three overlap, red (z 0.3) is in front.
+    assert_eq!(at(121, 65)[..3], [220, 40, 40]);
+    // The first flipbook (playback none) still shows its first frame.
+    assert_eq!(at(12, 24)[..3], [220, 40, 40]);
+}
