@@ -185,7 +185,7 @@ impl Scenery {
             self.overlay.line(l.start, l.end, l.color);
         }
         for t in &w.render.texts {
-            self.overlay.text(&t.text, (t.x, t.y), t.color);
+            self.overlay.text(&t.text, (t.x, t.y), t.color, t.size);
         }
         self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);

@@ -4,6 +4,7 @@
 pub mod bon;
 pub mod collection;
 pub mod defold;
+pub mod font;
 pub mod gltf;
 pub mod import;
 pub mod input;

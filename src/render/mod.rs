@@ -23,6 +23,7 @@ mod renderer;
 mod sdl_input;
 mod shader;
 mod skin;
+pub mod text;
 
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, screen_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};

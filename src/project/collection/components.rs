@@ -349,7 +349,7 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         // Sinew decision: one built-in bitmap font for now; a font file would silently render
         // with the wrong glyphs, so it is refused where it is written.
         let msg = format!(
-            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in 8x8 bitmap font",
+            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in font",
             f.value
         );
         return Err(f.error(file, msg));

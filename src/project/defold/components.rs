@@ -55,7 +55,7 @@ pub const MODEL: &[&str] = &[
 ];
 const MODEL_MATERIAL: &[&str] = &["name", "material", "textures", "attributes"];
 const TEXTURE: &[&str] = &["sampler", "texture"];
-const FONT: &[&str] = &[
+pub const FONT: &[&str] = &[
     "font",
     "material",
     "size",

@@ -11,6 +11,7 @@ use std::path::Path;
 
 pub mod collection;
 pub mod components;
+pub mod font;
 pub mod game_project;
 pub mod input;
 #[cfg(test)]
@@ -81,6 +82,7 @@ pub fn parse_as<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str
             components::model(&mut cx, &msg, &mut out);
             out.done()
         }
+        "font" => font::font(&mut cx, &msg),
         _ => return Err(LoadError::new(resource, format!("Defold's .{ext} files are not read here"))),
     };
     for (at, w) in std::mem::take(&mut cx.offsets) {
