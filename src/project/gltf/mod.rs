@@ -9,6 +9,7 @@ pub(crate) use accessor::Budget;
 mod anim;
 pub mod humanoid;
 mod material;
+pub(crate) use material::decode_image;
 mod mesh;
 pub mod robot_arm;
 pub mod samples;
