@@ -35,6 +35,9 @@ pub struct Scenery {
     overlay: crate::render::Overlay,
     /// The project's ambient, shading and tone mapping settings.
     look: Look,
+    /// `gui` components, drawn last.
+    gui: crate::render::GuiRenderer,
+    gui_calls: Vec<crate::render::GuiCall>,
 }
 
 impl Scenery {
@@ -52,6 +55,8 @@ impl Scenery {
             debug,
             overlay: crate::render::Overlay::new(gl)?,
             look: Look::default(),
+            gui: crate::render::GuiRenderer::new(gl)?,
+            gui_calls: Vec::new(),
         })
     }
 
@@ -189,7 +194,32 @@ impl Scenery {
         }
         self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
+        self.draw_gui(gl, w, size);
         stats
+    }
+
+    /// The GUI list `World::gui` built for this frame, above everything.
+    fn draw_gui(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) {
+        use crate::game::gui::GuiTexture;
+        let list = &w.gui.list;
+        self.gui_calls.clear();
+        self.gui_calls.extend(list.batches.iter().map(|b| {
+            let (mode, image) = match b.texture {
+                GuiTexture::White => (0, 0),
+                GuiTexture::Glyphs => (1, 0),
+                GuiTexture::Image(i) => (2, i),
+            };
+            crate::render::GuiCall {
+                mode,
+                image,
+                first: b.first,
+                count: b.count,
+                stencil_test: b.stencil_test,
+                stencil_write: b.stencil_write,
+                additive: b.additive,
+            }
+        }));
+        self.gui.draw(gl, size, &list.vertices, &self.gui_calls, &list.images, &w.gui.atlas);
     }
 
     /// The first enabled camera component, else a camera framing the models (or, with none,

@@ -149,6 +149,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Camera(i) => models.cameras.get_mut(i as usize).map(|c| &mut c.enabled),
         ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
+        ComponentRef::Gui(i) => w.gui.get_mut(i).map(|g| &mut g.enabled),
         ComponentRef::Script(_) | ComponentRef::Factory(_) => None,
     };
     if let Some(f) = flag {
@@ -322,10 +323,13 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, .. } = &mut *w;
+        let World { scene, labels, gui, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
+            }
+            if let ComponentRef::Gui(i) = c.kind {
+                gui.remove(i);
             }
         }
         w.input.focus.release(slot);

@@ -151,6 +151,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                 ComponentKind::Light(l) => ComponentRef::Light(w.models.create_light(slot, &c.id, l)),
                 ComponentKind::Factory(fs) => ComponentRef::Factory(add(w, slot, &c.id, fs)),
                 ComponentKind::Label(l) => ComponentRef::Label(w.labels.create(slot, &c.id, l)),
+                ComponentKind::Gui(g) => ComponentRef::Gui(w.gui.create(slot, &c.id, g)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

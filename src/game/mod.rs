@@ -3,6 +3,7 @@
 pub mod animation;
 pub mod dispatch;
 pub mod factory;
+pub mod gui;
 pub mod input;
 pub mod labels;
 pub mod model_world;

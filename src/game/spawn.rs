@@ -164,6 +164,7 @@ pub fn spawn_collection(
                 }
                 ComponentKind::Light(l) => ComponentRef::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
                 ComponentKind::Label(l) => ComponentRef::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
+                ComponentKind::Gui(g) => ComponentRef::Gui(world.borrow_mut().gui.create(slot, &c.id, g)),
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

@@ -117,6 +117,8 @@ pub enum ComponentKind {
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
     Label(LabelSpec),
+    /// A `gui` component: its scene, loaded and checked with the collection.
+    Gui(crate::project::gui::GuiSpec),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

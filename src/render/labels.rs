@@ -4,8 +4,8 @@
 //! games; gameplay.md section 3). Glyphs come from the overlay's glyph atlas, in the built-in
 //! face; what the face lacks is its box.
 use super::DrawList;
-use super::text::{TextEffects, push_text, quad_count};
 use crate::project::font::atlas::GlyphAtlas;
+use crate::project::font::quads::{TextEffects, push_text, quad_count};
 use crate::project::font::{Face, TextStyle};
 use glam::Vec4;
 
@@ -77,9 +77,9 @@ fn warn_once() {
 
 #[cfg(test)]
 mod tests {
-    use super::super::text::FLOATS;
     use super::super::{CameraView, LabelItem, Span};
     use super::*;
+    use crate::project::font::quads::FLOATS;
     use glam::{Mat4, Vec3};
 
     fn item(position: Vec3, anchor: [f32; 2]) -> LabelItem {

@@ -2,8 +2,8 @@
 //! from the bottom-left, the built-in TrueType face at the message's `size`) and `draw_line`
 //! (world space), one frame each, and the label components of the draw list (`labels`), all
 //! text through one glyph atlas (`project::font::atlas`) that grows with the glyphs drawn.
-use super::text::{FLOATS, TextEffects, push_text};
 use crate::project::font::atlas::{ATLAS_SIZE, GlyphAtlas};
+use crate::project::font::quads::{FLOATS, TextEffects, push_text};
 use crate::project::font::{Face, TextStyle};
 use glam::Mat4;
 use glow::HasContext;

@@ -31,6 +31,8 @@ pub enum ComponentRef {
     Factory(u32),
     /// Index into the world's labels.
     Label(u32),
+    /// Index into the world's GUI scenes.
+    Gui(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

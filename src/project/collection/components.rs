@@ -64,7 +64,7 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
 /// The first field that is set but belongs to another component type.
 pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'static str> {
     use ComponentType::*;
-    let fields: [(&str, bool, &[ComponentType]); 28] = [
+    let fields: [(&str, bool, &[ComponentType]); 29] = [
         ("script", c.script.is_some(), &[Script]),
         ("properties", c.properties.is_some(), &[Script]),
         ("model", c.model.is_some(), &[Model]),
@@ -93,6 +93,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("rotation", c.rotation.is_some(), &[Model, Label]),
         ("euler", c.euler.is_some(), &[Model, Label]),
         ("scale", c.scale.is_some(), &[Model]),
+        ("gui", c.gui.is_some(), &[Gui]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };

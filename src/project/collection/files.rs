@@ -91,6 +91,8 @@ pub(super) struct ComponentDesc {
     pub(super) euler: Option<Located<[f32; 3]>>,
     #[serde(default, deserialize_with = "json::scale")]
     pub(super) scale: Option<[f32; 3]>,
+    /// A `gui` component's `.gui` scene.
+    pub(super) gui: Option<Located<String>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -174,10 +176,11 @@ pub(super) enum ComponentType {
     Factory,
     CollectionFactory,
     Label,
+    Gui,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory or label";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, label or gui";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -189,6 +192,7 @@ impl ComponentType {
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
             ComponentType::Label => "label",
+            ComponentType::Gui => "gui",
         }
     }
 }
@@ -222,6 +226,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "factory" => TypeField::Known(ComponentType::Factory),
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
             "label" => TypeField::Known(ComponentType::Label),
+            "gui" => TypeField::Known(ComponentType::Gui),
             _ => TypeField::Unknown(s),
         })
     }

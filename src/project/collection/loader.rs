@@ -243,6 +243,12 @@ impl Loader<'_> {
             ComponentType::Label => ComponentKind::Label(label(c, file)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
+            ComponentType::Gui => match &c.gui {
+                Some(g) => ComponentKind::Gui(crate::project::gui::GuiSpec::new(crate::project::gui::load_gui(
+                    self.res, g, file,
+                )?)),
+                None => return Err(c.id.error(file, format!("gui component '{id}' needs `gui` (a .gui file)"))),
+            },
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }

@@ -84,7 +84,6 @@ const UNSUPPORTED: &[&str] = &[
     "sprite",
     "collisionobject",
     "sound",
-    "gui",
     "particlefx",
     "tilemap",
     "tilegrid",
@@ -118,6 +117,10 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
         "model" => {
             out.str("type", "model", None);
             out.str("model", path, Some(&pf.value_at));
+        }
+        "gui" => {
+            out.str("type", "gui", None);
+            out.str("gui", path, Some(&pf.value_at));
         }
         "label" | "camera" | "factory" | "collectionfactory" => {
             let text = cx.read(path, &pf.at)?;

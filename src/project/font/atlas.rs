@@ -44,6 +44,8 @@ pub struct GlyphAtlas {
     /// Changed texels since the last [`GlyphAtlas::take_dirty`].
     dirty: bool,
     generation: u32,
+    /// Bumped on every change of the texels (a drawer that cannot take `dirty` compares it).
+    version: u64,
 }
 
 impl Default for GlyphAtlas {
@@ -56,6 +58,7 @@ impl Default for GlyphAtlas {
             shelf_h: 0,
             dirty: true,
             generation: 0,
+            version: 1,
         }
     }
 }
@@ -110,6 +113,11 @@ impl GlyphAtlas {
         self.generation
     }
 
+    /// Changes whenever the texels do.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     /// True (once) when texels changed since the last call: the texture needs uploading.
     pub fn take_dirty(&mut self) -> bool {
         std::mem::take(&mut self.dirty)
@@ -129,6 +137,7 @@ impl GlyphAtlas {
         self.glyphs.clear();
         (self.shelf_x, self.shelf_y, self.shelf_h) = (0, 0, 0);
         self.dirty = true;
+        self.version += 1;
         self.generation = self.generation.wrapping_add(1);
     }
 
@@ -179,6 +188,7 @@ impl GlyphAtlas {
                     self.texels[dst..dst + w].copy_from_slice(&bitmap[row * w..row * w + w]);
                 }
                 self.dirty = true;
+                self.version += 1;
                 let s = ATLAS_SIZE as f32;
                 AtlasGlyph {
                     uv: [x0 as f32 / s, y0 as f32 / s, (x0 + w) as f32 / s, (y0 + h) as f32 / s],

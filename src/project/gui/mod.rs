@@ -11,6 +11,23 @@ use serde::Deserialize;
 
 pub use scene::{AdjustMode, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor, load_gui};
 
+/// A loaded scene shared by every instance of the component that names it. Two specs are equal
+/// when they name the same file (a collection compares its specs on hot reload).
+#[derive(Debug, Clone)]
+pub struct GuiSpec(pub std::sync::Arc<GuiScene>);
+
+impl GuiSpec {
+    pub fn new(scene: GuiScene) -> Self {
+        GuiSpec(std::sync::Arc::new(scene))
+    }
+}
+
+impl PartialEq for GuiSpec {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0) || self.0.path == other.0.path
+    }
+}
+
 /// A `.gui` file as written.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

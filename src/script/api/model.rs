@@ -56,6 +56,7 @@ pub mod kind {
     pub const LIGHT: i32 = 4;
     pub const FACTORY: i32 = 5;
     pub const LABEL: i32 = 6;
+    pub const GUI: i32 = 7;
 }
 
 crate::export! {
@@ -85,6 +86,7 @@ crate::export! {
             Some(ComponentRef::Light(_)) => kind::LIGHT,
             Some(ComponentRef::Factory(_)) => kind::FACTORY,
             Some(ComponentRef::Label(_)) => kind::LABEL,
+            Some(ComponentRef::Gui(_)) => kind::GUI,
         })
         .unwrap_or(kind::NONE)
     }

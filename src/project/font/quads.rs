@@ -1,8 +1,8 @@
-//! Text quads from a laid-out text and the glyph atlas, shared by `draw_text`, labels and GUI
-//! text nodes so the three draw the same glyphs the same way: shadow first, then outline, then
+//! Text quads from a laid-out text and the glyph atlas, shared by `draw_text`, labels (both in
+//! `render`) and GUI text nodes (`game::gui`) so the three draw the same glyphs the same way: shadow first, then outline, then
 //! the face, each glyph two triangles of the overlay's vertex layout (position, uv, rgba).
-use crate::project::font::atlas::{GlyphAtlas, MAX_OUTLINE, raster_size};
-use crate::project::font::{Face, TextLayout};
+use super::atlas::{GlyphAtlas, MAX_OUTLINE, raster_size};
+use super::{Face, TextLayout};
 
 /// Colours and widths of a text's passes. A pass whose alpha is 0 is not drawn.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,0 +1,69 @@
+//! GUI components (issue 35): one scene drawn headless at three window sizes, each compared
+//! with a golden image; the adjust modes and anchors keep its layout.
+mod common;
+use common::*;
+use sinew::render::Image;
+
+fn shot(project: &str, size: &str) -> Image {
+    let p = committed(project);
+    let shot = p.path().join("shot.png");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        size,
+        "--frames",
+        "2",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    Image::load_png(&shot).expect("screenshot")
+}
+
+/// The share of pixels near `rgb` in the rectangle (x0, y0)-(x1, y1), rows from the top.
+fn share(img: &Image, (x0, y0, x1, y1): (u32, u32, u32, u32), rgb: [u8; 3]) -> f32 {
+    let mut hit = 0;
+    let mut all = 0;
+    for y in y0..y1 {
+        for x in x0..x1 {
+            all += 1;
+            if img.pixel(x, y).is_some_and(|p| (0..3).all(|c| p[c].abs_diff(rgb[c]) < 40)) {
+                hit += 1;
+            }
+        }
+    }
+    hit as f32 / all.max(1) as f32
+}
+
+#[test]
+fn one_scene_at_three_window_sizes_matches_the_golden_images() {
+    let mut failed = Vec::new();
+    for (size, name, (w, h)) in [
+        ("960x540", "gui_960x540", (960, 540)),
+        ("1920x1080", "gui_1920x1080", (1920, 1080)),
+        ("540x960", "gui_540x960", (540, 960)),
+    ] {
+        let img = shot("gui_hud", size);
+        assert_eq!((img.width, img.height), (w, h));
+        // The stretched bar spans the whole bottom edge whatever the window (purple-ish).
+        let sy = h as f32 / 540.0;
+        let bar_y = h - (20.0 * sy) as u32;
+        let bar = share(&img, (0, bar_y - 3, w, bar_y + 3), [180, 80, 180]);
+        assert!(bar > 0.6, "{size}: stretched bar covers {bar}");
+        // The top-left panel stays at the top-left corner (its red corner dot).
+        let s = w as f32 / 960.0;
+        let s = s.min(h as f32 / 540.0);
+        let corner = (20.0 * s) as u32 + 1;
+        let dot = share(&img, (corner, corner, corner + (3.0 * s) as u32, corner + (3.0 * s) as u32), [255, 60, 60]);
+        assert!(dot > 0.5, "{size}: top-left panel corner {dot}");
+        if let Err(e) = golden::check_golden(name, &img) {
+            failed.push(e);
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
