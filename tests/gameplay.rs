@@ -41,6 +41,31 @@ fn timer_callback_error_is_reported() {
     assert!(r.stdout.contains("ran 4"), "{}", r.show());
 }
 
+/// Defold's `type()` of hashes, URLs and vmath values ("userdata") and the `types` namespace.
+#[test]
+fn lua_api_types() {
+    let p = committed("api_types");
+    let r = run_project(p.path(), 3, &[]);
+    assert_lua_passed(&r, "api_types");
+}
+
+/// `sys.get_save_file`, `sys.save`, `sys.load`: round trips, limits, bad names, damaged files.
+#[test]
+fn lua_api_save() {
+    let p = committed("api_save");
+    let data = p.path().join("user-data");
+    let dir = p.path().to_str().expect("utf-8 path").to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_sinew"))
+        .args(["run", &dir, "--headless", "--size", "64x48", "--frames", "3", "--fixed-dt", "0.25"])
+        .env_remove("DISPLAY")
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .expect("run sinew");
+    let r = Run::from(out);
+    assert_lua_passed(&r, "api_save");
+    assert!(data.join("sinew_save_test/slot1").is_file(), "the save is where get_save_file said");
+}
+
 #[test]
 fn lua_api_sys() {
     let p = committed("api_sys");

@@ -24,9 +24,10 @@ fn keys_press_hold_repeat_release() {
     let r = replay(&p, "keys.replay", "0.1", &["--size", "64x48"]);
     assert_eq!(r.status, 0, "{}", r.show());
     let jump = |f: u32, v: u32, p: u32, rel: u32, rep: u32| format!("{f} hash: [jump] v={v} p={p} r={rel} rep={rep}");
-    let left = |f: u32, v: u32, p: u32, rel: u32| format!("{f} hash: [left] v={v} p={p} r={rel} rep=0");
+    // Defold's rule: `repeated` is also true on the press frame.
+    let left = |f: u32, v: u32, p: u32, rel: u32| format!("{f} hash: [left] v={v} p={p} r={rel} rep={p}");
     let expected = [
-        jump(1, 1, 1, 0, 0),
+        jump(1, 1, 1, 0, 1),
         jump(2, 1, 0, 0, 0),
         jump(3, 1, 0, 0, 0),
         jump(4, 1, 0, 0, 1), // repeat_delay 0.3 s (project.json input_repeat)

@@ -98,6 +98,37 @@ fn running_out_of_memory_is_a_lua_error() {
     }
 }
 
+/// Row 2 again, where the earlier fix did not reach: a timer callback that runs out of memory
+/// after the renderer has started is reported with its script's path, and the game goes on. Under
+/// `ulimit -v` the renderer's mappings used to leave less room than Lua's limit assumed, so the
+/// system refused first and the process aborted ("memory allocation of 536870912 bytes failed");
+/// the limit now follows the room left each frame. `SINEW_LUA_MEMORY_MB` is the other way there.
+#[test]
+fn a_timer_callback_out_of_memory_names_its_script() {
+    let script = format!(
+        "function init(self)\n  timer.delay(0.01, false, function()\n    local t = {{}}\n    for i = 1, 100 do t[i] = string.rep('y', 2^24) end\n    print(#table.concat(t))\n  end)\n  timer.delay(0.1, false, function() print('later timer ran') end)\nend{FINAL}"
+    );
+    let p = one_script("oom_timer", r#", "script_time_limit": 0"#, &script);
+    for (ulimit, mb) in [(None, Some("64")), (Some("4000000"), None)] {
+        let mut cmd = match ulimit {
+            Some(kb) => {
+                let mut c = std::process::Command::new("sh");
+                c.args(["-c", &format!("ulimit -v {kb} && exec \"$0\" \"$@\""), env!("CARGO_BIN_EXE_sinew")]);
+                c
+            }
+            None => std::process::Command::new(env!("CARGO_BIN_EXE_sinew")),
+        };
+        cmd.args(run_args(p.path(), 12)).env_remove("DISPLAY");
+        if let Some(mb) = mb {
+            cmd.env("SINEW_LUA_MEMORY_MB", mb);
+        }
+        let r = Run::from(cmd.output().expect("run sinew"));
+        assert_survived(&r);
+        assert!(r.stdout.contains("later timer ran"), "ulimit {ulimit:?}\n{}", r.show());
+        assert!(r.stderr.contains("/main/s.script: not enough memory"), "ulimit {ulimit:?}\n{}", r.show());
+    }
+}
+
 /// Row 3: a script that posts two messages for each it gets is stopped by the per-frame
 /// message cap: one Lua error naming the sender, the rest dropped, and the run goes on.
 #[test]

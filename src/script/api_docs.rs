@@ -65,9 +65,29 @@ const fn f(
 /// them, remove them here. Nowhere else may the table and the runtime differ.
 pub const PENDING: &[&str] = &[];
 
+/// Defold's Lua namespaces beyond the core ones every Sinew version has. Those that
+/// [`NAMESPACES`] does not describe are [`unsupported`]; a namespace that arrives needs no edit
+/// here.
+pub const DEFOLD_NAMESPACES: &[&str] = &[
+    "physics",
+    "sound",
+    "gui",
+    "render",
+    "camera",
+    "http",
+    "buffer",
+    "resource",
+    "sprite",
+    "tilemap",
+    "particlefx",
+    "image",
+];
+
 /// Defold namespaces Sinew lacks: each is a table whose every field raises
 /// "<ns>.<name> is not supported by Sinew".
-pub const UNSUPPORTED: &[&str] = &["physics", "sound", "gui", "render", "camera", "http", "buffer", "resource"];
+pub fn unsupported() -> Vec<&'static str> {
+    DEFOLD_NAMESPACES.iter().copied().filter(|d| !NAMESPACES.iter().any(|n| n.name == *d)).collect()
+}
 
 pub const NAMESPACES: &[Namespace] = &[
     Namespace { name: "", doc: "Global functions.", examples: &["../formats.md#collections-collection"], notes: "" },
@@ -109,6 +129,12 @@ pub const NAMESPACES: &[Namespace] = &[
     },
     Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
     Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
+    Namespace {
+        name: "types",
+        doc: "Which of Defold's value types a value is.",
+        examples: &[],
+        notes: "As in Defold, `type()` of a hash, URL or vmath value is `\"userdata\"` (they are FFI values inside Sinew).",
+    },
     Namespace {
         name: "sys",
         doc: "Project settings, engine and system information, resources, exit.",
@@ -276,7 +302,7 @@ pub const FUNCS: &[Func] = &[
         "set_mesh_enabled",
         "url: url_like, mesh_id: hash_like, enabled: boolean",
         "",
-        "Shows or hides one mesh (glTF mesh name, else node name).",
+        "Shows or hides one mesh, named by its glTF node as in Defold (its glTF mesh name works too).",
     ),
     f("model", "get_mesh_enabled", "url: url_like, mesh_id: hash_like", "boolean", "Whether a mesh is shown."),
     f(
@@ -539,6 +565,14 @@ pub const FUNCS: &[Func] = &[
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
     f("label", "get_text", "url: url_like", "string", "A label's text."),
+    // ---------------------------------------------------------------- types
+    f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
+    f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
+    f("types", "is_vector", "v: any", "boolean", "Whether `v` is a `vmath.vector` (any length)."),
+    f("types", "is_vector3", "v: any", "boolean", "Whether `v` is a `vmath.vector3`."),
+    f("types", "is_vector4", "v: any", "boolean", "Whether `v` is a `vmath.vector4`."),
+    f("types", "is_quat", "v: any", "boolean", "Whether `v` is a `vmath.quat`."),
+    f("types", "is_matrix4", "v: any", "boolean", "Whether `v` is a `vmath.matrix4`."),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(
@@ -576,6 +610,27 @@ pub const FUNCS: &[Func] = &[
         "path: string",
         "string|nil, string|nil",
         "A project file's bytes, or nil and the reason.",
+    ),
+    f(
+        "sys",
+        "get_save_file",
+        "application_id: string, file_name: string",
+        "string",
+        "`$XDG_DATA_HOME/<application_id>/<file_name>` (else under `~/.local/share`); makes the folder. Names with `/`, `..` or NUL are refused.",
+    ),
+    f(
+        "sys",
+        "save",
+        "filename: string, table: table",
+        "boolean",
+        "Writes `table` (what a message may hold, up to 16 MiB) through a temporary file, so a crash keeps the previous save.",
+    ),
+    f(
+        "sys",
+        "load",
+        "filename: string",
+        "table",
+        "A table `sys.save` wrote; an empty table when there is no such file.",
     ),
     // ---------------------------------------------------------------- window, json, socket
     f("window", "get_size", "", "width: number, height: number", "The window's size in pixels (headless too)."),
@@ -896,7 +951,7 @@ pub fn luals_files() -> Vec<(String, String)> {
     let mut t = String::from(
         "---@meta\n-- Defold namespaces Sinew does not have: any use raises \"<ns>.<name> is not supported by Sinew\".\n\n",
     );
-    for ns in UNSUPPORTED {
+    for ns in unsupported() {
         let _ = writeln!(t, "---Not supported by Sinew: every field raises an error.\n{ns} = {{}}\n");
     }
     files.push(("unsupported.lua".to_string(), t));
@@ -993,7 +1048,7 @@ pub fn markdown_pages() -> Vec<(String, String)> {
                 let _ = writeln!(p, "| `{}({}){}` | {} |", c.name, md_cell(c.params), ret, c.doc);
             }
             p.push_str("\nNot supported (every field raises an error naming it): ");
-            let names: Vec<String> = UNSUPPORTED.iter().map(|n| format!("`{n}`")).collect();
+            let names: Vec<String> = unsupported().iter().map(|n| format!("`{n}`")).collect();
             p.push_str(&names.join(", "));
             p.push_str(".\n");
         }

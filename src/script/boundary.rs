@@ -437,28 +437,52 @@ mod tests {
         }
     }
 
-    /// Every Lua file of the runtime.
-    const LUA_FILES: [(&str, &str); 12] = [
-        ("runtime.lua", include_str!("lua/runtime.lua")),
-        ("go.lua", include_str!("lua/go.lua")),
-        ("property.lua", include_str!("lua/property.lua")),
-        ("msg.lua", include_str!("lua/msg.lua")),
-        ("animate.lua", include_str!("lua/animate.lua")),
-        ("model.lua", include_str!("lua/model.lua")),
-        ("input.lua", include_str!("lua/input.lua")),
-        ("timer.lua", include_str!("lua/timer.lua")),
-        ("sys.lua", include_str!("lua/sys.lua")),
-        ("factory.lua", include_str!("lua/factory.lua")),
-        ("label.lua", include_str!("lua/label.lua")),
-        ("vmath.lua", include_str!("lua/vmath.lua")),
-    ];
+    /// Every Lua file of the runtime: the two loaded first, then the registered ones.
+    fn lua_files() -> Vec<(&'static str, &'static str)> {
+        let mut all = vec![("runtime", include_str!("lua/runtime.lua")), ("vmath", include_str!("lua/vmath.lua"))];
+        all.extend_from_slice(crate::script::LUA_FILES);
+        all
+    }
+
+    /// A namespace file that is not registered is not an error anywhere else (an unlisted
+    /// module is simply not compiled, an unlisted Lua file not loaded): each file in `lua/` is
+    /// in `lua_files`, and each file in `api/` exports something (its name is in `namespaces!`).
+    #[test]
+    fn every_namespace_file_is_registered() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/script");
+        let names = |sub: &str, ext: &str| -> Vec<String> {
+            let mut v: Vec<String> = std::fs::read_dir(dir.join(sub))
+                .map(|r| r.filter_map(|e| e.ok()).map(|e| e.path()).collect::<Vec<_>>())
+                .unwrap_or_default()
+                .iter()
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                .collect();
+            v.sort();
+            v
+        };
+        let lua = names("lua", "lua");
+        assert!(lua.len() >= 12, "src/script/lua is read: {lua:?}");
+        let listed: Vec<&str> = lua_files().iter().map(|f| f.0).collect();
+        for f in &lua {
+            assert!(listed.contains(&f.as_str()), "src/script/lua/{f}.lua is in no list: add it to script::LUA_FILES");
+        }
+        let api = std::fs::read_to_string(dir.join("api/mod.rs")).unwrap_or_default();
+        let list = api.lines().find(|l| l.starts_with("namespaces!(")).unwrap_or_default().to_string();
+        for f in names("api", "rs").iter().filter(|f| *f != "mod" && *f != "types") {
+            assert!(
+                list.contains(&format!("{f},")) || list.contains(&format!("{f})")),
+                "src/script/api/{f}.rs is not in namespaces!(…): {list}"
+            );
+        }
+    }
 
     /// Every function the Lua wrappers call through `F` (the FFI table's one name in every file)
     /// is exported, and every export is called by some wrapper (no stale entry on either side).
     #[test]
     fn lua_wrappers_call_exactly_the_exported_functions() {
         let mut called = std::collections::BTreeSet::new();
-        for (_, src) in LUA_FILES {
+        for (_, src) in lua_files() {
             for (i, _) in src.match_indices("F.") {
                 let before = src[..i].chars().last().unwrap_or(' ');
                 if before.is_alphanumeric() || before == '_' || before == '.' {
@@ -499,7 +523,7 @@ mod tests {
         let big: Vec<f64> = k.iter().map(|c| c.1).filter(|v| *v >= 256.0).collect();
         let names: Vec<&str> = k.iter().map(|c| c.0).collect();
         let mut found = Vec::new();
-        for (file, src) in LUA_FILES {
+        for (file, src) in lua_files() {
             for (n, line) in src.lines().enumerate() {
                 let code = line.split("--").next().unwrap_or("");
                 let at = format!("{file}:{}: {}", n + 1, line.trim());

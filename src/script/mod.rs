@@ -22,16 +22,28 @@ use std::rc::Rc;
 
 const VMATH_LUA: &str = include_str!("lua/vmath.lua");
 const RUNTIME_LUA: &str = include_str!("lua/runtime.lua");
-const GO_LUA: &str = include_str!("lua/go.lua");
-const MSG_LUA: &str = include_str!("lua/msg.lua");
-const PROPERTY_LUA: &str = include_str!("lua/property.lua");
-const ANIMATE_LUA: &str = include_str!("lua/animate.lua");
-const MODEL_LUA: &str = include_str!("lua/model.lua");
-const INPUT_LUA: &str = include_str!("lua/input.lua");
-const TIMER_LUA: &str = include_str!("lua/timer.lua");
-const SYS_LUA: &str = include_str!("lua/sys.lua");
-const FACTORY_LUA: &str = include_str!("lua/factory.lua");
-const LABEL_LUA: &str = include_str!("lua/label.lua");
+
+/// The Lua files loaded after `runtime.lua`, in order (each may use what those before it made).
+/// Each is called with the shared table `S`; a table it returns becomes the global of its name.
+/// The Lua half of registering a namespace is its line here (the Rust half, its module's name in
+/// `api`'s `namespaces!`); a Defold namespace not made here raises "not supported" by itself.
+pub(crate) const LUA_FILES: &[(&str, &str)] = &[
+    ("go", include_str!("lua/go.lua")),
+    ("property", include_str!("lua/property.lua")),
+    ("animate", include_str!("lua/animate.lua")),
+    ("model", include_str!("lua/model.lua")),
+    ("label", include_str!("lua/label.lua")),
+    ("msg", include_str!("lua/msg.lua")),
+    ("input", include_str!("lua/input.lua")),
+    ("timer", include_str!("lua/timer.lua")),
+    ("sys", include_str!("lua/sys.lua")),
+    ("factory", include_str!("lua/factory.lua")),
+    ("types", include_str!("lua/types.lua")),
+];
+
+/// Put before each built-in file, on its first line (line numbers stay): the runtime's files
+/// keep Lua's own `type`, which `types.lua` replaces for scripts with Defold's answer.
+const BUILTIN_PRELUDE: &str = "local type = type; ";
 
 /// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
@@ -92,6 +104,8 @@ pub struct ScriptHost {
     res: Resources,
     /// Stops a callback that does not return (time limit, SIGINT); see [`watchdog`].
     watch: std::sync::Arc<watchdog::Watch>,
+    /// `ulimit -v` is set: the Lua limit is measured again each frame.
+    address_space_limited: bool,
 }
 
 impl Drop for ScriptHost {
@@ -118,23 +132,32 @@ impl ScriptHost {
             let vm = load_vmath_over(&lua, &api, &sigs)?;
             let globals = lua.globals();
             globals.set("vmath", vm.get::<Table>("vmath")?)?;
-            let s: Table =
-                lua.load(RUNTIME_LUA).set_name("@/builtins/runtime.lua").call((api, sigs, ctx_addr, host_fns, vm))?;
-            let go: Table = lua.load(GO_LUA).set_name("@/builtins/go.lua").call(s.clone())?;
-            lua.load(PROPERTY_LUA).set_name("@/builtins/property.lua").call::<()>(s.clone())?;
-            lua.load(ANIMATE_LUA).set_name("@/builtins/animate.lua").call::<()>((s.clone(), go.clone()))?;
-            let model: Table = lua.load(MODEL_LUA).set_name("@/builtins/model.lua").call(s.clone())?;
-            globals.set("model", model)?;
-            let label: Table = lua.load(LABEL_LUA).set_name("@/builtins/label.lua").call(s.clone())?;
-            globals.set("label", label)?;
-            let msg: Table = lua.load(MSG_LUA).set_name("@/builtins/msg.lua").call(s.clone())?;
-            lua.load(INPUT_LUA).set_name("@/builtins/input.lua").call::<()>(s.clone())?;
-            lua.load(TIMER_LUA).set_name("@/builtins/timer.lua").call::<()>(s.clone())?;
-            lua.load(SYS_LUA).set_name("@/builtins/sys.lua").call::<()>(s.clone())?;
-            lua.load(FACTORY_LUA).set_name("@/builtins/factory.lua").call::<()>(s.clone())?;
-            crate::script::constants(&lua, &go)?;
-            globals.set("go", go)?;
-            globals.set("msg", msg)?;
+            let s: Table = lua
+                .load(format!("{BUILTIN_PRELUDE}{RUNTIME_LUA}"))
+                .set_name("@/builtins/runtime.lua")
+                .call((api, sigs, ctx_addr, host_fns, vm))?;
+            for (name, code) in LUA_FILES {
+                let code = format!("{BUILTIN_PRELUDE}{code}");
+                let made: Value = lua.load(code).set_name(format!("@/builtins/{name}.lua")).call(s.clone())?;
+                if let Value::Table(t) = made {
+                    globals.set(*name, t)?;
+                }
+            }
+            for ns in api_docs::unsupported() {
+                if globals.get::<Value>(ns)?.is_nil() {
+                    let refused: Table = s.get::<Function>("unsupported_rest")?.call((ns, lua.create_table()?))?;
+                    globals.set(ns, refused)?;
+                }
+            }
+            crate::script::constants(&lua, &globals.get::<Table>("go")?)?;
+            let reads: Function = s.get("unsupported_reads")?;
+            for ns in api_docs::NAMESPACES.iter().filter(|n| !n.name.is_empty()) {
+                if let Ok(t) = globals.get::<Table>(ns.name)
+                    && t.metatable().is_none()
+                {
+                    reads.call::<()>((ns.name, t))?;
+                }
+            }
             let e: Table = s.get("E")?;
             // The tests reach the runtime's internals (the message decoder) through it.
             lua.set_named_registry_value(SHARED_KEY, s)?;
@@ -163,7 +186,7 @@ impl ScriptHost {
             log::warn!("cannot limit Lua's memory ({e}): running out of memory will abort");
         }
         let watch = watchdog::Watch::new(&lua);
-        Ok(ScriptHost { lua, entries, world, errors, res, watch })
+        Ok(ScriptHost { lua, entries, world, errors, res, watch, address_space_limited: address_space_limited() })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
@@ -317,11 +340,19 @@ impl ScriptHost {
         Ok(index)
     }
 
-    fn call_entry<A: mlua::IntoLuaMulti>(&self, f: &Function, args: A) {
+    /// Runs one of the runtime's passes; the scripts' own errors were reported inside it with
+    /// their place, so an error reaching here is the pass's (its memory error has no place of
+    /// its own), and `pass` names it.
+    fn call_entry<A: mlua::IntoLuaMulti>(&self, pass: &str, f: &Function, args: A) {
         let _running = self.watch.enter();
         if let Err(e) = f.call::<()>(args) {
             self.errors.set(self.errors.get() + 1);
-            log::error!("{e}");
+            let e = e.to_string();
+            if e.contains("not enough memory") {
+                log::error!("{pass}: not enough memory (Lua's memory limit was reached; the pass was stopped)");
+            } else {
+                log::error!("{pass}: {e}");
+            }
         }
     }
 }
@@ -366,10 +397,18 @@ pub fn declare_structs(lua: &Lua) -> mlua::Result<()> {
 }
 
 /// The most memory Lua may hold: half the machine's physical memory, and half the address
-/// space the process may map (`ulimit -v`), so the refusal comes from Lua's limit, never from
-/// the system. At least 256 MiB.
+/// space the process may still map (`ulimit -v`), so the refusal comes from Lua's limit, never
+/// from the system (mlua's allocator ends the process when the system refuses). At least 16 MiB.
+/// `SINEW_LUA_MEMORY_MB` lowers it (the tests' way to reach the limit quickly).
 pub fn lua_memory_limit() -> usize {
-    const FLOOR: usize = 256 << 20;
+    lua_memory_limit_with(0)
+}
+
+/// [`lua_memory_limit`] for a state holding `used` bytes: the room left in the address space
+/// shrinks as the renderer and the game map memory, so the limit is measured again each frame
+/// where the address space is limited (see [`ScriptHost::update`]).
+fn lua_memory_limit_with(used: usize) -> usize {
+    const FLOOR: usize = 16 << 20;
     // SAFETY: plain queries of the C library with no pointers but the rlimit out-value.
     let (pages, page, rlim) = unsafe {
         let mut r: libc::rlimit = std::mem::zeroed();
@@ -381,9 +420,31 @@ pub fn lua_memory_limit() -> usize {
         limit = (pages as usize).saturating_mul(page as usize) / 2;
     }
     if let Some(r) = rlim.filter(|&r| r != libc::RLIM_INFINITY) {
-        limit = limit.min(r as usize / 2);
+        let mapped = mapped_bytes().unwrap_or(0);
+        limit = limit.min(used + (r as usize).saturating_sub(mapped) / 2);
+    }
+    if let Some(mb) = std::env::var("SINEW_LUA_MEMORY_MB").ok().and_then(|v| v.parse::<usize>().ok()) {
+        limit = limit.min(mb.saturating_mul(1 << 20));
     }
     limit.max(FLOOR)
+}
+
+/// Whether the process runs under an address-space limit (then the Lua limit follows the room left).
+fn address_space_limited() -> bool {
+    // SAFETY: as above.
+    unsafe {
+        let mut r: libc::rlimit = std::mem::zeroed();
+        libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY
+    }
+}
+
+/// The process's mapped address space (the first field of /proc/self/statm, in pages).
+fn mapped_bytes() -> Option<usize> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: usize = statm.split_whitespace().next()?.parse().ok()?;
+    // SAFETY: a plain query.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages.saturating_mul(usize::try_from(page).ok()?))
 }
 
 /// `{ collection, paths = { "/root", ... }, scripts = { { obj, comp, script, overrides } } }`
@@ -471,33 +532,37 @@ pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
 
 impl ScriptHooks for ScriptHost {
     fn init_new(&mut self) {
-        self.call_entry(&self.entries.init_new, ());
+        self.call_entry("the init pass", &self.entries.init_new, ());
     }
     fn update(&mut self, dt: f32) {
-        self.call_entry(&self.entries.update, dt);
+        if self.address_space_limited {
+            let used = self.lua.used_memory();
+            let _ = self.lua.set_memory_limit(lua_memory_limit_with(used));
+        }
+        self.call_entry("the update pass", &self.entries.update, dt);
     }
     fn late_update(&mut self, dt: f32) {
-        self.call_entry(&self.entries.late_update, dt);
+        self.call_entry("the late update pass", &self.entries.late_update, dt);
     }
     fn deliver(&mut self, instance: u32, msg: &Message) {
         let env = Envelope::of(msg);
-        self.call_entry(&self.entries.deliver, (instance, env.addr()));
+        self.call_entry("message delivery", &self.entries.deliver, (instance, env.addr()));
     }
     fn model_done(&mut self, instance: u32, callback: u32, msg: &Message) {
         let env = Envelope::of(msg);
-        self.call_entry(&self.entries.model_done, (instance, callback, env.addr()));
+        self.call_entry("an animation callback", &self.entries.model_done, (instance, callback, env.addr()));
     }
     fn destroy(&mut self, instance: u32) {
-        self.call_entry(&self.entries.destroy, instance);
+        self.call_entry("the final pass", &self.entries.destroy, instance);
     }
     fn timers(&mut self, dt: f32) {
-        self.call_entry(&self.entries.timers, dt);
+        self.call_entry("the timer pass", &self.entries.timers, dt);
     }
     fn before_tweens(&mut self, dt: f32) {
-        self.call_entry(&self.entries.before_tweens, dt);
+        self.call_entry("the tween pass", &self.entries.before_tweens, dt);
     }
     fn after_tweens(&mut self) {
-        self.call_entry(&self.entries.after_tweens, ());
+        self.call_entry("the tween pass", &self.entries.after_tweens, ());
     }
     fn fixed_update(&mut self, dt: f32, steps: u32) -> bool {
         let _running = self.watch.enter();
@@ -520,7 +585,7 @@ impl ScriptHooks for ScriptHost {
             addr(targets.as_ptr().cast()),
             targets.len(),
         );
-        self.call_entry(&self.entries.input, args);
+        self.call_entry("input dispatch", &self.entries.input, args);
     }
 }
 

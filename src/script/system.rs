@@ -1,5 +1,5 @@
 //! The host functions behind `sys.get_config_*`, `sys.get_engine_info`, `sys.get_sys_info`,
-//! `json.*` and `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
+//! `sys.save`/`load`/`get_save_file`, `json.*` and `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
 //! object per frame, so mlua's ~50 ns crossing is fine and they need no FFI declaration.
 use crate::project::Resources;
 use mlua::{Lua, Table, Value};
@@ -67,7 +67,89 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     let start = Instant::now();
     let epoch = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     t.set("gettime", lua.create_function(move |_, ()| Ok(epoch + start.elapsed().as_secs_f64()))?)?;
+    t.set("save_max", SAVE_MAX)?;
+    t.set(
+        "save_path",
+        lua.create_function(|lua, (app, file): (String, String)| match save_path(&app, &file) {
+            Ok(p) => Ok((Value::String(lua.create_string(p)?), Value::Nil)),
+            Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e)?))),
+        })?,
+    )?;
+    t.set(
+        "write_save",
+        lua.create_function(
+            |_, (path, data): (String, mlua::LuaString)| Ok(write_save(&path, &data.as_bytes()).err()),
+        )?,
+    )?;
+    t.set(
+        "read_save",
+        lua.create_function(|lua, path: String| match read_save(&path) {
+            Ok(Some(data)) => Ok((Value::String(lua.create_string(&data)?), Value::Nil)),
+            Ok(None) => Ok((Value::Nil, Value::Nil)),
+            Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e)?))),
+        })?,
+    )?;
     Ok(())
+}
+
+/// The most a `sys.save` table may take, encoded: far above a game's save, far below a file that
+/// would stall the loading frame.
+const SAVE_MAX: usize = 16 << 20;
+
+/// What a save file starts with, so `sys.load` of any other file is an error, not garbage.
+const SAVE_MAGIC: &[u8] = b"SINEW-SAVE 1\n";
+
+/// Where `sys.get_save_file(app, file)` points: `$XDG_DATA_HOME/<app>/<file>` (else
+/// `~/.local/share/<app>/<file>`), the folder made if needed. Names that would leave that folder
+/// (`/`, `..`, NUL, empty) are refused, so a game cannot write outside its own folder by
+/// accident. `Err` is the message.
+fn save_path(app: &str, file: &str) -> Result<String, String> {
+    for (what, name) in [("application_id", app), ("file_name", file)] {
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']) || name.len() > 255 {
+            return Err(format!(
+                "{what} must be a plain file name (no '/', '\\', '..', NUL; 1 to 255 bytes), got {name:?}"
+            ));
+        }
+    }
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .filter(|v| !v.is_empty())
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".local/share")))
+        .ok_or("neither XDG_DATA_HOME nor HOME is set")?;
+    let dir = base.join(app);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    dir.join(file).into_os_string().into_string().map_err(|_| "the save folder's path is not UTF-8".to_string())
+}
+
+/// Writes through a temporary file and a rename, so a crash mid-write keeps the previous save.
+fn write_save(path: &str, data: &[u8]) -> Result<(), String> {
+    let tmp = format!("{path}.tmp");
+    let mut all = Vec::with_capacity(SAVE_MAGIC.len() + data.len());
+    all.extend_from_slice(SAVE_MAGIC);
+    all.extend_from_slice(data);
+    std::fs::write(&tmp, &all).map_err(|e| e.to_string())?;
+    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+}
+
+/// The saved bytes without the header; `None` when there is no such file (Defold's `sys.load`
+/// then gives an empty table). Files over the limit are refused before they are read.
+fn read_save(path: &str) -> Result<Option<Vec<u8>>, String> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.to_string()),
+    };
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > (SAVE_MAX + SAVE_MAGIC.len()) as u64 {
+        return Err(format!("{} bytes, more than a save may hold ({SAVE_MAX})", meta.len()));
+    }
+    let data = std::fs::read(path).map_err(|e| e.to_string())?;
+    match data.strip_prefix(SAVE_MAGIC) {
+        Some(rest) => Ok(Some(rest.to_vec())),
+        None => Err("not a file written by sys.save".into()),
+    }
 }
 
 /// `"window.width"` → `root["window"]["width"]`.

@@ -23,7 +23,7 @@ end
 -- The vmath kind of a value ("vector3", "quat", ...) or nil: read from tostring, since the ffi
 -- type checks are not reachable from a project script.
 local function vmath_kind(v)
-  if type(v) ~= "cdata" then return nil end
+  if type(v) ~= "userdata" then return nil end
   return (tostring(v):match("^vmath%.(%w+)%("))
 end
 

@@ -276,6 +276,9 @@ impl InputState {
             slot.value = value;
             let mut repeated = false;
             if pressed {
+                // Defold's rule: a button's press frame is also a repeat (the next after
+                // `repeat_delay`); sticks and triggers do not repeat.
+                repeated = !analog;
                 slot.held = 0.0;
                 slot.next_repeat = self.repeat_delay;
             } else if value > 0.0 && !analog {
@@ -390,7 +393,7 @@ mod tests {
         let mut s = state(r#"{ "key": [ { "input": "KEY_SPACE", "action": "jump" } ] }"#);
         s.feed(&key("KEY_SPACE", true));
         s.build(0.25);
-        assert_eq!(flags(&s), [(1.0, PRESSED)]);
+        assert_eq!(flags(&s), [(1.0, PRESSED | REPEATED)], "the press frame repeats, as in Defold");
         s.build(0.25);
         assert_eq!(flags(&s), [(1.0, 0)]);
         s.build(0.25);
@@ -412,7 +415,7 @@ mod tests {
         s.feed(&key("KEY_A", true));
         s.feed(&key("KEY_A", false));
         s.build(0.1);
-        assert_eq!(flags(&s), [(0.0, PRESSED | RELEASED)]);
+        assert_eq!(flags(&s), [(0.0, PRESSED | RELEASED | REPEATED)]);
     }
 
     #[test]

@@ -7,15 +7,24 @@
 //! few ns and vectors are plain cdata structs, so `go.get_position`/`go.set_position` stay cheap.
 //! Functions never unwind into Lua: they return a status (0 = ok) and leave a message in
 //! `last_error`, and the Lua wrapper raises the error with the caller's file and line.
-pub mod animate;
-pub mod factory;
-pub mod go;
-pub mod label;
-pub mod model;
-pub mod msg;
-pub mod sys;
 pub mod types;
-pub mod vmath;
+
+/// Declares each namespace's module and gathers its exports: the Rust half of registering a
+/// namespace is its name here (the Lua half is its line in `script::LUA_FILES`).
+macro_rules! namespaces {
+    ($($ns:ident),* $(,)?) => {
+        $(pub mod $ns;)*
+
+        /// Every exported function, for the Lua runtime.
+        pub fn exports() -> Vec<Export> {
+            let mut all = Vec::new();
+            $(all.extend($ns::exports());)*
+            all
+        }
+    };
+}
+
+namespaces!(sys, go, msg, animate, model, vmath, factory, label);
 
 use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;
@@ -34,19 +43,6 @@ impl CType for Ctx {
     fn c_type() -> String {
         "const void *".into()
     }
-}
-
-/// Every exported function, for the Lua runtime.
-pub fn exports() -> Vec<Export> {
-    let mut all = sys::exports();
-    all.extend(go::exports());
-    all.extend(msg::exports());
-    all.extend(animate::exports());
-    all.extend(model::exports());
-    all.extend(vmath::exports());
-    all.extend(factory::exports());
-    all.extend(label::exports());
-    all
 }
 
 /// Runs `f` on the world; a re-entrant call (which would be a bug) fails instead of aliasing.

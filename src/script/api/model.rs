@@ -31,13 +31,19 @@ fn with_model(ctx: Ctx, slot: u32, comp: Hash, f: impl FnOnce(&mut World, u32) -
     .unwrap_or_else(|| fail("game state is busy".into()))
 }
 
+/// Whether `mesh` names mesh `x`: Defold names a mesh by its glTF node; Sinew's own id (the glTF
+/// mesh name, else the node's) is accepted too, as before.
+fn names_mesh(data: &crate::project::model_data::ModelData, x: &crate::project::model_data::MeshData, mesh: Hash) -> bool {
+    hash_remembered(&x.id) == mesh || data.nodes.get(x.node).is_some_and(|n| hash_remembered(&n.name) == mesh)
+}
+
 /// Index of the mesh with id `mesh` (its first mesh of that id), or an error naming both.
 fn mesh_index(w: &World, m: u32, mesh: Hash) -> Result<usize, String> {
     let inst = &w.models.instances[m as usize];
     let data = &w.models.assets[inst.asset as usize].data;
     data.meshes
         .iter()
-        .position(|x| hash_remembered(&x.id) == mesh)
+        .position(|x| names_mesh(data, x, mesh))
         .ok_or_else(|| format!("Component {} had no mesh with id {}", name_of(inst.id), name_of(mesh)))
 }
 
@@ -142,7 +148,7 @@ crate::export! {
             if set >= 0 {
                 let ids: Vec<bool> = {
                     let data = &w.models.assets[inst.asset as usize].data;
-                    data.meshes.iter().map(|x| hash_remembered(&x.id) == mesh).collect()
+                    data.meshes.iter().map(|x| names_mesh(data, x, mesh)).collect()
                 };
                 for (flag, same) in inst.mesh_enabled.iter_mut().zip(ids) {
                     if same {

@@ -3,7 +3,8 @@
 -- keeps tweened script properties in the tween world's cells (read and written in place by
 -- `self`), and once per frame runs completion callbacks.
 local ffi = require("ffi")
-local S, go = ...
+local S = ...
+local go = _G.go
 local ctx, vm = S.ctx, S.vm
 local fail, argerr, istype = S.fail, S.argerr, ffi.istype
 local v3_t, v4_t, q_t, vec_t = vm.vector3_t, vm.vector4_t, vm.quat_t, vm.vector_t

@@ -398,15 +398,25 @@ function go.set(url, prop, value, options)
   end
   if d.owner == "component" then return S.component_props.set(slot, u.f, d.full, value, where_text) end
   if d.owner == "go" then
+    -- As go.set_scale and go.animate: a NaN or infinity would poison the transform and every
+    -- child's (a Sinew decision; Defold stores it).
+    local function finite(v)
+      local f = S.finite
+      if not (f(v.x) and f(v.y) and f(v.z) and (d.name ~= "rotation" or f(v.w))) then
+        fail(string.format("go.set: the property '%s' of '%s' must be finite, got %s", S.hash_text(ph.h), where_text,
+          tostring(value)))
+      end
+      return v
+    end
     if d.comp then
       if type(value) ~= "number" then wrong("number") end
       local v = read_go(slot, d.name)
       v[d.comp] = value
-      return write_go(slot, d.name, v)
+      return write_go(slot, d.name, finite(v))
     end
     if d.fills_set and type(value) == "number" then value = v3_t(value, value, value) end
     if value_kind(value) ~= d.type then wrong(d.type) end
-    return write_go(slot, d.name, value)
+    return write_go(slot, d.name, finite(value))
   end
   local self = rec.self
   if d.comp then

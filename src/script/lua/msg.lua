@@ -12,11 +12,23 @@ local T_HASH, T_URL, T_V3, T_V4 = K.MSG_HASH, K.MSG_URL, K.MSG_VECTOR3, K.MSG_VE
 local T_QUAT, T_M4, T_TABLE = K.MSG_QUAT, K.MSG_MATRIX4, K.MSG_TABLE
 local MAX, MAX_DEPTH = K.MSG_MAX_BYTES, K.MSG_MAX_DEPTH
 
-local buf = ffi.new("uint8_t[?]", MAX + 64)
+-- One encoder, two users: msg.post into a fixed buffer of MAX bytes, and sys.save (S.encode_save)
+-- into one that grows up to its own limit. `what` names the caller in errors.
+local msg_buf = ffi.new("uint8_t[?]", MAX + 64)
+local buf, cap, limit, what = msg_buf, MAX + 64, MAX, "msg.post"
 local pos = 0
 
 local function room(k)
-  if pos + k > MAX then fail("msg.post: the message is too large (at most " .. MAX .. " bytes)") end
+  if pos + k > limit then
+    fail(string.format("%s: the %s is too large (at most %d bytes)", what, what == "msg.post" and "message" or "table",
+      limit))
+  end
+  if pos + k > cap then
+    local bigger = math.min(limit + 64, math.max(cap * 2, pos + k))
+    local b = ffi.new("uint8_t[?]", bigger)
+    ffi.copy(b, buf, pos)
+    buf, cap = b, bigger
+  end
 end
 local function put_u8(b) room(1); buf[pos] = b; pos = pos + 1 end
 local function put_u32(v) room(4); ffi.cast("uint32_t *", buf + pos)[0] = v; pos = pos + 4 end
@@ -26,7 +38,7 @@ local function put_f32(v) room(4); ffi.cast("float *", buf + pos)[0] = v; pos = 
 
 local encode_value
 local function encode_table(t, depth)
-  if depth > MAX_DEPTH then fail("msg.post: message tables nest too deeply") end
+  if depth > MAX_DEPTH then fail(what .. ": tables nest too deeply (at most " .. MAX_DEPTH .. " levels)") end
   put_u8(T_TABLE)
   local count_at = pos
   put_u32(0)
@@ -53,7 +65,8 @@ encode_value = function(v, depth)
     elseif vt == "vector4" or vt == "quat" then
       put_u8(vt == "quat" and T_QUAT or T_V4); put_f32(v.x); put_f32(v.y); put_f32(v.z); put_f32(v.w)
     elseif vt == "matrix4" then put_u8(T_M4); for i = 0, 15 do put_f32(v.m[i]) end
-    else fail("msg.post: a message cannot hold a value of type " .. S.type_name(v)) end
+    else fail(what .. ": " .. (what == "msg.post" and "a message" or "a saved table") .. " cannot hold a value of type "
+      .. S.type_name(v)) end
   end
 end
 
@@ -138,8 +151,20 @@ function S.decode_message(data, len)
   return v
 end
 
+-- sys.save's bytes: the message format of a whole table, up to `max` bytes, as a Lua string.
+-- (An error leaves the encoder on sys.save's buffer: post_raw takes its own back each time.)
+function S.encode_save(t, max)
+  buf, cap, limit, what = ffi.new("uint8_t[?]", 4096), 4096, max, "sys.save"
+  pos = 0
+  encode_table(t, 0)
+  local out = ffi.string(buf, pos)
+  buf, cap, limit, what = msg_buf, MAX + 64, MAX, "msg.post"
+  return out
+end
+
 -- Encodes `message` and queues it (also used by go.set_parent).
 function S.post_raw(sender, receiver, id, message)
+  buf, cap, limit, what = msg_buf, MAX + 64, MAX, "msg.post"
   pos = 0
   if message ~= nil then encode_table(message, 0) end
   -- 2: dropped because the frame's message budget is spent (reported once per frame in Rust).

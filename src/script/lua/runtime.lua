@@ -87,6 +87,11 @@ function S.unsupported_rest(ns, t)
     __newindex = function(_, k) unsupported(ns, k) end,
   })
 end
+-- The same for reads only, on the namespaces Sinew has (the loader gives it to each one that
+-- has no metatable of its own): a script may still add its helpers to them, as in Defold.
+function S.unsupported_reads(ns, t)
+  return setmetatable(t, { __index = function(_, k) unsupported(ns, k) end })
+end
 
 ---------------------------------------------------------------- hashes
 local hash_t = ffi.typeof("sinew_hash")
@@ -375,7 +380,12 @@ local function call(r, f, ...)
   cur, cur_slot = r, r.active and r.slot or nil
   local ok, err = xpcall(f, handler, r.self, ...)
   cur, cur_slot = prev, prev_slot
-  if not ok then report(located(err, r)) end
+  if not ok then
+    -- What the callback allocated is garbage now; without a collection the message itself may
+    -- not fit under the limit, and the error would leave the pass with no script named.
+    if err == "not enough memory" then collectgarbage() end
+    report(located(err, r))
+  end
 end
 S.call = call
 

@@ -55,6 +55,34 @@ function sys.load_resource(path)
   return R.read(path)
 end
 
+-- Saves: Defold's calls; the bytes are the message format (msg.lua), so a save holds what a
+-- message may (numbers, strings, booleans, hashes, URLs, vmath values, nested tables).
+function sys.get_save_file(application_id, file_name)
+  if type(application_id) ~= "string" then S.argerr("sys.get_save_file", 1, "string", application_id) end
+  if type(file_name) ~= "string" then S.argerr("sys.get_save_file", 2, "string", file_name) end
+  local path, err = R.save_path(application_id, file_name)
+  if not path then S.fail("sys.get_save_file: " .. err) end
+  return path
+end
+
+function sys.save(filename, t)
+  if type(filename) ~= "string" then S.argerr("sys.save", 1, "string", filename) end
+  if type(t) ~= "table" then S.argerr("sys.save", 2, "table", t) end
+  local err = R.write_save(filename, S.encode_save(t, R.save_max))
+  if err then S.fail("sys.save: could not write " .. filename .. ": " .. err) end
+  return true
+end
+
+function sys.load(filename)
+  if type(filename) ~= "string" then S.argerr("sys.load", 1, "string", filename) end
+  local data, err = R.read_save(filename)
+  if err then S.fail("sys.load: " .. filename .. ": " .. err) end
+  if data == nil then return {} end
+  local ok, t = pcall(S.decode_message, ffi.cast("const uint8_t *", data), #data)
+  if not ok or type(t) ~= "table" then S.fail("sys.load: " .. filename .. " is damaged: " .. tostring(t)) end
+  return t
+end
+
 S.unsupported_rest("sys", sys)
 
 ---------------------------------------------------------------- window
@@ -97,8 +125,3 @@ _G.json = S.unsupported_rest("json", json)
 
 ---------------------------------------------------------------- socket
 _G.socket = S.unsupported_rest("socket", { gettime = function() return R.gettime() end })
-
----------------------------------------------------------------- not in Sinew
-for _, ns in ipairs({ "physics", "sound", "gui", "render", "camera", "http", "buffer", "resource" }) do
-  _G[ns] = S.unsupported_rest(ns, {})
-end
