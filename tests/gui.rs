@@ -67,3 +67,15 @@ fn one_scene_at_three_window_sizes_matches_the_golden_images() {
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
+
+/// The `gui` namespace from a `.gui_script`: properties, metrics, picking rotated and clipped
+/// nodes, new nodes, reset, errors.
+#[test]
+fn lua_api_gui() {
+    let p = committed("api_gui");
+    // At the display size, so screen points are the scene's own coordinates.
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r =
+        sinew(&["run", dir, "--headless", "--size", "960x540", "--frames", "8", "--fixed-dt", "0.25", "--no-watch"]);
+    assert_lua_passed(&r, "api_gui");
+}

@@ -164,7 +164,21 @@ pub fn spawn_collection(
                 }
                 ComponentKind::Light(l) => ComponentRef::Light(world.borrow_mut().models.create_light(slot, &c.id, l)),
                 ComponentKind::Label(l) => ComponentRef::Label(world.borrow_mut().labels.create(slot, &c.id, l)),
-                ComponentKind::Gui(g) => ComponentRef::Gui(world.borrow_mut().gui.create(slot, &c.id, g)),
+                ComponentKind::Gui(g) => {
+                    // The scene's .gui_script runs as a script of the same id, listed first,
+                    // so messages and input focus for `#id` reach it.
+                    if let Some(script) = &g.0.script {
+                        match create_script(scripts, slot, &c.id, script, &[]) {
+                            Ok(i) => {
+                                let id = hash_remembered(&c.id);
+                                let kind = ComponentRef::Script(i);
+                                world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
+                            }
+                            Err(mut e) => problems.append(&mut e),
+                        }
+                    }
+                    ComponentRef::Gui(world.borrow_mut().gui.create(slot, &c.id, g))
+                }
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

@@ -39,6 +39,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("sys", include_str!("lua/sys.lua")),
     ("factory", include_str!("lua/factory.lua")),
     ("types", include_str!("lua/types.lua")),
+    ("gui", include_str!("lua/gui.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

@@ -120,7 +120,7 @@ fn quad(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], uv: [f32; 4], color: &[f3
 }
 
 /// The node's rectangle around its position, by its pivot.
-fn rect(n: &GuiNode, size: [f32; 2]) -> [f32; 4] {
+pub fn rect(n: &GuiNode, size: [f32; 2]) -> [f32; 4] {
     let [ax, ay] = n.pivot.anchor();
     let (x0, y0) = (-ax * size[0], -ay * size[1]);
     [x0, y0, x0 + size[0], y0 + size[1]]

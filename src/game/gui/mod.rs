@@ -33,6 +33,40 @@ pub struct GuiWorld {
     pub atlas: GlyphAtlas,
     /// The last built draw list (its memory is reused).
     pub list: GuiDrawList,
+    /// The display (design) size and window size of the last [`GuiWorld::build`]: `pick_node`
+    /// and `get_screen_position` answer for the screen last drawn.
+    pub screen: ((u32, u32), (u32, u32)),
+}
+
+/// True when screen point `at` is inside node `i` as laid out on `window` (and inside every
+/// clipping node above it): the inverse of each node's transform, so rotated nodes pick as
+/// drawn.
+pub fn pick(
+    scene: &GuiScene,
+    nodes: &[GuiNode],
+    i: usize,
+    display: (u32, u32),
+    window: (u32, u32),
+    at: (f32, f32),
+) -> bool {
+    let placed = layout::layout(nodes, display, window);
+    let inside = |k: usize| -> bool {
+        let (Some(n), Some(p)) = (nodes.get(k), placed.get(k)) else { return false };
+        let local = p.world.inverse().transform_point3(glam::Vec3::new(at.0, at.1, 0.0));
+        let [x0, y0, x1, y1] = draw::rect(n, draw::auto_size(scene, n));
+        local.is_finite() && local.x >= x0 && local.x <= x1 && local.y >= y0 && local.y <= y1
+    };
+    if !placed.get(i).is_some_and(|p| p.enabled) || !inside(i) {
+        return false;
+    }
+    let mut up = nodes[i].parent;
+    while let Some(k) = up {
+        if nodes[k].clipping && !inside(k) {
+            return false;
+        }
+        up = nodes[k].parent;
+    }
+    true
 }
 
 impl GuiWorld {
@@ -63,7 +97,8 @@ impl GuiWorld {
     /// Lays out every enabled instance for a `window` pixel screen whose design size is
     /// `display` (game.project's / project.json's), and rebuilds [`GuiWorld::list`].
     pub fn build(&mut self, display: (u32, u32), window: (u32, u32)) -> &GuiDrawList {
-        let GuiWorld { instances, atlas, list } = self;
+        self.screen = (display, window);
+        let GuiWorld { instances, atlas, list, .. } = self;
         let mut order: Vec<usize> =
             (0..instances.len()).filter(|&i| instances[i].alive && instances[i].enabled).collect();
         order.sort_by_key(|&i| instances[i].render_order);

@@ -1,46 +1,15 @@
 use super::layout::{adjust_scale, layout};
 use super::*;
 use crate::project::gui::{AdjustMode, GuiScene, NodeKind, XAnchor, YAnchor};
-use crate::project::types::Pivot;
-use glam::{Quat, Vec3};
+use glam::Vec3;
 
 fn node(id: &str, kind: NodeKind, parent: Option<usize>, position: [f32; 2]) -> GuiNode {
-    GuiNode {
-        id: id.into(),
-        kind,
-        parent,
-        position: Vec3::new(position[0], position[1], 0.0),
-        rotation: Quat::IDENTITY,
-        scale: Vec3::ONE,
-        size: [100.0, 50.0],
-        color: [1.0; 4],
-        inherit_alpha: false,
-        blend: crate::project::gui::BlendMode::Alpha,
-        pivot: Pivot::Center,
-        xanchor: XAnchor::None,
-        yanchor: YAnchor::None,
-        adjust_mode: AdjustMode::Fit,
-        size_auto: false,
-        layer: None,
-        enabled: true,
-        visible: true,
-        texture: None,
-        slice9: [0.0; 4],
-        text: String::new(),
-        font: None,
-        line_break: false,
-        outline: [0.0, 0.0, 0.0, 1.0],
-        shadow: [0.0, 0.0, 0.0, 1.0],
-        leading: 1.0,
-        tracking: 0.0,
-        clipping: false,
-        clipping_visible: true,
-        clipping_inverted: false,
-        outer_bounds: crate::project::gui::PieBounds::Ellipse,
-        inner_radius: 0.0,
-        perimeter_vertices: 32,
-        pie_fill_angle: 360.0,
-    }
+    let mut n = crate::project::gui::scene::default_node(kind);
+    n.id = id.into();
+    n.parent = parent;
+    n.position = Vec3::new(position[0], position[1], 0.0);
+    n.size = [100.0, 50.0];
+    n
 }
 
 fn scene(nodes: Vec<GuiNode>) -> GuiScene {

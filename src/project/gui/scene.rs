@@ -129,6 +129,46 @@ pub struct GuiScene {
     pub nodes: Vec<GuiNode>,
 }
 
+/// A node with Defold's defaults (`gui.new_*_node` starts from it).
+pub fn default_node(kind: NodeKind) -> GuiNode {
+    GuiNode {
+        id: String::new(),
+        kind,
+        parent: None,
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        size: [100.0, 100.0],
+        color: [1.0; 4],
+        inherit_alpha: false,
+        blend: BlendMode::Alpha,
+        pivot: Pivot::Center,
+        xanchor: XAnchor::None,
+        yanchor: YAnchor::None,
+        adjust_mode: AdjustMode::Fit,
+        size_auto: false,
+        layer: None,
+        enabled: true,
+        visible: true,
+        texture: None,
+        slice9: [0.0; 4],
+        text: String::new(),
+        font: None,
+        line_break: false,
+        outline: [0.0, 0.0, 0.0, 1.0],
+        shadow: [0.0, 0.0, 0.0, 1.0],
+        leading: 1.0,
+        tracking: 0.0,
+        clipping: false,
+        clipping_visible: true,
+        clipping_inverted: false,
+        outer_bounds: PieBounds::Ellipse,
+        inner_radius: 0.0,
+        perimeter_vertices: 32,
+        pie_fill_angle: 360.0,
+    }
+}
+
 impl GuiScene {
     pub fn node_index(&self, id: &str) -> Option<usize> {
         self.nodes.iter().position(|n| n.id == id)

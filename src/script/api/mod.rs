@@ -24,7 +24,7 @@ macro_rules! namespaces {
     };
 }
 
-namespaces!(sys, go, msg, animate, model, vmath, factory, label);
+namespaces!(sys, go, msg, animate, model, vmath, factory, label, gui);
 
 use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;
