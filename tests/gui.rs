@@ -79,3 +79,49 @@ fn lua_api_gui() {
         sinew(&["run", dir, "--headless", "--size", "960x540", "--frames", "8", "--fixed-dt", "0.25", "--no-watch"]);
     assert_lua_passed(&r, "api_gui");
 }
+
+/// Defold's gui/healthbar example (github.com/defold/examples, CC0, tests/defold/LICENSE),
+/// copied unchanged into tests/defold/gui_healthbar (with the two images of its atlas it shows),
+/// run from its own folder: a timer sends `update_health` every second and the gui script
+/// shrinks each bar with `gui.set_size`. At 3.33 s three ticks have passed: 70% health, so each
+/// red bar is (0.7 × 187 + 48) × 0.8 = 143 pixels wide, the left one growing from its west
+/// pivot, the right one from its east pivot.
+#[test]
+fn defold_healthbar_example_shrinks_its_bars() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/defold/gui_healthbar");
+    let tmp = TempDir::new("gui-healthbar");
+    let png = tmp.path().join("shot.png");
+    let r = sinew(&[
+        "run",
+        dir.to_str().expect("utf-8"),
+        "--headless",
+        "--no-watch",
+        "--frames",
+        "200",
+        "--fixed-dt",
+        "0.016666668",
+        "--screenshot",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&png).expect("screenshot");
+    // Red runs on the middle row of each bar (rows from the top: 720 - 500, 720 - 350, 720 - 200).
+    let red_run = |y: u32| {
+        let xs: Vec<u32> = (0..img.width)
+            .filter(|&x| img.pixel(x, y).is_some_and(|p| p[0] > 200 && p[1] < 80 && p[2] < 110))
+            .collect();
+        (xs.first().copied().unwrap_or(0), xs.len() as u32)
+    };
+    for (y, what) in [(220, "left"), (370, "right"), (520, "center")] {
+        let (_, width) = red_run(y);
+        assert!(width.abs_diff(143) <= 6, "{what} bar is {width} px wide");
+    }
+    let (left_start, _) = red_run(220);
+    let (right_start, right_width) = red_run(370);
+    assert!(left_start < 275, "the left bar grows from its west end ({left_start})");
+    assert!(right_start + right_width > 445, "the right bar keeps its east end");
+    if let Err(e) = golden::check_golden("defold_gui_healthbar", &img) {
+        panic!("{e}");
+    }
+}

@@ -175,6 +175,16 @@ impl GuiScene {
     }
 }
 
+/// The image file of `anim` in the atlas named `name` (the node's file's scope first): Ok(path),
+/// Err(atlas path) when the atlas lacks it, None when no atlas has that name.
+fn find_atlas(scopes: &[Scope], scope: usize, name: &str, anim: &str) -> Option<Result<String, String>> {
+    let hit = scopes
+        .get(scope)
+        .and_then(|s| s.atlases.get(name))
+        .or_else(|| scopes.iter().find_map(|s| s.atlases.get(name)))?;
+    Some(hit.0.get(anim).cloned().ok_or_else(|| hit.1.clone()))
+}
+
 /// Problems collected over the scene and its templates.
 #[derive(Default)]
 struct Problems(Vec<LoadError>);
@@ -203,6 +213,66 @@ struct Scope {
     fonts: HashMap<String, usize>,
     textures: HashMap<String, usize>,
     layers: HashMap<String, usize>,
+    /// Atlas textures: name → (animation or image name → image file, the atlas's path).
+    atlases: HashMap<String, (HashMap<String, String>, String)>,
+}
+
+/// An atlas's images by name (file stem) and its animations by id (their first image): a GUI
+/// node showing `atlas/name` draws that image. Sinew decision until atlases are packed: each
+/// image is its own texture, read when a node first names it.
+fn atlas_images(
+    res: &Resources,
+    path: &str,
+    at: &Located<String>,
+    file: &str,
+    p: &mut Problems,
+) -> HashMap<String, String> {
+    use crate::project::defold::text::{self, Message, Value};
+    let mut out = HashMap::new();
+    let text = match res.read_string(path, Some(file)) {
+        Ok(t) => t,
+        Err(e) => {
+            p.at(at, file, e.message);
+            return out;
+        }
+    };
+    let msg = match text::parse(path, &text) {
+        Ok(m) => m,
+        Err(e) => {
+            p.0.extend(e);
+            return out;
+        }
+    };
+    let image_of = |m: &Message| {
+        m.first("image").and_then(|f| match &f.value {
+            Value::Str(s, _) => Some(s.clone()),
+            _ => None,
+        })
+    };
+    let stem = |s: &str| s.rsplit('/').next().unwrap_or(s).rsplit_once('.').map_or(s, |(a, _)| a).to_string();
+    for f in msg.all("images") {
+        if let Value::Message(m) = &f.value
+            && let Some(img) = image_of(m)
+        {
+            out.insert(stem(&img), img);
+        }
+    }
+    for f in msg.all("animations") {
+        if let Value::Message(m) = &f.value {
+            let id = m.first("id").and_then(|f| match &f.value {
+                Value::Str(s, _) => Some(s.clone()),
+                _ => None,
+            });
+            let first = m.all("images").find_map(|f| match &f.value {
+                Value::Message(im) => image_of(im),
+                _ => None,
+            });
+            if let (Some(id), Some(first)) = (id, first) {
+                out.insert(id, first);
+            }
+        }
+    }
+    out
 }
 
 struct Loader<'a> {
@@ -419,6 +489,11 @@ impl Loader<'_> {
                     continue;
                 }
             };
+            if key.ends_with(".atlas") {
+                let images = atlas_images(self.res, &key, &t.texture, file, &mut self.p);
+                scope.atlases.insert(t.name.value.clone(), (images, key));
+                continue;
+            }
             let index = match self.image_paths.get(&key) {
                 Some(&i) => i,
                 None => match self.image(file, &t.name.value, &key, &t.texture) {
@@ -448,7 +523,7 @@ impl Loader<'_> {
 
     /// An image file (PNG or JPEG). Atlases are not read yet: they are reported as such.
     fn image(&mut self, file: &str, name: &str, path: &str, at: &Located<String>) -> Option<GuiImage> {
-        if path.ends_with(".atlas") || path.ends_with(".tilesource") {
+        if path.ends_with(".tilesource") {
             self.p.at(
                 at,
                 file,
@@ -533,7 +608,8 @@ impl Loader<'_> {
     }
 
     fn node(&mut self, r: &Raw, parent: Option<usize>) -> GuiNode {
-        let (d, file, p) = (&r.desc, r.file.as_str(), &mut self.p);
+        let (d, file) = (&r.desc, r.file.as_str());
+        let p = &mut self.p;
         let kind = choice(
             &d.kind,
             "TYPE_",
@@ -636,17 +712,44 @@ impl Loader<'_> {
         // `texture` is an image's name, or `atlas/animation` (the name before the slash).
         let texture = match &d.texture {
             Some(t) if !t.value.is_empty() => {
-                let name = t.value.split('/').next().unwrap_or_default();
-                match find(&|s: &Scope| s.textures.get(name).copied()) {
-                    Some(i) => Some(i),
-                    None => {
-                        p.at(t, file, format!("node '{}': unknown texture '{}'", r.id, t.value));
+                let (name, anim) = t.value.split_once('/').unwrap_or((&t.value, ""));
+                let atlas = find_atlas(&self.scopes, r.scope, name, anim);
+                match (find(&|s: &Scope| s.textures.get(name).copied()), atlas) {
+                    (Some(i), _) => Some(i),
+                    (None, Some(Ok(image))) => {
+                        let full = format!("{name}/{anim}");
+                        match self.image_paths.get(&image) {
+                            Some(&i) => Some(i),
+                            None => match self.image(file, &full, &image, t) {
+                                Some(img) => {
+                                    self.images.push(img);
+                                    self.image_paths.insert(image, self.images.len() - 1);
+                                    Some(self.images.len() - 1)
+                                }
+                                None => None,
+                            },
+                        }
+                    }
+                    (None, Some(Err(atlas_path))) => {
+                        self.p.at(
+                            t,
+                            file,
+                            format!("node '{}': atlas {atlas_path} has no image or animation '{anim}'", r.id),
+                        );
+                        None
+                    }
+                    (None, None) => {
+                        self.p.at(t, file, format!("node '{}': unknown texture '{}'", r.id, t.value));
                         None
                     }
                 }
             }
             _ => None,
         };
+        let p = &mut self.p;
+        let scopes = &self.scopes;
+        let find =
+            |pick: &dyn Fn(&Scope) -> Option<usize>| pick(&scopes[r.scope]).or_else(|| scopes.iter().find_map(pick));
         let font = match &d.font {
             Some(f) if !f.value.is_empty() => match find(&|s: &Scope| s.fonts.get(&f.value).copied()) {
                 Some(i) => Some(i),

@@ -143,6 +143,8 @@ fn bad_scenes_name_the_place() {
         ("/dup.gui", b"{ \"nodes\": [ { \"id\": \"t\" }, { \"id\": \"t\" } ] }"),
         ("/loop_a.gui", b"nodes {\n  id: \"b\"\n  type: TYPE_TEMPLATE\n  template: \"/loop_b.gui\"\n}\n"),
         ("/loop_b.gui", b"nodes {\n  id: \"a\"\n  type: TYPE_TEMPLATE\n  template: \"/loop_a.gui\"\n}\n"),
+        ("/a.atlas", b"images {\n  image: \"/img/red.png\"\n}\n"),
+        ("/atlas.gui", b"{ \"textures\": [ { \"name\": \"t\", \"texture\": \"/a.atlas\" } ],\n  \"nodes\": [ { \"id\": \"b\", \"texture\": \"t/blue\" } ] }"),
     ]);
     let err = |p: &str| load(&r, p).unwrap_err().to_string();
     let e = err("/parent.gui");
@@ -155,6 +157,8 @@ fn bad_scenes_name_the_place() {
     assert!(err("/typo.gui").starts_with("/typo.gui:3:3: unknown field `pivto` in a gui node"), "{}", err("/typo.gui"));
     assert!(err("/enum.gui").contains("unknown value 'middle' (expected none, left, right)"), "{}", err("/enum.gui"));
     assert!(err("/dup.gui").contains("node id 't' is used twice"), "{}", err("/dup.gui"));
+    let e = err("/atlas.gui");
+    assert!(e.starts_with("/atlas.gui:2:38: node 'b': atlas /a.atlas has no image or animation 'blue'"), "{e}");
     let e = err("/loop_a.gui");
     assert!(e.contains("template cycle: /loop_a.gui -> /loop_b.gui -> /loop_a.gui"), "{e}");
 }
