@@ -125,3 +125,24 @@ fn defold_healthbar_example_shrinks_its_bars() {
         panic!("{e}");
     }
 }
+
+/// `gui.animate` values equal `go.animate`'s on every frame for every easing (the same tween
+/// kernel), with callbacks and `gui.cancel_animation`.
+#[test]
+fn gui_animate_matches_go_animate_for_every_easing() {
+    let p = committed("gui_animate");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "64x48",
+        "--frames",
+        "30",
+        "--fixed-dt",
+        "0.016666668",
+        "--no-watch",
+    ]);
+    assert_lua_passed(&r, "gui_animate");
+}

@@ -78,6 +78,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     {
         let w = &mut *world.borrow_mut();
         w.tweens.update(&mut w.scene, dt);
+        w.gui.apply_tweens(&w.tweens.cells.values);
     }
     hooks.after_tweens();
     dispatch::dispatch(world, hooks);

@@ -619,6 +619,20 @@ pub const FUNCS: &[Func] = &[
     f("gui", "new_pie_node", "position: vector3, size?: vector3", "node", "Adds a pie node."),
     f("gui", "reset_nodes", "", "", "Every node back as the scene has it; new nodes are dropped."),
     f("gui", "set_render_order", "order: integer", "", "Draws this scene after those of lower order (0 to 15)."),
+    f(
+        "gui",
+        "animate",
+        "node: node, property: string|hash, to: number|vector3|vector4, easing: integer, duration: number, delay?: number, complete_function?: fun(self: table, node: node), playback?: integer",
+        "",
+        "Tweens a node property (position, scale, size, color, outline, shadow or one element) in go.animate's kernel: the same easings, playback modes and callbacks.",
+    ),
+    f(
+        "gui",
+        "cancel_animation",
+        "node: node, property: string|hash",
+        "",
+        "Stops a node property's tweens (no callback).",
+    ),
     // ---------------------------------------------------------------- types
     f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
     f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
@@ -784,6 +798,12 @@ pub fn constants() -> Vec<Const> {
     }
     for (i, n) in EASING.iter().enumerate() {
         push("go", format!("EASING_{n}"), i as f64, format!("Easing curve {i}."));
+    }
+    for (i, n) in PLAYBACK.iter().enumerate() {
+        push("gui", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`gui.animate`), as go's."));
+    }
+    for (i, n) in EASING.iter().enumerate() {
+        push("gui", format!("EASING_{n}"), i as f64, format!("Easing curve {i} (`gui.animate`), as go's."));
     }
     push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
     for ns in ["factory", "collectionfactory"] {

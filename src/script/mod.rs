@@ -151,6 +151,14 @@ impl ScriptHost {
                 }
             }
             crate::script::constants(&lua, &globals.get::<Table>("go")?)?;
+            // gui.EASING_* and gui.PLAYBACK_* are go's (raw: the table refuses other new fields).
+            let gui: Table = globals.get("gui")?;
+            for (i, n) in api_docs::PLAYBACK.iter().enumerate() {
+                gui.raw_set(format!("PLAYBACK_{n}"), i)?;
+            }
+            for (i, n) in api_docs::EASING.iter().enumerate() {
+                gui.raw_set(format!("EASING_{n}"), i)?;
+            }
             let reads: Function = s.get("unsupported_reads")?;
             for ns in api_docs::NAMESPACES.iter().filter(|n| !n.name.is_empty()) {
                 if let Ok(t) = globals.get::<Table>(ns.name)

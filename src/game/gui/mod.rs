@@ -36,6 +36,36 @@ pub struct GuiWorld {
     /// The display (design) size and window size of the last [`GuiWorld::build`]: `pick_node`
     /// and `get_screen_position` answer for the screen last drawn.
     pub screen: ((u32, u32), (u32, u32)),
+    /// Node properties `gui.animate` drives through the tween kernel's script cells.
+    pub animated: Vec<AnimatedValue>,
+}
+
+/// One float of one node that a tween cell drives.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnimatedValue {
+    pub instance: u32,
+    pub node: u32,
+    /// `gui_get`'s `which` (position 0, euler 1, scale 2, size 3, colour 4, outline 5, shadow 6).
+    pub which: u8,
+    pub axis: u8,
+    pub cell: u32,
+    /// The value last copied: a cell that stopped changing (its tween ended) no longer
+    /// overwrites what a script set since.
+    pub last: f32,
+}
+
+/// The float of a node property element (`which` as in [`AnimatedValue`]).
+pub fn node_value(n: &mut GuiNode, which: u8, axis: u8) -> Option<&mut f32> {
+    let a = axis as usize;
+    match which {
+        0 => n.position.as_mut().get_mut(a),
+        2 => n.scale.as_mut().get_mut(a),
+        3 => n.size.get_mut(a),
+        4 => n.color.get_mut(a),
+        5 => n.outline.get_mut(a),
+        6 => n.shadow.get_mut(a),
+        _ => None,
+    }
 }
 
 /// True when screen point `at` is inside node `i` as laid out on `window` (and inside every
@@ -85,6 +115,24 @@ impl GuiWorld {
 
     pub fn get_mut(&mut self, i: u32) -> Option<&mut GuiInstance> {
         self.instances.get_mut(i as usize).filter(|g| g.alive)
+    }
+
+    /// Copies the tween cells that changed in this frame's update into their nodes.
+    pub fn apply_tweens(&mut self, cells: &[f32]) {
+        let GuiWorld { instances, animated, .. } = self;
+        animated.retain_mut(|a| {
+            let Some(g) = instances.get_mut(a.instance as usize).filter(|g| g.alive) else { return false };
+            let (Some(&v), Some(n)) = (cells.get(a.cell as usize), g.nodes.get_mut(a.node as usize)) else {
+                return false;
+            };
+            if v.to_bits() != a.last.to_bits() {
+                a.last = v;
+                if let Some(slot) = node_value(n, a.which, a.axis) {
+                    *slot = v;
+                }
+            }
+            true
+        });
     }
 
     pub fn remove(&mut self, i: u32) {

@@ -9,9 +9,19 @@ use crate::project::font::TextStyle;
 use crate::project::font::file::Font;
 use crate::project::gui::{GuiNode, NodeKind};
 use crate::scene::ComponentRef;
+use crate::anim::{AnimError, Easing, Element, Key, MAX_TWEENS, Playback, Spec, Target};
 use crate::script::boundary::{OK, fail};
 use glam::{EulerRot, Quat, Vec3};
 use std::ffi::c_char;
+
+/// The tween-kernel component of every `gui.animate` (a value no hash of a name takes in
+/// practice: the top bit pattern of "gui tweens").
+const GUI_TWEENS: u64 = 0x6775_695f_7477_6e73;
+
+/// The tween key property of element `axis` (7: the whole property) of a node property.
+fn tween_property(inst: u32, node: u32, which: u8, axis: u8) -> u64 {
+    (u64::from(inst) << 40) | (u64::from(node) << 8) | (u64::from(which) << 4) | u64::from(axis) | (1 << 63)
+}
 
 /// Text set by scripts is at most this long (a HUD line, not a book).
 pub const MAX_GUI_TEXT: usize = 1 << 16;
@@ -304,6 +314,68 @@ crate::export! {
                 OK
             }
             Err(e) => fail(e),
+        })
+    }
+
+    /// `gui.animate`: `count` elements of property `which` from element `first` toward `to`,
+    /// through the tween kernel `go.animate` uses (same easings, playback modes, callbacks).
+    fn gui_animate(ctx: Ctx, inst: u32, node: u32, which: i32, first: u32, count: u32, to: *const V4, playback: u32, easing: u32, duration: f32, delay: f32, callback: u32) -> i32 {
+        // SAFETY: `to` is null or a vector4 cdata the Lua wrapper made for this call.
+        let Some(to) = (unsafe { to.as_ref() }).copied() else { return fail("no target value".into()) };
+        let Some(playback) = Playback::from_index(playback) else {
+            return fail("invalid playback mode when starting an animation".into());
+        };
+        if !(0..=6).contains(&which) || which == which::EULER || first + count > 4 || count == 0 {
+            return fail(format!("property {which} cannot be animated"));
+        }
+        world_status(ctx, |w| {
+            let slot = match instance(w, inst) {
+                Ok(g) if (node as usize) < g.nodes.len() => g.slot,
+                Ok(_) => return fail(format!("no node {node}")),
+                Err(e) => return fail(e),
+            };
+            if !w.tweens.has_room(count as usize) {
+                return fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS})."));
+            }
+            let property = tween_property(inst, node, which as u8, 7);
+            let targets = [to.x, to.y, to.z, to.w];
+            let mut elements = [Element { property: 0, target: Target::None, to: 0.0 }; 4];
+            for (k, e) in elements.iter_mut().enumerate().take(count as usize) {
+                let axis = (first as usize + k) as u8;
+                let element = tween_property(inst, node, which as u8, axis);
+                let (cell, new) = w.tweens.script_cell(slot, GUI_TWEENS, element, false);
+                // The tween starts from the node's value now, whatever a script set since.
+                let now = w.gui.instances.get_mut(inst as usize).and_then(|g| g.nodes.get_mut(node as usize)).and_then(|n| crate::game::gui::node_value(n, which as u8, axis).map(|v| *v)).unwrap_or(0.0);
+                if let Some(c) = w.tweens.cells.values.get_mut(cell as usize) {
+                    *c = now;
+                }
+                if new || !w.gui.animated.iter().any(|a| a.cell == cell) {
+                    w.gui.animated.push(crate::game::gui::AnimatedValue { instance: inst, node, which: which as u8, axis, cell, last: now });
+                } else if let Some(a) = w.gui.animated.iter_mut().find(|a| a.cell == cell) {
+                    a.last = now;
+                }
+                *e = Element { property: element, target: Target::Script { cell }, to: targets[k] };
+            }
+            let key = Key { slot, component: GUI_TWEENS, property };
+            let spec = Spec { playback, easing: Easing::Builtin(easing.min(255) as u8), duration, delay, callback };
+            match w.tweens.animate(key, &elements[..count as usize], &spec) {
+                Ok(()) => OK,
+                Err(AnimError::Full) => fail(format!("Animation could not be stored since the buffer is full ({MAX_TWEENS}).")),
+            }
+        })
+    }
+
+    /// `gui.cancel_animation`: stops the tweens of property `which` of a node (no callback).
+    fn gui_cancel_animation(ctx: Ctx, inst: u32, node: u32, which: i32) -> i32 {
+        world_status(ctx, |w| {
+            let slot = match instance(w, inst) {
+                Ok(g) => g.slot,
+                Err(e) => return fail(e),
+            };
+            let mut keys = vec![tween_property(inst, node, which as u8, 7)];
+            keys.extend((0..4).map(|a| tween_property(inst, node, which as u8, a)));
+            w.tweens.cancel(slot, GUI_TWEENS, &keys);
+            OK
         })
     }
 

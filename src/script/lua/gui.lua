@@ -223,4 +223,73 @@ function gui.set_render_order(order)
   check(F.gui_set_render_order(ctx, instance("gui.set_render_order"), order))
 end
 
+-- gui.animate: a property name (or `name.x` …) → (which, first element, count, whole type).
+local ANIM = {
+  position = { POSITION, 0, 3, "vector3" }, scale = { SCALE, 0, 3, "vector3" }, size = { SIZE, 0, 3, "vector3" },
+  color = { COLOR, 0, 4, "vector4" }, outline = { OUTLINE, 0, 4, "vector4" }, shadow = { SHADOW, 0, 4, "vector4" },
+}
+local AXES = { x = 0, y = 1, z = 2, w = 3 }
+local anim_to = vm.vector4_t()
+
+local function anim_property(fname, property)
+  local name = property
+  if istype(hash_t, property) then name = S.hash_text(property.h) end
+  if type(name) ~= "string" then argerr(fname, 2, "string or hash", property) end
+  local base, c = name:match("^(.-)%.([xyzw])$")
+  local p = ANIM[base or name]
+  if p == nil or (c == "w" and p[4] == "vector3") then
+    fail(string.format("%s: property '%s' cannot be animated", fname, tostring(name)))
+  end
+  if c then return p[1], AXES[c], 1, "number" end
+  return p[1], p[2], p[3], p[4]
+end
+
+function gui.animate(h, property, to, easing, duration, delay, complete_function, playback)
+  h = node_arg("gui.animate", h)
+  local which, first, count, kind = anim_property("gui.animate", property)
+  if kind == "number" then
+    if type(to) ~= "number" then argerr("gui.animate", 3, "number", to) end
+    anim_to.x = to
+  elseif istype(v3_t, to) or istype(v4_t, to) then
+    anim_to.x, anim_to.y, anim_to.z = to.x, to.y, to.z
+    if kind == "vector4" then
+      if istype(v4_t, to) then
+        anim_to.w = to.w
+      else
+        check(F.gui_get(ctx, h.i, h.n, which, out))
+        anim_to.w = out.w
+      end
+    end
+  elseif type(to) == "number" and kind == "vector3" then
+    anim_to.x, anim_to.y, anim_to.z = to, to, to
+  else
+    argerr("gui.animate", 3, kind, to)
+  end
+  if type(easing) ~= "number" then argerr("gui.animate", 4, "easing constant", easing) end
+  easing = math.floor(easing)
+  if not (easing >= 0 and easing < K.EASING_COUNT) then fail("invalid easing constant") end
+  if type(duration) ~= "number" or not (duration >= 0 and duration < math.huge) then
+    argerr("gui.animate", 5, "finite number >= 0", duration)
+  end
+  if delay ~= nil and (type(delay) ~= "number" or not (delay > -math.huge and delay < math.huge)) then
+    argerr("gui.animate", 6, "finite number", delay)
+  end
+  if complete_function ~= nil and type(complete_function) ~= "function" then
+    argerr("gui.animate", 7, "function", complete_function)
+  end
+  playback = playback or 1
+  if type(playback) ~= "number" or not (playback >= 0 and playback < K.PLAYBACK_COUNT) then
+    fail("invalid playback mode when starting an animation")
+  end
+  local cb = 0
+  if complete_function then cb = S.register_anim_callback(complete_function, current(), h, nil) end
+  check(F.gui_animate(ctx, h.i, h.n, which, first, count, anim_to, math.floor(playback), easing, duration, delay or 0, cb))
+end
+
+function gui.cancel_animation(h, property)
+  h = node_arg("gui.cancel_animation", h)
+  local which = anim_property("gui.cancel_animation", property)
+  check(F.gui_cancel_animation(ctx, h.i, h.n, which))
+end
+
 return S.unsupported_rest("gui", gui)
