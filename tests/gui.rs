@@ -4,25 +4,23 @@ mod common;
 use common::*;
 use sinew::render::Image;
 
-fn shot(project: &str, size: &str) -> Image {
-    let p = committed(project);
-    let shot = p.path().join("shot.png");
-    let dir = p.path().to_str().expect("utf-8 path");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--size",
-        size,
-        "--frames",
-        "2",
-        "--no-watch",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
+/// The last frame of the project in `dir` run headless with `args` (frames, size, clock), which
+/// must end without an error.
+fn screenshot(dir: &std::path::Path, args: &[&str]) -> Image {
+    let tmp = TempDir::new("gui-shot");
+    let png = tmp.path().join("shot.png");
+    let mut all = vec!["run", dir.to_str().expect("utf-8 path"), "--headless", "--no-watch"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--screenshot", png.to_str().expect("utf-8")]);
+    let r = sinew(&all);
     assert_eq!(r.status, 0, "{}", r.show());
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    Image::load_png(&shot).expect("screenshot")
+    Image::load_png(&png).expect("screenshot")
+}
+
+fn shot(project: &str, size: &str) -> Image {
+    let p = committed(project);
+    screenshot(p.path(), &["--size", size, "--frames", "2"])
 }
 
 /// The share of pixels near `rgb` in the rectangle (x0, y0)-(x1, y1), rows from the top.
@@ -89,23 +87,7 @@ fn lua_api_gui() {
 #[test]
 fn defold_healthbar_example_shrinks_its_bars() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/defold/gui_healthbar");
-    let tmp = TempDir::new("gui-healthbar");
-    let png = tmp.path().join("shot.png");
-    let r = sinew(&[
-        "run",
-        dir.to_str().expect("utf-8"),
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "200",
-        "--fixed-dt",
-        "0.016666668",
-        "--screenshot",
-        png.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = Image::load_png(&png).expect("screenshot");
+    let img = screenshot(&dir, &["--frames", "200", "--fixed-dt", "0.016666668"]);
     // Red runs on the middle row of each bar (rows from the top: 720 - 500, 720 - 350, 720 - 200).
     let red_run = |y: u32| {
         let xs: Vec<u32> = (0..img.width)

@@ -2,7 +2,6 @@
 //! screen pixels, independent of the camera: one call per batch, images uploaded once per file,
 //! the GUI glyph atlas uploaded when it changed, clipping through the stencil buffer.
 use crate::project::font::atlas::{ATLAS_SIZE, GlyphAtlas};
-use crate::project::font::quads::FLOATS;
 use crate::project::gui::GuiImage;
 use glam::Mat4;
 use glow::HasContext;
@@ -88,16 +87,7 @@ impl GuiRenderer {
             let vao = gl.create_vertex_array()?;
             let vbo = gl.create_buffer()?;
             let glyphs = texture(gl, ATLAS_SIZE as i32, ATLAS_SIZE as i32, glow::RED, glow::R8, &empty)?;
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = (FLOATS * 4) as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
-            gl.bind_vertex_array(None);
+            super::overlay::vertex_layout(gl, vao, vbo);
             Ok(GuiRenderer {
                 u_viewproj: gl.get_uniform_location(program, "mtx_viewproj"),
                 u_texture: gl.get_uniform_location(program, "texture_sampler"),
@@ -147,18 +137,7 @@ impl GuiRenderer {
             if atlas.version() != self.glyphs_version {
                 self.glyphs_version = atlas.version();
                 gl.bind_texture(glow::TEXTURE_2D, Some(self.glyphs));
-                gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-                gl.tex_sub_image_2d(
-                    glow::TEXTURE_2D,
-                    0,
-                    0,
-                    0,
-                    ATLAS_SIZE as i32,
-                    ATLAS_SIZE as i32,
-                    glow::RED,
-                    glow::UNSIGNED_BYTE,
-                    glow::PixelUnpackData::Slice(Some(atlas.texels())),
-                );
+                super::overlay::upload_atlas(gl, atlas);
             }
             gl.use_program(Some(self.program));
             gl.bind_vertex_array(Some(self.vao));

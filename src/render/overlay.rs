@@ -31,6 +31,48 @@ fn text_vertices(atlas: &mut GlyphAtlas, face: &Face, t: &QueuedText, out: &mut 
     push_text(atlas, face, &layout, t.size, [1.0; 2], &TextEffects::plain(t.color), &mut place, out)
 }
 
+/// Binds `vbo` to `vao` with the text vertex layout (position xyz, uv, rgba: [`FLOATS`]).
+///
+/// # Safety
+/// The context is current and both objects belong to it.
+pub(super) unsafe fn vertex_layout(gl: &glow::Context, vao: glow::VertexArray, vbo: glow::Buffer) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        gl.bind_vertex_array(Some(vao));
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        let stride = (FLOATS * 4) as i32;
+        gl.enable_vertex_attrib_array(0);
+        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+        gl.enable_vertex_attrib_array(1);
+        gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
+        gl.enable_vertex_attrib_array(2);
+        gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
+        gl.bind_vertex_array(None);
+    }
+}
+
+/// Uploads every texel of `atlas` into the bound `ATLAS_SIZE`² R8 texture.
+///
+/// # Safety
+/// The context is current and that texture is bound to `TEXTURE_2D`.
+pub(super) unsafe fn upload_atlas(gl: &glow::Context, atlas: &GlyphAtlas) {
+    // SAFETY: see the function's contract; the texels are ATLAS_SIZE² bytes.
+    unsafe {
+        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+        gl.tex_sub_image_2d(
+            glow::TEXTURE_2D,
+            0,
+            0,
+            0,
+            ATLAS_SIZE as i32,
+            ATLAS_SIZE as i32,
+            glow::RED,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(atlas.texels())),
+        );
+    }
+}
+
 /// GPU resources of the overlay; create once per context.
 pub struct Overlay {
     program: glow::Program,
@@ -90,16 +132,7 @@ impl Overlay {
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
             gl.bind_texture(glow::TEXTURE_2D, None);
-            gl.bind_vertex_array(Some(vao));
-            gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-            let stride = (FLOATS * 4) as i32;
-            gl.enable_vertex_attrib_array(0);
-            gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-            gl.enable_vertex_attrib_array(1);
-            gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-            gl.enable_vertex_attrib_array(2);
-            gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
-            gl.bind_vertex_array(None);
+            vertex_layout(gl, vao, vbo);
             let u_viewproj = gl.get_uniform_location(program, "mtx_viewproj");
             let u_font = gl.get_uniform_location(program, "font");
             Ok(Overlay {
@@ -185,18 +218,7 @@ impl Overlay {
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             if self.atlas.take_dirty() {
-                gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-                gl.tex_sub_image_2d(
-                    glow::TEXTURE_2D,
-                    0,
-                    0,
-                    0,
-                    ATLAS_SIZE as i32,
-                    ATLAS_SIZE as i32,
-                    glow::RED,
-                    glow::UNSIGNED_BYTE,
-                    glow::PixelUnpackData::Slice(Some(self.atlas.texels())),
-                );
+                upload_atlas(gl, &self.atlas);
             }
             gl.uniform_1_i32(self.u_font.as_ref(), 0);
             gl.disable(glow::CULL_FACE);

@@ -286,7 +286,7 @@ fn syntax_and_schema_errors_have_positions() {
     );
     assert_eq!(
         e.message,
-        "unknown component type 'sprite' (expected script, model, camera, light, factory, collectionfactory or label)"
+        "unknown component type 'sprite' (expected script, model, camera, light, factory, collectionfactory, label or gui)"
     );
     assert_eq!(e.line, Some(2), "{e}");
     let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
