@@ -40,6 +40,9 @@ pub struct Scenery {
     sprite_quads: Vec<crate::game::sprites::quads::SpriteQuad>,
     /// Draw calls the sprites took in the last frame (benchmarks read it).
     pub sprite_draw_calls: u32,
+    /// `gui` components, drawn last.
+    gui: crate::render::GuiRenderer,
+    gui_calls: Vec<crate::render::GuiCall>,
 }
 
 impl Scenery {
@@ -60,6 +63,8 @@ impl Scenery {
             sprites: crate::render::SpriteRenderer::new(gl)?,
             sprite_quads: Vec::new(),
             sprite_draw_calls: 0,
+            gui: crate::render::GuiRenderer::new(gl)?,
+            gui_calls: Vec::new(),
         })
     }
 
@@ -196,11 +201,36 @@ impl Scenery {
             self.overlay.line(l.start, l.end, l.color);
         }
         for t in &w.render.texts {
-            self.overlay.text(&t.text, (t.x, t.y), t.color);
+            self.overlay.text(&t.text, (t.x, t.y), t.color, t.size);
         }
         self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
+        self.draw_gui(gl, w, size);
         stats
+    }
+
+    /// The GUI list `World::gui` built for this frame, above everything.
+    fn draw_gui(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) {
+        use crate::game::gui::GuiTexture;
+        let list = &w.gui.list;
+        self.gui_calls.clear();
+        self.gui_calls.extend(list.batches.iter().map(|b| {
+            let (mode, image) = match b.texture {
+                GuiTexture::White => (0, 0),
+                GuiTexture::Glyphs => (1, 0),
+                GuiTexture::Image(i) => (2, i),
+            };
+            crate::render::GuiCall {
+                mode,
+                image,
+                first: b.first,
+                count: b.count,
+                stencil_test: b.stencil_test,
+                stencil_write: b.stencil_write,
+                additive: b.additive,
+            }
+        }));
+        self.gui.draw(gl, size, &list.vertices, &self.gui_calls, &list.images, &w.gui.atlas);
     }
 
     /// The first enabled camera component, else a camera framing the models (or, with none,

@@ -265,6 +265,8 @@ pub fn run(opts: RunOptions) -> i32 {
         let t = Instant::now();
         let clear = g.world.borrow().render.clear_color.unwrap_or(g.settings.clear_color);
         gfx.begin_frame(clear);
+        // GUI layout and draw list (the game's part of drawing the GUI), for this window.
+        g.world.borrow_mut().gui.build((g.settings.width, g.settings.height), gfx.size());
         {
             let w = g.world.borrow();
             scenery.sync(gfx.gl(), &w, &res);

@@ -163,6 +163,7 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Light(i) => models.lights.get_mut(i as usize).map(|l| &mut l.enabled),
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
         ComponentRef::Sprite(i) => w.sprites.get_mut(i).map(|s| &mut s.enabled),
+        ComponentRef::Gui(i) => w.gui.get_mut(i).map(|g| &mut g.enabled),
         ComponentRef::Script(_)
         | ComponentRef::Factory(_)
         | ComponentRef::Sound(_)
@@ -339,7 +340,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, sounds, physics, sprites, .. } = &mut *w;
+        let World { scene, labels, sounds, physics, sprites, gui, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
@@ -352,6 +353,9 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             }
             if let ComponentRef::Sprite(i) = c.kind {
                 sprites.remove(i);
+            }
+            if let ComponentRef::Gui(i) = c.kind {
+                gui.remove(i);
             }
         }
         w.input.focus.release(slot);

@@ -160,6 +160,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                     ComponentRef::CollisionObject(physics.create(slot, &c.id, co, scene)?)
                 }
                 ComponentKind::Sprite(s) => ComponentRef::Sprite(w.sprites.create(slot, &c.id, s)),
+                ComponentKind::Gui(g) => ComponentRef::Gui(w.gui.create(slot, &c.id, g)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

@@ -4,6 +4,7 @@ pub mod animation;
 pub mod camera;
 pub mod dispatch;
 pub mod factory;
+pub mod gui;
 pub mod input;
 pub mod labels;
 pub mod model_world;
@@ -83,6 +84,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     {
         let w = &mut *world.borrow_mut();
         w.tweens.update(&mut w.scene, dt);
+        w.gui.apply_tweens(&w.tweens.cells.values);
     }
     hooks.after_tweens();
     dispatch::dispatch(world, hooks);

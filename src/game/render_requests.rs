@@ -2,6 +2,7 @@
 //! and `clear_color` sent to `@render:`, and the `@system:` socket. Game state only: the
 //! renderer reads the frame's requests; nothing here touches GL.
 use crate::base::hash::{hash_str, name_of};
+use crate::project::font::MAX_TEXT_SIZE;
 use crate::scene::Message;
 use crate::scene::message::{MsgValue, decode};
 use std::collections::HashSet;
@@ -39,7 +40,10 @@ pub const MAX_GLYPHS_PER_FRAME: usize = 65_536;
 
 /// The fields `draw_text` reads; any other is refused, as every file format refuses unknown
 /// fields (a `size` that is silently ignored looks like a renderer bug).
-const DRAW_TEXT_FIELDS: [&str; 3] = ["text", "position", "color"];
+const DRAW_TEXT_FIELDS: [&str; 4] = ["text", "position", "color", "size"];
+
+/// `draw_text`'s size (pixels per em of the built-in face) when the message gives none.
+pub const DEFAULT_TEXT_SIZE: f32 = 16.0;
 
 /// Screen text: pixels from the bottom-left corner of the window.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +52,8 @@ pub struct DebugText {
     pub x: f32,
     pub y: f32,
     pub color: [f32; 4],
+    /// Pixels per em.
+    pub size: f32,
 }
 
 /// A world-space line.
@@ -174,11 +180,20 @@ impl RenderRequests {
                 Some(MsgValue::String(s)) => s.clone(),
                 _ => return log::error!("@render: draw_text needs a string 'text'"),
             };
+            let size = match data.get("size") {
+                None => DEFAULT_TEXT_SIZE,
+                Some(MsgValue::Number(n)) if *n > 0.0 && *n <= MAX_TEXT_SIZE as f64 => *n as f32,
+                Some(_) => {
+                    return log::error!(
+                        "@render: draw_text 'size' must be a number above 0 and at most {MAX_TEXT_SIZE}; the text is not drawn"
+                    );
+                }
+            };
             let p = vec3(data.get("position")).unwrap_or([0.0; 3]);
             if self.room()
                 && let Some(text) = self.within_glyph_budget(text)
             {
-                self.texts.push(DebugText { text, x: p[0], y: p[1], color: color(data.get("color"), [1.0; 4]) });
+                self.texts.push(DebugText { text, x: p[0], y: p[1], color: color(data.get("color"), [1.0; 4]), size });
             }
         } else if m.id == ids().draw_line {
             let (Some(start), Some(end)) = (vec3(data.get("start_point")), vec3(data.get("end_point"))) else {
@@ -247,17 +262,34 @@ mod tests {
         assert_eq!(r.texts.len(), 1);
     }
 
-    /// Issue 31: `size` (which Defold's draw_text has not either) was ignored without a word.
+    /// Issue 31: `size` was ignored without a word; any field draw_text does not read is
+    /// refused (issue 35: `size` is read now).
     #[test]
     fn draw_text_refuses_unknown_fields() {
         let mut r = RenderRequests::default();
-        r.render_message(&draw_text(&[text("big"), ("size", MsgValue::Number(40.0))]));
+        r.render_message(&draw_text(&[text("big"), ("font_size", MsgValue::Number(40.0))]));
         assert!(r.texts.is_empty());
-        let fields = table(&[text("x"), ("size", MsgValue::Number(1.0))]);
-        assert_eq!(unknown_field(&fields, &DRAW_TEXT_FIELDS).as_deref(), Some("'size'"));
+        let fields = table(&[text("x"), ("font", MsgValue::Number(1.0))]);
+        assert_eq!(unknown_field(&fields, &DRAW_TEXT_FIELDS).as_deref(), Some("'font'"));
         let known =
             [text("ok"), ("position", MsgValue::Vector3([1.0, 2.0, 0.0])), ("color", MsgValue::Vector4([1.0; 4]))];
         r.render_message(&draw_text(&known));
+        assert_eq!(r.texts.len(), 1);
+        assert_eq!(r.texts[0].size, DEFAULT_TEXT_SIZE);
+    }
+
+    /// Issue 35: `draw_text` takes a size; a size that is not a number in range is refused.
+    #[test]
+    fn draw_text_takes_a_size() {
+        let mut r = RenderRequests::default();
+        r.render_message(&draw_text(&[text("big"), ("size", MsgValue::Number(40.0))]));
+        assert_eq!(r.texts.len(), 1);
+        assert_eq!(r.texts[0].size, 40.0);
+        for bad in
+            [MsgValue::Number(0.0), MsgValue::Number(1e9), MsgValue::Number(f64::NAN), MsgValue::String("9".into())]
+        {
+            r.render_message(&draw_text(&[text("no"), ("size", bad)]));
+        }
         assert_eq!(r.texts.len(), 1);
     }
 }

@@ -182,6 +182,21 @@ pub fn spawn_collection(
                     }
                 }
                 ComponentKind::Sprite(s) => ComponentRef::Sprite(world.borrow_mut().sprites.create(slot, &c.id, s)),
+                ComponentKind::Gui(g) => {
+                    // The scene's .gui_script runs as a script of the same id, listed first,
+                    // so messages and input focus for `#id` reach it.
+                    if let Some(script) = &g.0.script {
+                        match create_script(scripts, slot, &c.id, script, &[]) {
+                            Ok(i) => {
+                                let id = hash_remembered(&c.id);
+                                let kind = ComponentRef::Script(i);
+                                world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
+                            }
+                            Err(mut e) => problems.append(&mut e),
+                        }
+                    }
+                    ComponentRef::Gui(world.borrow_mut().gui.create(slot, &c.id, g))
+                }
             };
             let id = hash_remembered(&c.id);
             world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });

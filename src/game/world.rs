@@ -13,6 +13,8 @@ pub struct World {
     pub models: ModelWorld,
     /// Label components.
     pub labels: super::labels::LabelWorld,
+    /// `gui` components.
+    pub gui: super::gui::GuiWorld,
     /// Hash of the bootstrap collection's name: the URL socket of every object.
     pub socket: Hash,
     pub socket_name: String,
@@ -47,6 +49,7 @@ impl World {
             tweens: TweenWorld::new(),
             models: ModelWorld::default(),
             labels: Default::default(),
+            gui: Default::default(),
             socket: hash_remembered(socket_name),
             socket_name: socket_name.to_string(),
             exit_code: None,

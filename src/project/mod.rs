@@ -4,7 +4,9 @@
 pub mod bon;
 pub mod collection;
 pub mod defold;
+pub mod font;
 pub mod gltf;
+pub mod gui;
 pub mod import;
 pub mod input;
 pub mod json;

@@ -30,6 +30,11 @@ fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
     table.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
 }
 
+/// A file of the embedded `/builtins/` (the default font face is read before any project is).
+pub fn builtin(path: &str) -> Option<&'static [u8]> {
+    find(embedded::BUILTINS, path)
+}
+
 impl Resources {
     /// A project folder on disk; the folder must exist.
     pub fn open_dir(dir: &Path) -> Result<Self, LoadError> {

@@ -123,6 +123,8 @@ pub enum ComponentKind {
     /// Boxed: a collision object's shapes would otherwise widen every component description.
     CollisionObject(Box<crate::project::physics::CollisionObjectSpec>),
     Sprite(crate::project::sprite::SpriteSpec),
+    /// A `gui` component: its scene, loaded and checked with the collection.
+    Gui(crate::project::gui::GuiSpec),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing
@@ -134,7 +136,7 @@ pub struct LabelSpec {
     /// Height of one line of text in screen pixels at scale 1.
     pub size: f32,
     pub color: [f32; 4],
-    /// Drawn one font pixel around each glyph when its alpha is above 0.
+    /// Drawn around each glyph (a twelfth of the size wide) when its alpha is above 0.
     pub outline: [f32; 4],
     pub pivot: Pivot,
     /// The label's own offset in its game object (engine.md section 2); labels face the
@@ -142,7 +144,7 @@ pub struct LabelSpec {
     pub position: [f32; 3],
 }
 
-/// `size` when a label gives none: the 8×8 font at 2×, like `draw_text`.
+/// `size` (pixels per em of the built-in face) when a label gives none, like `draw_text`.
 pub const DEFAULT_LABEL_SIZE: f32 = 16.0;
 
 /// Which point of the text block sits at the object's position (Defold's pivots).

@@ -12,6 +12,7 @@ mod classic;
 mod debug_draw;
 mod draw;
 mod gfx;
+mod gui;
 mod image;
 mod labels;
 mod material;
@@ -32,6 +33,7 @@ pub use draw::{
     TextureHandle, bone_rows,
 };
 pub use gfx::{Gfx, WindowConfig, display_available};
+pub use gui::{GuiCall, GuiRenderer};
 pub use image::{Comparison, Image, compare};
 pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, parse_material};
 pub use mesh::{GpuModel, node_world_matrices};

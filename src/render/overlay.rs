@@ -1,88 +1,75 @@
 //! The overlay Defold's render script draws on top of the scene: `draw_text` (screen pixels
-//! from the bottom-left, the built-in 8×8 bitmap font at 2× scale) and `draw_line` (world space),
-//! one frame each, and the label components of the draw list (`labels`), in the same font. The
-//! font is `font8x8` (public domain glyphs, MIT-licensed crate): ASCII and Latin-1; any other
-//! character renders as a box.
+//! from the bottom-left, the built-in TrueType face at the message's `size`) and `draw_line`
+//! (world space), one frame each, and the label components of the draw list (`labels`), all
+//! text through one glyph atlas (`project::font::atlas`) that grows with the glyphs drawn.
+use crate::project::font::atlas::{ATLAS_SIZE, GlyphAtlas};
+use crate::project::font::quads::{FLOATS, TextEffects, push_text};
+use crate::project::font::{Face, TextStyle};
 use glam::Mat4;
 use glow::HasContext;
+use std::sync::Arc;
 
 const VERTEX_SOURCE: &str = include_str!("../../shaders/overlay.vp");
 const FRAGMENT_SOURCE: &str = include_str!("../../shaders/overlay.fp");
 
-/// Pixels per font pixel: 8×8 glyphs become 16×16 on screen.
-pub const TEXT_SCALE: f32 = 2.0;
-/// Screen pixels from one glyph to the next, and from one line to the next.
-pub const GLYPH_ADVANCE: f32 = 8.0 * TEXT_SCALE;
-/// The atlas: 16 × 16 glyph cells of 8 × 8 pixels.
-const ATLAS: usize = 128;
-/// The atlas cell of the box drawn for characters the font lacks.
-const BOX_CELL: usize = 128;
-/// Floats per vertex: position xyz, uv, rgba.
-pub(super) const FLOATS: usize = 9;
+/// A `draw_text` of this frame, laid out when drawn.
+struct QueuedText {
+    text: String,
+    at: (f32, f32),
+    color: [f32; 4],
+    size: f32,
+}
 
-/// The atlas cell of a character.
-pub(super) fn cell(c: char) -> usize {
-    match c as u32 {
-        0x20..=0x7e => c as usize,
-        0xa0..=0xff => c as usize,
-        _ => BOX_CELL,
+/// Appends the quads of `text` in screen pixels: `(x0, y0)` is the bottom-left of its first
+/// line (its descent), further lines go down. False when the atlas was emptied meanwhile.
+fn text_vertices(atlas: &mut GlyphAtlas, face: &Face, t: &QueuedText, out: &mut Vec<f32>) -> bool {
+    let layout = face.layout(&t.text, &TextStyle::sized(t.size));
+    let (ascent, descent) = face.ascent_descent(t.size);
+    // Whole pixels, so the text stays as crisp as its rasterisation.
+    let (left, top) = (t.at.0.round(), (t.at.1 + ascent + descent).round());
+    let mut place = |x: f32, y: f32| [left + x, top + y, 0.0];
+    push_text(atlas, face, &layout, t.size, [1.0; 2], &TextEffects::plain(t.color), &mut place, out)
+}
+
+/// Binds `vbo` to `vao` with the text vertex layout (position xyz, uv, rgba: [`FLOATS`]).
+///
+/// # Safety
+/// The context is current and both objects belong to it.
+pub(super) unsafe fn vertex_layout(gl: &glow::Context, vao: glow::VertexArray, vbo: glow::Buffer) {
+    // SAFETY: see the function's contract.
+    unsafe {
+        gl.bind_vertex_array(Some(vao));
+        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
+        let stride = (FLOATS * 4) as i32;
+        gl.enable_vertex_attrib_array(0);
+        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
+        gl.enable_vertex_attrib_array(1);
+        gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
+        gl.enable_vertex_attrib_array(2);
+        gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
+        gl.bind_vertex_array(None);
     }
 }
 
-fn glyph(cell: usize) -> [u8; 8] {
-    match cell {
-        0..=127 => font8x8::legacy::BASIC_LEGACY[cell],
-        160..=255 => font8x8::legacy::LATIN_LEGACY[cell - 160],
-        // An outlined box, like most fonts' missing glyph.
-        _ => [0xff, 0x81, 0x81, 0x81, 0x81, 0x81, 0x81, 0xff],
-    }
-}
-
-/// The atlas texels (one coverage byte per pixel, rows top first).
-pub fn atlas() -> Vec<u8> {
-    let mut px = vec![0u8; ATLAS * ATLAS];
-    for c in 0..256 {
-        let g = glyph(c);
-        let (cx, cy) = ((c % 16) * 8, (c / 16) * 8);
-        for (row, bits) in g.iter().enumerate() {
-            for col in 0..8 {
-                if bits & (1 << col) != 0 {
-                    px[(cy + row) * ATLAS + cx + col] = 255;
-                }
-            }
-        }
-    }
-    px
-}
-
-/// Texture coordinates of an atlas cell: left, top, right, bottom (rows run top first).
-pub(super) fn uv(c: usize) -> [f32; 4] {
-    let (u0, v0) = ((c % 16) as f32 * 8.0 / ATLAS as f32, (c / 16) as f32 * 8.0 / ATLAS as f32);
-    [u0, v0, u0 + 8.0 / ATLAS as f32, v0 + 8.0 / ATLAS as f32]
-}
-
-/// Appends the quads of `text` (two triangles a glyph) in screen pixels, starting with the
-/// bottom-left of its first glyph at `(x0, y0)`.
-fn text_vertices(text: &str, (x0, y0): (f32, f32), color: [f32; 4], out: &mut Vec<f32>) {
-    let (mut x, mut y) = (x0, y0);
-    let size = GLYPH_ADVANCE;
-    for ch in text.chars() {
-        if ch == '\n' {
-            x = x0;
-            y -= size;
-            continue;
-        }
-        if ch != ' ' {
-            let [u0, v0, u1, v1] = uv(cell(ch));
-            // The atlas rows run top first, so the glyph's top (v0) is at y + size.
-            let corners = [(x, y, u0, v1), (x + size, y, u1, v1), (x + size, y + size, u1, v0), (x, y + size, u0, v0)];
-            for i in [0, 1, 2, 0, 2, 3] {
-                let (px, py, u, v) = corners[i];
-                out.extend_from_slice(&[px, py, 0.0, u, v]);
-                out.extend_from_slice(&color);
-            }
-        }
-        x += size;
+/// Uploads every texel of `atlas` into the bound `ATLAS_SIZE`² R8 texture.
+///
+/// # Safety
+/// The context is current and that texture is bound to `TEXTURE_2D`.
+pub(super) unsafe fn upload_atlas(gl: &glow::Context, atlas: &GlyphAtlas) {
+    // SAFETY: see the function's contract; the texels are ATLAS_SIZE² bytes.
+    unsafe {
+        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+        gl.tex_sub_image_2d(
+            glow::TEXTURE_2D,
+            0,
+            0,
+            0,
+            ATLAS_SIZE as i32,
+            ATLAS_SIZE as i32,
+            glow::RED,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(atlas.texels())),
+        );
     }
 }
 
@@ -94,11 +81,19 @@ pub struct Overlay {
     texture: glow::Texture,
     u_viewproj: Option<glow::UniformLocation>,
     u_font: Option<glow::UniformLocation>,
-    /// This frame's line vertices, then (after `lines_end`) its text vertices.
+    /// This frame's line vertices.
     lines: Vec<f32>,
+    /// This frame's `draw_text`s, and their quads once laid out.
+    queued: Vec<QueuedText>,
     texts: Vec<f32>,
     /// Label quads, already in normalised device coordinates.
     labels: Vec<f32>,
+    /// Every glyph drawn, uploaded to `texture` when it changed.
+    atlas: GlyphAtlas,
+    /// The atlas generation this frame's first quads were made in (see [`push_text`]).
+    frame_generation: Option<u32>,
+    stale: bool,
+    face: Arc<Face>,
     /// The vertex bytes uploaded, kept so a frame with text allocates nothing.
     bytes: Vec<u8>,
 }
@@ -138,7 +133,7 @@ impl Overlay {
     pub fn new(gl: &glow::Context) -> Result<Overlay, String> {
         let (program, vao, vbo) =
             quad_pipeline(gl, ("shaders/overlay.vp", VERTEX_SOURCE), ("shaders/overlay.fp", FRAGMENT_SOURCE))?;
-        let texels = atlas();
+        let atlas = GlyphAtlas::default();
         // SAFETY: the context is current; the texel layout matches the data.
         unsafe {
             let texture = gl.create_texture()?;
@@ -148,15 +143,15 @@ impl Overlay {
                 glow::TEXTURE_2D,
                 0,
                 glow::R8 as i32,
-                ATLAS as i32,
-                ATLAS as i32,
+                ATLAS_SIZE as i32,
+                ATLAS_SIZE as i32,
                 0,
                 glow::RED,
                 glow::UNSIGNED_BYTE,
-                glow::PixelUnpackData::Slice(Some(&texels)),
+                glow::PixelUnpackData::Slice(Some(atlas.texels())),
             );
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::NEAREST as i32);
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::NEAREST as i32);
+            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
+            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
             gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
             gl.bind_texture(glow::TEXTURE_2D, None);
@@ -170,8 +165,13 @@ impl Overlay {
                 u_viewproj,
                 u_font,
                 lines: Vec::new(),
+                queued: Vec::new(),
                 texts: Vec::new(),
                 labels: Vec::new(),
+                atlas,
+                frame_generation: None,
+                stale: false,
+                face: Face::default_face(),
                 bytes: Vec::new(),
             })
         }
@@ -185,20 +185,37 @@ impl Overlay {
         }
     }
 
-    /// Queues screen text (pixels from the bottom-left) for the next [`Overlay::draw`].
-    pub fn text(&mut self, text: &str, at: (f32, f32), color: [f32; 4]) {
-        text_vertices(text, at, color, &mut self.texts);
+    /// Queues screen text (pixels from the bottom-left, `size` pixels per em) for the next
+    /// [`Overlay::draw`].
+    pub fn text(&mut self, text: &str, at: (f32, f32), color: [f32; 4], size: f32) {
+        self.queued.push(QueuedText { text: text.to_string(), at, color, size });
     }
 
     /// Queues the list's labels for the next [`Overlay::draw`], seen through its camera in a
     /// `size` pixel window.
     pub fn labels(&mut self, list: &super::DrawList, size: (u32, u32)) {
-        super::labels::label_vertices(list, size, &mut self.labels);
+        self.frame_generation.get_or_insert(self.atlas.generation());
+        let fresh = super::labels::label_vertices(list, size, &mut self.atlas, &self.face, &mut self.labels);
+        self.stale |= !fresh;
     }
 
     /// Draws what was queued, lines through `view_proj`, labels depth-tested against the scene,
     /// text in a `size` pixel window on top, and empties the queue.
     pub fn draw(&mut self, gl: &glow::Context, view_proj: Mat4, size: (u32, u32)) {
+        self.frame_generation.get_or_insert(self.atlas.generation());
+        for t in std::mem::take(&mut self.queued) {
+            self.stale |= !text_vertices(&mut self.atlas, &self.face, &t, &mut self.texts);
+        }
+        // The atlas filled up and was emptied while this frame's quads were made: some point
+        // at texels that are gone. Their text is left out of this one frame (the next lays it
+        // out again) rather than drawn as other glyphs.
+        if self.stale || self.frame_generation != Some(self.atlas.generation()) {
+            warn_stale();
+            self.texts.clear();
+            self.labels.clear();
+        }
+        self.stale = false;
+        self.frame_generation = None;
         if self.lines.is_empty() && self.texts.is_empty() && self.labels.is_empty() {
             return;
         }
@@ -222,6 +239,9 @@ impl Overlay {
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.bytes, glow::STREAM_DRAW);
             gl.active_texture(glow::TEXTURE0);
             gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
+            if self.atlas.take_dirty() {
+                upload_atlas(gl, &self.atlas);
+            }
             gl.uniform_1_i32(self.u_font.as_ref(), 0);
             gl.disable(glow::CULL_FACE);
             // Lines and text are on top of everything (gameplay.md section 3): a bone line inside
@@ -248,7 +268,10 @@ impl Overlay {
             }
             if text_vertices > 0 {
                 gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &screen.to_cols_array());
+                gl.enable(glow::BLEND);
+                gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
                 gl.draw_arrays(glow::TRIANGLES, line_vertices + label_vertices, text_vertices);
+                gl.disable(glow::BLEND);
             }
             gl.enable(glow::DEPTH_TEST);
             gl.bind_texture(glow::TEXTURE_2D, None);
@@ -268,32 +291,42 @@ impl Overlay {
     }
 }
 
+#[cold]
+fn warn_stale() {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    WARNED
+        .call_once(|| log::warn!("text: one frame's glyphs overflowed the glyph atlas; that frame's text is left out"));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn characters_map_to_their_cells_and_unknown_ones_to_the_box() {
-        assert_eq!(cell('A'), 65);
-        assert_eq!(cell('é'), 0xe9);
-        assert_eq!(cell('€'), BOX_CELL);
-        assert_eq!(glyph(BOX_CELL)[0], 0xff);
-        let a = atlas();
-        // 'A' has ink; the space does not.
-        let ink = |c: usize| (0..8).any(|r| (0..8).any(|x| a[((c / 16) * 8 + r) * ATLAS + (c % 16) * 8 + x] != 0));
-        assert!(ink(65) && ink(BOX_CELL) && !ink(32));
-    }
-
-    #[test]
     fn text_lays_out_left_to_right_and_down_on_newlines() {
+        let face = Face::default_face();
+        let mut atlas = GlyphAtlas::default();
         let mut v = Vec::new();
-        text_vertices("ab\nc d", (10.0, 100.0), [1.0; 4], &mut v);
+        let t = QueuedText { text: "ab\nc d".into(), at: (10.0, 100.0), color: [1.0; 4], size: 32.0 };
+        assert!(text_vertices(&mut atlas, &face, &t, &mut v));
         // a, b, c, d: 4 glyphs of 6 vertices (the space draws nothing).
         assert_eq!(v.len(), 4 * 6 * FLOATS);
         let x_of = |glyph: usize| v[glyph * 6 * FLOATS];
         let y_of = |glyph: usize| v[glyph * 6 * FLOATS + 1];
-        assert_eq!((x_of(0), x_of(1)), (10.0, 10.0 + GLYPH_ADVANCE));
-        assert_eq!((x_of(2), y_of(2)), (10.0, 100.0 - GLYPH_ADVANCE));
-        assert_eq!(x_of(3), 10.0 + 2.0 * GLYPH_ADVANCE);
+        // b right of a by about a's advance; c under a, one line down; d right of c.
+        let advance = face.advance(face.glyph('a'), 32.0);
+        assert!((x_of(1) - x_of(0) - advance).abs() < 3.0, "{} {}", x_of(0), x_of(1));
+        assert!((x_of(2) - x_of(0)).abs() < 1.0);
+        assert!((y_of(0) - y_of(2) - face.line_height(32.0)).abs() < 2.0);
+        assert!(x_of(3) > x_of(2) + advance);
+        // The first line sits just above y0: its baseline at y0 + descent, its glyphs within
+        // the line.
+        let (_, descent) = face.ascent_descent(32.0);
+        assert!((y_of(0) - (100.0 + descent).round()).abs() <= 2.5, "{}", y_of(0));
+        // A bigger size: a wider text.
+        let mut w = Vec::new();
+        let big = QueuedText { size: 64.0, ..t };
+        assert!(text_vertices(&mut atlas, &face, &big, &mut w));
+        assert!(w[6 * FLOATS] - w[0] > 1.8 * (x_of(1) - x_of(0)));
     }
 }

@@ -37,6 +37,8 @@ pub enum ComponentRef {
     CollisionObject(u32),
     /// Index into the world's sprites.
     Sprite(u32),
+    /// Index into the world's GUI scenes.
+    Gui(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

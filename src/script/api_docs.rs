@@ -136,6 +136,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "A nil `camera` means the camera drawn now (the first enabled one). Camera properties for `go.get`/`go.set`: `fov`, `near_z`, `far_z`, `orthographic_zoom` (numbers) and `aspect_ratio` (read only: the window's). Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
     },
     Namespace {
+        name: "gui",
+        doc: "The nodes of a gui component, from its .gui_script.",
+        examples: &["../gui.md"],
+        notes: "Callable only from a `.gui_script`; nodes are the script's own scene's.",
+    },
+    Namespace {
         name: "types",
         doc: "Which of Defold's value types a value is.",
         examples: &[],
@@ -640,6 +646,68 @@ pub const FUNCS: &[Func] = &[
         "vector3",
         "Beyond Defold: the window pixel of a world point, and its distance in front of the camera as z.",
     ),
+    // ---------------------------------------------------------------- gui
+    f("gui", "get_node", "id: string|hash", "node", "The node of that id (raises when there is none)."),
+    f("gui", "get_position", "node: node", "vector3", "The node's position in its parent's space."),
+    f("gui", "set_position", "node: node, position: vector3", "", "Moves the node."),
+    f("gui", "get_euler", "node: node", "vector3", "The node's rotation in degrees about x, y, z."),
+    f("gui", "set_euler", "node: node, euler: vector3", "", "Turns the node (degrees)."),
+    f("gui", "get_scale", "node: node", "vector3", "The node's scale."),
+    f("gui", "set_scale", "node: node, scale: number|vector3", "", "Scales the node."),
+    f("gui", "get_size", "node: node", "vector3", "The node's size."),
+    f("gui", "set_size", "node: node, size: vector3", "", "Resizes the node."),
+    f("gui", "get_color", "node: node", "vector4", "The node's colour and alpha."),
+    f("gui", "set_color", "node: node, color: vector3|vector4", "", "Sets the colour (a vector3 keeps the alpha)."),
+    f("gui", "get_outline", "node: node", "vector4", "A text node's outline colour."),
+    f("gui", "set_outline", "node: node, color: vector3|vector4", "", "Sets a text node's outline colour."),
+    f("gui", "get_shadow", "node: node", "vector4", "A text node's shadow colour."),
+    f("gui", "set_shadow", "node: node, color: vector3|vector4", "", "Sets a text node's shadow colour."),
+    f("gui", "get_alpha", "node: node", "number", "The node's alpha."),
+    f("gui", "set_alpha", "node: node, alpha: number", "", "Sets the node's alpha."),
+    f("gui", "is_enabled", "node: node", "boolean", "Whether the node (and so its children) is enabled."),
+    f("gui", "set_enabled", "node: node, enabled: boolean", "", "Enables or disables the node and its children."),
+    f("gui", "get_visible", "node: node", "boolean", "Whether the node itself is drawn."),
+    f("gui", "set_visible", "node: node, visible: boolean", "", "Shows or hides the node (not its children)."),
+    f("gui", "get_inherit_alpha", "node: node", "boolean", "Whether the node takes its parent's alpha."),
+    f("gui", "set_inherit_alpha", "node: node, inherit: boolean", "", "Makes the node take its parent's alpha or not."),
+    f("gui", "get_line_break", "node: node", "boolean", "Whether a text node wraps at its width."),
+    f("gui", "set_line_break", "node: node, line_break: boolean", "", "Makes a text node wrap at its width or not."),
+    f("gui", "get_text", "node: node", "string", "A text node's text."),
+    f("gui", "set_text", "node: node, text: string|number", "", "Sets a text node's text."),
+    f(
+        "gui",
+        "get_text_metrics_from_node",
+        "node: node",
+        "{width: number, height: number, max_ascent: number, max_descent: number}",
+        "The text's measures with the node's font, from the font's own advances.",
+    ),
+    f(
+        "gui",
+        "pick_node",
+        "node: node, x: number, y: number",
+        "boolean",
+        "Whether the screen point is on the node as drawn (rotation and clipping included).",
+    ),
+    f("gui", "get_screen_position", "node: node", "vector3", "The node's pivot point in screen pixels."),
+    f("gui", "new_box_node", "position: vector3, size?: vector3", "node", "Adds a box node."),
+    f("gui", "new_text_node", "position: vector3, text: string", "node", "Adds a text node in the built-in font."),
+    f("gui", "new_pie_node", "position: vector3, size?: vector3", "node", "Adds a pie node."),
+    f("gui", "reset_nodes", "", "", "Every node back as the scene has it; new nodes are dropped."),
+    f("gui", "set_render_order", "order: integer", "", "Draws this scene after those of lower order (0 to 15)."),
+    f(
+        "gui",
+        "animate",
+        "node: node, property: string|hash, to: number|vector3|vector4, easing: integer, duration: number, delay?: number, complete_function?: fun(self: table, node: node), playback?: integer",
+        "",
+        "Tweens a node property (position, scale, size, color, outline, shadow or one element) in go.animate's kernel: the same easings, playback modes and callbacks.",
+    ),
+    f(
+        "gui",
+        "cancel_animation",
+        "node: node, property: string|hash",
+        "",
+        "Stops a node property's tweens (no callback).",
+    ),
     // ---------------------------------------------------------------- types
     f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
     f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
@@ -952,6 +1020,12 @@ pub fn constants() -> Vec<Const> {
     for (i, n) in EASING.iter().enumerate() {
         push("go", format!("EASING_{n}"), i as f64, format!("Easing curve {i}."));
     }
+    for (i, n) in PLAYBACK.iter().enumerate() {
+        push("gui", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`gui.animate`), as go's."));
+    }
+    for (i, n) in EASING.iter().enumerate() {
+        push("gui", format!("EASING_{n}"), i as f64, format!("Easing curve {i} (`gui.animate`), as go's."));
+    }
     push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
     for (c, n) in crate::game::input::raw::WindowChange::ALL {
         let name = format!("WINDOW_EVENT_{}", n.to_uppercase());
@@ -1091,6 +1165,9 @@ const LUALS_TYPES: &str = r#"---@meta
 ---A float array of any length (`vmath.vector`), 1-based.
 ---@class vector
 ---@field [integer] number
+
+---A node of the calling .gui_script's scene (`gui.get_node`).
+---@class node
 
 ---@class matrix4
 ---@field c0 vector4

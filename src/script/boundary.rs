@@ -383,6 +383,23 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("MSG_TABLE", tag::TABLE),
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
+    {
+        use super::api::gui::{flag, which};
+        let gui = [
+            ("GUI_POSITION", which::POSITION),
+            ("GUI_EULER", which::EULER),
+            ("GUI_SCALE", which::SCALE),
+            ("GUI_SIZE", which::SIZE),
+            ("GUI_COLOR", which::COLOR),
+            ("GUI_OUTLINE", which::OUTLINE),
+            ("GUI_SHADOW", which::SHADOW),
+            ("GUI_ENABLED", flag::ENABLED),
+            ("GUI_VISIBLE", flag::VISIBLE),
+            ("GUI_INHERIT_ALPHA", flag::INHERIT_ALPHA),
+            ("GUI_LINE_BREAK", flag::LINE_BREAK),
+        ];
+        k.extend(gui.iter().map(|&(n, v)| (n, f64::from(v))));
+    }
     k
 }
 

@@ -43,6 +43,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("sound", include_str!("lua/sound.lua")),
     ("physics", include_str!("lua/physics.lua")),
     ("sprite", include_str!("lua/sprite.lua")),
+    ("gui", include_str!("lua/gui.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files
@@ -155,6 +156,14 @@ impl ScriptHost {
                 }
             }
             crate::script::constants(&lua, &globals.get::<Table>("go")?)?;
+            // gui.EASING_* and gui.PLAYBACK_* are go's (raw: the table refuses other new fields).
+            let gui: Table = globals.get("gui")?;
+            for (i, n) in api_docs::PLAYBACK.iter().enumerate() {
+                gui.raw_set(format!("PLAYBACK_{n}"), i)?;
+            }
+            for (i, n) in api_docs::EASING.iter().enumerate() {
+                gui.raw_set(format!("EASING_{n}"), i)?;
+            }
             let reads: Function = s.get("unsupported_reads")?;
             for ns in api_docs::NAMESPACES.iter().filter(|n| !n.name.is_empty()) {
                 if let Ok(t) = globals.get::<Table>(ns.name)

@@ -142,6 +142,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("blend_mode", c.blend_mode.is_some(), &[Sprite]),
         ("size_mode", c.size_mode.is_some(), &[Sprite]),
         ("billboard", c.billboard.is_some(), &[Sprite]),
+        ("gui", c.gui.is_some(), &[Gui]),
     ];
     // `prototype` is the one field of both factory types.
     let ty = if ty == CollectionFactory { Factory } else { ty };
@@ -403,7 +404,7 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         // Sinew decision: one built-in bitmap font for now; a font file would silently render
         // with the wrong glyphs, so it is refused where it is written.
         let msg = format!(
-            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in 8x8 bitmap font",
+            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in font",
             f.value
         );
         return Err(f.error(file, msg));

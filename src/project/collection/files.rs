@@ -120,6 +120,8 @@ pub(super) struct ComponentDesc {
     pub(super) blend_mode: Option<Located<String>>,
     pub(super) size_mode: Option<Located<String>>,
     pub(super) billboard: Option<Located<Value>>,
+    /// A `gui` component's `.gui` scene.
+    pub(super) gui: Option<Located<String>>,
 }
 
 /// A `.model` file, or the same fields taken from a component.
@@ -206,11 +208,12 @@ pub(super) enum ComponentType {
     Sound,
     CollisionObject,
     Sprite,
+    Gui,
 }
 
 /// The list of component types, for error messages.
 pub(super) const TYPE_NAMES: &str =
-    "script, model, camera, light, factory, collectionfactory, label, sound, collisionobject or sprite";
+    "script, model, camera, light, factory, collectionfactory, label, sound, collisionobject, sprite or gui";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -225,6 +228,7 @@ impl ComponentType {
             ComponentType::Sound => "sound",
             ComponentType::CollisionObject => "collisionobject",
             ComponentType::Sprite => "sprite",
+            ComponentType::Gui => "gui",
         }
     }
 }
@@ -261,6 +265,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "sound" => TypeField::Known(ComponentType::Sound),
             "collisionobject" => TypeField::Known(ComponentType::CollisionObject),
             "sprite" => TypeField::Known(ComponentType::Sprite),
+            "gui" => TypeField::Known(ComponentType::Gui),
             _ => TypeField::Unknown(s),
         })
     }

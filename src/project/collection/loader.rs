@@ -248,6 +248,12 @@ impl Loader<'_> {
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
             ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
+            ComponentType::Gui => match &c.gui {
+                Some(g) => ComponentKind::Gui(crate::project::gui::GuiSpec::new(crate::project::gui::load_gui(
+                    self.res, g, file,
+                )?)),
+                None => return Err(c.id.error(file, format!("gui component '{id}' needs `gui` (a .gui file)"))),
+            },
         };
         Ok(ComponentSpec { id: id.clone(), kind })
     }

@@ -55,7 +55,7 @@ pub const MODEL: &[&str] = &[
 ];
 const MODEL_MATERIAL: &[&str] = &["name", "material", "textures", "attributes"];
 const TEXTURE: &[&str] = &["sampler", "texture"];
-const FONT: &[&str] = &[
+pub const FONT: &[&str] = &[
     "font",
     "material",
     "size",
@@ -81,7 +81,7 @@ const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
 const UNSUPPORTED: &[&str] =
-    &["gui", "particlefx", "tilemap", "tilegrid", "collectionproxy", "mesh", "spinemodel", "rivemodel", "buffer"];
+    &["particlefx", "tilemap", "tilegrid", "collectionproxy", "mesh", "spinemodel", "rivemodel", "buffer"];
 
 /// `components { id: "..." component: "/path.ext" }`.
 pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
@@ -106,6 +106,10 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
         "model" => {
             out.str("type", "model", None);
             out.str("model", path, Some(&pf.value_at));
+        }
+        "gui" => {
+            out.str("type", "gui", None);
+            out.str("gui", path, Some(&pf.value_at));
         }
         "label" | "camera" | "factory" | "collectionfactory" | "sound" | "collisionobject" | "sprite" => {
             let text = cx.read(path, &pf.at)?;

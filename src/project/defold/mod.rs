@@ -11,7 +11,9 @@ use std::path::Path;
 
 pub mod collection;
 pub mod components;
+pub mod font;
 pub mod game_project;
+pub mod gui;
 pub mod input;
 #[cfg(test)]
 mod loading_tests;
@@ -83,6 +85,8 @@ pub fn parse_as<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str
             components::model(&mut cx, &msg, &mut out);
             out.done()
         }
+        "font" => font::font(&mut cx, &msg),
+        "gui" => gui::gui(&mut cx, &msg),
         _ => return Err(LoadError::new(resource, format!("Defold's .{ext} files are not read here"))),
     };
     for (at, w) in std::mem::take(&mut cx.offsets) {

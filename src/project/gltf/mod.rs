@@ -9,6 +9,7 @@ pub(crate) use accessor::Budget;
 mod anim;
 pub mod humanoid;
 mod material;
+pub(crate) use material::decode_image;
 /// Atlases decode their images under their own page budget.
 pub(crate) use material::decode_image_within;
 mod mesh;

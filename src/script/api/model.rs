@@ -65,6 +65,7 @@ pub mod kind {
     pub const SOUND: i32 = 7;
     pub const COLLISION_OBJECT: i32 = 8;
     pub const SPRITE: i32 = 9;
+    pub const GUI: i32 = 10;
 }
 
 crate::export! {
@@ -97,6 +98,7 @@ crate::export! {
             Some(ComponentRef::Sound(_)) => kind::SOUND,
             Some(ComponentRef::CollisionObject(_)) => kind::COLLISION_OBJECT,
             Some(ComponentRef::Sprite(_)) => kind::SPRITE,
+            Some(ComponentRef::Gui(_)) => kind::GUI,
         })
         .unwrap_or(kind::NONE)
     }

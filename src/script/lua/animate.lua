@@ -141,6 +141,13 @@ end
 ---------------------------------------------------------------- go.animate
 local callbacks = {}        -- callback id → { fn, owner record, url, property hash }
 local next_callback = 0
+
+-- gui.animate's callbacks share this table and numbering; `fn` is called (self, a, b).
+function S.register_anim_callback(fn, r, a, b)
+  next_callback = next_callback % 0xfffffff0 + 1
+  callbacks[next_callback] = { fn, r, a, b }
+  return next_callback
+end
 -- Script cell + 1 (array part) → the `self` table, field name, element ("x" …, false for a
 -- number) and whether `self` reads it in place (else Lua mirrors it). A cell only outlives its
 -- script instance until the object's deletion releases it, so the loops need no liveness check.

@@ -1,0 +1,156 @@
+use super::atlas::{GlyphAtlas, raster_size};
+use super::file::load_font;
+use super::*;
+use crate::project::Resources;
+use crate::project::json::Located;
+
+fn face() -> Arc<Face> {
+    Face::default_face()
+}
+
+fn path(p: &str) -> Located<String> {
+    Located { value: p.to_string(), at: None }
+}
+
+fn with_files(files: &[(&str, &[u8])]) -> Resources {
+    Resources::demo().with_overlay(files.iter().map(|(p, b)| (p.to_string(), b.to_vec())).collect())
+}
+
+#[test]
+fn metrics_are_the_faces_own_advances_and_kerning() {
+    let f = face();
+    let size = 32.0;
+    let text = "Sinew, AVA";
+    let l = f.layout(text, &TextStyle::sized(size));
+    // The width is the sum of the face's advances plus its kerning pairs, nothing made up.
+    let glyphs: Vec<u16> = text.chars().map(|c| f.glyph(c)).collect();
+    let mut expected = 0.0;
+    for (i, g) in glyphs.iter().enumerate() {
+        if i > 0 {
+            expected += f.kern(glyphs[i - 1], *g, size);
+        }
+        expected += f.advance(*g, size);
+    }
+    assert!((l.width - expected).abs() < 1e-3, "{} vs {expected}", l.width);
+    assert!(f.advance(f.glyph('W'), size) > f.advance(f.glyph('i'), size), "a proportional face");
+    let (a, d) = f.ascent_descent(size);
+    assert_eq!((l.max_ascent, l.max_descent, l.lines), (a, d, 1));
+    assert!((l.height - (a + d)).abs() < 1e-4);
+    // Twice the size: twice the width.
+    let big = f.layout(text, &TextStyle::sized(2.0 * size));
+    assert!((big.width - 2.0 * l.width).abs() < 0.05, "{} vs {}", big.width, l.width);
+    // The space draws nothing; every other character is one glyph.
+    assert_eq!(l.glyphs.len(), text.chars().filter(|c| !c.is_whitespace()).count());
+}
+
+#[test]
+fn lines_wrap_at_words_and_align() {
+    let f = face();
+    let mut s = TextStyle::sized(20.0);
+    let one = f.layout("aaa bbb ccc", &s);
+    let word = f.layout("aaa", &s).width;
+    s.wrap = Some(word * 2.5);
+    let wrapped = f.layout("aaa bbb ccc", &s);
+    assert_eq!(wrapped.lines, 2, "aaa bbb / ccc");
+    assert!(wrapped.width < one.width);
+    // The second line starts at the left, one line down.
+    let c = wrapped.glyphs[6];
+    assert_eq!(c.x, 0.0);
+    assert!((c.y - (wrapped.glyphs[0].y - f.line_height(20.0))).abs() < 1e-4);
+    // Newlines and right alignment: the short line ends where the long one does.
+    let mut r = TextStyle::sized(20.0);
+    r.align = 1.0;
+    let l = f.layout("a\naaaa", &r);
+    let last_a = l.glyphs[4];
+    assert!((l.glyphs[0].x - last_a.x).abs() < 1e-3);
+    assert_eq!(l.lines, 2);
+    // UTF-8: characters, not bytes; one the face lacks is its box (glyph 0).
+    let u = f.layout("é€\u{10ffff}", &TextStyle::sized(20.0));
+    assert_eq!(u.glyphs.len(), 3);
+    assert_ne!(u.glyphs[0].glyph, 0);
+    assert_eq!(u.glyphs[2].glyph, 0);
+}
+
+#[test]
+fn hostile_sizes_and_text_are_bounded() {
+    let f = face();
+    for size in [f32::NAN, f32::INFINITY, -5.0, 1e30] {
+        let l = f.layout("abc", &TextStyle::sized(size));
+        assert!(l.width.is_finite() && l.height.is_finite(), "size {size}");
+    }
+    let long = "x".repeat(MAX_LAYOUT_CHARS + 10);
+    assert_eq!(f.layout(&long, &TextStyle::sized(1.0)).glyphs.len(), MAX_LAYOUT_CHARS);
+    assert_eq!(raster_size(4096.0), (atlas::MAX_RASTER_SIZE as u16, 16.0));
+    assert_eq!(raster_size(f32::NAN).0, 1);
+}
+
+#[test]
+fn atlas_rasterises_once_and_outlines_grow_the_glyph() {
+    let f = face();
+    let mut a = GlyphAtlas::default();
+    assert!(a.take_dirty());
+    let g = f.glyph('A');
+    let plain = a.glyph(&f, g, 32, 0).expect("A has ink");
+    assert!(a.take_dirty() && !a.take_dirty());
+    assert_eq!(a.glyph(&f, g, 32, 0), Some(plain), "cached");
+    assert!(!a.take_dirty(), "a cached glyph uploads nothing");
+    let outlined = a.glyph(&f, g, 32, 3).expect("outline");
+    assert_eq!(outlined.quad[2], plain.quad[2] + 6.0);
+    assert_eq!(outlined.quad[0], plain.quad[0] - 3.0);
+    assert_eq!(a.glyph(&f, f.glyph(' '), 32, 0), None, "a space has no ink");
+    // The texels under the glyph hold its coverage.
+    let [u0, v0, u1, v1] = plain.uv;
+    let n = atlas::ATLAS_SIZE as f32;
+    let ink: u32 = (((v0 * n) as usize)..((v1 * n) as usize))
+        .flat_map(|y| ((u0 * n) as usize..(u1 * n) as usize).map(move |x| (x, y)))
+        .map(|(x, y)| a.texels()[y * atlas::ATLAS_SIZE + x] as u32)
+        .sum();
+    assert!(ink > 255 * 20);
+    // Filling the atlas empties it and says so.
+    let before = a.generation();
+    for c in (0x21u32..0x2000).filter_map(char::from_u32) {
+        a.glyph(&f, f.glyph(c), 200, 0);
+        if a.generation() != before {
+            break;
+        }
+    }
+    assert_ne!(a.generation(), before);
+}
+
+#[test]
+fn defold_and_json_font_files_load_alike() {
+    let ttf: &[u8] = crate::project::resources::builtin(DEFAULT_FACE_PATH).unwrap();
+    let defold = b"font: \"/f.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\noutline_alpha: 1.0\noutline_width: 2.0\nshadow_alpha: 0.5\nshadow_x: 3.0\nshadow_y: -2.0\nall_chars: false\nrender_mode: MODE_SINGLE_LAYER\n";
+    let json = br#"{ "font": "/f.ttf", "size": 28, "outline_alpha": 1, "outline_width": 2, "shadow_alpha": 0.5, "shadow_x": 3, "shadow_y": -2 }"#;
+    let res = with_files(&[("/f.ttf", ttf), ("/d.font", defold), ("/j.font", json)]);
+    let d = load_font(&res, &path("/d.font"), "/x.gui", 10.0).unwrap();
+    let j = load_font(&res, &path("/j.font"), "/x.gui", 10.0).unwrap();
+    for f in [&d, &j] {
+        assert_eq!(
+            (f.size, f.outline_width, f.outline_alpha, f.shadow_alpha, f.shadow),
+            (28.0, 2.0, 1.0, 0.5, [3.0, -2.0])
+        );
+    }
+    // A bare face at the size asked for.
+    assert_eq!(load_font(&res, &path("/f.ttf"), "/x.gui", 10.0).unwrap().size, 10.0);
+    // The built-in default.font.
+    assert_eq!(load_font(&res, &path("/builtins/fonts/default.font"), "/x.gui", 1.0).unwrap().size, 14.0);
+}
+
+#[test]
+fn bad_font_files_name_the_place() {
+    let res = with_files(&[
+        ("/typo.font", b"font: \"/f.ttf\"\nsize: 28\noutline_widht: 2\n"),
+        ("/nosize.font", b"font: \"/f.ttf\"\n"),
+        ("/missing.font", b"font: \"/nope.ttf\"\nsize: 20\n"),
+        ("/junk.ttf", b"not a font at all"),
+        ("/junk.font", b"font: \"/junk.ttf\"\nsize: 20\n"),
+        ("/huge.json.font", br#"{ "font": "/f.ttf", "size": 1e9 }"#),
+    ]);
+    let err = |p: &str| load_font(&res, &path(p), "/x.gui", 10.0).unwrap_err().to_string();
+    assert!(err("/typo.font").starts_with("/typo.font:3:1: unknown field `outline_widht`"), "{}", err("/typo.font"));
+    assert!(err("/nosize.font").contains("needs `size`"), "{}", err("/nosize.font"));
+    assert!(err("/missing.font").starts_with("/missing.font:1:7:"), "{}", err("/missing.font"));
+    assert!(err("/junk.font").contains("not a TrueType/OpenType font"), "{}", err("/junk.font"));
+    assert!(err("/huge.json.font").contains("at most 2048"), "{}", err("/huge.json.font"));
+}

@@ -1,0 +1,818 @@
+//! A `.gui` file checked and resolved: templates expanded, names of parents, fonts, textures
+//! and layers turned into indices, enum names parsed, Defold's defaults applied. Every problem
+//! of a scene is reported in one error, each at its `path:line:column`.
+use super::{GuiDesc, NodeDesc};
+use crate::base::error::LoadError;
+use crate::project::Resources;
+use crate::project::font::file::{Font, load_font};
+use crate::project::json::Located;
+use crate::project::types::Pivot;
+use glam::{EulerRot, Quat, Vec3};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Nodes per scene at most (Defold's `max_nodes` default is 512; its editor allows 8192).
+pub const MAX_GUI_NODES: usize = 16384;
+/// Templates nest at most this deep (a template naming itself is a cycle, reported as such).
+const MAX_TEMPLATE_DEPTH: usize = 16;
+/// Pie perimeters have at most this many vertices.
+pub const MAX_PERIMETER_VERTICES: u32 = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NodeKind {
+    Box,
+    Text,
+    Pie,
+    /// A template's root: a transform for the template's nodes; draws nothing.
+    Template,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XAnchor {
+    None,
+    Left,
+    Right,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YAnchor {
+    None,
+    Top,
+    Bottom,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdjustMode {
+    Fit,
+    Zoom,
+    Stretch,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BlendMode {
+    Alpha,
+    Add,
+    Mult,
+    Screen,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PieBounds {
+    Ellipse,
+    Rectangle,
+}
+
+/// One image a scene's nodes may show (RGBA8, rows top first).
+#[derive(Debug, Clone)]
+pub struct GuiImage {
+    pub name: String,
+    pub path: String,
+    pub width: u32,
+    pub height: u32,
+    pub rgba: Arc<Vec<u8>>,
+}
+
+/// A node with every property resolved (the starting state `gui.reset_nodes` returns to).
+#[derive(Debug, Clone)]
+pub struct GuiNode {
+    pub id: String,
+    pub kind: NodeKind,
+    pub parent: Option<usize>,
+    pub position: Vec3,
+    pub rotation: Quat,
+    pub scale: Vec3,
+    pub size: [f32; 2],
+    /// RGBA, the node's `alpha` folded into a.
+    pub color: [f32; 4],
+    pub inherit_alpha: bool,
+    pub blend: BlendMode,
+    pub pivot: Pivot,
+    pub xanchor: XAnchor,
+    pub yanchor: YAnchor,
+    pub adjust_mode: AdjustMode,
+    /// True: the node takes its texture's size.
+    pub size_auto: bool,
+    /// Index in [`GuiScene::layers`]; None: the parent's layer (or none).
+    pub layer: Option<usize>,
+    pub enabled: bool,
+    pub visible: bool,
+    /// Index in [`GuiScene::images`].
+    pub texture: Option<usize>,
+    /// Border widths left, top, right, bottom in pixels of the texture.
+    pub slice9: [f32; 4],
+    pub text: String,
+    /// Index in [`GuiScene::fonts`]; text nodes without one use the built-in font.
+    pub font: Option<usize>,
+    pub line_break: bool,
+    pub outline: [f32; 4],
+    pub shadow: [f32; 4],
+    pub leading: f32,
+    pub tracking: f32,
+    pub clipping: bool,
+    pub clipping_visible: bool,
+    pub clipping_inverted: bool,
+    pub outer_bounds: PieBounds,
+    pub inner_radius: f32,
+    pub perimeter_vertices: u32,
+    pub pie_fill_angle: f32,
+}
+
+#[derive(Debug, Clone)]
+pub struct GuiScene {
+    pub path: String,
+    pub script: Option<String>,
+    /// (name, font) in file order.
+    pub fonts: Vec<(String, Font)>,
+    pub images: Vec<GuiImage>,
+    pub layers: Vec<String>,
+    /// Parents before their children, siblings in file order.
+    pub nodes: Vec<GuiNode>,
+}
+
+/// A node with Defold's defaults (`gui.new_*_node` starts from it).
+pub fn default_node(kind: NodeKind) -> GuiNode {
+    GuiNode {
+        id: String::new(),
+        kind,
+        parent: None,
+        position: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        scale: Vec3::ONE,
+        size: [100.0, 100.0],
+        color: [1.0; 4],
+        inherit_alpha: false,
+        blend: BlendMode::Alpha,
+        pivot: Pivot::Center,
+        xanchor: XAnchor::None,
+        yanchor: YAnchor::None,
+        adjust_mode: AdjustMode::Fit,
+        size_auto: false,
+        layer: None,
+        enabled: true,
+        visible: true,
+        texture: None,
+        slice9: [0.0; 4],
+        text: String::new(),
+        font: None,
+        line_break: false,
+        outline: [0.0, 0.0, 0.0, 1.0],
+        shadow: [0.0, 0.0, 0.0, 1.0],
+        leading: 1.0,
+        tracking: 0.0,
+        clipping: false,
+        clipping_visible: true,
+        clipping_inverted: false,
+        outer_bounds: PieBounds::Ellipse,
+        inner_radius: 0.0,
+        perimeter_vertices: 32,
+        pie_fill_angle: 360.0,
+    }
+}
+
+impl GuiScene {
+    pub fn node_index(&self, id: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.id == id)
+    }
+}
+
+/// The image file of `anim` in the atlas named `name` (the node's file's scope first): Ok(path),
+/// Err(atlas path) when the atlas lacks it, None when no atlas has that name.
+fn find_atlas(scopes: &[Scope], scope: usize, name: &str, anim: &str) -> Option<Result<String, String>> {
+    let hit = scopes
+        .get(scope)
+        .and_then(|s| s.atlases.get(name))
+        .or_else(|| scopes.iter().find_map(|s| s.atlases.get(name)))?;
+    Some(hit.0.get(anim).cloned().ok_or_else(|| hit.1.clone()))
+}
+
+/// Problems collected over the scene and its templates.
+#[derive(Default)]
+struct Problems(Vec<LoadError>);
+
+impl Problems {
+    fn at<T>(&mut self, v: &Located<T>, file: &str, msg: impl Into<String>) {
+        self.0.push(v.error(file, msg));
+    }
+}
+
+/// A node as read from its file, before parents are resolved.
+struct Raw {
+    desc: NodeDesc,
+    id: String,
+    /// The file it was written in (templates add nodes from other files).
+    file: String,
+    /// Its parent's id, already prefixed for template nodes.
+    parent: Option<Located<String>>,
+    /// Names of fonts, textures, layers resolve in the scene that wrote the node.
+    scope: usize,
+}
+
+/// The names a file declares: fonts, textures, layers (templates have their own).
+#[derive(Default)]
+struct Scope {
+    fonts: HashMap<String, usize>,
+    textures: HashMap<String, usize>,
+    layers: HashMap<String, usize>,
+    /// Atlas textures: name → (animation or image name → image file, the atlas's path).
+    atlases: HashMap<String, (HashMap<String, String>, String)>,
+}
+
+/// An atlas's images by name (file stem) and its animations by id (their first image): a GUI
+/// node showing `atlas/name` draws that image. Sinew decision until atlases are packed: each
+/// image is its own texture, read when a node first names it.
+fn atlas_images(
+    res: &Resources,
+    path: &str,
+    at: &Located<String>,
+    file: &str,
+    p: &mut Problems,
+) -> HashMap<String, String> {
+    use crate::project::defold::text::{self, Message, Value};
+    let mut out = HashMap::new();
+    let text = match res.read_string(path, Some(file)) {
+        Ok(t) => t,
+        Err(e) => {
+            p.at(at, file, e.message);
+            return out;
+        }
+    };
+    let msg = match text::parse(path, &text) {
+        Ok(m) => m,
+        Err(e) => {
+            p.0.extend(e);
+            return out;
+        }
+    };
+    let image_of = |m: &Message| {
+        m.first("image").and_then(|f| match &f.value {
+            Value::Str(s, _) => Some(s.clone()),
+            _ => None,
+        })
+    };
+    let stem = |s: &str| s.rsplit('/').next().unwrap_or(s).rsplit_once('.').map_or(s, |(a, _)| a).to_string();
+    for f in msg.all("images") {
+        if let Value::Message(m) = &f.value
+            && let Some(img) = image_of(m)
+        {
+            out.insert(stem(&img), img);
+        }
+    }
+    for f in msg.all("animations") {
+        if let Value::Message(m) = &f.value {
+            let id = m.first("id").and_then(|f| match &f.value {
+                Value::Str(s, _) => Some(s.clone()),
+                _ => None,
+            });
+            let first = m.all("images").find_map(|f| match &f.value {
+                Value::Message(im) => image_of(im),
+                _ => None,
+            });
+            if let (Some(id), Some(first)) = (id, first) {
+                out.insert(id, first);
+            }
+        }
+    }
+    out
+}
+
+struct Loader<'a> {
+    res: &'a Resources,
+    p: Problems,
+    fonts: Vec<(String, Font)>,
+    font_paths: HashMap<String, usize>,
+    images: Vec<GuiImage>,
+    image_paths: HashMap<String, usize>,
+    layers: Vec<String>,
+    scopes: Vec<Scope>,
+}
+
+/// Loads the `.gui` at `path` (Sinew JSON or Defold text), `referrer` naming where it is used.
+pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Result<GuiScene, LoadError> {
+    let (norm, desc): (String, GuiDesc) = crate::project::json::read(res, path, referrer)?;
+    let mut l = Loader {
+        res,
+        p: Problems::default(),
+        fonts: Vec::new(),
+        font_paths: HashMap::new(),
+        images: Vec::new(),
+        image_paths: HashMap::new(),
+        layers: Vec::new(),
+        scopes: Vec::new(),
+    };
+    let script = match &desc.script {
+        Some(s) if !s.value.is_empty() => match crate::project::json::resource_path(s, &norm) {
+            Ok(p) if res.exists(&p) => Some(p),
+            Ok(p) => {
+                l.p.at(s, &norm, format!("gui script '{p}' not found"));
+                None
+            }
+            Err(e) => {
+                l.p.0.push(e);
+                None
+            }
+        },
+        _ => None,
+    };
+    let mut raw = Vec::new();
+    let mut chain = vec![norm.clone()];
+    l.collect(&norm, &desc, "", None, &mut raw, &mut chain);
+    let nodes = l.resolve(raw);
+    if !l.p.0.is_empty() {
+        return Err(crate::project::defold::joined(l.p.0));
+    }
+    Ok(GuiScene { path: norm, script, fonts: l.fonts, images: l.images, layers: l.layers, nodes })
+}
+
+fn vector(v: &Option<Located<Vec<f32>>>, defaults: [f32; 4], min: usize, file: &str, p: &mut Problems) -> [f32; 4] {
+    let Some(v) = v else { return defaults };
+    if v.value.len() < min || v.value.len() > 4 || v.value.iter().any(|x| !x.is_finite()) {
+        p.at(v, file, format!("expected {min} to 4 finite numbers"));
+        return defaults;
+    }
+    let mut out = defaults;
+    out[..v.value.len()].copy_from_slice(&v.value);
+    out
+}
+
+/// An enum field: Defold's constant (`XANCHOR_LEFT`) or its short name (`left`).
+fn choice<T: Copy>(
+    v: &Option<Located<String>>,
+    prefix: &str,
+    options: &[(&str, T)],
+    default: T,
+    file: &str,
+    p: &mut Problems,
+) -> T {
+    let Some(v) = v else { return default };
+    let name = v.value.strip_prefix(prefix).unwrap_or(&v.value).to_ascii_lowercase();
+    match options.iter().find(|(n, _)| *n == name) {
+        Some((_, t)) => *t,
+        None => {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            p.at(v, file, format!("unknown value '{}' (expected {})", v.value, names.join(", ")));
+            default
+        }
+    }
+}
+
+impl Loader<'_> {
+    /// Declares `desc`'s fonts, textures and layers, then adds its nodes to `out`, each id
+    /// prefixed with `prefix` and its root nodes parented to `root` (a template's node).
+    fn collect(
+        &mut self,
+        file: &str,
+        desc: &GuiDesc,
+        prefix: &str,
+        root: Option<&str>,
+        out: &mut Vec<Raw>,
+        chain: &mut Vec<String>,
+    ) {
+        let scope = self.declare(file, desc);
+        // Nodes this file writes for its templates' children (`template_node_child`) replace
+        // the template's own.
+        let overrides: Vec<String> = desc
+            .nodes
+            .iter()
+            .filter(|n| n.template_node_child == Some(true))
+            .filter_map(|n| n.id.clone())
+            .map(|i| i.value)
+            .collect();
+        for n in &desc.nodes {
+            if out.len() >= MAX_GUI_NODES {
+                self.p.0.push(LoadError::new(file, format!("more than {MAX_GUI_NODES} nodes")));
+                return;
+            }
+            let Some(id) = &n.id else {
+                self.p.0.push(LoadError::new(file, "a node needs an `id`"));
+                continue;
+            };
+            if id.value.is_empty() {
+                self.p.at(id, file, "a node's `id` must not be empty");
+                continue;
+            }
+            let full = format!("{prefix}{}", id.value);
+            if out.iter().any(|r: &Raw| r.id == full) {
+                if n.template_node_child != Some(true) {
+                    self.p.at(id, file, format!("node id '{full}' is used twice"));
+                }
+                continue;
+            }
+            let parent = match &n.parent {
+                Some(pa) if !pa.value.is_empty() => {
+                    Some(Located { value: format!("{prefix}{}", pa.value), at: pa.at.clone() })
+                }
+                _ => root.map(|r| Located { value: r.to_string(), at: None }),
+            };
+            let is_template = n.kind.as_ref().is_some_and(|k| {
+                let k = k.value.to_ascii_lowercase();
+                k == "type_template" || k == "template"
+            });
+            out.push(Raw { desc: n.clone(), id: full.clone(), file: file.to_string(), parent, scope });
+            if is_template {
+                self.template(file, n, &full, &overrides, out, chain);
+            }
+        }
+    }
+
+    fn template(
+        &mut self,
+        file: &str,
+        n: &NodeDesc,
+        full: &str,
+        overrides: &[String],
+        out: &mut Vec<Raw>,
+        chain: &mut Vec<String>,
+    ) {
+        let Some(t) = n.template.as_ref().filter(|t| !t.value.is_empty()) else {
+            if let Some(id) = &n.id {
+                self.p.at(id, file, "a template node needs `template` (a .gui file)");
+            }
+            return;
+        };
+        let loaded: Result<(String, GuiDesc), LoadError> = crate::project::json::read(self.res, t, file);
+        let (tpath, tdesc) = match loaded {
+            Ok(x) => x,
+            Err(e) => return self.p.0.push(e),
+        };
+        if chain.contains(&tpath) {
+            return self.p.at(t, file, format!("template cycle: {} -> {tpath}", chain.join(" -> ")));
+        }
+        if chain.len() >= MAX_TEMPLATE_DEPTH {
+            return self.p.at(t, file, format!("templates nest deeper than {MAX_TEMPLATE_DEPTH}"));
+        }
+        chain.push(tpath.clone());
+        let start = out.len();
+        self.collect(&tpath, &tdesc, &format!("{full}/"), Some(full), out, chain);
+        chain.pop();
+        // Children the outer file writes itself win: drop the template's copies.
+        let mut k = start;
+        while k < out.len() {
+            if overrides.contains(&out[k].id) {
+                out.remove(k);
+            } else {
+                k += 1;
+            }
+        }
+    }
+
+    fn declare(&mut self, file: &str, desc: &GuiDesc) -> usize {
+        let mut scope = Scope::default();
+        for f in &desc.fonts {
+            let key = match crate::project::json::resource_path(&f.font, file) {
+                Ok(k) => k,
+                Err(e) => {
+                    self.p.0.push(e);
+                    continue;
+                }
+            };
+            let index = match self.font_paths.get(&key) {
+                Some(&i) => i,
+                None => match load_font(self.res, &f.font, file, 16.0) {
+                    Ok(font) => {
+                        self.fonts.push((f.name.value.clone(), font));
+                        self.font_paths.insert(key, self.fonts.len() - 1);
+                        self.fonts.len() - 1
+                    }
+                    Err(e) => {
+                        self.p.0.push(e);
+                        continue;
+                    }
+                },
+            };
+            scope.fonts.insert(f.name.value.clone(), index);
+        }
+        for t in &desc.textures {
+            let key = match crate::project::json::resource_path(&t.texture, file) {
+                Ok(k) => k,
+                Err(e) => {
+                    self.p.0.push(e);
+                    continue;
+                }
+            };
+            if key.ends_with(".atlas") {
+                let images = atlas_images(self.res, &key, &t.texture, file, &mut self.p);
+                scope.atlases.insert(t.name.value.clone(), (images, key));
+                continue;
+            }
+            let index = match self.image_paths.get(&key) {
+                Some(&i) => i,
+                None => match self.image(file, &t.name.value, &key, &t.texture) {
+                    Some(img) => {
+                        self.images.push(img);
+                        self.image_paths.insert(key, self.images.len() - 1);
+                        self.images.len() - 1
+                    }
+                    None => continue,
+                },
+            };
+            scope.textures.insert(t.name.value.clone(), index);
+        }
+        for layer in &desc.layers {
+            let index = match self.layers.iter().position(|l| *l == layer.name.value) {
+                Some(i) => i,
+                None => {
+                    self.layers.push(layer.name.value.clone());
+                    self.layers.len() - 1
+                }
+            };
+            scope.layers.insert(layer.name.value.clone(), index);
+        }
+        self.scopes.push(scope);
+        self.scopes.len() - 1
+    }
+
+    /// An image file (PNG or JPEG). Atlases are not read yet: they are reported as such.
+    fn image(&mut self, file: &str, name: &str, path: &str, at: &Located<String>) -> Option<GuiImage> {
+        if path.ends_with(".tilesource") {
+            self.p.at(
+                at,
+                file,
+                format!("texture '{name}': {path}: atlases in GUI scenes are not supported yet; name an image"),
+            );
+            return None;
+        }
+        let bytes = match self.res.read(path, Some(file)) {
+            Ok(b) => b,
+            Err(e) => {
+                self.p.at(at, file, e.message);
+                return None;
+            }
+        };
+        match crate::project::gltf::decode_image(&bytes) {
+            Ok((width, height, rgba)) => {
+                Some(GuiImage { name: name.to_string(), path: path.to_string(), width, height, rgba: Arc::new(rgba) })
+            }
+            Err(e) => {
+                self.p.at(at, file, format!("texture '{name}': {path}: {e}"));
+                None
+            }
+        }
+    }
+
+    /// Parents resolved (unknown ones and cycles reported), nodes ordered parents first.
+    fn resolve(&mut self, raw: Vec<Raw>) -> Vec<GuiNode> {
+        let index: HashMap<&str, usize> = raw.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
+        let mut parent: Vec<Option<usize>> = vec![None; raw.len()];
+        for (i, r) in raw.iter().enumerate() {
+            if let Some(pa) = &r.parent {
+                match index.get(pa.value.as_str()) {
+                    Some(&j) => parent[i] = Some(j),
+                    None => self.p.at(pa, &r.file, format!("node '{}': unknown parent '{}'", r.id, pa.value)),
+                }
+            }
+        }
+        // Cycles: walking up from a node must end within the node count.
+        let in_cycle: Vec<bool> = (0..raw.len())
+            .map(|i| {
+                let mut at = i;
+                for _ in 0..=raw.len() {
+                    match parent[at] {
+                        Some(j) if j == i => return true,
+                        Some(j) => at = j,
+                        None => return false,
+                    }
+                }
+                false
+            })
+            .collect();
+        for (i, r) in raw.iter().enumerate() {
+            if in_cycle[i] {
+                let pa = r.parent.as_ref().map_or_else(String::new, |p| p.value.clone());
+                match &r.parent {
+                    Some(p) => self.p.at(p, &r.file, format!("node '{}': parent '{pa}' makes a cycle", r.id)),
+                    None => self.p.0.push(LoadError::new(&r.file, format!("node '{}' is in a parent cycle", r.id))),
+                }
+                parent[i] = None;
+            }
+        }
+        // Depth-first from the roots, siblings in file order.
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); raw.len()];
+        let mut roots = Vec::new();
+        for (i, pa) in parent.iter().enumerate() {
+            match pa {
+                Some(j) => children[*j].push(i),
+                None => roots.push(i),
+            }
+        }
+        let mut order = Vec::with_capacity(raw.len());
+        let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+        while let Some(i) = stack.pop() {
+            order.push(i);
+            stack.extend(children[i].iter().rev());
+        }
+        let mut new_index = vec![0usize; raw.len()];
+        for (k, &i) in order.iter().enumerate() {
+            new_index[i] = k;
+        }
+        order.iter().map(|&i| self.node(&raw[i], parent[i].map(|j| new_index[j]))).collect()
+    }
+
+    fn node(&mut self, r: &Raw, parent: Option<usize>) -> GuiNode {
+        let (d, file) = (&r.desc, r.file.as_str());
+        let p = &mut self.p;
+        let kind = choice(
+            &d.kind,
+            "TYPE_",
+            &[
+                ("box", NodeKind::Box),
+                ("text", NodeKind::Text),
+                ("pie", NodeKind::Pie),
+                ("template", NodeKind::Template),
+            ],
+            NodeKind::Box,
+            file,
+            p,
+        );
+        let position = vector(&d.position, [0.0; 4], 2, file, p);
+        let scale = vector(&d.scale, [1.0; 4], 2, file, p);
+        let size = vector(&d.size, [100.0, 100.0, 0.0, 0.0], 2, file, p);
+        let color = vector(&d.color, [1.0; 4], 3, file, p);
+        let rotation = match (&d.rotation, &d.euler) {
+            (_, Some(_)) => {
+                let e = vector(&d.euler, [0.0; 4], 3, file, p);
+                Quat::from_euler(EulerRot::ZYX, e[2].to_radians(), e[1].to_radians(), e[0].to_radians())
+            }
+            (Some(_), None) => {
+                let q = vector(&d.rotation, [0.0, 0.0, 0.0, 1.0], 4, file, p);
+                Quat::from_xyzw(q[0], q[1], q[2], q[3]).normalize()
+            }
+            _ => Quat::IDENTITY,
+        };
+        let pivot = match &d.pivot {
+            None => Pivot::Center,
+            Some(v) => Pivot::parse(&v.value).unwrap_or_else(|| {
+                p.at(v, file, format!("unknown pivot '{}' (expected {})", v.value, Pivot::NAMES));
+                Pivot::Center
+            }),
+        };
+        let xanchor = choice(
+            &d.xanchor,
+            "XANCHOR_",
+            &[("none", XAnchor::None), ("left", XAnchor::Left), ("right", XAnchor::Right)],
+            XAnchor::None,
+            file,
+            p,
+        );
+        let yanchor = choice(
+            &d.yanchor,
+            "YANCHOR_",
+            &[("none", YAnchor::None), ("top", YAnchor::Top), ("bottom", YAnchor::Bottom)],
+            YAnchor::None,
+            file,
+            p,
+        );
+        let adjust_mode = choice(
+            &d.adjust_mode,
+            "ADJUST_MODE_",
+            &[("fit", AdjustMode::Fit), ("zoom", AdjustMode::Zoom), ("stretch", AdjustMode::Stretch)],
+            AdjustMode::Fit,
+            file,
+            p,
+        );
+        let blend = choice(
+            &d.blend_mode,
+            "BLEND_MODE_",
+            &[
+                ("alpha", BlendMode::Alpha),
+                ("add", BlendMode::Add),
+                ("add_alpha", BlendMode::Add),
+                ("mult", BlendMode::Mult),
+                ("screen", BlendMode::Screen),
+            ],
+            BlendMode::Alpha,
+            file,
+            p,
+        );
+        let size_auto = choice(&d.size_mode, "SIZE_MODE_", &[("manual", false), ("auto", true)], false, file, p);
+        let outer_bounds = choice(
+            &d.outer_bounds,
+            "PIEBOUNDS_",
+            &[("ellipse", PieBounds::Ellipse), ("rectangle", PieBounds::Rectangle)],
+            PieBounds::Ellipse,
+            file,
+            p,
+        );
+        let clipping =
+            choice(&d.clipping_mode, "CLIPPING_MODE_", &[("none", false), ("stencil", true)], false, file, p);
+        // A name resolves in the file that wrote the node, else in any file of the scene (an
+        // outer file's copy of a template child names the template's fonts and textures).
+        let scopes = &self.scopes;
+        let find =
+            |pick: &dyn Fn(&Scope) -> Option<usize>| pick(&scopes[r.scope]).or_else(|| scopes.iter().find_map(pick));
+        let layer = match &d.layer {
+            Some(l) if !l.value.is_empty() => match find(&|s: &Scope| s.layers.get(&l.value).copied()) {
+                Some(i) => Some(i),
+                None => {
+                    p.at(l, file, format!("node '{}': unknown layer '{}'", r.id, l.value));
+                    None
+                }
+            },
+            _ => None,
+        };
+        // `texture` is an image's name, or `atlas/animation` (the name before the slash).
+        let texture = match &d.texture {
+            Some(t) if !t.value.is_empty() => {
+                let (name, anim) = t.value.split_once('/').unwrap_or((&t.value, ""));
+                let atlas = find_atlas(&self.scopes, r.scope, name, anim);
+                match (find(&|s: &Scope| s.textures.get(name).copied()), atlas) {
+                    (Some(i), _) => Some(i),
+                    (None, Some(Ok(image))) => {
+                        let full = format!("{name}/{anim}");
+                        match self.image_paths.get(&image) {
+                            Some(&i) => Some(i),
+                            None => match self.image(file, &full, &image, t) {
+                                Some(img) => {
+                                    self.images.push(img);
+                                    self.image_paths.insert(image, self.images.len() - 1);
+                                    Some(self.images.len() - 1)
+                                }
+                                None => None,
+                            },
+                        }
+                    }
+                    (None, Some(Err(atlas_path))) => {
+                        self.p.at(
+                            t,
+                            file,
+                            format!("node '{}': atlas {atlas_path} has no image or animation '{anim}'", r.id),
+                        );
+                        None
+                    }
+                    (None, None) => {
+                        self.p.at(t, file, format!("node '{}': unknown texture '{}'", r.id, t.value));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
+        let p = &mut self.p;
+        let scopes = &self.scopes;
+        let find =
+            |pick: &dyn Fn(&Scope) -> Option<usize>| pick(&scopes[r.scope]).or_else(|| scopes.iter().find_map(pick));
+        let font = match &d.font {
+            Some(f) if !f.value.is_empty() => match find(&|s: &Scope| s.fonts.get(&f.value).copied()) {
+                Some(i) => Some(i),
+                None => {
+                    p.at(f, file, format!("node '{}': missing font '{}' (not in the scene's `fonts`)", r.id, f.value));
+                    None
+                }
+            },
+            _ => None,
+        };
+        let perimeter_vertices = match &d.perimeter_vertices {
+            None => 32,
+            Some(v) if v.value >= 2.0 && v.value <= MAX_PERIMETER_VERTICES as f64 => v.value as u32,
+            Some(v) => {
+                p.at(v, file, format!("perimeter_vertices must be from 2 to {MAX_PERIMETER_VERTICES}"));
+                32
+            }
+        };
+        let finite = |x: Option<f32>, default: f32| x.filter(|v| v.is_finite()).unwrap_or(default);
+        let mut color = color;
+        color[3] *= finite(d.alpha, 1.0);
+        let mut outline = vector(&d.outline, [0.0, 0.0, 0.0, 1.0], 3, file, p);
+        outline[3] *= finite(d.outline_alpha, 1.0);
+        let mut shadow = vector(&d.shadow, [0.0, 0.0, 0.0, 1.0], 3, file, p);
+        shadow[3] *= finite(d.shadow_alpha, 1.0);
+        // Defold writes outline and shadow colours with alpha 1 by default but draws them only
+        // when the font has an outline or shadow; Sinew does the same through the font.
+        let slice9 = vector(&d.slice9, [0.0; 4], 4, file, p).map(|v| v.max(0.0));
+        GuiNode {
+            id: r.id.clone(),
+            kind,
+            parent,
+            position: Vec3::new(position[0], position[1], position[2]),
+            rotation,
+            scale: Vec3::new(scale[0], scale[1], scale[2]),
+            size: [size[0], size[1]],
+            color,
+            inherit_alpha: d.inherit_alpha.unwrap_or(false),
+            blend,
+            pivot,
+            xanchor,
+            yanchor,
+            adjust_mode,
+            size_auto,
+            layer,
+            enabled: d.enabled.unwrap_or(true),
+            visible: d.visible.unwrap_or(true),
+            texture,
+            slice9,
+            text: d.text.clone().unwrap_or_default(),
+            font,
+            line_break: d.line_break.unwrap_or(false),
+            outline,
+            shadow,
+            leading: finite(d.text_leading, 1.0),
+            tracking: finite(d.text_tracking, 0.0),
+            clipping,
+            clipping_visible: d.clipping_visible.unwrap_or(true),
+            clipping_inverted: d.clipping_inverted.unwrap_or(false),
+            outer_bounds,
+            inner_radius: finite(d.inner_radius, 0.0).max(0.0),
+            perimeter_vertices,
+            pie_fill_angle: finite(d.pie_fill_angle, 360.0),
+        }
+    }
+}

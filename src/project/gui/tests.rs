@@ -1,0 +1,183 @@
+use super::*;
+use crate::project::Resources;
+use crate::project::types::Pivot;
+
+fn png(w: u32, h: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w, h);
+    e.set_color(png::ColorType::Rgba);
+    let mut wr = e.write_header().unwrap();
+    wr.write_image_data(&vec![200u8; (w * h * 4) as usize]).unwrap();
+    drop(wr);
+    out
+}
+
+fn res(files: &[(&str, &[u8])]) -> Resources {
+    Resources::demo().with_overlay(files.iter().map(|(p, b)| (p.to_string(), b.to_vec())).collect())
+}
+
+fn load(r: &Resources, path: &str) -> Result<GuiScene, crate::base::error::LoadError> {
+    load_gui(r, &Located { value: path.to_string(), at: None }, "/main.collection")
+}
+
+const JSON: &str = r#"{
+  "script": "/hud.gui_script",
+  "fonts": [ { "name": "big", "font": "/builtins/fonts/default.font" } ],
+  "textures": [ { "name": "ui", "texture": "/ui.png" } ],
+  "layers": [ { "name": "back" }, { "name": "front" } ],
+  "nodes": [
+    { "id": "label", "type": "text", "parent": "panel", "text": "Gems", "font": "big", "pivot": "w", "layer": "front" },
+    { "id": "panel", "type": "box", "position": [480, 500, 0], "size": [300, 60], "texture": "ui", "slice9": [8, 8, 8, 8],
+      "xanchor": "left", "yanchor": "top", "adjust_mode": "stretch", "color": [1, 0, 0], "alpha": 0.5, "layer": "back",
+      "clipping_mode": "stencil" },
+    { "id": "timer", "type": "pie", "position": [900, 40, 0], "euler": [0, 0, 90], "pie_fill_angle": 270, "inner_radius": 10,
+      "outer_bounds": "rectangle", "perimeter_vertices": 16, "enabled": false }
+  ]
+}"#;
+
+const DEFOLD: &str = r#"script: "/hud.gui_script"
+fonts {
+  name: "big"
+  font: "/builtins/fonts/default.font"
+}
+textures {
+  name: "ui"
+  texture: "/ui.png"
+}
+layers {
+  name: "back"
+}
+layers {
+  name: "front"
+}
+nodes {
+  position { x: 0.0 y: 0.0 z: 0.0 w: 1.0 }
+  type: TYPE_TEXT
+  text: "Gems"
+  font: "big"
+  id: "label"
+  pivot: PIVOT_W
+  parent: "panel"
+  layer: "front"
+}
+nodes {
+  position { x: 480.0 y: 500.0 z: 0.0 w: 1.0 }
+  size { x: 300.0 y: 60.0 z: 0.0 w: 1.0 }
+  color { x: 1.0 y: 0.0 z: 0.0 w: 1.0 }
+  type: TYPE_BOX
+  texture: "ui"
+  id: "panel"
+  xanchor: XANCHOR_LEFT
+  yanchor: YANCHOR_TOP
+  adjust_mode: ADJUST_MODE_STRETCH
+  layer: "back"
+  slice9 { x: 8.0 y: 8.0 z: 8.0 w: 8.0 }
+  clipping_mode: CLIPPING_MODE_STENCIL
+  alpha: 0.5
+}
+nodes {
+  position { x: 900.0 y: 40.0 z: 0.0 w: 1.0 }
+  rotation { x: 0.0 y: 0.0 z: 90.0 w: 1.0 }
+  type: TYPE_PIE
+  id: "timer"
+  outerBounds: PIEBOUNDS_RECTANGLE
+  innerRadius: 10.0
+  perimeterVertices: 16
+  pieFillAngle: 270.0
+  enabled: false
+}
+material: "/builtins/materials/gui.material"
+adjust_reference: ADJUST_REFERENCE_PARENT
+max_nodes: 512
+"#;
+
+#[test]
+fn json_and_defold_scenes_resolve_alike() {
+    let ui = png(16, 8);
+    let r = res(&[
+        ("/hud.json.gui", JSON.as_bytes()),
+        ("/hud.gui", DEFOLD.as_bytes()),
+        ("/ui.png", &ui),
+        ("/hud.gui_script", b""),
+    ]);
+    for path in ["/hud.json.gui", "/hud.gui"] {
+        let s = load(&r, path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(s.script.as_deref(), Some("/hud.gui_script"));
+        assert_eq!(s.layers, ["back", "front"]);
+        assert_eq!((s.images.len(), s.images[0].width, s.images[0].height), (1, 16, 8));
+        assert_eq!(s.fonts[0].1.size, 14.0);
+        // Parents first: the panel, its label, then the pie.
+        let ids: Vec<&str> = s.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids, ["panel", "label", "timer"], "{path}");
+        let (panel, label, timer) = (&s.nodes[0], &s.nodes[1], &s.nodes[2]);
+        assert_eq!(label.parent, Some(0));
+        assert_eq!((label.kind, label.pivot, label.font, label.layer), (NodeKind::Text, Pivot::W, Some(0), Some(1)));
+        assert_eq!(label.text, "Gems");
+        assert_eq!(
+            (panel.xanchor, panel.yanchor, panel.adjust_mode),
+            (XAnchor::Left, YAnchor::Top, AdjustMode::Stretch)
+        );
+        assert_eq!((panel.size, panel.slice9, panel.texture, panel.clipping), ([300.0, 60.0], [8.0; 4], Some(0), true));
+        assert_eq!(panel.color, [1.0, 0.0, 0.0, 0.5]);
+        assert_eq!(
+            (timer.kind, timer.outer_bounds, timer.perimeter_vertices),
+            (NodeKind::Pie, PieBounds::Rectangle, 16)
+        );
+        assert_eq!((timer.pie_fill_angle, timer.inner_radius, timer.enabled), (270.0, 10.0, false));
+        let z = (timer.rotation * glam::Vec3::X).y;
+        assert!((z - 1.0).abs() < 1e-5, "90 degrees about z turns x into y");
+    }
+}
+
+#[test]
+fn bad_scenes_name_the_place() {
+    let r = res(&[
+        (
+            "/parent.gui",
+            b"{ \"nodes\": [\n  { \"id\": \"a\", \"parent\": \"nobody\" },\n  { \"id\": \"b\", \"parent\": \"c\" },\n  { \"id\": \"c\", \"parent\": \"b\" } ] }",
+        ),
+        ("/font.gui", b"nodes {\n  id: \"t\"\n  type: TYPE_TEXT\n  font: \"missing\"\n}\n"),
+        ("/fontfile.gui", b"fonts {\n  name: \"f\"\n  font: \"/nope.font\"\n}\n"),
+        ("/typo.gui", b"nodes {\n  id: \"t\"\n  pivto: PIVOT_N\n}\n"),
+        ("/enum.gui", b"{ \"nodes\": [ { \"id\": \"t\", \"xanchor\": \"middle\" } ] }"),
+        ("/dup.gui", b"{ \"nodes\": [ { \"id\": \"t\" }, { \"id\": \"t\" } ] }"),
+        ("/loop_a.gui", b"nodes {\n  id: \"b\"\n  type: TYPE_TEMPLATE\n  template: \"/loop_b.gui\"\n}\n"),
+        ("/loop_b.gui", b"nodes {\n  id: \"a\"\n  type: TYPE_TEMPLATE\n  template: \"/loop_a.gui\"\n}\n"),
+        ("/a.atlas", b"images {\n  image: \"/img/red.png\"\n}\n"),
+        ("/atlas.gui", b"{ \"textures\": [ { \"name\": \"t\", \"texture\": \"/a.atlas\" } ],\n  \"nodes\": [ { \"id\": \"b\", \"texture\": \"t/blue\" } ] }"),
+    ]);
+    let err = |p: &str| load(&r, p).unwrap_err().to_string();
+    let e = err("/parent.gui");
+    assert!(e.starts_with("/parent.gui:2:26: node 'a': unknown parent 'nobody'"), "{e}");
+    assert!(e.contains("/parent.gui:3:26: node 'b': parent 'c' makes a cycle"), "{e}");
+    assert!(e.contains("/parent.gui:4:26: node 'c': parent 'b' makes a cycle"), "{e}");
+    let e = err("/font.gui");
+    assert!(e.starts_with("/font.gui:4:9: node 't': missing font 'missing'"), "{e}");
+    assert!(err("/fontfile.gui").starts_with("/fontfile.gui:3:9:"), "{}", err("/fontfile.gui"));
+    assert!(err("/typo.gui").starts_with("/typo.gui:3:3: unknown field `pivto` in a gui node"), "{}", err("/typo.gui"));
+    assert!(err("/enum.gui").contains("unknown value 'middle' (expected none, left, right)"), "{}", err("/enum.gui"));
+    assert!(err("/dup.gui").contains("node id 't' is used twice"), "{}", err("/dup.gui"));
+    let e = err("/atlas.gui");
+    assert!(e.starts_with("/atlas.gui:2:38: node 'b': atlas /a.atlas has no image or animation 'blue'"), "{e}");
+    let e = err("/loop_a.gui");
+    assert!(e.contains("template cycle: /loop_a.gui -> /loop_b.gui -> /loop_a.gui"), "{e}");
+}
+
+#[test]
+fn templates_expand_under_their_node_with_overrides() {
+    let button = br#"{ "fonts": [ { "name": "f", "font": "/builtins/fonts/default.font" } ],
+      "nodes": [ { "id": "bg", "size": [200, 50] }, { "id": "label", "type": "text", "parent": "bg", "text": "OK", "font": "f" } ] }"#;
+    let menu = br#"{ "nodes": [
+      { "id": "play", "type": "template", "template": "/button.gui", "position": [0, 100, 0] },
+      { "id": "play/label", "type": "text", "parent": "play/bg", "text": "Play", "font": "f", "template_node_child": true },
+      { "id": "quit", "type": "template", "template": "/button.gui" } ] }"#;
+    let r = res(&[("/button.gui", button), ("/menu.gui", menu)]);
+    let s = load(&r, "/menu.gui").unwrap();
+    let ids: Vec<&str> = s.nodes.iter().map(|n| n.id.as_str()).collect();
+    assert_eq!(ids, ["play", "play/bg", "play/label", "quit", "quit/bg", "quit/label"]);
+    let text = |id: &str| s.nodes[s.node_index(id).unwrap()].text.clone();
+    assert_eq!((text("play/label"), text("quit/label")), ("Play".to_string(), "OK".to_string()));
+    assert_eq!(s.nodes[1].parent, Some(0));
+    assert_eq!(s.nodes[0].kind, NodeKind::Template);
+    assert_eq!(s.fonts.len(), 1, "one font, shared");
+}

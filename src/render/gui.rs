@@ -1,0 +1,218 @@
+//! Draws the GUI draw list (`game::gui`, passed in as plain slices) on top of everything, in
+//! screen pixels, independent of the camera: one call per batch, images uploaded once per file,
+//! the GUI glyph atlas uploaded when it changed, clipping through the stencil buffer.
+use crate::project::font::atlas::{ATLAS_SIZE, GlyphAtlas};
+use crate::project::gui::GuiImage;
+use glam::Mat4;
+use glow::HasContext;
+use std::collections::HashMap;
+
+const VERTEX_SOURCE: &str = include_str!("../../shaders/gui.vp");
+const FRAGMENT_SOURCE: &str = include_str!("../../shaders/gui.fp");
+
+/// What one batch draws with (the game's `GuiBatch`, without the game's types).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GuiCall {
+    /// 0 the vertex colour, 1 the glyph atlas, 2 `image`.
+    pub mode: i32,
+    pub image: u32,
+    pub first: u32,
+    pub count: u32,
+    pub stencil_test: u8,
+    pub stencil_write: Option<u8>,
+    pub additive: bool,
+}
+
+pub struct GuiRenderer {
+    program: glow::Program,
+    vao: glow::VertexArray,
+    vbo: glow::Buffer,
+    glyphs: glow::Texture,
+    u_viewproj: Option<glow::UniformLocation>,
+    u_texture: Option<glow::UniformLocation>,
+    u_mode: Option<glow::UniformLocation>,
+    /// Image path → texture.
+    images: HashMap<String, glow::Texture>,
+    /// The glyph atlas version in `glyphs`.
+    glyphs_version: u64,
+    bytes: Vec<u8>,
+}
+
+/// A texture with linear filtering and clamped edges.
+unsafe fn texture(
+    gl: &glow::Context,
+    w: i32,
+    h: i32,
+    format: u32,
+    internal: u32,
+    data: &[u8],
+) -> Result<glow::Texture, String> {
+    // SAFETY: the caller holds the context current; `data` is w × h texels of `format`.
+    unsafe {
+        let t = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D, Some(t));
+        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+        gl.tex_image_2d(
+            glow::TEXTURE_2D,
+            0,
+            internal as i32,
+            w,
+            h,
+            0,
+            format,
+            glow::UNSIGNED_BYTE,
+            glow::PixelUnpackData::Slice(Some(data)),
+        );
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
+        Ok(t)
+    }
+}
+
+impl GuiRenderer {
+    pub fn new(gl: &glow::Context) -> Result<GuiRenderer, String> {
+        let program = super::debug_draw::link_program(
+            gl,
+            &[
+                (glow::VERTEX_SHADER, "shaders/gui.vp", VERTEX_SOURCE),
+                (glow::FRAGMENT_SHADER, "shaders/gui.fp", FRAGMENT_SOURCE),
+            ],
+            &[(0, "position"), (1, "texcoord0"), (2, "color")],
+        )?;
+        let empty = vec![0u8; ATLAS_SIZE * ATLAS_SIZE];
+        // SAFETY: the context is current; the attribute layout matches the vertices.
+        unsafe {
+            let vao = gl.create_vertex_array()?;
+            let vbo = gl.create_buffer()?;
+            let glyphs = texture(gl, ATLAS_SIZE as i32, ATLAS_SIZE as i32, glow::RED, glow::R8, &empty)?;
+            super::overlay::vertex_layout(gl, vao, vbo);
+            Ok(GuiRenderer {
+                u_viewproj: gl.get_uniform_location(program, "mtx_viewproj"),
+                u_texture: gl.get_uniform_location(program, "texture_sampler"),
+                u_mode: gl.get_uniform_location(program, "mode"),
+                program,
+                vao,
+                vbo,
+                glyphs,
+                images: HashMap::new(),
+                glyphs_version: 0,
+                bytes: Vec::new(),
+            })
+        }
+    }
+
+    /// Draws `vertices` by `calls` on a `size` pixel screen, over whatever is there.
+    pub fn draw(
+        &mut self,
+        gl: &glow::Context,
+        size: (u32, u32),
+        vertices: &[f32],
+        calls: &[GuiCall],
+        images: &[GuiImage],
+        atlas: &GlyphAtlas,
+    ) {
+        if calls.is_empty() {
+            return;
+        }
+        let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
+        let screen = Mat4::from_translation(glam::Vec3::new(-1.0, -1.0, 0.0))
+            * Mat4::from_scale(glam::Vec3::new(2.0 / w, 2.0 / h, 1.0));
+        self.bytes.clear();
+        self.bytes.extend(vertices.iter().flat_map(|f| f.to_ne_bytes()));
+        // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
+        unsafe {
+            for img in images {
+                if !self.images.contains_key(&img.path) {
+                    match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, &img.rgba) {
+                        Ok(t) => {
+                            self.images.insert(img.path.clone(), t);
+                        }
+                        Err(e) => log::error!("gui: {}: {e}", img.path),
+                    }
+                }
+            }
+            gl.active_texture(glow::TEXTURE0);
+            if atlas.version() != self.glyphs_version {
+                self.glyphs_version = atlas.version();
+                gl.bind_texture(glow::TEXTURE_2D, Some(self.glyphs));
+                super::overlay::upload_atlas(gl, atlas);
+            }
+            gl.use_program(Some(self.program));
+            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.bytes, glow::STREAM_DRAW);
+            gl.uniform_matrix_4_f32_slice(self.u_viewproj.as_ref(), false, &screen.to_cols_array());
+            gl.uniform_1_i32(self.u_texture.as_ref(), 0);
+            gl.disable(glow::DEPTH_TEST);
+            gl.disable(glow::CULL_FACE);
+            gl.enable(glow::BLEND);
+            let clipping = calls.iter().any(|c| c.stencil_write.is_some());
+            if clipping {
+                gl.clear_stencil(0);
+                gl.stencil_mask(0xff);
+                gl.clear(glow::STENCIL_BUFFER_BIT);
+            }
+            for c in calls {
+                match c.stencil_write {
+                    Some(r) => {
+                        // Where the stencil holds the parent's value p, make it r: INVERT
+                        // through a write mask of p ^ r turns p into r in one pass.
+                        gl.enable(glow::STENCIL_TEST);
+                        gl.stencil_func(glow::EQUAL, i32::from(c.stencil_test), 0xff);
+                        gl.stencil_op(glow::KEEP, glow::KEEP, glow::INVERT);
+                        gl.stencil_mask(u32::from(c.stencil_test ^ r));
+                        gl.color_mask(false, false, false, false);
+                    }
+                    None if c.stencil_test > 0 => {
+                        gl.enable(glow::STENCIL_TEST);
+                        gl.stencil_func(glow::EQUAL, i32::from(c.stencil_test), 0xff);
+                        gl.stencil_op(glow::KEEP, glow::KEEP, glow::KEEP);
+                        gl.stencil_mask(0x00);
+                        gl.color_mask(true, true, true, true);
+                    }
+                    None => {
+                        gl.disable(glow::STENCIL_TEST);
+                        gl.color_mask(true, true, true, true);
+                    }
+                }
+                if c.additive {
+                    gl.blend_func(glow::SRC_ALPHA, glow::ONE);
+                } else {
+                    gl.blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+                }
+                let tex = match c.mode {
+                    1 => Some(self.glyphs),
+                    2 => images.get(c.image as usize).and_then(|i| self.images.get(&i.path)).copied(),
+                    _ => None,
+                };
+                let mode = if c.mode == 2 && tex.is_none() { 0 } else { c.mode };
+                gl.uniform_1_i32(self.u_mode.as_ref(), mode);
+                gl.bind_texture(glow::TEXTURE_2D, tex);
+                gl.draw_arrays(glow::TRIANGLES, c.first as i32, c.count as i32);
+            }
+            gl.disable(glow::STENCIL_TEST);
+            gl.stencil_mask(0xff);
+            gl.color_mask(true, true, true, true);
+            gl.disable(glow::BLEND);
+            gl.enable(glow::DEPTH_TEST);
+            gl.bind_texture(glow::TEXTURE_2D, None);
+            gl.bind_vertex_array(None);
+            gl.use_program(None);
+        }
+    }
+
+    pub fn destroy(self, gl: &glow::Context) {
+        // SAFETY: objects were created on `gl` and are not used after this.
+        unsafe {
+            gl.delete_program(self.program);
+            gl.delete_vertex_array(self.vao);
+            gl.delete_buffer(self.vbo);
+            gl.delete_texture(self.glyphs);
+            for t in self.images.into_values() {
+                gl.delete_texture(t);
+            }
+        }
+    }
+}

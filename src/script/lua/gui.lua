@@ -1,0 +1,295 @@
+-- The `gui` namespace for .gui_script files: nodes of the script's own gui component, their
+-- properties, text metrics, picking, new nodes, render order. Arguments are checked here; Rust
+-- does the work (api/gui.rs). A node is a handle table {i = instance, n = node index}.
+local ffi = require("ffi")
+local S = ...
+local F, ctx, vm = S.F, S.ctx, S.vm
+local fail, argerr, current, hash_t = S.fail, S.argerr, S.current, S.hash_t
+local istype = ffi.istype
+local v3_t, v4_t = vm.vector3_t, vm.vector4_t
+
+-- The `which` numbers of api/gui.rs (`which`, `flag`).
+local K = S.K
+local POSITION, EULER, SCALE, SIZE = K.GUI_POSITION, K.GUI_EULER, K.GUI_SCALE, K.GUI_SIZE
+local COLOR, OUTLINE, SHADOW = K.GUI_COLOR, K.GUI_OUTLINE, K.GUI_SHADOW
+local ENABLED, VISIBLE = K.GUI_ENABLED, K.GUI_VISIBLE
+local INHERIT_ALPHA, LINE_BREAK = K.GUI_INHERIT_ALPHA, K.GUI_LINE_BREAK
+
+local gui = {}
+local NODE = {}
+NODE.__index = NODE
+NODE.__tostring = function(h) return string.format("box@%d:%d", h.i, h.n) end
+local handles = setmetatable({}, { __mode = "v" })
+
+local function handle(i, n)
+  local key = i * 65536 * 65536 + n
+  local h = handles[key]
+  if h == nil then
+    h = setmetatable({ i = i, n = n }, NODE)
+    handles[key] = h
+  end
+  return h
+end
+
+local function check(rc) if rc ~= 0 then S.fail_last() end end
+
+-- The calling script's gui instance; raises Defold's message outside a gui script.
+local function instance(fname)
+  local r = current()
+  local i = r and r.gui_instance
+  if i == nil and r then
+    i = F.gui_instance(ctx, r.slot, r.comp.h)
+    r.gui_instance = i
+  end
+  if i == nil or i < 0 then fail(fname .. ": gui functions can only be called from a gui script (.gui_script)") end
+  return i
+end
+
+local function node_arg(fname, h, n)
+  if getmetatable(h) ~= NODE then argerr(fname, n or 1, "node", h) end
+  instance(fname)
+  return h
+end
+
+function gui.get_node(id)
+  local i = instance("gui.get_node")
+  local name = id
+  if istype(hash_t, id) then name = S.hash_text(id.h) end
+  if type(name) ~= "string" then argerr("gui.get_node", 1, "string or hash", id) end
+  local n = F.gui_find(ctx, i, name, #name)
+  if n == -2 then S.fail_last() end
+  if n < 0 then fail(string.format("gui.get_node: No such node: %s", tostring(name))) end
+  return handle(i, n)
+end
+
+local out = vm.vector4_t()
+local function getter(fname, which, make)
+  return function(h)
+    h = node_arg(fname, h)
+    check(F.gui_get(ctx, h.i, h.n, which, out))
+    return make(out)
+  end
+end
+local function as_v3(o) return vm.vector3(o.x, o.y, o.z) end
+local function as_v4(o) return vm.vector4(o.x, o.y, o.z, o.w) end
+
+local function setter(fname, which, accept4)
+  return function(h, v)
+    h = node_arg(fname, h)
+    if istype(v3_t, v) then
+      local w = 0
+      if accept4 then
+        check(F.gui_get(ctx, h.i, h.n, which, out))
+        w = out.w
+      end
+      check(F.gui_set(ctx, h.i, h.n, which, v.x, v.y, v.z, w))
+    elseif accept4 and istype(v4_t, v) then
+      check(F.gui_set(ctx, h.i, h.n, which, v.x, v.y, v.z, v.w))
+    else
+      argerr(fname, 2, accept4 and "vector3 or vector4" or "vector3", v)
+    end
+  end
+end
+
+gui.get_position = getter("gui.get_position", POSITION, as_v3)
+gui.set_position = setter("gui.set_position", POSITION, false)
+gui.get_euler = getter("gui.get_euler", EULER, as_v3)
+gui.set_euler = setter("gui.set_euler", EULER, false)
+gui.get_scale = getter("gui.get_scale", SCALE, as_v3)
+gui.get_size = getter("gui.get_size", SIZE, as_v3)
+gui.set_size = setter("gui.set_size", SIZE, false)
+gui.get_color = getter("gui.get_color", COLOR, as_v4)
+gui.set_color = setter("gui.set_color", COLOR, true)
+gui.get_outline = getter("gui.get_outline", OUTLINE, as_v4)
+gui.set_outline = setter("gui.set_outline", OUTLINE, true)
+gui.get_shadow = getter("gui.get_shadow", SHADOW, as_v4)
+gui.set_shadow = setter("gui.set_shadow", SHADOW, true)
+
+function gui.set_scale(h, v)
+  h = node_arg("gui.set_scale", h)
+  if type(v) == "number" then v = vm.vector3(v, v, v) end
+  if not istype(v3_t, v) then argerr("gui.set_scale", 2, "number or vector3", v) end
+  check(F.gui_set(ctx, h.i, h.n, SCALE, v.x, v.y, v.z, 0))
+end
+
+function gui.get_alpha(h)
+  return gui.get_color(h).w
+end
+
+function gui.set_alpha(h, a)
+  h = node_arg("gui.set_alpha", h)
+  if type(a) ~= "number" then argerr("gui.set_alpha", 2, "number", a) end
+  check(F.gui_get(ctx, h.i, h.n, COLOR, out))
+  check(F.gui_set(ctx, h.i, h.n, COLOR, out.x, out.y, out.z, a))
+end
+
+local function flag_get(fname, which)
+  return function(h)
+    h = node_arg(fname, h)
+    local v = F.gui_get_flag(ctx, h.i, h.n, which)
+    if v < 0 then S.fail_last() end
+    return v == 1
+  end
+end
+local function flag_set(fname, which)
+  return function(h, on)
+    h = node_arg(fname, h)
+    if type(on) ~= "boolean" then argerr(fname, 2, "boolean", on) end
+    check(F.gui_set_flag(ctx, h.i, h.n, which, on and 1 or 0))
+  end
+end
+gui.is_enabled = flag_get("gui.is_enabled", ENABLED)
+gui.set_enabled = flag_set("gui.set_enabled", ENABLED)
+gui.get_visible = flag_get("gui.get_visible", VISIBLE)
+gui.set_visible = flag_set("gui.set_visible", VISIBLE)
+gui.get_inherit_alpha = flag_get("gui.get_inherit_alpha", INHERIT_ALPHA)
+gui.set_inherit_alpha = flag_set("gui.set_inherit_alpha", INHERIT_ALPHA)
+gui.get_line_break = flag_get("gui.get_line_break", LINE_BREAK)
+gui.set_line_break = flag_set("gui.set_line_break", LINE_BREAK)
+
+local textbuf_cap = 256
+local textbuf = ffi.new("char[?]", textbuf_cap)
+
+function gui.get_text(h)
+  h = node_arg("gui.get_text", h)
+  local n = F.gui_get_text(ctx, h.i, h.n, textbuf, textbuf_cap)
+  if n < 0 then S.fail_last() end
+  if n > textbuf_cap then
+    textbuf_cap = n
+    textbuf = ffi.new("char[?]", textbuf_cap)
+    n = F.gui_get_text(ctx, h.i, h.n, textbuf, textbuf_cap)
+    if n < 0 then S.fail_last() end
+  end
+  return ffi.string(textbuf, n)
+end
+
+function gui.set_text(h, text)
+  h = node_arg("gui.set_text", h)
+  if type(text) == "number" then text = tostring(text) end
+  if type(text) ~= "string" then argerr("gui.set_text", 2, "string", text) end
+  check(F.gui_set_text(ctx, h.i, h.n, text, #text))
+end
+
+function gui.get_text_metrics_from_node(h)
+  h = node_arg("gui.get_text_metrics_from_node", h)
+  check(F.gui_text_metrics(ctx, h.i, h.n, out))
+  return { width = out.x, height = out.y, max_ascent = out.z, max_descent = out.w }
+end
+
+function gui.pick_node(h, x, y)
+  h = node_arg("gui.pick_node", h)
+  if type(x) ~= "number" then argerr("gui.pick_node", 2, "number", x) end
+  if type(y) ~= "number" then argerr("gui.pick_node", 3, "number", y) end
+  local v = F.gui_pick(ctx, h.i, h.n, x, y)
+  if v < 0 then S.fail_last() end
+  return v == 1
+end
+
+function gui.get_screen_position(h)
+  h = node_arg("gui.get_screen_position", h)
+  check(F.gui_screen_position(ctx, h.i, h.n, out))
+  return vm.vector3(out.x, out.y, out.z)
+end
+
+local function new_node(fname, kind, pos, size, text)
+  local i = instance(fname)
+  if not (istype(v3_t, pos) or istype(v4_t, pos)) then argerr(fname, 1, "vector3", pos) end
+  local sx, sy = 100, 100
+  if size ~= nil then
+    if not istype(v3_t, size) then argerr(fname, 2, "vector3", size) end
+    sx, sy = size.x, size.y
+  end
+  text = text or ""
+  local n = F.gui_new_node(ctx, i, kind, pos.x, pos.y, sx, sy, text, #text)
+  if n < 0 then S.fail_last() end
+  return handle(i, n)
+end
+
+function gui.new_box_node(pos, size) return new_node("gui.new_box_node", 0, pos, size) end
+function gui.new_pie_node(pos, size) return new_node("gui.new_pie_node", 2, pos, size) end
+function gui.new_text_node(pos, text)
+  if type(text) ~= "string" then argerr("gui.new_text_node", 2, "string", text) end
+  return new_node("gui.new_text_node", 1, pos, nil, text)
+end
+
+function gui.reset_nodes()
+  check(F.gui_reset_nodes(ctx, instance("gui.reset_nodes")))
+end
+
+function gui.set_render_order(order)
+  if type(order) ~= "number" or order < 0 or order > 15 or order % 1 ~= 0 then
+    argerr("gui.set_render_order", 1, "integer from 0 to 15", order)
+  end
+  check(F.gui_set_render_order(ctx, instance("gui.set_render_order"), order))
+end
+
+-- gui.animate: a property name (or `name.x` …) → (which, first element, count, whole type).
+local ANIM = {
+  position = { POSITION, 0, 3, "vector3" }, scale = { SCALE, 0, 3, "vector3" }, size = { SIZE, 0, 3, "vector3" },
+  color = { COLOR, 0, 4, "vector4" }, outline = { OUTLINE, 0, 4, "vector4" }, shadow = { SHADOW, 0, 4, "vector4" },
+}
+local AXES = { x = 0, y = 1, z = 2, w = 3 }
+local anim_to = vm.vector4_t()
+
+local function anim_property(fname, property)
+  local name = property
+  if istype(hash_t, property) then name = S.hash_text(property.h) end
+  if type(name) ~= "string" then argerr(fname, 2, "string or hash", property) end
+  local base, c = name:match("^(.-)%.([xyzw])$")
+  local p = ANIM[base or name]
+  if p == nil or (c == "w" and p[4] == "vector3") then
+    fail(string.format("%s: property '%s' cannot be animated", fname, tostring(name)))
+  end
+  if c then return p[1], AXES[c], 1, "number" end
+  return p[1], p[2], p[3], p[4]
+end
+
+function gui.animate(h, property, to, easing, duration, delay, complete_function, playback)
+  h = node_arg("gui.animate", h)
+  local which, first, count, kind = anim_property("gui.animate", property)
+  if kind == "number" then
+    if type(to) ~= "number" then argerr("gui.animate", 3, "number", to) end
+    anim_to.x = to
+  elseif istype(v3_t, to) or istype(v4_t, to) then
+    anim_to.x, anim_to.y, anim_to.z = to.x, to.y, to.z
+    if kind == "vector4" then
+      if istype(v4_t, to) then
+        anim_to.w = to.w
+      else
+        check(F.gui_get(ctx, h.i, h.n, which, out))
+        anim_to.w = out.w
+      end
+    end
+  elseif type(to) == "number" and kind == "vector3" then
+    anim_to.x, anim_to.y, anim_to.z = to, to, to
+  else
+    argerr("gui.animate", 3, kind, to)
+  end
+  if type(easing) ~= "number" then argerr("gui.animate", 4, "easing constant", easing) end
+  easing = math.floor(easing)
+  if not (easing >= 0 and easing < K.EASING_COUNT) then fail("invalid easing constant") end
+  if type(duration) ~= "number" or not (duration >= 0 and duration < math.huge) then
+    argerr("gui.animate", 5, "finite number >= 0", duration)
+  end
+  if delay ~= nil and (type(delay) ~= "number" or not (delay > -math.huge and delay < math.huge)) then
+    argerr("gui.animate", 6, "finite number", delay)
+  end
+  if complete_function ~= nil and type(complete_function) ~= "function" then
+    argerr("gui.animate", 7, "function", complete_function)
+  end
+  playback = playback or 1
+  if type(playback) ~= "number" or not (playback >= 0 and playback < K.PLAYBACK_COUNT) then
+    fail("invalid playback mode when starting an animation")
+  end
+  local cb = 0
+  if complete_function then cb = S.register_anim_callback(complete_function, current(), h, nil) end
+  check(F.gui_animate(ctx, h.i, h.n, which, first, count, anim_to, math.floor(playback), easing, duration, delay or 0, cb))
+end
+
+function gui.cancel_animation(h, property)
+  h = node_arg("gui.cancel_animation", h)
+  local which = anim_property("gui.cancel_animation", property)
+  check(F.gui_cancel_animation(ctx, h.i, h.n, which))
+end
+
+return S.unsupported_rest("gui", gui)
