@@ -73,21 +73,13 @@ unsafe fn texture(
 
 impl GuiRenderer {
     pub fn new(gl: &glow::Context) -> Result<GuiRenderer, String> {
-        let program = super::debug_draw::link_program(
-            gl,
-            &[
-                (glow::VERTEX_SHADER, "shaders/gui.vp", VERTEX_SOURCE),
-                (glow::FRAGMENT_SHADER, "shaders/gui.fp", FRAGMENT_SOURCE),
-            ],
-            &[(0, "position"), (1, "texcoord0"), (2, "color")],
-        )?;
+        // The overlay's vertex layout (text quads come from the same font code).
+        let (program, vao, vbo) =
+            super::overlay::quad_pipeline(gl, ("shaders/gui.vp", VERTEX_SOURCE), ("shaders/gui.fp", FRAGMENT_SOURCE))?;
         let empty = vec![0u8; ATLAS_SIZE * ATLAS_SIZE];
-        // SAFETY: the context is current; the attribute layout matches the vertices.
+        // SAFETY: the context is current.
         unsafe {
-            let vao = gl.create_vertex_array()?;
-            let vbo = gl.create_buffer()?;
             let glyphs = texture(gl, ATLAS_SIZE as i32, ATLAS_SIZE as i32, glow::RED, glow::R8, &empty)?;
-            super::overlay::vertex_layout(gl, vao, vbo);
             Ok(GuiRenderer {
                 u_viewproj: gl.get_uniform_location(program, "mtx_viewproj"),
                 u_texture: gl.get_uniform_location(program, "texture_sampler"),

@@ -31,26 +31,6 @@ fn text_vertices(atlas: &mut GlyphAtlas, face: &Face, t: &QueuedText, out: &mut 
     push_text(atlas, face, &layout, t.size, [1.0; 2], &TextEffects::plain(t.color), &mut place, out)
 }
 
-/// Binds `vbo` to `vao` with the text vertex layout (position xyz, uv, rgba: [`FLOATS`]).
-///
-/// # Safety
-/// The context is current and both objects belong to it.
-pub(super) unsafe fn vertex_layout(gl: &glow::Context, vao: glow::VertexArray, vbo: glow::Buffer) {
-    // SAFETY: see the function's contract.
-    unsafe {
-        gl.bind_vertex_array(Some(vao));
-        gl.bind_buffer(glow::ARRAY_BUFFER, Some(vbo));
-        let stride = (FLOATS * 4) as i32;
-        gl.enable_vertex_attrib_array(0);
-        gl.vertex_attrib_pointer_f32(0, 3, glow::FLOAT, false, stride, 0);
-        gl.enable_vertex_attrib_array(1);
-        gl.vertex_attrib_pointer_f32(1, 2, glow::FLOAT, false, stride, 12);
-        gl.enable_vertex_attrib_array(2);
-        gl.vertex_attrib_pointer_f32(2, 4, glow::FLOAT, false, stride, 20);
-        gl.bind_vertex_array(None);
-    }
-}
-
 /// Uploads every texel of `atlas` into the bound `ATLAS_SIZE`² R8 texture.
 ///
 /// # Safety
@@ -100,7 +80,7 @@ pub struct Overlay {
 
 /// A program of the two shaders (`(path, source)` each) and a vertex array over one buffer of
 /// [`FLOATS`]-float vertices (position 3, texcoord 2, colour 4): the overlay's layout, which the
-/// sprites share.
+/// sprites and the GUI share.
 pub(super) fn quad_pipeline(
     gl: &glow::Context,
     vertex: (&str, &str),
