@@ -94,6 +94,25 @@ fn sprite_tint_example_matches_golden_image() {
     assert!(red > 5, "no red pixels across the first logo");
 }
 
+/// physics/dynamic: two stone blocks, dynamic collision objects with restitution 1, fall inside
+/// four static walls in Defold's default 2D physics (gravity -500, scale 0.02). After two
+/// seconds both rest on (or bounce off) the floor, inside the window: none fell through a wall.
+#[test]
+fn physics_dynamic_example_keeps_its_blocks_inside_the_walls() {
+    let tmp = TempDir::new("defold-dynamic");
+    let (r, img) = shot("physics_dynamic", "120", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_physics_dynamic", &img) {
+        panic!("{e}");
+    }
+    // The stone's grey (the clear colour is white): rows of it in the lowest quarter, none in
+    // the top half.
+    let grey = |y: u32| (0..img.width).filter_map(|x| img.pixel(x, y)).filter(|p| p[0] < 200 && p[2] < 200).count();
+    let low: usize = (img.height * 3 / 4..img.height).map(grey).sum();
+    let high: usize = (0..img.height / 2).map(grey).sum();
+    assert!(low > 5000 && high == 0, "stone pixels: {low} in the lowest quarter, {high} in the top half");
+}
+
 /// basics/message_passing uses sprites (an atlas named in the newer `textures` form): `check`
 /// now loads them, atlas and all, and finds nothing wrong.
 #[test]

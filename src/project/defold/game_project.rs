@@ -193,8 +193,10 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
 
 /// `[physics] type, gravity_x/y/z, scale, debug`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
-    // Defold's default: one physics unit (metre) per 50 pixels.
+    // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
+    // project says 3D.
     s.scale = 0.02;
+    s.two_d = true;
     if let Some(e) = get(entries, "physics", "type") {
         match e.value.to_ascii_uppercase().as_str() {
             "2D" => s.two_d = true,
