@@ -70,7 +70,7 @@ fn lua_api_save() {
 #[test]
 fn lua_api_camera() {
     let p = committed("api_camera");
-    let r = run_project(p.path(), 4, &[]);
+    let r = run_project(p.path(), 6, &[]);
     assert_lua_passed(&r, "api_camera");
 }
 

@@ -233,10 +233,10 @@ impl Scenery {
         self.gui.draw(gl, size, &list.vertices, &self.gui_calls, &list.images, &w.gui.atlas);
     }
 
-    /// The first enabled camera component, else a camera framing the models (or, with none,
+    /// The active camera component (the last to acquire focus, else the first enabled), else a camera framing the models (or, with none,
     /// all game objects) as they were on the first frame.
     fn camera(&mut self, w: &World, aspect: f32) -> CameraView {
-        if let Some(c) = w.models.cameras.iter().find(|c| c.alive && c.enabled) {
+        if let Some(c) = w.models.active_camera() {
             return camera_from_component(world_matrix(w, c.slot), &c.spec, aspect);
         }
         if let Some((width, height)) = self.screen_view {

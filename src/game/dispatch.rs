@@ -19,6 +19,8 @@ struct BuiltinIds {
     acquire_focus: u64,
     release_focus: u64,
     set_text: u64,
+    acquire_camera: u64,
+    release_camera: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
@@ -33,6 +35,8 @@ fn ids() -> &'static BuiltinIds {
         acquire_focus: hash_str("acquire_input_focus"),
         release_focus: hash_str("release_input_focus"),
         set_text: hash_str("set_text"),
+        acquire_camera: hash_str("acquire_camera_focus"),
+        release_camera: hash_str("release_camera_focus"),
     })
 }
 
@@ -138,6 +142,11 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         && super::sprites::message(w, i, m)
     {
         return;
+    }
+    if let ComponentRef::Camera(i) = kind
+        && (id == ids().acquire_camera || id == ids().release_camera)
+    {
+        return w.models.camera_focus(i, id == ids().acquire_camera);
     }
     if let ComponentRef::Label(i) = kind
         && id == ids().set_text

@@ -69,6 +69,8 @@ pub struct CameraInstance {
     pub spec: CameraSpec,
     pub enabled: bool,
     pub alive: bool,
+    /// When it last received `acquire_camera_focus` (a count; 0: never, or released).
+    pub focus: u64,
 }
 
 pub struct LightInstance {
@@ -290,8 +292,23 @@ impl ModelWorld {
 
     pub fn create_camera(&mut self, slot: u32, id: &str, spec: &CameraSpec) -> u32 {
         let id = hash_remembered(id);
-        self.cameras.push(CameraInstance { slot, id, spec: spec.clone(), enabled: true, alive: true });
+        self.cameras.push(CameraInstance { slot, id, spec: spec.clone(), enabled: true, alive: true, focus: 0 });
         (self.cameras.len() - 1) as u32
+    }
+
+    /// The camera drawn: of the live, enabled ones, the last to acquire focus
+    /// (`acquire_camera_focus`), else the first made.
+    pub fn active_camera(&self) -> Option<&CameraInstance> {
+        let live = || self.cameras.iter().filter(|c| c.alive && c.enabled);
+        live().filter(|c| c.focus > 0).max_by_key(|c| c.focus).or_else(|| live().next())
+    }
+
+    /// `acquire_camera_focus` (`on`) or `release_camera_focus` for camera `i`.
+    pub fn camera_focus(&mut self, i: u32, on: bool) {
+        let next = self.cameras.iter().map(|c| c.focus).max().unwrap_or(0) + 1;
+        if let Some(c) = self.cameras.get_mut(i as usize) {
+            c.focus = if on { next } else { 0 };
+        }
     }
 
     pub fn create_light(&mut self, slot: u32, id: &str, spec: &LightSpec) -> u32 {

@@ -109,12 +109,12 @@ crate::export! {
         if rc == OK { n } else { -1 }
     }
 
-    /// The component of the camera drawn now (the first enabled one): its slot into `slot` and
+    /// The component of the camera drawn now (the last to acquire focus, else the first enabled): its slot into `slot` and
     /// its id as the return value's target; 0 when there is none.
     fn camera_active(ctx: Ctx, slot: *mut u32, comp: *mut u64) -> i32 {
         let mut found = 0;
         let rc = world_status(ctx, |w| {
-            if let Some(c) = w.models.cameras.iter().find(|c| c.alive && c.enabled) {
+            if let Some(c) = w.models.active_camera() {
                 found = 1;
                 // SAFETY: out-pointers are null or cdata the Lua wrapper made for this call.
                 let a = unsafe { put(slot, c.slot) };
