@@ -126,6 +126,14 @@ impl<'a> Buffers<'a> {
 }
 
 /// Reads what a URI names: a base64 data URI, or a file relative to `src` inside the project.
+/// Whether `uri` names a project file that is not there (Defold ships glTF files whose images
+/// it never reads; a `.model` gives the textures).
+pub(crate) fn missing_file(src: &str, uri: &str, res: Option<&Resources>) -> bool {
+    let external = !uri.starts_with("data:") && !uri.starts_with('/') && !uri.contains(':');
+    let path = percent_decode(uri).and_then(|rel| resolve_relative(src, &rel));
+    external && res.zip(path).is_some_and(|(r, p)| !r.exists(&p))
+}
+
 pub(crate) fn load_uri(src: &str, uri: &str, res: Option<&Resources>) -> Result<Vec<u8>, String> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let (_, data) = rest.split_once(";base64,").ok_or("data URI is not base64")?;

@@ -1,7 +1,7 @@
 //! Materials (base colour, metallic-roughness, emissive, normal and occlusion maps) and the
 //! textures they use, decoded to RGBA8. Images nothing uses are not decoded.
 use super::Errors;
-use super::accessor::{Ctx, load_uri};
+use super::accessor::{Ctx, load_uri, missing_file};
 use crate::project::Resources;
 use crate::project::model_data::{AlphaMode, MaterialData, TextureData, TextureRef, Wrap};
 use gltf::json;
@@ -108,6 +108,13 @@ pub(crate) fn materials(
             }
             let loaded_slot = match loaded.get(&t) {
                 Some(s) => *s,
+                None if image_file_missing(src, ctx, res, t) => {
+                    log::warn!(
+                        "{src}: {what}: its image file is not in the project; the material is drawn without it (a .model's textures still apply, and Defold never reads glTF images)"
+                    );
+                    loaded.insert(t, None);
+                    None
+                }
                 None => {
                     let s = errs.take(texture(src, ctx, res, t, &mut images).map_err(|e| format!("{what}: {e}"))).map(
                         |tex| {
@@ -129,6 +136,12 @@ pub(crate) fn materials(
         out.push(mat);
     }
     (out, textures)
+}
+
+/// Texture `t`'s image is an external file that is not there.
+fn image_file_missing(src: &str, ctx: &Ctx, res: Option<&Resources>, t: usize) -> bool {
+    let image = ctx.root.textures.get(t).and_then(|tex| ctx.root.images.get(tex.source.value()));
+    image.is_some_and(|i| i.buffer_view.is_none() && i.uri.as_deref().is_some_and(|u| missing_file(src, u, res)))
 }
 
 /// Decoded images still wanted by a texture, and how many textures still want each.

@@ -347,6 +347,18 @@ fn gltf_with_sibling_files_data_uris_and_jpeg() {
     assert!(e.contains("buffers[0].uri") && e.contains("not found"), "{e}");
     let e = import_bytes("/models/x.gltf", j.to_string().as_bytes(), None).unwrap_err().to_string();
     assert!(e.contains("needs a project folder"), "{e}");
+    // A missing image file is left out with a warning, as Defold ignores glTF images (a
+    // `.model` supplies the textures); the material keeps its factors and loses the map.
+    let mut no_image = j.clone();
+    no_image["images"][0] = json!({ "uri": "tex/not_shipped.png" });
+    std::fs::write(dir.join("models/no_image.gltf"), no_image.to_string()).unwrap();
+    let m = import(&res, "/models/no_image.gltf").unwrap();
+    assert!(m.textures.is_empty() && m.materials.iter().all(|x| x.base_color_texture.is_none()), "{:?}", m.materials);
+    // An image that is there but broken is still an error.
+    std::fs::write(dir.join("models/tex/broken.png"), b"not a png").unwrap();
+    no_image["images"][0] = json!({ "uri": "tex/broken.png" });
+    let e = import_bytes("/models/no_image.gltf", no_image.to_string().as_bytes(), Some(&res)).unwrap_err().to_string();
+    assert!(e.contains("images[0]"), "{e}");
 
     // Everything embedded as data URIs needs no project.
     let mut inline = b.to_json(Some(""));
