@@ -351,7 +351,11 @@ end
     let loud = format!("peak {:.3}", 0.5 * FRAC_PI_4.cos());
     let soft = format!("peak {:.3}", 0.25 * FRAC_PI_4.cos());
     r.wait_for_stdout(&loud, limit);
-    std::fs::write(p.path().join("s/a.wav"), encode_wav_float(RATE, 1, &vec![0.25; 2400])).expect("save");
+    // Saved whole (through a rename, as editors save): a watcher that reads a half-written file
+    // would keep the loud sound as "the previous version", and this test would wait in vain.
+    let tmp = p.path().join("s/a.wav.part");
+    std::fs::write(&tmp, encode_wav_float(RATE, 1, &vec![0.25; 2400])).expect("save");
+    std::fs::rename(&tmp, p.path().join("s/a.wav")).expect("rename");
     r.wait_for_stdout(&soft, limit);
     let mut broken = encode_wav16(RATE, 1, &[0.9; 64]);
     broken[22..24].copy_from_slice(&0u16.to_le_bytes());

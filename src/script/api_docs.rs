@@ -171,7 +171,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "sound",
         doc: "Sound components: plays, gain and pan, groups and their levels, the listener of positional sound.",
         examples: &["../sound.md"],
-        notes: "Mixing, the pan law, groups and positional sound: [sound.md](../sound.md).",
+        notes: "Sound properties for `go.get`/`go.set`: `gain` (0..16), `pan` (-1..1), `speed` (1/16..16), numbers; a change reaches the plays already sounding. Mixing, the pan law, groups and positional sound: [sound.md](../sound.md).",
     },
     Namespace {
         name: "sprite",

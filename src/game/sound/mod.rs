@@ -237,6 +237,19 @@ impl SoundWorld {
         }
     }
 
+    /// A component's `speed` (`go.set(url, "speed", v)`): its later plays, and the ones playing
+    /// now keep their own play speed on top of it.
+    pub fn set_speed(&mut self, i: u32, speed: f32) {
+        let Some(inst) = self.instances.get_mut(i as usize) else { return };
+        let k = if inst.spec.speed > 0.0 { speed as f64 / inst.spec.speed as f64 } else { 1.0 };
+        inst.spec.speed = speed;
+        for (v, (owner, _)) in self.voices.iter_mut().zip(&self.owners) {
+            if *owner == i && k.is_finite() {
+                v.step *= k;
+            }
+        }
+    }
+
     pub fn set_pan(&mut self, i: u32, pan: f32) {
         let Some(inst) = self.instances.get_mut(i as usize) else { return };
         inst.pan = pan;

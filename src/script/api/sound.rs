@@ -79,6 +79,34 @@ crate::export! {
         })
     }
 
+    /// `go.get` (`set` 0) or `go.set` (1) of a component's `gain` (`which` 0), `pan` (1) or
+    /// `speed` (2), with the ranges `sound.set_gain`/`set_pan` and the component fields check.
+    fn sound_prop(ctx: Ctx, slot: u32, comp: u64, which: i32, set: i32, value: f32, out: *mut f32) -> i32 {
+        world_status(ctx, |w| {
+            let result = sound_of(w, slot, comp).and_then(|i| {
+                if set != 0 {
+                    match which {
+                        0 => w.sounds.set_gain(i, in_range("gain", value, 0.0, MAX_GAIN)?),
+                        1 => w.sounds.set_pan(i, in_range("pan", value, -1.0, 1.0)?),
+                        2 => w.sounds.set_speed(i, in_range("speed", value, MIN_SPEED, MAX_SPEED)?),
+                        _ => return Err(format!("no sound property {which}")),
+                    }
+                }
+                let inst = w.sounds.get(i).ok_or("the sound was deleted")?;
+                Ok(match which {
+                    0 => inst.gain,
+                    1 => inst.pan,
+                    _ => inst.spec.speed,
+                })
+            });
+            match result {
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                Ok(v) => unsafe { put(out, v) },
+                Err(e) => fail(e),
+            }
+        })
+    }
+
     /// Sets a component's pan (-1..1): its plays now and later.
     fn sound_set_pan(ctx: Ctx, slot: u32, comp: u64, pan: f32) -> i32 {
         world_status(ctx, |w| {

@@ -11,6 +11,24 @@ local SOUND = K.COMPONENT_SOUND
 
 local function check(rc) if rc ~= 0 then S.fail_last() end end
 
+-- go.get / go.set of a sound component's `gain`, `pan` and `speed` (Defold's sound properties).
+local PROPS = { gain = 0, pan = 1, speed = 2 }
+local f1 = ffi.new("float[1]")
+local props = {}
+S.component_kinds[SOUND] = props
+function props.kind(slot, comp, name) return PROPS[name] and "number" or nil end
+local function prop(slot, comp, name, where_text, value)
+  local which = PROPS[name]
+  if which == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  if value ~= nil and type(value) ~= "number" then
+    fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
+  end
+  check(F.sound_prop(ctx, slot, comp, which, value ~= nil and 1 or 0, value or 0, f1))
+  return f1[0]
+end
+function props.get(slot, comp, name, where_text) return prop(slot, comp, name, where_text) end
+function props.set(slot, comp, name, value, where_text) prop(slot, comp, name, where_text, value) end
+
 local sound = {}
 
 local function caller(fname)
