@@ -43,6 +43,13 @@ fn a_circle_comes_to_rest_on_a_box_in_2d() {
     assert_lua_passed(&r, "physics_fall_2d");
 }
 
+/// `go.animate` of `linear_damping` and `angular_damping` reaches the rapier body as `go.set` does.
+#[test]
+fn collision_object_properties_animate() {
+    let r = run_steps("physics_animate", 72);
+    assert_lua_passed(&r, "physics_animate");
+}
+
 #[test]
 fn trigger_enter_and_exit_once_each() {
     let r = run_steps("physics_trigger", 130);

@@ -151,7 +151,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "physics",
         doc: "Collision objects: ray casts, gravity, groups and masks.",
         examples: &["../physics.md"],
-        notes: "Collision object properties for `go.get`/`go.set`: `linear_velocity`, `angular_velocity` (vector3, with `.x`/`.y`/`.z`), `mass` (read only), `linear_damping`, `angular_damping`. Messages: `collision_response`, `contact_point_response`, `trigger_response` to the object's scripts; `apply_force`, `enable`, `disable` to the component.",
+        notes: "Collision object properties for `go.get`/`go.set`/`go.animate`: `linear_velocity`, `angular_velocity` (vector3, with `.x`/`.y`/`.z`), `mass` (read only), `linear_damping`, `angular_damping`. Messages: `collision_response`, `contact_point_response`, `trigger_response` to the object's scripts; `apply_force`, `enable`, `disable` to the component.",
     },
     Namespace {
         name: "sys",
