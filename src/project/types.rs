@@ -335,6 +335,29 @@ pub struct CameraSpec {
     pub zoom: f32,
 }
 
+impl CameraSpec {
+    /// What would make the projection singular or flipped, if anything: the one check for the
+    /// component fields and for `camera.set_*` / `go.set` at run time.
+    pub fn problem(&self) -> Option<&'static str> {
+        let finite = [self.fov, self.near, self.far, self.ortho_height, self.zoom].iter().all(|v| v.is_finite());
+        if !finite {
+            Some("camera values must be finite numbers")
+        } else if self.far <= self.near {
+            Some("far must be greater than near")
+        } else if !self.orthographic && self.near <= 0.0 {
+            Some("near must be positive for a perspective camera")
+        } else if !self.orthographic && (self.fov <= 0.0 || self.fov >= std::f32::consts::PI) {
+            Some("fov must be between 0 and pi radians")
+        } else if self.orthographic && self.ortho_height <= 0.0 {
+            Some("ortho_height must be positive")
+        } else if self.zoom <= 0.0 {
+            Some("orthographic_zoom must be positive")
+        } else {
+            None
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LightKind {
     Directional,

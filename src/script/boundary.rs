@@ -311,7 +311,7 @@ fn vector() -> CStruct {
 /// from its Rust definition: no Lua file spells one (a test below scans them), so a value
 /// changed here cannot leave a stale copy in Lua.
 pub fn constants() -> Vec<(&'static str, f64)> {
-    use super::api::{animate, camera, go, label, model, msg};
+    use super::api::{animate, camera, go, label, model, msg, sound};
     use crate::game::input::actions as input;
     use crate::game::input::raw::WindowChange;
     use crate::scene::message::{self, tag};
@@ -339,6 +339,9 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("WINDOW_EVENT_RESIZED", f64::from(WindowChange::Resized as u32)),
         ("WINDOW_EVENT_ICONIFIED", f64::from(WindowChange::Iconified as u32)),
         ("WINDOW_EVENT_DEICONIFIED", f64::from(WindowChange::Deiconified as u32)),
+        ("SOUND_GAIN", f64::from(sound::which::GAIN)),
+        ("SOUND_PAN", f64::from(sound::which::PAN)),
+        ("SOUND_SPEED", f64::from(sound::which::SPEED)),
         ("CAMERA_FOV", f64::from(camera::which::FOV)),
         ("CAMERA_NEAR_Z", f64::from(camera::which::NEAR_Z)),
         ("CAMERA_FAR_Z", f64::from(camera::which::FAR_Z)),

@@ -201,7 +201,15 @@ impl ScriptHost {
             log::warn!("cannot limit Lua's memory ({e}): running out of memory will abort");
         }
         let watch = watchdog::Watch::new(&lua);
-        Ok(ScriptHost { lua, entries, world, errors, res, watch, address_space_limited: address_space_limited() })
+        Ok(ScriptHost {
+            lua,
+            entries,
+            world,
+            errors,
+            res,
+            watch,
+            address_space_limited: address_space_limit().is_some(),
+        })
     }
 
     /// The functions Lua calls back into with ordinary (non-FFI) values.
@@ -424,19 +432,15 @@ pub fn lua_memory_limit() -> usize {
 /// where the address space is limited (see [`ScriptHost::update`]).
 fn lua_memory_limit_with(used: usize) -> usize {
     const FLOOR: usize = 16 << 20;
-    // SAFETY: plain queries of the C library with no pointers but the rlimit out-value.
-    let (pages, page, rlim) = unsafe {
-        let mut r: libc::rlimit = std::mem::zeroed();
-        let have = libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0;
-        (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE), have.then_some(r.rlim_cur))
-    };
+    // SAFETY: plain queries of the C library.
+    let (pages, page) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
     let mut limit = usize::MAX;
     if pages > 0 && page > 0 {
         limit = (pages as usize).saturating_mul(page as usize) / 2;
     }
-    if let Some(r) = rlim.filter(|&r| r != libc::RLIM_INFINITY) {
+    if let Some(r) = address_space_limit() {
         let mapped = mapped_bytes().unwrap_or(0);
-        limit = limit.min(used + (r as usize).saturating_sub(mapped) / 2);
+        limit = limit.min(used + r.saturating_sub(mapped) / 2);
     }
     if let Some(mb) = std::env::var("SINEW_LUA_MEMORY_MB").ok().and_then(|v| v.parse::<usize>().ok()) {
         limit = limit.min(mb.saturating_mul(1 << 20));
@@ -444,13 +448,15 @@ fn lua_memory_limit_with(used: usize) -> usize {
     limit.max(FLOOR)
 }
 
-/// Whether the process runs under an address-space limit (then the Lua limit follows the room left).
-fn address_space_limited() -> bool {
-    // SAFETY: as above.
-    unsafe {
+/// The address space the process may map (`ulimit -v`), if it is limited: then the Lua limit
+/// follows the room left.
+fn address_space_limit() -> Option<usize> {
+    // SAFETY: a plain query of the C library with no pointer but the rlimit out-value.
+    let r = unsafe {
         let mut r: libc::rlimit = std::mem::zeroed();
-        libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0 && r.rlim_cur != libc::RLIM_INFINITY
-    }
+        (libc::getrlimit(libc::RLIMIT_AS, &mut r) == 0).then_some(r.rlim_cur)
+    };
+    r.filter(|&r| r != libc::RLIM_INFINITY).map(|r| usize::try_from(r).unwrap_or(usize::MAX))
 }
 
 /// The process's mapped address space (the first field of /proc/self/statm, in pages).

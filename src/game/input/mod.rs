@@ -21,13 +21,13 @@ use std::cell::RefCell;
 /// instances, to the scripts. The buffers are lent out and put back, so nothing is allocated
 /// in a steady state and Lua can reach the world while it runs.
 pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
-    let events = std::mem::take(&mut world.borrow_mut().input.window_events);
-    if !events.is_empty() {
+    if !world.borrow().input.window_events.is_empty() {
+        // Lent out, as the actions are: the listener may reach the world while it runs.
+        let mut events = std::mem::take(&mut world.borrow_mut().input.window_events);
         hooks.window_events(&events);
+        events.clear();
+        world.borrow_mut().input.window_events = events;
     }
-    let mut events = events;
-    events.clear();
-    world.borrow_mut().input.window_events = events;
     let (frame, text, targets) = {
         let w = &mut *world.borrow_mut();
         w.input.build(dt);

@@ -312,20 +312,7 @@ pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadEr
         zoom: c.orthographic_zoom.unwrap_or(1.0),
     };
     let id = &c.id.value.0;
-    let problem = if cam.far <= cam.near {
-        Some("far must be greater than near")
-    } else if !cam.orthographic && cam.near <= 0.0 {
-        Some("near must be positive for a perspective camera")
-    } else if !cam.orthographic && (cam.fov <= 0.0 || cam.fov >= std::f32::consts::PI) {
-        Some("fov must be between 0 and pi radians")
-    } else if cam.orthographic && cam.ortho_height <= 0.0 {
-        Some("ortho_height must be positive")
-    } else if !(cam.zoom > 0.0 && cam.zoom.is_finite()) {
-        Some("orthographic_zoom must be positive")
-    } else {
-        None
-    };
-    match problem {
+    match cam.problem() {
         Some(p) => Err(c.id.error(file, format!("camera '{id}': {p}"))),
         None => Ok(cam),
     }

@@ -55,12 +55,8 @@ fn prop(w: &mut World, i: usize, which: i32, set: bool, value: f32) -> Result<f3
             which::ASPECT_RATIO => return Err("aspect_ratio is read only (it is the window's)".into()),
             _ => return Err(format!("no camera property {which}")),
         }
-        let bad = !value.is_finite()
-            || next.far <= next.near
-            || (!next.orthographic && (next.near <= 0.0 || next.fov <= 0.0 || next.fov >= std::f32::consts::PI))
-            || next.zoom <= 0.0;
-        if bad {
-            return Err(format!("the value {value} would make the camera's projection invalid"));
+        if let Some(why) = next.problem() {
+            return Err(format!("the value {value} would make the camera's projection invalid ({why})"));
         }
         *spec = next;
     }

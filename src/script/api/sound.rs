@@ -21,6 +21,13 @@ fn group_of(w: &World, group: Hash) -> Result<usize, String> {
     w.sounds.group_index(group).ok_or_else(|| format!("no sound group '{}'", name_of(group)))
 }
 
+/// The `which` of `sound_prop` (Lua gets them as `K.SOUND_*`).
+pub mod which {
+    pub const GAIN: i32 = 0;
+    pub const PAN: i32 = 1;
+    pub const SPEED: i32 = 2;
+}
+
 fn in_range(name: &str, v: f32, lo: f32, hi: f32) -> Result<f32, String> {
     if v >= lo && v <= hi { Ok(v) } else { Err(format!("{name} must be from {lo} to {hi} (got {v})")) }
 }
@@ -86,18 +93,19 @@ crate::export! {
             let result = sound_of(w, slot, comp).and_then(|i| {
                 if set != 0 {
                     match which {
-                        0 => w.sounds.set_gain(i, in_range("gain", value, 0.0, MAX_GAIN)?),
-                        1 => w.sounds.set_pan(i, in_range("pan", value, -1.0, 1.0)?),
-                        2 => w.sounds.set_speed(i, in_range("speed", value, MIN_SPEED, MAX_SPEED)?),
+                        which::GAIN => w.sounds.set_gain(i, in_range("gain", value, 0.0, MAX_GAIN)?),
+                        which::PAN => w.sounds.set_pan(i, in_range("pan", value, -1.0, 1.0)?),
+                        which::SPEED => w.sounds.set_speed(i, in_range("speed", value, MIN_SPEED, MAX_SPEED)?),
                         _ => return Err(format!("no sound property {which}")),
                     }
                 }
                 let inst = w.sounds.get(i).ok_or("the sound was deleted")?;
-                Ok(match which {
-                    0 => inst.gain,
-                    1 => inst.pan,
-                    _ => inst.spec.speed,
-                })
+                match which {
+                    which::GAIN => Ok(inst.gain),
+                    which::PAN => Ok(inst.pan),
+                    which::SPEED => Ok(inst.spec.speed),
+                    _ => Err(format!("no sound property {which}")),
+                }
             });
             match result {
                 // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.

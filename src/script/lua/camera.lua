@@ -3,8 +3,8 @@
 -- Arguments are checked here; Rust does the work (api/camera.rs, game/camera.rs).
 local ffi = require("ffi")
 local S = ...
-local F, ctx, vm, NONE = S.F, S.ctx, S.vm, S.NONE
-local fail, argerr, current = S.fail, S.argerr, S.current
+local F, ctx, vm = S.F, S.ctx, S.vm
+local fail, argerr = S.fail, S.argerr
 
 local K = S.K
 local CAMERA = K.COMPONENT_CAMERA
@@ -53,20 +53,14 @@ local camera = {}
 -- The camera `url` names (nil: the one drawn now), as slot and component id.
 local slot_out, comp_out = ffi.new("uint32_t[1]"), ffi.new("uint64_t[1]")
 local function camera_of(fname, url, n)
-  local r = current()
-  if r == nil then fail("You can only access camera.* functions and values from a script instance (.script file)") end
+  local r = S.caller("camera")
   if url == nil then
     local found = F.camera_active(ctx, slot_out, comp_out)
     if found < 0 then S.fail_last() end
     if found == 0 then fail(fname .. ": there is no enabled camera") end
     return slot_out[0], comp_out[0]
   end
-  local u = S.url_t(S.to_url(url, fname, n, r))
-  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
-  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
-  if slot == NONE or F.component_kind(ctx, slot, u.f) ~= CAMERA then
-    fail(string.format("%s: the component '%s' could not be found", fname, S.url_text(u)))
-  end
+  local slot, u = S.component_of(fname, url, r, CAMERA, n)
   return slot, u.f
 end
 

@@ -89,9 +89,9 @@ end
 local label = {}
 
 -- (url) → slot, url copy of a component of kind `kind` (label, sound); raises Defold's errors.
-function S.component_of(fname, url, r, kind)
-  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
-  local u = S.url_t(S.to_url(url, fname, 1, r))
+function S.component_of(fname, url, r, kind, n)
+  if url == nil then argerr(fname, n or 1, "string, hash or msg.url", url) end
+  local u = S.url_t(S.to_url(url, fname, n or 1, r))
   if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
   local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
   if slot == NONE or F.component_kind(ctx, slot, u.f) ~= kind then
@@ -102,11 +102,7 @@ end
 
 local function label_of(fname, url, r) return S.component_of(fname, url, r, LABEL) end
 
-local function caller(fname)
-  local r = current()
-  if r == nil then fail("You can only access label.* functions and values from a script instance (.script file)") end
-  return r
-end
+local function caller() return S.caller("label") end
 
 -- As in Defold, the text is sent as a `set_text` message: the label shows it (and
 -- `label.get_text` returns it) once messages are dispatched, right after the calling function.

@@ -80,11 +80,7 @@ end
 ---------------------------------------------------------------- physics.*
 local physics = {}
 
-local function caller(fname)
-  local r = current()
-  if r == nil then fail("You can only access physics.* functions and values from a script instance (.script file)") end
-  return r
-end
+local function caller() return S.caller("physics") end
 
 -- (url) → slot, url copy of a collision object component; raises Defold's errors.
 local function body_of(fname, url)

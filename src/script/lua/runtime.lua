@@ -318,6 +318,14 @@ local cur_slot = nil
 local resume_at = 0
 
 function S.current() return cur end
+-- The calling script's record, or Defold's error for `<ns>.*` called from outside a script.
+function S.caller(ns)
+  local r = cur
+  if r == nil then
+    fail("You can only access " .. ns .. ".* functions and values from a script instance (.script file)")
+  end
+  return r
+end
 function S.current_slot() return cur_slot end
 function S.set_current(r)
   cur = r

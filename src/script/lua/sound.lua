@@ -12,7 +12,7 @@ local SOUND = K.COMPONENT_SOUND
 local function check(rc) if rc ~= 0 then S.fail_last() end end
 
 -- go.get / go.set of a sound component's `gain`, `pan` and `speed` (Defold's sound properties).
-local PROPS = { gain = 0, pan = 1, speed = 2 }
+local PROPS = { gain = K.SOUND_GAIN, pan = K.SOUND_PAN, speed = K.SOUND_SPEED }
 local f1 = ffi.new("float[1]")
 local props = {}
 S.component_kinds[SOUND] = props
@@ -31,11 +31,7 @@ function props.set(slot, comp, name, value, where_text) prop(slot, comp, name, w
 
 local sound = {}
 
-local function caller(fname)
-  local r = current()
-  if r == nil then fail("You can only access sound.* functions and values from a script instance (.script file)") end
-  return r
-end
+local function caller() return S.caller("sound") end
 
 -- (url) → slot and component hash of a sound component; raises Defold's errors.
 local function sound_of(fname, url, r)

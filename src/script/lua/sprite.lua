@@ -80,11 +80,7 @@ end
 ---------------------------------------------------------------- sprite.*
 local sprite = {}
 
-local function caller(fname)
-  local r = current()
-  if r == nil then fail("You can only access sprite.* functions and values from a script instance (.script file)") end
-  return r
-end
+local function caller() return S.caller("sprite") end
 
 local function target(fname, url, r)
   if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
