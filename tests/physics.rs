@@ -124,3 +124,29 @@ fn a_hitbox_on_a_bone_follows_the_animation() {
     let r = run_dir(&p, 50);
     assert_lua_passed(&r, "physics_hitbox");
 }
+
+/// `physics.set_hflip`/`set_vflip` mirror a 2D object's shapes (offsets and turns), checked by
+/// ray casts against the analytic surfaces.
+#[test]
+fn flips_mirror_the_shapes_of_a_2d_object() {
+    let r = run_steps("physics_flip", 2);
+    assert_lua_passed(&r, "physics_flip");
+}
+
+/// Only Defold's Box2D flips: in a 3D world the call is a Lua error naming the function.
+#[test]
+fn flips_are_refused_in_a_3d_world() {
+    let p = committed("physics_flip");
+    p.write(
+        "/project.json",
+        r#"{ "title": "physics_flip_3d", "main_collection": "/main/main.collection", "physics": { "type": "3d" } }"#,
+    );
+    let r = run_dir(&p, 2);
+    assert_lua_passed(&r, "physics_flip_3d");
+    assert!(
+        r.stdout.contains("flip refused")
+            && r.stdout.contains("physics.set_hflip: flipping shapes needs a 2D physics world"),
+        "{}",
+        r.show()
+    );
+}

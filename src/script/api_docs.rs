@@ -752,6 +752,20 @@ pub const FUNCS: &[Func] = &[
     f("physics", "wakeup", "url: url_like", "", "Wakes a sleeping collision object."),
     f(
         "physics",
+        "set_hflip",
+        "url: url_like, flip: boolean",
+        "",
+        "Mirrors a 2D collision object's shapes left to right (a Lua error in a 3D world).",
+    ),
+    f(
+        "physics",
+        "set_vflip",
+        "url: url_like, flip: boolean",
+        "",
+        "Mirrors a 2D collision object's shapes top to bottom (a Lua error in a 3D world).",
+    ),
+    f(
+        "physics",
         "create_joint",
         "joint_type: integer, collisionobject_a: url_like, joint_id: hash_like, position_a: vector3, collisionobject_b: url_like, position_b: vector3, properties?: table",
         "",

@@ -33,6 +33,8 @@ pub struct Body {
     pub mask: u32,
     pub enabled: bool,
     pub alive: bool,
+    /// `physics.set_hflip` / `set_vflip`: the shapes mirrored across the object's y / x axis.
+    pub flip: [bool; 2],
     /// Kept so a change of `physics.scale` can rebuild the body.
     spec: Box<CollisionObjectSpec>,
 }
@@ -100,6 +102,20 @@ fn quat(q: glam::Quat) -> Rotation {
     Rotation::from_xyzw(q.x, q.y, q.z, q.w)
 }
 
+/// A shape's local pose with the body's flips: mirroring across the y axis negates x and turns
+/// the rotation the other way about y and z (`M·R·M` for the mirror `M`); across x likewise.
+fn mirrored(mut t: glam::Vec3, mut r: glam::Quat, flip: [bool; 2]) -> Pose {
+    if flip[0] {
+        t.x = -t.x;
+        r = glam::Quat::from_xyzw(r.x, -r.y, -r.z, r.w);
+    }
+    if flip[1] {
+        t.y = -t.y;
+        r = glam::Quat::from_xyzw(-r.x, r.y, -r.z, r.w);
+    }
+    Pose::from_parts(vec3(t.to_array()), quat(r))
+}
+
 impl Physics {
     /// The project's settings and fixed-update frequency; bodies made before (at spawn) are
     /// rebuilt when the scale or dimension changed, so every body is in the units and plane
@@ -161,6 +177,7 @@ impl Physics {
             mask,
             enabled: true,
             alive: true,
+            flip: [false; 2],
             spec: Box::new(spec.clone()),
         };
         let i = match self.free.pop() {
@@ -193,7 +210,6 @@ impl Physics {
     }
 
     fn build(&mut self, i: u32, spec: &CollisionObjectSpec, scene: &mut Scene) {
-        let s = self.settings.scale;
         let slot = self.bodies[i as usize].slot;
         let pose = self.object_pose(slot, scene);
         let builder = match spec.collision_type {
@@ -214,6 +230,22 @@ impl Physics {
             builder = builder.enabled_translations(true, true, false).enabled_rotations(false, false, true);
         }
         let handle = self.world.insert_body(builder);
+        let colliders = self.attach_colliders(i, spec, handle);
+        self.dirty = true;
+        let body = &mut self.bodies[i as usize];
+        body.handle = handle;
+        body.colliders = colliders;
+        if !body.enabled
+            && let Some(rb) = self.world.bodies.get_mut(handle)
+        {
+            rb.set_enabled(false);
+        }
+    }
+
+    /// The colliders of body `i`'s shapes, attached to `handle`, mirrored as its flips say.
+    fn attach_colliders(&mut self, i: u32, spec: &CollisionObjectSpec, handle: RigidBodyHandle) -> Vec<ColliderHandle> {
+        let s = self.settings.scale;
+        let flip = self.bodies[i as usize].flip;
         let total: f32 = spec.shapes.iter().map(|sh| volume(sh.kind, s)).sum::<f32>().max(f32::MIN_POSITIVE);
         let (group, mask) = (self.bodies[i as usize].group, self.bodies[i as usize].mask);
         let groups = InteractionGroups::new(
@@ -228,10 +260,7 @@ impl Physics {
                 ShapeKind::Box { half } => ColliderBuilder::cuboid(half[0] * s, half[1] * s, half[2] * s),
                 ShapeKind::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5 * s, radius * s),
             };
-            let local = Pose::from_parts(
-                vec3((glam::Vec3::from(sh.position) * s).to_array()),
-                quat(glam::Quat::from_array(sh.rotation)),
-            );
+            let local = mirrored(glam::Vec3::from(sh.position) * s, glam::Quat::from_array(sh.rotation), flip);
             let mut b = b
                 .position(local)
                 .friction(spec.friction)
@@ -252,15 +281,28 @@ impl Physics {
             }
             colliders.push(self.world.insert_collider(b, Some(handle)));
         }
-        self.dirty = true;
-        let body = &mut self.bodies[i as usize];
-        body.handle = handle;
-        body.colliders = colliders;
-        if !body.enabled
-            && let Some(rb) = self.world.bodies.get_mut(handle)
-        {
-            rb.set_enabled(false);
+        colliders
+    }
+
+    /// `physics.set_hflip` (`axis` 0) / `set_vflip` (1): the shapes are rebuilt mirrored, the
+    /// body keeps its pose and velocities. Only a 2D world flips, as only Defold's Box2D does.
+    pub fn set_flip(&mut self, i: u32, axis: usize, on: bool) -> Result<(), String> {
+        if !self.settings.two_d {
+            return Err("flipping shapes needs a 2D physics world (physics.type 2D)".into());
         }
+        let Some(b) = self.bodies.get_mut(i as usize).filter(|b| b.alive) else { return Ok(()) };
+        if b.flip[axis] == on {
+            return Ok(());
+        }
+        b.flip[axis] = on;
+        let (handle, spec, old) = (b.handle, b.spec.clone(), std::mem::take(&mut b.colliders));
+        for h in old {
+            self.world.remove_collider(h);
+        }
+        let colliders = self.attach_colliders(i, &spec, handle);
+        self.bodies[i as usize].colliders = colliders;
+        self.dirty = true;
+        Ok(())
     }
 
     fn drop_rapier(&mut self, i: u32) {

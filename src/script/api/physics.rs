@@ -262,6 +262,17 @@ crate::export! {
         })
     }
 
+    /// `physics.set_hflip` (`axis` 0) and `set_vflip` (1).
+    fn physics_flip(ctx: Ctx, slot: u32, comp: u64, axis: u32, on: i32) -> i32 {
+        world_status(ctx, |w| match body_of(w, slot, comp) {
+            Ok(i) => match w.physics.set_flip(i, (axis as usize).min(1), on != 0) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            },
+            Err(e) => fail(e),
+        })
+    }
+
     fn physics_wakeup(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         world_status(ctx, |w| match body_of(w, slot, comp) {
             Ok(i) => {

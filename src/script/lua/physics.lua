@@ -216,6 +216,17 @@ function physics.wakeup(url)
   check(F.physics_wakeup(ctx, slot, u.f))
 end
 
+-- Defold's set_hflip/set_vflip mirror a 2D object's shapes across its own y / x axis.
+for axis, name in ipairs({ "set_hflip", "set_vflip" }) do
+  local fname = "physics." .. name
+  physics[name] = function(url, flip)
+    local slot, u = body_of(fname, url)
+    if type(flip) ~= "boolean" then argerr(fname, 2, "boolean", flip) end
+    local rc = F.physics_flip(ctx, slot, u.f, axis - 1, flip and 1 or 0)
+    if rc ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+  end
+end
+
 ---------------------------------------------------------------- joints
 -- Property names in the order of the Rust list (game::physics::joints::JointProps::NAMES);
 -- `local_axis_a` is a vector3 over three of its entries.
