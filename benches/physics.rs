@@ -2,6 +2,13 @@
 //! at 60 Hz. Sinew's physics phase per step (moving the followers, the rapier step, writing
 //! the boxes' transforms back, the collision and contact messages) against the same scene in a
 //! bare rapier world stepped in the same run. Target: at most 1.25x.
+//! Then 10,000 contact messages a frame delivered to scripts: 5,000 spheres resting on a ground,
+//! each with a script whose `on_message` counts them (a `collision_response` and a
+//! `contact_point_response` per sphere per step); the physics phase and dispatch against bare
+//! rapier stepping the same scene, the difference being what the messages cost. Target: at most
+//! 2 ms a frame.
+mod common;
+
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
@@ -12,6 +19,11 @@ use std::time::{Duration, Instant};
 
 const BOXES: usize = 1000;
 const STEPS: usize = 300;
+
+/// Steps measured: `SINEW_BENCH_STEPS` overrides the 300 (a few under callgrind).
+fn steps() -> usize {
+    std::env::var("SINEW_BENCH_STEPS").ok().and_then(|s| s.parse().ok()).unwrap_or(STEPS)
+}
 const DT: f32 = 1.0 / 60.0;
 
 /// Box `i` of a 10 x 10 x 10 block, 1.5 apart, its lowest layer at y = 2.
@@ -95,16 +107,17 @@ fn bench(c: &mut Criterion) {
     let sinew = sinew_world();
     let mut rapier = rapier_world();
     let (mut a, mut b, mut messages) = (Vec::new(), Vec::new(), 0);
-    for _ in 0..STEPS {
+    let steps = steps();
+    for _ in 0..steps {
         let (t, n) = sinew_step(&sinew);
         a.push(t.as_secs_f64() * 1e3);
         messages = messages.max(n);
         b.push(rapier_step(&mut rapier).as_secs_f64() * 1e3);
     }
     let piled = sinew.borrow().scene.position.iter().filter(|p| p.y < 2.0).count();
-    let (sa, sb) = (a.iter().sum::<f64>() / STEPS as f64, b.iter().sum::<f64>() / STEPS as f64);
+    let (sa, sb) = (a.iter().sum::<f64>() / steps as f64, b.iter().sum::<f64>() / steps as f64);
     eprintln!(
-        "physics {BOXES} boxes, {STEPS} steps: sinew {sa:.3} ms/step (median {:.3}), rapier alone {sb:.3} ms/step (median {:.3}), ratio {:.2} (target <= 1.25); {messages} messages in the busiest step; {piled} boxes below y 2 at the end",
+        "physics {BOXES} boxes, {steps} steps: sinew {sa:.3} ms/step (median {:.3}), rapier alone {sb:.3} ms/step (median {:.3}), ratio {:.2} (target <= 1.25); {messages} messages in the busiest step; {piled} boxes below y 2 at the end",
         median(a.clone()),
         median(b.clone()),
         sa / sb
@@ -120,5 +133,111 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Counts what arrives, so the bench can check every message reached a script.
+const COUNTER: &str = r#"
+function on_message(self, message_id, message)
+  _G.received = _G.received + 1
+end
+"#;
+
+/// Spheres resting on a static ground without a script: each step every sphere's script gets a
+/// `collision_response` and a `contact_point_response` (one point), 10,000 messages in all.
+const SPHERES: usize = 5_000;
+const SETTLE_STEPS: usize = 30;
+
+fn sphere_spec() -> CollisionObjectSpec {
+    CollisionObjectSpec {
+        shapes: vec![ShapeSpec {
+            kind: ShapeKind::Sphere { radius: 0.5 },
+            position: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+        }],
+        ..spec(CollisionType::Dynamic, [0.5; 3])
+    }
+}
+
+/// Sphere `i` on a 100-wide grid, 1.5 apart (never touching each other), resting on y = 0.5.
+fn sphere_at(i: usize) -> Vec3 {
+    Vec3::new((i % 100) as f32 * 1.5 - 75.0, 1.0, (i / 100) as f32 * 1.5 - 37.5)
+}
+
+fn contact_world() -> (sinew::script::ScriptHost, std::rc::Rc<RefCell<World>>) {
+    let (host, world) = common::scripted_world("contacts", SPHERES, COUNTER, |h| {
+        h.lua().globals().set("received", 0).expect("global");
+    });
+    {
+        let w = &mut *world.borrow_mut();
+        let World { scene, physics, .. } = w;
+        let prefix = scene.intern_prefix("/");
+        let ground = scene.spawn("/ground", prefix, Vec3::ZERO, Quat::IDENTITY, Vec3::ONE).expect("ground");
+        physics.create(ground, "co", &spec(CollisionType::Static, [100.0, 0.5, 100.0]), scene).expect("ground body");
+        for i in 0..SPHERES {
+            let slot = scene.find(sinew::base::hash::hash_str(&format!("/o{i}"))).expect("object");
+            scene.position[slot as usize] = sphere_at(i);
+            physics.create(slot, "co", &sphere_spec(), scene).expect("sphere");
+        }
+    }
+    (host, world)
+}
+
+/// The same spheres and ground in a bare rapier world.
+fn rapier_spheres() -> PhysicsWorld {
+    let mut world = PhysicsWorld::new();
+    world.gravity = Vector::new(0.0, -10.0, 0.0);
+    world.integration_parameters.dt = DT;
+    let body = world.insert_body(RigidBodyBuilder::fixed());
+    world.insert_collider(ColliderBuilder::cuboid(100.0, 0.5, 100.0).friction(0.5).restitution(0.0), Some(body));
+    for i in 0..SPHERES {
+        let p = sphere_at(i);
+        let body = world.insert_body(RigidBodyBuilder::dynamic().translation(Vector::new(p.x, p.y, p.z)));
+        world.insert_collider(ColliderBuilder::ball(0.5).friction(0.5).restitution(0.0).mass(1.0), Some(body));
+    }
+    world
+}
+
+/// One frame's physics phase and the dispatch of what it posted, and the messages delivered.
+#[inline(never)]
+fn contact_frame(host: &mut sinew::script::ScriptHost, w: &RefCell<World>) -> (Duration, u64) {
+    let before: u64 = host.lua().globals().get("received").expect("received");
+    let t = Instant::now();
+    sinew::game::physics::update(w, DT);
+    sinew::game::dispatch::dispatch(w, host);
+    let took = t.elapsed();
+    w.borrow_mut().messages.new_frame();
+    let after: u64 = host.lua().globals().get("received").expect("received");
+    (took, after - before)
+}
+
+fn bench_contacts(c: &mut Criterion) {
+    let (mut host, world) = contact_world();
+    let mut rapier = rapier_spheres();
+    for _ in 0..SETTLE_STEPS {
+        contact_frame(&mut host, &world);
+        rapier_step(&mut rapier);
+    }
+    let (mut frame, mut bare, mut delivered) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..steps() {
+        let (t, n) = contact_frame(&mut host, &world);
+        frame.push(t.as_secs_f64() * 1e3);
+        delivered.push(n);
+        bare.push(rapier_step(&mut rapier).as_secs_f64() * 1e3);
+    }
+    let fewest = delivered.iter().copied().min().unwrap_or(0);
+    assert_eq!(fewest, (SPHERES * 2) as u64, "each resting sphere's two messages reach its script every step");
+    assert_eq!(host.error_count(), 0);
+    let (f, r) = (median(frame.clone()), median(bare.clone()));
+    eprintln!(
+        "physics contacts: {fewest} messages a frame delivered to scripts: physics phase + dispatch median {f:.3} ms/frame, rapier alone {r:.3}, the messages {:.3} ms (target <= 2 ms)",
+        f - r
+    );
+    if std::env::var_os("SINEW_BENCH_FIGURES_ONLY").is_some() {
+        return;
+    }
+    let mut g = c.benchmark_group("physics_contact_messages_10000");
+    g.sample_size(10);
+    g.bench_function("frame", |b| b.iter_custom(|iters| (0..iters).map(|_| contact_frame(&mut host, &world).0).sum()));
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_contacts);
 criterion_main!(benches);

@@ -25,6 +25,41 @@ pub mod tag {
     pub const QUAT: u8 = 9;
     pub const MATRIX4: u8 = 10;
     pub const TABLE: u8 = 11;
+    /// One of [`super::KEYS`] by its index (one byte): the engine's own field names cost no
+    /// string to make or to intern on either side.
+    pub const KEY: u8 = 12;
+}
+
+/// Declares [`Key`] and [`KEYS`] from one list, so a key's index and its text cannot drift.
+macro_rules! message_keys {
+    ($($key:ident => $text:literal),* $(,)?) => {
+        /// A field name of the engine's own messages (collision, contact and trigger responses).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum Key { $($key),* }
+        impl Key {
+            pub const ALL: &[Key] = &[$(Key::$key),*];
+        }
+        /// The text of each [`Key`], in order: Lua's decoder gets this list from Rust.
+        pub const KEYS: &[&str] = &[$($text),*];
+    };
+}
+
+message_keys! {
+    OtherId => "other_id",
+    OtherPosition => "other_position",
+    OtherGroup => "other_group",
+    OwnGroup => "own_group",
+    Group => "group",
+    Position => "position",
+    Normal => "normal",
+    RelativeVelocity => "relative_velocity",
+    Distance => "distance",
+    AppliedImpulse => "applied_impulse",
+    Life => "life",
+    Mass => "mass",
+    OtherMass => "other_mass",
+    Enter => "enter",
 }
 
 /// A decoded message value.
@@ -40,13 +75,22 @@ pub enum MsgValue {
     Quat([f32; 4]),
     Matrix4([f32; 16]),
     Table(Vec<(MsgValue, MsgValue)>),
+    /// A string of [`KEYS`], encoded as its index; decoded as [`MsgValue::String`].
+    Key(Key),
 }
 
 impl MsgValue {
     /// Field of a table by string key.
     pub fn get(&self, key: &str) -> Option<&MsgValue> {
         match self {
-            MsgValue::Table(t) => t.iter().find(|(k, _)| matches!(k, MsgValue::String(s) if s == key)).map(|(_, v)| v),
+            MsgValue::Table(t) => t
+                .iter()
+                .find(|(k, _)| match k {
+                    MsgValue::String(s) => s == key,
+                    MsgValue::Key(k) => KEYS[*k as usize] == key,
+                    _ => false,
+                })
+                .map(|(_, v)| v),
             _ => None,
         }
     }
@@ -98,7 +142,14 @@ pub fn encode(v: &MsgValue, out: &mut Vec<u8>) {
             out.push(tag::MATRIX4);
             put_f32s(out, a);
         }
+        MsgValue::Key(k) => {
+            out.push(tag::KEY);
+            out.push(*k as u8);
+        }
         MsgValue::Table(t) => {
+            // A guess of a field's size (a key and a vector3): growing by doubling from nothing
+            // cost more than all the rest of encoding a physics message.
+            out.reserve(5 + t.len() * 16);
             out.push(tag::TABLE);
             out.extend_from_slice(&(t.len() as u32).to_le_bytes());
             for (k, v) in t {
@@ -157,6 +208,10 @@ impl Reader<'_> {
             tag::VECTOR4 => MsgValue::Vector4(self.f32s::<4>()?),
             tag::QUAT => MsgValue::Quat(self.f32s::<4>()?),
             tag::MATRIX4 => MsgValue::Matrix4(self.f32s::<16>()?),
+            tag::KEY => {
+                let i = self.take(1)?[0] as usize;
+                MsgValue::String(KEYS.get(i).ok_or_else(|| format!("unknown message key {i}"))?.to_string())
+            }
             tag::TABLE => {
                 let n = self.u32()? as usize;
                 let mut t = Vec::with_capacity(n.min(256));

@@ -384,6 +384,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("MSG_QUAT", tag::QUAT),
         ("MSG_MATRIX4", tag::MATRIX4),
         ("MSG_TABLE", tag::TABLE),
+        ("MSG_KEY", tag::KEY),
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {

@@ -6,7 +6,7 @@ use super::{SHARED_KEY, ScriptHost};
 use crate::game::World;
 use crate::project::Resources;
 use crate::scene::Url;
-use crate::scene::message::{MsgValue, decode, encode};
+use crate::scene::message::{KEYS, Key, MsgValue, decode, encode};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -35,6 +35,7 @@ fn value(rng: &mut Rng, depth: u32) -> MsgValue {
         1 => MsgValue::Bool(true),
         2 if rng.below(4) == 0 => MsgValue::Number(f64::from_bits(rng.next())),
         2 => MsgValue::Number(rng.below(100_000) as f64 / 16.0),
+        3 if rng.below(4) == 0 => MsgValue::Key(Key::ALL[rng.below(Key::ALL.len())]),
         3 => MsgValue::String((0..rng.below(12)).map(|_| char::from(b' ' + rng.below(95) as u8)).collect()),
         4 => MsgValue::Hash(rng.next()),
         5 => MsgValue::Url(Url { socket: rng.next(), path: rng.next(), fragment: rng.next() }),
@@ -79,6 +80,7 @@ fn render(v: &MsgValue) -> Option<String> {
         MsgValue::Number(x) => format!("n{}", num(*x)),
         MsgValue::String(s) if s.contains('\u{fffd}') => return None,
         MsgValue::String(s) => format!("s{}", s.bytes().map(|b| format!("{b:02x}")).collect::<String>()),
+        MsgValue::Key(k) => render(&MsgValue::String(KEYS[*k as usize].to_string()))?,
         MsgValue::Hash(h) => format!("h{h}ULL"),
         MsgValue::Url(u) => format!("u{}ULL/{}ULL/{}ULL", u.socket, u.path, u.fragment),
         MsgValue::Vector3(a) => floats("v3", a),
@@ -92,10 +94,20 @@ fn render(v: &MsgValue) -> Option<String> {
                 if matches!(k, MsgValue::Number(n) if n.is_nan()) {
                     return None;
                 }
-                let key = render(k)?;
+                // A Lua table keeps -0 and 0 as one key, 0.
+                let key = match k {
+                    MsgValue::Number(n) if *n == 0.0 => render(&MsgValue::Number(0.0))?,
+                    _ => render(k)?,
+                };
                 // Keys Lua compares by value (others are cdata or tables, each a key of its own).
-                let by_value =
-                    matches!(k, MsgValue::Bool(_) | MsgValue::Number(_) | MsgValue::String(_) | MsgValue::Hash(_));
+                let by_value = matches!(
+                    k,
+                    MsgValue::Bool(_)
+                        | MsgValue::Number(_)
+                        | MsgValue::String(_)
+                        | MsgValue::Key(_)
+                        | MsgValue::Hash(_)
+                );
                 if by_value {
                     let same = match k {
                         MsgValue::Number(n) if *n == 0.0 => "n0".to_string(),

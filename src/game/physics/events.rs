@@ -4,7 +4,7 @@
 use super::{Physics, arr3};
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::physics::CollisionType;
-use crate::scene::message::{MsgValue, encode};
+use crate::scene::message::{Key, MsgValue, encode};
 use crate::scene::{ComponentRef, Message, MessageQueue, Scene, Url};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -28,8 +28,8 @@ fn ids() -> &'static Ids {
     })
 }
 
-fn s(k: &str) -> MsgValue {
-    MsgValue::String(k.into())
+fn s(k: Key) -> MsgValue {
+    MsgValue::Key(k)
 }
 
 /// One contact point of a pair: the pair, world position, normal (from the pair's first
@@ -37,6 +37,7 @@ fn s(k: &str) -> MsgValue {
 type Point = ((u32, u32), [f32; 3], [f32; 3], f32, f32);
 
 /// What a message needs of one side of a pair.
+#[derive(Clone, Copy)]
 struct Side {
     /// Whether its game object has a script to tell: messages nobody would read are not made
     /// (a pile of a thousand crates without scripts posts nothing).
@@ -71,9 +72,27 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     })
 }
 
+/// The sides of a step's pairs by object index, each looked up once however many messages it is
+/// in (`None` not looked up yet).
+struct Sides(Vec<Option<Option<Side>>>);
+
+impl Sides {
+    fn new(p: &Physics) -> Sides {
+        Sides(vec![None; p.bodies.len()])
+    }
+
+    fn get(&mut self, p: &Physics, scene: &Scene, i: u32) -> Option<Side> {
+        match self.0.get_mut(i as usize) {
+            Some(Some(s)) => *s,
+            Some(slot) => *slot.insert(side(p, scene, i)),
+            None => side(p, scene, i),
+        }
+    }
+}
+
 /// Calls `f(own, other)` for each side of a pair whose object has a script.
-fn to_both(p: &Physics, scene: &Scene, (a, b): (u32, u32), mut f: impl FnMut(&Side, &Side)) {
-    let (Some(sa), Some(sb)) = (side(p, scene, a), side(p, scene, b)) else { return };
+fn to_both(p: &Physics, scene: &Scene, sides: &mut Sides, (a, b): (u32, u32), mut f: impl FnMut(&Side, &Side)) {
+    let (Some(sa), Some(sb)) = (sides.get(p, scene, a), sides.get(p, scene, b)) else { return };
     for (own, other) in [(&sa, &sb), (&sb, &sa)] {
         if own.listens {
             f(own, other);
@@ -132,20 +151,21 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
             }
         }
     }
+    let mut sides = Sides::new(p);
     for &pair in &touching {
-        to_both(p, scene, pair, |own, other| {
+        to_both(p, scene, &mut sides, pair, |own, other| {
             let table = vec![
-                (s("other_id"), MsgValue::Hash(other.path)),
-                (s("other_position"), MsgValue::Vector3(other.position)),
-                (s("other_group"), MsgValue::Hash(other.group)),
-                (s("own_group"), MsgValue::Hash(own.group)),
-                (s("group"), MsgValue::Hash(other.group)),
+                (s(Key::OtherId), MsgValue::Hash(other.path)),
+                (s(Key::OtherPosition), MsgValue::Vector3(other.position)),
+                (s(Key::OtherGroup), MsgValue::Hash(other.group)),
+                (s(Key::OwnGroup), MsgValue::Hash(own.group)),
+                (s(Key::Group), MsgValue::Hash(other.group)),
             ];
             post(messages, socket, own, ids.collision, table);
         });
     }
     for (key, position, normal, distance, impulse) in points {
-        let (Some(sa), Some(sb)) = (side(p, scene, key.0), side(p, scene, key.1)) else { continue };
+        let (Some(sa), Some(sb)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
         for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
             if !own.listens {
                 continue;
@@ -154,19 +174,19 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
             let n = [normal[0] * sign, normal[1] * sign, normal[2] * sign];
             let rel = [0, 1, 2].map(|k| own.velocity[k] - other.velocity[k]);
             let table = vec![
-                (s("position"), MsgValue::Vector3(position)),
-                (s("normal"), MsgValue::Vector3(n)),
-                (s("relative_velocity"), MsgValue::Vector3(rel)),
-                (s("distance"), MsgValue::Number(f64::from(distance))),
-                (s("applied_impulse"), MsgValue::Number(f64::from(impulse))),
-                (s("life"), MsgValue::Number(0.0)),
-                (s("mass"), MsgValue::Number(f64::from(own.mass))),
-                (s("other_mass"), MsgValue::Number(f64::from(other.mass))),
-                (s("other_id"), MsgValue::Hash(other.path)),
-                (s("other_position"), MsgValue::Vector3(other.position)),
-                (s("group"), MsgValue::Hash(other.group)),
-                (s("other_group"), MsgValue::Hash(other.group)),
-                (s("own_group"), MsgValue::Hash(own.group)),
+                (s(Key::Position), MsgValue::Vector3(position)),
+                (s(Key::Normal), MsgValue::Vector3(n)),
+                (s(Key::RelativeVelocity), MsgValue::Vector3(rel)),
+                (s(Key::Distance), MsgValue::Number(f64::from(distance))),
+                (s(Key::AppliedImpulse), MsgValue::Number(f64::from(impulse))),
+                (s(Key::Life), MsgValue::Number(0.0)),
+                (s(Key::Mass), MsgValue::Number(f64::from(own.mass))),
+                (s(Key::OtherMass), MsgValue::Number(f64::from(other.mass))),
+                (s(Key::OtherId), MsgValue::Hash(other.path)),
+                (s(Key::OtherPosition), MsgValue::Vector3(other.position)),
+                (s(Key::Group), MsgValue::Hash(other.group)),
+                (s(Key::OtherGroup), MsgValue::Hash(other.group)),
+                (s(Key::OwnGroup), MsgValue::Hash(own.group)),
             ];
             post(messages, socket, own, ids.contact, table);
         }
@@ -191,14 +211,15 @@ fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, soc
     }
     let entered: Vec<_> = now.difference(&p.overlaps).map(|&k| (k, true)).collect();
     let left: Vec<_> = p.overlaps.difference(&now).map(|&k| (k, false)).collect();
+    let mut sides = Sides::new(p);
     for (pair, enter) in entered.into_iter().chain(left) {
-        to_both(p, scene, pair, |own, other| {
+        to_both(p, scene, &mut sides, pair, |own, other| {
             let table = vec![
-                (s("other_id"), MsgValue::Hash(other.path)),
-                (s("enter"), MsgValue::Bool(enter)),
-                (s("other_group"), MsgValue::Hash(other.group)),
-                (s("own_group"), MsgValue::Hash(own.group)),
-                (s("group"), MsgValue::Hash(other.group)),
+                (s(Key::OtherId), MsgValue::Hash(other.path)),
+                (s(Key::Enter), MsgValue::Bool(enter)),
+                (s(Key::OtherGroup), MsgValue::Hash(other.group)),
+                (s(Key::OwnGroup), MsgValue::Hash(own.group)),
+                (s(Key::Group), MsgValue::Hash(other.group)),
             ];
             post(messages, socket, own, ids.trigger, table);
         });

@@ -9,7 +9,10 @@ local istype = ffi.istype
 local K = S.K
 local T_FALSE, T_TRUE, T_NUMBER, T_STRING = K.MSG_FALSE, K.MSG_TRUE, K.MSG_NUMBER, K.MSG_STRING
 local T_HASH, T_URL, T_V3, T_V4 = K.MSG_HASH, K.MSG_URL, K.MSG_VECTOR3, K.MSG_VECTOR4
-local T_QUAT, T_M4, T_TABLE = K.MSG_QUAT, K.MSG_MATRIX4, K.MSG_TABLE
+local T_QUAT, T_M4, T_TABLE, T_KEY = K.MSG_QUAT, K.MSG_MATRIX4, K.MSG_TABLE, K.MSG_KEY
+-- The engine's own field names, sent as an index (src/scene/message.rs KEYS).
+local KEYS = S.R.message_keys
+local table_new = require("table.new")
 local MAX, MAX_DEPTH = K.MSG_MAX_BYTES, K.MSG_MAX_DEPTH
 
 -- One encoder, two users: msg.post into a fixed buffer of MAX bytes, and sys.save (S.encode_save)
@@ -90,16 +93,20 @@ local function f32_at(p, at)
   if band(b, 0x7f800000) == 0x7f800000 and band(b, 0x7fffff) ~= 0 then return NAN end
   return ffi.cast("const float *", p + at)[0]
 end
-decode_value = function(p, n, at, depth)
-  if depth > MAX_DEPTH then error("message tables nest too deeply", 0) end
-  need(n, at, 1)
-  local tag = p[at]
-  at = at + 1
+-- A value that is not a table, its tag read: nothing here recurses, so LuaJIT compiles the loop
+-- over a message's fields into one trace (a recursive decoder ran interpreted).
+local function scalar(p, n, at, tag)
   if tag == T_FALSE then return false, at end
   if tag == T_TRUE then return true, at end
   if tag == T_NUMBER then
     need(n, at, 8)
     return f64_at(p, at), at + 8
+  end
+  if tag == T_KEY then
+    need(n, at, 1)
+    local k = KEYS[p[at] + 1]
+    if k == nil then error("unknown message key " .. tostring(p[at]), 0) end
+    return k, at + 1
   end
   if tag == T_STRING then
     local len = tonumber(rd(p, n, at, "const uint32_t *", 4))
@@ -127,20 +134,39 @@ decode_value = function(p, n, at, depth)
     for i = 0, 15 do m.m[i] = f32_at(p, at + 4 * i) end
     return m, at + 64
   end
-  if tag == T_TABLE then
-    local count = tonumber(rd(p, n, at, "const uint32_t *", 4))
-    at = at + 4
-    local t = {}
-    for _ = 1, count do
-      local k, v
-      k, at = decode_value(p, n, at, depth + 1)
-      v, at = decode_value(p, n, at, depth + 1)
-      if k ~= k then error("message table key is NaN", 0) end
-      t[k] = v
-    end
-    return t, at
-  end
   error("unknown message value tag " .. tostring(tag), 0)
+end
+
+local decode_table
+decode_value = function(p, n, at, depth)
+  if depth > MAX_DEPTH then error("message tables nest too deeply", 0) end
+  need(n, at, 1)
+  local tag = p[at]
+  if tag == T_TABLE then return decode_table(p, n, at + 1, depth) end
+  return scalar(p, n, at + 1, tag)
+end
+
+-- The fields of a table whose tag was at `at - 1`, at `depth`; only a nested table recurses.
+decode_table = function(p, n, at, depth)
+  local count = tonumber(rd(p, n, at, "const uint32_t *", 4))
+  at = at + 4
+  -- Sized for what the data says, up to what it can hold (a key and a value take 2 bytes).
+  local t = table_new(0, math.floor(math.min(count, (n - at) / 2)))
+  local inner = depth + 1
+  for _ = 1, count do
+    local k, v
+    if inner > MAX_DEPTH then error("message tables nest too deeply", 0) end
+    need(n, at, 1)
+    local tag = p[at]
+    if tag == T_TABLE then k, at = decode_table(p, n, at + 1, inner) else k, at = scalar(p, n, at + 1, tag) end
+    if inner > MAX_DEPTH then error("message tables nest too deeply", 0) end
+    need(n, at, 1)
+    tag = p[at]
+    if tag == T_TABLE then v, at = decode_table(p, n, at + 1, inner) else v, at = scalar(p, n, at + 1, tag) end
+    if k ~= k then error("message table key is NaN", 0) end
+    t[k] = v
+  end
+  return t, at
 end
 
 function S.decode_message(data, len)
