@@ -32,6 +32,7 @@ fn main() {
             pan: 0.0,
             speed: if moving { 1.37 } else { 1.0 },
             looping: true,
+            loopcount: 0,
             group: if moving { "sfx" } else { "master" }.into(),
             spatial: moving.then_some(Spatial { min_distance: 1.0, max_distance: 40.0 }),
         };

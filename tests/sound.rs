@@ -405,3 +405,123 @@ fn the_demo_mix_is_deterministic_and_heard() {
     let level = rms(channel(&d, 0, 0..d.frames()));
     assert!(level > 0.01, "the demo is silent (rms {level})");
 }
+
+/// Mixes one voice alone, `frames` output frames at a time as the world does (a streamed
+/// voice refilled before each mix), until it ends or `limit` frames; returns the left channel
+/// and the most frames its window held.
+fn mix_alone(mut v: sinew::game::sound::mixer::Voice, frames: usize, limit: usize) -> (Vec<f32>, usize) {
+    use sinew::game::sound::mixer::{Buses, mix};
+    let mut buses = Box::<Buses>::default();
+    let (mut left, mut widest) = (Vec::new(), 0);
+    let mut out = vec![0.0f32; frames * 2];
+    while left.len() < limit && !v.finished() {
+        assert_eq!(v.refill(frames), None, "the stream decodes");
+        widest = widest.max(v.stream.as_ref().map_or(0, |s| s.frames()));
+        out.fill(0.0);
+        mix(std::slice::from_mut(&mut v), &[1.0], &mut buses, &mut out);
+        left.extend(out.chunks_exact(2).map(|f| f[0]));
+    }
+    (left, widest)
+}
+
+#[test]
+fn a_long_ogg_is_streamed_and_mixes_as_the_decoded_sound() {
+    use sinew::game::sound::mixer::Voice;
+    use sinew::project::sound::{STREAM_ABOVE_SECONDS, decode_streaming_above};
+    use std::sync::Arc;
+    // 35 s of 440 Hz, mono at 8 kHz (tests/data/sound/README.md): above the streaming length.
+    let bytes = include_bytes!("data/sound/long_tone.ogg");
+    let streamed = decode("/long.ogg", bytes).expect("streams");
+    let s = streamed.streamed.as_ref().expect("a long Ogg file is streamed");
+    assert!(streamed.samples.is_empty(), "nothing decoded up front");
+    assert_eq!(s.frames, 35 * 8000, "its length from the last page");
+    assert!(s.frames > STREAM_ABOVE_SECONDS * 8000);
+    let whole = decode_streaming_above("/long.ogg", bytes, u64::MAX).expect("decodes whole");
+    assert!(whole.streamed.is_none());
+    assert_eq!(whole.frames(), streamed.frames());
+    // Resampled (8 kHz and a speed), 20 s of it in game frames of 960.
+    let voice = |d: &SoundData| {
+        let mut v = Voice::new(1, Arc::new(d.clone()), 0);
+        v.set_speed(1.37);
+        v
+    };
+    let (a, widest) = mix_alone(voice(&streamed), 960, 20 * RATE as usize);
+    let (b, _) = mix_alone(voice(&whole), 960, 20 * RATE as usize);
+    assert_eq!(a.len(), b.len());
+    let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+    assert!(worst < 1e-5, "streamed and decoded differ by {worst}");
+    // A 0.5 sine (rms 0.354) through the mono pan law's centre (cos 45°).
+    let heard = rms(a[RATE as usize..].iter().copied());
+    assert!((heard - 0.25).abs() < 0.01, "rms {heard}");
+    // What a play holds: a game frame's worth and a Vorbis packet, not the sound.
+    assert!(widest < 4096, "the window grew to {widest} frames");
+}
+
+#[test]
+fn a_streamed_loop_is_seamless_and_counts_its_plays_as_the_decoded_one() {
+    use sinew::game::sound::mixer::Voice;
+    use sinew::project::sound::decode_streaming_above;
+    use std::sync::Arc;
+    let bytes = include_bytes!("data/sound/tone.ogg");
+    let streamed = decode_streaming_above("/tone.ogg", bytes, 0).expect("streams");
+    assert!(streamed.streamed.is_some(), "0 s streams every Ogg file (Defold's stream_enabled)");
+    let whole = decode("/tone.ogg", bytes).expect("decodes");
+    for loopcount in [3, 0] {
+        let voice = |d: &SoundData| {
+            let mut v = Voice::new(1, Arc::new(d.clone()), 0);
+            v.looping = true;
+            v.plays_left = loopcount;
+            v
+        };
+        let limit = 5 * whole.frames() * 48_000 / 22_050;
+        let (a, _) = mix_alone(voice(&streamed), 800, limit);
+        let (b, _) = mix_alone(voice(&whole), 800, limit);
+        // The positions add up in different magnitudes (a window's frames, the sound's), so the
+        // last fraction of a frame may round to one output frame more on one side.
+        let last = |x: &[f32]| x.iter().rposition(|&s| s != 0.0).expect("heard");
+        assert!(last(&a).abs_diff(last(&b)) <= 1, "loopcount {loopcount}: ends {} and {}", last(&a), last(&b));
+        let worst = a.iter().zip(&b).take(last(&a).min(last(&b))).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max);
+        assert!(worst < 1e-5, "loopcount {loopcount}: streamed and decoded differ by {worst}");
+        let heard = last(&a) + 1;
+        let one = whole.frames() as f64 * 48_000.0 / 22_050.0;
+        if loopcount == 3 {
+            assert!((heard as f64 - 3.0 * one).abs() < 3.0, "3 plays: {heard} frames, one is {one:.1}");
+        } else {
+            assert!(heard as f64 > 4.5 * one, "0 loops until stopped: {heard} frames");
+        }
+    }
+}
+
+#[test]
+fn an_ogg_claiming_hours_in_its_last_page_is_refused() {
+    let mut bytes = include_bytes!("data/sound/tone.ogg").to_vec();
+    let at = bytes.windows(4).rposition(|w| w == b"OggS").expect("a last page");
+    bytes[at + 6..at + 14].copy_from_slice(&(3u64 * 3600 * 22_050).to_le_bytes());
+    let e = decode("/liar.ogg", &bytes).expect_err("refused").to_string();
+    assert!(e.contains("/liar.ogg") && e.contains("samples per byte"), "{e}");
+}
+
+#[test]
+fn loopcount_plays_a_looping_sound_that_many_times_then_sound_done() {
+    let period = tone(RATE, 100.0, 0.01, 0.9);
+    let script = r##"
+function init(self) self.frame = 0; self.done = 0
+  msg.post("#hum", "play_sound", { play_id = 1 }) end
+function update(self)
+  self.frame = self.frame + 1
+  if self.frame == 4 then print("done " .. self.done) end
+end
+function on_message(self, id) if id == hash("sound_done") then self.done = self.done + 1 end end
+"##;
+    let p = sound_project(
+        "sound_loopcount",
+        r#"{ "id": "hum", "type": "sound", "sound": "/sounds/hum.wav", "looping": true, "loopcount": 3 }"#,
+        script,
+        &[("/sounds/hum.wav", encode_wav_float(RATE, 1, &period))],
+    );
+    let (d, r) = listen(&p, 5);
+    let heard = (0..d.frames()).rfind(|&i| d.frame(i).0 != 0.0).expect("heard") + 1;
+    // Three periods of 480 frames, the last sample of each period being near zero.
+    assert!((1430..=1440).contains(&heard), "heard {heard} frames, three plays are 1440");
+    assert!(r.stdout.contains("done 1"), "{}", r.show());
+}

@@ -1,9 +1,12 @@
 //! Sound files decoded to memory: WAV (8/16/24/32-bit PCM, 32-bit float) through `hound` and
 //! Ogg Vorbis through `lewton`, into interleaved `f32` frames of one or two channels. Every size
 //! a header declares is checked against the bytes the file holds before anything is reserved, so
-//! a 44-byte file claiming 4 GB of samples costs 44 bytes.
+//! a 44-byte file claiming 4 GB of samples costs 44 bytes. Ogg Vorbis longer than
+//! [`STREAM_ABOVE_SECONDS`] is not decoded here: its bytes are kept and each play decodes as it
+//! goes (`game::sound::stream`), as Defold streams music.
 use crate::base::error::LoadError;
 use std::io::Cursor;
+use std::sync::Arc;
 
 /// Below this a "sample rate" is a corrupt header, not a sound (8 kHz telephony is the lowest in
 /// use).
@@ -18,19 +21,38 @@ pub const MAX_SECONDS: u64 = 600;
 
 /// The most decoded samples one byte of an Ogg file may yield (besides one second's worth).
 pub const OGG_SAMPLES_PER_BYTE: u64 = 256;
+/// Ogg Vorbis sounds longer than this are streamed: music and long ambiences would cost
+/// 11 MB a minute decoded (stereo f32 at 48 kHz); sound effects are shorter and start
+/// without a decoder.
+pub const STREAM_ABOVE_SECONDS: u64 = 30;
+/// The longest streamed sound (its length is read from the last page before anything else).
+pub const MAX_STREAM_SECONDS: u64 = 4 * 3600;
 
-/// A decoded sound: `channels` (1 or 2) interleaved samples per frame in -1..1.
+/// What is kept of a streamed sound: the file and its length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Streamed {
+    pub bytes: Arc<[u8]>,
+    /// Frames in the sound, from the last page's granule position.
+    pub frames: u64,
+}
+
+/// A decoded sound: `channels` (1 or 2) interleaved samples per frame in -1..1; a streamed one
+/// has no samples and its file in `streamed`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SoundData {
     pub rate: u32,
     pub channels: u16,
     pub samples: Vec<f32>,
+    pub streamed: Option<Streamed>,
 }
 
 impl SoundData {
     /// Frames (one sample per channel) in the sound.
     pub fn frames(&self) -> usize {
-        self.samples.len() / self.channels.max(1) as usize
+        match &self.streamed {
+            Some(s) => s.frames as usize,
+            None => self.samples.len() / self.channels.max(1) as usize,
+        }
     }
 
     /// The frame at `i` as (left, right); a mono sound gives its sample twice.
@@ -57,6 +79,9 @@ pub struct SoundSpec {
     /// Playback rate: 2 is an octave up and half as long.
     pub speed: f32,
     pub looping: bool,
+    /// How many times a looping sound plays before it ends (`sound_done`); 0 loops until stopped
+    /// (Defold's `loopcount`).
+    pub loopcount: u32,
     /// The mixer group; Defold's default is `master`.
     pub group: String,
     /// Beyond Defold: attenuated and panned by the object's place relative to the listener.
@@ -76,13 +101,79 @@ pub const MAX_SPEED: f32 = 16.0;
 /// A gain above this is a typo that would clip everything it plays with.
 pub const MAX_GAIN: f32 = 16.0;
 
-/// Decodes a `.wav` or `.ogg` resource; `path` names it in errors.
+/// Decodes a `.wav` or `.ogg` resource; `path` names it in errors. A long Ogg Vorbis file is
+/// kept to be streamed ([`STREAM_ABOVE_SECONDS`]).
 pub fn decode(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
+    decode_streaming_above(path, bytes, STREAM_ABOVE_SECONDS)
+}
+
+/// [`decode`] with the length above which Ogg Vorbis is streamed (0: every Ogg file, as
+/// Defold's `[sound] stream_enabled`).
+pub fn decode_streaming_above(path: &str, bytes: &[u8], seconds: u64) -> Result<SoundData, LoadError> {
     match bytes.get(..4) {
         Some(b"RIFF") | Some(b"RIFX") => decode_wav(path, bytes),
-        Some(b"OggS") => decode_ogg(path, bytes),
+        Some(b"OggS") => match ogg_length(path, bytes)? {
+            Some((rate, frames)) if frames > seconds.saturating_mul(rate as u64) => stream_ogg(path, bytes, frames),
+            _ => decode_ogg(path, bytes),
+        },
         _ => Err(LoadError::new(path, "not a sound file: expected a WAV (RIFF) or Ogg Vorbis (OggS) header")),
     }
+}
+
+/// The sample rate and the frames of an Ogg Vorbis file, from its headers and the granule
+/// position of its last page; `None` when the last page gives none (the decoder then finds out).
+fn ogg_length(path: &str, bytes: &[u8]) -> Result<Option<(u32, u64)>, LoadError> {
+    let bad = |e: lewton::VorbisError| LoadError::new(path, format!("bad Ogg Vorbis file: {e}"));
+    let reader = lewton::inside_ogg::OggStreamReader::new(Cursor::new(bytes)).map_err(bad)?;
+    let rate = reader.ident_hdr.audio_sample_rate;
+    check_format(path, "Ogg Vorbis", reader.ident_hdr.audio_channels as u16, rate)?;
+    Ok(last_granule(bytes).map(|g| (rate, g)))
+}
+
+/// The granule position of the last page that has one: an Ogg page starts `OggS`, version 0,
+/// a header-type byte, then the 64-bit granule position (-1 on pages where no packet ends).
+fn last_granule(bytes: &[u8]) -> Option<u64> {
+    let mut end = bytes.len();
+    while let Some(at) = bytes[..end].windows(4).rposition(|w| w == b"OggS") {
+        if let Some(g) = bytes.get(at + 6..at + 14).and_then(|b| <[u8; 8]>::try_from(b).ok()) {
+            let g = u64::from_le_bytes(g);
+            if g != u64::MAX && bytes.get(at + 4) == Some(&0) {
+                return Some(g);
+            }
+        }
+        end = at;
+    }
+    None
+}
+
+fn stream_ogg(path: &str, bytes: &[u8], frames: u64) -> Result<SoundData, LoadError> {
+    let bad = |e: lewton::VorbisError| LoadError::new(path, format!("bad Ogg Vorbis file: {e}"));
+    let mut reader = lewton::inside_ogg::OggStreamReader::new(Cursor::new(bytes)).map_err(bad)?;
+    let channels = reader.ident_hdr.audio_channels as u16;
+    let rate = reader.ident_hdr.audio_sample_rate;
+    if frames > MAX_STREAM_SECONDS * rate as u64 {
+        let msg = format!(
+            "sound is {} s long; the limit of a streamed sound is {MAX_STREAM_SECONDS} s",
+            frames / rate as u64
+        );
+        return Err(LoadError::new(path, msg));
+    }
+    // The last page's granule is only a claim: a few bytes of hostile file could say hours.
+    let earned = bytes.len() as u64 * OGG_SAMPLES_PER_BYTE + rate as u64;
+    if frames > earned {
+        let msg = format!(
+            "Ogg Vorbis stream claims more than {OGG_SAMPLES_PER_BYTE} samples per byte of file (a hostile stream)"
+        );
+        return Err(LoadError::new(path, msg));
+    }
+    // The first audio packet, so a file that cannot be decoded is an error now, not a silent play.
+    reader.read_dec_packet_itl().map_err(bad)?;
+    Ok(SoundData {
+        rate,
+        channels: channels.min(2),
+        samples: Vec::new(),
+        streamed: Some(Streamed { bytes: bytes.into(), frames }),
+    })
 }
 
 fn check_format(path: &str, kind: &str, channels: u16, rate: u32) -> Result<(), LoadError> {
@@ -164,7 +255,7 @@ fn decode_wav(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
             }
         }
     }
-    Ok(SoundData { rate: spec.sample_rate, channels: kept as u16, samples })
+    Ok(SoundData { rate: spec.sample_rate, channels: kept as u16, samples, streamed: None })
 }
 
 fn decode_ogg(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
@@ -207,7 +298,7 @@ fn decode_ogg(path: &str, bytes: &[u8]) -> Result<SoundData, LoadError> {
     {
         samples.truncate(end as usize * kept as usize);
     }
-    Ok(SoundData { rate, channels: kept, samples })
+    Ok(SoundData { rate, channels: kept, samples, streamed: None })
 }
 
 /// A canonical 44-byte WAV header: `format` 1 (PCM) or 3 (float), `samples` samples of `bits`.

@@ -5,6 +5,7 @@
 //!
 //! Gain changes ramp linearly over one block, so a `set_gain`, a pan or a positional update never
 //! clicks; a stopped voice ramps to silence within the block it was stopped in and ends there.
+use super::stream::Stream;
 use crate::project::sound::SoundData;
 use std::sync::Arc;
 
@@ -30,7 +31,7 @@ pub enum VoiceState {
 }
 
 /// One playing sound.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Voice {
     pub play_id: u32,
     pub data: Arc<SoundData>,
@@ -48,8 +49,13 @@ pub struct Voice {
     /// Output frames of silence before the first sample.
     pub delay: u64,
     pub looping: bool,
+    /// Plays left of a looping voice with a `loopcount`, this one included; 0 loops until
+    /// stopped.
+    pub plays_left: u32,
     pub paused: bool,
     pub state: VoiceState,
+    /// A streamed sound's decoder and window; `pos` then counts from the window's first frame.
+    pub stream: Option<Box<Stream>>,
     /// Per-channel gains reached at the end of the last block (the start of the next ramp);
     /// `None` until the first block, which starts at its target so the onset is sample-exact.
     current: Option<(f32, f32)>,
@@ -58,6 +64,7 @@ pub struct Voice {
 impl Voice {
     pub fn new(play_id: u32, data: Arc<SoundData>, group: usize) -> Voice {
         let step = data.rate as f64 / RATE as f64;
+        let stream = data.streamed.clone().map(|s| Box::new(Stream::new(s, data.channels)));
         Voice {
             play_id,
             data,
@@ -70,10 +77,44 @@ impl Voice {
             group,
             delay: 0,
             looping: false,
+            plays_left: 0,
             paused: false,
             state: VoiceState::Playing,
+            stream,
             current: None,
         }
+    }
+
+    /// At the end of the sound: whether to start over (a decoded looping voice with plays
+    /// left), counting the play. A streamed voice loops in its decoder instead ([`Voice::refill`]).
+    fn wrap(&mut self) -> bool {
+        if !self.looping || self.stream.is_some() {
+            return false;
+        }
+        next_play(&mut self.plays_left)
+    }
+
+    /// Whether the frame after the last is the first (what interpolation at the seam reads).
+    fn wraps_next(&self) -> bool {
+        self.looping && self.stream.is_none() && self.plays_left != 1
+    }
+
+    /// Before a mix of `out_frames` output frames: a streamed voice lets go of the frames behind
+    /// it and decodes the ones the mix will read (two more for interpolation). Returns the
+    /// stream's decoding error, once.
+    pub fn refill(&mut self, out_frames: usize) -> Option<String> {
+        let st = self.stream.as_mut()?;
+        if matches!(self.state, VoiceState::Done | VoiceState::Stopped) {
+            return None;
+        }
+        let behind = (self.pos.max(0.0).floor() as usize).min(st.frames());
+        st.drop_front(behind);
+        self.pos -= behind as f64;
+        let heard = out_frames.saturating_sub(self.delay.min(out_frames as u64) as usize);
+        let need = if self.paused { 2 } else { (self.pos + heard as f64 * self.step).ceil() as usize + 2 };
+        let (looping, plays_left) = (self.looping, &mut self.plays_left);
+        st.fill(need, || looping && next_play(plays_left));
+        st.error.take()
     }
 
     /// Source frames per output frame at playback rate `speed`.
@@ -83,6 +124,18 @@ impl Voice {
 
     pub fn finished(&self) -> bool {
         matches!(self.state, VoiceState::Done | VoiceState::Stopped)
+    }
+}
+
+/// Counts a play at a loop's seam: true to play again (0 is "until stopped").
+fn next_play(plays_left: &mut u32) -> bool {
+    match *plays_left {
+        0 => true,
+        1 => false,
+        n => {
+            *plays_left = n - 1;
+            true
+        }
     }
 }
 
@@ -245,8 +298,12 @@ fn mix_voice(v: &mut Voice, out: &mut [f32]) {
     v.delay -= skip as u64;
     let n = frames - skip;
     if n > 0 {
-        let total = v.data.frames();
-        if total == 0 {
+        // A streamed voice reads its window, lent out for the block (taking a Vec moves no
+        // samples and allocates nothing).
+        let window = v.stream.as_mut().map(|s| std::mem::take(&mut s.window));
+        let data = v.data.clone();
+        let samples: &[f32] = window.as_deref().unwrap_or(&data.samples);
+        if samples.is_empty() {
             v.state = VoiceState::Done;
         } else {
             // The ramp spans the whole block, delayed frames included, so a ramp ends where the
@@ -257,16 +314,18 @@ fn mix_voice(v: &mut Voice, out: &mut [f32]) {
                 at: skip as f32,
             };
             let out = &mut out[skip * 2..];
-            let data = v.data.clone();
             let done = match (stereo, v.step == 1.0 && v.pos.fract() == 0.0) {
-                (false, true) => copy::<false>(v, &data.samples, out, ramp),
-                (true, true) => copy::<true>(v, &data.samples, out, ramp),
-                (false, false) => resample::<false>(v, &data.samples, out, ramp),
-                (true, false) => resample::<true>(v, &data.samples, out, ramp),
+                (false, true) => copy::<false>(v, samples, out, ramp),
+                (true, true) => copy::<true>(v, samples, out, ramp),
+                (false, false) => resample::<false>(v, samples, out, ramp),
+                (true, false) => resample::<true>(v, samples, out, ramp),
             };
             if done {
                 v.state = VoiceState::Done;
             }
+        }
+        if let (Some(st), Some(w)) = (v.stream.as_mut(), window) {
+            st.window = w;
         }
     }
     if v.state == VoiceState::Stopping {
@@ -307,7 +366,7 @@ fn copy<const STEREO: bool>(v: &mut Voice, s: &[f32], out: &mut [f32], r: Ramp) 
         i += run;
         rest = later;
         if i >= total {
-            if !v.looping {
+            if !v.wrap() {
                 v.pos = total as f64;
                 return true;
             }
@@ -329,7 +388,7 @@ fn resample<const STEREO: bool>(v: &mut Voice, s: &[f32], out: &mut [f32], r: Ra
         let frac = (v.pos - i as f64) as f32;
         let j = if i + 1 < total {
             i + 1
-        } else if v.looping {
+        } else if v.wraps_next() {
             0
         } else {
             i
@@ -342,7 +401,7 @@ fn resample<const STEREO: bool>(v: &mut Voice, s: &[f32], out: &mut [f32], r: Ra
         gr += r.step.1;
         v.pos += v.step;
         if v.pos >= len {
-            if !v.looping {
+            if !v.wrap() {
                 return true;
             }
             v.pos -= len * (v.pos / len).floor();
@@ -356,7 +415,7 @@ mod tests {
     use super::*;
 
     fn data(rate: u32, samples: Vec<f32>) -> Arc<SoundData> {
-        Arc::new(SoundData { rate, channels: 1, samples })
+        Arc::new(SoundData { rate, channels: 1, samples, streamed: None })
     }
 
     fn run(voices: &mut [Voice], gains: &[f32], frames: usize) -> Vec<f32> {

@@ -6,6 +6,7 @@
 pub mod mixer;
 pub mod ring;
 pub mod spatial;
+pub mod stream;
 
 use crate::base::hash::{Hash, hash_remembered, hash_str};
 use crate::project::Resources;
@@ -198,6 +199,7 @@ impl SoundWorld {
         v.pan = (inst.pan + o.pan).clamp(-1.0, 1.0);
         v.set_speed(inst.spec.speed * o.speed);
         v.looping = inst.spec.looping;
+        v.plays_left = if inst.spec.looping { inst.spec.loopcount } else { 0 };
         // Whole frames: a delay is heard to the sample, not to the frame.
         v.delay = (o.delay as f64 * RATE as f64).round() as u64;
         self.voices.push(v);
@@ -296,6 +298,12 @@ impl SoundWorld {
         self.carry = (want - frames as f64).clamp(-1e-3, 1.0);
         self.out.clear();
         self.out.resize(frames * 2, 0.0);
+        for (v, (i, _)) in self.voices.iter_mut().zip(&self.owners) {
+            if let Some(e) = v.refill(frames) {
+                let path = self.instances.get(*i as usize).map_or("?", |s| s.spec.sound.as_str());
+                log::warn!("{path}: {e}; the play ends there");
+            }
+        }
         mixer::mix(&mut self.voices, &self.group_gains, &mut self.buses, &mut self.out);
         self.collect_ended();
     }

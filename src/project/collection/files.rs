@@ -100,6 +100,7 @@ pub(super) struct ComponentDesc {
     pub(super) pan: Option<Located<f32>>,
     pub(super) speed: Option<Located<f32>>,
     pub(super) looping: Option<bool>,
+    pub(super) loopcount: Option<Located<f32>>,
     pub(super) group: Option<Located<String>>,
     pub(super) spatial: Option<bool>,
     pub(super) min_distance: Option<Located<f32>>,

@@ -6,6 +6,8 @@ use crate::project::sound::{MAX_GAIN, MAX_SPEED, MIN_SPEED, SoundSpec, Spatial};
 
 /// The largest `max_distance`: beyond a million units a sound is everywhere or nowhere.
 const MAX_DISTANCE: f32 = 1.0e6;
+/// The most plays a `loopcount` may ask for (more is "until stopped", which 0 says).
+const MAX_LOOPCOUNT: u32 = 1_000_000;
 
 pub(super) fn sound(c: &ComponentDesc, file: &str) -> Result<SoundSpec, LoadError> {
     let id = &c.id.value.0;
@@ -53,5 +55,13 @@ pub(super) fn sound(c: &ComponentDesc, file: &str) -> Result<SoundSpec, LoadErro
             None
         }
     };
-    Ok(SoundSpec { sound, gain, pan, speed, looping: c.looping.unwrap_or(false), group, spatial })
+    let loopcount = match &c.loopcount {
+        Some(n) if !(n.value >= 0.0 && n.value <= MAX_LOOPCOUNT as f32 && n.value.fract() == 0.0) => {
+            let msg = format!("sound '{id}': 'loopcount' must be a whole number from 0 to {MAX_LOOPCOUNT}");
+            return Err(n.error(file, msg));
+        }
+        Some(n) => n.value as u32,
+        None => 0,
+    };
+    Ok(SoundSpec { sound, gain, pan, speed, looping: c.looping.unwrap_or(false), loopcount, group, spatial })
 }

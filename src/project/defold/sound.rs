@@ -25,11 +25,8 @@ pub fn sound(cx: &mut Cx, m: &Message, out: &mut Obj) {
             out.put(name, Node::Num(v), Some(&f.value_at));
         }
     }
-    // Sinew plays a looping sound until stopped: a count of loops is Defold 1.9's, not yet here.
-    if let Some((n, f)) = r.number("loopcount", p)
-        && n != 0.0
-    {
-        p.at(&f.at, "`loopcount` of a sound is not supported yet (a looping sound plays until stopped)");
+    if let Some((n, f)) = r.number("loopcount", p) {
+        out.put("loopcount", Node::Num(n), Some(&f.value_at));
     }
 }
 
@@ -60,7 +57,7 @@ mod tests {
             &[
                 (
                     "/s/step.sound",
-                    "sound: \"/s/step.wav\"\nlooping: 1\ngroup: \"sfx\"\ngain: 0.5\npan: -0.25\nspeed: 2.0\n",
+                    "sound: \"/s/step.wav\"\nlooping: 1\ngroup: \"sfx\"\ngain: 0.5\npan: -0.25\nspeed: 2.0\nloopcount: 4\n",
                 ),
                 (
                     "/s/main.collection",
@@ -74,12 +71,13 @@ mod tests {
                 "/s/main.collection",
                 r#"{ "name": "main", "objects": [ { "id": "a", "components": [
                     { "id": "step", "type": "sound", "sound": "/s/step.wav", "looping": true, "group": "sfx",
-                      "gain": 0.5, "pan": -0.25, "speed": 2 },
+                      "gain": 0.5, "pan": -0.25, "speed": 2, "loopcount": 4 },
                     { "id": "amb", "type": "sound", "sound": "/s/wind.ogg" } ] } ] }"#,
             )],
             "/s/main.collection",
         );
         assert_eq!(defold, json);
+        assert_eq!((json[0].loopcount, json[1].loopcount), (4, 0));
         assert_eq!((json[1].gain, json[1].pan, json[1].speed, json[1].group.as_str()), (1.0, 0.0, 1.0, "master"));
     }
 
@@ -104,6 +102,10 @@ mod tests {
         assert!(e.contains("only with \"spatial\": true"), "{e}");
         let e = one(r#""sound": "/a.wav", "spatial": true, "min_distance": 5, "max_distance": 2"#).expect_err("order");
         assert!(e.contains("must be above 'min_distance'"), "{e}");
+        for bad in ["2.5", "-1", "1e9"] {
+            let e = one(&format!(r#""sound": "/a.wav", "loopcount": {bad}"#)).expect_err("loopcount");
+            assert!(e.contains("'loopcount' must be a whole number from 0 to 1000000"), "{bad}: {e}");
+        }
         let ok = one(r#""sound": "/a.wav", "spatial": true, "max_distance": 20"#).expect("spatial");
         let ComponentKind::Sound(s) = ok else { panic!("not a sound") };
         assert_eq!(s.spatial, Some(Spatial { min_distance: 1.0, max_distance: 20.0 }));
