@@ -103,6 +103,10 @@ measure() {
   CPU=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
   echo "cpu ${CPU:-unknown CPU} ($(nproc 2>/dev/null || echo '?') cores)" >>"$RESULTS"
   echo "frames $FRAMES" >>"$RESULTS"
+  # Start-up (issue 40): the embedded demo to its first frame, 7 runs, with --stats' breakdown.
+  for _ in 1 2 3 4 5 6 7; do
+    echo "startup $("$BIN" run --headless --frames 1 --no-watch --stats 2>&1 >/dev/null | grep '^{' | tail -1)" >>"$RESULTS"
+  done
   # The mixer (issue 37): its own bench binary, one line (benches/sound.rs).
   echo "sound_mix $(cargo bench --quiet --bench sound 2>/dev/null | grep '^sound_mix_64' || echo 'failed')" >>"$RESULTS"
 }
@@ -194,6 +198,13 @@ for p in ("crowd_fox_100", "crowd_fox_1000"):
     extra = {k: counter(p, k) for k in ("draw_calls", "triangles", "skinned_instances") if counter(p, k) is not None}
     if extra:
         print(f"{p}: " + ", ".join(f"{k} {v}" for k, v in extra.items()))
+if rows.get("startup"):
+    runs = [json.loads(r) for r in rows["startup"] if r.startswith("{")]
+    med = lambda key: statistics.median(r["startup"].get(key, 0.0) for r in runs)
+    steps = ", ".join(f"{k[:-3].replace('_', ' ')} {med(k):.0f}" for k in runs[0]["startup"] if k != "total_ms")
+    rss = statistics.median(r["peak_rss_mib"] for r in runs)
+    print(f"| startup: the demo to its first frame, `sinew run --headless --frames 1 --stats` | {med('total_ms'):.0f} ms "
+          f"({steps}), peak RSS {rss:.0f} MiB, median of {len(runs)} | | | <= 100 ms, <= 80 MiB |")
 for r in rows.get("sound_mix", []):
     m = re.search(r"median ([0-9.]+) ms per second of audio \(([0-9.]+)% of one core", r)
     cost = f"{m.group(1)} ms per second of audio, {m.group(2)}% of one core" if m else r

@@ -123,6 +123,8 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
 
 /// Runs a project; returns the exit status.
 pub fn run(opts: RunOptions) -> i32 {
+    let began = Instant::now();
+    let mut stats = Stats::default();
     // Before any script runs: a Ctrl-C during an endless `init` must still end the run cleanly.
     crate::script::watchdog::install_signal_handlers();
     super::interrupt::end_within_grace_after_signal();
@@ -160,6 +162,7 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
+    stats.startup_step("resources", began);
     let mut g = match load_game(&res, opts.size) {
         Ok(g) => g,
         Err(e) => {
@@ -168,6 +171,7 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
+    stats.startup_step("load_and_init", began);
     let headless = opts.headless || !crate::render::display_available();
     if headless && !opts.headless {
         log::info!("no display available: running headless");
@@ -182,6 +186,7 @@ pub fn run(opts: RunOptions) -> i32 {
         }
     };
     log::debug!("{}", gfx.renderer_info());
+    stats.startup_step("gl_context", began);
     let mut scenery = match Scenery::new(gfx.gl(), opts.debug_draw) {
         Ok(mut s) => {
             s.set_look(g.settings.look);
@@ -192,6 +197,7 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
+    stats.startup_step("renderer", began);
     if g.settings.screen_view {
         scenery.screen_view = Some((g.settings.width, g.settings.height));
     }
@@ -224,7 +230,7 @@ pub fn run(opts: RunOptions) -> i32 {
         _ => None,
     };
     let mut reloaded: Vec<(String, std::time::SystemTime)> = Vec::new();
-    let mut stats = Stats::default();
+    stats.startup_step("audio_and_watcher", began);
     let mut frames = 0u64;
     let mut last = Instant::now();
     let exit_code = loop {
@@ -284,6 +290,9 @@ pub fn run(opts: RunOptions) -> i32 {
         game::post_update(&g.world, &mut g.scripts);
         log::logger().flush();
         frames += 1;
+        if frames == 1 {
+            stats.startup_step("first_frame", began);
+        }
         if let Some(code) = g.world.borrow().exit_code {
             break code;
         }

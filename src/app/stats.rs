@@ -13,6 +13,20 @@ pub struct Stats {
     last: SubmitStats,
     /// Draw calls the sprites took in the last frame.
     sprite_draw_calls: u32,
+    /// Start-up, step by step: milliseconds since the run began when each step ended.
+    startup: Vec<(&'static str, f64)>,
+}
+
+/// The most memory the process has held (`VmHWM`, KiB), or 0 where /proc does not say.
+pub fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.split_whitespace().next().and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
 }
 
 impl Stats {
@@ -28,6 +42,11 @@ impl Stats {
 
     pub fn record_sprites(&mut self, draw_calls: u32) {
         self.sprite_draw_calls = draw_calls;
+    }
+
+    /// Marks the end of a start-up step, `since` being when the run began.
+    pub fn startup_step(&mut self, step: &'static str, since: std::time::Instant) {
+        self.startup.push((step, since.elapsed().as_secs_f64() * 1000.0));
     }
 
     /// One JSON line: frames, per phase the mean, median and p99 in milliseconds, and the last
@@ -49,6 +68,16 @@ impl Stats {
         obj.insert("triangles".into(), self.last.triangles.into());
         obj.insert("skinned_instances".into(), self.last.skinned_instances.into());
         obj.insert("sprite_draw_calls".into(), self.sprite_draw_calls.into());
+        // Each step's own time (issue 40: where start-up goes), and the total to the first frame.
+        let mut startup = serde_json::Map::new();
+        let mut before = 0.0;
+        for (step, at) in &self.startup {
+            startup.insert(format!("{step}_ms"), (at - before).into());
+            before = *at;
+        }
+        startup.insert("total_ms".into(), before.into());
+        obj.insert("startup".into(), serde_json::Value::Object(startup));
+        obj.insert("peak_rss_mib".into(), (peak_rss_kib() as f64 / 1024.0).into());
         serde_json::Value::Object(obj).to_string()
     }
 }
