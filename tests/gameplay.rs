@@ -66,7 +66,8 @@ fn lua_api_save() {
     assert!(data.join("sinew_save_test/slot1").is_file(), "the save is where get_save_file said");
 }
 
-/// The `camera` namespace and camera properties through go.get/go.set, against the formulas.
+/// The `camera` namespace and camera properties through go.get/go.set, against the formulas;
+/// light components' `color` and `intensity` through go.get/go.set/go.animate.
 #[test]
 fn lua_api_camera() {
     let p = committed("api_camera");

@@ -29,13 +29,22 @@ fn collection(extra_light: &str) -> String {
 /// Runs a project of `settings` (project.json fields besides `main_collection`), `collection`
 /// and `/models/NAME.glb` models headless at `size` and returns its screenshot.
 fn screenshot(tag: &str, settings: &str, collection: &str, models: &[(&str, Vec<u8>)], size: &str) -> Image {
-    let p = project(
-        tag,
-        &[
-            ("/project.json", &format!(r#"{{ "main_collection": "/main/main.collection" {settings} }}"#)),
-            ("/main/main.collection", collection),
-        ],
-    );
+    screenshot_with(tag, settings, collection, models, size, &[])
+}
+
+/// [`screenshot`] with more project files (scripts).
+fn screenshot_with(
+    tag: &str,
+    settings: &str,
+    collection: &str,
+    models: &[(&str, Vec<u8>)],
+    size: &str,
+    files: &[(&str, &str)],
+) -> Image {
+    let project_json = format!(r#"{{ "main_collection": "/main/main.collection" {settings} }}"#);
+    let mut all = vec![("/project.json", project_json.as_str()), ("/main/main.collection", collection)];
+    all.extend_from_slice(files);
+    let p = project(tag, &all);
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");
     for (name, glb) in models {
         std::fs::write(p.path().join(format!("models/{name}.glb")), glb).expect("model");
@@ -60,7 +69,12 @@ fn screenshot(tag: &str, settings: &str, collection: &str, models: &[(&str, Vec<
 
 /// The median red channel of the red cube's face, in the scene with `extra` objects appended.
 fn red_face(tag: &str, settings: &str, extra: &str) -> u8 {
-    let img = screenshot(tag, settings, &collection(extra), &[("cubes", samples::two_meshes())], "96x64");
+    red_face_with(tag, settings, extra, &[])
+}
+
+/// [`red_face`] with more project files (scripts).
+fn red_face_with(tag: &str, settings: &str, extra: &str, files: &[(&str, &str)]) -> u8 {
+    let img = screenshot_with(tag, settings, &collection(extra), &[("cubes", samples::two_meshes())], "96x64", files);
     // The face fills the middle of the picture; the clear colour is grey, the other cube green.
     let mut reds: Vec<u8> = img.rgba.chunks(4).filter(|p| p[0] as i32 > p[1] as i32 + 8).map(|p| p[0]).collect();
     assert!(reds.len() > 500, "{tag}: only {} red pixels: the face is black or missing", reds.len());
@@ -91,6 +105,19 @@ fn the_shaded_side_follows_the_ambient_setting_and_light() {
         "color": [1, 0.5, 0.5], "intensity": 0.7 } ] }"#;
     let got = red_face("ambient-light", r#", "ambient": [0.05, 0.05, 0.05]"#, light);
     assert_near("ambient light 0.7", got, srgb8(RED * 0.7));
+    // A script's go.set of the ambient light's intensity and color reaches the picture.
+    let scripted = r#", { "id": "sky", "components": [ { "id": "light", "type": "light", "kind": "ambient",
+        "intensity": 0.7 }, { "id": "script", "type": "script", "script": "/main/sky.script" } ] }"#;
+    let got = red_face_with(
+        "ambient-scripted",
+        r#", "ambient": [0.05, 0.05, 0.05]"#,
+        scripted,
+        &[(
+            "/main/sky.script",
+            "function init(self) go.set('#light', 'intensity', 0.5); go.set('#light', 'color.x', 0.8) end",
+        )],
+    );
+    assert_near("ambient light set to 0.5 x 0.8 by a script", got, srgb8(RED * 0.4));
 }
 
 /// The red channel of three.js's ACESFilmicToneMapping of the linear colour `v`.

@@ -347,6 +347,8 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("CAMERA_FAR_Z", f64::from(camera::which::FAR_Z)),
         ("CAMERA_ORTHOGRAPHIC_ZOOM", f64::from(camera::which::ORTHOGRAPHIC_ZOOM)),
         ("CAMERA_ASPECT_RATIO", f64::from(camera::which::ASPECT_RATIO)),
+        ("LIGHT_COLOR", f64::from(camera::light_which::COLOR)),
+        ("LIGHT_INTENSITY", f64::from(camera::light_which::INTENSITY)),
         ("PLAYER_CURSOR", f64::from(model::player::CURSOR)),
         ("PLAYER_PLAYBACK_RATE", f64::from(model::player::PLAYBACK_RATE)),
         ("INPUT_GROUP_END", f64::from(input::GROUP_END)),

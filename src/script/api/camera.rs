@@ -1,5 +1,6 @@
 //! FFI endpoints of the `camera` namespace and of camera-component properties (`fov`, `near_z`,
-//! `far_z`, `orthographic_zoom`, `aspect_ratio`) for `go.get` / `go.set`. Lua side:
+//! `far_z`, `orthographic_zoom`, `aspect_ratio`) for `go.get` / `go.set`, and of the light
+//! component's (`color`, `intensity`: the scene's other view settings). Lua side:
 //! `lua/camera.lua`. The matrices come from `game::camera`, as the renderer's do.
 use super::types::{M4, V3};
 use super::{Ctx, put, world_status};
@@ -16,6 +17,51 @@ pub mod which {
     pub const FAR_Z: i32 = 2;
     pub const ORTHOGRAPHIC_ZOOM: i32 = 3;
     pub const ASPECT_RATIO: i32 = 4;
+}
+
+/// The `which` of `light_prop`.
+pub mod light_which {
+    pub const COLOR: i32 = 0;
+    pub const INTENSITY: i32 = 1;
+}
+
+/// The brightest a light may be set: far past any scene's, short of overflowing the shading.
+const MAX_LIGHT: f32 = 1.0e4;
+
+/// The light instance of a component, or Defold's message naming it.
+fn light_of(w: &World, slot: u32, comp: Hash) -> Result<usize, String> {
+    match w.scene.component(slot, comp).map(|c| c.kind) {
+        Some(ComponentRef::Light(i)) if w.models.lights.get(i as usize).is_some_and(|l| l.alive) => Ok(i as usize),
+        _ => Err(format!("the component '{}' could not be found", name_of(comp))),
+    }
+}
+
+/// A light's colour (x, y, z) or intensity (x); `set` writes `v` first. Negative, NaN or
+/// infinite values are refused: one would poison every lit pixel.
+fn light_value(w: &mut World, i: usize, which: i32, set: bool, v: Vec3) -> Result<Vec3, String> {
+    let spec = &mut w.models.lights[i].spec;
+    let ok = |x: f32| (0.0..=MAX_LIGHT).contains(&x);
+    match which {
+        light_which::COLOR => {
+            if set {
+                if !(ok(v.x) && ok(v.y) && ok(v.z)) {
+                    return Err(format!("a light's color must be 0 to {MAX_LIGHT} in each channel, not {v}"));
+                }
+                spec.color = v.to_array();
+            }
+            Ok(Vec3::from(spec.color))
+        }
+        light_which::INTENSITY => {
+            if set {
+                if !ok(v.x) {
+                    return Err(format!("a light's intensity must be 0 to {MAX_LIGHT}, not {}", v.x));
+                }
+                spec.intensity = v.x;
+            }
+            Ok(Vec3::splat(spec.intensity))
+        }
+        _ => Err(format!("no light property {which}")),
+    }
 }
 
 /// The camera instance of a component, or Defold's message naming it.
@@ -81,6 +127,16 @@ crate::export! {
         world_status(ctx, |w| match camera_of(w, slot, comp).and_then(|i| prop(w, i, which, set != 0, value)) {
             // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
             Ok(v) => unsafe { put(out, v) },
+            Err(e) => fail(e),
+        })
+    }
+
+    /// Reads (`set` = 0) or writes then reads (`set` = 1) light property `which` (colour in x, y, z;
+    /// intensity in x) into `out`.
+    fn light_prop(ctx: Ctx, slot: u32, comp: u64, which: i32, set: i32, x: f32, y: f32, z: f32, out: *mut V3) -> i32 {
+        world_status(ctx, |w| match light_of(w, slot, comp).and_then(|i| light_value(w, i, which, set != 0, Vec3::new(x, y, z))) {
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            Ok(v) => unsafe { put(out, V3::from(v)) },
             Err(e) => fail(e),
         })
     }

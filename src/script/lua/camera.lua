@@ -47,6 +47,53 @@ function props.set(slot, comp, name, value, where_text)
   prop(slot, comp, w, value)
 end
 
+---------------------------------------------------------------- lights: go.get / go.set
+-- `color` (vector3, and .x/.y/.z) and `intensity` (number) of a light component; an ambient
+-- light's are the scene's ambient term, so go.animate can fade a scene's light in and out.
+local lights = {}
+S.component_kinds[K.COMPONENT_LIGHT] = lights
+local v3 = vm.vector3_t()
+
+local function light_which(name, where_text)
+  local base, c = name:match("^(.-)%.([xyz])$")
+  base = base or name
+  if base == "color" then return K.LIGHT_COLOR, c end
+  if base == "intensity" and c == nil then return K.LIGHT_INTENSITY end
+  fail(string.format("'%s' does not have any property called '%s'", where_text, name))
+end
+
+function lights.kind(slot, comp, name)
+  if name == "color" then return "vector3" end
+  if name == "intensity" then return "number" end
+  return nil
+end
+
+function lights.get(slot, comp, name, where_text)
+  local which, c = light_which(name, where_text)
+  check(F.light_prop(ctx, slot, comp, which, 0, 0, 0, 0, v3))
+  if which == K.LIGHT_INTENSITY then return v3.x end
+  if c then return v3[c] end
+  return vm.vector3(v3.x, v3.y, v3.z)
+end
+
+function lights.set(slot, comp, name, value, where_text)
+  local which, c = light_which(name, where_text)
+  local function wrong(t) fail(string.format("the property '%s' of '%s' must be a %s", name, where_text, t)) end
+  if which == K.LIGHT_INTENSITY or c then
+    if type(value) ~= "number" then wrong("number") end
+    if which == K.LIGHT_INTENSITY then
+      check(F.light_prop(ctx, slot, comp, which, 1, value, 0, 0, v3))
+      return
+    end
+    check(F.light_prop(ctx, slot, comp, which, 0, 0, 0, 0, v3))
+    v3[c] = value
+    check(F.light_prop(ctx, slot, comp, which, 1, v3.x, v3.y, v3.z, v3))
+    return
+  end
+  if not ffi.istype(vm.vector3_t, value) then wrong("vector3") end
+  check(F.light_prop(ctx, slot, comp, which, 1, value.x, value.y, value.z, v3))
+end
+
 ---------------------------------------------------------------- camera.*
 local camera = {}
 
