@@ -16,6 +16,17 @@ enum Command {
     Run(RunArgs),
     /// Load everything in a project and report every problem; exit 1 if any.
     Check { project_dir: PathBuf },
+    /// Pack a project into OUT: an executable named after the game, its archive (NAME.pak) and
+    /// LICENSES.txt, to run without Sinew's sources (docs/bundle.md).
+    Bundle {
+        project_dir: PathBuf,
+        /// The folder to write.
+        #[arg(short, long, value_name = "OUT")]
+        out: PathBuf,
+        /// Append the archive to the executable: one file to hand out.
+        #[arg(long)]
+        single_file: bool,
+    },
     /// Print a model's (glTF, OBJ, .bon rig) meshes, skins and joints, morph targets and animations.
     Inspect(InspectArgs),
     /// Show one model file (.glb, .gltf, .obj, .bon) without a project: framed, lit, orbit with
@@ -150,9 +161,44 @@ fn parse_size(s: &str) -> Result<(u32, u32), String> {
     Ok((w, h))
 }
 
+/// A bundled game's command line: how it runs, nothing about projects.
+#[derive(Parser)]
+#[command(about = "A game made with Sinew")]
+struct PlayerCli {
+    #[command(flatten)]
+    frame: FrameArgs,
+    /// At exit, print one JSON line of frame statistics to stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Write every sample mixed to FILE (WAV, 48 kHz stereo 32-bit float).
+    #[arg(long, value_name = "FILE")]
+    audio_out: Option<PathBuf>,
+}
+
 /// Parses the command line and runs; returns the process exit status.
 pub fn main() -> i32 {
     crate::base::log::init();
+    // A bundled game (`sinew bundle`) runs its archive whatever it is called with.
+    if let Some(game) = super::bundle::bundled_game() {
+        let status = match game {
+            Ok(archive) => match PlayerCli::try_parse() {
+                Ok(p) => super::bundle::play(
+                    archive,
+                    RunOptions { stats: p.stats, audio_out: p.audio_out, ..p.frame.options() },
+                ),
+                Err(e) => {
+                    let _ = e.print();
+                    if e.use_stderr() { 2 } else { 0 }
+                }
+            },
+            Err(e) => {
+                eprintln!("{e}");
+                1
+            }
+        };
+        crate::base::log::finish();
+        return status;
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -172,6 +218,9 @@ pub fn main() -> i32 {
         }),
         Some(Command::View(a)) => super::view::view(&a.file, a.frame.options()),
         Some(Command::Check { project_dir }) => super::run::check(&project_dir),
+        Some(Command::Bundle { project_dir, out, single_file }) => {
+            super::bundle::bundle(&project_dir, &out, single_file)
+        }
         Some(Command::New { dir }) => super::new::new_project(&dir),
         Some(Command::Api { lua, markdown }) => super::api::api(lua.as_deref(), markdown.as_deref()),
         Some(Command::Inspect(a)) if a.weights.is_some() => {

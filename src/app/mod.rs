@@ -1,6 +1,7 @@
 //! The command line and the main loop.
 pub mod api;
 pub mod audio;
+pub mod bundle;
 pub mod cli;
 pub mod draw;
 pub mod inspect;

@@ -1,6 +1,7 @@
 //! Loading a project folder: resources, `project.json`, collections, game-object files and the
 //! component descriptions they hold. Everything here is converted into plain runtime types; no
 //! later layer sees JSON.
+pub mod archive;
 pub mod bon;
 pub mod collection;
 pub mod defold;

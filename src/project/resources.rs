@@ -1,5 +1,6 @@
-//! Where resource bytes come from: a project folder on disk or the embedded demo, with the
-//! embedded `/builtins/` behind either. Every path is checked so nothing outside the root is read.
+//! Where resource bytes come from: a project folder on disk, the embedded demo or a bundled
+//! game's archive, with the embedded `/builtins/` behind each. Every path is checked so nothing
+//! outside the root is read.
 use crate::base::error::LoadError;
 use crate::base::path::normalize;
 use std::path::{Path, PathBuf};
@@ -15,7 +16,11 @@ type Overlay = std::sync::Arc<Vec<(String, Vec<u8>)>>;
 enum Root {
     Dir(PathBuf),
     Demo,
+    Archive(std::sync::Arc<super::archive::Archive>),
 }
+
+/// The project resources read so far, when traced (`sinew bundle` packs what a run reads).
+pub type Trace = std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>;
 
 /// Read access to one project's resources.
 #[derive(Debug, Clone)]
@@ -24,6 +29,7 @@ pub struct Resources {
     /// Files made by the program that win over the root's (`sinew view`'s project around one
     /// model file).
     overlay: Option<Overlay>,
+    trace: Option<Trace>,
 }
 
 fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
@@ -44,12 +50,24 @@ impl Resources {
         if !canon.is_dir() {
             return Err(LoadError::new(dir.display().to_string(), "not a folder"));
         }
-        Ok(Resources { root: Root::Dir(canon), overlay: None })
+        Ok(Resources { root: Root::Dir(canon), overlay: None, trace: None })
     }
 
     /// The demo project embedded in the binary.
     pub fn demo() -> Self {
-        Resources { root: Root::Demo, overlay: None }
+        Resources { root: Root::Demo, overlay: None, trace: None }
+    }
+
+    /// A bundled game's archive (checked whole by [`super::archive::Archive::parse`]).
+    pub fn archive(a: super::archive::Archive) -> Self {
+        Resources { root: Root::Archive(std::sync::Arc::new(a)), overlay: None, trace: None }
+    }
+
+    /// These resources, recording the path of every project file read into the returned set.
+    pub fn traced(mut self) -> (Self, Trace) {
+        let t = Trace::default();
+        self.trace = Some(t.clone());
+        (self, t)
     }
 
     /// These resources with `files` (path → bytes) in front of the root's.
@@ -62,7 +80,7 @@ impl Resources {
     pub fn dir(&self) -> Option<&Path> {
         match &self.root {
             Root::Dir(p) => Some(p),
-            Root::Demo => None,
+            Root::Demo | Root::Archive(_) => None,
         }
     }
 
@@ -71,6 +89,7 @@ impl Resources {
         match &self.root {
             Root::Dir(p) => p.display().to_string(),
             Root::Demo => "the embedded demo".into(),
+            Root::Archive(_) => "the game's archive".into(),
         }
     }
 
@@ -91,6 +110,11 @@ impl Resources {
             return Ok(b.clone());
         }
         if let Some(bytes) = self.read_project(&norm, who)? {
+            if let Some(t) = &self.trace
+                && let Ok(mut set) = t.lock()
+            {
+                set.insert(norm);
+            }
             return Ok(bytes);
         }
         if let Some(b) = find(embedded::BUILTINS, &norm) {
@@ -116,6 +140,7 @@ impl Resources {
     fn read_project(&self, norm: &str, who: &str) -> Result<Option<Vec<u8>>, LoadError> {
         match &self.root {
             Root::Demo => Ok(find(embedded::DEMO, norm).map(|b| b.to_vec())),
+            Root::Archive(a) => Ok(a.get(norm).map(|b| b.to_vec())),
             Root::Dir(root) => {
                 let full = root.join(&norm[1..]);
                 if !full.exists() {
@@ -149,6 +174,7 @@ impl Resources {
                     }
                 }
             }
+            Root::Archive(a) => out.extend(a.paths().into_iter().filter(|p| p.ends_with(ext))),
             Root::Dir(root) => list_dir(root, root, ext, &mut out),
         }
         out.sort();

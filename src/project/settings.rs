@@ -28,6 +28,7 @@ struct SettingsFile {
     tone_mapping: Option<Located<String>>,
     exposure: Option<Located<f32>>,
     physics: Option<crate::project::physics::PhysicsFile>,
+    custom_resources: Option<Vec<Located<String>>>,
 }
 
 #[derive(Deserialize)]
@@ -65,6 +66,7 @@ impl Default for ProjectSettings {
             screen_view: false,
             look: Look::default(),
             physics: Default::default(),
+            custom_resources: Vec::new(),
         }
     }
 }
@@ -121,6 +123,9 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
     parse_look(&file, &mut s.look)?;
     if let Some(p) = &file.physics {
         s.physics = crate::project::physics::settings(p, SETTINGS_PATH)?;
+    }
+    for r in file.custom_resources.iter().flatten() {
+        s.custom_resources.push(json::resource_path(r, SETTINGS_PATH)?);
     }
     if let Some(t) = file.title {
         // The window system takes a C string: a NUL would fail the window after a clean check.

@@ -30,6 +30,9 @@ pub struct ProjectSettings {
     pub look: Look,
     /// `physics` (engine.md section 3).
     pub physics: crate::project::physics::PhysicsSettings,
+    /// Files and folders a bundle packs besides what the game reaches by itself (the resources
+    /// `sys.load_resource` reads): Defold's `[project] custom_resources`.
+    pub custom_resources: Vec<String>,
 }
 
 /// The project-wide lighting and output settings the renderer reads each frame.

@@ -121,6 +121,17 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
     if let Some(e) = get(&entries, "project", "title") {
         s.title = e.value.clone();
     }
+    // A comma-separated list of files and folders (Defold's bundler packs them for
+    // sys.load_resource).
+    if let Some(e) = get(&entries, "project", "custom_resources") {
+        for part in e.value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let one = Entry { value: part.to_string(), ..e.clone() };
+            match path(&one) {
+                Ok(p) => s.custom_resources.push(p),
+                Err(x) => errors.push(x),
+            }
+        }
+    }
     for (key, slot) in [("width", &mut s.width), ("height", &mut s.height)] {
         if let Some(e) = get(&entries, "display", key)
             && let Some(v) = number(e, &mut errors)
