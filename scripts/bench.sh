@@ -107,6 +107,14 @@ measure() {
   for _ in 1 2 3 4 5 6 7; do
     echo "startup $("$BIN" run --headless --frames 1 --no-watch --stats 2>&1 >/dev/null | grep '^{' | tail -1)" >>"$RESULTS"
   done
+  # The bundled demo (issue 39) against `sinew run` of the same folder, interleaved, and sizes.
+  rm -rf "$OUT/bundle" "$OUT/demo_src" && cp -r content "$OUT/demo_src"
+  "$BIN" bundle "$OUT/demo_src" -o "$OUT/bundle" >/dev/null 2>&1
+  echo "bundle_size $(stat -c %s "$OUT/bundle/Sinew_demo.pak") $(du -sb "$OUT/demo_src" | cut -f1)" >>"$RESULTS"
+  for _ in 1 2 3 4 5 6 7; do
+    echo "startup_bundle $("$OUT/bundle/Sinew_demo" --headless --frames 1 --stats 2>&1 >/dev/null | grep '^{' | tail -1)" >>"$RESULTS"
+    echo "startup_run_dir $("$BIN" run "$OUT/demo_src" --headless --frames 1 --no-watch --stats 2>&1 >/dev/null | grep '^{' | tail -1)" >>"$RESULTS"
+  done
   # The kernel and subsystem benches (issue 40: every budget in one table); SKIP_KERNELS=1 skips
   # them (each is a criterion run of a minute or two). Their figure lines go in as they print.
   if [ "${SKIP_KERNELS:-0}" != 1 ]; then
@@ -225,6 +233,12 @@ for b, (work, target) in KERNELS.items():
     if lines:
         figures = "<br>".join(l.replace("|", "/") for l in lines)
         print(f"| {work} | {figures} | | | {target} | `cargo bench --bench {b}` |")
+if rows.get("startup_bundle") and rows.get("startup_run_dir"):
+    tot = lambda key: statistics.median(json.loads(r)["startup"]["total_ms"] for r in rows[key] if r.startswith("{"))
+    pak, folder = (int(x) for x in rows["bundle_size"][0].split())
+    print(f"| bundle: the demo bundled, `--frames 1` | start-up {tot('startup_bundle'):.0f} ms, archive {pak:,} bytes "
+          f"| `sinew run` of the folder {tot('startup_run_dir'):.0f} ms, folder {folder:,} bytes "
+          f"| {tot('startup_bundle') / tot('startup_run_dir'):.2f}x | no slower | `sinew bundle content -o OUT` |")
 for r in rows.get("sound_mix", []):
     m = re.search(r"median ([0-9.]+) ms per second of audio \(([0-9.]+)% of one core", r)
     cost = f"{m.group(1)} ms per second of audio, {m.group(2)}% of one core" if m else r
