@@ -1,5 +1,6 @@
 //! Hot reload latency: time from saving a file to the first frame that uses the new version, in
-//! a running headless `sinew run` (debounce included), for a script and for a glTF model.
+//! a running headless `sinew run` (debounce included), for a script, a glTF model and a
+//! collection of 1,000 objects applied in place.
 //! Prints the median and p95 over every save, besides criterion's statistics.
 use criterion::{Criterion, criterion_group, criterion_main};
 use sinew::project::gltf::samples;
@@ -21,21 +22,42 @@ struct Game {
     lines: Receiver<String>,
 }
 
+const ONE_OBJECT: &str = r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+    { "id": "model", "type": "model", "mesh": "/models/m.glb" },
+    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#;
+
+/// 1,000 objects, each with a model, and one that watches object `o0`: the save moves `o0` to
+/// x = `version` in the file.
+fn thousand(version: u64) -> String {
+    let mut objects = vec![
+        r#"{ "id": "watch", "components": [ { "id": "script", "type": "script", "script": "/main/s.script" } ] }"#
+            .to_string(),
+    ];
+    for i in 0..999 {
+        let x = if i == 0 { version as f32 } else { (i % 40) as f32 };
+        objects.push(format!(
+            r#"{{ "id": "o{i}", "position": [{x}, 0, {}], "components": [ {{ "id": "model", "type": "model", "mesh": "/models/m.glb" }} ] }}"#,
+            i / 40
+        ));
+    }
+    format!(r#"{{ "name": "main", "objects": [ {} ] }}"#, objects.join(",\n"))
+}
+
+const WATCH_O0: &str = "function update(self)\n  local x = go.get_position('/o0').x\n  if x ~= self.x then self.x = x print('x ' .. x) end\nend\n";
+
 impl Game {
     fn start(tag: &str) -> Game {
+        Game::start_with(tag, ONE_OBJECT, &script(0))
+    }
+
+    fn start_with(tag: &str, collection: &str, script_text: &str) -> Game {
         let dir = std::env::temp_dir().join(format!("sinew-bench-reload-{tag}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("main")).expect("dir");
         std::fs::create_dir_all(dir.join("models")).expect("dir");
         std::fs::write(dir.join("project.json"), r#"{ "main_collection": "/main/main.collection" }"#).expect("write");
-        std::fs::write(
-            dir.join("main/main.collection"),
-            r#"{ "name": "main", "objects": [ { "id": "a", "components": [
-                { "id": "model", "type": "model", "mesh": "/models/m.glb" },
-                { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
-        )
-        .expect("write");
-        std::fs::write(dir.join("main/s.script"), script(0)).expect("write");
+        std::fs::write(dir.join("main/main.collection"), collection).expect("write");
+        std::fs::write(dir.join("main/s.script"), script_text).expect("write");
         std::fs::write(dir.join("models/m.glb"), samples::textured_cube()).expect("write");
         let mut child = Command::new(env!("CARGO_BIN_EXE_sinew"))
             .args(["run", dir.to_str().unwrap_or(""), "--headless", "--size", "32x32"])
@@ -50,7 +72,7 @@ impl Game {
                 let _ = tx.send(l);
             }
         });
-        std::thread::sleep(Duration::from_millis(500));
+        std::thread::sleep(Duration::from_millis(1500));
         Game { dir, child, lines: rx }
     }
 
@@ -92,7 +114,10 @@ fn report(what: &str, mut samples: Vec<f64>, missed: u32) {
 }
 
 fn bench_kind(c: &mut Criterion, name: &str, save: impl Fn(&Game, u64) -> Option<Duration>) {
-    let game = Game::start(name);
+    bench_game(c, name, Game::start(name), save);
+}
+
+fn bench_game(c: &mut Criterion, name: &str, game: Game, save: impl Fn(&Game, u64) -> Option<Duration>) {
     let (mut samples, mut missed, mut n) = (Vec::new(), 0u32, 0u64);
     c.bench_function(name, |b| {
         b.iter_custom(|iters| {
@@ -127,6 +152,11 @@ fn bench_reload(c: &mut Criterion) {
         let (bytes, want) =
             if n % 2 == 1 { (&pair, "vmath.vector3(1.25, 1.5, 0.5)") } else { (&cube, "vmath.vector3(0.5, 0.5, 0.5)") };
         g.save_and_wait("models/m.glb", bytes, want)
+    });
+    let big = Game::start_with("collection", &thousand(0), WATCH_O0);
+    bench_game(c, "reload_collection_1000_save_to_frame", big, |g, n| {
+        let v = 1000 + n;
+        g.save_and_wait("main/main.collection", thousand(v).as_bytes(), &format!("x {v}"))
     });
 }
 

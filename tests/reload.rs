@@ -185,7 +185,7 @@ fn broken_saves_are_reported_and_survived() {
     r.wait_for("v2 tick util1 added=42");
     r.mark();
     p.write("/main/main.collection", "{ broken");
-    r.wait_for("restart to apply");
+    r.wait_for("reload failed: the running version of /main/main.collection stays");
     r.mark();
     r.wait_for("v2 tick");
 }
@@ -620,4 +620,90 @@ fn atlases_reload_when_an_image_or_the_atlas_is_saved() {
     r.wait_for("reloaded /main/a.atlas");
     r.mark();
     r.wait_for("sprite vmath.vector3(4, 4, 0) hash: [run]");
+}
+
+const COLLECTION_V1: &str = r#"{ "name": "main", "objects": [
+  { "id": "a", "components": [ { "id": "script", "type": "script", "script": "/main/a.script" } ] },
+  { "id": "b", "components": [ { "id": "script", "type": "script", "script": "/main/say.script", "properties": { "n": 2 } } ] },
+  { "id": "c", "position": [1, 0, 0], "components": [ { "id": "script", "type": "script", "script": "/main/c.script" } ] },
+  { "id": "e", "components": [ { "id": "script", "type": "script", "script": "/main/say.script", "properties": { "n": 51 } } ] }
+] }"#;
+
+/// `b` removed, `d` added, `c` moved in the file, `e`'s property changed, `a` as it was (on
+/// another line now).
+const COLLECTION_V2: &str = r#"{ "name": "main", "objects": [
+
+  { "id": "a", "components": [ { "id": "script", "type": "script", "script": "/main/a.script" } ] },
+  { "id": "c", "position": [5, 0, 0], "components": [ { "id": "script", "type": "script", "script": "/main/c.script" } ] },
+  { "id": "d", "components": [ { "id": "script", "type": "script", "script": "/main/say.script", "properties": { "n": 4 } } ] },
+  { "id": "e", "components": [ { "id": "script", "type": "script", "script": "/main/say.script", "properties": { "n": 52 } } ] }
+] }"#;
+
+#[test]
+fn a_saved_collection_applies_in_place_and_keeps_what_did_not_change() {
+    let p = project(
+        "reload-collection",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            ("/main/main.collection", COLLECTION_V1),
+            (
+                "/main/a.script",
+                "function init(self) self.n = 0 print('a init') end\nfunction update(self) self.n = self.n + 1 if self.n % 20 == 0 then print('a n=' .. self.n) end end",
+            ),
+            (
+                "/main/say.script",
+                "go.property('n', 0)\nfunction init(self) print('init ' .. self.n) end\nfunction final(self) print('final ' .. self.n) end",
+            ),
+            (
+                "/main/c.script",
+                "function init(self) self.n = 0 end\nfunction update(self) self.n = self.n + 1 if self.n % 20 == 0 then print('c x=' .. go.get_position().x) end end",
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("c x=1");
+    let before: u32 = r.wait_for("a n=").trim_start_matches("a n=").parse().expect("n");
+    r.mark();
+    p.write("/main/main.collection", COLLECTION_V2);
+    let line = r.wait_for("objects kept");
+    assert!(line.contains("1 objects kept, 1 moved, 1 added, 1 removed, 1 made again"), "{line}");
+    r.wait_for("final 2");
+    r.wait_for("final 51");
+    r.wait_for("init 52");
+    r.wait_for("init 4");
+    r.wait_for("c x=5");
+    let after: u32 = r.wait_for("a n=").trim_start_matches("a n=").parse().expect("n");
+    assert!(after > before, "a kept its self: {before} then {after}");
+    r.wait_for("reloaded /main/main.collection");
+    assert!(!r.seen[r.mark..].iter().any(|l| l.contains("a init")), "a was not made again");
+
+    // A broken save is reported and the running collection stays.
+    r.mark();
+    p.write("/main/main.collection", "{ \"name\": \"main\", \"objects\": [ { \"id\": ");
+    r.wait_for("reload failed: the running version of /main/main.collection stays");
+    r.mark();
+    r.wait_for("a n=");
+    r.wait_for("c x=5");
+}
+
+#[test]
+fn a_saved_project_json_applies_what_it_can_and_names_what_needs_a_restart() {
+    let p = reload_project();
+    let mut r = Running::start(p.path());
+    r.wait_for("v1 tick util1");
+    r.mark();
+    p.write(
+        "/project.json",
+        r#"{ "main_collection": "/main/main.collection", "ambient": [0.5, 0.5, 0.5], "clear_color": [1, 0, 0, 1] }"#,
+    );
+    r.wait_for("reloaded /project.json");
+    assert!(!r.seen[r.mark..].iter().any(|l| l.contains("restart")), "{:?}", &r.seen[r.mark..]);
+    r.mark();
+    p.write("/project.json", r#"{ "main_collection": "/main/main.collection", "window": { "width": 400 } }"#);
+    r.wait_for("/project.json: window changed: restart to apply");
+    r.mark();
+    p.write("/project.json", r#"{ "main_collection": 7 }"#);
+    r.wait_for("reload failed: the running settings stay");
+    r.mark();
+    r.wait_for("v1 tick util1");
 }

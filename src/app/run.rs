@@ -36,6 +36,8 @@ pub struct RunOptions {
 /// A loaded game: its state and the script runtime that drives it.
 pub struct Game {
     pub settings: ProjectSettings,
+    /// The main collection as last loaded: a saved collection is applied over it in place.
+    pub spec: crate::project::CollectionSpec,
     pub world: Rc<RefCell<World>>,
     pub scripts: ScriptHost,
 }
@@ -91,7 +93,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
-    let Spawned { world, scripts, mut problems, .. } =
+    let Spawned { world, scripts, mut problems, spec } =
         spawn(res, &settings.main_collection, limit, settings.max_instances);
     match input::load_binding(res, &settings.input, settings::settings_file(res)) {
         Ok(binding) => {
@@ -118,7 +120,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     };
     scripts.init_new();
     game::post_update(&world, &mut scripts);
-    Ok(Game { settings, world, scripts })
+    Ok(Game { settings, spec, world, scripts })
 }
 
 /// Runs a project; returns the exit status.
@@ -430,10 +432,87 @@ fn reload(
             Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
         }
     }
-    if path.ends_with(".collection") || path.ends_with(".go") || path == "/project.json" {
-        log::warn!("{path} changed: collections, game objects and project.json are loaded at start; restart to apply");
+    if path.ends_with(".collection") || path.ends_with(".go") {
+        return reload_collection(g, res, path).then_some(saved);
+    }
+    if path == settings::settings_file(res) {
+        return reload_settings(g, res, scenery).then_some(saved);
     }
     None
+}
+
+/// A saved collection or game object file: the main collection is loaded again (with every
+/// file it includes) and applied over the running one (`game::collection_reload`); a broken
+/// save keeps the running version.
+fn reload_collection(g: &mut Game, res: &Resources, path: &str) -> bool {
+    let loaded = collection::load_collection_within(res, &g.settings.main_collection, g.settings.max_instances);
+    if !loaded.problems.is_empty() {
+        let all: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+        log::error!("{}\n(reload failed: the running version of {path} stays)", all.join("\n"));
+        return false;
+    }
+    if loaded.spec == g.spec {
+        return false;
+    }
+    match crate::game::collection_reload::apply(&g.world, res, &mut g.scripts, &g.spec, &loaded.spec) {
+        Ok(a) => {
+            log::info!(
+                "{path}: {} objects kept, {} moved, {} added, {} removed, {} made again, {} re-parented",
+                a.kept,
+                a.moved,
+                a.added,
+                a.removed,
+                a.rebuilt,
+                a.reparented
+            );
+            g.spec = loaded.spec;
+            game::post_update(&g.world, &mut g.scripts);
+            true
+        }
+        Err(problems) => {
+            log::error!("{}\n(reload of {path} was applied only in part)", problems.join("\n"));
+            g.spec = loaded.spec;
+            false
+        }
+    }
+}
+
+/// A saved project.json or game.project: what applies to a running game (the clear colour, the
+/// ambient light, shading, tone mapping and exposure) does at once; the rest (window, main
+/// collection, physics, rates) is said to need a restart.
+fn reload_settings(g: &mut Game, res: &Resources, scenery: &mut Scenery) -> bool {
+    let new = match settings::load_settings(res) {
+        Ok(s) => s,
+        Err(e) => {
+            log::error!("{e}\n(reload failed: the running settings stay)");
+            return false;
+        }
+    };
+    let old = std::mem::replace(&mut g.settings, new);
+    let s = &mut g.settings;
+    scenery.set_look(s.look);
+    let restart = [
+        ("main_collection", old.main_collection != s.main_collection),
+        ("window", (old.width, old.height, old.vsync) != (s.width, s.height, s.vsync)),
+        ("title", old.title != s.title),
+        ("physics", old.physics != s.physics),
+        ("input", old.input != s.input),
+        (
+            "update rates",
+            (old.update_frequency, old.fixed_update_frequency) != (s.update_frequency, s.fixed_update_frequency),
+        ),
+    ];
+    let later: Vec<&str> = restart.iter().filter(|(_, changed)| *changed).map(|(what, _)| *what).collect();
+    if !later.is_empty() {
+        log::warn!("{}: {} changed: restart to apply", settings::settings_file(res), later.join(", "));
+    }
+    // What needs a restart keeps its running value until then.
+    s.main_collection = old.main_collection;
+    (s.width, s.height, s.vsync, s.title) = (old.width, old.height, old.vsync, old.title);
+    s.physics = old.physics;
+    s.input = old.input;
+    (s.update_frequency, s.fixed_update_frequency) = (old.update_frequency, old.fixed_update_frequency);
+    true
 }
 
 /// One frame up to rendering, timing each phase.

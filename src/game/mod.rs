@@ -2,6 +2,7 @@
 //! layer knows nothing of Lua; the renderer only reads what [`World`] holds.
 pub mod animation;
 pub mod camera;
+pub mod collection_reload;
 pub mod dispatch;
 pub mod factory;
 pub mod gui;
