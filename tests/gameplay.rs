@@ -66,6 +66,23 @@ fn lua_api_save() {
     assert!(data.join("sinew_save_test/slot1").is_file(), "the save is where get_save_file said");
 }
 
+/// Collection proxies: load, init, enable, disable, final, unload and their replies in Defold's
+/// order, a world's own socket (`level:/hero#script`), the same id in two worlds, three cycles;
+/// the level's `init` and `final` run once per cycle.
+#[test]
+fn lua_api_proxy() {
+    let p = committed("api_proxy");
+    let r = run_project(p.path(), 40, &[]);
+    assert_lua_passed(&r, "api_proxy");
+    assert_eq!(
+        r.stdout.matches("level hero init url: [level:/hero#script] at vmath.vector3(1, 2, 3)").count(),
+        3,
+        "{}",
+        r.show()
+    );
+    assert_eq!(r.stdout.matches("level hero final").count(), 3, "{}", r.show());
+}
+
 /// The `camera` namespace and camera properties through go.get/go.set, against the formulas;
 /// light components' `color` and `intensity` through go.get/go.set/go.animate.
 #[test]

@@ -53,6 +53,9 @@ pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         for m in &batch {
             deliver_one(world, hooks, m);
         }
+        if world.borrow().proxies.has_pending() {
+            super::proxy::process(world, hooks);
+        }
     }
     let left = world.borrow().messages.len();
     if left > 0 {
@@ -70,7 +73,7 @@ fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message)
         if super::render_requests::is_system_socket(m.receiver.socket) {
             return w.render.system_message(m);
         }
-        let Some(slot) = w.scene.find(m.receiver.path).filter(|_| m.receiver.socket == w.socket) else {
+        let Some(slot) = w.find_url(m.receiver.socket, m.receiver.path) else {
             log::error!(
                 "Instance '{}' could not be found when dispatching message '{}' sent from {}",
                 name_of(m.receiver.path),
@@ -135,6 +138,9 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     {
         return;
     }
+    if let ComponentRef::CollectionProxy(i) = kind {
+        return w.proxies.message(i, m);
+    }
     if let ComponentRef::CollisionObject(i) = kind {
         return super::physics::component_message(w, i, m);
     }
@@ -165,6 +171,12 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
     } else {
         return;
     };
+    set_component_enabled(w, kind, on);
+}
+
+/// Turns a drawing component (model, camera, light, label, sprite, GUI) on or off; the others
+/// have no such state here.
+pub fn set_component_enabled(w: &mut World, kind: ComponentRef, on: bool) {
     let models = &mut w.models;
     let flag = match kind {
         ComponentRef::Model(i) => models.instances.get_mut(i as usize).map(|m| &mut m.enabled),
@@ -176,7 +188,8 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
         ComponentRef::Script(_)
         | ComponentRef::Factory(_)
         | ComponentRef::Sound(_)
-        | ComponentRef::CollisionObject(_) => None,
+        | ComponentRef::CollisionObject(_)
+        | ComponentRef::CollectionProxy(_) => None,
     };
     if let Some(f) = flag {
         *f = on;
@@ -187,8 +200,10 @@ fn builtin_component_message(w: &mut World, kind: ComponentRef, m: &Message) {
 /// `model_cancel_animation`. The sending script becomes the listener for the end of a ONCE
 /// animation (with `callback`, the id of its `complete_function`, when `model.play_anim` had one).
 fn model_animation_message(w: &mut World, model: u32, m: &Message) {
-    let listener =
-        w.scene.find(m.sender.path).and_then(|s| w.scene.component(s, m.sender.fragment)).and_then(|c| match c.kind {
+    let listener = w
+        .find_url(m.sender.socket, m.sender.path)
+        .and_then(|s| w.scene.component(s, m.sender.fragment))
+        .and_then(|c| match c.kind {
             ComponentRef::Script(i) => Some(i),
             _ => None,
         });
@@ -297,7 +312,7 @@ fn builtin_object_message(w: &mut World, slot: u32, m: &Message) {
         Err(e) => return log::error!("set_parent: {e}"),
     };
     let parent = match data.get("parent_id") {
-        Some(MsgValue::Hash(h)) if *h != 0 => match w.scene.find(*h) {
+        Some(MsgValue::Hash(h)) if *h != 0 => match w.scene.find_in(w.scene.socket[slot as usize], *h) {
             Some(p) => p,
             None => return log::error!("set_parent: parent '{}' not found", name_of(*h)),
         },
@@ -346,6 +361,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         }
     }
     let mut w = world.borrow_mut();
+    let mut proxies_gone = Vec::new();
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
@@ -366,8 +382,15 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             if let ComponentRef::Gui(i) = c.kind {
                 gui.remove(i);
             }
+            if let ComponentRef::CollectionProxy(i) = c.kind {
+                proxies_gone.push(i);
+            }
         }
         w.input.focus.release(slot);
         w.scene.remove(slot);
+    }
+    // A deleted proxy takes its world along (deleted at the next frame's end).
+    for i in proxies_gone {
+        super::proxy::remove(&mut w, i);
     }
 }

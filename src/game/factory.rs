@@ -72,7 +72,7 @@ fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
             // The prototype's objects get `/collectionN/<id>`: any object under that prefix clashes.
             w.scene.has_prefix(&format!("{name}/"))
         } else {
-            w.scene.find(crate::base::hash::hash_str(&name)).is_some()
+            w.scene.find_in(w.scene.spawn_socket(), crate::base::hash::hash_str(&name)).is_some()
         };
         if !taken {
             return name;
@@ -83,6 +83,17 @@ fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
 /// Spawns the prototype of factory `f`. Scripts get instance indices from `next_script` but no
 /// Lua state: the caller (the script runtime) creates them from [`Made::scripts`].
 pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
+    // The objects join the world of the factory's own object (a proxy's, or the main one).
+    let owner = w.factories.list.get(f as usize).map(|fi| fi.slot);
+    let socket = owner.and_then(|o| w.scene.socket.get(o as usize).copied()).unwrap_or(0);
+    let before = w.scene.spawn_socket();
+    w.scene.set_spawn_socket(socket);
+    let made = spawn_in_socket(w, f, at, next_script);
+    w.scene.set_spawn_socket(before);
+    made
+}
+
+fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
     let Some(fi) = w.factories.list.get(f as usize) else { return Err(format!("no factory {f}")) };
     let (objects, collection, owner) = (fi.spec.objects.clone(), fi.spec.collection, fi.slot);
     if !w.scene.is_live(owner) {
@@ -161,6 +172,7 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
                 }
                 ComponentKind::Sprite(s) => ComponentRef::Sprite(w.sprites.create(slot, &c.id, s)),
                 ComponentKind::Gui(g) => ComponentRef::Gui(w.gui.create(slot, &c.id, g)),
+                ComponentKind::CollectionProxy(p) => ComponentRef::CollectionProxy(w.proxies.add(slot, &c.id, p)?),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

@@ -11,6 +11,7 @@ pub mod labels;
 pub mod model_world;
 pub mod physics;
 pub mod posed;
+pub mod proxy;
 pub mod render_requests;
 pub mod sound;
 pub mod spawn;
@@ -54,6 +55,11 @@ pub trait ScriptHooks {
     fn input(&mut self, _actions: &[input::ActionEvent], _text: &str, _targets: &[u32]) {}
     /// The frame's window events, `[WindowChange, width, height]` each (`window.set_listener`).
     fn window_events(&mut self, _events: &[[u32; 3]]) {}
+    /// The runtime as the maker of scripts for objects spawned outside a script call (a
+    /// collection proxy's world); `None` where there is none (benchmarks' stand-ins).
+    fn script_factory(&mut self) -> Option<&mut dyn spawn::ScriptFactory> {
+        None
+    }
 }
 
 /// Frame phases that `--stats` reports separately.
@@ -120,8 +126,11 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
         let msg = {
             let w = world.borrow();
             let Some(inst) = w.models.instances.get(f.model as usize) else { continue };
-            let sender =
-                crate::scene::Url { socket: w.socket, path: w.scene.ids[inst.slot as usize], fragment: inst.id };
+            let sender = crate::scene::Url {
+                socket: w.socket_of(inst.slot),
+                path: w.scene.ids[inst.slot as usize],
+                fragment: inst.id,
+            };
             let table = MsgValue::Table(vec![
                 (MsgValue::String("animation_id".into()), MsgValue::Hash(f.animation)),
                 (MsgValue::String("playback".into()), MsgValue::Number(f.playback as u32 as f64)),
@@ -153,7 +162,11 @@ fn report_events(world: &RefCell<World>, events: Vec<animation::EventReport>) {
     let mut w = world.borrow_mut();
     for e in events {
         let Some(inst) = w.models.instances.get(e.model as usize) else { continue };
-        let sender = crate::scene::Url { socket: w.socket, path: w.scene.ids[inst.slot as usize], fragment: inst.id };
+        let sender = crate::scene::Url {
+            socket: w.socket_of(inst.slot),
+            path: w.scene.ids[inst.slot as usize],
+            fragment: inst.id,
+        };
         let h = e.hit;
         let table = MsgValue::Table(vec![
             (MsgValue::String("animation_id".into()), MsgValue::Hash(h.animation)),

@@ -155,6 +155,16 @@ pub fn spawn_collection(
                         }
                     }
                 }
+                ComponentKind::CollectionProxy(p) => {
+                    let made = world.borrow_mut().proxies.add(slot, &c.id, p);
+                    match made {
+                        Ok(i) => ComponentRef::CollectionProxy(i),
+                        Err(e) => {
+                            problems.push(e);
+                            continue;
+                        }
+                    }
+                }
                 ComponentKind::Factory(f) => {
                     check_prototype(world, res, scripts, f, &mut problems);
                     ComponentRef::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))

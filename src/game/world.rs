@@ -39,6 +39,8 @@ pub struct World {
     pub physics: super::physics::Physics,
     /// Sprite components (sprites.md).
     pub sprites: super::sprites::SpriteWorld,
+    /// Collection proxies and their worlds (docs/proxies.md).
+    pub proxies: super::proxy::ProxyWorld,
 }
 
 impl World {
@@ -63,6 +65,20 @@ impl World {
             sounds: Default::default(),
             physics: Default::default(),
             sprites: Default::default(),
+            proxies: Default::default(),
         }
+    }
+
+    /// The URL socket of an object: the main collection's name hash, or its proxy world's.
+    pub fn socket_of(&self, slot: u32) -> Hash {
+        match self.scene.socket.get(slot as usize) {
+            Some(&s) if s != 0 => s,
+            _ => self.socket,
+        }
+    }
+
+    /// The object a URL's socket (0 or the main collection's: the main world) and path name.
+    pub fn find_url(&self, socket: Hash, path: Hash) -> Option<u32> {
+        if socket == 0 || socket == self.socket { self.scene.find(path) } else { self.scene.find_in(socket, path) }
     }
 }

@@ -121,6 +121,8 @@ pub enum ComponentKind {
     /// `factory` and `collectionfactory`: the prototype is loaded (and checked) with the
     /// collection, so `factory.create` never reads a file or meets a broken prototype.
     Factory(FactorySpec),
+    /// `collectionproxy`: a collection loaded into a world of its own on `load`.
+    CollectionProxy(ProxySpec),
     Label(LabelSpec),
     Sound(crate::project::sound::SoundSpec),
     /// Boxed: a collision object's shapes would otherwise widen every component description.
@@ -203,6 +205,19 @@ impl Pivot {
 /// A factory's prototype, flattened like a collection: one object for a `.go`, every object of
 /// a `.collection` (paths like `/root`, `/root_child`). Shared, since every object using a
 /// prototype holding a factory would otherwise copy the whole nested prototype.
+/// A `collectionproxy` component (engine.md section 7): the collection it loads into a world of
+/// its own, loaded and checked with the collection holding the proxy.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProxySpec {
+    /// The `.collection` resource.
+    pub collection: String,
+    /// Its `name`: the URL socket of its world (`level:/hero`).
+    pub name: String,
+    /// Its objects, flattened and checked with the collection that holds the proxy.
+    pub objects: std::sync::Arc<Vec<ObjectSpec>>,
+}
+
+/// A `factory` or `collectionfactory` component.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FactorySpec {
     /// The `.go` or `.collection` resource.

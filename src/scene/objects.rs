@@ -19,6 +19,13 @@ use std::collections::HashMap;
 /// "No object" in parent links and lookups.
 pub const NONE: u32 = u32::MAX;
 
+/// The lookup key of id `id` in the world of `socket`: the id itself in the main world (socket
+/// 0), so the main world's lookups cost nothing more; mixed with the socket elsewhere.
+#[inline]
+fn key(socket: Hash, id: Hash) -> Hash {
+    if socket == 0 { id } else { id ^ socket.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15) }
+}
+
 /// A live component of a game object: its type's world and its index there. (What a file
 /// declares is `project::ComponentKind`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,6 +46,8 @@ pub enum ComponentRef {
     Sprite(u32),
     /// Index into the world's GUI scenes.
     Gui(u32),
+    /// Index into the world's collection proxies.
+    CollectionProxy(u32),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +102,12 @@ enum Local {
 #[derive(Default)]
 pub struct Scene {
     pub ids: Vec<Hash>,
+    /// The URL socket of each object's world: 0 for the main collection's, else the name hash of
+    /// the collection a proxy loaded (`level:/hero`). Ids are unique per socket.
+    pub socket: Vec<Hash>,
+    /// The socket new objects get ([`Scene::with_socket`] sets it while a proxy's collection or a
+    /// factory of a proxied object spawns).
+    spawn_socket: Hash,
     /// Index into `prefixes`: the collection path used to resolve relative ids.
     pub prefix: Vec<u32>,
     pub parent: Vec<u32>,
@@ -204,13 +219,15 @@ impl Scene {
         rot: Quat,
         scale: Vec3,
     ) -> Result<u32, String> {
-        if self.by_id.contains_key(&id) {
+        let key = key(self.spawn_socket, id);
+        if self.by_id.contains_key(&key) {
             return Err(format!("a game object with id '{path}' already exists"));
         }
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
                 self.ids.push(0);
+                self.socket.push(0);
                 self.prefix.push(0);
                 self.parent.push(NONE);
                 self.position.push(Vec3::ZERO);
@@ -230,6 +247,7 @@ impl Scene {
         };
         let s = slot as usize;
         self.ids[s] = id;
+        self.socket[s] = self.spawn_socket;
         self.prefix[s] = prefix;
         self.parent[s] = NONE;
         self.position[s] = pos;
@@ -241,14 +259,37 @@ impl Scene {
         self.alive[s] = true;
         self.doomed[s] = false;
         self.components[s].clear();
-        self.by_id.insert(id, slot);
+        self.by_id.insert(key, slot);
         self.order_dirty = true;
         Ok(slot)
     }
 
-    /// Slot of a live object by id.
+    /// Slot of a live object of the main collection's world by id.
     pub fn find(&self, id: Hash) -> Option<u32> {
         self.by_id.get(&id).copied()
+    }
+
+    /// Slot of a live object by socket (0: the main collection's) and id.
+    pub fn find_in(&self, socket: Hash, id: Hash) -> Option<u32> {
+        self.by_id.get(&key(socket, id)).copied()
+    }
+
+    /// Runs `f` with new objects spawning into the world of `socket`.
+    pub fn with_socket<T>(&mut self, socket: Hash, f: impl FnOnce(&mut Scene) -> T) -> T {
+        let before = std::mem::replace(&mut self.spawn_socket, socket);
+        let out = f(self);
+        self.spawn_socket = before;
+        out
+    }
+
+    /// The socket new objects get now.
+    pub fn spawn_socket(&self) -> Hash {
+        self.spawn_socket
+    }
+
+    /// Sets the socket new objects get (see [`Scene::with_socket`] for a scoped change).
+    pub fn set_spawn_socket(&mut self, socket: Hash) {
+        self.spawn_socket = socket;
     }
 
     pub fn is_live(&self, slot: u32) -> bool {
@@ -314,7 +355,7 @@ impl Scene {
             // A bone object: its slot may come back as another model's bone.
             self.bone_removals += 1;
         }
-        self.by_id.remove(&self.ids[s]);
+        self.by_id.remove(&key(self.socket[s], self.ids[s]));
         self.alive[s] = false;
         self.doomed[s] = false;
         self.components[s].clear();

@@ -553,6 +553,10 @@ pub fn constants(_lua: &Lua, go: &Table) -> mlua::Result<()> {
 }
 
 impl ScriptHooks for ScriptHost {
+    fn script_factory(&mut self) -> Option<&mut dyn crate::game::spawn::ScriptFactory> {
+        Some(self)
+    }
+
     fn init_new(&mut self) {
         self.call_entry("the init pass", &self.entries.init_new, ());
     }

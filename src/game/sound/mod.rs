@@ -399,11 +399,11 @@ pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crat
         let msg = {
             let w = world.borrow();
             let path = w.sounds.instances.get(e.instance as usize).map(|s| (s.slot, s.id));
-            let (path, fragment) = match path {
-                Some((slot, id)) => (w.scene.ids.get(slot as usize).copied().unwrap_or(0), id),
-                None => (0, 0),
+            let (socket, path, fragment) = match path {
+                Some((slot, id)) => (w.socket_of(slot), w.scene.ids.get(slot as usize).copied().unwrap_or(0), id),
+                None => (w.socket, 0, 0),
             };
-            let sender = crate::scene::Url { socket: w.socket, path, fragment };
+            let sender = crate::scene::Url { socket, path, fragment };
             let play_id = e.owner.reply.map_or(e.play_id, |(_, id)| id);
             let table = MsgValue::Table(vec![(MsgValue::String("play_id".into()), MsgValue::Number(play_id as f64))]);
             let mut data = Vec::new();

@@ -220,7 +220,8 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
         let msg = {
             let w = world.borrow();
             let Some(s) = w.sprites.instances.get(d.sprite as usize) else { continue };
-            let sender = crate::scene::Url { socket: w.socket, path: w.scene.ids[s.slot as usize], fragment: s.id };
+            let sender =
+                crate::scene::Url { socket: w.socket_of(s.slot), path: w.scene.ids[s.slot as usize], fragment: s.id };
             let table = MsgValue::Table(vec![
                 (MsgValue::String("current_tile".into()), MsgValue::Number(f64::from(d.current_tile))),
                 (MsgValue::String("id".into()), MsgValue::Hash(d.animation)),
@@ -269,8 +270,10 @@ pub fn message(w: &mut super::World, sprite: u32, m: &crate::scene::Message) -> 
         }
         return true;
     }
-    let script =
-        w.scene.find(m.sender.path).and_then(|s| w.scene.component(s, m.sender.fragment)).and_then(|c| match c.kind {
+    let script = w
+        .find_url(m.sender.socket, m.sender.path)
+        .and_then(|s| w.scene.component(s, m.sender.fragment))
+        .and_then(|c| match c.kind {
             ComponentRef::Script(i) => Some(i),
             _ => None,
         });

@@ -80,6 +80,8 @@ pub(super) struct ComponentDesc {
     pub(super) color: Option<Located<Vec<f32>>>,
     pub(super) intensity: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
+    /// A `collectionproxy`'s collection.
+    pub(super) collection: Option<Located<String>>,
     pub(super) text: Option<String>,
     /// A label's text size (a number) or a sprite's `[width, height]`: checked per type.
     pub(super) size: Option<Located<Value>>,
@@ -205,6 +207,7 @@ pub(super) enum ComponentType {
     Light,
     Factory,
     CollectionFactory,
+    CollectionProxy,
     Label,
     Sound,
     CollisionObject,
@@ -213,8 +216,7 @@ pub(super) enum ComponentType {
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str =
-    "script, model, camera, light, factory, collectionfactory, label, sound, collisionobject, sprite or gui";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite or gui";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -225,6 +227,7 @@ impl ComponentType {
             ComponentType::Light => "light",
             ComponentType::Factory => "factory",
             ComponentType::CollectionFactory => "collectionfactory",
+            ComponentType::CollectionProxy => "collectionproxy",
             ComponentType::Label => "label",
             ComponentType::Sound => "sound",
             ComponentType::CollisionObject => "collisionobject",
@@ -262,6 +265,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "light" => TypeField::Known(ComponentType::Light),
             "factory" => TypeField::Known(ComponentType::Factory),
             "collectionfactory" => TypeField::Known(ComponentType::CollectionFactory),
+            "collectionproxy" => TypeField::Known(ComponentType::CollectionProxy),
             "label" => TypeField::Known(ComponentType::Label),
             "sound" => TypeField::Known(ComponentType::Sound),
             "collisionobject" => TypeField::Known(ComponentType::CollisionObject),

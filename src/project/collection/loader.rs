@@ -245,6 +245,7 @@ impl Loader<'_> {
             ComponentType::Label => ComponentKind::Label(label(c, file)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
+            ComponentType::CollectionProxy => ComponentKind::CollectionProxy(self.proxy(c, file)?),
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
             ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
@@ -332,6 +333,31 @@ impl Loader<'_> {
         let spec = FactorySpec { prototype: norm.clone(), collection, objects: std::sync::Arc::new(objects) };
         self.factories.insert(norm, spec.clone());
         Ok(spec)
+    }
+
+    /// A proxy's collection, flattened on its own (fresh ids, the same problem list) as a
+    /// collection factory's prototype is, with its `name` for the socket of its world.
+    pub(super) fn proxy(&mut self, c: &ComponentDesc, file: &str) -> Result<ProxySpec, LoadError> {
+        let id = &c.id.value.0;
+        let Some(path) = &c.collection else {
+            return Err(c.id.error(file, format!("collectionproxy '{id}' needs a 'collection' (a .collection file)")));
+        };
+        let norm = json::resource_path(path, file)?;
+        if !norm.ends_with(".collection") {
+            return Err(path.error(file, format!("collectionproxy '{id}': '{norm}' must be a .collection file")));
+        }
+        let outer_objects = std::mem::take(&mut self.objects);
+        let outer_paths = std::mem::take(&mut self.paths);
+        let loaded = self.collection(path, file, "/", None);
+        let objects = std::mem::replace(&mut self.objects, outer_objects);
+        self.paths = outer_paths;
+        let name = loaded?.unwrap_or_else(|| "default".into());
+        if name.is_empty() || name.contains([':', '/', '#']) {
+            return Err(
+                path.error(file, format!("collectionproxy '{id}': '{norm}' needs a name usable as a URL socket"))
+            );
+        }
+        Ok(ProxySpec { collection: norm, name, objects: std::sync::Arc::new(objects) })
     }
 
     pub(super) fn model(&self, c: &ComponentDesc, file: &str) -> Result<ModelSpec, LoadError> {

@@ -287,7 +287,7 @@ fn syntax_and_schema_errors_have_positions() {
     );
     assert_eq!(
         e.message,
-        "unknown component type 'particlefx' (expected script, model, camera, light, factory, collectionfactory, label, sound, collisionobject, sprite or gui)"
+        "unknown component type 'particlefx' (expected script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite or gui)"
     );
     assert_eq!(e.line, Some(2), "{e}");
     let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);

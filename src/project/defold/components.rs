@@ -80,8 +80,10 @@ pub const FONT: &[&str] = &[
 const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
-const UNSUPPORTED: &[&str] =
-    &["particlefx", "tilemap", "tilegrid", "collectionproxy", "mesh", "spinemodel", "rivemodel", "buffer"];
+const UNSUPPORTED: &[&str] = &["particlefx", "tilemap", "tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
+
+/// CollectionProxyDesc (gamesys/proto/gamesys/collection_proxy_ddf.proto).
+const COLLECTION_PROXY: &[&str] = &["collection", "exclude"];
 
 /// `components { id: "..." component: "/path.ext" }`.
 pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
@@ -111,7 +113,8 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "gui", None);
             out.str("gui", path, Some(&pf.value_at));
         }
-        "label" | "camera" | "factory" | "collectionfactory" | "sound" | "collisionobject" | "sprite" => {
+        "label" | "camera" | "factory" | "collectionfactory" | "collectionproxy" | "sound" | "collisionobject"
+        | "sprite" => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,
@@ -138,7 +141,15 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let (ty, tf) = r.required("type", &mut cx.problems)?;
     if !matches!(
         ty,
-        "label" | "camera" | "factory" | "collectionfactory" | "model" | "sound" | "collisionobject" | "sprite"
+        "label"
+            | "camera"
+            | "factory"
+            | "collectionfactory"
+            | "collectionproxy"
+            | "model"
+            | "sound"
+            | "collisionobject"
+            | "sprite"
     ) {
         unsupported(cx, ty, &tf.at);
         return None;
@@ -233,6 +244,15 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
             }
         }
         "sound" => super::sound::sound(cx, m, out),
+        "collectionproxy" => {
+            // `exclude` leaves the collection out of a Defold bundle (Live Update); a Sinew
+            // bundle packs what a run reaches, so it changes nothing here.
+            let r = Reader::new(m, "a collection proxy", COLLECTION_PROXY, &[], &mut cx.problems);
+            out.str("type", "collectionproxy", None);
+            if let Some((p, pf)) = r.required("collection", &mut cx.problems) {
+                out.str("collection", p, Some(&pf.value_at));
+            }
+        }
         _ => {
             out.str("type", "model", None);
             model(cx, m, out);

@@ -145,10 +145,10 @@ crate::export! {
     fn camera_list(ctx: Ctx, out: *mut Url, cap: u32) -> i32 {
         let mut n = -1;
         let rc = world_status(ctx, |w| {
-            let socket = w.socket;
             let mut count = 0usize;
             for c in w.models.cameras.iter().filter(|c| c.alive) {
                 if count < cap as usize && !out.is_null() {
+                    let socket = w.socket_of(c.slot);
                     let path = w.scene.ids.get(c.slot as usize).copied().unwrap_or_default();
                     // SAFETY: `out` has room for `cap` URLs (a Lua-side array).
                     unsafe { *out.add(count) = Url { socket, path, fragment: c.id } };

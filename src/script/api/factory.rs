@@ -21,7 +21,7 @@ crate::export! {
         let Some(&u) = (unsafe { u.as_ref() }) else { return fail("no url".into()) };
         world_status(ctx, |w| {
             let want = if collection != 0 { "collectionfactory" } else { "factory" };
-            let found = if u.socket != 0 && u.socket != w.socket { None } else { w.scene.find(u.path) };
+            let found = w.find_url(u.socket, u.path);
             let comp = found.and_then(|s| w.scene.component(s, u.fragment));
             match comp.map(|c| c.kind) {
                 Some(ComponentRef::Factory(i)) => match w.factories.list.get(i as usize) {

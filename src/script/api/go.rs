@@ -160,7 +160,7 @@ crate::export! {
 
     /// Slot of the object with this id, or `NONE`.
     fn find(ctx: Ctx, socket: u64, id: u64) -> u32 {
-        with_world(ctx, |w| if socket != 0 && socket != w.socket { NONE } else { w.scene.find(id).unwrap_or(NONE) })
+        with_world(ctx, |w| w.find_url(socket, id).unwrap_or(NONE))
             .unwrap_or(NONE)
     }
 

@@ -66,6 +66,7 @@ pub mod kind {
     pub const COLLISION_OBJECT: i32 = 8;
     pub const SPRITE: i32 = 9;
     pub const GUI: i32 = 10;
+    pub const COLLECTION_PROXY: i32 = 11;
 }
 
 crate::export! {
@@ -99,6 +100,7 @@ crate::export! {
             Some(ComponentRef::CollisionObject(_)) => kind::COLLISION_OBJECT,
             Some(ComponentRef::Sprite(_)) => kind::SPRITE,
             Some(ComponentRef::Gui(_)) => kind::GUI,
+            Some(ComponentRef::CollectionProxy(_)) => kind::COLLECTION_PROXY,
         })
         .unwrap_or(kind::NONE)
     }

@@ -58,7 +58,8 @@ crate::export! {
             } else {
                 (0, "/".to_string())
             };
-            let cx = url::Context { socket: w.socket, prefix: &prefix, path, fragment: frag };
+            let socket = if w.scene.is_live(caller) { w.socket_of(caller) } else { w.socket };
+            let cx = url::Context { socket, prefix: &prefix, path, fragment: frag };
             match url::parse(&text, &cx) {
                 // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
                 Ok(u) => unsafe { put(out, u) },
@@ -67,8 +68,9 @@ crate::export! {
         })
     }
 
-    fn socket(ctx: Ctx) -> u64 {
-        super::with_world(ctx, |w| w.socket).unwrap_or(0)
+    /// The URL socket of object `slot` (the main collection's for `NONE`).
+    fn socket(ctx: Ctx, slot: u32) -> u64 {
+        super::with_world(ctx, |w| if w.scene.is_live(slot) { w.socket_of(slot) } else { w.socket }).unwrap_or(0)
     }
 
     /// Queues a message whose table was encoded by the Lua side (see `scene::message`).

@@ -217,7 +217,7 @@ function msg.url(...)
   end
   local socket, path, fragment = ...
   local u = url_t()
-  if socket == nil then u.s = F.socket(ctx)
+  if socket == nil then u.s = F.socket(ctx, r and r.slot or S.NONE)
   elseif type(socket) == "string" then u.s = hash(socket).h
   elseif istype(hash_t, socket) then u.s = socket.h
   else argerr("msg.url", 1, "string, hash or nil", socket) end

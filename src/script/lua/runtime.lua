@@ -433,7 +433,7 @@ function E.create(index, slot, comp, path, overrides)
   -- One constructor with every field: the record's table is made at its final size.
   local r = {
     index = index, slot = slot, def = def, self = self, inited = false, active = false,
-    id = id, comp = ch, url = url_t(F.socket(ctx), id.h, ch.h),
+    id = id, comp = ch, url = url_t(F.socket(ctx, slot), id.h, ch.h),
   }
   for _, o in ipairs(overrides or NO_OVERRIDES) do
     local name, kind = o[1], o[2]
