@@ -361,7 +361,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         }
     }
     let mut w = world.borrow_mut();
-    let mut proxies_gone = Vec::new();
+    let (mut proxies_gone, mut factories_gone) = (Vec::new(), Vec::new());
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
@@ -385,6 +385,9 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             if let ComponentRef::CollectionProxy(i) = c.kind {
                 proxies_gone.push(i);
             }
+            if let ComponentRef::Factory(i) = c.kind {
+                factories_gone.push(i);
+            }
         }
         w.input.focus.release(slot);
         w.scene.remove(slot);
@@ -392,5 +395,8 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     // A deleted proxy takes its world along (deleted at the next frame's end).
     for i in proxies_gone {
         super::proxy::remove(&mut w, i);
+    }
+    for i in factories_gone {
+        super::factory::remove(&mut w, i);
     }
 }

@@ -12,6 +12,10 @@ pub struct FactoryInstance {
     pub slot: u32,
     pub id: Hash,
     pub spec: FactorySpec,
+    /// Which factory holds this index now: indices of deleted factories are reused, and the Lua
+    /// side keeps what it knows of a factory only while the serial matches.
+    pub serial: u32,
+    pub alive: bool,
 }
 
 /// The factories of the running collection and the counters that name what they make.
@@ -25,6 +29,10 @@ pub struct Factories {
     pub next_collection: u64,
     /// `project.json` `max_instances`.
     pub max_instances: u32,
+    /// Indices of deleted factories, reused by the next ones (an object holding a factory,
+    /// spawned and deleted again and again, would otherwise grow the list for ever).
+    free: Vec<u32>,
+    next_serial: u32,
 }
 
 impl Default for Factories {
@@ -35,6 +43,8 @@ impl Default for Factories {
             next_instance: 0,
             next_collection: 0,
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
+            free: Vec::new(),
+            next_serial: 0,
         }
     }
 }
@@ -84,7 +94,7 @@ fn fresh(w: &World, collection: bool, counter: &mut u64) -> String {
 /// Lua state: the caller (the script runtime) creates them from [`Made::scripts`].
 pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
     // The objects join the world of the factory's own object (a proxy's, or the main one).
-    let owner = w.factories.list.get(f as usize).map(|fi| fi.slot);
+    let owner = w.factories.list.get(f as usize).filter(|fi| fi.alive).map(|fi| fi.slot);
     let socket = owner.and_then(|o| w.scene.socket.get(o as usize).copied()).unwrap_or(0);
     let before = w.scene.spawn_socket();
     w.scene.set_spawn_socket(socket);
@@ -94,7 +104,9 @@ pub fn spawn(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Res
 }
 
 fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) -> Result<Made, String> {
-    let Some(fi) = w.factories.list.get(f as usize) else { return Err(format!("no factory {f}")) };
+    let Some(fi) = w.factories.list.get(f as usize).filter(|fi| fi.alive) else {
+        return Err(format!("no factory {f}"));
+    };
     let (objects, collection, owner) = (fi.spec.objects.clone(), fi.spec.collection, fi.slot);
     if !w.scene.is_live(owner) {
         return Err(format!("{}: the factory's game object was deleted", factory_name(w, fi)));
@@ -191,6 +203,24 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
 /// Registers a factory component; the index goes into the object's component list.
 pub fn add(w: &mut World, slot: u32, id: &str, spec: &FactorySpec) -> u32 {
     let id = crate::base::hash::hash_remembered(id);
-    w.factories.list.push(FactoryInstance { slot, id, spec: spec.clone() });
-    (w.factories.list.len() - 1) as u32
+    let f = &mut w.factories;
+    f.next_serial = f.next_serial.wrapping_add(1);
+    let made = FactoryInstance { slot, id, spec: spec.clone(), serial: f.next_serial, alive: true };
+    if let Some(i) = f.free.pop() {
+        f.list[i as usize] = made;
+        return i;
+    }
+    f.list.push(made);
+    (f.list.len() - 1) as u32
+}
+
+/// The factory of a deleted object: its index is free for the next one.
+pub fn remove(w: &mut World, i: u32) {
+    if let Some(fi) = w.factories.list.get_mut(i as usize)
+        && fi.alive
+    {
+        fi.alive = false;
+        fi.spec.objects = Default::default();
+        w.factories.free.push(i);
+    }
 }

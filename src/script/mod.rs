@@ -473,7 +473,11 @@ fn mapped_bytes() -> Option<usize> {
 /// for the factory `f`, `obj` being the 1-based index into `paths` (the prototype's objects, in
 /// the order `factory_spawn` returns their slots).
 fn factory_info(lua: &Lua, world: &RefCell<World>, f: u32) -> mlua::Result<Table> {
-    let spec = match world.try_borrow().ok().and_then(|w| w.factories.list.get(f as usize).map(|f| f.spec.clone())) {
+    let spec = match world
+        .try_borrow()
+        .ok()
+        .and_then(|w| w.factories.list.get(f as usize).filter(|f| f.alive).map(|f| f.spec.clone()))
+    {
         Some(s) => s,
         None => return Err(mlua::Error::runtime(format!("internal error: no factory {f}"))),
     };

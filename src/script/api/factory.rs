@@ -15,6 +15,13 @@ fn fail(msg: String) -> i32 {
 }
 
 crate::export! {
+    /// Which factory holds index `f` now (0 when none): what the Lua side knows of a factory
+    /// holds while this stays the same.
+    fn factory_serial(ctx: Ctx, f: u32) -> u32 {
+        super::with_world(ctx, |w| w.factories.list.get(f as usize).filter(|fi| fi.alive).map_or(0, |fi| fi.serial))
+            .unwrap_or(0)
+    }
+
     /// Index of the factory at `u` (a `collectionfactory` when `collection` is 1), else -1.
     fn factory_of(ctx: Ctx, u: *const Url, collection: i32) -> i32 {
         // SAFETY: `u` is null or points at a url cdata of the wrapper.
@@ -24,7 +31,7 @@ crate::export! {
             let found = w.find_url(u.socket, u.path);
             let comp = found.and_then(|s| w.scene.component(s, u.fragment));
             match comp.map(|c| c.kind) {
-                Some(ComponentRef::Factory(i)) => match w.factories.list.get(i as usize) {
+                Some(ComponentRef::Factory(i)) => match w.factories.list.get(i as usize).filter(|f| f.alive) {
                     Some(f) if f.spec.collection == (collection != 0) => i as i32,
                     Some(f) => {
                         let is = if f.spec.collection { "collectionfactory" } else { "factory" };

@@ -15,8 +15,11 @@ local infos = {}
 
 local function info_of(f)
   local info = infos[f]
-  if info ~= nil then return info end
+  -- A deleted factory's index goes to the next one made: the serial tells them apart.
+  local serial = F.factory_serial(ctx, f)
+  if info ~= nil and info.serial == serial then return info end
   info = S.R.factory_info(f)
+  info.serial = serial
   info.nobj = #info.paths
   info.buf = ffi.new("uint32_t[?]", info.nobj + #info.scripts)
   info.index = {}       -- prototype id path hash → object index
