@@ -634,3 +634,30 @@ fn fuzz_atlas_and_tile_source_files() {
         Ok(true)
     });
 }
+
+/// The archive a bundled game reads (src/project/archive.rs): truncated, foreign or tampered
+/// archives must be errors naming the file, never a panic or an allocation sized by the file.
+#[test]
+fn fuzz_bundle_archives() {
+    use sinew::project::archive::{self, Archive};
+    let seeds = vec![
+        archive::write(&[
+            ("/project.json".to_string(), br#"{ "main_collection": "/m.collection" }"#.to_vec()),
+            ("/m.collection".to_string(), br#"{ "name": "m", "objects": [] }"#.to_vec()),
+            ("/models/a.glb".to_string(), writer::glb_bytes(b"{}", &[0u8; 64])),
+        ]),
+        archive::write(&[]),
+    ];
+    fuzz("archive", &seeds, mutate_any, |b| match Archive::parse("game.pak", b.to_vec()) {
+        Ok(a) => {
+            for p in a.paths() {
+                if a.get(&p).is_none() {
+                    return Err(format!("{p} is listed but cannot be read"));
+                }
+            }
+            Ok(true)
+        }
+        Err(e) if e.starts_with("game.pak: ") => Ok(false),
+        Err(e) => Err(format!("error without the archive's name: {e}")),
+    });
+}

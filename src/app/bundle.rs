@@ -2,11 +2,10 @@
 //! without Sinew's sources, and the player side: an executable that finds its game's archive
 //! beside it (`NAME.pak`) or appended to itself, and runs it with no watcher.
 //!
-//! What goes in is what the game reads: the project is checked, then run headless for one
-//! frame with its resources traced (settings, collections, factories' prototypes, scripts and
-//! the modules their `init` requires, models, textures, materials and shaders, fonts, sounds,
-//! GUI scenes, input bindings), then the modules named by a literal `require` anywhere in those
-//! scripts, then `custom_resources` (what `sys.load_resource` reads). Nothing else.
+//! What goes in is what the game reaches from its main collection, found by
+//! `crate::project::reachable` without running the game (no script runs, nothing is printed or
+//! played at bundle time): every file its loaders read, the modules of literal `require`s, and
+//! `custom_resources` (what `sys.load_resource` reads). Nothing else.
 use super::run::{RunOptions, run};
 use crate::project::Resources;
 use crate::project::archive::{self, Archive};
@@ -26,69 +25,11 @@ pub fn executable_name(title: &str) -> String {
     if name.is_empty() { "game".into() } else { name }
 }
 
-/// The module files a literal `require "a.b"` / `require("a.b")` in `source` names.
-fn required_modules(source: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut rest = source;
-    while let Some(i) = rest.find("require") {
-        rest = &rest[i + "require".len()..];
-        let after = rest.trim_start().trim_start_matches('(').trim_start();
-        let Some(quote) = after.chars().next().filter(|c| *c == '"' || *c == '\'') else { continue };
-        let body = &after[1..];
-        if let Some(end) = body.find(quote) {
-            let name = &body[..end];
-            if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.') {
-                out.push(format!("/{}.lua", name.replace('.', "/")));
-            }
-        }
-    }
-    out
-}
-
-/// Every project file under resource folder `dir` (for a folder in `custom_resources`).
-fn files_under(res: &Resources, dir: &str) -> Vec<String> {
-    let prefix = format!("{}/", dir.trim_end_matches('/'));
-    res.list("").into_iter().filter(|p| p.starts_with(&prefix)).collect()
-}
-
-/// The resource paths the game reaches (see the module's documentation); `Err` when the game
-/// cannot start.
+/// The resource paths the game reaches from its main collection, found without running it
+/// (`crate::project::reachable`); `Err` with every problem when the game does not load.
 pub fn reachable(dir: &Path) -> Result<BTreeSet<String>, String> {
     let res = Resources::open_dir(dir).map_err(|e| e.to_string())?;
-    let s = settings::load_settings(&res).map_err(|e| e.to_string())?;
-    let (traced, trace) = res.clone().traced();
-    let status = run(RunOptions { resources: Some(traced), headless: true, frames: Some(1), ..RunOptions::default() });
-    if status != 0 {
-        return Err(format!("{}: the game did not run (status {status}); nothing was written", dir.display()));
-    }
-    let mut files = trace.lock().map(|t| t.clone()).unwrap_or_default();
-    // Modules named anywhere in the scripts, also those required later than `init`.
-    let mut todo: Vec<String> = files.iter().cloned().collect();
-    while let Some(path) = todo.pop() {
-        if !(path.ends_with(".lua") || path.ends_with("script")) {
-            continue;
-        }
-        let Ok(text) = res.read_string(&path, None) else { continue };
-        for m in required_modules(&text) {
-            if res.read(&m, None).is_ok() && crate::project::resources::builtin(&m).is_none() && files.insert(m.clone())
-            {
-                todo.push(m);
-            }
-        }
-    }
-    for r in &s.custom_resources {
-        let under = files_under(&res, r);
-        if under.is_empty() {
-            if res.read(r, None).is_err() {
-                return Err(format!("custom_resources: '{r}' is neither a file nor a folder of the project"));
-            }
-            files.insert(r.clone());
-        }
-        files.extend(under);
-    }
-    // Only the project's own files: the builtins are in every Sinew executable.
-    files.retain(|p| res.read(p, None).is_ok() && crate::project::resources::builtin(p).is_none());
-    Ok(files)
+    crate::project::reachable::reachable(&res).map(|v| v.into_iter().collect()).map_err(|p| p.join("\n"))
 }
 
 /// The licences of what a bundle holds, as one text.
@@ -205,13 +146,6 @@ pub fn play(game: Archive, opts: RunOptions) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn literal_requires_name_their_modules() {
-        let src =
-            "local a = require \"lib.util\"\nlocal b = require('x')\nlocal c = require(name)\n-- require 'bad name'";
-        assert_eq!(required_modules(src), ["/lib/util.lua", "/x.lua"]);
-    }
 
     #[test]
     fn a_title_becomes_a_file_name() {

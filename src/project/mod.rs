@@ -17,6 +17,7 @@ pub mod obj;
 pub mod physics;
 #[cfg(test)]
 mod physics_tests;
+pub mod reachable;
 pub mod resources;
 pub mod settings;
 pub mod sound;
