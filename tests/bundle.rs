@@ -230,3 +230,20 @@ fn a_damaged_archive_is_a_clear_error() {
     assert_eq!(r.status, 1, "{}", r.show());
     assert!(r.stderr.contains("checksum"), "{}", r.show());
 }
+
+#[test]
+fn a_collection_behind_a_proxy_is_packed_and_runs_from_the_bundle() {
+    let tmp = TempDir::new("bundle-proxy");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects/api_proxy");
+    let project = tmp.path().join("proxy");
+    copy_dir(&dir, &project);
+    copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lua"), &project.join("lua"));
+    let exe = bundle(&project, &tmp, &[]);
+    let a = Archive::parse("x", std::fs::read(format!("{}.pak", exe.display())).expect("archive")).expect("valid");
+    for p in ["/level/level.collection", "/level/hero.script"] {
+        assert!(a.get(p).is_some(), "{p}, reached only through the proxy, is packed");
+    }
+    let r = play(&exe, &["--headless", "--frames", "40"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.contains("api_proxy: ") && r.stdout.contains(" passed, 0 failed"), "{}", r.show());
+}

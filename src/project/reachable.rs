@@ -86,6 +86,12 @@ impl Walk<'_> {
                     self.objects(&f.objects.clone());
                 }
             }
+            // The proxy's collection files were read with the collection; its objects' here.
+            ComponentKind::CollectionProxy(p) => {
+                if self.prototypes.insert(p.collection.clone()) {
+                    self.objects(&p.objects.clone());
+                }
+            }
             ComponentKind::Sound(s) => {
                 self.read(&s.sound, &s.sound);
             }
