@@ -365,7 +365,21 @@ fn reload(
             }
         };
     }
-    if path.ends_with(".script") || path.ends_with(".lua") {
+    if path.ends_with(".gui") {
+        // Every instance of the scene takes the saved file, keeping what its script did.
+        let at = crate::project::json::Located { value: path.to_string(), at: None };
+        return match crate::project::gui::load_gui(res, &at, path) {
+            Ok(scene) => {
+                let n = g.world.borrow_mut().gui.reload_scene(path, &std::sync::Arc::new(scene));
+                (n > 0).then_some(saved)
+            }
+            Err(e) => {
+                log::error!("{e}\n(reload failed: the previous version of {path} stays in use)");
+                None
+            }
+        };
+    }
+    if path.ends_with(".script") || path.ends_with(".gui_script") || path.ends_with(".lua") {
         return match g.scripts.reload(path) {
             Ok(true) => Some(saved),
             Ok(false) => None,

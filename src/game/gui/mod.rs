@@ -24,6 +24,9 @@ pub struct GuiInstance {
     pub enabled: bool,
     /// `gui.set_render_order`: higher draws later (on top).
     pub render_order: u32,
+    /// Where each of the scene's nodes is in `nodes` (the same index until a hot reload of the
+    /// scene adds nodes at the end; handles keep their index).
+    pub scene_nodes: Vec<usize>,
 }
 
 #[derive(Default)]
@@ -109,6 +112,7 @@ impl GuiWorld {
             alive: true,
             enabled: true,
             render_order: 0,
+            scene_nodes: (0..spec.0.nodes.len()).collect(),
         });
         (self.instances.len() - 1) as u32
     }
@@ -125,6 +129,9 @@ impl GuiWorld {
             let (Some(&v), Some(n)) = (cells.get(a.cell as usize), g.nodes.get_mut(a.node as usize)) else {
                 return false;
             };
+            if n.deleted {
+                return false;
+            }
             if v.to_bits() != a.last.to_bits() {
                 a.last = v;
                 if let Some(slot) = node_value(n, a.which, a.axis) {
@@ -164,5 +171,159 @@ impl GuiWorld {
             }
         }
         &self.list
+    }
+}
+
+/// The name of index `i` in `names` (fonts, images, layers), for remapping across scenes.
+fn name_at<T>(list: &[T], i: Option<usize>, name: impl Fn(&T) -> &str) -> Option<String> {
+    i.and_then(|i| list.get(i)).map(|x| name(x).to_string())
+}
+
+impl GuiWorld {
+    /// Hot reload of a saved `.gui`: every instance of scene `path` takes `scene` while keeping
+    /// what its script did. A node keeps its index (script handles are indices): a property the
+    /// script changed (the instance's value differs from the old file's) keeps the script's
+    /// value, the others take the new file's; nodes the file no longer has are deleted, nodes it
+    /// gained are added at the end, and nodes the script made stay. Returns how many instances
+    /// were updated.
+    pub fn reload_scene(&mut self, path: &str, scene: &Arc<GuiScene>) -> usize {
+        let mut count = 0;
+        for g in self.instances.iter_mut().filter(|g| g.alive && g.scene.path == path) {
+            reload_instance(g, scene);
+            count += 1;
+        }
+        count
+    }
+}
+
+fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
+    let old = g.scene.clone();
+    let font_name = |s: &GuiScene, i| name_at(&s.fonts, i, |(n, _)| n.as_str());
+    let image_name = |s: &GuiScene, i| name_at(&s.images, i, |img| img.name.as_str());
+    let layer_name = |s: &GuiScene, i| name_at(&s.layers, i, |l| l.as_str());
+    let font_in = |n: String| scene.fonts.iter().position(|(f, _)| *f == n);
+    let image_in = |n: String| scene.images.iter().position(|i| i.name == n);
+    let layer_in = |n: String| scene.layers.iter().position(|l| *l == n);
+    let from_file: Vec<bool> = {
+        let mut v = vec![false; g.nodes.len()];
+        for &i in &g.scene_nodes {
+            if let Some(x) = v.get_mut(i) {
+                *x = true;
+            }
+        }
+        v
+    };
+    // New scene node k → the instance's index for it.
+    let mut index_of_new: Vec<Option<usize>> = vec![None; scene.nodes.len()];
+    let mut kept = vec![false; g.nodes.len()];
+    for (k, new) in scene.nodes.iter().enumerate() {
+        let hit = old
+            .nodes
+            .iter()
+            .zip(g.scene_nodes.iter().copied())
+            .find(|&(was, i)| was.id == new.id && g.nodes.get(i).is_some_and(|n| !n.deleted) && !kept[i]);
+        let Some((was, i)) = hit else { continue };
+        kept[i] = true;
+        index_of_new[k] = Some(i);
+        let now = &mut g.nodes[i];
+        macro_rules! merge {
+            ($($f:ident),*) => { $( if now.$f == was.$f { now.$f = new.$f.clone(); } )* };
+        }
+        merge!(
+            kind,
+            position,
+            rotation,
+            scale,
+            size,
+            color,
+            inherit_alpha,
+            blend,
+            pivot,
+            xanchor,
+            yanchor,
+            adjust_mode,
+            size_auto,
+            enabled,
+            visible,
+            slice9,
+            text,
+            line_break,
+            outline,
+            shadow,
+            leading,
+            tracking,
+            clipping,
+            clipping_visible,
+            clipping_inverted,
+            outer_bounds,
+            inner_radius,
+            perimeter_vertices,
+            pie_fill_angle
+        );
+        // Names, not indices, say what a script chose: the new scene may list them otherwise.
+        now.font = if now.font == was.font { new.font } else { font_name(&old, now.font).and_then(font_in) };
+        now.texture =
+            if now.texture == was.texture { new.texture } else { image_name(&old, now.texture).and_then(image_in) };
+        now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
+    }
+    for (i, n) in g.nodes.iter_mut().enumerate() {
+        if from_file[i] && !kept[i] {
+            // A node the file no longer has.
+            n.deleted = true;
+        } else if !from_file[i] && !n.deleted {
+            // A node the script made keeps its font, texture and layer by name.
+            n.font = font_name(&old, n.font).and_then(font_in);
+            n.texture = image_name(&old, n.texture).and_then(image_in);
+            n.layer = layer_name(&old, n.layer).and_then(layer_in);
+        }
+    }
+    // Nodes new to the file, at the end.
+    for (k, new) in scene.nodes.iter().enumerate() {
+        if index_of_new[k].is_none() {
+            g.nodes.push(new.clone());
+            index_of_new[k] = Some(g.nodes.len() - 1);
+        }
+    }
+    // Parents as the new file has them, unless the script moved the node (`gui.set_parent`).
+    let old_parent: Vec<Option<Option<usize>>> = {
+        let mut v = vec![None; g.nodes.len()];
+        for (k, &i) in g.scene_nodes.iter().enumerate() {
+            if let (Some(x), Some(was)) = (v.get_mut(i), old.nodes.get(k)) {
+                *x = Some(was.parent.and_then(|p| g.scene_nodes.get(p).copied()));
+            }
+        }
+        v
+    };
+    for (k, new) in scene.nodes.iter().enumerate() {
+        let Some(i) = index_of_new[k] else { continue };
+        let moved = old_parent[..].get(i).copied().flatten().is_some_and(|was| was != g.nodes[i].parent);
+        if !moved {
+            g.nodes[i].parent = new.parent.and_then(|p| index_of_new.get(p).copied().flatten());
+        }
+    }
+    g.scene_nodes = index_of_new.into_iter().map(|i| i.unwrap_or(usize::MAX)).collect();
+    g.scene = scene.clone();
+}
+
+impl GuiInstance {
+    /// `gui.reset_nodes`: every node of the scene back as the file has it (at the index its
+    /// handles know), and the nodes scripts made deleted.
+    pub fn reset(&mut self) {
+        let mut from_file = vec![false; self.nodes.len()];
+        for (k, &i) in self.scene_nodes.iter().enumerate() {
+            let (Some(src), Some(slot)) = (self.scene.nodes.get(k), self.nodes.get_mut(i)) else { continue };
+            *slot = src.clone();
+            slot.parent = src.parent.and_then(|p| self.scene_nodes.get(p).copied());
+            from_file[i] = true;
+        }
+        for (n, file) in self.nodes.iter_mut().zip(&from_file) {
+            if !file {
+                n.deleted = true;
+            }
+        }
+        // The nodes after the last of the file's are dropped, so new nodes made after a reset
+        // do not pile up behind tombstones.
+        let keep = from_file.iter().rposition(|&f| f).map_or(0, |i| i + 1);
+        self.nodes.truncate(keep);
     }
 }
