@@ -140,4 +140,5 @@ fn lua_api_gui_nodes() {
     let r =
         sinew(&["run", dir, "--headless", "--size", "960x540", "--frames", "8", "--fixed-dt", "0.25", "--no-watch"]);
     assert_lua_passed(&r, "api_gui_nodes");
+    assert!(r.stdout.contains("api_gui_nodes final: Hi"), "final ran with its nodes: {}", r.show());
 }

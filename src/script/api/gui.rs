@@ -499,7 +499,8 @@ crate::export! {
         })
     }
 
-    /// 1 when screen point (x, y) is inside the node as last laid out (and inside every
+    /// 1 when point (x, y), in display coordinates as `action.x`/`action.y` give them, is
+    /// inside the node as last laid out (and inside every
     /// clipping node above it), else 0.
     fn gui_pick(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32) -> i32 {
         let mut hit = 0;
@@ -510,7 +511,12 @@ crate::export! {
                     if let Err(e) = live(g, node) {
                         return fail(e);
                     }
-                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, node as usize, display, window, (x, y)));
+                    // Defold's coordinates (`action.x`, `action.y`): the display's, scaled to
+                    // the window's pixels the layout was drawn in.
+                    let sx = window.0.max(1) as f32 / display.0.max(1) as f32;
+                    let sy = window.1.max(1) as f32 / display.1.max(1) as f32;
+                    let at = (x * sx, y * sy);
+                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, node as usize, display, window, at));
                     OK
                 }
                 Err(e) => fail(e),
