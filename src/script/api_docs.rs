@@ -708,6 +708,101 @@ pub const FUNCS: &[Func] = &[
         "",
         "Stops a node property's tweens (no callback).",
     ),
+    f(
+        "gui",
+        "delete_node",
+        "node: node",
+        "",
+        "Deletes the node and the nodes under it; their handles raise from then on.",
+    ),
+    f(
+        "gui",
+        "clone",
+        "node: node",
+        "node",
+        "A copy of the node (not its children) under the same parent, with an empty id.",
+    ),
+    f(
+        "gui",
+        "clone_tree",
+        "node: node",
+        "table<hash, node>",
+        "Copies the node and the nodes under it; the table maps each original's id to its copy.",
+    ),
+    f("gui", "get_parent", "node: node", "node|nil", "The node's parent, nil for a root."),
+    f(
+        "gui",
+        "set_parent",
+        "node: node, parent?: node, keep_scene_transform?: boolean",
+        "",
+        "Moves the node under `parent` (nil: a root); with `keep_scene_transform` it stays where it is on screen.",
+    ),
+    f("gui", "get_index", "node: node", "integer", "The node's place among its siblings in draw order (0 first)."),
+    f("gui", "get_id", "node: node", "hash", "The node's id (new and cloned nodes: hash(\"\"))."),
+    f("gui", "set_id", "node: node, id: string|hash", "", "Renames the node (an id another node has is refused)."),
+    f("gui", "get_pivot", "node: node", "integer", "The node's pivot (`gui.PIVOT_*`)."),
+    f("gui", "set_pivot", "node: node, pivot: integer", "", "Sets the pivot (`gui.PIVOT_*`)."),
+    f("gui", "get_xanchor", "node: node", "integer", "`gui.ANCHOR_NONE`, `ANCHOR_LEFT` or `ANCHOR_RIGHT`."),
+    f("gui", "set_xanchor", "node: node, anchor: integer", "", "Sets the x anchor."),
+    f("gui", "get_yanchor", "node: node", "integer", "`gui.ANCHOR_NONE`, `ANCHOR_TOP` or `ANCHOR_BOTTOM`."),
+    f("gui", "set_yanchor", "node: node, anchor: integer", "", "Sets the y anchor."),
+    f("gui", "get_adjust_mode", "node: node", "integer", "`gui.ADJUST_FIT`, `ADJUST_ZOOM` or `ADJUST_STRETCH`."),
+    f("gui", "set_adjust_mode", "node: node, mode: integer", "", "Sets how a root scales with the window."),
+    f("gui", "get_blend_mode", "node: node", "integer", "The node's blend mode (`gui.BLEND_*`)."),
+    f(
+        "gui",
+        "set_blend_mode",
+        "node: node, mode: integer",
+        "",
+        "Sets the blend mode (`BLEND_ADD_ALPHA` draws as `BLEND_ADD`).",
+    ),
+    f("gui", "get_clipping_mode", "node: node", "integer", "`gui.CLIPPING_MODE_NONE` or `CLIPPING_MODE_STENCIL`."),
+    f("gui", "set_clipping_mode", "node: node, mode: integer", "", "Makes the node clip its children or not."),
+    f("gui", "get_clipping_visible", "node: node", "boolean", "Whether a clipping node is drawn itself."),
+    f("gui", "set_clipping_visible", "node: node, visible: boolean", "", "Draws a clipping node itself or not."),
+    f(
+        "gui",
+        "get_clipping_inverted",
+        "node: node",
+        "boolean",
+        "The node's inverted clipping flag (kept, not drawn yet).",
+    ),
+    f("gui", "set_clipping_inverted", "node: node, inverted: boolean", "", "Sets the inverted clipping flag."),
+    f("gui", "get_size_mode", "node: node", "integer", "`gui.SIZE_MODE_MANUAL` or `SIZE_MODE_AUTO`."),
+    f("gui", "set_size_mode", "node: node, mode: integer", "", "Sizes the node by hand or by its texture."),
+    f("gui", "get_font", "node: node", "hash", "The name of a text node's font (hash(\"\") for the built-in one)."),
+    f(
+        "gui",
+        "set_font",
+        "node: node, font: string|hash",
+        "",
+        "Sets a text node's font, a name from the scene's `fonts`.",
+    ),
+    f("gui", "get_texture", "node: node", "hash", "The name of the node's texture (an image or an atlas)."),
+    f(
+        "gui",
+        "set_texture",
+        "node: node, texture: string|hash",
+        "",
+        "Sets the texture, a name from the scene's `textures` (\"\": none).",
+    ),
+    f("gui", "get_layer", "node: node", "hash", "The name of the node's layer (hash(\"\"): none)."),
+    f(
+        "gui",
+        "set_layer",
+        "node: node, layer: string|hash",
+        "",
+        "Sets the layer, a name from the scene's `layers` (\"\": none).",
+    ),
+    f(
+        "gui",
+        "play_flipbook",
+        "node: node, animation: string|hash, complete_function?: fun(self: table, node: node), play_properties?: { offset?: number, playback_rate?: number }",
+        "",
+        "Shows an animation of the node's atlas (its first image: atlases are not packed yet); the callback runs on the next frame.",
+    ),
+    f("gui", "get_flipbook", "node: node", "hash", "The animation the node shows (hash(\"\") for a plain image)."),
+    f("gui", "cancel_flipbook", "node: node", "", "Stops the node's flipbook: its callback does not run."),
     // ---------------------------------------------------------------- types
     f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
     f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
@@ -1039,6 +1134,30 @@ pub fn constants() -> Vec<Const> {
     }
     for (i, n) in EASING.iter().enumerate() {
         push("gui", format!("EASING_{n}"), i as f64, format!("Easing curve {i} (`gui.animate`), as go's."));
+    }
+    for (i, n) in ["CENTER", "N", "NE", "E", "SE", "S", "SW", "W", "NW"].iter().enumerate() {
+        push("gui", format!("PIVOT_{n}"), i as f64, format!("Pivot {i} (`gui.set_pivot`)."));
+    }
+    for (n, v, doc) in [
+        ("ANCHOR_NONE", 0, "No anchor: the node keeps its distance to the centre."),
+        ("ANCHOR_LEFT", 1, "x anchor: the left edge."),
+        ("ANCHOR_RIGHT", 2, "x anchor: the right edge."),
+        ("ANCHOR_TOP", 1, "y anchor: the top edge."),
+        ("ANCHOR_BOTTOM", 2, "y anchor: the bottom edge."),
+        ("ADJUST_FIT", 0, "Adjust mode: the smaller window/display ratio."),
+        ("ADJUST_ZOOM", 1, "Adjust mode: the larger window/display ratio."),
+        ("ADJUST_STRETCH", 2, "Adjust mode: each axis by its own ratio."),
+        ("BLEND_ALPHA", 0, "Blend mode: alpha."),
+        ("BLEND_ADD", 1, "Blend mode: additive."),
+        ("BLEND_ADD_ALPHA", 2, "Blend mode: Defold's add-alpha (drawn additively)."),
+        ("BLEND_MULT", 3, "Blend mode: multiply."),
+        ("BLEND_SCREEN", 4, "Blend mode: screen (drawn additively)."),
+        ("CLIPPING_MODE_NONE", 0, "The node does not clip."),
+        ("CLIPPING_MODE_STENCIL", 2, "The node clips its children to its shape."),
+        ("SIZE_MODE_MANUAL", 0, "The node has the size it is given."),
+        ("SIZE_MODE_AUTO", 1, "The node takes its texture's size."),
+    ] {
+        push("gui", n.into(), f64::from(v), doc.into());
     }
     push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
     for (c, n) in crate::game::input::raw::WindowChange::ALL {
