@@ -732,6 +732,13 @@ pub const FUNCS: &[Func] = &[
     f("gui", "get_parent", "node: node", "node|nil", "The node's parent, nil for a root."),
     f(
         "gui",
+        "get_tree",
+        "node: node",
+        "table<hash, node>",
+        "The node and the nodes under it, by id (nodes without an id share the key hash(\"\")).",
+    ),
+    f(
+        "gui",
         "set_parent",
         "node: node, parent?: node, keep_scene_transform?: boolean",
         "",

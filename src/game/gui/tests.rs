@@ -78,3 +78,58 @@ fn nodes_batch_by_texture_and_disabled_subtrees_draw_nothing() {
     let pie_vertices = 8 * 6;
     assert_eq!(vertices, 50 * 6 + 5 * 6 + pie_vertices);
 }
+
+#[test]
+fn a_node_moved_under_a_later_parent_is_placed_after_it_and_deleted_nodes_are_not() {
+    // 0 is put under 2 (gui.set_parent): it must be laid out after 2, in 2's space.
+    let mut a = node("a", NodeKind::Box, Some(2), [10.0, 0.0]);
+    a.inherit_alpha = true;
+    let b = node("b", NodeKind::Box, None, [0.0, 0.0]);
+    let mut c = node("c", NodeKind::Box, None, [480.0, 270.0]);
+    c.color[3] = 0.5;
+    let mut gone = node("gone", NodeKind::Box, None, [0.0, 0.0]);
+    gone.deleted = true;
+    let under_gone = node("under_gone", NodeKind::Box, Some(3), [0.0, 0.0]);
+    let nodes = vec![a, b, c, gone, under_gone];
+    assert_eq!(super::layout::order(&nodes), vec![1, 2, 0]);
+    let p = layout(&nodes, (960, 540), (960, 540));
+    assert_eq!(p[0].world.w_axis.truncate(), Vec3::new(490.0, 270.0, 0.0));
+    assert_eq!(p[0].alpha, 0.5);
+    assert!(p[0].enabled && !p[3].enabled && !p[4].enabled);
+    // Scenes as loaded keep index order.
+    let plain = vec![node("x", NodeKind::Box, None, [0.0; 2]), node("y", NodeKind::Box, Some(0), [0.0; 2])];
+    assert_eq!(super::layout::order(&plain), vec![0, 1]);
+}
+
+#[test]
+fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
+    let mut w = GuiWorld::default();
+    let old = vec![node("keep", NodeKind::Text, None, [1.0, 1.0]), node("drop", NodeKind::Box, None, [2.0, 2.0])];
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(scene(old)));
+    let g = w.get_mut(i).expect("instance");
+    g.nodes[0].text = "script".into();
+    let mut made = node("", NodeKind::Box, Some(0), [3.0, 3.0]);
+    made.layer = Some(1);
+    g.nodes.push(made);
+    let mut keep = node("keep", NodeKind::Text, None, [5.0, 5.0]);
+    keep.text = "file".into();
+    let added = node("added", NodeKind::Box, Some(0), [7.0, 7.0]);
+    let mut new = scene(vec![keep, added]);
+    new.layers = vec!["b".into()];
+    assert_eq!(w.reload_scene("/t.gui", &Arc::new(new)), 1);
+    let g = w.get_mut(i).expect("instance");
+    // The script's text stays; the file's new position is taken.
+    assert_eq!(g.nodes[0].text, "script");
+    assert_eq!(g.nodes[0].position, Vec3::new(5.0, 5.0, 0.0));
+    assert!(g.nodes[1].deleted, "a node the file lost is deleted");
+    assert!(!g.nodes[2].deleted && g.nodes[2].parent == Some(0), "the script's node stays");
+    assert_eq!(g.nodes[2].layer, Some(0), "its layer is found again by name");
+    assert_eq!(g.nodes[3].id, "added");
+    assert_eq!(g.nodes[3].parent, Some(0), "a new node's parent by the file");
+    assert_eq!(g.scene_nodes, vec![0, 3]);
+    // reset_nodes goes back to the new file, at the same handles.
+    g.reset();
+    assert_eq!(g.nodes[0].text, "file");
+    assert_eq!(g.nodes.len(), 4);
+    assert!(g.nodes[2].deleted && !g.nodes[3].deleted);
+}

@@ -797,6 +797,31 @@ crate::export! {
         v
     }
 
+    /// The node and every node under it (each after its parent) into `out` (room for `cap`);
+    /// returns how many, -1 on error.
+    fn gui_subtree(ctx: Ctx, inst: u32, node: u32, out: *mut u32, cap: u32) -> i32 {
+        let mut v = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let root = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let all: Vec<u32> = subtree(&g.nodes, root).into_iter().map(|i| i as u32).collect();
+            if out.is_null() || all.len() > cap as usize {
+                return fail(format!("internal error: gui_subtree needs room for {}", all.len()));
+            }
+            // SAFETY: `out` points at `cap` u32 of a Lua-side buffer alive during the call.
+            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), out, all.len()) };
+            v = all.len() as i32;
+            OK
+        });
+        v
+    }
+
     /// The node's parent index, -1 for a root, -2 on error.
     fn gui_get_parent(ctx: Ctx, inst: u32, node: u32) -> i32 {
         let mut v = -2;

@@ -425,6 +425,24 @@ function gui.clone_tree(h)
   return t
 end
 
+-- A table from the ids of the node and every node under it (hashes) to their nodes.
+function gui.get_tree(h)
+  h = node_arg("gui.get_tree", h)
+  local need = F.gui_subtree_size(ctx, h.i, h.n)
+  if need <= 0 then fail_last() end
+  if need > pairbuf_cap then
+    pairbuf_cap = need
+    pairbuf = ffi.new("uint32_t[?]", pairbuf_cap)
+  end
+  local count = F.gui_subtree(ctx, h.i, h.n, pairbuf, pairbuf_cap)
+  if count < 0 then fail_last() end
+  local nodes = {}
+  for k = 0, count - 1 do nodes[k + 1] = handle(h.i, pairbuf[k]) end
+  local t = {}
+  for _, node in ipairs(nodes) do t[S.hash(get_name(node, K.GUI_ID))] = node end
+  return t
+end
+
 function gui.get_parent(h)
   h = node_arg("gui.get_parent", h)
   local p = F.gui_get_parent(ctx, h.i, h.n)
