@@ -693,3 +693,49 @@ fn a_saved_gui_keeps_script_state_and_gui_scripts_reload() {
     r.wait_for("gui on_reload n=");
     r.wait_for("gui v2 text=script text made=3");
 }
+
+/// A saved `.font` reaches the gui scenes that use it: the text measures at the new size, and
+/// the text the script set stays.
+#[test]
+fn a_saved_font_reaches_the_gui_text_that_uses_it() {
+    let font = |size: u32| format!(r#"{{ "font": "/builtins/fonts/DejaVuSans.ttf", "size": {size} }}"#);
+    let p = project(
+        "reload-gui-font",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            (
+                "/main/hud.gui",
+                r#"{ "script": "/main/hud.gui_script", "fonts": [ { "name": "f", "font": "/main/f.font" } ],
+                     "nodes": [ { "id": "t", "type": "text", "text": "file", "font": "f" } ] }"#,
+            ),
+            ("/main/f.font", &font(16)),
+            (
+                "/main/hud.gui_script",
+                r#"
+function init(self) self.n = 0 gui.set_text(gui.get_node("t"), "Score 12") end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    local t = gui.get_node("t")
+    print(string.format("font text=%s width=%d", gui.get_text(t), gui.get_text_metrics_from_node(t).width))
+  end
+end
+"#,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    let width = |line: &str| -> f32 { line.rsplit('=').next().and_then(|w| w.parse().ok()).expect("width") };
+    let before = width(&r.wait_for("font text=Score 12 width="));
+    r.mark();
+    p.write("/main/f.font", &font(32));
+    r.wait_for("reloaded /main/f.font");
+    r.mark();
+    let after = width(&r.wait_for("font text=Score 12 width="));
+    assert!((after / before - 2.0).abs() < 0.1, "twice the size, twice the width: {before} then {after}");
+}
