@@ -27,6 +27,82 @@ pub struct GuiInstance {
     /// Where each of the scene's nodes is in `nodes` (the same index until a hot reload of the
     /// scene adds nodes at the end; handles keep their index).
     pub scene_nodes: Vec<usize>,
+    /// Each slot's generation: a script's node handle is `generation << 16 | index`, so a
+    /// handle to a deleted node whose slot was reused for a new one is refused, not aliased.
+    /// Never shorter than `nodes`.
+    pub gens: Vec<u16>,
+    /// Slots of deleted nodes that scripts made, for the next new node or clone: a game that
+    /// makes and deletes nodes all the time does not grow.
+    pub free: Vec<usize>,
+}
+
+/// The bits of a node handle that hold its slot index.
+const INDEX_BITS: u32 = 16;
+/// Generations wrap below 2^15 so a handle stays a positive i32 across the FFI.
+const GEN_MASK: u16 = 0x7fff;
+
+impl GuiInstance {
+    /// The handle scripts get for slot `i`.
+    pub fn handle(&self, i: usize) -> u32 {
+        (u32::from(self.gens.get(i).copied().unwrap_or(0)) << INDEX_BITS) | i as u32
+    }
+
+    /// The slot of a live node's handle; a deleted node (its slot free or reused) is an error.
+    pub fn resolve(&self, handle: u32) -> Result<usize, String> {
+        let i = (handle & ((1 << INDEX_BITS) - 1)) as usize;
+        let generation = (handle >> INDEX_BITS) as u16;
+        match (self.nodes.get(i), self.gens.get(i)) {
+            (Some(n), Some(&g)) if !n.deleted && g == generation => Ok(i),
+            _ => Err("the node was deleted (gui.delete_node or gui.reset_nodes)".into()),
+        }
+    }
+
+    /// Places a new node in a free slot (a new generation) or at the end; its slot.
+    pub fn add(&mut self, node: GuiNode) -> usize {
+        let i = match self.free.pop() {
+            Some(i) if i < self.nodes.len() => {
+                self.nodes[i] = node;
+                i
+            }
+            _ => {
+                self.nodes.push(node);
+                self.nodes.len() - 1
+            }
+        };
+        if self.gens.len() <= i {
+            self.gens.resize(i + 1, 0);
+        } else {
+            self.gens[i] = (self.gens[i] + 1) & GEN_MASK;
+        }
+        i
+    }
+
+    /// Slots that may take a new node: script-made ones (the scene's keep their index, so that
+    /// `reset_nodes` can bring them back under their handles).
+    fn free_slots(&mut self, slots: &[usize]) {
+        let mut scene = vec![false; self.nodes.len()];
+        for &i in &self.scene_nodes {
+            if let Some(x) = scene.get_mut(i) {
+                *x = true;
+            }
+        }
+        self.free.extend(slots.iter().copied().filter(|&i| !scene.get(i).copied().unwrap_or(false)));
+    }
+
+    /// Deletes nodes `slots` (live ones), freeing the script-made slots.
+    pub fn delete(&mut self, slots: &[usize]) {
+        for &i in slots {
+            if let Some(n) = self.nodes.get_mut(i) {
+                n.deleted = true;
+            }
+        }
+        self.free_slots(slots);
+    }
+
+    /// Live nodes, not counting deleted ones: the limit on how many a script may add.
+    pub fn live_count(&self) -> usize {
+        self.nodes.iter().filter(|n| !n.deleted).count()
+    }
 }
 
 #[derive(Default)]
@@ -113,6 +189,8 @@ impl GuiWorld {
             enabled: true,
             render_order: 0,
             scene_nodes: (0..spec.0.nodes.len()).collect(),
+            gens: vec![0; spec.0.nodes.len()],
+            free: Vec::new(),
         });
         (self.instances.len() - 1) as u32
     }
@@ -266,10 +344,12 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             if now.texture == was.texture { new.texture } else { image_name(&old, now.texture).and_then(image_in) };
         now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
     }
+    let mut lost = Vec::new();
     for (i, n) in g.nodes.iter_mut().enumerate() {
         if from_file[i] && !kept[i] {
             // A node the file no longer has.
             n.deleted = true;
+            lost.push(i);
         } else if !from_file[i] && !n.deleted {
             // A node the script made keeps its font, texture and layer by name.
             n.font = font_name(&old, n.font).and_then(font_in);
@@ -277,13 +357,20 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             n.layer = layer_name(&old, n.layer).and_then(layer_in);
         }
     }
-    // Nodes new to the file, at the end.
+    // Nodes new to the file, in free slots or at the end. The lost ones' slots are free once
+    // the scene no longer names them (their handles are refused by generation).
+    let old_scene_nodes = std::mem::take(&mut g.scene_nodes);
+    g.scene_nodes = index_of_new.iter().flatten().copied().collect();
+    g.free_slots(&lost);
+    let mut fresh = Vec::new();
     for (k, new) in scene.nodes.iter().enumerate() {
         if index_of_new[k].is_none() {
-            g.nodes.push(new.clone());
-            index_of_new[k] = Some(g.nodes.len() - 1);
+            let i = g.add(new.clone());
+            index_of_new[k] = Some(i);
+            fresh.push(i);
         }
     }
+    g.scene_nodes = old_scene_nodes;
     // Parents as the new file has them, unless the script moved the node (`gui.set_parent`).
     let old_parent: Vec<Option<Option<usize>>> = {
         let mut v = vec![None; g.nodes.len()];
@@ -296,7 +383,8 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     };
     for (k, new) in scene.nodes.iter().enumerate() {
         let Some(i) = index_of_new[k] else { continue };
-        let moved = old_parent[..].get(i).copied().flatten().is_some_and(|was| was != g.nodes[i].parent);
+        let moved =
+            !fresh.contains(&i) && old_parent[..].get(i).copied().flatten().is_some_and(|was| was != g.nodes[i].parent);
         if !moved {
             g.nodes[i].parent = new.parent.and_then(|p| index_of_new.get(p).copied().flatten());
         }
@@ -307,7 +395,7 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
 
 impl GuiInstance {
     /// `gui.reset_nodes`: every node of the scene back as the file has it (at the index its
-    /// handles know), and the nodes scripts made deleted.
+    /// handles know), and the nodes scripts made deleted (their slots free).
     pub fn reset(&mut self) {
         let mut from_file = vec![false; self.nodes.len()];
         for (k, &i) in self.scene_nodes.iter().enumerate() {
@@ -316,14 +404,13 @@ impl GuiInstance {
             slot.parent = src.parent.and_then(|p| self.scene_nodes.get(p).copied());
             from_file[i] = true;
         }
-        for (n, file) in self.nodes.iter_mut().zip(&from_file) {
-            if !file {
+        let mut gone = Vec::new();
+        for (i, (n, file)) in self.nodes.iter_mut().zip(&from_file).enumerate() {
+            if !file && !n.deleted {
                 n.deleted = true;
+                gone.push(i);
             }
         }
-        // The nodes after the last of the file's are dropped, so new nodes made after a reset
-        // do not pile up behind tombstones.
-        let keep = from_file.iter().rposition(|&f| f).map_or(0, |i| i + 1);
-        self.nodes.truncate(keep);
+        self.free_slots(&gone);
     }
 }

@@ -110,7 +110,9 @@ fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
     g.nodes[0].text = "script".into();
     let mut made = node("", NodeKind::Box, Some(0), [3.0, 3.0]);
     made.layer = Some(1);
-    g.nodes.push(made);
+    let made_at = g.add(made);
+    assert_eq!(made_at, 2);
+    let old_drop = g.handle(1);
     let mut keep = node("keep", NodeKind::Text, None, [5.0, 5.0]);
     keep.text = "file".into();
     let added = node("added", NodeKind::Box, Some(0), [7.0, 7.0]);
@@ -121,15 +123,21 @@ fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
     // The script's text stays; the file's new position is taken.
     assert_eq!(g.nodes[0].text, "script");
     assert_eq!(g.nodes[0].position, Vec3::new(5.0, 5.0, 0.0));
-    assert!(g.nodes[1].deleted, "a node the file lost is deleted");
+    // The node the file lost is deleted; the added one takes its slot, a new generation, so
+    // the lost node's handle is refused.
+    assert_eq!(g.nodes[1].id, "added");
+    assert_eq!(g.nodes[1].parent, Some(0), "a new node's parent by the file");
+    assert!(g.resolve(old_drop).is_err() && g.resolve(g.handle(1)) == Ok(1));
     assert!(!g.nodes[2].deleted && g.nodes[2].parent == Some(0), "the script's node stays");
     assert_eq!(g.nodes[2].layer, Some(0), "its layer is found again by name");
-    assert_eq!(g.nodes[3].id, "added");
-    assert_eq!(g.nodes[3].parent, Some(0), "a new node's parent by the file");
-    assert_eq!(g.scene_nodes, vec![0, 3]);
-    // reset_nodes goes back to the new file, at the same handles.
+    assert_eq!(g.scene_nodes, vec![0, 1]);
+    // reset_nodes goes back to the new file, at the same handles; the script's node is gone
+    // and its slot is free for the next.
+    let made_handle = g.handle(2);
     g.reset();
     assert_eq!(g.nodes[0].text, "file");
-    assert_eq!(g.nodes.len(), 4);
-    assert!(g.nodes[2].deleted && !g.nodes[3].deleted);
+    assert!(g.nodes[2].deleted && !g.nodes[1].deleted);
+    assert!(g.resolve(made_handle).is_err());
+    assert_eq!(g.add(node("next", NodeKind::Box, None, [0.0; 2])), 2);
+    assert!(g.resolve(made_handle).is_err(), "a reused slot refuses the old handle");
 }

@@ -248,20 +248,14 @@ fn instance(w: &mut World, inst: u32) -> Result<&mut GuiInstance, String> {
 }
 
 fn node_of(w: &mut World, inst: u32, node: u32) -> Result<&mut GuiNode, String> {
-    match instance(w, inst)?.nodes.get_mut(node as usize) {
-        Some(n) if n.deleted => Err("the node was deleted (gui.delete_node)".into()),
-        Some(n) => Ok(n),
-        None => Err("the node was deleted (gui.delete_node or gui.reset_nodes)".into()),
-    }
+    let g = instance(w, inst)?;
+    let i = g.resolve(node)?;
+    Ok(&mut g.nodes[i])
 }
 
-/// Node `node` of instance `g` when it is alive.
+/// The slot of node handle `node` of instance `g` when it is alive.
 fn live(g: &GuiInstance, node: u32) -> Result<usize, String> {
-    match g.nodes.get(node as usize) {
-        Some(n) if n.deleted => Err("the node was deleted (gui.delete_node)".into()),
-        Some(_) => Ok(node as usize),
-        None => Err("the node was deleted (gui.delete_node or gui.reset_nodes)".into()),
-    }
+    g.resolve(node)
 }
 
 /// The nodes under `root` (itself first), each after its parent.
@@ -341,7 +335,7 @@ crate::export! {
         let mut found = -1;
         let rc = world_status(ctx, |w| match instance(w, inst) {
             Ok(g) => {
-                found = g.nodes.iter().position(|n| n.id == name).map_or(-1, |i| i as i32);
+                found = g.nodes.iter().position(|n| n.id == name && !n.deleted).map_or(-1, |i| g.handle(i) as i32);
                 OK
             }
             Err(e) => fail(e),
@@ -508,15 +502,16 @@ crate::export! {
             let (display, window) = w.gui.screen;
             match instance(w, inst) {
                 Ok(g) => {
-                    if let Err(e) = live(g, node) {
-                        return fail(e);
-                    }
+                    let i = match live(g, node) {
+                        Ok(i) => i,
+                        Err(e) => return fail(e),
+                    };
                     // Defold's coordinates (`action.x`, `action.y`): the display's, scaled to
                     // the window's pixels the layout was drawn in.
                     let sx = window.0.max(1) as f32 / display.0.max(1) as f32;
                     let sy = window.1.max(1) as f32 / display.1.max(1) as f32;
                     let at = (x * sx, y * sy);
-                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, node as usize, display, window, at));
+                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, i, display, window, at));
                     OK
                 }
                 Err(e) => fail(e),
@@ -531,11 +526,12 @@ crate::export! {
             let (display, window) = w.gui.screen;
             match instance(w, inst) {
                 Ok(g) => {
-                    if let Err(e) = live(g, node) {
-                        return fail(e);
-                    }
+                    let i = match live(g, node) {
+                        Ok(i) => i,
+                        Err(e) => return fail(e),
+                    };
                     let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
-                    let Some(p) = placed.get(node as usize) else { return fail(format!("no node {node}")) };
+                    let Some(p) = placed.get(i) else { return fail(format!("no node {node}")) };
                     let t = p.world.w_axis;
                     // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
                     unsafe { put(out, V4 { x: t.x, y: t.y, z: t.z, w: 0.0 }) }
@@ -555,7 +551,7 @@ crate::export! {
         let mut index = -1;
         world_status(ctx, |w| match instance(w, inst) {
             Ok(g) => {
-                if g.nodes.len() >= g.scene.nodes.len() + MAX_NEW_NODES {
+                if g.live_count() >= g.scene.nodes.len() + MAX_NEW_NODES {
                     return fail(format!("more than {MAX_NEW_NODES} new nodes in one gui"));
                 }
                 let kind = match kind {
@@ -568,8 +564,8 @@ crate::export! {
                 node.size = [sx, sy];
                 node.text = text;
                 node.id = String::new();
-                g.nodes.push(node);
-                index = (g.nodes.len() - 1) as i32;
+                let i = g.add(node);
+                index = g.handle(i) as i32;
                 OK
             }
             Err(e) => fail(e),
@@ -606,9 +602,10 @@ crate::export! {
             return fail(format!("property {which} cannot be animated"));
         }
         world_status(ctx, |w| {
-            let slot = match instance(w, inst) {
+            // Tweens are keyed by the node's slot (a deleted node's tweens stop with it).
+            let (slot, node) = match instance(w, inst) {
                 Ok(g) => match live(g, node) {
-                    Ok(_) => g.slot,
+                    Ok(i) => (g.slot, i as u32),
                     Err(e) => return fail(e),
                 },
                 Err(e) => return fail(e),
@@ -647,8 +644,11 @@ crate::export! {
     /// `gui.cancel_animation`: stops the tweens of property `which` of a node (no callback).
     fn gui_cancel_animation(ctx: Ctx, inst: u32, node: u32, which: i32) -> i32 {
         world_status(ctx, |w| {
-            let slot = match instance(w, inst) {
-                Ok(g) => g.slot,
+            let (slot, node) = match instance(w, inst) {
+                Ok(g) => match live(g, node) {
+                    Ok(i) => (g.slot, i as u32),
+                    Err(e) => return fail(e),
+                },
                 Err(e) => return fail(e),
             };
             let mut keys = vec![tween_property(inst, node, which as u8, 7)];
@@ -723,9 +723,7 @@ crate::export! {
                 Ok(g) => match live(g, node) {
                     Ok(i) => {
                         let gone = subtree(&g.nodes, i);
-                        for &k in &gone {
-                            g.nodes[k].deleted = true;
-                        }
+                        g.delete(&gone);
                         (g.slot, gone)
                     }
                     Err(e) => return fail(e),
@@ -752,23 +750,26 @@ crate::export! {
                 Err(e) => return fail(e),
             };
             let from = if tree != 0 { subtree(&g.nodes, root) } else { vec![root] };
-            if g.nodes.len() + from.len() > g.scene.nodes.len() + MAX_NEW_NODES {
+            if g.live_count() + from.len() > g.scene.nodes.len() + MAX_NEW_NODES {
                 return fail(format!("more than {MAX_NEW_NODES} new nodes in one gui"));
             }
             if out.is_null() || from.len() * 2 > cap as usize {
                 return fail(format!("internal error: gui_clone needs room for {}", from.len() * 2));
             }
-            let base = g.nodes.len();
             let mut pairs = Vec::with_capacity(from.len() * 2);
+            // Slot of each copy, by its original's place in `from`.
+            let mut copies: Vec<usize> = Vec::with_capacity(from.len());
             for (k, &i) in from.iter().enumerate() {
                 let mut copy = g.nodes[i].clone();
                 copy.id = String::new();
-                // Children follow their copied parent; the root keeps the original's parent.
+                // Children follow their copied parent (earlier in `from`); the root keeps the
+                // original's parent.
                 if k > 0 {
-                    copy.parent = copy.parent.and_then(|p| from.iter().position(|&f| f == p)).map(|j| base + j);
+                    copy.parent = copy.parent.and_then(|p| from.iter().position(|&f| f == p)).map(|j| copies[j]);
                 }
-                g.nodes.push(copy);
-                pairs.extend([i as u32, (base + k) as u32]);
+                let c = g.add(copy);
+                copies.push(c);
+                pairs.extend([g.handle(i), g.handle(c)]);
             }
             // SAFETY: `out` points at `cap` u32 of a Lua-side buffer alive during the call.
             unsafe { std::ptr::copy_nonoverlapping(pairs.as_ptr(), out, pairs.len()) };
@@ -810,7 +811,7 @@ crate::export! {
                 Ok(i) => i,
                 Err(e) => return fail(e),
             };
-            let all: Vec<u32> = subtree(&g.nodes, root).into_iter().map(|i| i as u32).collect();
+            let all: Vec<u32> = subtree(&g.nodes, root).into_iter().map(|i| g.handle(i)).collect();
             if out.is_null() || all.len() > cap as usize {
                 return fail(format!("internal error: gui_subtree needs room for {}", all.len()));
             }
@@ -825,12 +826,18 @@ crate::export! {
     /// The node's parent index, -1 for a root, -2 on error.
     fn gui_get_parent(ctx: Ctx, inst: u32, node: u32) -> i32 {
         let mut v = -2;
-        world_status(ctx, |w| match node_of(w, inst, node) {
-            Ok(n) => {
-                v = n.parent.map_or(-1, |p| p as i32);
-                OK
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node) {
+                Ok(i) => {
+                    v = g.nodes[i].parent.map_or(-1, |p| g.handle(p) as i32);
+                    OK
+                }
+                Err(e) => fail(e),
             }
-            Err(e) => fail(e),
         });
         v
     }
