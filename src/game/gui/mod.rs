@@ -294,15 +294,21 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     // New scene node k → the instance's index for it.
     let mut index_of_new: Vec<Option<usize>> = vec![None; scene.nodes.len()];
     let mut kept = vec![false; g.nodes.len()];
+    // The old scene's nodes by id (a scene may hold thousands: no search per node).
+    let mut by_id: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, was) in old.nodes.iter().enumerate().rev() {
+        by_id.entry(was.id.as_str()).or_default().push(k);
+    }
     for (k, new) in scene.nodes.iter().enumerate() {
-        let hit = old
-            .nodes
-            .iter()
-            .zip(g.scene_nodes.iter().copied())
-            .find(|&(was, i)| was.id == new.id && g.nodes.get(i).is_some_and(|n| !n.deleted) && !kept[i]);
-        let Some((was, i)) = hit else { continue };
+        let Some(k_old) = by_id.get_mut(new.id.as_str()).and_then(|v| v.pop()) else { continue };
+        let (Some(was), Some(&i)) = (old.nodes.get(k_old), g.scene_nodes.get(k_old)) else { continue };
+        let Some(deleted) = g.nodes.get(i).map(|n| n.deleted) else { continue };
         kept[i] = true;
         index_of_new[k] = Some(i);
+        if deleted {
+            // The script deleted it: it stays deleted (`reset_nodes` brings it back).
+            continue;
+        }
         let now = &mut g.nodes[i];
         macro_rules! merge {
             ($($f:ident),*) => { $( if now.$f == was.$f { now.$f = new.$f.clone(); } )* };

@@ -141,3 +141,20 @@ fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
     assert_eq!(g.add(node("next", NodeKind::Box, None, [0.0; 2])), 2);
     assert!(g.resolve(made_handle).is_err(), "a reused slot refuses the old handle");
 }
+
+#[test]
+fn a_node_the_script_deleted_stays_deleted_across_a_reload() {
+    let mut w = GuiWorld::default();
+    let nodes = vec![node("a", NodeKind::Box, None, [1.0, 1.0]), node("b", NodeKind::Box, None, [2.0, 2.0])];
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(scene(nodes.clone())));
+    let g = w.get_mut(i).expect("instance");
+    let b = g.handle(1);
+    g.delete(&[1]);
+    assert!(g.free.is_empty(), "a scene node's slot is not reused");
+    assert_eq!(w.reload_scene("/t.gui", &Arc::new(scene(nodes))), 1);
+    let g = w.get_mut(i).expect("instance");
+    assert_eq!(g.nodes.len(), 2);
+    assert!(g.resolve(b).is_err(), "still deleted");
+    g.reset();
+    assert_eq!(g.resolve(b), Ok(1), "reset_nodes brings it back under its handle");
+}
