@@ -9,7 +9,8 @@
 //! Also the demo played by a recorded session (`tests/replays/demo_session.jsonl`, written by
 //! hand in the replay format): walk, turn, run, orbit the camera with a mouse drag, jump, stop,
 //! wave, zoom. Headless + `--fixed-dt` + `--replay` is deterministic, so its last frame is a
-//! golden image too (`tests/golden/demo_replay.png`).
+//! golden image too (`tests/golden/demo_replay.png`). Both show the HUD (gems, time) in the
+//! top-left corner; `demo_menu` shows its pause menu.
 mod common;
 use common::*;
 use sinew::render::Image;
@@ -62,6 +63,43 @@ fn demo_replay_final_frame_matches_golden_image() {
     // The session walks the hero through the first gem before the attract mode could reach it.
     assert!(r.stdout.contains("gem 1 picked up"), "{}", r.show());
     check_golden("demo_replay", &shot);
+}
+
+/// The demo's pause menu (content/main/hud.gui_script) driven by a recorded session
+/// (`tests/replays/demo_menu.jsonl`): walk, Esc opens the menu, the mouse hovers and clicks
+/// Restart (the HUD's time starts again), START on a gamepad opens it again and the dpad moves
+/// the focus down twice to Quit. The last frame, menu open with Quit highlighted, is a golden
+/// image; the same session plus the gamepad's A quits the game with status 0 long before its
+/// frame limit.
+#[test]
+fn demo_pause_menu_works_by_mouse_and_gamepad() {
+    let dir = TempDir::new("demo-menu");
+    let shot = dir.path().join("menu.png");
+    let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/demo_menu.jsonl");
+    let run = |replay: &Path, frames: &str, shot: Option<&Path>| {
+        let mut args = vec!["run", "--headless", "--frames", frames, "--fixed-dt", "0.0166667", "--size", "480x270"];
+        args.extend(["--replay", replay.to_str().unwrap_or("")]);
+        if let Some(s) = shot {
+            args.extend(["--screenshot", s.to_str().unwrap_or("")]);
+        }
+        sinew(&args)
+    };
+    let r = run(&replay, "180", Some(&shot));
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert_eq!(r.stdout.matches("restart from the pause menu").count(), 1, "{}", r.show());
+    assert!(!r.stdout.contains("quit from the pause menu"), "{}", r.show());
+    check_golden("demo_menu", &shot);
+    // A on the gamepad activates the focused button: Quit.
+    let quit = dir.path().join("quit.jsonl");
+    let mut session = std::fs::read_to_string(&replay).expect("replay");
+    session.push_str("{\"frame\": 170, \"type\": \"gamepad_button\", \"gamepad\": 0, \"input\": \"GAMEPAD_RPAD_DOWN\", \"down\": true}\n");
+    std::fs::write(&quit, session).expect("write replay");
+    let started = std::time::Instant::now();
+    let r = run(&quit, "100000", None);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let (restart, quit_at) = (r.stdout.find("restart from the pause menu"), r.stdout.find("quit from the pause menu"));
+    assert!(matches!((restart, quit_at), (Some(a), Some(b)) if a < b), "{}", r.show());
+    assert!(started.elapsed().as_secs() < 60, "quit ended the run");
 }
 
 /// Compares the screenshot at `shot` with `tests/golden/NAME.png` (see `common/golden.rs`) and

@@ -128,3 +128,32 @@ fn gui_animate_matches_go_animate_for_every_easing() {
     ]);
     assert_lua_passed(&r, "gui_animate");
 }
+
+/// The node functions of issue 35's second part: ids, pivots, anchors, adjust, blend and
+/// clipping modes, fonts, textures, layers, flipbooks (callback on a later frame), parents
+/// (with `keep_scene_transform`), clones, deletion (deleted handles raise, naming the
+/// function), bad arguments, and the gui script of a gui component a factory made.
+#[test]
+fn lua_api_gui_nodes() {
+    let p = committed("api_gui_nodes");
+    let dir = p.path().to_str().expect("utf-8 path");
+    // A click on the button at frame 2 (window pixels from the top-left), for `on_input`.
+    let replay = p.path().join("click.jsonl");
+    let replay = replay.to_str().expect("utf-8 path");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "960x540",
+        "--frames",
+        "8",
+        "--fixed-dt",
+        "0.25",
+        "--no-watch",
+        "--replay",
+        replay,
+    ]);
+    assert_lua_passed(&r, "api_gui_nodes");
+    assert!(r.stdout.contains("api_gui_nodes final: Hi"), "final ran with its nodes: {}", r.show());
+}

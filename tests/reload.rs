@@ -707,3 +707,121 @@ fn a_saved_project_json_applies_what_it_can_and_names_what_needs_a_restart() {
     r.mark();
     r.wait_for("v1 tick util1");
 }
+
+const GUI_V1: &str = r#"{ "script": "/main/hud.gui_script", "nodes": [
+  { "id": "score", "type": "text", "position": [10, 10, 0], "text": "file v1", "color": [1, 0, 0] },
+  { "id": "gone", "type": "box", "position": [50, 50, 0] } ] }"#;
+
+const GUI_V2: &str = r#"{ "script": "/main/hud.gui_script", "nodes": [
+  { "id": "score", "type": "text", "position": [10, 10, 0], "text": "file v2", "color": [0, 1, 0] },
+  { "id": "added", "type": "box", "position": [70, 70, 0], "size": [7, 7] } ] }"#;
+
+const GUI_SCRIPT_V1: &str = r#"
+function init(self)
+  self.score = gui.get_node("score")
+  self.gone = gui.get_node("gone")
+  self.made = gui.new_box_node(vmath.vector3(1, 2, 0), vmath.vector3(3, 4, 0))
+  gui.set_text(self.score, "script text")
+  self.n = 0
+end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    local c = gui.get_color(self.score)
+    print(string.format("gui v1 text=%s color=%g,%g made=%g", gui.get_text(self.score), c.x, c.y, gui.get_size(self.made).x))
+    local ok, err = pcall(gui.get_position, self.gone)
+    if not ok then print("gone: " .. err) end
+    local ok2, added = pcall(gui.get_node, "added")
+    if ok2 then print("added size=" .. gui.get_size(added).x) end
+  end
+end
+"#;
+
+const GUI_SCRIPT_V2: &str = r#"
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then print("gui v2 text=" .. gui.get_text(self.score) .. " made=" .. gui.get_size(self.made).x) end
+end
+function on_reload(self) print("gui on_reload n=" .. self.n) end
+function final(self) print("gui final") end
+"#;
+
+/// A saved `.gui` keeps what the script did (its text, its new node, the handles it holds)
+/// and takes the file's other changes (the colour, a node added, a node removed); a saved
+/// `.gui_script` keeps `self` and calls `on_reload`.
+#[test]
+fn a_saved_gui_keeps_script_state_and_gui_scripts_reload() {
+    let p = project(
+        "reload-gui",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            ("/main/hud.gui", GUI_V1),
+            ("/main/hud.gui_script", GUI_SCRIPT_V1),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("gui v1 text=script text color=1,0 made=3");
+    r.mark();
+    p.write("/main/hud.gui", GUI_V2);
+    r.wait_for("reloaded /main/hud.gui");
+    r.wait_for("gui v1 text=script text color=0,1 made=3");
+    r.wait_for("gone: ");
+    let gone = r.wait_for("gone: ");
+    assert!(gone.contains("gui.get_position: the node was deleted"), "{gone}");
+    r.wait_for("added size=7");
+    r.mark();
+    p.write("/main/hud.gui_script", GUI_SCRIPT_V2);
+    r.wait_for("gui on_reload n=");
+    r.wait_for("gui v2 text=script text made=3");
+}
+
+/// A saved `.font` reaches the gui scenes that use it: the text measures at the new size, and
+/// the text the script set stays.
+#[test]
+fn a_saved_font_reaches_the_gui_text_that_uses_it() {
+    let font = |size: u32| format!(r#"{{ "font": "/builtins/fonts/DejaVuSans.ttf", "size": {size} }}"#);
+    let p = project(
+        "reload-gui-font",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            (
+                "/main/hud.gui",
+                r#"{ "script": "/main/hud.gui_script", "fonts": [ { "name": "f", "font": "/main/f.font" } ],
+                     "nodes": [ { "id": "t", "type": "text", "text": "file", "font": "f" } ] }"#,
+            ),
+            ("/main/f.font", &font(16)),
+            (
+                "/main/hud.gui_script",
+                r#"
+function init(self) self.n = 0 gui.set_text(gui.get_node("t"), "Score 12") end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    local t = gui.get_node("t")
+    print(string.format("font text=%s width=%d", gui.get_text(t), gui.get_text_metrics_from_node(t).width))
+  end
+end
+"#,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    let width = |line: &str| -> f32 { line.rsplit('=').next().and_then(|w| w.parse().ok()).expect("width") };
+    let before = width(&r.wait_for("font text=Score 12 width="));
+    r.mark();
+    p.write("/main/f.font", &font(32));
+    r.wait_for("reloaded /main/f.font");
+    r.mark();
+    let after = width(&r.wait_for("font text=Score 12 width="));
+    assert!((after / before - 2.0).abs() < 0.1, "twice the size, twice the width: {before} then {after}");
+}

@@ -344,6 +344,26 @@ fn write_events(w: &mut impl std::io::Write, frame: u64, events: &[RawEvent]) {
     }
 }
 
+/// Reads every gui scene in use again after `saved` changed and gives each to its instances
+/// (`GuiWorld::reload_scene`: node handles and what scripts did are kept). A scene that no
+/// longer loads is reported and keeps its previous version. Returns how many instances took a
+/// new scene.
+fn reload_gui_scenes(g: &mut Game, res: &Resources, saved: &str) -> usize {
+    let mut paths: Vec<String> =
+        g.world.borrow().gui.instances.iter().filter(|i| i.alive).map(|i| i.scene.path.clone()).collect();
+    paths.sort();
+    paths.dedup();
+    let mut count = 0;
+    for path in paths {
+        let at = crate::project::json::Located { value: path.clone(), at: None };
+        match crate::project::gui::load_gui(res, &at, &path) {
+            Ok(scene) => count += g.world.borrow_mut().gui.reload_scene(&path, &std::sync::Arc::new(scene)),
+            Err(e) => log::error!("{e}\n(reload of {saved} failed: the previous version of {path} stays in use)"),
+        }
+    }
+    count
+}
+
 /// Applies one changed resource; returns the file's save time when something was reloaded.
 /// A broken save is reported and the previous version keeps running.
 fn reload(
@@ -367,7 +387,11 @@ fn reload(
             }
         };
     }
-    if path.ends_with(".script") || path.ends_with(".lua") {
+    if path.ends_with(".gui") {
+        // The scene itself, or a template of other scenes.
+        return (reload_gui_scenes(g, res, path) > 0).then_some(saved);
+    }
+    if path.ends_with(".script") || path.ends_with(".gui_script") || path.ends_with(".lua") {
         return match g.scripts.reload(path) {
             Ok(true) => Some(saved),
             Ok(false) => None,
@@ -414,6 +438,12 @@ fn reload(
             Ok(()) => done = true,
             Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
         }
+    }
+    // A font or image a gui scene may use: scenes do not record every file they read, so each
+    // scene in use is read again (a few files; what scripts did is kept either way).
+    let gui_asset = [".font", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".atlas"].iter().any(|e| path.ends_with(e));
+    if gui_asset && reload_gui_scenes(g, res, path) > 0 {
+        done = true;
     }
     for (file, result) in g.world.borrow_mut().sprites.reload_atlases(res, path) {
         match result {

@@ -183,7 +183,19 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     ComponentRef::CollisionObject(physics.create(slot, &c.id, co, scene)?)
                 }
                 ComponentKind::Sprite(s) => ComponentRef::Sprite(w.sprites.create(slot, &c.id, s)),
-                ComponentKind::Gui(g) => ComponentRef::Gui(w.gui.create(slot, &c.id, g)),
+                ComponentKind::Gui(g) => {
+                    // Its .gui_script runs as a script of the same id, listed first (as a
+                    // loaded collection's): the runtime makes it from `made.scripts` in the
+                    // order `factory_info` lists scripts.
+                    if g.0.script.is_some() {
+                        let i = *next_script;
+                        *next_script += 1;
+                        made.scripts.push(i);
+                        let id = crate::base::hash::hash_remembered(&c.id);
+                        w.scene.components[slot as usize].push(Component { id, kind: ComponentRef::Script(i) });
+                    }
+                    ComponentRef::Gui(w.gui.create(slot, &c.id, g))
+                }
                 ComponentKind::CollectionProxy(p) => ComponentRef::CollectionProxy(w.proxies.add(slot, &c.id, p)?),
             };
             let id = crate::base::hash::hash_remembered(&c.id);

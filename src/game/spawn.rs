@@ -269,6 +269,13 @@ fn check_prototype(
     let mut components = Vec::new();
     prototype_components(f, &mut Vec::new(), &mut components);
     for c in &components {
+        // A gui's .gui_script is loaded (and its errors found) with the prototype's scripts.
+        if let ComponentKind::Gui(g) = &c.kind
+            && let Some(script) = &g.0.script
+            && let Err(e) = scripts.declarations(script)
+        {
+            problems.push(e);
+        }
         if let ComponentKind::Script { script, properties } = &c.kind {
             match scripts.declarations(script) {
                 Ok(declared) => {

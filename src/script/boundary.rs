@@ -390,7 +390,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {
-        use super::api::gui::{flag, which};
+        use super::api::gui::{choice, flag, name, which};
         let gui = [
             ("GUI_POSITION", which::POSITION),
             ("GUI_EULER", which::EULER),
@@ -403,6 +403,20 @@ pub fn constants() -> Vec<(&'static str, f64)> {
             ("GUI_VISIBLE", flag::VISIBLE),
             ("GUI_INHERIT_ALPHA", flag::INHERIT_ALPHA),
             ("GUI_LINE_BREAK", flag::LINE_BREAK),
+            ("GUI_CLIPPING_VISIBLE", flag::CLIPPING_VISIBLE),
+            ("GUI_CLIPPING_INVERTED", flag::CLIPPING_INVERTED),
+            ("GUI_PIVOT", choice::PIVOT),
+            ("GUI_XANCHOR", choice::XANCHOR),
+            ("GUI_YANCHOR", choice::YANCHOR),
+            ("GUI_ADJUST_MODE", choice::ADJUST_MODE),
+            ("GUI_BLEND_MODE", choice::BLEND_MODE),
+            ("GUI_CLIPPING_MODE", choice::CLIPPING_MODE),
+            ("GUI_SIZE_MODE", choice::SIZE_MODE),
+            ("GUI_ID", name::ID),
+            ("GUI_FONT", name::FONT),
+            ("GUI_TEXTURE", name::TEXTURE),
+            ("GUI_LAYER", name::LAYER),
+            ("GUI_FLIPBOOK", name::FLIPBOOK),
         ];
         k.extend(gui.iter().map(|&(n, v)| (n, f64::from(v))));
     }

@@ -294,7 +294,11 @@ impl ScriptHost {
     /// Re-runs a changed `.script` or `.lua` for its instances (hot reload). `Ok(false)` when the
     /// file is not in use; `Err` (with path and line) leaves the previous version running.
     pub fn reload(&mut self, path: &str) -> Result<bool, String> {
-        let f = if path.ends_with(".script") { &self.entries.reload_script } else { &self.entries.reload_module };
+        let f = if path.ends_with(".script") || path.ends_with(".gui_script") {
+            &self.entries.reload_script
+        } else {
+            &self.entries.reload_module
+        };
         let _running = self.watch.enter();
         let (err, used): (Option<String>, Option<bool>) = f.call(path).map_err(lua_err)?;
         match err {
@@ -496,6 +500,17 @@ fn factory_info(lua: &Lua, world: &RefCell<World>, f: u32) -> mlua::Result<Table
                     overrides.set(k + 1, property_row(lua, name, &v.value)?)?;
                 }
                 row.set("overrides", overrides)?;
+                scripts.push(row)?;
+            }
+            // A gui component's .gui_script, in the place `factory::spawn` gives it.
+            if let crate::project::ComponentKind::Gui(g) = &c.kind
+                && let Some(script) = &g.0.script
+            {
+                let row = lua.create_table()?;
+                row.set("obj", i + 1)?;
+                row.set("comp", c.id.as_str())?;
+                row.set("script", script.as_str())?;
+                row.set("overrides", lua.create_table()?)?;
                 scripts.push(row)?;
             }
         }

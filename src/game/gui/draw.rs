@@ -233,7 +233,9 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
     // The stencil reference each node draws within, and each clipper's own.
     let mut within = vec![0u8; nodes.len()];
     let mut own = vec![0u8; nodes.len()];
-    for (i, n) in nodes.iter().enumerate() {
+    let walk = super::layout::order(nodes);
+    for &i in &walk {
+        let n = &nodes[i];
         within[i] = n.parent.map_or(0, |p| if nodes[p].clipping && own[p] > 0 { own[p] } else { within[p] });
         if n.clipping && placed[i].enabled && list.clippers < MAX_CLIPPERS {
             list.clippers += 1;
@@ -251,14 +253,15 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
     }
     // Layers: nodes without one take their parent's; nodes with none at all draw first.
     let mut layer = vec![-1i64; nodes.len()];
-    for (i, n) in nodes.iter().enumerate() {
+    for &i in &walk {
+        let n = &nodes[i];
         layer[i] = match (n.layer, n.parent) {
             (Some(l), _) => l as i64,
             (None, Some(p)) => layer[p],
             (None, None) => -1,
         };
     }
-    let mut order: Vec<usize> = (0..nodes.len()).filter(|&i| placed[i].enabled).collect();
+    let mut order: Vec<usize> = walk.into_iter().filter(|&i| placed[i].enabled).collect();
     order.sort_by_key(|&i| layer[i]);
     for i in order {
         let n = &nodes[i];

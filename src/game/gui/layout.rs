@@ -47,11 +47,50 @@ fn adjusted_position(n: &GuiNode, (ax, ay): (f32, f32), display: (u32, u32), win
     Vec3::new(x, y, p.z)
 }
 
-/// Places `nodes` (parents before children).
+/// The order to visit `nodes` in so that every parent comes before its children: index order
+/// when that already holds (a scene as loaded), else each node that `gui.set_parent` put under
+/// a later node right after that parent (and its own such children after it). Deleted nodes
+/// are left out.
+pub fn order(nodes: &[GuiNode]) -> Vec<usize> {
+    let n = nodes.len();
+    if nodes.iter().enumerate().all(|(i, x)| x.parent.is_none_or(|p| p < i) && !x.deleted) {
+        return (0..n).collect();
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut done = vec![false; n];
+    // Children waiting for a later parent, in index order.
+    let mut waiting: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut stack = Vec::new();
+    for i in 0..n {
+        if nodes[i].deleted {
+            continue;
+        }
+        match nodes[i].parent {
+            Some(p) if p < n && !done[p] => waiting[p].push(i),
+            _ => {
+                stack.push(i);
+                while let Some(k) = stack.pop() {
+                    if done[k] || nodes[k].deleted {
+                        continue;
+                    }
+                    done[k] = true;
+                    out.push(k);
+                    stack.extend(std::mem::take(&mut waiting[k]).into_iter().rev());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Places `nodes` (indexed as `nodes`; deleted nodes and those under them are not enabled).
 pub fn layout(nodes: &[GuiNode], display: (u32, u32), window: (u32, u32)) -> Vec<Placed> {
-    let mut out: Vec<Placed> = Vec::with_capacity(nodes.len());
-    for n in nodes {
-        let parent = n.parent.and_then(|p| out.get(p).copied());
+    let off = Placed { world: Mat4::IDENTITY, alpha: 0.0, enabled: false, size: [0.0; 2] };
+    let mut out: Vec<Placed> = vec![off; nodes.len()];
+    let mut placed = vec![false; nodes.len()];
+    for i in order(nodes) {
+        let n = &nodes[i];
+        let parent = n.parent.and_then(|p| placed.get(p).copied().unwrap_or(false).then(|| out[p]));
         let finite = n.position.is_finite() && n.scale.is_finite() && n.rotation.is_finite();
         let (position, scale) = match parent {
             Some(_) => (n.position, n.scale),
@@ -68,7 +107,8 @@ pub fn layout(nodes: &[GuiNode], display: (u32, u32), window: (u32, u32)) -> Vec
             }
             None => (local, n.color[3], n.enabled),
         };
-        out.push(Placed { world, alpha, enabled: enabled && finite, size: n.size });
+        out[i] = Placed { world, alpha, enabled: enabled && finite, size: n.size };
+        placed[i] = true;
     }
     out
 }

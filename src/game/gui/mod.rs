@@ -24,6 +24,85 @@ pub struct GuiInstance {
     pub enabled: bool,
     /// `gui.set_render_order`: higher draws later (on top).
     pub render_order: u32,
+    /// Where each of the scene's nodes is in `nodes` (the same index until a hot reload of the
+    /// scene adds nodes at the end; handles keep their index).
+    pub scene_nodes: Vec<usize>,
+    /// Each slot's generation: a script's node handle is `generation << 16 | index`, so a
+    /// handle to a deleted node whose slot was reused for a new one is refused, not aliased.
+    /// Never shorter than `nodes`.
+    pub gens: Vec<u16>,
+    /// Slots of deleted nodes that scripts made, for the next new node or clone: a game that
+    /// makes and deletes nodes all the time does not grow.
+    pub free: Vec<usize>,
+}
+
+/// The bits of a node handle that hold its slot index.
+const INDEX_BITS: u32 = 16;
+/// Generations wrap below 2^15 so a handle stays a positive i32 across the FFI.
+const GEN_MASK: u16 = 0x7fff;
+
+impl GuiInstance {
+    /// The handle scripts get for slot `i`.
+    pub fn handle(&self, i: usize) -> u32 {
+        (u32::from(self.gens.get(i).copied().unwrap_or(0)) << INDEX_BITS) | i as u32
+    }
+
+    /// The slot of a live node's handle; a deleted node (its slot free or reused) is an error.
+    pub fn resolve(&self, handle: u32) -> Result<usize, String> {
+        let i = (handle & ((1 << INDEX_BITS) - 1)) as usize;
+        let generation = (handle >> INDEX_BITS) as u16;
+        match (self.nodes.get(i), self.gens.get(i)) {
+            (Some(n), Some(&g)) if !n.deleted && g == generation => Ok(i),
+            _ => Err("the node was deleted (gui.delete_node or gui.reset_nodes)".into()),
+        }
+    }
+
+    /// Places a new node in a free slot (a new generation) or at the end; its slot.
+    pub fn add(&mut self, node: GuiNode) -> usize {
+        let i = match self.free.pop() {
+            Some(i) if i < self.nodes.len() => {
+                self.nodes[i] = node;
+                i
+            }
+            _ => {
+                self.nodes.push(node);
+                self.nodes.len() - 1
+            }
+        };
+        if self.gens.len() <= i {
+            self.gens.resize(i + 1, 0);
+        } else {
+            self.gens[i] = (self.gens[i] + 1) & GEN_MASK;
+        }
+        i
+    }
+
+    /// Slots that may take a new node: script-made ones (the scene's keep their index, so that
+    /// `reset_nodes` can bring them back under their handles).
+    fn free_slots(&mut self, slots: &[usize]) {
+        let mut scene = vec![false; self.nodes.len()];
+        for &i in &self.scene_nodes {
+            if let Some(x) = scene.get_mut(i) {
+                *x = true;
+            }
+        }
+        self.free.extend(slots.iter().copied().filter(|&i| !scene.get(i).copied().unwrap_or(false)));
+    }
+
+    /// Deletes nodes `slots` (live ones), freeing the script-made slots.
+    pub fn delete(&mut self, slots: &[usize]) {
+        for &i in slots {
+            if let Some(n) = self.nodes.get_mut(i) {
+                n.deleted = true;
+            }
+        }
+        self.free_slots(slots);
+    }
+
+    /// Live nodes, not counting deleted ones: the limit on how many a script may add.
+    pub fn live_count(&self) -> usize {
+        self.nodes.iter().filter(|n| !n.deleted).count()
+    }
 }
 
 #[derive(Default)]
@@ -109,6 +188,9 @@ impl GuiWorld {
             alive: true,
             enabled: true,
             render_order: 0,
+            scene_nodes: (0..spec.0.nodes.len()).collect(),
+            gens: vec![0; spec.0.nodes.len()],
+            free: Vec::new(),
         });
         (self.instances.len() - 1) as u32
     }
@@ -125,6 +207,9 @@ impl GuiWorld {
             let (Some(&v), Some(n)) = (cells.get(a.cell as usize), g.nodes.get_mut(a.node as usize)) else {
                 return false;
             };
+            if n.deleted {
+                return false;
+            }
             if v.to_bits() != a.last.to_bits() {
                 a.last = v;
                 if let Some(slot) = node_value(n, a.which, a.axis) {
@@ -164,5 +249,174 @@ impl GuiWorld {
             }
         }
         &self.list
+    }
+}
+
+/// The name of index `i` in `names` (fonts, images, layers), for remapping across scenes.
+fn name_at<T>(list: &[T], i: Option<usize>, name: impl Fn(&T) -> &str) -> Option<String> {
+    i.and_then(|i| list.get(i)).map(|x| name(x).to_string())
+}
+
+impl GuiWorld {
+    /// Hot reload of a saved `.gui`: every instance of scene `path` takes `scene` while keeping
+    /// what its script did. A node keeps its index (script handles are indices): a property the
+    /// script changed (the instance's value differs from the old file's) keeps the script's
+    /// value, the others take the new file's; nodes the file no longer has are deleted, nodes it
+    /// gained are added at the end, and nodes the script made stay. Returns how many instances
+    /// were updated.
+    pub fn reload_scene(&mut self, path: &str, scene: &Arc<GuiScene>) -> usize {
+        let mut count = 0;
+        for g in self.instances.iter_mut().filter(|g| g.alive && g.scene.path == path) {
+            reload_instance(g, scene);
+            count += 1;
+        }
+        count
+    }
+}
+
+fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
+    let old = g.scene.clone();
+    let font_name = |s: &GuiScene, i| name_at(&s.fonts, i, |(n, _)| n.as_str());
+    let image_name = |s: &GuiScene, i| name_at(&s.images, i, |img| img.name.as_str());
+    let layer_name = |s: &GuiScene, i| name_at(&s.layers, i, |l| l.as_str());
+    let font_in = |n: String| scene.fonts.iter().position(|(f, _)| *f == n);
+    let image_in = |n: String| scene.images.iter().position(|i| i.name == n);
+    let layer_in = |n: String| scene.layers.iter().position(|l| *l == n);
+    let from_file: Vec<bool> = {
+        let mut v = vec![false; g.nodes.len()];
+        for &i in &g.scene_nodes {
+            if let Some(x) = v.get_mut(i) {
+                *x = true;
+            }
+        }
+        v
+    };
+    // New scene node k → the instance's index for it.
+    let mut index_of_new: Vec<Option<usize>> = vec![None; scene.nodes.len()];
+    let mut kept = vec![false; g.nodes.len()];
+    // The old scene's nodes by id (a scene may hold thousands: no search per node).
+    let mut by_id: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (k, was) in old.nodes.iter().enumerate().rev() {
+        by_id.entry(was.id.as_str()).or_default().push(k);
+    }
+    for (k, new) in scene.nodes.iter().enumerate() {
+        let Some(k_old) = by_id.get_mut(new.id.as_str()).and_then(|v| v.pop()) else { continue };
+        let (Some(was), Some(&i)) = (old.nodes.get(k_old), g.scene_nodes.get(k_old)) else { continue };
+        let Some(deleted) = g.nodes.get(i).map(|n| n.deleted) else { continue };
+        kept[i] = true;
+        index_of_new[k] = Some(i);
+        if deleted {
+            // The script deleted it: it stays deleted (`reset_nodes` brings it back).
+            continue;
+        }
+        let now = &mut g.nodes[i];
+        macro_rules! merge {
+            ($($f:ident),*) => { $( if now.$f == was.$f { now.$f = new.$f.clone(); } )* };
+        }
+        merge!(
+            kind,
+            position,
+            rotation,
+            scale,
+            size,
+            color,
+            inherit_alpha,
+            blend,
+            pivot,
+            xanchor,
+            yanchor,
+            adjust_mode,
+            size_auto,
+            enabled,
+            visible,
+            slice9,
+            text,
+            line_break,
+            outline,
+            shadow,
+            leading,
+            tracking,
+            clipping,
+            clipping_visible,
+            clipping_inverted,
+            outer_bounds,
+            inner_radius,
+            perimeter_vertices,
+            pie_fill_angle
+        );
+        // Names, not indices, say what a script chose: the new scene may list them otherwise.
+        now.font = if now.font == was.font { new.font } else { font_name(&old, now.font).and_then(font_in) };
+        now.texture =
+            if now.texture == was.texture { new.texture } else { image_name(&old, now.texture).and_then(image_in) };
+        now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
+    }
+    let mut lost = Vec::new();
+    for (i, n) in g.nodes.iter_mut().enumerate() {
+        if from_file[i] && !kept[i] {
+            // A node the file no longer has.
+            n.deleted = true;
+            lost.push(i);
+        } else if !from_file[i] && !n.deleted {
+            // A node the script made keeps its font, texture and layer by name.
+            n.font = font_name(&old, n.font).and_then(font_in);
+            n.texture = image_name(&old, n.texture).and_then(image_in);
+            n.layer = layer_name(&old, n.layer).and_then(layer_in);
+        }
+    }
+    // Nodes new to the file, in free slots or at the end. The lost ones' slots are free once
+    // the scene no longer names them (their handles are refused by generation).
+    let old_scene_nodes = std::mem::take(&mut g.scene_nodes);
+    g.scene_nodes = index_of_new.iter().flatten().copied().collect();
+    g.free_slots(&lost);
+    let mut fresh = Vec::new();
+    for (k, new) in scene.nodes.iter().enumerate() {
+        if index_of_new[k].is_none() {
+            let i = g.add(new.clone());
+            index_of_new[k] = Some(i);
+            fresh.push(i);
+        }
+    }
+    g.scene_nodes = old_scene_nodes;
+    // Parents as the new file has them, unless the script moved the node (`gui.set_parent`).
+    let old_parent: Vec<Option<Option<usize>>> = {
+        let mut v = vec![None; g.nodes.len()];
+        for (k, &i) in g.scene_nodes.iter().enumerate() {
+            if let (Some(x), Some(was)) = (v.get_mut(i), old.nodes.get(k)) {
+                *x = Some(was.parent.and_then(|p| g.scene_nodes.get(p).copied()));
+            }
+        }
+        v
+    };
+    for (k, new) in scene.nodes.iter().enumerate() {
+        let Some(i) = index_of_new[k] else { continue };
+        let moved =
+            !fresh.contains(&i) && old_parent[..].get(i).copied().flatten().is_some_and(|was| was != g.nodes[i].parent);
+        if !moved {
+            g.nodes[i].parent = new.parent.and_then(|p| index_of_new.get(p).copied().flatten());
+        }
+    }
+    g.scene_nodes = index_of_new.into_iter().map(|i| i.unwrap_or(usize::MAX)).collect();
+    g.scene = scene.clone();
+}
+
+impl GuiInstance {
+    /// `gui.reset_nodes`: every node of the scene back as the file has it (at the index its
+    /// handles know), and the nodes scripts made deleted (their slots free).
+    pub fn reset(&mut self) {
+        let mut from_file = vec![false; self.nodes.len()];
+        for (k, &i) in self.scene_nodes.iter().enumerate() {
+            let (Some(src), Some(slot)) = (self.scene.nodes.get(k), self.nodes.get_mut(i)) else { continue };
+            *slot = src.clone();
+            slot.parent = src.parent.and_then(|p| self.scene_nodes.get(p).copied());
+            from_file[i] = true;
+        }
+        let mut gone = Vec::new();
+        for (i, (n, file)) in self.nodes.iter_mut().zip(&from_file).enumerate() {
+            if !file && !n.deleted {
+                n.deleted = true;
+                gone.push(i);
+            }
+        }
+        self.free_slots(&gone);
     }
 }

@@ -78,3 +78,83 @@ fn nodes_batch_by_texture_and_disabled_subtrees_draw_nothing() {
     let pie_vertices = 8 * 6;
     assert_eq!(vertices, 50 * 6 + 5 * 6 + pie_vertices);
 }
+
+#[test]
+fn a_node_moved_under_a_later_parent_is_placed_after_it_and_deleted_nodes_are_not() {
+    // 0 is put under 2 (gui.set_parent): it must be laid out after 2, in 2's space.
+    let mut a = node("a", NodeKind::Box, Some(2), [10.0, 0.0]);
+    a.inherit_alpha = true;
+    let b = node("b", NodeKind::Box, None, [0.0, 0.0]);
+    let mut c = node("c", NodeKind::Box, None, [480.0, 270.0]);
+    c.color[3] = 0.5;
+    let mut gone = node("gone", NodeKind::Box, None, [0.0, 0.0]);
+    gone.deleted = true;
+    let under_gone = node("under_gone", NodeKind::Box, Some(3), [0.0, 0.0]);
+    let nodes = vec![a, b, c, gone, under_gone];
+    assert_eq!(super::layout::order(&nodes), vec![1, 2, 0]);
+    let p = layout(&nodes, (960, 540), (960, 540));
+    assert_eq!(p[0].world.w_axis.truncate(), Vec3::new(490.0, 270.0, 0.0));
+    assert_eq!(p[0].alpha, 0.5);
+    assert!(p[0].enabled && !p[3].enabled && !p[4].enabled);
+    // Scenes as loaded keep index order.
+    let plain = vec![node("x", NodeKind::Box, None, [0.0; 2]), node("y", NodeKind::Box, Some(0), [0.0; 2])];
+    assert_eq!(super::layout::order(&plain), vec![0, 1]);
+}
+
+#[test]
+fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
+    let mut w = GuiWorld::default();
+    let old = vec![node("keep", NodeKind::Text, None, [1.0, 1.0]), node("drop", NodeKind::Box, None, [2.0, 2.0])];
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(scene(old)));
+    let g = w.get_mut(i).expect("instance");
+    g.nodes[0].text = "script".into();
+    let mut made = node("", NodeKind::Box, Some(0), [3.0, 3.0]);
+    made.layer = Some(1);
+    let made_at = g.add(made);
+    assert_eq!(made_at, 2);
+    let old_drop = g.handle(1);
+    let mut keep = node("keep", NodeKind::Text, None, [5.0, 5.0]);
+    keep.text = "file".into();
+    let added = node("added", NodeKind::Box, Some(0), [7.0, 7.0]);
+    let mut new = scene(vec![keep, added]);
+    new.layers = vec!["b".into()];
+    assert_eq!(w.reload_scene("/t.gui", &Arc::new(new)), 1);
+    let g = w.get_mut(i).expect("instance");
+    // The script's text stays; the file's new position is taken.
+    assert_eq!(g.nodes[0].text, "script");
+    assert_eq!(g.nodes[0].position, Vec3::new(5.0, 5.0, 0.0));
+    // The node the file lost is deleted; the added one takes its slot, a new generation, so
+    // the lost node's handle is refused.
+    assert_eq!(g.nodes[1].id, "added");
+    assert_eq!(g.nodes[1].parent, Some(0), "a new node's parent by the file");
+    assert!(g.resolve(old_drop).is_err() && g.resolve(g.handle(1)) == Ok(1));
+    assert!(!g.nodes[2].deleted && g.nodes[2].parent == Some(0), "the script's node stays");
+    assert_eq!(g.nodes[2].layer, Some(0), "its layer is found again by name");
+    assert_eq!(g.scene_nodes, vec![0, 1]);
+    // reset_nodes goes back to the new file, at the same handles; the script's node is gone
+    // and its slot is free for the next.
+    let made_handle = g.handle(2);
+    g.reset();
+    assert_eq!(g.nodes[0].text, "file");
+    assert!(g.nodes[2].deleted && !g.nodes[1].deleted);
+    assert!(g.resolve(made_handle).is_err());
+    assert_eq!(g.add(node("next", NodeKind::Box, None, [0.0; 2])), 2);
+    assert!(g.resolve(made_handle).is_err(), "a reused slot refuses the old handle");
+}
+
+#[test]
+fn a_node_the_script_deleted_stays_deleted_across_a_reload() {
+    let mut w = GuiWorld::default();
+    let nodes = vec![node("a", NodeKind::Box, None, [1.0, 1.0]), node("b", NodeKind::Box, None, [2.0, 2.0])];
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(scene(nodes.clone())));
+    let g = w.get_mut(i).expect("instance");
+    let b = g.handle(1);
+    g.delete(&[1]);
+    assert!(g.free.is_empty(), "a scene node's slot is not reused");
+    assert_eq!(w.reload_scene("/t.gui", &Arc::new(scene(nodes))), 1);
+    let g = w.get_mut(i).expect("instance");
+    assert_eq!(g.nodes.len(), 2);
+    assert!(g.resolve(b).is_err(), "still deleted");
+    g.reset();
+    assert_eq!(g.resolve(b), Ok(1), "reset_nodes brings it back under its handle");
+}

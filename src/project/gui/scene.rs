@@ -115,6 +115,9 @@ pub struct GuiNode {
     pub inner_radius: f32,
     pub perimeter_vertices: u32,
     pub pie_fill_angle: f32,
+    /// `gui.delete_node` removed it: never laid out, drawn or picked, and its handle refuses
+    /// every call. Nodes keep their index (handles are indices), so it stays as a tombstone.
+    pub deleted: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -166,6 +169,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         inner_radius: 0.0,
         perimeter_vertices: 32,
         pie_fill_angle: 360.0,
+        deleted: false,
     }
 }
 
@@ -813,6 +817,7 @@ impl Loader<'_> {
             inner_radius: finite(d.inner_radius, 0.0).max(0.0),
             perimeter_vertices,
             pie_fill_angle: finite(d.pie_fill_angle, 360.0),
+            deleted: false,
         }
     }
 }

@@ -7,7 +7,8 @@ use crate::game::World;
 use crate::game::gui::GuiInstance;
 use crate::project::font::TextStyle;
 use crate::project::font::file::Font;
-use crate::project::gui::{GuiNode, NodeKind};
+use crate::project::gui::{AdjustMode, BlendMode, GuiNode, NodeKind, XAnchor, YAnchor};
+use crate::project::types::Pivot;
 use crate::scene::ComponentRef;
 use crate::anim::{AnimError, Easing, Element, Key, MAX_TWEENS, Playback, Spec, Target};
 use crate::script::boundary::{OK, fail};
@@ -45,6 +46,201 @@ pub mod flag {
     pub const VISIBLE: i32 = 1;
     pub const INHERIT_ALPHA: i32 = 2;
     pub const LINE_BREAK: i32 = 3;
+    pub const CLIPPING_VISIBLE: i32 = 4;
+    pub const CLIPPING_INVERTED: i32 = 5;
+}
+
+/// The `which` of `gui_get_enum`/`gui_set_enum`; values are Defold's `gui.*` constants.
+pub mod choice {
+    pub const PIVOT: i32 = 0;
+    pub const XANCHOR: i32 = 1;
+    pub const YANCHOR: i32 = 2;
+    pub const ADJUST_MODE: i32 = 3;
+    pub const BLEND_MODE: i32 = 4;
+    pub const CLIPPING_MODE: i32 = 5;
+    pub const SIZE_MODE: i32 = 6;
+}
+
+/// The `which` of `gui_get_name`/`gui_set_name`.
+pub mod name {
+    pub const ID: i32 = 0;
+    pub const FONT: i32 = 1;
+    pub const TEXTURE: i32 = 2;
+    pub const LAYER: i32 = 3;
+    pub const FLIPBOOK: i32 = 4;
+}
+
+/// Defold's `gui.PIVOT_*` order: `PIVOT_CENTER` 0, then N, NE, E, SE, S, SW, W, NW.
+const PIVOTS: [Pivot; 9] =
+    [Pivot::Center, Pivot::N, Pivot::NE, Pivot::E, Pivot::SE, Pivot::S, Pivot::SW, Pivot::W, Pivot::NW];
+
+/// A node's value of an enum property as Defold's constant.
+fn get_choice(n: &GuiNode, which: i32) -> Result<i32, String> {
+    Ok(match which {
+        choice::PIVOT => PIVOTS.iter().position(|&p| p == n.pivot).unwrap_or(0) as i32,
+        choice::XANCHOR => match n.xanchor {
+            XAnchor::None => 0,
+            XAnchor::Left => 1,
+            XAnchor::Right => 2,
+        },
+        choice::YANCHOR => match n.yanchor {
+            YAnchor::None => 0,
+            YAnchor::Top => 1,
+            YAnchor::Bottom => 2,
+        },
+        choice::ADJUST_MODE => match n.adjust_mode {
+            AdjustMode::Fit => 0,
+            AdjustMode::Zoom => 1,
+            AdjustMode::Stretch => 2,
+        },
+        choice::BLEND_MODE => match n.blend {
+            BlendMode::Alpha => 0,
+            BlendMode::Add => 1,
+            BlendMode::Mult => 3,
+            BlendMode::Screen => 4,
+        },
+        choice::CLIPPING_MODE => {
+            if n.clipping {
+                2
+            } else {
+                0
+            }
+        }
+        choice::SIZE_MODE => i32::from(n.size_auto),
+        _ => return Err(format!("no gui enum property {which}")),
+    })
+}
+
+/// Sets an enum property from Defold's constant; an unknown value is refused, naming it.
+fn set_choice(n: &mut GuiNode, which: i32, v: i32) -> Result<(), String> {
+    let bad = || Err(format!("unknown value {v}"));
+    match which {
+        choice::PIVOT => match PIVOTS.get(v as usize) {
+            Some(&p) if v >= 0 => n.pivot = p,
+            _ => return bad(),
+        },
+        choice::XANCHOR => {
+            n.xanchor = match v {
+                0 => XAnchor::None,
+                1 => XAnchor::Left,
+                2 => XAnchor::Right,
+                _ => return bad(),
+            }
+        }
+        choice::YANCHOR => {
+            n.yanchor = match v {
+                0 => YAnchor::None,
+                1 => YAnchor::Top,
+                2 => YAnchor::Bottom,
+                _ => return bad(),
+            }
+        }
+        choice::ADJUST_MODE => {
+            n.adjust_mode = match v {
+                0 => AdjustMode::Fit,
+                1 => AdjustMode::Zoom,
+                2 => AdjustMode::Stretch,
+                _ => return bad(),
+            }
+        }
+        choice::BLEND_MODE => {
+            n.blend = match v {
+                0 => BlendMode::Alpha,
+                // BLEND_ADD_ALPHA draws as BLEND_ADD (as the scene loader reads it).
+                1 | 2 => BlendMode::Add,
+                3 => BlendMode::Mult,
+                4 => BlendMode::Screen,
+                _ => return bad(),
+            }
+        }
+        choice::CLIPPING_MODE => {
+            n.clipping = match v {
+                0 => false,
+                2 => true,
+                _ => return bad(),
+            }
+        }
+        choice::SIZE_MODE => {
+            n.size_auto = match v {
+                0 => false,
+                1 => true,
+                _ => return bad(),
+            }
+        }
+        _ => return Err(format!("no gui enum property {which}")),
+    }
+    Ok(())
+}
+
+/// The name a node shows for `which` ([`name`]): its id, font, texture (the atlas's or image's
+/// name), layer, or flipbook (the animation after the atlas's name).
+fn get_name(g: &GuiInstance, n: &GuiNode, which: i32) -> Result<String, String> {
+    let texture = || n.texture.and_then(|t| g.scene.images.get(t)).map_or("", |img| img.name.as_str());
+    Ok(match which {
+        name::ID => n.id.clone(),
+        name::FONT => n.font.and_then(|f| g.scene.fonts.get(f)).map_or_else(String::new, |(name, _)| name.clone()),
+        name::TEXTURE => texture().split_once('/').map_or(texture(), |(atlas, _)| atlas).to_string(),
+        name::FLIPBOOK => texture().split_once('/').map_or("", |(_, anim)| anim).to_string(),
+        name::LAYER => n.layer.and_then(|l| g.scene.layers.get(l)).cloned().unwrap_or_default(),
+        _ => return Err(format!("no gui name property {which}")),
+    })
+}
+
+/// Sets a node's id, font, texture, layer or flipbook by name; names must be the scene's.
+fn set_name(g: &mut GuiInstance, node: usize, which: i32, value: &str) -> Result<(), String> {
+    let scene = g.scene.clone();
+    match which {
+        name::ID => {
+            if !value.is_empty() && g.nodes.iter().enumerate().any(|(i, n)| i != node && !n.deleted && n.id == value) {
+                return Err(format!("the id '{value}' is already in use"));
+            }
+            g.nodes[node].id = value.to_string();
+        }
+        name::FONT => {
+            let Some(f) = scene.fonts.iter().position(|(name, _)| name == value) else {
+                return Err(format!("font '{value}' is not in the scene's `fonts`"));
+            };
+            g.nodes[node].font = Some(f);
+        }
+        name::TEXTURE => {
+            g.nodes[node].texture = if value.is_empty() {
+                None
+            } else {
+                // An image texture by its name, or an atlas by its name: the atlas's first
+                // image the scene loaded (`atlas/anim` names one directly).
+                let prefix = format!("{value}/");
+                let hit = scene.images.iter().position(|i| i.name == value);
+                let hit = hit.or_else(|| scene.images.iter().position(|i| i.name.starts_with(&prefix)));
+                match hit {
+                    Some(t) => Some(t),
+                    None => return Err(format!("texture '{value}' is not in the scene (an atlas's images load when a node of the scene names them)")),
+                }
+            };
+        }
+        name::FLIPBOOK => {
+            let cur = get_name(g, &g.nodes[node], name::TEXTURE)?;
+            if cur.is_empty() {
+                return Err("the node has no texture to play an animation of".into());
+            }
+            let full = format!("{cur}/{value}");
+            match scene.images.iter().position(|i| i.name == full || (i.name == cur && value == cur)) {
+                Some(t) => g.nodes[node].texture = Some(t),
+                None => return Err(format!("unknown animation '{value}' of texture '{cur}' (an atlas's images load when a node of the scene names them)")),
+            }
+        }
+        name::LAYER => {
+            g.nodes[node].layer = if value.is_empty() {
+                None
+            } else {
+                match scene.layers.iter().position(|l| l == value) {
+                    Some(l) => Some(l),
+                    None => return Err(format!("layer '{value}' is not in the scene's `layers`")),
+                }
+            };
+        }
+        _ => return Err(format!("no gui name property {which}")),
+    }
+    Ok(())
 }
 
 fn instance(w: &mut World, inst: u32) -> Result<&mut GuiInstance, String> {
@@ -52,7 +248,57 @@ fn instance(w: &mut World, inst: u32) -> Result<&mut GuiInstance, String> {
 }
 
 fn node_of(w: &mut World, inst: u32, node: u32) -> Result<&mut GuiNode, String> {
-    instance(w, inst)?.nodes.get_mut(node as usize).ok_or_else(|| format!("no node {node}"))
+    let g = instance(w, inst)?;
+    let i = g.resolve(node)?;
+    Ok(&mut g.nodes[i])
+}
+
+/// The slot of node handle `node` of instance `g` when it is alive.
+fn live(g: &GuiInstance, node: u32) -> Result<usize, String> {
+    g.resolve(node)
+}
+
+/// The nodes under `root` (itself first), each after its parent.
+fn subtree(nodes: &[GuiNode], root: usize) -> Vec<usize> {
+    // One pass for every node's children: a scene may hold thousands of nodes.
+    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (c, n) in nodes.iter().enumerate() {
+        if let Some(p) = n.parent.filter(|&p| p < nodes.len() && !n.deleted) {
+            kids[p].push(c);
+        }
+    }
+    let mut out = vec![root];
+    let mut k = 0;
+    while k < out.len() {
+        let p = out[k];
+        out.extend(std::mem::take(&mut kids[p]));
+        k += 1;
+    }
+    out
+}
+
+/// Copies `len` bytes of `text` into `buf` (room for `cap`) and returns the whole length.
+fn copy_out(text: &str, buf: *mut c_char, cap: usize) -> i32 {
+    if !buf.is_null() {
+        let k = text.len().min(cap);
+        // SAFETY: `buf` has room for `cap` bytes (a Lua-side buffer alive during the call).
+        unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast(), k) };
+    }
+    text.len().min(i32::MAX as usize) as i32
+}
+
+/// Stops every tween of nodes `gone` of instance `inst` (their nodes were deleted).
+fn cancel_node_tweens(w: &mut World, inst: u32, slot: u32, gone: &[usize]) {
+    let mut keys = Vec::new();
+    for &n in gone {
+        for which in 0..7u8 {
+            for axis in 0..8u8 {
+                keys.push(tween_property(inst, n as u32, which, axis));
+            }
+        }
+    }
+    w.tweens.cancel(slot, GUI_TWEENS, &keys);
+    w.gui.animated.retain(|a| a.instance != inst || !gone.contains(&(a.node as usize)));
 }
 
 fn finite(v: [f32; 4]) -> Result<[f32; 4], String> {
@@ -89,7 +335,7 @@ crate::export! {
         let mut found = -1;
         let rc = world_status(ctx, |w| match instance(w, inst) {
             Ok(g) => {
-                found = g.nodes.iter().position(|n| n.id == name).map_or(-1, |i| i as i32);
+                found = g.nodes.iter().position(|n| n.id == name && !n.deleted).map_or(-1, |i| g.handle(i) as i32);
                 OK
             }
             Err(e) => fail(e),
@@ -157,6 +403,8 @@ crate::export! {
                     flag::VISIBLE => n.visible,
                     flag::INHERIT_ALPHA => n.inherit_alpha,
                     flag::LINE_BREAK => n.line_break,
+                    flag::CLIPPING_VISIBLE => n.clipping_visible,
+                    flag::CLIPPING_INVERTED => n.clipping_inverted,
                     _ => return fail(format!("no gui flag {which}")),
                 });
                 OK
@@ -174,6 +422,8 @@ crate::export! {
                     flag::VISIBLE => &mut n.visible,
                     flag::INHERIT_ALPHA => &mut n.inherit_alpha,
                     flag::LINE_BREAK => &mut n.line_break,
+                    flag::CLIPPING_VISIBLE => &mut n.clipping_visible,
+                    flag::CLIPPING_INVERTED => &mut n.clipping_inverted,
                     _ => return fail(format!("no gui flag {which}")),
                 };
                 *slot = on != 0;
@@ -224,7 +474,10 @@ crate::export! {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
-            let Some(n) = g.nodes.get(node as usize) else { return fail(format!("no node {node}")) };
+            let n = match live(g, node) {
+                Ok(i) => &g.nodes[i],
+                Err(e) => return fail(e),
+            };
             let fallback = Font::default_sized(16.0);
             let font = font_of(g, n, &fallback);
             let style = TextStyle {
@@ -240,7 +493,8 @@ crate::export! {
         })
     }
 
-    /// 1 when screen point (x, y) is inside the node as last laid out (and inside every
+    /// 1 when point (x, y), in display coordinates as `action.x`/`action.y` give them, is
+    /// inside the node as last laid out (and inside every
     /// clipping node above it), else 0.
     fn gui_pick(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32) -> i32 {
         let mut hit = 0;
@@ -248,7 +502,16 @@ crate::export! {
             let (display, window) = w.gui.screen;
             match instance(w, inst) {
                 Ok(g) => {
-                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, node as usize, display, window, (x, y)));
+                    let i = match live(g, node) {
+                        Ok(i) => i,
+                        Err(e) => return fail(e),
+                    };
+                    // Defold's coordinates (`action.x`, `action.y`): the display's, scaled to
+                    // the window's pixels the layout was drawn in.
+                    let sx = window.0.max(1) as f32 / display.0.max(1) as f32;
+                    let sy = window.1.max(1) as f32 / display.1.max(1) as f32;
+                    let at = (x * sx, y * sy);
+                    hit = i32::from(crate::game::gui::pick(&g.scene, &g.nodes, i, display, window, at));
                     OK
                 }
                 Err(e) => fail(e),
@@ -263,8 +526,12 @@ crate::export! {
             let (display, window) = w.gui.screen;
             match instance(w, inst) {
                 Ok(g) => {
+                    let i = match live(g, node) {
+                        Ok(i) => i,
+                        Err(e) => return fail(e),
+                    };
                     let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
-                    let Some(p) = placed.get(node as usize) else { return fail(format!("no node {node}")) };
+                    let Some(p) = placed.get(i) else { return fail(format!("no node {node}")) };
                     let t = p.world.w_axis;
                     // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
                     unsafe { put(out, V4 { x: t.x, y: t.y, z: t.z, w: 0.0 }) }
@@ -284,7 +551,7 @@ crate::export! {
         let mut index = -1;
         world_status(ctx, |w| match instance(w, inst) {
             Ok(g) => {
-                if g.nodes.len() >= g.scene.nodes.len() + MAX_NEW_NODES {
+                if g.live_count() >= g.scene.nodes.len() + MAX_NEW_NODES {
                     return fail(format!("more than {MAX_NEW_NODES} new nodes in one gui"));
                 }
                 let kind = match kind {
@@ -297,8 +564,8 @@ crate::export! {
                 node.size = [sx, sy];
                 node.text = text;
                 node.id = String::new();
-                g.nodes.push(node);
-                index = (g.nodes.len() - 1) as i32;
+                let i = g.add(node);
+                index = g.handle(i) as i32;
                 OK
             }
             Err(e) => fail(e),
@@ -306,14 +573,20 @@ crate::export! {
         index
     }
 
-    /// `gui.reset_nodes`: every node of the scene back as loaded; new nodes are dropped.
+    /// `gui.reset_nodes`: every node of the scene back as loaded; new nodes are deleted.
     fn gui_reset_nodes(ctx: Ctx, inst: u32) -> i32 {
-        world_status(ctx, |w| match instance(w, inst) {
-            Ok(g) => {
-                g.nodes = g.scene.nodes.clone();
-                OK
-            }
-            Err(e) => fail(e),
+        world_status(ctx, |w| {
+            let (slot, gone) = match instance(w, inst) {
+                Ok(g) => {
+                    let before = g.nodes.len();
+                    g.reset();
+                    let gone: Vec<usize> = (0..before).filter(|&i| g.nodes.get(i).is_none_or(|n| n.deleted)).collect();
+                    (g.slot, gone)
+                }
+                Err(e) => return fail(e),
+            };
+            cancel_node_tweens(w, inst, slot, &gone);
+            OK
         })
     }
 
@@ -329,9 +602,12 @@ crate::export! {
             return fail(format!("property {which} cannot be animated"));
         }
         world_status(ctx, |w| {
-            let slot = match instance(w, inst) {
-                Ok(g) if (node as usize) < g.nodes.len() => g.slot,
-                Ok(_) => return fail(format!("no node {node}")),
+            // Tweens are keyed by the node's slot (a deleted node's tweens stop with it).
+            let (slot, node) = match instance(w, inst) {
+                Ok(g) => match live(g, node) {
+                    Ok(i) => (g.slot, i as u32),
+                    Err(e) => return fail(e),
+                },
                 Err(e) => return fail(e),
             };
             if !w.tweens.has_room(count as usize) {
@@ -368,8 +644,11 @@ crate::export! {
     /// `gui.cancel_animation`: stops the tweens of property `which` of a node (no callback).
     fn gui_cancel_animation(ctx: Ctx, inst: u32, node: u32, which: i32) -> i32 {
         world_status(ctx, |w| {
-            let slot = match instance(w, inst) {
-                Ok(g) => g.slot,
+            let (slot, node) = match instance(w, inst) {
+                Ok(g) => match live(g, node) {
+                    Ok(i) => (g.slot, i as u32),
+                    Err(e) => return fail(e),
+                },
                 Err(e) => return fail(e),
             };
             let mut keys = vec![tween_property(inst, node, which as u8, 7)];
@@ -377,6 +656,270 @@ crate::export! {
             w.tweens.cancel(slot, GUI_TWEENS, &keys);
             OK
         })
+    }
+
+    /// An enum property ([`choice`]) as Defold's constant, or -1 on error.
+    fn gui_get_enum(ctx: Ctx, inst: u32, node: u32, which: i32) -> i32 {
+        let mut v = -1;
+        world_status(ctx, |w| match node_of(w, inst, node).and_then(|n| get_choice(n, which)) {
+            Ok(x) => {
+                v = x;
+                OK
+            }
+            Err(e) => fail(e),
+        });
+        v
+    }
+
+    fn gui_set_enum(ctx: Ctx, inst: u32, node: u32, which: i32, v: i32) -> i32 {
+        world_status(ctx, |w| match node_of(w, inst, node).and_then(|n| set_choice(n, which, v)) {
+            Ok(()) => OK,
+            Err(e) => fail(e),
+        })
+    }
+
+    /// Copies up to `cap` bytes of a node's name ([`name`]); returns its whole length, -1 on
+    /// error.
+    fn gui_get_name(ctx: Ctx, inst: u32, node: u32, which: i32, buf: *mut c_char, cap: usize) -> i32 {
+        let mut len = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node).and_then(|i| get_name(g, &g.nodes[i], which)) {
+                Ok(text) => {
+                    len = copy_out(&text, buf, cap);
+                    OK
+                }
+                Err(e) => fail(e),
+            }
+        });
+        len
+    }
+
+    fn gui_set_name(ctx: Ctx, inst: u32, node: u32, which: i32, s: *const c_char, n: usize) -> i32 {
+        if n > MAX_GUI_TEXT {
+            return fail(format!("the name is too long: {n} bytes"));
+        }
+        // SAFETY: `s` is null or `n` bytes of a Lua string held during this call.
+        let value = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node).and_then(|i| set_name(g, i, which, &value)) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// `gui.delete_node`: the node and every node under it are deleted; their tweens stop.
+    fn gui_delete_node(ctx: Ctx, inst: u32, node: u32) -> i32 {
+        world_status(ctx, |w| {
+            let (slot, gone) = match instance(w, inst) {
+                Ok(g) => match live(g, node) {
+                    Ok(i) => {
+                        let gone = subtree(&g.nodes, i);
+                        g.delete(&gone);
+                        (g.slot, gone)
+                    }
+                    Err(e) => return fail(e),
+                },
+                Err(e) => return fail(e),
+            };
+            cancel_node_tweens(w, inst, slot, &gone);
+            OK
+        })
+    }
+
+    /// `gui.clone` (`tree` 0) or `gui.clone_tree` (1): copies the node (and the nodes under
+    /// it) with empty ids, under the same parent; writes (original, copy) index pairs into
+    /// `out` (room for `cap` u32) and returns how many pairs, -1 on error.
+    fn gui_clone(ctx: Ctx, inst: u32, node: u32, tree: i32, out: *mut u32, cap: u32) -> i32 {
+        let mut count = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let root = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let from = if tree != 0 { subtree(&g.nodes, root) } else { vec![root] };
+            if g.live_count() + from.len() > g.scene.nodes.len() + MAX_NEW_NODES {
+                return fail(format!("more than {MAX_NEW_NODES} new nodes in one gui"));
+            }
+            if out.is_null() || from.len() * 2 > cap as usize {
+                return fail(format!("internal error: gui_clone needs room for {}", from.len() * 2));
+            }
+            let mut pairs = Vec::with_capacity(from.len() * 2);
+            // Slot of each copy, by its original's place in `from`.
+            let mut copies: Vec<usize> = Vec::with_capacity(from.len());
+            for (k, &i) in from.iter().enumerate() {
+                let mut copy = g.nodes[i].clone();
+                copy.id = String::new();
+                // Children follow their copied parent (earlier in `from`); the root keeps the
+                // original's parent.
+                if k > 0 {
+                    copy.parent = copy.parent.and_then(|p| from.iter().position(|&f| f == p)).map(|j| copies[j]);
+                }
+                let c = g.add(copy);
+                copies.push(c);
+                pairs.extend([g.handle(i), g.handle(c)]);
+            }
+            // SAFETY: `out` points at `cap` u32 of a Lua-side buffer alive during the call.
+            unsafe { std::ptr::copy_nonoverlapping(pairs.as_ptr(), out, pairs.len()) };
+            count = from.len() as i32;
+            OK
+        });
+        count
+    }
+
+    /// How many nodes `gui.clone_tree` of this node copies (it and those under it), -1 on error.
+    fn gui_subtree_size(ctx: Ctx, inst: u32, node: u32) -> i32 {
+        let mut v = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node) {
+                Ok(i) => {
+                    v = subtree(&g.nodes, i).len() as i32;
+                    OK
+                }
+                Err(e) => fail(e),
+            }
+        });
+        v
+    }
+
+    /// The node and every node under it (each after its parent) into `out` (room for `cap`);
+    /// returns how many, -1 on error.
+    fn gui_subtree(ctx: Ctx, inst: u32, node: u32, out: *mut u32, cap: u32) -> i32 {
+        let mut v = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let root = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let all: Vec<u32> = subtree(&g.nodes, root).into_iter().map(|i| g.handle(i)).collect();
+            if out.is_null() || all.len() > cap as usize {
+                return fail(format!("internal error: gui_subtree needs room for {}", all.len()));
+            }
+            // SAFETY: `out` points at `cap` u32 of a Lua-side buffer alive during the call.
+            unsafe { std::ptr::copy_nonoverlapping(all.as_ptr(), out, all.len()) };
+            v = all.len() as i32;
+            OK
+        });
+        v
+    }
+
+    /// The node's parent index, -1 for a root, -2 on error.
+    fn gui_get_parent(ctx: Ctx, inst: u32, node: u32) -> i32 {
+        let mut v = -2;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node) {
+                Ok(i) => {
+                    v = g.nodes[i].parent.map_or(-1, |p| g.handle(p) as i32);
+                    OK
+                }
+                Err(e) => fail(e),
+            }
+        });
+        v
+    }
+
+    /// `gui.set_parent`: `parent` -1 makes the node a root. With `keep` 1 the node stays where
+    /// it is on screen (its transform is rewritten in the new parent's space, as Defold's
+    /// `keep_scene_transform`); a parent under the node itself is refused.
+    fn gui_set_parent(ctx: Ctx, inst: u32, node: u32, parent: i32, keep: i32) -> i32 {
+        world_status(ctx, |w| {
+            let (display, window) = w.gui.screen;
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let i = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let p = if parent < 0 {
+                None
+            } else {
+                match live(g, parent as u32) {
+                    Ok(p) => Some(p),
+                    Err(e) => return fail(format!("the parent: {e}")),
+                }
+            };
+            let mut up = p;
+            while let Some(k) = up {
+                if k == i {
+                    return fail("the parent is the node itself or under it".into());
+                }
+                up = g.nodes[k].parent;
+            }
+            if keep != 0 {
+                let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
+                let world = placed[i].world;
+                let parent_world = match p {
+                    Some(p) => placed[p].world,
+                    // A root is placed by its adjust mode: undo that (its anchors' offsets and
+                    // scale) by laying out a unit root with the node's anchors.
+                    None => {
+                        let mut unit = g.nodes[i].clone();
+                        unit.parent = None;
+                        unit.position = Vec3::ZERO;
+                        unit.rotation = Quat::IDENTITY;
+                        unit.scale = Vec3::ONE;
+                        crate::game::gui::layout::layout(&[unit], display, window)[0].world
+                    }
+                };
+                let local = parent_world.inverse() * world;
+                let (s, r, t) = local.to_scale_rotation_translation();
+                if s.is_finite() && r.is_finite() && t.is_finite() {
+                    let n = &mut g.nodes[i];
+                    n.position = t;
+                    n.rotation = r;
+                    n.scale = s;
+                }
+            }
+            g.nodes[i].parent = p;
+            OK
+        })
+    }
+
+    /// The node's place among its siblings (0 first), -1 on error.
+    fn gui_get_index(ctx: Ctx, inst: u32, node: u32) -> i32 {
+        let mut v = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            match live(g, node) {
+                Ok(i) => {
+                    let parent = g.nodes[i].parent;
+                    let order = crate::game::gui::layout::order(&g.nodes);
+                    v = order.iter().filter(|&&k| g.nodes[k].parent == parent).position(|&k| k == i).map_or(-1, |x| x as i32);
+                    OK
+                }
+                Err(e) => fail(e),
+            }
+        });
+        v
     }
 
     fn gui_set_render_order(ctx: Ctx, inst: u32, order: u32) -> i32 {

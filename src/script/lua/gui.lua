@@ -31,10 +31,17 @@ local function handle(i, n)
   return h
 end
 
-local function check(rc) if rc ~= 0 then S.fail_last() end end
+-- The gui function now running: Rust's errors (a deleted node, an unknown name) are raised
+-- with its name in front.
+local fname_now = "gui"
+local function fail_last()
+  fail(fname_now .. ": " .. ffi.string(F.last_error()))
+end
+local function check(rc) if rc ~= 0 then fail_last() end end
 
 -- The calling script's gui instance; raises Defold's message outside a gui script.
 local function instance(fname)
+  fname_now = fname
   local r = current()
   local i = r and r.gui_instance
   if i == nil and r then
@@ -57,7 +64,7 @@ function gui.get_node(id)
   if istype(hash_t, id) then name = S.hash_text(id.h) end
   if type(name) ~= "string" then argerr("gui.get_node", 1, "string or hash", id) end
   local n = F.gui_find(ctx, i, name, #name)
-  if n == -2 then S.fail_last() end
+  if n == -2 then fail_last() end
   if n < 0 then fail(string.format("gui.get_node: No such node: %s", tostring(name))) end
   return handle(i, n)
 end
@@ -127,7 +134,7 @@ local function flag_get(fname, which)
   return function(h)
     h = node_arg(fname, h)
     local v = F.gui_get_flag(ctx, h.i, h.n, which)
-    if v < 0 then S.fail_last() end
+    if v < 0 then fail_last() end
     return v == 1
   end
 end
@@ -153,12 +160,12 @@ local textbuf = ffi.new("char[?]", textbuf_cap)
 function gui.get_text(h)
   h = node_arg("gui.get_text", h)
   local n = F.gui_get_text(ctx, h.i, h.n, textbuf, textbuf_cap)
-  if n < 0 then S.fail_last() end
+  if n < 0 then fail_last() end
   if n > textbuf_cap then
     textbuf_cap = n
     textbuf = ffi.new("char[?]", textbuf_cap)
     n = F.gui_get_text(ctx, h.i, h.n, textbuf, textbuf_cap)
-    if n < 0 then S.fail_last() end
+    if n < 0 then fail_last() end
   end
   return ffi.string(textbuf, n)
 end
@@ -181,7 +188,7 @@ function gui.pick_node(h, x, y)
   if type(x) ~= "number" then argerr("gui.pick_node", 2, "number", x) end
   if type(y) ~= "number" then argerr("gui.pick_node", 3, "number", y) end
   local v = F.gui_pick(ctx, h.i, h.n, x, y)
-  if v < 0 then S.fail_last() end
+  if v < 0 then fail_last() end
   return v == 1
 end
 
@@ -201,7 +208,7 @@ local function new_node(fname, kind, pos, size, text)
   end
   text = text or ""
   local n = F.gui_new_node(ctx, i, kind, pos.x, pos.y, sx, sy, text, #text)
-  if n < 0 then S.fail_last() end
+  if n < 0 then fail_last() end
   return handle(i, n)
 end
 
@@ -290,6 +297,220 @@ function gui.cancel_animation(h, property)
   h = node_arg("gui.cancel_animation", h)
   local which = anim_property("gui.cancel_animation", property)
   check(F.gui_cancel_animation(ctx, h.i, h.n, which))
+end
+
+
+-- Defold's constants (gui_ddf.proto's enums, as `gui.*` numbers).
+local CONSTS = {
+  PIVOT_CENTER = 0, PIVOT_N = 1, PIVOT_NE = 2, PIVOT_E = 3, PIVOT_SE = 4, PIVOT_S = 5, PIVOT_SW = 6,
+  PIVOT_W = 7, PIVOT_NW = 8,
+  ANCHOR_NONE = 0, ANCHOR_LEFT = 1, ANCHOR_RIGHT = 2, ANCHOR_TOP = 1, ANCHOR_BOTTOM = 2,
+  ADJUST_FIT = 0, ADJUST_ZOOM = 1, ADJUST_STRETCH = 2,
+  BLEND_ALPHA = 0, BLEND_ADD = 1, BLEND_ADD_ALPHA = 2, BLEND_MULT = 3, BLEND_SCREEN = 4,
+  CLIPPING_MODE_NONE = 0, CLIPPING_MODE_STENCIL = 2,
+  SIZE_MODE_MANUAL = 0, SIZE_MODE_AUTO = 1,
+}
+for k, v in pairs(CONSTS) do gui[k] = v end
+
+-- get/set of an enum property; `valid` lists the accepted constants (named in the error).
+local function enum_pair(prop, which, valid, expected)
+  local ok = {}
+  for _, v in ipairs(valid) do ok[v] = true end
+  gui["get_" .. prop] = function(h)
+    local fname = "gui.get_" .. prop
+    h = node_arg(fname, h)
+    local v = F.gui_get_enum(ctx, h.i, h.n, which)
+    if v < 0 then fail_last() end
+    return v
+  end
+  gui["set_" .. prop] = function(h, v)
+    local fname = "gui.set_" .. prop
+    h = node_arg(fname, h)
+    if type(v) ~= "number" or not ok[v] then argerr(fname, 2, expected, v) end
+    check(F.gui_set_enum(ctx, h.i, h.n, which, v))
+  end
+end
+enum_pair("pivot", K.GUI_PIVOT, { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, "gui.PIVOT_*")
+enum_pair("xanchor", K.GUI_XANCHOR, { 0, 1, 2 }, "gui.ANCHOR_NONE, ANCHOR_LEFT or ANCHOR_RIGHT")
+enum_pair("yanchor", K.GUI_YANCHOR, { 0, 1, 2 }, "gui.ANCHOR_NONE, ANCHOR_TOP or ANCHOR_BOTTOM")
+enum_pair("adjust_mode", K.GUI_ADJUST_MODE, { 0, 1, 2 }, "gui.ADJUST_*")
+enum_pair("blend_mode", K.GUI_BLEND_MODE, { 0, 1, 2, 3, 4 }, "gui.BLEND_*")
+enum_pair("clipping_mode", K.GUI_CLIPPING_MODE, { 0, 2 }, "gui.CLIPPING_MODE_*")
+enum_pair("size_mode", K.GUI_SIZE_MODE, { 0, 1 }, "gui.SIZE_MODE_*")
+gui.get_clipping_visible = flag_get("gui.get_clipping_visible", K.GUI_CLIPPING_VISIBLE)
+gui.set_clipping_visible = flag_set("gui.set_clipping_visible", K.GUI_CLIPPING_VISIBLE)
+gui.get_clipping_inverted = flag_get("gui.get_clipping_inverted", K.GUI_CLIPPING_INVERTED)
+gui.set_clipping_inverted = flag_set("gui.set_clipping_inverted", K.GUI_CLIPPING_INVERTED)
+
+local namebuf = ffi.new("char[?]", 256)
+local function get_name(h, which)
+  local n = F.gui_get_name(ctx, h.i, h.n, which, namebuf, 256)
+  if n < 0 then fail_last() end
+  if n > 256 then
+    local big = ffi.new("char[?]", n)
+    n = F.gui_get_name(ctx, h.i, h.n, which, big, n)
+    if n < 0 then fail_last() end
+    return ffi.string(big, n)
+  end
+  return ffi.string(namebuf, n)
+end
+
+-- A string or a hash whose text is known, as a string (`what` names the argument).
+local function name_arg(fname, n, v, what)
+  if istype(hash_t, v) then
+    local text = S.hash_text(v.h)
+    if text == nil or text:match("^hash: %[") then
+      fail(string.format("%s: the %s %s has no known text; pass a string", fname, what, tostring(v)))
+    end
+    return text
+  end
+  if type(v) ~= "string" then argerr(fname, n, "string or hash", v) end
+  return v
+end
+
+-- get/set of a name (id, font, texture, layer): read as a hash, set by string or hash.
+local function name_pair(prop, which)
+  gui["get_" .. prop] = function(h)
+    h = node_arg("gui.get_" .. prop, h)
+    return S.hash(get_name(h, which))
+  end
+  gui["set_" .. prop] = function(h, v)
+    local fname = "gui.set_" .. prop
+    h = node_arg(fname, h)
+    local text = name_arg(fname, 2, v, prop)
+    check(F.gui_set_name(ctx, h.i, h.n, which, text, #text))
+  end
+end
+name_pair("id", K.GUI_ID)
+name_pair("font", K.GUI_FONT)
+name_pair("texture", K.GUI_TEXTURE)
+name_pair("layer", K.GUI_LAYER)
+
+function gui.delete_node(h)
+  h = node_arg("gui.delete_node", h)
+  check(F.gui_delete_node(ctx, h.i, h.n))
+end
+
+local pairbuf_cap = 64
+local pairbuf = ffi.new("uint32_t[?]", pairbuf_cap)
+local function clone(fname, h, tree)
+  h = node_arg(fname, h)
+  local need = 2
+  if tree then need = 2 * (F.gui_subtree_size(ctx, h.i, h.n)) end
+  if need <= 0 then fail_last() end
+  if need > pairbuf_cap then
+    pairbuf_cap = need
+    pairbuf = ffi.new("uint32_t[?]", pairbuf_cap)
+  end
+  local count = F.gui_clone(ctx, h.i, h.n, tree and 1 or 0, pairbuf, pairbuf_cap)
+  if count < 0 then fail_last() end
+  return count
+end
+
+function gui.clone(h)
+  clone("gui.clone", h, false)
+  return handle(h.i, pairbuf[1])
+end
+
+-- A table from the ids of the original nodes (hashes) to their copies, as Defold's.
+function gui.clone_tree(h)
+  local count = clone("gui.clone_tree", h, true)
+  local copies = {}
+  for k = 0, count - 1 do copies[k] = { pairbuf[2 * k], pairbuf[2 * k + 1] } end
+  local t = {}
+  for k = 0, count - 1 do
+    local orig = handle(h.i, copies[k][1])
+    t[S.hash(get_name(orig, K.GUI_ID))] = handle(h.i, copies[k][2])
+  end
+  return t
+end
+
+-- A table from the ids of the node and every node under it (hashes) to their nodes.
+function gui.get_tree(h)
+  h = node_arg("gui.get_tree", h)
+  local need = F.gui_subtree_size(ctx, h.i, h.n)
+  if need <= 0 then fail_last() end
+  if need > pairbuf_cap then
+    pairbuf_cap = need
+    pairbuf = ffi.new("uint32_t[?]", pairbuf_cap)
+  end
+  local count = F.gui_subtree(ctx, h.i, h.n, pairbuf, pairbuf_cap)
+  if count < 0 then fail_last() end
+  local nodes = {}
+  for k = 0, count - 1 do nodes[k + 1] = handle(h.i, pairbuf[k]) end
+  local t = {}
+  for _, node in ipairs(nodes) do t[S.hash(get_name(node, K.GUI_ID))] = node end
+  return t
+end
+
+function gui.get_parent(h)
+  h = node_arg("gui.get_parent", h)
+  local p = F.gui_get_parent(ctx, h.i, h.n)
+  if p == -2 then fail_last() end
+  if p < 0 then return nil end
+  return handle(h.i, p)
+end
+
+function gui.set_parent(h, parent, keep_scene_transform)
+  h = node_arg("gui.set_parent", h)
+  local p = -1
+  if parent ~= nil then
+    if getmetatable(parent) ~= NODE then argerr("gui.set_parent", 2, "node or nil", parent) end
+    if parent.i ~= h.i then fail("gui.set_parent: the parent is a node of another gui scene") end
+    p = parent.n
+  end
+  if keep_scene_transform ~= nil and type(keep_scene_transform) ~= "boolean" then
+    argerr("gui.set_parent", 3, "boolean", keep_scene_transform)
+  end
+  check(F.gui_set_parent(ctx, h.i, h.n, p, keep_scene_transform and 1 or 0))
+end
+
+function gui.get_index(h)
+  h = node_arg("gui.get_index", h)
+  local v = F.gui_get_index(ctx, h.i, h.n)
+  if v < 0 then fail_last() end
+  return v
+end
+
+-- play_flipbook: Sinew draws an atlas animation as its first image (atlases are not packed
+-- yet), so the animation completes at once: the callback runs on the next frame, through a
+-- timer of the calling script (self is the script's), as Defold's would at the end.
+local flip_timers = setmetatable({}, { __mode = "k" })
+
+function gui.play_flipbook(h, animation, complete_function, play_properties)
+  h = node_arg("gui.play_flipbook", h)
+  local text = name_arg("gui.play_flipbook", 2, animation, "animation")
+  if complete_function ~= nil and type(complete_function) ~= "function" then
+    argerr("gui.play_flipbook", 3, "function", complete_function)
+  end
+  if play_properties ~= nil then
+    if type(play_properties) ~= "table" then argerr("gui.play_flipbook", 4, "table", play_properties) end
+    for k, v in pairs(play_properties) do
+      if (k ~= "offset" and k ~= "playback_rate") or type(v) ~= "number" then
+        fail(string.format("gui.play_flipbook: bad argument #4: unknown or non-number play property '%s'", tostring(k)))
+      end
+    end
+  end
+  check(F.gui_set_name(ctx, h.i, h.n, K.GUI_FLIPBOOK, text, #text))
+  local old = flip_timers[h]
+  if old then timer.cancel(old); flip_timers[h] = nil end
+  if complete_function then
+    flip_timers[h] = timer.delay(0, false, function(self)
+      flip_timers[h] = nil
+      complete_function(self, h)
+    end)
+  end
+end
+
+function gui.get_flipbook(h)
+  h = node_arg("gui.get_flipbook", h)
+  return S.hash(get_name(h, K.GUI_FLIPBOOK))
+end
+
+function gui.cancel_flipbook(h)
+  h = node_arg("gui.cancel_flipbook", h)
+  local old = flip_timers[h]
+  if old then timer.cancel(old); flip_timers[h] = nil end
 end
 
 return S.unsupported_rest("gui", gui)

@@ -1,0 +1,1 @@
+{ "components": [ { "id": "hud2", "type": "gui", "gui": "/main/spawned.gui" } ] }
