@@ -10,7 +10,7 @@ use sinew::project::{ComponentKind, Resources};
 const ATLAS: &str = r#"{ "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }],
   "animations": [{ "id": "run", "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }], "fps": 8, "playback": "loop_forward" }] }"#;
 
-const SPRITE_FILE: &str = "tile_set: \"/main/hero.atlas\"\ndefault_animation: \"b\"\nmaterial: \"/builtins/materials/sprite.material\"\nblend_mode: BLEND_MODE_MULT\nsize {\n  x: 10.0\n  y: 20.0\n  z: 0.0\n  w: 0.0\n}\nsize_mode: SIZE_MODE_MANUAL\n";
+const SPRITE_FILE: &str = "tile_set: \"/main/hero.atlas\"\ndefault_animation: \"b\"\nmaterial: \"/builtins/materials/sprite.material\"\nblend_mode: BLEND_MODE_MULT\nsize {\n  x: 10.0\n  y: 20.0\n  z: 0.0\n  w: 0.0\n}\nsize_mode: SIZE_MODE_MANUAL\nslice9 {\n  x: 1.0\n  y: 2.0\n  z: 3.0\n  w: 4.0\n}\n";
 
 const GO_FILE: &str = "components {\n  id: \"ref\"\n  component: \"/main/hero.sprite\"\n  position {\n    x: 1.0\n    y: 2.0\n  }\n}\nembedded_components {\n  id: \"embedded\"\n  type: \"sprite\"\n  data: \"default_animation: \\\"run\\\"\\n\"\n  \"textures {\\n\"\n  \"  sampler: \\\"texture_sampler\\\"\\n\"\n  \"  texture: \\\"/main/hero.atlas\\\"\\n\"\n  \"}\\n\"\n  \"blend_mode: BLEND_MODE_SCREEN\\n\"\n  \"\"\n}\n";
 
@@ -53,6 +53,8 @@ fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
     let r = sprite(&spec, 1, 0);
     assert_eq!(r.atlas.animations[r.default_animation as usize].id, "b");
     assert_eq!((r.blend_mode, r.size_mode, r.size), (BlendMode::Multiply, SizeMode::Manual, [10.0, 20.0]));
+    // Defold's slice9 vector4 is left, top, right, bottom, as Sinew's array; none is zeros.
+    assert_eq!((r.slice9, s.slice9), ([1.0, 2.0, 3.0, 4.0], [0.0; 4]));
     assert_eq!(r.transform.position, [1.0, 2.0, 0.0]);
     let e = sprite(&spec, 1, 1);
     assert_eq!((e.blend_mode, e.size_mode, e.billboard), (BlendMode::Screen, SizeMode::Auto, Billboard::Off));
@@ -73,6 +75,11 @@ fn bad_sprite_fields_are_reported_where_written() {
         (r#""tile_set": "/main/nope.atlas""#, "tile_set", "no such atlas '/main/nope.atlas'"),
         (r#""default_animation": "run""#, "id", "needs 'tile_set'"),
         (r#""tile_set": "/main/hero.atlas", "size": [1, -2]"#, "size", "'size' must be [width, height]"),
+        (
+            r#""tile_set": "/main/hero.atlas", "slice9": [1, 2]"#,
+            "slice9",
+            "'slice9' must be [left, top, right, bottom]",
+        ),
         (
             r#""tile_set": "/main/hero.atlas", "billboard": "sideways""#,
             "billboard",
