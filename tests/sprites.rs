@@ -320,3 +320,27 @@ fn custom_material_and_slice9_match_the_golden_image() {
     assert_eq!(at(30, 12)[..3], [128, 128, 128], "centre");
     assert_eq!(at(50, 12)[..3], [255, 128, 0], "right edge");
 }
+
+/// `sinew check` compiles a sprite's custom material as it does a model's, and names a shader
+/// that does not compile with what `run` then does.
+#[test]
+fn check_compiles_a_sprite_material() {
+    let p = common::committed("render_sprite_material");
+    let grad = png8(|x, y| [x as u8 * 32, y as u8 * 32, 64, 255]);
+    for (path, bytes) in [("main/grad.png", grad), ("main/frame.png", frame_png())] {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let dir = p.path().to_str().expect("utf-8 path");
+    let good = common::sinew(&["check", dir]);
+    assert_eq!(good.status, 0, "{}", good.show());
+    std::fs::write(p.path().join("main/invert.fp"), "#version 140\nout vec4 c;\nvoid main() { c = vec4(nope); }\n")
+        .expect("fp");
+    let bad = common::sinew(&["check", dir]);
+    assert_ne!(bad.status, 0, "{}", bad.show());
+    let said = format!("{}{}", bad.stdout, bad.stderr);
+    assert!(
+        said.contains("/main/invert.fp") && said.contains("models and sprites using /main/invert.material are skipped"),
+        "{}",
+        bad.show()
+    );
+}
