@@ -188,10 +188,10 @@ impl Scenery {
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         let (view, proj) = (self.list.camera.view, self.list.camera.proj);
-        let renderer = &self.renderer;
-        let materials: Vec<Option<&crate::render::Material>> =
-            self.materials.iter().map(|h| h.and_then(|h| renderer.material(h))).collect();
-        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &materials, view, proj);
+        // Looked up per run rather than collected, so a frame allocates nothing here.
+        let (renderer, handles) = (&self.renderer, &self.materials);
+        let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
+        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, view, proj);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())

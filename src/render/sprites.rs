@@ -159,15 +159,15 @@ impl SpriteRenderer {
     }
 
     /// Draws `quads` (pages from the world's atlases, constants from its sprites) through
-    /// `view` and `proj`; `materials` are the compiled custom materials by index (a quad whose
+    /// `view` and `proj`; `material` finds a compiled custom material by index (a quad whose
     /// material is missing or failed to compile is skipped, as a model's is). Returns the draw
     /// calls.
-    pub fn draw(
+    pub fn draw<'m>(
         &mut self,
         gl: &glow::Context,
         quads: &[SpriteQuad],
         world: &SpriteWorld,
-        materials: &[Option<&Material>],
+        material: &dyn Fn(u32) -> Option<&'m Material>,
         view: Mat4,
         proj: Mat4,
     ) -> u32 {
@@ -225,7 +225,7 @@ impl SpriteRenderer {
                             calls += 1;
                         }
                         Some(m) => {
-                            if let Some(Some(material)) = materials.get(m as usize) {
+                            if let Some(material) = material(m) {
                                 let s = world.instances.get(first.sprite as usize);
                                 self.draw_custom(gl, material, s, tex, (view, proj), range);
                                 calls += 1;
