@@ -58,6 +58,7 @@ fn game() -> (ScriptHost, Rc<RefCell<World>>) {
         size: [0.0; 2],
         billboard: Billboard::Off,
         transform: ComponentTransform::IDENTITY,
+        slice9: [0.0; 4],
     };
     let object = |path: String, position: [f32; 3], components| ObjectSpec {
         path,

@@ -175,7 +175,7 @@ fn check_and_run_say_the_same_about_a_broken_shader() {
     assert_eq!(c.status, 1, "{}", c.show());
     assert_eq!(r.status, 0, "run renders the rest:\n{}", r.show());
     assert_eq!(r.stdout.matches("frame").count(), 2, "{}", r.show());
-    let said = "models using /main/bad.material are skipped; the rest renders";
+    let said = "models and sprites using /main/bad.material are skipped; the rest renders";
     assert!(c.stderr.contains(said), "{}", c.show());
     assert!(r.stderr.contains(said), "{}", r.show());
 }

@@ -825,3 +825,56 @@ end
     let after = width(&r.wait_for("font text=Score 12 width="));
     assert!((after / before - 2.0).abs() < 0.1, "twice the size, twice the width: {before} then {after}");
 }
+
+/// A sprite's custom material reloads as a model's does: a saved `.material` brings its new
+/// constant defaults, a broken shader is reported and the previous program kept, a fixed one
+/// is compiled again.
+#[test]
+fn a_sprite_material_reloads_on_save() {
+    const VP: &str = "#version 140\nin vec4 position;\nin vec2 texcoord0;\nuniform mat4 mtx_viewproj;\nout vec2 uv;\nvoid main() { uv = texcoord0; gl_Position = mtx_viewproj * vec4(position.xyz, 1.0); }\n";
+    const FP: &str = "#version 140\nin vec2 uv;\nuniform sampler2D texture_sampler;\nuniform vec4 glow;\nout vec4 out_color;\nvoid main() { out_color = texture(texture_sampler, uv) + glow; }\n";
+    let p = project(
+        "reload_sprite_material",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [
+                    { "id": "sprite", "type": "sprite", "tile_set": "/main/a.atlas", "material": "/main/spr.material" },
+                    { "id": "script", "type": "script", "script": "/main/s.script" } ] } ] }"#,
+            ),
+            ("/main/a.atlas", r#"{ "images": [{ "image": "/main/a.png" }] }"#),
+            (
+                "/main/spr.material",
+                r#"{ "vertex_program": "/main/spr.vp", "fragment_program": "/main/spr.fp", "fragment_constants": { "glow": [1, 0, 0, 0] } }"#,
+            ),
+            ("/main/spr.vp", VP),
+            ("/main/spr.fp", FP),
+            (
+                "/main/s.script",
+                "function init(self) self.n = 0 end\nfunction update(self)\n  self.n = self.n + 1\n  if self.n % 10 == 0 then print(\"glow \" .. tostring(go.get(\"#sprite\", \"glow\"))) end\nend\n",
+            ),
+        ],
+    );
+    let png = sinew::project::gltf::samples::checker_png;
+    std::fs::write(p.path().join("main/a.png"), png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255])).expect("png");
+    let mut r = Running::start(p.path());
+    r.wait_for("glow vmath.vector4(1, 0, 0, 0)");
+
+    r.mark();
+    p.write(
+        "/main/spr.material",
+        r#"{ "vertex_program": "/main/spr.vp", "fragment_program": "/main/spr.fp", "fragment_constants": { "glow": [0, 1, 0, 0] } }"#,
+    );
+    r.wait_for("reloaded /main/spr.material");
+    r.wait_for("glow vmath.vector4(0, 1, 0, 0)");
+
+    r.mark();
+    p.write("/main/spr.fp", "#version 140\nout vec4 out_color;\nvoid main() { out_color = vec4(not_declared); }\n");
+    r.wait_for("previous version of /main/spr.fp stays in use");
+    r.mark();
+    p.write("/main/spr.fp", FP);
+    r.wait_for("reloaded /main/spr.fp");
+    r.mark();
+    r.wait_for("glow vmath.vector4(0, 1, 0, 0)");
+}

@@ -10,7 +10,7 @@ use sinew::project::{ComponentKind, Resources};
 const ATLAS: &str = r#"{ "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }],
   "animations": [{ "id": "run", "images": [{ "image": "/main/a.png" }, { "image": "/main/b.png" }], "fps": 8, "playback": "loop_forward" }] }"#;
 
-const SPRITE_FILE: &str = "tile_set: \"/main/hero.atlas\"\ndefault_animation: \"b\"\nmaterial: \"/builtins/materials/sprite.material\"\nblend_mode: BLEND_MODE_MULT\nsize {\n  x: 10.0\n  y: 20.0\n  z: 0.0\n  w: 0.0\n}\nsize_mode: SIZE_MODE_MANUAL\n";
+const SPRITE_FILE: &str = "tile_set: \"/main/hero.atlas\"\ndefault_animation: \"b\"\nmaterial: \"/builtins/materials/sprite.material\"\nblend_mode: BLEND_MODE_MULT\nsize {\n  x: 10.0\n  y: 20.0\n  z: 0.0\n  w: 0.0\n}\nsize_mode: SIZE_MODE_MANUAL\nslice9 {\n  x: 1.0\n  y: 2.0\n  z: 3.0\n  w: 4.0\n}\n";
 
 const GO_FILE: &str = "components {\n  id: \"ref\"\n  component: \"/main/hero.sprite\"\n  position {\n    x: 1.0\n    y: 2.0\n  }\n}\nembedded_components {\n  id: \"embedded\"\n  type: \"sprite\"\n  data: \"default_animation: \\\"run\\\"\\n\"\n  \"textures {\\n\"\n  \"  sampler: \\\"texture_sampler\\\"\\n\"\n  \"  texture: \\\"/main/hero.atlas\\\"\\n\"\n  \"}\\n\"\n  \"blend_mode: BLEND_MODE_SCREEN\\n\"\n  \"\"\n}\n";
 
@@ -53,6 +53,8 @@ fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
     let r = sprite(&spec, 1, 0);
     assert_eq!(r.atlas.animations[r.default_animation as usize].id, "b");
     assert_eq!((r.blend_mode, r.size_mode, r.size), (BlendMode::Multiply, SizeMode::Manual, [10.0, 20.0]));
+    // Defold's slice9 vector4 is left, top, right, bottom, as Sinew's array; none is zeros.
+    assert_eq!((r.slice9, s.slice9), ([1.0, 2.0, 3.0, 4.0], [0.0; 4]));
     assert_eq!(r.transform.position, [1.0, 2.0, 0.0]);
     let e = sprite(&spec, 1, 1);
     assert_eq!((e.blend_mode, e.size_mode, e.billboard), (BlendMode::Screen, SizeMode::Auto, Billboard::Off));
@@ -73,6 +75,11 @@ fn bad_sprite_fields_are_reported_where_written() {
         (r#""tile_set": "/main/nope.atlas""#, "tile_set", "no such atlas '/main/nope.atlas'"),
         (r#""default_animation": "run""#, "id", "needs 'tile_set'"),
         (r#""tile_set": "/main/hero.atlas", "size": [1, -2]"#, "size", "'size' must be [width, height]"),
+        (
+            r#""tile_set": "/main/hero.atlas", "slice9": [1, 2]"#,
+            "slice9",
+            "'slice9' must be [left, top, right, bottom]",
+        ),
         (
             r#""tile_set": "/main/hero.atlas", "billboard": "sideways""#,
             "billboard",
@@ -201,4 +208,139 @@ fn sprites_match_the_golden_image() {
     assert_eq!(at(121, 65)[..3], [220, 40, 40]);
     // The first flipbook (playback none) still shows its first frame.
     assert_eq!(at(12, 24)[..3], [220, 40, 40]);
+}
+
+/// `image` switching atlases, bad images refused naming go.set and its argument, a custom
+/// material's constants and `slice9` as properties (api_sprite_image).
+#[test]
+fn lua_sprite_image_constants_and_slice9() {
+    let p = common::committed("api_sprite_image");
+    let solid = |w: u32, h: u32, c: [u8; 4]| {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        let mut wr = enc.write_header().expect("header");
+        wr.write_image_data(&c.repeat((w * h) as usize)).expect("pixels");
+        drop(wr);
+        out
+    };
+    for (path, bytes) in [
+        ("main/a.png", solid(8, 8, [255, 0, 0, 255])),
+        ("main/b.png", png_4x2()),
+        ("main/c.png", solid(6, 4, [0, 0, 255, 255])),
+    ] {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let r = common::run_project(p.path(), 12, &[]);
+    common::assert_lua_passed(&r, "api_sprite_image");
+}
+
+/// The 8x8 image of the nine-slice check: a border of 2 pixels on the left and top, 3 on the
+/// right and 1 at the bottom (the `slice9` of `render_sprite_material`), each corner and edge
+/// its own colour, a grey centre, so a wrong order of the four numbers shows.
+fn frame_png() -> Vec<u8> {
+    png8(|x, y| {
+        let col = if x < 2 {
+            0
+        } else if x < 5 {
+            1
+        } else {
+            2
+        };
+        let row = if y < 2 {
+            0
+        } else if y < 7 {
+            1
+        } else {
+            2
+        };
+        match (row, col) {
+            (0, 0) => [255, 0, 0, 255],
+            (0, 1) => [255, 255, 255, 255],
+            (0, 2) => [0, 255, 0, 255],
+            (1, 0) => [0, 255, 255, 255],
+            (1, 1) => [128, 128, 128, 255],
+            (1, 2) => [255, 128, 0, 255],
+            (2, 0) => [0, 0, 255, 255],
+            (2, 1) => [255, 0, 255, 255],
+            _ => [255, 255, 0, 255],
+        }
+    })
+}
+
+/// A custom sprite material (invert the texel, times `tint`, plus `offset`) on two sprites,
+/// one whose constants a script set; the plain image beside them; a nine-sliced sprite of
+/// 40 x 16 from an 8 x 8 image (borders 2, 2, 3, 1): one unit per pixel.
+#[test]
+fn custom_material_and_slice9_match_the_golden_image() {
+    let p = common::committed("render_sprite_material");
+    let grad = png8(|x, y| [x as u8 * 32 + 16, y as u8 * 32 + 16, 64, 255]);
+    for (path, bytes) in [("main/grad.png", grad), ("main/frame.png", frame_png())] {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let shot = p.path().join("shot.png");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = common::sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--size",
+        "64x48",
+        "--frames",
+        "2",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    if let Err(e) = common::golden::check_golden("sprite_material_slice9", &img) {
+        panic!("{e}");
+    }
+    // World (x, y) at one unit per pixel is pixel (x, 47 - y).
+    let at = |x: u32, y: u32| img.pixel(x, 47 - y).expect("pixel");
+    // grad's texel (0, 0) (top left) is (16, 16, 64): plain, inverted, and inverted x tint
+    // (1, 0.5, 0) + offset (0, 0, 0.5).
+    assert_eq!(at(4, 39)[..3], [16, 16, 64]);
+    assert_eq!(at(16, 39)[..3], [239, 239, 191]);
+    let t = at(28, 39);
+    assert_eq!(t[0], 239);
+    assert!((i32::from(t[1]) - 120).abs() <= 1 && (i32::from(t[2]) - 128).abs() <= 1, "{t:?}");
+    // The sliced sprite spans x 12..52, y 4..20: corners keep their pixels (2 wide on the left,
+    // 3 on the right; 2 high at the top, 1 at the bottom), edges stretch, the centre fills.
+    assert_eq!(at(12, 19)[..3], [255, 0, 0], "top-left corner");
+    assert_eq!(at(13, 18)[..3], [255, 0, 0], "top-left corner is 2 x 2");
+    assert_eq!(at(14, 19)[..3], [255, 255, 255], "top edge");
+    assert_eq!(at(48, 19)[..3], [255, 255, 255], "top edge stretched");
+    assert_eq!(at(49, 19)[..3], [0, 255, 0], "top-right corner is 3 wide");
+    assert_eq!(at(12, 4)[..3], [0, 0, 255], "bottom-left corner");
+    assert_eq!(at(12, 5)[..3], [0, 255, 255], "bottom border is 1 high");
+    assert_eq!(at(51, 4)[..3], [255, 255, 0], "bottom-right corner");
+    assert_eq!(at(30, 12)[..3], [128, 128, 128], "centre");
+    assert_eq!(at(50, 12)[..3], [255, 128, 0], "right edge");
+}
+
+/// `sinew check` compiles a sprite's custom material as it does a model's, and names a shader
+/// that does not compile with what `run` then does.
+#[test]
+fn check_compiles_a_sprite_material() {
+    let p = common::committed("render_sprite_material");
+    let grad = png8(|x, y| [x as u8 * 32, y as u8 * 32, 64, 255]);
+    for (path, bytes) in [("main/grad.png", grad), ("main/frame.png", frame_png())] {
+        std::fs::write(p.path().join(path), bytes).expect("image");
+    }
+    let dir = p.path().to_str().expect("utf-8 path");
+    let good = common::sinew(&["check", dir]);
+    assert_eq!(good.status, 0, "{}", good.show());
+    std::fs::write(p.path().join("main/invert.fp"), "#version 140\nout vec4 c;\nvoid main() { c = vec4(nope); }\n")
+        .expect("fp");
+    let bad = common::sinew(&["check", dir]);
+    assert_ne!(bad.status, 0, "{}", bad.show());
+    let said = format!("{}{}", bad.stdout, bad.stderr);
+    assert!(
+        said.contains("/main/invert.fp") && said.contains("models and sprites using /main/invert.material are skipped"),
+        "{}",
+        bad.show()
+    );
 }

@@ -11,9 +11,9 @@ use crate::render::{
 use glam::{Mat4, Vec3};
 
 /// What `run` logs and `check` lists for a material that does not compile: the same words, so
-/// both say what happens (Sinew decision: the game runs, the models using it are not drawn).
+/// both say what happens (Sinew decision: the game runs, the models and sprites using it are not drawn).
 pub fn material_skipped(e: &dyn std::fmt::Display, path: &str) -> String {
-    format!("{e}\n(models using {path} are skipped; the rest renders)")
+    format!("{e}\n(models and sprites using {path} are skipped; the rest renders)")
 }
 
 /// GPU-side state of the running game.
@@ -188,7 +188,10 @@ impl Scenery {
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         let (view, proj) = (self.list.camera.view, self.list.camera.proj);
-        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites.atlases, view, proj);
+        // Looked up per run rather than collected, so a frame allocates nothing here.
+        let (renderer, handles) = (&self.renderer, &self.materials);
+        let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
+        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, view, proj);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())

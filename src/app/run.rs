@@ -664,8 +664,18 @@ pub fn check(dir: &Path) -> i32 {
         let s = spawn(&res, &path, limit, max_instances);
         problems.extend(s.problems);
         for c in s.spec.objects.iter().flat_map(|o| &o.components) {
-            if let crate::project::ComponentKind::Model(m) = &c.kind {
-                materials.insert((m.material.clone(), m.source.clone()));
+            match &c.kind {
+                crate::project::ComponentKind::Model(m) => {
+                    materials.insert((m.material.clone(), m.source.clone()));
+                }
+                // A sprite's custom material is compiled as a model's is (the built-in is not
+                // a file).
+                crate::project::ComponentKind::Sprite(sp)
+                    if sp.material != crate::project::sprite::DEFAULT_SPRITE_MATERIAL =>
+                {
+                    materials.insert((sp.material.clone(), path.clone()));
+                }
+                _ => {}
             }
         }
         // Import warnings, which run does not print (`sinew inspect` does), once per file.

@@ -182,7 +182,15 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     let World { physics, scene, .. } = w;
                     ComponentRef::CollisionObject(physics.create(slot, &c.id, co, scene)?)
                 }
-                ComponentKind::Sprite(s) => ComponentRef::Sprite(w.sprites.create(slot, &c.id, s)),
+                ComponentKind::Sprite(s) => {
+                    let material = if s.material == crate::project::sprite::DEFAULT_SPRITE_MATERIAL {
+                        None
+                    } else {
+                        let Some(res) = &res else { return Err("factory.create: no resources".into()) };
+                        Some(w.models.material(res, &s.material, path).map_err(|e| e.to_string())?)
+                    };
+                    ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
+                }
                 ComponentKind::Gui(g) => {
                     // Its .gui_script runs as a script of the same id, listed first (as a
                     // loaded collection's): the runtime makes it from `made.scripts` in the

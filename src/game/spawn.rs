@@ -191,7 +191,23 @@ pub fn spawn_collection(
                         }
                     }
                 }
-                ComponentKind::Sprite(s) => ComponentRef::Sprite(world.borrow_mut().sprites.create(slot, &c.id, s)),
+                ComponentKind::Sprite(s) => {
+                    let w = &mut *world.borrow_mut();
+                    // A custom material goes through the models' registry: one parse, one
+                    // compiled program, and the same hot reload as a model's material.
+                    let material = if s.material == crate::project::sprite::DEFAULT_SPRITE_MATERIAL {
+                        None
+                    } else {
+                        match w.models.material(res, &s.material, &o.path) {
+                            Ok(m) => Some(m),
+                            Err(e) => {
+                                problems.push(format!("{e}\n(sprite '{}' of {})", c.id, o.path));
+                                continue;
+                            }
+                        }
+                    };
+                    ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
+                }
                 ComponentKind::Gui(g) => {
                     // The scene's .gui_script runs as a script of the same id, listed first,
                     // so messages and input focus for `#id` reach it.

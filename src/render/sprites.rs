@@ -1,7 +1,18 @@
 //! Drawing the game's sprite quads: sorted back to front by view depth (z in a 2D view), then
 //! by material, page and blend mode, so sprites at one depth batch; one draw call per run of
-//! quads sharing page and blend mode, nearest filtering (pixel-exact at scale 1 under the
-//! screen camera), Defold's blend factors.
+//! quads sharing material (and its constants), page and blend mode, nearest filtering
+//! (pixel-exact at scale 1 under the screen camera), Defold's blend factors.
+//!
+//! A sprite with a custom material is drawn with that material's program, fed as Defold feeds
+//! its sprite materials: attributes `position` (world space), `texcoord0` (page coordinates),
+//! `page_index` (always 0: one page per atlas) and Sinew's `color` (the tint), the page on every
+//! `sampler2D` it declares (`texture_sampler` in Defold's), and its uniforms by the model
+//! contract of `render::program` (`mtx_viewproj`, `mtx_view`, `mtx_proj`, constants such as
+//! `tint` from the sprite, then the material's defaults), plain or in uniform blocks.
+use super::material::Material;
+use super::program::{DrawMatrices, FrameValues, Values, set_plain, write_blocks};
+use crate::base::hash::{Hash, hash_remembered};
+use crate::game::sprites::SpriteWorld;
 use crate::game::sprites::quads::SpriteQuad;
 use crate::project::sprite::{Atlas, BlendMode};
 use glam::Mat4;
@@ -22,11 +33,17 @@ pub struct SpriteRenderer {
     order: Vec<(f32, u32)>,
     vertices: Vec<f32>,
     bytes: Vec<u8>,
+    /// Custom materials: a vertex array whose attribute locations are set per run (each
+    /// program has its own), the uniform buffer their blocks are written to, and scratch.
+    custom_vao: glow::VertexArray,
+    ubo: glow::Buffer,
+    block_bytes: Vec<u8>,
+    overrides: Vec<(Hash, [f32; 4])>,
 }
 
 /// Sort key of the order quads are drawn in, and the runs that make one draw call.
-fn batch_key(q: &SpriteQuad) -> (crate::base::hash::Hash, u32, BlendMode) {
-    (q.material, q.atlas, q.blend)
+fn batch_key(q: &SpriteQuad) -> (Hash, u64, u32, BlendMode) {
+    (q.material, q.constants_key, q.atlas, q.blend)
 }
 
 /// Indexes of `quads` in drawing order: farthest first (by view-space depth of the centre),
@@ -79,6 +96,8 @@ impl SpriteRenderer {
         let (u_viewproj, u_texture) = unsafe {
             (gl.get_uniform_location(program, "mtx_viewproj"), gl.get_uniform_location(program, "texture_sampler"))
         };
+        // SAFETY: plain object creation on the current context.
+        let (custom_vao, ubo) = unsafe { (gl.create_vertex_array()?, gl.create_buffer()?) };
         Ok(SpriteRenderer {
             program,
             vao,
@@ -89,6 +108,10 @@ impl SpriteRenderer {
             order: Vec::new(),
             vertices: Vec::new(),
             bytes: Vec::new(),
+            custom_vao,
+            ubo,
+            block_bytes: Vec::new(),
+            overrides: Vec::new(),
         })
     }
 
@@ -135,15 +158,20 @@ impl SpriteRenderer {
         Some(t)
     }
 
-    /// Draws `quads` (pages from `atlases`) through `view` and `proj`; returns the draw calls.
-    pub fn draw(
+    /// Draws `quads` (pages from the world's atlases, constants from its sprites) through
+    /// `view` and `proj`; `material` finds a compiled custom material by index (a quad whose
+    /// material is missing or failed to compile is skipped, as a model's is). Returns the draw
+    /// calls.
+    pub fn draw<'m>(
         &mut self,
         gl: &glow::Context,
         quads: &[SpriteQuad],
-        atlases: &[Arc<Atlas>],
+        world: &SpriteWorld,
+        material: &dyn Fn(u32) -> Option<&'m Material>,
         view: Mat4,
         proj: Mat4,
     ) -> u32 {
+        let atlases = &world.atlases;
         if quads.is_empty() {
             return 0;
         }
@@ -188,10 +216,26 @@ impl SpriteRenderer {
                 if let Some(atlas) = atlases.get(first.atlas as usize)
                     && let Some(tex) = self.page(gl, first.atlas as usize, atlas)
                 {
-                    gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                    let range = ((start * 6) as i32, ((end - start) * 6) as i32);
                     blend(gl, first.blend);
-                    gl.draw_arrays(glow::TRIANGLES, (start * 6) as i32, ((end - start) * 6) as i32);
-                    calls += 1;
+                    match first.material_index {
+                        None => {
+                            gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                            gl.draw_arrays(glow::TRIANGLES, range.0, range.1);
+                            calls += 1;
+                        }
+                        Some(m) => {
+                            if let Some(material) = material(m) {
+                                let s = world.instances.get(first.sprite as usize);
+                                self.draw_custom(gl, material, s, tex, (view, proj), range);
+                                calls += 1;
+                            }
+                            // Back to the built-in program for the next run.
+                            gl.use_program(Some(self.program));
+                            gl.bind_vertex_array(Some(self.vao));
+                            gl.active_texture(glow::TEXTURE0);
+                        }
+                    }
                 }
                 start = end;
             }
@@ -206,9 +250,107 @@ impl SpriteRenderer {
         calls
     }
 
+    /// One run of quads with a custom material's program (see the module doc for what it is
+    /// fed). The vertex buffer holds this frame's quads in drawing order.
+    fn draw_custom(
+        &mut self,
+        gl: &glow::Context,
+        material: &Material,
+        sprite: Option<&crate::game::sprites::SpriteInstance>,
+        page: glow::Texture,
+        (view, proj): (Mat4, Mat4),
+        (first, count): (i32, i32),
+    ) {
+        let p = material.program();
+        self.overrides.clear();
+        if let Some(s) = sprite {
+            self.overrides.push((tint_hash(), s.tint));
+            self.overrides.extend_from_slice(&s.constants);
+        }
+        let viewproj = proj * view;
+        let frame = FrameValues { view, proj, viewproj, ..Default::default() };
+        let m =
+            DrawMatrices { world: Mat4::IDENTITY, worldview: view, worldviewproj: viewproj, normal: Mat4::IDENTITY };
+        let zero = [0.0; 4];
+        let values = Values {
+            frame: &frame,
+            m: &m,
+            base_color: [1.0; 4],
+            texcoord: zero,
+            emissive: zero,
+            texcoord_sets: zero,
+            normal_scale: zero,
+            occlusion_strength: zero,
+            metallic_roughness: zero,
+            alpha: zero,
+            opaque: zero,
+            overrides: &self.overrides,
+            program_constants: &p.constants,
+            defaults: &material.defaults,
+            morph: &[],
+            morph_count: zero,
+            animation: zero,
+            bones: &[],
+            texture_srgb: zero,
+        };
+        let stride = (FLOATS_PER_VERTEX * 4) as i32;
+        // SAFETY: the context is current (as for every renderer call); every object belongs to
+        // it and the vertex buffer holds `first + count` vertices.
+        unsafe {
+            gl.use_program(Some(p.program));
+            set_plain(gl, &p.frame_uniforms, &values, None);
+            set_plain(gl, &p.draw_uniforms, &values, None);
+            if p.block_bytes > 0 {
+                self.block_bytes.clear();
+                self.block_bytes.resize(p.block_bytes, 0);
+                write_blocks(p, &mut self.block_bytes, &values);
+                gl.bind_buffer(glow::UNIFORM_BUFFER, Some(self.ubo));
+                gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, &self.block_bytes, glow::STREAM_DRAW);
+                for b in &p.blocks {
+                    gl.bind_buffer_range(
+                        glow::UNIFORM_BUFFER,
+                        b.binding,
+                        Some(self.ubo),
+                        b.offset as i32,
+                        b.size as i32,
+                    );
+                }
+            }
+            for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
+                if slot.array {
+                    continue;
+                }
+                gl.active_texture(glow::TEXTURE0 + slot.unit);
+                gl.bind_texture(glow::TEXTURE_2D, Some(page));
+                gl.bind_sampler(slot.unit, *sampler);
+            }
+            gl.bind_vertex_array(Some(self.custom_vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+            for (name, size, offset) in [("position", 3, 0), ("texcoord0", 2, 12), ("color", 4, 20)] {
+                if let Some(loc) = gl.get_attrib_location(p.program, name) {
+                    gl.enable_vertex_attrib_array(loc);
+                    gl.vertex_attrib_pointer_f32(loc, size, glow::FLOAT, false, stride, offset);
+                }
+            }
+            // Sinew's atlases are one page: Defold's `page_index` is a constant 0.
+            if let Some(loc) = gl.get_attrib_location(p.program, "page_index") {
+                gl.disable_vertex_attrib_array(loc);
+                gl.vertex_attrib_1_f32(loc, 0.0);
+            }
+            gl.draw_arrays(glow::TRIANGLES, first, count);
+            for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
+                if sampler.is_some() {
+                    gl.bind_sampler(slot.unit, None);
+                }
+            }
+        }
+    }
+
     pub fn destroy(self, gl: &glow::Context) {
         // SAFETY: objects were created on `gl` and are not used after this.
         unsafe {
+            gl.delete_vertex_array(self.custom_vao);
+            gl.delete_buffer(self.ubo);
             gl.delete_program(self.program);
             gl.delete_vertex_array(self.vao);
             gl.delete_buffer(self.vbo);
@@ -217,6 +359,14 @@ impl SpriteRenderer {
             }
         }
     }
+}
+
+/// Floats per vertex in the sprite buffer: position, page coordinates, tint.
+const FLOATS_PER_VERTEX: usize = 9;
+
+fn tint_hash() -> Hash {
+    static H: std::sync::OnceLock<Hash> = std::sync::OnceLock::new();
+    *H.get_or_init(|| hash_remembered("tint"))
 }
 
 #[cfg(test)]
@@ -233,6 +383,9 @@ mod tests {
             atlas,
             blend,
             material: 7,
+            material_index: None,
+            sprite: 0,
+            constants_key: 0,
         }
     }
 
@@ -257,6 +410,22 @@ mod tests {
         let quads: Vec<SpriteQuad> = (0..3000)
             .map(|i| quad(0.0, (i % 2) as u32, if i % 3 == 0 { BlendMode::Add } else { BlendMode::Alpha }))
             .collect();
+        let mut order = Vec::new();
+        draw_order(&quads, Mat4::IDENTITY, &mut order);
+        assert_eq!(count_batches(&quads, &order), 4);
+    }
+
+    #[test]
+    fn custom_material_runs_split_by_material_and_constants_only() {
+        let custom = |key: u64, material: Hash| SpriteQuad {
+            material,
+            material_index: Some(0),
+            constants_key: key,
+            ..quad(0.0, 0, BlendMode::Alpha)
+        };
+        // Built-in sprites of any tint share a run; a custom material is a run of its own, and
+        // within it quads of equal constants share one.
+        let quads = [quad(0.0, 0, BlendMode::Alpha), custom(5, 9), custom(5, 9), custom(6, 9), custom(5, 10)];
         let mut order = Vec::new();
         draw_order(&quads, Mat4::IDENTITY, &mut order);
         assert_eq!(count_batches(&quads, &order), 4);

@@ -41,6 +41,14 @@ pub struct SpriteInstance {
     pub vflip: bool,
     pub blend_mode: BlendMode,
     pub material: Hash,
+    /// The custom material's index in `ModelWorld::materials` (shared with models, so its
+    /// shaders compile and hot-reload once); None draws with the built-in sprite program.
+    pub material_index: Option<u32>,
+    /// Material constants a script set on this sprite (`go.set(url, "name", v)`), over the
+    /// material's defaults; `tint` is kept in `tint`.
+    pub constants: Vec<(Hash, [f32; 4])>,
+    /// Nine-slice borders in pixels: left, top, right, bottom (manual size mode only).
+    pub slice9: [f32; 4],
     pub billboard: Billboard,
     pub transform: crate::project::ComponentTransform,
     pub listener: Option<SpriteListener>,
@@ -88,7 +96,9 @@ pub struct SpriteWorld {
 }
 
 impl SpriteWorld {
-    pub fn create(&mut self, slot: u32, id: &str, spec: &SpriteSpec) -> u32 {
+    /// A sprite of `spec` on `slot`; `material_index` is its custom material in
+    /// `ModelWorld::materials` (None: the built-in program).
+    pub fn create(&mut self, slot: u32, id: &str, spec: &SpriteSpec, material_index: Option<u32>) -> u32 {
         let atlas_index = self.atlas_index(&spec.atlas);
         let mut s = SpriteInstance {
             slot,
@@ -107,6 +117,9 @@ impl SpriteWorld {
             vflip: false,
             blend_mode: spec.blend_mode,
             material: hash_remembered(&spec.material),
+            material_index,
+            constants: Vec::new(),
+            slice9: spec.slice9,
             billboard: spec.billboard,
             transform: spec.transform,
             listener: None,
@@ -176,6 +189,36 @@ impl SpriteWorld {
                 self.done.push(Done { sprite: i as u32, listener, animation: s.animation_hash, current_tile: k + 1 });
             }
         }
+    }
+
+    /// The `image` property: the sprite draws from atlas `atlas` (one a sprite has used, so its
+    /// page is uploaded once). As Defold's `CompSpriteSetProperty`: a flipbook of the same id
+    /// in the new atlas is played again from the same cursor and rate (keeping its listener);
+    /// otherwise the sprite stops on the new atlas's first frame with no animation (its
+    /// `animation` is hash 0) until a `play_flipbook`.
+    pub fn set_image(&mut self, i: u32, atlas: &Arc<Atlas>) -> Result<(), String> {
+        let index = self.atlas_index(atlas);
+        let s = self.get_mut(i).ok_or("the sprite was deleted")?;
+        let old = s.atlas.animations.get(s.animation as usize);
+        let cursor = old.map(|f| s.clock.cursor(f)).unwrap_or(0.0);
+        let id = old.map(|f| f.id.clone());
+        s.atlas = atlas.clone();
+        s.atlas_index = index;
+        match id.and_then(|id| atlas.animations.iter().position(|a| a.id == id)) {
+            Some(k) => {
+                let listener = s.listener.take();
+                let rate = s.clock.rate;
+                play_on(s, k as u32, cursor, rate, listener);
+            }
+            None => {
+                s.animation = u32::MAX;
+                s.animation_hash = 0;
+                s.clock.playing = false;
+                s.frame = 0;
+                s.listener = None;
+            }
+        }
+        Ok(())
     }
 
     /// The `cursor` property.

@@ -70,7 +70,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         tile_set,
         blend_mode,
         size_mode,
-        billboard
+        billboard,
+        slice9
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -146,6 +147,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("blend_mode", c.blend_mode.is_some(), &[Sprite]),
         ("size_mode", c.size_mode.is_some(), &[Sprite]),
         ("billboard", c.billboard.is_some(), &[Sprite]),
+        ("slice9", c.slice9.is_some(), &[Sprite]),
         ("gui", c.gui.is_some(), &[Gui]),
     ];
     // `prototype` is the one field of both factory types.

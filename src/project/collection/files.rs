@@ -123,6 +123,8 @@ pub(super) struct ComponentDesc {
     pub(super) blend_mode: Option<Located<String>>,
     pub(super) size_mode: Option<Located<String>>,
     pub(super) billboard: Option<Located<Value>>,
+    /// A sprite's nine-slice borders `[left, top, right, bottom]` in pixels (Defold's `slice9`).
+    pub(super) slice9: Option<Located<Value>>,
     /// A `gui` component's `.gui` scene.
     pub(super) gui: Option<Located<String>>,
 }

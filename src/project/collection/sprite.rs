@@ -93,6 +93,24 @@ impl Loader<'_> {
                 }
             },
         };
+        let slice9 = match &c.slice9 {
+            None => [0.0; 4],
+            Some(v) => {
+                let n: Option<Vec<f32>> =
+                    v.value.as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect());
+                match n.as_deref() {
+                    Some(&[l, t, r, b])
+                        if [l, t, r, b].iter().all(|x| x.is_finite() && (0.0..=MAX_SPRITE_SIZE).contains(x)) =>
+                    {
+                        [l, t, r, b]
+                    }
+                    _ => {
+                        let msg = "'slice9' must be [left, top, right, bottom] in pixels, each 0 or more".to_string();
+                        return Err(bad!(v, msg));
+                    }
+                }
+            }
+        };
         let material = match &c.material {
             Some(p) => json::resource_path(p, file)?,
             None => DEFAULT_SPRITE_MATERIAL.to_string(),
@@ -106,6 +124,7 @@ impl Loader<'_> {
             size,
             billboard,
             transform: component_transform(c, file)?,
+            slice9,
         })
     }
 }

@@ -213,4 +213,8 @@ pub fn sprite(cx: &mut crate::project::defold::Cx, m: &text::Message, out: &mut 
     if let Some((v, f)) = r.vector::<4>("size", [0.0; 4], p) {
         out.put("size", read::numbers(&v[..2], Some(&f.value_at)), Some(&f.value_at));
     }
+    // Defold's vector4 is left, top, right, bottom: Sinew's array in the same order.
+    if let Some((v, f)) = r.vector::<4>("slice9", [0.0; 4], p) {
+        out.put("slice9", read::numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+    }
 }

@@ -145,6 +145,9 @@ pub struct SpriteSpec {
     pub billboard: Billboard,
     /// The sprite's own place in its game object (engine.md section 2).
     pub transform: crate::project::ComponentTransform,
+    /// Defold's `slice9`: pixels kept unstretched at the left, top, right and bottom of the
+    /// frame when the size is manual (all zero: the frame stretches as one quad).
+    pub slice9: [f32; 4],
 }
 
 /// Defold's sprite blend modes (`add_alpha` is its deprecated alias of `add`).

@@ -27,6 +27,7 @@ struct Names {
     playback_rate: Hash,
     animation: Hash,
     image: Hash,
+    slice9: Hash,
 }
 
 fn names() -> &'static Names {
@@ -39,7 +40,25 @@ fn names() -> &'static Names {
         playback_rate: hash_remembered("playback_rate"),
         animation: hash_remembered("animation"),
         image: hash_remembered("image"),
+        slice9: hash_remembered("slice9"),
     })
+}
+
+/// A constant of the sprite's custom material: the sprite's own value, else the material's.
+fn constant(w: &World, s: &crate::game::sprites::SpriteInstance, name: Hash) -> Option<[f32; 4]> {
+    if let Some((_, v)) = s.constants.iter().find(|(h, _)| *h == name) {
+        return Some(*v);
+    }
+    let m = w.models.materials.get(s.material_index? as usize)?;
+    m.constants.iter().find(|(h, _, _)| *h == name).map(|(_, _, v)| *v)
+}
+
+/// Whether the sprite's custom material lists constant `name` (the built-in program has only
+/// `tint`, which is a property of its own).
+fn declares(models: &crate::game::model_world::ModelWorld, s: &crate::game::sprites::SpriteInstance, name: Hash) -> bool {
+    s.material_index
+        .and_then(|m| models.materials.get(m as usize))
+        .is_some_and(|m| m.constants.iter().any(|(h, _, _)| *h == name))
 }
 
 crate::export! {
@@ -65,6 +84,10 @@ crate::export! {
                 [cursor, 0.0, 0.0, 0.0]
             } else if name == n.playback_rate {
                 [s.clock.rate, 0.0, 0.0, 0.0]
+            } else if name == n.slice9 {
+                s.slice9
+            } else if let Some(v) = constant(w, s, name) {
+                v
             } else {
                 return fail(format!("a sprite has no property '{}'", name_of(name)));
             };
@@ -98,10 +121,57 @@ crate::export! {
                 s.scale = [x, y, z];
             } else if name == n.playback_rate {
                 s.clock.rate = x.max(0.0);
+            } else if name == n.slice9 {
+                s.slice9 = [x.max(0.0), y.max(0.0), z.max(0.0), vw.max(0.0)];
+            } else if declares(&w.models, s, name) {
+                let v = [x, y, z, vw];
+                match s.constants.iter_mut().find(|(h, _)| *h == name) {
+                    Some(c) => c.1 = v,
+                    None => s.constants.push((name, v)),
+                }
             } else {
                 return fail(format!("a sprite has no property '{}'", name_of(name)));
             }
             OK
+        })
+    }
+
+    /// Whether `name` is a constant of the sprite's custom material (go.get/go.set treat it as
+    /// a vector4 property, as Defold's `SetMaterialConstant` fallback does): 1 yes, 0 no.
+    fn sprite_has_constant(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut u32) -> i32 {
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let yes = w.sprites.get(i).is_some_and(|s| declares(&w.models, s, name));
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, u32::from(yes)) }
+        })
+    }
+
+    /// Sets the `image` of a sprite to the atlas or tile source whose path hashes to `value`.
+    /// Sinew has no resource properties yet, so the atlas must be one a sprite of the game has
+    /// already used (its page is loaded); any other is refused, listing those.
+    fn sprite_image_set(ctx: Ctx, slot: u32, comp: u64, value: u64) -> i32 {
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let found = w.sprites.atlases.iter().find(|a| hash_remembered(&a.source) == value).cloned();
+            let Some(atlas) = found else {
+                let loaded: Vec<&str> = w.sprites.atlases.iter().map(|a| a.source.as_str()).collect();
+                return fail(format!(
+                    "go.set: argument 3 (image): '{}' is not an atlas or tile source the game has loaded (loaded: {})",
+                    name_of(value),
+                    loaded.join(", ")
+                ));
+            };
+            match w.sprites.set_image(i, &atlas) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
         })
     }
 

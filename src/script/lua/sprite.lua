@@ -1,5 +1,6 @@
 -- The `sprite` namespace and sprite-component properties for go.get/go.set/go.animate (`tint`,
--- `size`, `scale` and their .x/.y/.z/.w, `cursor`, `playback_rate`; `animation` and `image`
+-- `size`, `scale`, `slice9` and their .x/.y/.z/.w, `cursor`, `playback_rate`, the constants of
+-- a custom material as vector4s; `image` set to an atlas path the game has loaded; `animation`
 -- read only). As in Defold, play_flipbook and the flips are messages to the component: they
 -- apply at the next dispatch, right after the calling function.
 local ffi = require("ffi")
@@ -17,17 +18,28 @@ local props = {}
 S.component_kinds[SPRITE] = props
 
 local KIND = { tint = "vector4", size = "vector3", scale = "vector3", cursor = "number", playback_rate = "number",
-  animation = "hash", image = "hash" }
+  animation = "hash", image = "hash", slice9 = "vector4" }
 local s4 = vm.vector4_t()
+local u1 = ffi.new("uint32_t[1]")
 
 local function split(name)
   local base, c = name:match("^(.-)%.([xyzw])$")
   return base or name, c
 end
 
-local function kind_of(name)
-  local base, c = split(name)
+-- The kind of a property before any component part: its own, else vector4 for a constant of
+-- the sprite's custom material (Defold's SetMaterialConstant fallback), else nil.
+local function base_kind(slot, comp, base)
   local k = KIND[base]
+  if k ~= nil then return k end
+  check(F.sprite_has_constant(ctx, slot, comp, hash(base).h, u1))
+  if u1[0] ~= 0 then return "vector4" end
+  return nil
+end
+
+local function kind_of(slot, comp, name)
+  local base, c = split(name)
+  local k = base_kind(slot, comp, base)
   if k == nil then return nil end
   if c then
     if (k == "vector4") or (k == "vector3" and c ~= "w") then return "number" end
@@ -36,36 +48,50 @@ local function kind_of(name)
   return k
 end
 
-function props.kind(slot, comp, name) return kind_of(name) end
+function props.kind(slot, comp, name) return kind_of(slot, comp, name) end
 
 local function no_property(where_text, name)
   fail(string.format("'%s' does not have any property called '%s'", where_text, name))
 end
 
 function props.get(slot, comp, name, where_text)
-  local k = kind_of(name)
+  local k = kind_of(slot, comp, name)
   if k == nil then no_property(where_text, name) end
   if k == "hash" then
     local h = F.sprite_hash_get(ctx, slot, comp, hash(name).h)
-    if h == 0 then S.fail_last() end
+    -- 0 is an error, except a sprite's `animation` after `image` named an atlas without its
+    -- flipbook (Defold's hash 0): then the sprite itself must be there.
+    if h == 0 and (name ~= "animation" or F.sprite_prop_get(ctx, slot, comp, hash("tint").h, s4) ~= 0) then
+      S.fail_last()
+    end
     return S.hash_of_u64(h)
   end
   local base, c = split(name)
   check(F.sprite_prop_get(ctx, slot, comp, hash(base).h, s4))
   if c then return s4[c] end
-  local bk = KIND[base]
+  local bk = KIND[base] or "vector4"
   if bk == "number" then return s4.x end
   if bk == "vector3" then return vm.vector3(s4.x, s4.y, s4.z) end
   return vm.vector4(s4.x, s4.y, s4.z, s4.w)
 end
 
 function props.set(slot, comp, name, value, where_text)
-  local k = kind_of(name)
+  local k = kind_of(slot, comp, name)
   if k == nil then no_property(where_text, name) end
   local function wrong(t) fail(string.format("the property '%s' of '%s' must be a %s", name, where_text, t)) end
+  if name == "image" then
+    -- Defold takes the atlas as a resource hash (`go.property("a", resource.atlas(...))`);
+    -- Sinew takes the path's hash (or the path) of an atlas the game has loaded.
+    if type(value) ~= "string" and not istype(hash_t, value) then
+      fail(string.format("go.set: argument 3 (image) must be a hash or string naming an atlas, got %s",
+        S.type_name(value)))
+    end
+    check(F.sprite_image_set(ctx, slot, comp, S.to_hash(value, "go.set", 3).h))
+    return
+  end
   if k == "hash" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
   local base, c = split(name)
-  local bk = KIND[base]
+  local bk = KIND[base] or "vector4"
   check(F.sprite_prop_get(ctx, slot, comp, hash(base).h, s4))
   if c or bk == "number" then
     if type(value) ~= "number" then wrong("number") end
