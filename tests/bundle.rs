@@ -83,36 +83,21 @@ fn the_bundled_demo_runs_alone_as_sinew_run_does() {
     // The same picture and the same printed output for a replayed session.
     let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/demo_session.jsonl");
     let replay = replay.to_str().expect("utf-8");
-    let bundled_png = tmp.path().join("bundled.png");
-    let b = play(
-        &exe,
-        &[
-            "--headless",
-            "--frames",
-            "380",
-            "--size",
-            "480x270",
-            "--replay",
-            replay,
-            "--screenshot",
-            bundled_png.to_str().expect("utf-8"),
-        ],
-    );
+    // The same session both ways: 380 frames of the recorded replay at 480x270.
+    let session = |png: &Path| -> Vec<String> {
+        ["--headless", "--frames", "380", "--size", "480x270", "--replay", replay, "--screenshot"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain([png.to_str().expect("utf-8").to_string()])
+            .collect()
+    };
+    let (bundled_png, run_png) = (tmp.path().join("bundled.png"), tmp.path().join("run.png"));
+    let args = session(&bundled_png);
+    let b = play(&exe, &args.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(b.status, 0, "{}", b.show());
-    let run_png = tmp.path().join("run.png");
-    let r = sinew(&[
-        "run",
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "380",
-        "--size",
-        "480x270",
-        "--replay",
-        replay,
-        "--screenshot",
-        run_png.to_str().expect("utf-8"),
-    ]);
+    let args = session(&run_png);
+    let run_args: Vec<&str> = ["run", "--no-watch"].into_iter().chain(args.iter().map(String::as_str)).collect();
+    let r = sinew(&run_args);
     assert_eq!(r.status, 0, "{}", r.show());
     assert_eq!(b.stdout, r.stdout, "the same printed output");
     assert!(b.stdout.contains("gem 1 picked up"), "{}", b.show());
