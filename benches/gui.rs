@@ -118,7 +118,10 @@ fn bench_via_gui_animate(c: &mut Criterion) {
         r#"{ "name": "main", "objects": [ { "id": "ui", "components": [ { "id": "hud", "type": "gui", "gui": "/main/b.gui" } ] } ] }"#,
     );
     // Two layers, as a Defold scene groups nodes to batch them: boxes, then text.
-    write("main/b.gui", r#"{ "script": "/main/b.gui_script", "layers": [{ "name": "boxes" }, { "name": "text" }], "nodes": [] }"#);
+    write(
+        "main/b.gui",
+        r#"{ "script": "/main/b.gui_script", "layers": [{ "name": "boxes" }, { "name": "text" }], "nodes": [] }"#,
+    );
     write(
         "main/b.gui_script",
         &format!(
