@@ -17,6 +17,32 @@ pub struct MaterialDesc {
     pub fragment_constants: Option<OrderedMap<[f32; 4]>>,
     #[serde(default)]
     pub samplers: Option<OrderedMap<SamplerDesc>>,
+    /// Engine matrices a Defold material declares under its own names (`view_proj` as
+    /// CONSTANT_TYPE_VIEWPROJ in Defold's built-in sprite material): (the shader's name, the
+    /// name Sinew feeds). The renderer renames them in the shader sources, so a material copied
+    /// from Defold runs unchanged.
+    #[serde(skip)]
+    pub renamed: Vec<(String, String)>,
+}
+
+/// `source` with every identifier `from` (a whole word: not a part of a longer name) made `to`.
+pub fn rename_identifier(source: &str, from: &str, to: &str) -> String {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(source.len());
+    let mut rest = source;
+    while let Some(i) = rest.find(from) {
+        let before = rest[..i].chars().next_back();
+        let after = rest[i + from.len()..].chars().next();
+        out.push_str(&rest[..i]);
+        if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            out.push_str(from);
+        } else {
+            out.push_str(to);
+        }
+        rest = &rest[i + from.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -67,5 +93,20 @@ impl MaterialDesc {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod rename_tests {
+    use super::rename_identifier;
+
+    #[test]
+    fn only_whole_identifiers_are_renamed() {
+        let src = "uniform mat4 view_proj;\nvoid main() { gl_Position = view_proj * p; float my_view_proj = 1.0; view_proj2; }";
+        assert_eq!(
+            rename_identifier(src, "view_proj", "mtx_viewproj"),
+            "uniform mat4 mtx_viewproj;\nvoid main() { gl_Position = mtx_viewproj * p; float my_view_proj = 1.0; view_proj2; }"
+        );
+        assert_eq!(rename_identifier("", "a", "b"), "");
     }
 }

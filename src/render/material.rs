@@ -57,8 +57,11 @@ impl Material {
         let desc = parse_material(resource, &read(resource)?)?;
         let vp = json::resource_path(&desc.vertex_program, resource)?;
         let fp = json::resource_path(&desc.fragment_program, resource)?;
-        let vs = read(&vp)?;
-        let fs = read(&fp)?;
+        let (mut vs, mut fs) = (read(&vp)?, read(&fp)?);
+        for (from, to) in &desc.renamed {
+            vs = crate::project::material::rename_identifier(&vs, from, to);
+            fs = crate::project::material::rename_identifier(&fs, from, to);
+        }
         Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), ubo_alignment)
     }
 

@@ -60,8 +60,9 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
     };
     let vertex_program = program("vertex_program", &mut p);
     let fragment_program = program("fragment_program", &mut p);
-    let vertex_constants = constants(&r, "vertex_constants", &mut p);
-    let fragment_constants = constants(&r, "fragment_constants", &mut p);
+    let mut renamed = Vec::new();
+    let vertex_constants = constants(&r, "vertex_constants", &mut p, &mut renamed);
+    let fragment_constants = constants(&r, "fragment_constants", &mut p, &mut renamed);
     let mut samplers = Vec::new();
     for f in r.all("samplers") {
         let Some(m) = message(f, "a sampler", &mut p) else { continue };
@@ -104,14 +105,20 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
             vertex_constants: Some(OrderedMap(vertex_constants)),
             fragment_constants: Some(OrderedMap(fragment_constants)),
             samplers: Some(OrderedMap(samplers)),
+            renamed,
         }),
         _ => Err(super::joined(p.0)),
     }
 }
 
-/// The user constants (name and default) of one list; engine matrices are checked for their
-/// standard names and left to the renderer.
-fn constants(r: &Reader, list: &'static str, p: &mut Problems) -> Vec<(String, [f32; 4])> {
+/// The user constants (name and default) of one list; engine matrices under other names than
+/// Sinew's go into `renamed` (the renderer renames them in the shaders).
+fn constants(
+    r: &Reader,
+    list: &'static str,
+    p: &mut Problems,
+    renamed: &mut Vec<(String, String)>,
+) -> Vec<(String, [f32; 4])> {
     let mut out = Vec::new();
     for f in r.all(list) {
         let Some(m) = message(f, "a constant", p) else { continue };
@@ -125,8 +132,12 @@ fn constants(r: &Reader, list: &'static str, p: &mut Problems) -> Vec<(String, [
             }
             out.push((name.to_string(), value));
         } else if let Some((_, standard)) = MATRICES.iter().find(|(t, _)| *t == ty) {
-            if name != *standard {
-                p.at(&nf.at, format!("constant '{name}' ({ty}): Sinew binds this matrix as '{standard}'; rename it in the material and shader"));
+            let valid = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && name.chars().next().is_some_and(|c| !c.is_ascii_digit());
+            if !valid {
+                p.at(&nf.at, format!("constant '{name}' ({ty}): not a GLSL name"));
+            } else if name != *standard && !renamed.iter().any(|(n, _)| n == name) {
+                renamed.push((name.to_string(), standard.to_string()));
             }
         } else {
             p.at(&nf.at, format!("constant '{name}': {ty} constants are not supported yet"));
@@ -153,10 +164,17 @@ mod tests {
     }
 
     #[test]
-    fn matrices_under_other_names_and_typos_are_refused() {
-        let text = "vertex_program: \"/a.vp\"\nfragment_program: \"/a.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\nsamplerz {}\n";
+    fn matrices_under_defold_names_are_renamed_and_typos_are_refused() {
+        let ok = "vertex_program: \"/a.vp\"\nfragment_program: \"/a.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\n";
+        let m = parse("/a.material", ok).unwrap();
+        assert_eq!(m.renamed, vec![("view_proj".to_string(), "mtx_viewproj".to_string())]);
+        assert!(m.constants().is_empty(), "an engine matrix is no user constant");
+        let text = "vertex_program: \"/a.vp\"\nfragment_program: \"/a.fp\"\nvertex_constants {\n  name: \"view proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\nsamplerz {}\n";
         let e = parse("/a.material", text).unwrap_err().to_string();
-        assert!(e.starts_with("/a.material:4:3: constant 'view_proj' (CONSTANT_TYPE_VIEWPROJ): Sinew binds this matrix as 'mtx_viewproj'"), "{e}");
+        assert!(
+            e.starts_with("/a.material:4:3: constant 'view proj' (CONSTANT_TYPE_VIEWPROJ): not a GLSL name"),
+            "{e}"
+        );
         assert!(e.contains("/a.material:7:1: unknown field `samplerz` in a material"), "{e}");
         let e = parse("/a.material", "vertex_program: \"/a.vp\"\n").unwrap_err();
         assert!(e.message.contains("needs `fragment_program`"), "{e}");
