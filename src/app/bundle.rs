@@ -10,7 +10,6 @@ use super::run::{RunOptions, run};
 use crate::project::Resources;
 use crate::project::archive::{self, Archive};
 use crate::project::settings;
-use std::collections::BTreeSet;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -25,20 +24,13 @@ pub fn executable_name(title: &str) -> String {
     if name.is_empty() { "game".into() } else { name }
 }
 
-/// The resource paths the game reaches from its main collection, found without running it
-/// (`crate::project::reachable`); `Err` with every problem when the game does not load.
-pub fn reachable(dir: &Path) -> Result<BTreeSet<String>, String> {
-    let res = Resources::open_dir(dir).map_err(|e| e.to_string())?;
-    crate::project::reachable::reachable(&res).map(|v| v.into_iter().collect()).map_err(|p| p.join("\n"))
-}
-
 /// The licences of what a bundle holds, as one text.
 fn licences() -> String {
     let font = crate::project::resources::builtin("/builtins/fonts/DejaVuSans.LICENSE")
         .map(|b| String::from_utf8_lossy(b).into_owned())
         .unwrap_or_default();
     format!(
-        "This game runs on Sinew (https://sinew.dev), a runtime for Defold-style games.\n\n\
+        "This game runs on Sinew, a runtime for Defold-style games.\n\n\
          Inside the executable:\n\
          - LuaJIT, (c) Mike Pall, MIT licence (https://luajit.org/luajit.html).\n\
          - Rust crates, each under its own licence (MIT or Apache-2.0 for most; see Cargo.lock of the Sinew \
@@ -66,7 +58,7 @@ fn bundle_inner(project: &Path, out: &Path, single_file: bool) -> Result<String,
     }
     let res = Resources::open_dir(project).map_err(|e| e.to_string())?;
     let title = settings::load_settings(&res).map_err(|e| e.to_string())?.title;
-    let files = reachable(project)?;
+    let files = crate::project::reachable::reachable(&res).map_err(|p| p.join("\n"))?;
     let mut packed = Vec::with_capacity(files.len());
     for p in &files {
         packed.push((p.clone(), res.read(p, None).map_err(|e| e.to_string())?));
@@ -83,10 +75,7 @@ fn bundle_inner(project: &Path, out: &Path, single_file: bool) -> Result<String,
     if single_file {
         let mut f = std::fs::OpenOptions::new().append(true).open(&target).map_err(|e| write_err(&target, e))?;
         use std::io::Write;
-        f.write_all(&pak)
-            .and_then(|_| f.write_all(&(pak.len() as u64).to_le_bytes()))
-            .and_then(|_| f.write_all(archive::TRAILER))
-            .map_err(|e| write_err(&target, e))?;
+        f.write_all(&pak).and_then(|_| f.write_all(&archive::trailer(pak.len()))).map_err(|e| write_err(&target, e))?;
     } else {
         let path = pak_beside(&target);
         std::fs::write(&path, &pak).map_err(|e| write_err(&path, e))?;
@@ -116,12 +105,12 @@ pub fn bundled_game() -> Option<Result<Archive, String>> {
     let mut f = std::fs::File::open(&exe).ok()?;
     let len = f.metadata().ok()?.len();
     let mut tail = [0u8; 16];
-    let appended = len >= 16
-        && f.seek(SeekFrom::End(-16)).is_ok()
-        && f.read_exact(&mut tail).is_ok()
-        && &tail[8..] == archive::TRAILER;
-    if appended {
-        let size = u64::from_le_bytes(tail[..8].try_into().ok()?);
+    let appended = if len >= 16 && f.seek(SeekFrom::End(-16)).is_ok() && f.read_exact(&mut tail).is_ok() {
+        archive::trailer_len(&tail)
+    } else {
+        None
+    };
+    if let Some(size) = appended {
         let name = exe.display().to_string();
         let Some(start) = (len - 16).checked_sub(size) else {
             return Some(Err(format!("{name}: the appended game archive claims {size} bytes (truncated)")));

@@ -59,7 +59,7 @@ pub fn apply<H: ScriptFactory + super::ScriptHooks>(
 ) -> Result<Applied, Vec<String>> {
     let mut done = Applied::default();
     let old_by: HashMap<&str, &ObjectSpec> = old.objects.iter().map(|o| (o.path.as_str(), o)).collect();
-    let new_paths: std::collections::HashSet<&str> = new.objects.iter().map(|o| o.path.as_str()).collect();
+    let new_by: HashMap<&str, &ObjectSpec> = new.objects.iter().map(|o| (o.path.as_str(), o)).collect();
     let slot_of = |path: &str| world.borrow().scene.find(hash_str(path));
 
     // Gone from the file, or made again: deleted now (`final` runs), so the same ids can be
@@ -69,7 +69,7 @@ pub fn apply<H: ScriptFactory + super::ScriptHooks>(
         let mut w = world.borrow_mut();
         for o in &old.objects {
             let Some(slot) = w.scene.find(hash_str(&o.path)) else { continue };
-            let rebuilt = match new.objects.iter().find(|n| n.path == o.path) {
+            let rebuilt = match new_by.get(o.path.as_str()) {
                 None => {
                     done.removed += 1;
                     true
@@ -131,8 +131,6 @@ pub fn apply<H: ScriptFactory + super::ScriptHooks>(
             done.reparented += 1;
         }
     }
-    // Objects the file no longer has are gone; new scripts start.
-    debug_assert!(old.objects.iter().all(|o| new_paths.contains(o.path.as_str()) || slot_of(&o.path).is_none()));
     hooks.init_new();
     Ok(done)
 }

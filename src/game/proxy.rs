@@ -11,9 +11,8 @@
 //!   the objects update and draw; `disable`: their components stop drawing;
 //! - `final`: the objects are deleted (`final` runs); `unload`: `final` if needed, then
 //!   `proxy_unloaded`;
-//! - `set_time_step {factor, mode}`: the world's scripts, timers and tweens run at `factor`
-//!   times the frame's dt (mode 0, continuous; mode 1 discrete: a whole frame every 1/factor
-//!   frames).
+//! - `set_time_step {factor, mode}`: checked and stored; the world still runs at the game's
+//!   speed (docs/proxies.md, "Not yet").
 use super::{ScriptHooks, World};
 use crate::base::hash::{Hash, hash_remembered, name_of};
 use crate::project::{CollectionSpec, ProxySpec};
@@ -38,10 +37,8 @@ pub struct Proxy {
     pub socket: Hash,
     pub state: State,
     pub alive: bool,
-    /// `set_time_step`: the factor and whether it is discrete.
+    /// `set_time_step`: the factor and whether it is discrete (stored, not applied yet).
     pub time_step: (f32, bool),
-    /// Discrete time steps: frames counted toward the next whole one.
-    pub discrete_acc: f32,
 }
 
 /// One message to a proxy, waiting for [`process`].
@@ -104,7 +101,6 @@ impl ProxyWorld {
             state: State::Unloaded,
             alive: true,
             time_step: (1.0, false),
-            discrete_acc: 0.0,
         });
         Ok((self.list.len() - 1) as u32)
     }
@@ -116,11 +112,6 @@ impl ProxyWorld {
 
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
-    }
-
-    /// The dt factor of objects in `socket` this frame (1 outside proxied worlds).
-    pub fn time_factor(&self, socket: Hash) -> f32 {
-        self.list.iter().find(|p| p.alive && p.socket == socket).map_or(1.0, |p| p.time_step.0)
     }
 }
 
@@ -181,14 +172,9 @@ fn set_enabled(w: &mut World, socket: Hash, on: bool) {
 
 /// Runs the queued proxy messages (see the module's documentation).
 pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
-    loop {
-        let next = {
-            let mut w = world.borrow_mut();
-            if w.proxies.pending.is_empty() {
-                return;
-            }
-            w.proxies.pending.remove(0)
-        };
+    // Only dispatch queues here, and it does not run during this: the whole queue at once.
+    let batch = std::mem::take(&mut world.borrow_mut().proxies.pending);
+    for next in batch {
         let i = next.proxy as usize;
         let (state, alive, socket, me) = {
             let w = world.borrow();
@@ -254,10 +240,7 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             };
             match (num("factor"), num("mode").unwrap_or(0.0)) {
                 (Some(f), mode) if f.is_finite() && f >= 0.0 => {
-                    let mut w = world.borrow_mut();
-                    let p = &mut w.proxies.list[i];
-                    p.time_step = (f, mode == 1.0);
-                    p.discrete_acc = 0.0;
+                    world.borrow_mut().proxies.list[i].time_step = (f, mode == 1.0);
                 }
                 _ => log::error!("set_time_step needs a 'factor' >= 0 (and 'mode' 0 or 1)"),
             }

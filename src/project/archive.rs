@@ -130,15 +130,21 @@ pub fn write(files: &[(String, Vec<u8>)]) -> Vec<u8> {
     out
 }
 
-/// The archive appended to `exe` (the bytes of an executable), if its end says there is one.
-pub fn appended(exe: &[u8]) -> Option<&[u8]> {
-    let n = exe.len();
-    if n < 16 || &exe[n - 8..] != TRAILER {
+/// The 16 bytes written after an archive appended to an executable: its length, then [`TRAILER`].
+pub fn trailer(archive_len: usize) -> [u8; 16] {
+    let mut t = [0u8; 16];
+    t[..8].copy_from_slice(&(archive_len as u64).to_le_bytes());
+    t[8..].copy_from_slice(TRAILER);
+    t
+}
+
+/// The archive length the last 16 bytes of a file announce, when they are a [`trailer`] (the
+/// reader checks it against the file's size).
+pub fn trailer_len(tail: &[u8; 16]) -> Option<u64> {
+    if &tail[8..] != TRAILER {
         return None;
     }
-    let len = u64::from_le_bytes(exe[n - 16..n - 8].try_into().ok()?);
-    let start = (n as u64 - 16).checked_sub(len)? as usize;
-    Some(&exe[start..n - 16])
+    Some(u64::from_le_bytes(tail[..8].try_into().ok()?))
 }
 
 #[cfg(test)]
@@ -189,16 +195,9 @@ mod tests {
 
     #[test]
     fn an_appended_archive_is_found_by_its_trailer() {
-        let mut exe = b"\x7fELF pretend executable".to_vec();
-        assert!(appended(&exe).is_none());
+        let plain: [u8; 16] = *b"pretend ELF tail";
+        assert!(trailer_len(&plain).is_none());
         let pak = sample();
-        exe.extend_from_slice(&pak);
-        exe.extend_from_slice(&(pak.len() as u64).to_le_bytes());
-        exe.extend_from_slice(TRAILER);
-        assert_eq!(appended(&exe), Some(&pak[..]));
-        // A trailer claiming more than the file holds finds nothing.
-        let n = exe.len();
-        exe[n - 16..n - 8].copy_from_slice(&u64::MAX.to_le_bytes());
-        assert!(appended(&exe).is_none());
+        assert_eq!(trailer_len(&trailer(pak.len())), Some(pak.len() as u64));
     }
 }

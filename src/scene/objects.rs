@@ -105,8 +105,8 @@ pub struct Scene {
     /// The URL socket of each object's world: 0 for the main collection's, else the name hash of
     /// the collection a proxy loaded (`level:/hero`). Ids are unique per socket.
     pub socket: Vec<Hash>,
-    /// The socket new objects get ([`Scene::with_socket`] sets it while a proxy's collection or a
-    /// factory of a proxied object spawns).
+    /// The socket new objects get (set while a proxy's collection or a factory of a proxied
+    /// object spawns).
     spawn_socket: Hash,
     /// Index into `prefixes`: the collection path used to resolve relative ids.
     pub prefix: Vec<u32>,
@@ -274,20 +274,12 @@ impl Scene {
         self.by_id.get(&key(socket, id)).copied()
     }
 
-    /// Runs `f` with new objects spawning into the world of `socket`.
-    pub fn with_socket<T>(&mut self, socket: Hash, f: impl FnOnce(&mut Scene) -> T) -> T {
-        let before = std::mem::replace(&mut self.spawn_socket, socket);
-        let out = f(self);
-        self.spawn_socket = before;
-        out
-    }
-
     /// The socket new objects get now.
     pub fn spawn_socket(&self) -> Hash {
         self.spawn_socket
     }
 
-    /// Sets the socket new objects get (see [`Scene::with_socket`] for a scoped change).
+    /// Sets the socket new objects get; the caller puts the previous one back.
     pub fn set_spawn_socket(&mut self, socket: Hash) {
         self.spawn_socket = socket;
     }

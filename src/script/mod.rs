@@ -262,6 +262,7 @@ impl ScriptHost {
         t.set("go_properties", props)?;
         t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
         t.set("message_keys", lua.create_sequence_from(crate::scene::message::KEYS.iter().copied())?)?;
+        t.set("gui_constants", lua.create_table_from(api::gui::CONSTANTS.iter().copied())?)?;
         t.set("K", lua.create_table_from(boundary::constants())?)?;
         t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
         let read_res = res.clone();

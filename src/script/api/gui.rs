@@ -50,6 +50,37 @@ pub mod flag {
     pub const CLIPPING_INVERTED: i32 = 5;
 }
 
+/// Defold's `gui.*` enum constants (gui_ddf.proto's enums), the one list: Lua's `gui` table gets
+/// them from here (`R.gui_constants`), and a setter accepts what [`set_choice`] takes.
+pub const CONSTANTS: &[(&str, i32)] = &[
+    ("PIVOT_CENTER", 0),
+    ("PIVOT_N", 1),
+    ("PIVOT_NE", 2),
+    ("PIVOT_E", 3),
+    ("PIVOT_SE", 4),
+    ("PIVOT_S", 5),
+    ("PIVOT_SW", 6),
+    ("PIVOT_W", 7),
+    ("PIVOT_NW", 8),
+    ("ANCHOR_NONE", 0),
+    ("ANCHOR_LEFT", 1),
+    ("ANCHOR_RIGHT", 2),
+    ("ANCHOR_TOP", 1),
+    ("ANCHOR_BOTTOM", 2),
+    ("ADJUST_FIT", 0),
+    ("ADJUST_ZOOM", 1),
+    ("ADJUST_STRETCH", 2),
+    ("BLEND_ALPHA", 0),
+    ("BLEND_ADD", 1),
+    ("BLEND_ADD_ALPHA", 2),
+    ("BLEND_MULT", 3),
+    ("BLEND_SCREEN", 4),
+    ("CLIPPING_MODE_NONE", 0),
+    ("CLIPPING_MODE_STENCIL", 2),
+    ("SIZE_MODE_MANUAL", 0),
+    ("SIZE_MODE_AUTO", 1),
+];
+
 /// The `which` of `gui_get_enum`/`gui_set_enum`; values are Defold's `gui.*` constants.
 pub mod choice {
     pub const PIVOT: i32 = 0;
@@ -669,6 +700,12 @@ crate::export! {
             Err(e) => fail(e),
         });
         v
+    }
+
+    /// 1 when enum property `which` takes the value `v` (a `gui.*` constant), else 0: the
+    /// setters' argument check, from the same match that sets the value.
+    fn gui_enum_accepts(which: i32, v: i32) -> i32 {
+        i32::from(set_choice(&mut crate::project::gui::scene::default_node(NodeKind::Box), which, v).is_ok())
     }
 
     fn gui_set_enum(ctx: Ctx, inst: u32, node: u32, which: i32, v: i32) -> i32 {

@@ -300,22 +300,11 @@ function gui.cancel_animation(h, property)
 end
 
 
--- Defold's constants (gui_ddf.proto's enums, as `gui.*` numbers).
-local CONSTS = {
-  PIVOT_CENTER = 0, PIVOT_N = 1, PIVOT_NE = 2, PIVOT_E = 3, PIVOT_SE = 4, PIVOT_S = 5, PIVOT_SW = 6,
-  PIVOT_W = 7, PIVOT_NW = 8,
-  ANCHOR_NONE = 0, ANCHOR_LEFT = 1, ANCHOR_RIGHT = 2, ANCHOR_TOP = 1, ANCHOR_BOTTOM = 2,
-  ADJUST_FIT = 0, ADJUST_ZOOM = 1, ADJUST_STRETCH = 2,
-  BLEND_ALPHA = 0, BLEND_ADD = 1, BLEND_ADD_ALPHA = 2, BLEND_MULT = 3, BLEND_SCREEN = 4,
-  CLIPPING_MODE_NONE = 0, CLIPPING_MODE_STENCIL = 2,
-  SIZE_MODE_MANUAL = 0, SIZE_MODE_AUTO = 1,
-}
-for k, v in pairs(CONSTS) do gui[k] = v end
+-- Defold's constants (gui_ddf.proto's enums, as `gui.*` numbers), from Rust (api/gui.rs CONSTANTS).
+for k, v in pairs(S.R.gui_constants) do gui[k] = v end
 
--- get/set of an enum property; `valid` lists the accepted constants (named in the error).
-local function enum_pair(prop, which, valid, expected)
-  local ok = {}
-  for _, v in ipairs(valid) do ok[v] = true end
+-- get/set of an enum property; Rust says which values it takes (`expected` names them).
+local function enum_pair(prop, which, expected)
   gui["get_" .. prop] = function(h)
     local fname = "gui.get_" .. prop
     h = node_arg(fname, h)
@@ -326,17 +315,19 @@ local function enum_pair(prop, which, valid, expected)
   gui["set_" .. prop] = function(h, v)
     local fname = "gui.set_" .. prop
     h = node_arg(fname, h)
-    if type(v) ~= "number" or not ok[v] then argerr(fname, 2, expected, v) end
+    if type(v) ~= "number" or v % 1 ~= 0 or v < 0 or v > 255 or F.gui_enum_accepts(which, v) == 0 then
+      argerr(fname, 2, expected, v)
+    end
     check(F.gui_set_enum(ctx, h.i, h.n, which, v))
   end
 end
-enum_pair("pivot", K.GUI_PIVOT, { 0, 1, 2, 3, 4, 5, 6, 7, 8 }, "gui.PIVOT_*")
-enum_pair("xanchor", K.GUI_XANCHOR, { 0, 1, 2 }, "gui.ANCHOR_NONE, ANCHOR_LEFT or ANCHOR_RIGHT")
-enum_pair("yanchor", K.GUI_YANCHOR, { 0, 1, 2 }, "gui.ANCHOR_NONE, ANCHOR_TOP or ANCHOR_BOTTOM")
-enum_pair("adjust_mode", K.GUI_ADJUST_MODE, { 0, 1, 2 }, "gui.ADJUST_*")
-enum_pair("blend_mode", K.GUI_BLEND_MODE, { 0, 1, 2, 3, 4 }, "gui.BLEND_*")
-enum_pair("clipping_mode", K.GUI_CLIPPING_MODE, { 0, 2 }, "gui.CLIPPING_MODE_*")
-enum_pair("size_mode", K.GUI_SIZE_MODE, { 0, 1 }, "gui.SIZE_MODE_*")
+enum_pair("pivot", K.GUI_PIVOT, "gui.PIVOT_*")
+enum_pair("xanchor", K.GUI_XANCHOR, "gui.ANCHOR_NONE, ANCHOR_LEFT or ANCHOR_RIGHT")
+enum_pair("yanchor", K.GUI_YANCHOR, "gui.ANCHOR_NONE, ANCHOR_TOP or ANCHOR_BOTTOM")
+enum_pair("adjust_mode", K.GUI_ADJUST_MODE, "gui.ADJUST_*")
+enum_pair("blend_mode", K.GUI_BLEND_MODE, "gui.BLEND_*")
+enum_pair("clipping_mode", K.GUI_CLIPPING_MODE, "gui.CLIPPING_MODE_*")
+enum_pair("size_mode", K.GUI_SIZE_MODE, "gui.SIZE_MODE_*")
 gui.get_clipping_visible = flag_get("gui.get_clipping_visible", K.GUI_CLIPPING_VISIBLE)
 gui.set_clipping_visible = flag_set("gui.set_clipping_visible", K.GUI_CLIPPING_VISIBLE)
 gui.get_clipping_inverted = flag_get("gui.get_clipping_inverted", K.GUI_CLIPPING_INVERTED)
