@@ -365,6 +365,27 @@ fn stats_prints_one_json_line() {
     }
 }
 
+/// `--stats` says where start-up went (issue 40): each step's milliseconds, adding up to the
+/// total to the first frame, and the peak resident memory.
+#[test]
+fn stats_break_down_the_start_up_and_say_the_peak_memory() {
+    let p = one_script("stats-startup", "function update(self) end");
+    let r = run_project(p.path(), 2, &["--stats"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let line = r.stderr.lines().find(|l| l.starts_with('{')).expect("stats line");
+    let v: serde_json::Value = serde_json::from_str(line).expect("json");
+    let steps = ["resources", "load_and_init", "gl_context", "renderer", "audio_and_watcher", "first_frame"];
+    let mut sum = 0.0;
+    for step in steps {
+        let ms = v["startup"][format!("{step}_ms")].as_f64().unwrap_or(-1.0);
+        assert!(ms >= 0.0, "{step}: {line}");
+        sum += ms;
+    }
+    let total = v["startup"]["total_ms"].as_f64().expect("total");
+    assert!((sum - total).abs() < 1e-6 && total > 0.0, "the steps add up to the total: {line}");
+    assert!(v["peak_rss_mib"].as_f64().is_some_and(|m| m > 1.0), "{line}");
+}
+
 #[test]
 fn bad_usage_exits_2() {
     for args in [&["run", "--frames", "x"][..], &["run", "--size", "10"], &["fly"], &["run", "--fixed-dt", "-1"]] {

@@ -83,6 +83,15 @@ fn lua_api_proxy() {
     assert_eq!(r.stdout.matches("level hero final").count(), 3, "{}", r.show());
 }
 
+/// Collection proxies from Defold's own formats: a `.collectionproxy` file and an embedded
+/// `collectionproxy` in a Defold `.collection`, each loading its world.
+#[test]
+fn lua_api_proxy_from_defold_files() {
+    let p = committed("defold_proxy");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "defold_proxy");
+}
+
 /// The `camera` namespace and camera properties through go.get/go.set, against the formulas;
 /// light components' `color` and `intensity` through go.get/go.set/go.animate.
 #[test]
