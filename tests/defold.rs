@@ -12,9 +12,14 @@ fn example(name: &str) -> PathBuf {
 
 /// Runs an example `frames` frames at 60 Hz and returns its last frame.
 fn shot(name: &str, frames: &str, tmp: &TempDir) -> (Run, Image) {
+    shot_with(name, frames, &[], tmp)
+}
+
+/// [`shot`] with more arguments (a `--replay`).
+fn shot_with(name: &str, frames: &str, extra: &[&str], tmp: &TempDir) -> (Run, Image) {
     let png = tmp.path().join(format!("{name}.png"));
     let dir = example(name);
-    let r = sinew(&[
+    let mut args = vec![
         "run",
         dir.to_str().expect("utf-8"),
         "--headless",
@@ -25,7 +30,9 @@ fn shot(name: &str, frames: &str, tmp: &TempDir) -> (Run, Image) {
         "0.016666668",
         "--screenshot",
         png.to_str().expect("utf-8"),
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let r = sinew(&args);
     assert_eq!(r.status, 0, "{}", r.show());
     let img = Image::load_png(&png).expect("screenshot written");
     (r, img)
@@ -146,4 +153,39 @@ fn game_project_keys_reach_sys_get_config() {
     let r = run_project(p.path(), 3, &[]);
     assert_eq!(r.status, 0, "{}", r.show());
     assert!(r.stdout.contains("320\t64\tT\tdflt"), "{}", r.show());
+}
+
+/// collection/timestep: "speed up or slow down animations in a collection proxy by changing the
+/// time step". The game world's enemies ping-pong across the screen (720 px, INOUTQUAD, 5 s
+/// there and back) under a controller in the bootstrap world that posts `set_time_step` with
+/// its `speed` every frame; SPACE (heard in the game world through the proxy's focus) makes the
+/// controller animate `speed` from 1 to 3 in one second. One second after SPACE, the game world
+/// has lived 2 s (the integral of the speed) instead of 1: enemy1 is 92% of the way across
+/// (662 px) instead of 32% (230 px). Measured as the centre of enemy1's dark pixels in its row.
+#[test]
+fn timestep_example_speeds_up_its_proxy_world() {
+    let tmp = TempDir::new("defold-timestep");
+    let enemy1_x = |img: &Image| {
+        // enemy1 stands at y = 589 of 720: rows 110..160 from the top (below the instructions) hold only it.
+        let xs: Vec<u32> = (110..160)
+            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+            .filter(|&(x, y)| img.pixel(x, y).is_some_and(|p| p[0] < 120 && p[1] < 110 && p[2] < 140))
+            .map(|(x, _)| x)
+            .collect();
+        assert!(xs.len() > 200, "enemy1 is drawn ({} dark pixels)", xs.len());
+        xs.iter().map(|&x| f64::from(x)).sum::<f64>() / xs.len() as f64
+    };
+    let (_, plain) = shot("timestep", "62", &tmp);
+    let replay = tmp.path().join("space.replay");
+    std::fs::write(
+        &replay,
+        "{\"frame\": 2, \"type\": \"key\", \"input\": \"KEY_SPACE\", \"down\": true}\n\
+         {\"frame\": 3, \"type\": \"key\", \"input\": \"KEY_SPACE\", \"down\": false}\n",
+    )
+    .expect("replay");
+    let (_, fast) = shot_with("timestep", "62", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+    let (a, b) = (enemy1_x(&plain), enemy1_x(&fast));
+    println!("enemy1 at x = {a:.1} at speed 1, {b:.1} after SPACE");
+    assert!((a - 230.0).abs() < 25.0, "1 s of world time: enemy1 at {a:.1}, expected about 230");
+    assert!((b - 662.0).abs() < 25.0, "2 s of world time: enemy1 at {b:.1}, expected about 662");
 }

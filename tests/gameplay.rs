@@ -83,6 +83,19 @@ fn lua_api_proxy() {
     assert_eq!(r.stdout.matches("level hero final").count(), 3, "{}", r.show());
 }
 
+/// `set_time_step` on five worlds side by side: factor 1, 0.5 and 0 (continuous), 0.5
+/// discrete, and a world disabled while running; scripts' dt, timers, tweens and model
+/// animation follow each world's time (the checks are in the project's loader.script).
+#[test]
+fn lua_api_proxy_time_step() {
+    let p = committed("proxy_timestep");
+    std::fs::create_dir_all(p.path().join("models")).expect("models dir");
+    std::fs::write(p.path().join("models/wiggler.glb"), sinew::project::gltf::samples::wiggler()).expect("wiggler");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--size", "16x16", "--frames", "20", "--fixed-dt", "0.1"]);
+    assert_lua_passed(&r, "proxy_timestep");
+}
+
 /// Collection proxies from Defold's own formats: a `.collectionproxy` file and an embedded
 /// `collectionproxy` in a Defold `.collection`, each loading its world.
 #[test]

@@ -18,6 +18,32 @@ fn lines(r: &Run) -> Vec<&str> {
     r.stdout.lines().collect()
 }
 
+/// A loaded world hears input only through its proxy's object, as in Defold: before the
+/// loader acquires focus the world's own focus counts for nothing; after, the world's objects
+/// come right after the loader's scripts and a consumed action stops there; a disabled world
+/// hears nothing.
+#[test]
+fn a_proxy_world_hears_input_through_its_proxys_focus() {
+    let p = committed("proxy_input");
+    let r = replay(&p, "input.replay", "0.1", &["--size", "64x48"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let heard: Vec<&str> = lines(&r).into_iter().filter(|l| l.contains(" hash: [key_")).collect();
+    assert_eq!(
+        heard,
+        [
+            "below hash: [key_a]",
+            "loader hash: [key_c]",
+            "button hash: [key_c]",
+            "loader hash: [key_d]",
+            "button hash: [key_d]",
+            "loader hash: [key_e]",
+            "below hash: [key_e]",
+        ],
+        "{}",
+        r.show()
+    );
+}
+
 /// `window.set_listener` hears the window's focus, minimising and resizes, through `--replay`.
 #[test]
 fn window_listener_hears_focus_minimise_and_resize() {

@@ -411,16 +411,28 @@ impl TweenWorld {
 
     /// One frame of animation.
     pub fn update(&mut self, scene: &mut Scene, dt: f32) {
+        self.update_scaled(scene, dt, &[]);
+    }
+
+    /// One frame of animation where objects' time runs at their own rate: `scale[slot]` times
+    /// `dt` for the object in `slot` (a collection proxy's `set_time_step`; negative counts as
+    /// 0, a slot past the end as 1). An empty `scale` is [`update`](Self::update), whose short
+    /// way a scaled frame does not take.
+    pub fn update_scaled(&mut self, scene: &mut Scene, dt: f32, scale: &[f32]) {
         self.cells.clear_written();
         if !self.pending.is_empty() {
-            self.start_pass(scene, dt);
+            self.start_pass(scene, dt, scale);
         }
-        self.advance_pass(scene, dt);
+        if scale.is_empty() {
+            self.advance_pass(scene, dt);
+        } else {
+            self.advance_scaled(scene, dt, scale);
+        }
         self.euler.commit(scene);
         self.prune();
     }
 
-    fn start_pass(&mut self, scene: &mut Scene, dt: f32) {
+    fn start_pass(&mut self, scene: &mut Scene, dt: f32, scale: &[f32]) {
         let mut pending = std::mem::take(&mut self.pending);
         pending.retain(|&h| {
             let i = self.index[h as usize] as usize;
@@ -428,7 +440,7 @@ impl TweenWorld {
             if c.handle != h || t.flags & (PLAYING | STARTED) != PLAYING {
                 return false;
             }
-            if c.delay > dt {
+            if c.delay > scaled_dt(scale, self.keys[i].slot, dt) {
                 return true;
             }
             let from = target::read(scene, &mut self.euler, &self.cells, t.target);
@@ -490,6 +502,18 @@ impl TweenWorld {
         }
     }
 
+    /// [`advance_pass`](Self::advance_pass) with each record's own `dt`: every record the
+    /// general way, in record order.
+    fn advance_scaled(&mut self, scene: &mut Scene, dt: f32, scale: &[f32]) {
+        let table = easing::table();
+        let TweenWorld { tweens, cold, keys, stopped, curves, euler, cells, .. } = self;
+        for ((t, c), k) in tweens.iter_mut().zip(cold.iter_mut()).zip(keys.iter()) {
+            let mut v = 0.0;
+            advance_one(t, c, &mut v, scaled_dt(scale, k.slot, dt), table, curves);
+            finish_one(t, c, v, scene, euler, cells, stopped);
+        }
+    }
+
     /// Removes stopped records and queues the callbacks of those that had one.
     fn prune(&mut self) {
         let stopped = std::mem::take(&mut self.stopped);
@@ -532,6 +556,15 @@ impl TweenWorld {
         let mut stopped = stopped;
         stopped.clear();
         self.stopped = stopped;
+    }
+}
+
+/// The `dt` of the object in `slot` under a per-slot time scale (see [`TweenWorld::update_scaled`]).
+#[inline]
+pub fn scaled_dt(scale: &[f32], slot: u32, dt: f32) -> f32 {
+    match scale.get(slot as usize) {
+        Some(&k) => dt * k.max(0.0),
+        None => dt,
     }
 }
 

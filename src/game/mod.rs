@@ -53,6 +53,10 @@ pub trait ScriptHooks {
     /// Delivers each action to `targets` (script instances, top of the focus stack first,
     /// `input::actions::GROUP_END` after each object's) until an object consumes it.
     fn input(&mut self, _actions: &[input::ActionEvent], _text: &str, _targets: &[u32]) {}
+    /// Each object slot's time factor for this frame (`proxy::frame_time_scale`; empty: all 1,
+    /// negative: its world does not update). Lent for the frame: its end calls again with an
+    /// empty slice.
+    fn time_scale(&mut self, _scale: &[f32]) {}
     /// The frame's window events, `[WindowChange, width, height]` each (`window.set_listener`).
     fn window_events(&mut self, _events: &[[u32; 3]]) {}
     /// The runtime as the maker of scripts for objects spawned outside a script call (a
@@ -77,6 +81,16 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let t = Instant::now();
     // Objects spawned last frame start before anything else of this frame reaches them.
     hooks.init_new();
+    // Each object's time factor (collection proxies' `set_time_step`), lent to the scripts for
+    // the frame's passes and taken back at its end, so Lua never holds a stale address.
+    let scale = {
+        let w = &mut *world.borrow_mut();
+        proxy::frame_time_scale(w);
+        w.proxies.time_scale.clone()
+    };
+    if !scale.is_empty() {
+        hooks.time_scale(&scale);
+    }
     input::deliver(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     input::fixed_update(world, hooks, dt);
@@ -90,7 +104,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     hooks.before_tweens(dt);
     {
         let w = &mut *world.borrow_mut();
-        w.tweens.update(&mut w.scene, dt);
+        w.tweens.update_scaled(&mut w.scene, dt, &w.proxies.time_scale);
         w.gui.apply_tweens(&w.tweens.cells.values);
     }
     hooks.after_tweens();
@@ -116,6 +130,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     timing(Phase::Transforms, t.elapsed());
     sound::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
+    if !scale.is_empty() {
+        hooks.time_scale(&[]);
+    }
 }
 
 /// `model_animation_done {animation_id, playback}` from the model component: to the callback

@@ -11,8 +11,10 @@
 //!   the objects update and draw; `disable`: their components stop drawing;
 //! - `final`: the objects are deleted (`final` runs); `unload`: `final` if needed, then
 //!   `proxy_unloaded`;
-//! - `set_time_step {factor, mode}`: checked and stored; the world still runs at the game's
-//!   speed (docs/proxies.md, "Not yet").
+//! - `set_time_step {factor, mode}`: the world's time runs `factor` times the game's, scaled
+//!   every frame (mode 0) or as whole frames every `1 / factor` frames (mode 1); [`frame_time_scale`]
+//!   turns that into each object's factor for the frame, which scripts, timers, tweens, model
+//!   animation and sprite flipbooks take.
 use super::{ScriptHooks, World};
 use crate::base::hash::{Hash, hash_remembered, name_of};
 use crate::project::{CollectionSpec, ProxySpec};
@@ -37,8 +39,10 @@ pub struct Proxy {
     pub socket: Hash,
     pub state: State,
     pub alive: bool,
-    /// `set_time_step`: the factor and whether it is discrete (stored, not applied yet).
+    /// `set_time_step`: the factor and whether it is discrete.
     pub time_step: (f32, bool),
+    /// Discrete mode: the fraction of a frame the world is owed.
+    owed: f32,
 }
 
 /// One message to a proxy, waiting for [`process`].
@@ -47,12 +51,17 @@ struct Pending {
     id: Hash,
     sender: Url,
     data: Vec<u8>,
+    /// Sent to the proxy's own URL, not to its whole object (whose scripts may well take it).
+    direct: bool,
 }
 
 #[derive(Default)]
 pub struct ProxyWorld {
     pub list: Vec<Proxy>,
     pending: Vec<Pending>,
+    /// This frame's time factor of each object slot ([`frame_time_scale`]); empty when every
+    /// object runs at the game's speed, which keeps the per-frame passes on their fast paths.
+    pub time_scale: Vec<f32>,
 }
 
 struct Ids {
@@ -101,13 +110,15 @@ impl ProxyWorld {
             state: State::Unloaded,
             alive: true,
             time_step: (1.0, false),
+            owed: 0.0,
         });
         Ok((self.list.len() - 1) as u32)
     }
 
     /// Queues a message to proxy `i` (dispatch calls this; [`process`] runs it).
     pub fn message(&mut self, i: u32, m: &Message) {
-        self.pending.push(Pending { proxy: i, id: m.id, sender: m.sender, data: m.data.clone() });
+        let direct = m.receiver.fragment != 0;
+        self.pending.push(Pending { proxy: i, id: m.id, sender: m.sender, data: m.data.clone(), direct });
     }
 
     pub fn has_pending(&self) -> bool {
@@ -244,10 +255,72 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                 }
                 _ => log::error!("set_time_step needs a 'factor' >= 0 (and 'mode' 0 or 1)"),
             }
-        } else {
+        } else if next.direct {
             log::warn!("collectionproxy: message '{}' is not one a proxy takes", name_of(id));
         }
     }
+}
+
+/// This frame's time factor of one proxy's world: -1 while it is not enabled (Defold updates
+/// only enabled worlds: no script `update` at all), else its `set_time_step`. Discrete mode runs whole frames: the world is
+/// owed `factor` of a frame each frame and takes the whole frames it is owed.
+fn frame_factor(p: &mut Proxy) -> f32 {
+    if p.state != State::Enabled {
+        return -1.0;
+    }
+    let (f, discrete) = p.time_step;
+    if !discrete {
+        return f;
+    }
+    p.owed += f;
+    let whole = p.owed.floor();
+    p.owed -= whole;
+    whole
+}
+
+/// Fills [`ProxyWorld::time_scale`] for the frame about to run: each object's factor is its
+/// world's ([`frame_factor`]), 1 in the main world; negative where the world does not update
+/// (the passes that only scale time take it as 0). A world inside a world runs at its own
+/// factor times its holder's.
+pub fn frame_time_scale(w: &mut World) {
+    let World { proxies, scene, .. } = w;
+    proxies.time_scale.clear();
+    let mut worlds: Vec<(Hash, Hash, f32)> = Vec::new();
+    for p in proxies.list.iter_mut() {
+        if p.alive && p.state != State::Unloaded {
+            let holder = scene.socket.get(p.slot as usize).copied().unwrap_or(0);
+            worlds.push((p.socket, holder, frame_factor(p)));
+        }
+    }
+    if worlds.iter().all(|&(_, _, f)| f == 1.0) {
+        return;
+    }
+    // Nesting is shallow (a world per level of proxies): follow the holders up.
+    let factor_of = |socket: Hash| {
+        let mut f = 1.0;
+        let mut at = socket;
+        for _ in 0..worlds.len() {
+            match worlds.iter().find(|w| w.0 == at) {
+                Some(&(_, _, g)) if g < 0.0 => return -1.0,
+                Some(&(_, holder, g)) => {
+                    f *= g;
+                    at = holder;
+                }
+                None => break,
+            }
+        }
+        f
+    };
+    let mut last = (0, 1.0);
+    proxies.time_scale.extend(scene.socket.iter().map(|&s| {
+        if s == 0 {
+            return 1.0;
+        }
+        if s != last.0 {
+            last = (s, factor_of(s));
+        }
+        last.1
+    }));
 }
 
 /// The proxy of an object that is deleted: its world goes with it.

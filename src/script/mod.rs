@@ -99,6 +99,7 @@ struct Entries {
     input: Function,
     timers: Function,
     window_events: Function,
+    time_scale: Function,
 }
 
 pub struct ScriptHost {
@@ -192,6 +193,7 @@ impl ScriptHost {
                 input: e.get("input")?,
                 timers: e.get("timers")?,
                 window_events: e.get("window_events")?,
+                time_scale: e.get("time_scale")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -632,6 +634,12 @@ impl ScriptHooks for ScriptHost {
             targets.len(),
         );
         self.call_entry("input dispatch", &self.entries.input, args);
+    }
+    fn time_scale(&mut self, scale: &[f32]) {
+        // An address as a number, as for `input`; Lua keeps it until the next call, which comes
+        // at the end of the same frame (an empty slice) while `scale` still lives.
+        let args = (scale.as_ptr() as usize as f64, scale.len());
+        self.call_entry("the time step", &self.entries.time_scale, args);
     }
     fn window_events(&mut self, events: &[[u32; 3]]) {
         // An address as a number, as for `input`: Lua reads the slice only during this call.

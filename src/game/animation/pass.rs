@@ -70,13 +70,13 @@ fn live(inst: &ModelInstance) -> bool {
 /// Advances a live instance's layers (its report is kept for later); None for one the pass
 /// leaves alone.
 #[inline(always)]
-fn advance(inst: &mut ModelInstance, dt: f32) -> Option<(&mut AnimState, &mut Vec<f32>)> {
+fn advance<'a>(inst: &'a mut ModelInstance, dt: f32, scale: &[f32]) -> Option<(&'a mut AnimState, &'a mut Vec<f32>)> {
     if !live(inst) {
         return None;
     }
-    let ModelInstance { anim, weights, .. } = inst;
+    let ModelInstance { anim, weights, slot, .. } = inst;
     let anim = anim.as_mut()?;
-    anim.advance_into_own(dt);
+    anim.advance_into_own(crate::anim::tween::scaled_dt(scale, *slot, dt));
     Some((anim, weights))
 }
 
@@ -91,8 +91,10 @@ fn advance(inst: &mut ModelInstance, dt: f32) -> Option<(&mut AnimState, &mut Ve
 /// does a pool of one thread (`RAYON_NUM_THREADS=1`), and so do frames where one thread is faster
 /// (`base::parallel`: on this 2-core test machine it is, the pool sleeps through llvmpipe's
 /// long frames).
+/// `w.proxies.time_scale` gives each model its world's time (collection proxies).
 pub fn animate(w: &mut World, dt: f32) -> Report {
-    let World { models, scene, .. } = w;
+    let World { models, scene, proxies, .. } = w;
+    let scale = &proxies.time_scale[..];
     let mut animated = 0usize;
     let mut ik = false;
     for inst in models.instances.iter().filter(|m| live(m)) {
@@ -104,9 +106,9 @@ pub fn animate(w: &mut World, dt: f32) -> Report {
         !ik && animated >= PARALLEL_MIN_INSTANCES && models.bones_disjoint(scene) && models.pose_threads.parallel();
     let started = std::time::Instant::now();
     if parallel {
-        animate_parallel(models, scene, dt, &mut report);
+        animate_parallel(models, scene, dt, scale, &mut report);
     } else {
-        animate_serial(models, scene, dt, &mut report);
+        animate_serial(models, scene, dt, scale, &mut report);
     }
     if !ik && animated >= PARALLEL_MIN_INSTANCES {
         models.pose_threads.took(parallel, started.elapsed().as_secs_f64());
@@ -121,7 +123,7 @@ pub fn animate(w: &mut World, dt: f32) -> Report {
 /// instances that need nothing else of the scene, through one stream each (one fence per run);
 /// an instance that reads the scene (IK targets, which may be bones posed earlier in this pass,
 /// or bones posed by scripts) is finished between runs, after the fence.
-fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &mut Report) {
+fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[f32], report: &mut Report) {
     let ModelWorld { instances, pose_buffers, .. } = models;
     let mut i = 0;
     while i < instances.len() {
@@ -136,7 +138,7 @@ fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &
                 prefetch_bones_ahead(instances, &stream, i);
                 let at = i;
                 i += 1;
-                let Some((anim, weights)) = instances.get_mut(at).and_then(|inst| advance(inst, dt)) else {
+                let Some((anim, weights)) = instances.get_mut(at).and_then(|inst| advance(inst, dt, scale)) else {
                     continue;
                 };
                 anim.report(at as u32, report);
@@ -165,7 +167,7 @@ fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &
 }
 
 /// The pass on the calling thread and the pool's: see [`animate`].
-fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report: &mut Report) {
+fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[f32], report: &mut Report) {
     let ModelWorld { instances, worker_buffers, crew, tail, .. } = models;
     // One set of buffers for the calling thread and one for each helper.
     let helpers = rayon::current_num_threads().saturating_sub(1).max(1);
@@ -190,7 +192,7 @@ fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, report:
             while let Some((c, chunk)) = chunks.lock().ok().and_then(|mut q| q.next()) {
                 for i in 0..chunk.len() {
                     prefetch_ahead(chunk, i);
-                    let Some((anim, weights)) = chunk.get_mut(i).and_then(|inst| advance(inst, dt)) else {
+                    let Some((anim, weights)) = chunk.get_mut(i).and_then(|inst| advance(inst, dt, scale)) else {
                         continue;
                     };
                     let bones_posed = anim.posed_by_bones();

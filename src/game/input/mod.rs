@@ -36,18 +36,7 @@ pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
         }
         let mut targets = std::mem::take(&mut w.input.targets);
         targets.clear();
-        for slot in w.input.focus.top_down() {
-            let s = slot as usize;
-            if !w.scene.alive.get(s).copied().unwrap_or(false) {
-                continue;
-            }
-            for c in &w.scene.components[s] {
-                if let ComponentRef::Script(i) = c.kind {
-                    targets.push(i);
-                }
-            }
-            targets.push(GROUP_END);
-        }
+        push_world(w, w.socket, 0, &mut targets);
         (std::mem::take(&mut w.input.frame), std::mem::take(&mut w.input.text), targets)
     };
     hooks.input(&frame, &text, &targets);
@@ -55,6 +44,37 @@ pub fn deliver(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32) {
     w.input.frame = frame;
     w.input.text = text;
     w.input.targets = targets;
+}
+
+/// Lists the script instances of `socket`'s world on the focus stack, top first, each object's
+/// group closed by `GROUP_END`. An object holding an enabled collection proxy passes the input
+/// on to its loaded world's own stack after its scripts, as Defold's proxy component does: a
+/// loaded world hears input only through the focus of its proxy's object.
+fn push_world(w: &World, socket: crate::base::hash::Hash, depth: u32, targets: &mut Vec<u32>) {
+    /// Worlds load worlds through proxies; the depth only guards the recursion.
+    const MAX_DEPTH: u32 = 16;
+    for slot in w.input.focus.top_down() {
+        let s = slot as usize;
+        if !w.scene.alive.get(s).copied().unwrap_or(false) || w.socket_of(slot) != socket {
+            continue;
+        }
+        for c in &w.scene.components[s] {
+            if let ComponentRef::Script(i) = c.kind {
+                targets.push(i);
+            }
+        }
+        targets.push(GROUP_END);
+        for c in &w.scene.components[s] {
+            if let ComponentRef::CollectionProxy(i) = c.kind
+                && let Some(p) = w.proxies.list.get(i as usize)
+                && p.alive
+                && p.state == super::proxy::State::Enabled
+                && depth < MAX_DEPTH
+            {
+                push_world(w, p.socket, depth + 1, targets);
+            }
+        }
+    }
 }
 
 /// Runs the frame's whole `fixed_update` steps (input.md section 3).

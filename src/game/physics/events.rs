@@ -44,6 +44,8 @@ struct Side {
     listens: bool,
     id: Hash,
     path: Hash,
+    /// Its object's world (0: the main world), for the messages' URLs.
+    socket: Hash,
     group: Hash,
     position: [f32; 3],
     mass: f32,
@@ -65,6 +67,7 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
         listens: listens(p, scene, index),
         id: b.id,
         path: *scene.ids.get(b.slot as usize)?,
+        socket: scene.socket.get(b.slot as usize).copied().unwrap_or(0),
         group: p.groups.get(b.group as usize).copied().unwrap_or(0),
         position: [t.x, t.y, t.z],
         mass: if b.ty == CollisionType::Dynamic { rb.mass() } else { 0.0 },
@@ -107,6 +110,7 @@ fn post(messages: &mut MessageQueue, socket: Hash, to: &Side, id: Hash, table: V
     }
     let mut data = Vec::new();
     encode(&MsgValue::Table(table), &mut data);
+    let socket = if to.socket != 0 { to.socket } else { socket };
     let sender = Url { socket, path: to.path, fragment: to.id };
     let receiver = Url { socket, path: to.path, fragment: 0 };
     if messages.post(Message { sender, receiver, id, data }) == Err(crate::scene::message::QueueFull::First) {

@@ -174,15 +174,16 @@ impl SpriteWorld {
         Ok(())
     }
 
-    /// One frame of every playing flipbook; ended once-flipbooks are left in `self.done`.
-    pub fn animate(&mut self, dt: f32) {
+    /// One frame of every playing flipbook, each at its world's time (`scale`, as
+    /// `TweenWorld::update_scaled` takes it); ended once-flipbooks are left in `self.done`.
+    pub fn animate(&mut self, dt: f32, scale: &[f32]) {
         self.done.clear();
         for (i, s) in self.instances.iter_mut().enumerate() {
             if !s.alive || !s.enabled || !s.clock.playing {
                 continue;
             }
             let Some(f) = s.atlas.animations.get(s.animation as usize) else { continue };
-            let ended = s.clock.advance(f, dt);
+            let ended = s.clock.advance(f, crate::anim::tween::scaled_dt(scale, s.slot, dt));
             let k = s.clock.frame(f);
             s.frame = f.frames.get(k as usize).copied().unwrap_or(0);
             if ended && let Some(listener) = s.listener.take() {
@@ -251,8 +252,8 @@ fn play_on(s: &mut SpriteInstance, k: u32, offset: f32, rate: f32, listener: Opt
 pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::ScriptHooks, dt: f32) {
     use crate::scene::message::{MsgValue, encode};
     let mut done = {
-        let mut w = world.borrow_mut();
-        w.sprites.animate(dt);
+        let w = &mut *world.borrow_mut();
+        w.sprites.animate(dt, &w.proxies.time_scale);
         if w.sprites.done.is_empty() {
             return;
         }

@@ -156,8 +156,19 @@ function E.timers(dt)
   local frame = S.frame
   if nfresh > 0 then admit(frame) end
   local n = count
+  local scaled = S.time_scaled()
+  local factor = S.time_factor
   for i = 1, n do
-    local rem = rems[i] - dt
+    local rem
+    if scaled then
+      -- Each timer runs on its script's world time (collection proxies' `set_time_step`); a
+      -- dead one (no owner) holds math.huge either way.
+      local owner = objs[i].owner
+      local k = owner and factor(owner.slot) or 1
+      rem = rems[i] - dt * (k > 0 and k or 0)
+    else
+      rem = rems[i] - dt
+    end
     rems[i] = rem
     if rem <= 0 then
       local t = objs[i]
