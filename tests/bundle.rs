@@ -83,9 +83,9 @@ fn the_bundled_demo_runs_alone_as_sinew_run_does() {
     // The same picture and the same printed output for a replayed session.
     let replay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/replays/demo_session.jsonl");
     let replay = replay.to_str().expect("utf-8");
-    // The same session both ways: 380 frames of the recorded replay at 480x270.
+    // The same session both ways: 390 frames of the recorded replay at 480x270.
     let session = |png: &Path| -> Vec<String> {
-        ["--headless", "--frames", "380", "--size", "480x270", "--replay", replay, "--screenshot"]
+        ["--headless", "--frames", "390", "--size", "480x270", "--replay", replay, "--screenshot"]
             .iter()
             .map(|s| s.to_string())
             .chain([png.to_str().expect("utf-8").to_string()])

@@ -1,14 +1,14 @@
 //! End-to-end golden image: the embedded demo, run headless through the CLI, read back and
-//! compared with a committed PNG. Frame 140 is the attract mode's first pickup: the gold gem beside
-//! the walking hero is swollen in its pop, and the `.bon` mannequin on the left holds its forearms
-//! flexed beside its head (mannequin.script). Tolerance: 2 per channel, at most 0.5% of pixels over it
+//! compared with a committed PNG. Frame 140 is the title screen (content/main/title.gui, a
+//! collection behind a proxy) over the level in attract mode: the hero walking the tour, the `.bon`
+//! mannequin on the left, the level's HUD under the title. Tolerance: 2 per channel, at most 0.5% of pixels over it
 //! (llvmpipe is deterministic on one machine; the slack absorbs other Mesa versions' rounding).
 //! `SINEW_UPDATE_GOLDEN=1` rewrites the reference and still fails (`tests/common/golden.rs`, whose
 //! own checks are here too); a missing reference fails.
 //!
 //! Also the demo played by a recorded session (`tests/replays/demo_session.jsonl`, written by
 //! hand in the replay format): walk, turn, run, orbit the camera with a mouse drag, jump, stop,
-//! wave, zoom. Headless + `--fixed-dt` + `--replay` is deterministic, so its last frame is a
+//! wave, zoom, after Enter on the title screen. Headless + `--fixed-dt` + `--replay` is deterministic, so its last frame is a
 //! golden image too (`tests/golden/demo_replay.png`). Both show the HUD (gems, time) in the
 //! top-left corner; `demo_menu` shows its pause menu.
 mod common;
@@ -49,7 +49,7 @@ fn demo_replay_final_frame_matches_golden_image() {
         "run",
         "--headless",
         "--frames",
-        "380",
+        "390",
         "--fixed-dt",
         "0.0166667",
         "--size",
@@ -84,7 +84,7 @@ fn demo_pause_menu_works_by_mouse_and_gamepad() {
         }
         sinew(&args)
     };
-    let r = run(&replay, "180", Some(&shot));
+    let r = run(&replay, "190", Some(&shot));
     assert_eq!(r.status, 0, "{}", r.show());
     assert_eq!(r.stdout.matches("restart from the pause menu").count(), 1, "{}", r.show());
     assert!(!r.stdout.contains("quit from the pause menu"), "{}", r.show());
@@ -92,7 +92,7 @@ fn demo_pause_menu_works_by_mouse_and_gamepad() {
     // A on the gamepad activates the focused button: Quit.
     let quit = dir.path().join("quit.jsonl");
     let mut session = std::fs::read_to_string(&replay).expect("replay");
-    session.push_str("{\"frame\": 170, \"type\": \"gamepad_button\", \"gamepad\": 0, \"input\": \"GAMEPAD_RPAD_DOWN\", \"down\": true}\n");
+    session.push_str("{\"frame\": 180, \"type\": \"gamepad_button\", \"gamepad\": 0, \"input\": \"GAMEPAD_RPAD_DOWN\", \"down\": true}\n");
     std::fs::write(&quit, session).expect("write replay");
     let started = std::time::Instant::now();
     let r = run(&quit, "100000", None);
@@ -158,4 +158,37 @@ fn small_differences_pass_and_ci_refuses_updates() {
     assert_eq!(golden::mode(Some("0"), None), Ok(golden::Mode::Compare));
     assert!(golden::mode(Some("1"), Some("true")).is_err());
     assert!(golden::mode(Some("1"), Some("1")).is_err());
+}
+
+/// The demo's level runs behind a collection proxy (content/main/loader.script): T sets its
+/// time step to 0.25. Left alone after play, the attract mode picks the first gem 6.5 s into
+/// the level (its own clock, printed); in slow motion the same pick comes at the same level
+/// time but four times as many frames later, so 1,700 frames see that gem and no other, where
+/// at full speed they would have seen every gem of the tour.
+#[test]
+fn demo_slow_motion_key_slows_the_level() {
+    let dir = TempDir::new("demo-slow");
+    let play = |name: &str, events: &str, frames: &str| {
+        let replay = dir.path().join(name);
+        let enter = "{\"frame\": 2, \"type\": \"key\", \"input\": \"KEY_ENTER\", \"down\": true}\n\
+                     {\"frame\": 3, \"type\": \"key\", \"input\": \"KEY_ENTER\", \"down\": false}\n";
+        std::fs::write(&replay, format!("{enter}{events}")).expect("replay");
+        let args = ["run", "--headless", "--frames", frames, "--fixed-dt", "0.0166667", "--size", "160x90"];
+        let r = sinew(&[&args[..], &["--replay", replay.to_str().unwrap_or("")]].concat());
+        assert_eq!(r.status, 0, "{}", r.show());
+        let picks: Vec<f32> = r
+            .stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("gem ")?.split(" picked up at ").nth(1)?.strip_suffix(" s")?.parse().ok())
+            .collect();
+        (r, picks)
+    };
+    let (_, normal) = play("normal.jsonl", "", "480");
+    assert_eq!(normal.len(), 1, "at full speed the first gem comes within 480 frames: {normal:?}");
+    let t = "{\"frame\": 6, \"type\": \"key\", \"input\": \"KEY_T\", \"down\": true}\n\
+             {\"frame\": 7, \"type\": \"key\", \"input\": \"KEY_T\", \"down\": false}\n";
+    let (r, slow) = play("slow.jsonl", t, "1700");
+    assert!(r.stdout.contains("slow motion on"), "{}", r.show());
+    assert_eq!(slow.len(), 1, "in slow motion 1,700 frames reach only the first gem: {slow:?}\n{}", r.show());
+    assert!((slow[0] - normal[0]).abs() < 0.3, "the same level time: {} s vs {} s", slow[0], normal[0]);
 }
