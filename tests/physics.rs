@@ -88,6 +88,8 @@ fn spawned_deleted_disabled_and_enabled_objects() {
 fn joints_hold_swing_and_pull_as_the_formulas_say() {
     let r = run_steps("physics_joints", 190);
     assert_lua_passed(&r, "physics_joints");
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(all.contains("physics.create_joint: unknown joint property 'speed' ignored"), "{}", r.show());
 }
 
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,

@@ -204,7 +204,7 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     }
                     ComponentRef::Gui(w.gui.create(slot, &c.id, g))
                 }
-                ComponentKind::CollectionProxy(p) => ComponentRef::CollectionProxy(w.proxies.add(slot, &c.id, p)?),
+                ComponentKind::CollectionProxy(p) => ComponentRef::CollectionProxy(w.proxies.add(slot, &c.id, p)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
             w.scene.components[slot as usize].push(Component { id, kind });

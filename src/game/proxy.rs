@@ -94,14 +94,8 @@ fn ids() -> &'static Ids {
 }
 
 impl ProxyWorld {
-    pub fn add(&mut self, slot: u32, id: &str, spec: &ProxySpec) -> Result<u32, String> {
+    pub fn add(&mut self, slot: u32, id: &str, spec: &ProxySpec) -> u32 {
         let socket = hash_remembered(&spec.name);
-        if self.list.iter().any(|p| p.alive && p.socket == socket) {
-            return Err(format!(
-                "collectionproxy '{id}': another proxy already loads a collection named '{}' (each world needs its own socket)",
-                spec.name
-            ));
-        }
         self.list.push(Proxy {
             slot,
             id: hash_remembered(id),
@@ -112,7 +106,7 @@ impl ProxyWorld {
             time_step: (1.0, false),
             owed: 0.0,
         });
-        Ok((self.list.len() - 1) as u32)
+        (self.list.len() - 1) as u32
     }
 
     /// Queues a message to proxy `i` (dispatch calls this; [`process`] runs it).
@@ -202,6 +196,18 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         if id == x.load || id == x.async_load {
             if state != State::Unloaded {
                 log::error!("{}: the collection is already loaded", name());
+                continue;
+            }
+            // Several proxies may name collections of the same name (levels made from one
+            // template); only two loaded at once would share a socket. Defold's words.
+            let taken =
+                world.borrow().proxies.list.iter().any(|p| p.alive && p.socket == socket && p.state != State::Unloaded);
+            if taken {
+                log::error!(
+                    "The collection '{}' could not be created since there is already a socket with the same name ({} was not loaded)",
+                    name_of(socket),
+                    name()
+                );
                 continue;
             }
             set(world, State::Loaded);

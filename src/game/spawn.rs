@@ -156,14 +156,7 @@ pub fn spawn_collection(
                     }
                 }
                 ComponentKind::CollectionProxy(p) => {
-                    let made = world.borrow_mut().proxies.add(slot, &c.id, p);
-                    match made {
-                        Ok(i) => ComponentRef::CollectionProxy(i),
-                        Err(e) => {
-                            problems.push(e);
-                            continue;
-                        }
-                    }
+                    ComponentRef::CollectionProxy(world.borrow_mut().proxies.add(slot, &c.id, p))
                 }
                 ComponentKind::Factory(f) => {
                     check_prototype(world, res, scripts, f, &mut problems);

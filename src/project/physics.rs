@@ -17,6 +17,8 @@ pub const MAX_GROUPS: usize = 16;
 
 /// The largest size, position or mass accepted: beyond it f32 contact maths loses every digit.
 pub const MAX_MAGNITUDE: f32 = 1.0e6;
+/// The largest `linear_damping` / `angular_damping` taken (a rate, see `collision_object`).
+pub const MAX_DAMPING: f32 = 1000.0;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CollisionType {
@@ -182,8 +184,10 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
     }
     let friction = number(f.friction, "friction", 0.1, 0.0, MAX_MAGNITUDE)?;
     let restitution = number(f.restitution, "restitution", 0.5, 0.0, 1.0)?;
-    let linear_damping = number(f.linear_damping, "linear_damping", 0.0, 0.0, 1.0)?;
-    let angular_damping = number(f.angular_damping, "angular_damping", 0.0, 0.0, 1.0)?;
+    // Damping is a rate (velocity lost per second, as Box2D's and rapier's), not a fraction:
+    // Defold's examples use 1.5 and 2. Only absurd values are refused.
+    let linear_damping = number(f.linear_damping, "linear_damping", 0.0, 0.0, MAX_DAMPING)?;
+    let angular_damping = number(f.angular_damping, "angular_damping", 0.0, 0.0, MAX_DAMPING)?;
     let group = match f.group {
         Some(g) if g.value.is_empty() => return Err(bad(Some(g), "group must not be empty".into())),
         Some(g) => g.value.clone(),

@@ -36,9 +36,20 @@ fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
     table.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
 }
 
+/// Defold's built-in fonts that Sinew answers with its own face (docs/formats.md, "Built-in
+/// files"): Bitstream Vera, Defold's debug and 3D-text face, is DejaVu's ancestor, so DejaVu
+/// Sans stands in rather than a second face in the binary.
+const BUILTIN_ALIASES: &[(&str, &str)] = &[("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSans.ttf")];
+
+/// A built-in file by its path or the path it stands in for.
+fn find_builtin(path: &str) -> Option<&'static [u8]> {
+    let path = BUILTIN_ALIASES.iter().find(|(a, _)| *a == path).map_or(path, |(_, to)| to);
+    find(embedded::BUILTINS, path)
+}
+
 /// A file of the embedded `/builtins/` (the default font face is read before any project is).
 pub fn builtin(path: &str) -> Option<&'static [u8]> {
-    find(embedded::BUILTINS, path)
+    find_builtin(path)
 }
 
 impl Resources {
@@ -117,7 +128,7 @@ impl Resources {
             }
             return Ok(bytes);
         }
-        if let Some(b) = find(embedded::BUILTINS, &norm) {
+        if let Some(b) = find_builtin(&norm) {
             return Ok(b.to_vec());
         }
         match referenced_from {
@@ -209,6 +220,19 @@ fn list_dir(root: &Path, dir: &Path, ext: &str, out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Defold's built-in quad (its material examples scale it to the display) and the Vera
+    /// path that DejaVu Sans answers.
+    #[test]
+    fn defolds_builtin_quad_and_fonts_are_there() {
+        let r = Resources::demo();
+        let quad = r.read("/builtins/assets/gltf/quad.gltf", None).expect("quad");
+        let m =
+            crate::project::gltf::import_bytes("/builtins/assets/gltf/quad.gltf", &quad, Some(&r)).expect("imports");
+        assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
+        assert_eq!(builtin("/builtins/fonts/vera_mo_bd.ttf"), builtin("/builtins/fonts/DejaVuSans.ttf"));
+        assert!(r.read("/builtins/fonts/debug/always_on_top.font", None).is_ok());
+    }
 
     #[test]
     fn refuses_escapes_and_symlinks() {

@@ -183,16 +183,15 @@ pub(super) enum LightKindDesc {
     Ambient,
 }
 
-/// A game object or component id, checked while parsing so the error has a position.
+/// A game object or component id, checked while parsing so the error has a position. A
+/// component's may be empty, as Defold allows (its examples have scripts with `id: ""`); an
+/// object's may not (`loader::duplicate_ids` says so).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) struct Id(pub(super) String);
 
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        if s.is_empty() {
-            return Err(de::Error::custom("an id must not be empty"));
-        }
         // These characters separate the parts of a URL such as `main:/hero#script`.
         if let Some(c) = s.chars().find(|c| matches!(c, ':' | '#' | '/')) {
             return Err(de::Error::custom(format!("id '{s}' must not contain '{c}'")));

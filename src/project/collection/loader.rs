@@ -376,8 +376,8 @@ impl Loader<'_> {
     }
 }
 
-/// Ids name objects in URLs, so they must be unique across the whole file, children and nested
-/// collection instances included.
+/// Ids name objects in URLs, so they must be non-empty and unique across the whole file,
+/// children and nested collection instances included.
 pub(super) fn duplicate_ids(file: &CollectionFile, norm: &str) -> Vec<LoadError> {
     pub(super) fn walk<'a>(o: &'a ObjectDesc, out: &mut Vec<&'a Located<Id>>) {
         out.push(&o.id);
@@ -388,10 +388,13 @@ pub(super) fn duplicate_ids(file: &CollectionFile, norm: &str) -> Vec<LoadError>
     ids.extend(file.collections.iter().map(|c| &c.id));
     let mut seen = HashSet::new();
     let dup = |id: &Located<Id>| {
+        if id.value.0.is_empty() {
+            return id.error(norm, "an id must not be empty");
+        }
         let msg = format!("duplicate id '{}' (ids must be unique within a collection, children included)", id.value.0);
         id.error(norm, msg)
     };
-    ids.into_iter().filter(|id| !seen.insert(&id.value)).map(dup).collect()
+    ids.into_iter().filter(|id| id.value.0.is_empty() || !seen.insert(&id.value)).map(dup).collect()
 }
 
 pub(super) fn duplicate_component_ids(list: &[ComponentDesc], file: &str) -> Vec<LoadError> {

@@ -499,3 +499,21 @@ fn a_collection_factory_prototype_past_max_instances_is_refused() {
     assert_eq!((e.resource.as_str(), e.line), ("/main.collection", Some(2)), "{e}");
     assert!(e.message.contains("collection '/l0.collection' expands to 4194303 game objects"), "{e}");
 }
+
+/// Defold leaves some component ids empty (its examples have `id: ""` scripts): such a
+/// component loads; an empty object id is still refused where it is written.
+#[test]
+fn empty_component_ids_load_and_empty_object_ids_do_not() {
+    let p = Project::new(&[
+        (
+            "/main/main.collection",
+            r#"{ "objects": [ { "id": "a", "components": [ { "id": "", "type": "script", "script": "/main/a.script" } ] } ] }"#,
+        ),
+        ("/main/a.script", ""),
+    ]);
+    let spec = p.load("/main/main.collection").expect("an empty component id loads");
+    assert_eq!(spec.objects[0].components[0].id, "");
+    let e = error_of("{ \"objects\": [\n { \"id\": \"\" } ] }");
+    assert!(e.message.contains("an id must not be empty"), "{e}");
+    assert_eq!(e.line, Some(2), "{e}");
+}

@@ -122,10 +122,12 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
         s.title = e.value.clone();
     }
     // A comma-separated list of files and folders (Defold's bundler packs them for
-    // sys.load_resource).
+    // sys.load_resource), from the project's root with or without the leading '/' (Defold's
+    // examples write both).
     if let Some(e) = get(&entries, "project", "custom_resources") {
         for part in e.value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let one = Entry { value: part.to_string(), ..e.clone() };
+            let rooted = if part.starts_with('/') { part.to_string() } else { format!("/{part}") };
+            let one = Entry { value: rooted, ..e.clone() };
             match path(&one) {
                 Ok(p) => s.custom_resources.push(p),
                 Err(x) => errors.push(x),
@@ -290,6 +292,16 @@ mod tests {
         assert_eq!(s.clear_color, [0.0, 0.0, 0.0, 1.0]);
         assert_eq!(s.input, ALL_BINDING);
         assert!(s.screen_view, "a Defold project without a camera is seen as Defold's render script shows it");
+    }
+
+    #[test]
+    fn custom_resources_are_rooted_with_or_without_a_slash() {
+        let s = parse("[bootstrap]\nmain_collection = /main/main.collectionc\n[project]\ncustom_resources = levels, /data/a.json\n")
+            .unwrap();
+        assert_eq!(s.custom_resources, ["/levels", "/data/a.json"]);
+        let e = parse("[bootstrap]\nmain_collection = /main/main.collectionc\n[project]\ncustom_resources = ../up\n")
+            .unwrap_err();
+        assert!(e.to_string().contains("../up"), "{e}");
     }
 
     #[test]

@@ -7,7 +7,18 @@ use crate::project::defold::node::{self, Node};
 use crate::project::defold::read::{self, Obj, Problems, Reader};
 use crate::project::defold::{joined, text};
 
-const ATLAS: &[&str] = &["images", "animations", "margin", "extrude_borders", "inner_padding"];
+/// Page limits and rename patterns (`max_page_*`, `rename_patterns`) only shape Defold's
+/// build: read and dropped, as Sinew packs every atlas into pages of its own size.
+const ATLAS: &[&str] = &[
+    "images",
+    "animations",
+    "margin",
+    "extrude_borders",
+    "inner_padding",
+    "max_page_width",
+    "max_page_height",
+    "rename_patterns",
+];
 const IMAGE: &[&str] =
     &["image", "sprite_trim_mode", "source_position_x", "source_position_y", "source_width", "source_height"];
 const ANIMATION: &[&str] = &["id", "images", "playback", "fps", "flip_horizontal", "flip_vertical"];

@@ -202,7 +202,10 @@ pub(super) fn build_atlas(res: &Resources, file: &str, a: &AtlasFile) -> Result<
         let d = &anim.value;
         unique_id(&mut ids, &d.id, file, "animation")?;
         if d.images.is_empty() {
-            return Err(anim.error(file, format!("animation '{}' has no images", d.id.value)));
+            // Defold builds such an atlas (its examples have one); nothing can play it, so it
+            // is left out, with a warning, and a sprite naming it is refused by name.
+            log::warn!("{}", anim.error(file, format!("animation '{}' has no images and is left out", d.id.value)));
+            continue;
         }
         if d.images.len() > MAX_ANIMATION_FRAMES {
             let msg = format!("animation '{}' has more than {MAX_ANIMATION_FRAMES} frames", d.id.value);

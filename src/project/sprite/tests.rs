@@ -209,9 +209,17 @@ fn bad_atlases_are_reported_where_written() {
     let e = error(&anim_dup, "/a.atlas");
     assert!(e.starts_with("/a.atlas:3:7:") && e.contains("duplicate id 'a'"), "{e}");
 
-    let empty = [("/a.atlas", b"{\"animations\": [\n  {\"id\": \"run\", \"fps\": 10}]}".to_vec())];
-    let e = error(&empty, "/a.atlas");
-    assert!(e.starts_with("/a.atlas:2:3:") && e.contains("animation 'run' has no images"), "{e}");
+    // An animation without images is left out (Defold builds such atlases), the rest loads;
+    // Defold's page limits are read and dropped.
+    let empty = [
+        ("/a.png", good()),
+        (
+            "/a.atlas",
+            b"images { image: \"/a.png\" }\nanimations {\n  id: \"run\"\n  fps: 10\n}\nmax_page_width: 512\nmax_page_height: 512\n".to_vec(),
+        ),
+    ];
+    let a = load_atlas(&res(&empty), "/a.atlas").expect("loads without the empty animation");
+    assert!(a.animations.iter().all(|x| x.id != "run") && a.animations.iter().any(|x| x.id == "a"));
 
     let unknown = [("/a.atlas", b"images { image: \"/a.png\" }\nmargn: 2\n".to_vec())];
     let e = error(&unknown, "/a.atlas");

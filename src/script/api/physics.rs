@@ -109,8 +109,10 @@ crate::export! {
                 which::LINEAR_VELOCITY if dynamic => rb.set_linvel(v * s, true),
                 which::ANGULAR_VELOCITY if dynamic => rb.set_angvel(v, true),
                 which::LINEAR_VELOCITY | which::ANGULAR_VELOCITY => {}
-                which::LINEAR_DAMPING | which::ANGULAR_DAMPING if !(0.0..=1.0).contains(&x) => {
-                    return fail("damping must be between 0 and 1".into());
+                which::LINEAR_DAMPING | which::ANGULAR_DAMPING
+                    if !(0.0..=crate::project::physics::MAX_DAMPING).contains(&x) =>
+                {
+                    return fail(format!("damping must be between 0 and {}", crate::project::physics::MAX_DAMPING));
                 }
                 which::LINEAR_DAMPING => rb.set_linear_damping(x),
                 which::ANGULAR_DAMPING => rb.set_angular_damping(x),

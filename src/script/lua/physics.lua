@@ -251,8 +251,12 @@ local function joint_props(fname, n, t)
   if t == nil then return end
   if type(t) ~= "table" then argerr(fname, n, "table", t) end
   for k, v in pairs(t) do
-    if not KNOWN[k] then fail(string.format("%s: unknown joint property '%s'", fname, tostring(k))) end
-    if k == "local_axis_a" then
+    if not KNOWN[k] then
+      -- Defold reads the properties it knows and ignores the rest (its pendulum example passes
+      -- `damping`): a warning, not an error.
+      S.R.log_warn(string.format("%s%s: unknown joint property '%s' ignored (known: %s)", S.where(), fname,
+        tostring(k), table.concat(JOINT_NAMES, ", ")))
+    elseif k == "local_axis_a" then
       vector3_arg(fname, n, v)
       props_buf[12], props_buf[13], props_buf[14] = v.x, v.y, v.z
     else
