@@ -157,3 +157,137 @@ fn lua_api_gui_nodes() {
     assert_lua_passed(&r, "api_gui_nodes");
     assert!(r.stdout.contains("api_gui_nodes final: Hi"), "final ran with its nodes: {}", r.show());
 }
+
+/// The frames of `gui_flipbook`'s atlas, made here: four solid colours (red, green, blue,
+/// yellow) of different sizes (8x8, 12x8, 8x12, 16x16, so `size_mode: auto` shows each frame's
+/// size), each with a white two-pixel strip down its left edge, so a flipped frame shows it on
+/// the right.
+fn flipbook_frames() -> Vec<(&'static str, Vec<u8>)> {
+    let frame = |w: u32, h: u32, c: [u8; 3]| {
+        let px: Vec<u8> = (0..h)
+            .flat_map(|_| 0..w)
+            .flat_map(|x| if x < 2 { [255, 255, 255, 255] } else { [c[0], c[1], c[2], 255] })
+            .collect();
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        let mut wr = enc.write_header().expect("header");
+        wr.write_image_data(&px).expect("pixels");
+        drop(wr);
+        out
+    };
+    vec![
+        ("main/f0.png", frame(8, 8, [220, 40, 40])),
+        ("main/f1.png", frame(12, 8, [40, 200, 60])),
+        ("main/f2.png", frame(8, 12, [40, 80, 230])),
+        ("main/f3.png", frame(16, 16, [240, 220, 40])),
+    ]
+}
+
+/// `tests/projects/gui_flipbook` with its generated frames.
+fn flipbook_project() -> TempDir {
+    let p = committed("gui_flipbook");
+    for (path, bytes) in flipbook_frames() {
+        std::fs::write(p.path().join(path), bytes).expect("frame image");
+    }
+    p
+}
+
+/// The Lua side of GUI flipbooks (`tests/projects/gui_flipbook/main/flip.gui_script`): cursors
+/// frame by frame at a fixed 1/16 s, `complete_function` once, in the update the once-animation
+/// ends, never for a loop; cancel, cursor, playback rate, and bad arguments.
+#[test]
+fn lua_api_gui_flipbook() {
+    let p = flipbook_project();
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--frames", "16", "--fixed-dt", "0.0625", "--no-watch"]);
+    assert_lua_passed(&r, "gui_flipbook");
+}
+
+/// Each node's frame and the UVs and size the draw list gives it, update by update, for
+/// 4-frame animations at 8 fps stepped at 1/16 s (a frame every two updates): once forward
+/// (ends on its last frame; the callback moves `counter` at update 8 and never again), loop
+/// forward, a 3-frame loop ping-pong, a loop cancelled at update 3, a loop at playback rate 2,
+/// the file's own (flipped) animation, a `size_mode: auto` node, and a loop set to cursor 0.5.
+#[test]
+fn gui_flipbooks_step_frame_by_frame() {
+    let p = flipbook_project();
+    let res = sinew::project::Resources::open_dir(p.path()).expect("project");
+    let atlas = sinew::project::sprite::load_atlas(&res, "/main/frames.atlas").expect("atlas");
+    let mut g = sinew::app::run::load_game(&res, Some((160, 120))).unwrap_or_else(|e| panic!("{e}"));
+    let (four, three) = ([0, 1, 2, 3], [0, 1, 2]);
+    // Per node: its id, the images its animation shows, and the index into them after u updates.
+    type Step = fn(u32) -> usize;
+    let nodes: [(&str, &[u32], Step); 8] = [
+        ("once", &four, |u| (u as usize / 2).min(3)),
+        ("loop", &four, |u| (u as usize / 2) % 4),
+        ("pingpong", &three, |u| [0, 0, 1, 1, 2, 2, 1, 1][u as usize % 8]),
+        ("cancel", &four, |u| (u.min(2) as usize / 2) % 4),
+        ("rate", &four, |u| u as usize % 4),
+        ("walk", &four, |u| (u as usize / 2) % 4),
+        ("auto", &four, |u| (u as usize / 2) % 4),
+        ("cursor", &four, |u| (2 + u as usize / 2) % 4),
+    ];
+    // The atlas frame of image `fK` (its one-frame flipbook, named after the file).
+    let image = |k: u32| {
+        let id = format!("f{k}");
+        atlas.animation(&id).unwrap_or_else(|| panic!("{id}")).frames[0]
+    };
+    const FLOATS: usize = 9;
+    for u in 1..=14u32 {
+        sinew::game::update(&g.world, &mut g.scripts, 0.0625, &mut |_, _| {});
+        sinew::game::post_update(&g.world, &mut g.scripts);
+        let mut w = g.world.borrow_mut();
+        let scene = w.gui.instances[0].scene.clone();
+        let shown: Vec<u32> = nodes
+            .iter()
+            .map(|(id, _, _)| {
+                let i = scene.node_index(id).unwrap_or_else(|| panic!("node {id}"));
+                w.gui.instances[0].nodes[i].frame
+            })
+            .collect();
+        let counter = scene.node_index("counter").expect("counter");
+        let c = w.gui.instances[0].nodes[counter].position;
+        let list = w.gui.build((160, 120), (160, 120));
+        // One texture, no text: every node in one batch, six vertices each in file order.
+        assert_eq!(list.draw_calls(), 1, "update {u}: one atlas is one draw call");
+        for (k, (id, frames, step)) in nodes.iter().enumerate() {
+            let want = image(frames[step(u)]);
+            assert_eq!(shown[k], want, "update {u}: node {id} shows atlas frame {} (step {})", shown[k], step(u));
+            let f = atlas.frames[want as usize];
+            let (aw, ah) = (atlas.width as f32, atlas.height as f32);
+            let v = &list.vertices[k * 6 * FLOATS..(k + 1) * 6 * FLOATS];
+            let col = |c: usize| v.chunks(FLOATS).map(move |x| x[c]);
+            let min = |c: usize| col(c).fold(f32::MAX, f32::min);
+            let max = |c: usize| col(c).fold(f32::MIN, f32::max);
+            let uv = [min(3), min(4), max(3), max(4)];
+            let expect = [f.x as f32 / aw, f.y as f32 / ah, (f.x + f.width) as f32 / aw, (f.y + f.height) as f32 / ah];
+            for (a, b) in uv.iter().zip(expect) {
+                assert!((a - b).abs() < 1e-6, "update {u}: node {id} UVs {uv:?}, expected {expect:?}");
+            }
+            // The first vertex is the bottom-left corner: u0 there unless mirrored.
+            let flipped = *id == "walk";
+            let want_left = if flipped { expect[2] } else { expect[0] };
+            assert!((v[3] - want_left).abs() < 1e-6, "update {u}: node {id} mirrored = {flipped}");
+            let size = [max(0) - min(0), max(1) - min(1)];
+            let want_size = if *id == "auto" { [f.width as f32, f.height as f32] } else { [24.0, 24.0] };
+            assert_eq!(size, want_size, "update {u}: node {id} size");
+        }
+        // The once-animation's callback ran at update 8 and only then.
+        let expect_counter = if u >= 8 { (1.0, 8.0) } else { (0.0, 0.0) };
+        assert_eq!((c.x, c.y), expect_counter, "update {u}: callbacks so far, and when");
+    }
+}
+
+/// A GUI box per flipbook after five updates of 1/16 s, drawn from the packed atlas: the top
+/// row once, loop, ping-pong (blue, their third frame), cancelled and rate 2 (green, second);
+/// below, the file's flipped animation (blue, strip on the right), the auto-sized node (8x12
+/// blue) and the loop started at cursor 0.5 (red, wrapped to its first frame).
+#[test]
+fn gui_flipbook_matches_the_golden_image() {
+    let p = flipbook_project();
+    let img = screenshot(p.path(), &["--size", "160x120", "--frames", "5", "--fixed-dt", "0.0625"]);
+    if let Err(e) = golden::check_golden("gui_flipbook", &img) {
+        panic!("{e}");
+    }
+}

@@ -780,6 +780,60 @@ fn a_saved_gui_keeps_script_state_and_gui_scripts_reload() {
     r.wait_for("gui v2 text=script text made=3");
 }
 
+/// A saved `.atlas` reaches the gui scenes that use it: packed again, a node playing an
+/// animation the new atlas still has goes on with it at its rate, and the atlas's new
+/// animations play.
+#[test]
+fn a_saved_atlas_reaches_the_gui_nodes_that_play_it() {
+    let atlas_v1 = r#"{ "animations": [ { "id": "run", "images": [ { "image": "/main/a.png" }, { "image": "/main/b.png" } ], "fps": 2, "playback": "loop_forward" } ] }"#;
+    let atlas_v2 = r#"{ "animations": [ { "id": "run", "images": [ { "image": "/main/b.png" }, { "image": "/main/a.png" } ], "fps": 2, "playback": "loop_forward" },
+        { "id": "walk", "images": [ { "image": "/main/a.png" } ], "fps": 2, "playback": "loop_forward" } ] }"#;
+    let p = project(
+        "reload-gui-atlas",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            (
+                "/main/hud.gui",
+                r#"{ "script": "/main/hud.gui_script", "textures": [ { "name": "t", "texture": "/main/a.atlas" } ],
+                     "nodes": [ { "id": "n", "texture": "t/run" }, { "id": "probe", "texture": "t/run" } ] }"#,
+            ),
+            ("/main/a.atlas", atlas_v1),
+            (
+                "/main/hud.gui_script",
+                r#"
+function init(self)
+  self.n = 0
+  gui.set_flipbook_playback_rate(gui.get_node("n"), 0.5)
+end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    local n = gui.get_node("n")
+    local walk = pcall(gui.play_flipbook, gui.get_node("probe"), "walk")
+    print(string.format("atlas %s rate=%.1f walk=%s", tostring(gui.get_flipbook(n)), gui.get_flipbook_playback_rate(n), tostring(walk)))
+  end
+end
+"#,
+            ),
+        ],
+    );
+    let png = sinew::project::gltf::samples::checker_png;
+    std::fs::write(p.path().join("main/a.png"), png(8, 2, [255, 0, 0, 255], [0, 0, 255, 255])).expect("png");
+    std::fs::write(p.path().join("main/b.png"), png(4, 2, [0, 255, 0, 255], [0, 0, 255, 255])).expect("png");
+    let mut r = Running::start(p.path());
+    r.wait_for("atlas hash: [run] rate=0.5 walk=false");
+    r.mark();
+    p.write("/main/a.atlas", atlas_v2);
+    r.wait_for("reloaded /main/a.atlas");
+    r.mark();
+    r.wait_for("atlas hash: [run] rate=0.5 walk=true");
+}
+
 /// A saved `.font` reaches the gui scenes that use it: the text measures at the new size, and
 /// the text the script set stays.
 #[test]

@@ -31,8 +31,10 @@ pub struct GuiRenderer {
     u_viewproj: Option<glow::UniformLocation>,
     u_texture: Option<glow::UniformLocation>,
     u_mode: Option<glow::UniformLocation>,
-    /// Image path → texture.
-    images: HashMap<String, glow::Texture>,
+    /// Image path → texture, and the pixels it was made from: a hot reload hands new pixels
+    /// under the same path (a saved image, a repacked atlas), which are uploaded again. Holding
+    /// the old pixels keeps their address from being reused by the new ones.
+    images: HashMap<String, (glow::Texture, std::sync::Arc<Vec<u8>>)>,
     /// The glyph atlas version in `glyphs`.
     glyphs_version: u64,
     bytes: Vec<u8>,
@@ -116,10 +118,13 @@ impl GuiRenderer {
         // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
         unsafe {
             for img in images {
-                if !self.images.contains_key(&img.path) {
+                let current = self.images.get(&img.path).is_some_and(|(_, px)| std::sync::Arc::ptr_eq(px, &img.rgba));
+                if !current {
                     match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, &img.rgba) {
                         Ok(t) => {
-                            self.images.insert(img.path.clone(), t);
+                            if let Some((old, _)) = self.images.insert(img.path.clone(), (t, img.rgba.clone())) {
+                                gl.delete_texture(old);
+                            }
                         }
                         Err(e) => log::error!("gui: {}: {e}", img.path),
                     }
@@ -176,7 +181,7 @@ impl GuiRenderer {
                 }
                 let tex = match c.mode {
                     1 => Some(self.glyphs),
-                    2 => images.get(c.image as usize).and_then(|i| self.images.get(&i.path)).copied(),
+                    2 => images.get(c.image as usize).and_then(|i| self.images.get(&i.path)).map(|(t, _)| *t),
                     _ => None,
                 };
                 let mode = if c.mode == 2 && tex.is_none() { 0 } else { c.mode };
@@ -202,7 +207,7 @@ impl GuiRenderer {
             gl.delete_vertex_array(self.vao);
             gl.delete_buffer(self.vbo);
             gl.delete_texture(self.glyphs);
-            for t in self.images.into_values() {
+            for (t, _) in self.images.into_values() {
                 gl.delete_texture(t);
             }
         }

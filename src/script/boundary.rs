@@ -390,7 +390,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {
-        use super::api::gui::{choice, flag, name, which};
+        use super::api::gui::{choice, flag, flipbook_op, name, which};
         let gui = [
             ("GUI_POSITION", which::POSITION),
             ("GUI_EULER", which::EULER),
@@ -417,6 +417,11 @@ pub fn constants() -> Vec<(&'static str, f64)> {
             ("GUI_TEXTURE", name::TEXTURE),
             ("GUI_LAYER", name::LAYER),
             ("GUI_FLIPBOOK", name::FLIPBOOK),
+            ("GUI_FLIP_CANCEL", flipbook_op::CANCEL),
+            ("GUI_FLIP_GET_CURSOR", flipbook_op::GET_CURSOR),
+            ("GUI_FLIP_SET_CURSOR", flipbook_op::SET_CURSOR),
+            ("GUI_FLIP_GET_RATE", flipbook_op::GET_RATE),
+            ("GUI_FLIP_SET_RATE", flipbook_op::SET_RATE),
         ];
         k.extend(gui.iter().map(|&(n, v)| (n, f64::from(v))));
     }

@@ -126,22 +126,50 @@ pub fn rect(n: &GuiNode, size: [f32; 2]) -> [f32; 4] {
     [x0, y0, x0 + size[0], y0 + size[1]]
 }
 
+/// The part of a texture a node shows: `[u0, v0, u1, v1]` (v down from the top; mirrored by
+/// swapping ends) and that part's size in pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Texel {
+    pub uv: [f32; 4],
+    pub size: [f32; 2],
+}
+
+/// What node `n` shows of its texture: the atlas frame its flipbook is on (mirrored as the
+/// animation says), else the whole texture.
+pub fn texel(scene: &GuiScene, n: &GuiNode) -> Option<Texel> {
+    let img = n.texture.and_then(|t| scene.images.get(t))?;
+    let book = n.animation.and_then(|k| img.atlas.as_ref()?.animations.get(k as usize));
+    let (mut uv, size) = img.frame_uv(book.map(|_| n.frame));
+    if book.is_some_and(|b| b.flip_horizontal) {
+        uv.swap(0, 2);
+    }
+    if book.is_some_and(|b| b.flip_vertical) {
+        uv.swap(1, 3);
+    }
+    Some(Texel { uv, size })
+}
+
 /// A box: one quad, or nine with `slice9` borders (in texture pixels) kept unstretched.
-fn box_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, img: Option<&GuiImage>, color: &[f32; 4]) {
+fn box_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, tex: Option<Texel>, color: &[f32; 4]) {
     let [l, t, rt, b] = n.slice9;
-    let Some(img) = img.filter(|_| l + t + rt + b > 0.0) else {
-        return quad(out, world, r, [0.0, 0.0, 1.0, 1.0], color);
+    let full = tex.map_or([0.0, 0.0, 1.0, 1.0], |t| t.uv);
+    let Some(tex) = tex.filter(|_| l + t + rt + b > 0.0) else {
+        return quad(out, world, r, full, color);
     };
     let (w, h) = (r[2] - r[0], r[3] - r[1]);
-    let (iw, ih) = (img.width as f32, img.height as f32);
+    let (iw, ih) = (tex.size[0].max(1.0), tex.size[1].max(1.0));
     // Borders never overlap: at most half the node each way.
     let (l, rt) = (l.min(w * 0.5), rt.min(w * 0.5));
     let (t, b) = (t.min(h * 0.5), b.min(h * 0.5));
     let xs = [r[0], r[0] + l, r[2] - rt, r[2]];
     let ys = [r[1], r[1] + b, r[3] - t, r[3]];
-    let us = [0.0, l / iw, 1.0 - rt / iw, 1.0];
+    // Fractions of the shown part, mapped into its place on the texture.
+    let [u0, v0, u1, v1] = full;
+    let u = |f: f32| u0 + (u1 - u0) * f;
+    let v = |f: f32| v0 + (v1 - v0) * f;
+    let us = [u(0.0), u(l / iw), u(1.0 - rt / iw), u(1.0)];
     // v runs down from the image's top: the bottom row of cells is at v = 1.
-    let vs = [1.0, 1.0 - b / ih, t / ih, 0.0];
+    let vs = [v(1.0), v(1.0 - b / ih), v(t / ih), v(0.0)];
     for j in 0..3 {
         for i in 0..3 {
             quad(out, world, [xs[i], ys[j], xs[i + 1], ys[j + 1]], [us[i], vs[j + 1], us[i + 1], vs[j]], color);
@@ -151,7 +179,7 @@ fn box_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, img: Opt
 
 /// A pie: a fan from the centre (or a ring from `inner_radius`) over `pie_fill_angle` degrees,
 /// counter-clockwise from the positive x axis, to the ellipse or rectangle of the node's size.
-fn pie_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, color: &[f32; 4]) {
+fn pie_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, uv: [f32; 4], color: &[f32; 4]) {
     let (cx, cy) = ((r[0] + r[2]) * 0.5, (r[1] + r[3]) * 0.5);
     let (hw, hh) = ((r[2] - r[0]) * 0.5, (r[3] - r[1]) * 0.5);
     if hw <= 0.0 || hh <= 0.0 {
@@ -170,7 +198,11 @@ fn pie_node(out: &mut Vec<f32>, world: &Mat4, r: [f32; 4], n: &GuiNode, color: &
             }
         }
     };
-    let uv = |x: f32, y: f32| ((x - r[0]) / (2.0 * hw), 1.0 - (y - r[1]) / (2.0 * hh));
+    let [u0, v0, u1, v1] = uv;
+    let uv = |x: f32, y: f32| {
+        let (fu, fv) = ((x - r[0]) / (2.0 * hw), 1.0 - (y - r[1]) / (2.0 * hh));
+        (u0 + (u1 - u0) * fu, v0 + (v1 - v0) * fv)
+    };
     let mut put = |x: f32, y: f32| {
         let (u, v) = uv(x, y);
         vertex(out, world, x, y, u, v, color);
@@ -244,7 +276,7 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
             let r = rect(n, size);
             list.batch(GuiTexture::White, within[i], Some(own[i]), false);
             if n.kind == NodeKind::Pie {
-                pie_node(&mut list.vertices, &placed[i].world, r, n, &[1.0; 4]);
+                pie_node(&mut list.vertices, &placed[i].world, r, n, [0.0, 0.0, 1.0, 1.0], &[1.0; 4]);
             } else {
                 quad(&mut list.vertices, &placed[i].world, r, [0.0, 0.0, 1.0, 1.0], &[1.0; 4]);
             }
@@ -284,11 +316,13 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
                     None => GuiTexture::White,
                 };
                 list.batch(texture, test, None, additive);
+                let tex = img.and_then(|_| texel(scene, n));
                 let r = rect(n, auto_size(scene, n));
                 if n.kind == NodeKind::Pie {
-                    pie_node(&mut list.vertices, world, r, n, &color);
+                    let uv = tex.map_or([0.0, 0.0, 1.0, 1.0], |t| t.uv);
+                    pie_node(&mut list.vertices, world, r, n, uv, &color);
                 } else {
-                    box_node(&mut list.vertices, world, r, n, img, &color);
+                    box_node(&mut list.vertices, world, r, n, tex, &color);
                 }
             }
             NodeKind::Template => {}
@@ -299,10 +333,11 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
     list.batches.retain(|b| b.count > 0);
 }
 
-/// The node's size: its texture's for `size_mode: auto` boxes and pies.
+/// The node's size: for `size_mode: auto` boxes and pies, that of what it shows of its texture
+/// (an atlas frame's, changing with its flipbook, as Defold sizes them).
 pub fn auto_size(scene: &GuiScene, n: &GuiNode) -> [f32; 2] {
-    match n.texture.and_then(|t| scene.images.get(t)) {
-        Some(img) if n.size_auto => [img.width as f32, img.height as f32],
+    match texel(scene, n) {
+        Some(t) if n.size_auto => t.size,
         _ => n.size,
     }
 }

@@ -3,6 +3,7 @@
 //! draw list for all instances ([`draw`]): vertices and batches the renderer draws above the
 //! world, independent of the camera. Game state only; nothing here touches GL.
 pub mod draw;
+pub mod flipbook;
 pub mod layout;
 #[cfg(test)]
 mod tests;
@@ -34,6 +35,9 @@ pub struct GuiInstance {
     /// Slots of deleted nodes that scripts made, for the next new node or clone: a game that
     /// makes and deletes nodes all the time does not grow.
     pub free: Vec<usize>,
+    /// Nodes showing an atlas animation, with their clocks (few nodes animate, so the
+    /// per-frame pass walks only these).
+    pub flipbooks: Vec<flipbook::NodeFlipbook>,
 }
 
 /// The bits of a node handle that hold its slot index.
@@ -97,6 +101,7 @@ impl GuiInstance {
             }
         }
         self.free_slots(slots);
+        self.drop_stale_flipbooks();
     }
 
     /// Live nodes, not counting deleted ones: the limit on how many a script may add.
@@ -117,6 +122,9 @@ pub struct GuiWorld {
     pub screen: ((u32, u32), (u32, u32)),
     /// Node properties `gui.animate` drives through the tween kernel's script cells.
     pub animated: Vec<AnimatedValue>,
+    /// Node flipbooks that ended in the last [`GuiWorld::animate_flipbooks`] (kept to reuse
+    /// the allocation).
+    pub done: Vec<flipbook::Done>,
 }
 
 /// One float of one node that a tween cell drives.
@@ -180,7 +188,7 @@ pub fn pick(
 
 impl GuiWorld {
     pub fn create(&mut self, slot: u32, id: &str, spec: &GuiSpec) -> u32 {
-        self.instances.push(GuiInstance {
+        let mut g = GuiInstance {
             slot,
             id: id.to_string(),
             scene: spec.0.clone(),
@@ -191,7 +199,10 @@ impl GuiWorld {
             scene_nodes: (0..spec.0.nodes.len()).collect(),
             gens: vec![0; spec.0.nodes.len()],
             free: Vec::new(),
-        });
+            flipbooks: Vec::new(),
+        };
+        g.start_file_flipbooks();
+        self.instances.push(g);
         (self.instances.len() - 1) as u32
     }
 
@@ -224,6 +235,7 @@ impl GuiWorld {
         if let Some(g) = self.instances.get_mut(i as usize) {
             g.alive = false;
             g.nodes = Vec::new();
+            g.flipbooks = Vec::new();
         }
     }
 
@@ -274,8 +286,32 @@ impl GuiWorld {
     }
 }
 
+/// The id of the atlas animation node `n` of `scene` shows.
+fn animation_id(scene: &GuiScene, n: &GuiNode) -> Option<String> {
+    let atlas = scene.images.get(n.texture?)?.atlas.as_ref()?;
+    Some(atlas.animations.get(n.animation? as usize)?.id.clone())
+}
+
+/// A flipbook as it was before a reload, to go on from the same place in the new atlas.
+struct Playing {
+    node: usize,
+    id: String,
+    cursor: f32,
+    clock: flipbook::NodeFlipbook,
+}
+
 fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     let old = g.scene.clone();
+    let playing: Vec<Playing> = g
+        .flipbooks
+        .iter()
+        .filter_map(|p| {
+            let id = animation_id(&old, g.nodes.get(p.node)?)?;
+            Some(Playing { node: p.node, id, cursor: g.flipbook_cursor(p.node), clock: *p })
+        })
+        .collect();
+    // Each live node's animation by id, for remapping what a script chose.
+    let anim_ids: Vec<Option<String>> = g.nodes.iter().map(|n| animation_id(&old, n)).collect();
     let font_name = |s: &GuiScene, i| name_at(&s.fonts, i, |(n, _)| n.as_str());
     let image_name = |s: &GuiScene, i| name_at(&s.images, i, |img| img.name.as_str());
     let layer_name = |s: &GuiScene, i| name_at(&s.layers, i, |l| l.as_str());
@@ -345,10 +381,18 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             pie_fill_angle
         );
         // Names, not indices, say what a script chose: the new scene may list them otherwise.
+        let file_animation = now.animation == was.animation && now.texture == was.texture;
         now.font = if now.font == was.font { new.font } else { font_name(&old, now.font).and_then(font_in) };
         now.texture =
             if now.texture == was.texture { new.texture } else { image_name(&old, now.texture).and_then(image_in) };
         now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
+        if file_animation {
+            now.animation = new.animation;
+            now.frame = new.frame;
+        } else {
+            now.animation =
+                anim_ids.get(i).cloned().flatten().as_deref().and_then(|id| animation_in(scene, now.texture, id));
+        }
     }
     let mut lost = Vec::new();
     for (i, n) in g.nodes.iter_mut().enumerate() {
@@ -361,6 +405,8 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             n.font = font_name(&old, n.font).and_then(font_in);
             n.texture = image_name(&old, n.texture).and_then(image_in);
             n.layer = layer_name(&old, n.layer).and_then(layer_in);
+            n.animation =
+                anim_ids.get(i).cloned().flatten().as_deref().and_then(|id| animation_in(scene, n.texture, id));
         }
     }
     // Nodes new to the file, in free slots or at the end. The lost ones' slots are free once
@@ -397,6 +443,37 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     }
     g.scene_nodes = index_of_new.into_iter().map(|i| i.unwrap_or(usize::MAX)).collect();
     g.scene = scene.clone();
+    reload_flipbooks(g, &playing);
+}
+
+/// The index of animation `id` in the atlas of texture `texture` of `scene`.
+fn animation_in(scene: &GuiScene, texture: Option<usize>, id: &str) -> Option<u32> {
+    let atlas = scene.images.get(texture?)?.atlas.as_ref()?;
+    atlas.animations.iter().position(|a| a.id == id).map(|k| k as u32)
+}
+
+/// After a reload: a node still on the animation it played goes on from the same cursor and
+/// rate (playing or not, with its callback), as sprites do when their atlas reloads; a node
+/// the file gave another animation (or a new node) plays it from the start.
+fn reload_flipbooks(g: &mut GuiInstance, playing: &[Playing]) {
+    g.flipbooks.clear();
+    for node in 0..g.nodes.len() {
+        let n = &g.nodes[node];
+        if n.deleted || n.animation.is_none() {
+            continue;
+        }
+        let id = animation_id(&g.scene, n);
+        match playing.iter().find(|p| p.node == node && Some(&p.id) == id.as_ref()) {
+            Some(p) => {
+                g.start(node, 0.0, p.clock.clock.rate, p.clock.listener);
+                g.set_flipbook_cursor(node, p.cursor);
+                if let Some(f) = g.flipbooks.iter_mut().find(|f| f.node == node) {
+                    f.clock.playing = p.clock.clock.playing;
+                }
+            }
+            None => g.start(node, 0.0, 1.0, None),
+        }
+    }
 }
 
 impl GuiInstance {
@@ -418,5 +495,6 @@ impl GuiInstance {
             }
         }
         self.free_slots(&gone);
+        self.start_file_flipbooks();
     }
 }

@@ -158,3 +158,79 @@ fn a_node_the_script_deleted_stays_deleted_across_a_reload() {
     g.reset();
     assert_eq!(g.resolve(b), Ok(1), "reset_nodes brings it back under its handle");
 }
+
+/// An atlas scene: a 2-frame loop `blink` over two 4x4 images (red, blue) at 4 fps.
+fn atlas_scene(nodes: usize) -> GuiScene {
+    use crate::project::sprite::{Atlas, Flipbook, Frame, Playback};
+    let atlas = Atlas {
+        source: "/a.atlas".into(),
+        width: 8,
+        height: 4,
+        rgba: Vec::new(),
+        frames: vec![Frame { x: 0, y: 0, width: 4, height: 4 }, Frame { x: 4, y: 0, width: 4, height: 4 }],
+        animations: vec![Flipbook {
+            id: "blink".into(),
+            frames: vec![0, 1],
+            fps: 4.0,
+            playback: Playback::LoopForward,
+            flip_horizontal: false,
+            flip_vertical: false,
+        }],
+        images: Vec::new(),
+    };
+    let image = crate::project::gui::GuiImage {
+        name: "a".into(),
+        path: "/a.atlas".into(),
+        width: 8,
+        height: 4,
+        rgba: Arc::new(vec![255; 8 * 4 * 4]),
+        atlas: Some(Arc::new(atlas)),
+    };
+    let mut s = scene(
+        (0..nodes)
+            .map(|i| {
+                let mut n = node(&format!("n{i}"), NodeKind::Box, None, [i as f32 * 10.0, 0.0]);
+                (n.texture, n.animation) = (Some(0), Some(0));
+                n
+            })
+            .collect(),
+    );
+    s.images = vec![image];
+    s
+}
+
+#[test]
+fn nodes_on_different_frames_of_one_atlas_draw_in_one_batch() {
+    let mut w = GuiWorld::default();
+    w.create(0, "gui", &GuiSpec::new(atlas_scene(3)));
+    // Two nodes a frame apart: one on frame 0, the others on frame 1.
+    let g = &mut w.instances[0];
+    g.set_flipbook_cursor(1, 0.5);
+    g.set_flipbook_cursor(2, 0.5);
+    assert_eq!(g.nodes.iter().map(|n| n.frame).collect::<Vec<_>>(), vec![0, 1, 1]);
+    let list = w.build((960, 540), (960, 540));
+    assert_eq!(list.draw_calls(), 1);
+    assert_eq!(list.images.len(), 1);
+    // Node 0 samples the left half of the page, node 1 the right.
+    let u = |node: usize| list.vertices[node * 6 * 9 + 3];
+    assert_eq!((u(0), u(1)), (0.0, 0.5));
+}
+
+#[test]
+fn flipbooks_go_on_through_a_reload_and_stop_with_their_nodes() {
+    let mut w = GuiWorld::default();
+    w.create(0, "gui", &GuiSpec::new(atlas_scene(2)));
+    w.animate_flipbooks(0.25);
+    assert_eq!(w.instances[0].nodes[0].frame, 1, "4 fps: the second frame after 0.25 s");
+    w.instances[0].set_flipbook_rate(1, 0.5);
+    // The same file again: the flipbooks keep their place and rate.
+    let again = Arc::new(atlas_scene(2));
+    w.reload_scene("/t.gui", &again);
+    let g = &w.instances[0];
+    assert_eq!((g.flipbook_cursor(0), g.flipbook_rate(1)), (0.5, 0.5));
+    assert_eq!(g.nodes[0].frame, 1);
+    w.instances[0].delete(&[0]);
+    assert!(w.instances[0].flipbook(0).is_none(), "a deleted node's flipbook is gone");
+    w.instances[0].reset();
+    assert_eq!(w.instances[0].flipbook_cursor(0), 0.0, "reset_nodes plays the file's animations from the start");
+}

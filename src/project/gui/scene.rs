@@ -6,6 +6,7 @@ use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::font::file::{Font, load_font};
 use crate::project::json::Located;
+use crate::project::sprite::Atlas;
 use crate::project::types::Pivot;
 use glam::{EulerRot, Quat, Vec3};
 use std::collections::HashMap;
@@ -62,14 +63,33 @@ pub enum PieBounds {
     Rectangle,
 }
 
-/// One image a scene's nodes may show (RGBA8, rows top first).
+/// One texture a scene's nodes may show (RGBA8, rows top first): an image file, or the packed
+/// page of an atlas or tile source.
 #[derive(Debug, Clone)]
 pub struct GuiImage {
+    /// The name the scene's `textures` give it.
     pub name: String,
+    /// The image, `.atlas` or `.tilesource` file.
     pub path: String,
     pub width: u32,
     pub height: u32,
     pub rgba: Arc<Vec<u8>>,
+    /// An atlas's frames and flipbooks, packed by the sprites' packer (one source of truth for
+    /// atlases); its page's pixels are moved into `rgba`, so they are held once.
+    pub atlas: Option<Arc<Atlas>>,
+}
+
+impl GuiImage {
+    /// Where frame `frame` of the atlas sits on the page, as `[u0, v0, u1, v1]` (v down from
+    /// the page's top) and its size in pixels; the whole texture for an image or no frame.
+    pub fn frame_uv(&self, frame: Option<u32>) -> ([f32; 4], [f32; 2]) {
+        let whole = ([0.0, 0.0, 1.0, 1.0], [self.width as f32, self.height as f32]);
+        let Some(f) = frame.and_then(|k| self.atlas.as_ref()?.frames.get(k as usize)) else { return whole };
+        let (w, h) = (self.width.max(1) as f32, self.height.max(1) as f32);
+        let (x0, y0) = (f.x as f32 / w, f.y as f32 / h);
+        let (x1, y1) = ((f.x + f.width) as f32 / w, (f.y + f.height) as f32 / h);
+        ([x0, y0, x1, y1], [f.width as f32, f.height as f32])
+    }
 }
 
 /// A node with every property resolved (the starting state `gui.reset_nodes` returns to).
@@ -98,6 +118,12 @@ pub struct GuiNode {
     pub visible: bool,
     /// Index in [`GuiScene::images`].
     pub texture: Option<usize>,
+    /// Index into the texture's atlas's animations (`texture: "atlas/anim"`); None for an
+    /// image, or an atlas shown as its whole page.
+    pub animation: Option<u32>,
+    /// Index into the atlas's frames shown now: the animation's first as loaded, then the
+    /// flipbook's (`game::gui` runs the clocks).
+    pub frame: u32,
     /// Border widths left, top, right, bottom in pixels of the texture.
     pub slice9: [f32; 4],
     pub text: String,
@@ -154,6 +180,8 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         enabled: true,
         visible: true,
         texture: None,
+        animation: None,
+        frame: 0,
         slice9: [0.0; 4],
         text: String::new(),
         font: None,
@@ -177,16 +205,6 @@ impl GuiScene {
     pub fn node_index(&self, id: &str) -> Option<usize> {
         self.nodes.iter().position(|n| n.id == id)
     }
-}
-
-/// The image file of `anim` in the atlas named `name` (the node's file's scope first): Ok(path),
-/// Err(atlas path) when the atlas lacks it, None when no atlas has that name.
-fn find_atlas(scopes: &[Scope], scope: usize, name: &str, anim: &str) -> Option<Result<String, String>> {
-    let hit = scopes
-        .get(scope)
-        .and_then(|s| s.atlases.get(name))
-        .or_else(|| scopes.iter().find_map(|s| s.atlases.get(name)))?;
-    Some(hit.0.get(anim).cloned().ok_or_else(|| hit.1.clone()))
 }
 
 /// Problems collected over the scene and its templates.
@@ -217,66 +235,6 @@ struct Scope {
     fonts: HashMap<String, usize>,
     textures: HashMap<String, usize>,
     layers: HashMap<String, usize>,
-    /// Atlas textures: name → (animation or image name → image file, the atlas's path).
-    atlases: HashMap<String, (HashMap<String, String>, String)>,
-}
-
-/// An atlas's images by name (file stem) and its animations by id (their first image): a GUI
-/// node showing `atlas/name` draws that image. Sinew decision until atlases are packed: each
-/// image is its own texture, read when a node first names it.
-fn atlas_images(
-    res: &Resources,
-    path: &str,
-    at: &Located<String>,
-    file: &str,
-    p: &mut Problems,
-) -> HashMap<String, String> {
-    use crate::project::defold::text::{self, Message, Value};
-    let mut out = HashMap::new();
-    let text = match res.read_string(path, Some(file)) {
-        Ok(t) => t,
-        Err(e) => {
-            p.at(at, file, e.message);
-            return out;
-        }
-    };
-    let msg = match text::parse(path, &text) {
-        Ok(m) => m,
-        Err(e) => {
-            p.0.extend(e);
-            return out;
-        }
-    };
-    let image_of = |m: &Message| {
-        m.first("image").and_then(|f| match &f.value {
-            Value::Str(s, _) => Some(s.clone()),
-            _ => None,
-        })
-    };
-    let stem = |s: &str| s.rsplit('/').next().unwrap_or(s).rsplit_once('.').map_or(s, |(a, _)| a).to_string();
-    for f in msg.all("images") {
-        if let Value::Message(m) = &f.value
-            && let Some(img) = image_of(m)
-        {
-            out.insert(stem(&img), img);
-        }
-    }
-    for f in msg.all("animations") {
-        if let Value::Message(m) = &f.value {
-            let id = m.first("id").and_then(|f| match &f.value {
-                Value::Str(s, _) => Some(s.clone()),
-                _ => None,
-            });
-            let first = m.all("images").find_map(|f| match &f.value {
-                Value::Message(im) => image_of(im),
-                _ => None,
-            });
-            if let (Some(id), Some(first)) = (id, first) {
-                out.insert(id, first);
-            }
-        }
-    }
-    out
 }
 
 struct Loader<'a> {
@@ -288,6 +246,8 @@ struct Loader<'a> {
     image_paths: HashMap<String, usize>,
     layers: Vec<String>,
     scopes: Vec<Scope>,
+    /// Atlas path → its image files that were not found (left out of it).
+    missing: HashMap<String, Vec<String>>,
 }
 
 /// Loads the `.gui` at `path` (Sinew JSON or Defold text), `referrer` naming where it is used.
@@ -302,6 +262,7 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
         image_paths: HashMap::new(),
         layers: Vec::new(),
         scopes: Vec::new(),
+        missing: HashMap::new(),
     };
     let script = match &desc.script {
         Some(s) if !s.value.is_empty() => match crate::project::json::resource_path(s, &norm) {
@@ -360,6 +321,46 @@ fn choice<T: Copy>(
 }
 
 impl Loader<'_> {
+    /// A node's `texture` as (index in the scene's images, animation of its atlas).
+    fn node_texture(&mut self, r: &Raw, t: Option<&Located<String>>) -> (Option<usize>, Option<u32>) {
+        let Some(t) = t.filter(|t| !t.value.is_empty()) else { return (None, None) };
+        let file = r.file.as_str();
+        let (name, anim) = t.value.split_once('/').unwrap_or((&t.value, ""));
+        let scopes = &self.scopes;
+        let hit = scopes
+            .get(r.scope)
+            .and_then(|s| s.textures.get(name))
+            .or_else(|| scopes.iter().find_map(|s| s.textures.get(name)));
+        let Some(&i) = hit else {
+            self.p.at(t, file, format!("node '{}': unknown texture '{}'", r.id, t.value));
+            return (None, None);
+        };
+        if anim.is_empty() {
+            return (Some(i), None);
+        }
+        let Some(img) = self.images.get(i) else { return (None, None) };
+        let Some(atlas) = &img.atlas else {
+            self.p.at(
+                t,
+                file,
+                format!("node '{}': texture '{name}' is an image, not an atlas: it has no '{anim}'", r.id),
+            );
+            return (None, None);
+        };
+        match atlas.animations.iter().position(|a| a.id == anim) {
+            Some(k) => (Some(i), Some(k as u32)),
+            None => {
+                let note = match self.missing.get(&img.path) {
+                    Some(m) => format!(" ({} of its image files were not found, e.g. {})", m.len(), m[0]),
+                    None => String::new(),
+                };
+                let msg = format!("node '{}': atlas {} has no image or animation '{anim}'{note}", r.id, img.path);
+                self.p.at(t, file, msg);
+                (None, None)
+            }
+        }
+    }
+
     /// Declares `desc`'s fonts, textures and layers, then adds its nodes to `out`, each id
     /// prefixed with `prefix` and its root nodes parented to `root` (a template's node).
     fn collect(
@@ -493,11 +494,6 @@ impl Loader<'_> {
                     continue;
                 }
             };
-            if key.ends_with(".atlas") {
-                let images = atlas_images(self.res, &key, &t.texture, file, &mut self.p);
-                scope.atlases.insert(t.name.value.clone(), (images, key));
-                continue;
-            }
             let index = match self.image_paths.get(&key) {
                 Some(&i) => i,
                 None => match self.image(file, &t.name.value, &key, &t.texture) {
@@ -525,15 +521,10 @@ impl Loader<'_> {
         self.scopes.len() - 1
     }
 
-    /// An image file (PNG or JPEG). Atlases are not read yet: they are reported as such.
+    /// An image file (PNG or JPEG), or an atlas or tile source packed onto one page.
     fn image(&mut self, file: &str, name: &str, path: &str, at: &Located<String>) -> Option<GuiImage> {
-        if path.ends_with(".tilesource") {
-            self.p.at(
-                at,
-                file,
-                format!("texture '{name}': {path}: atlases in GUI scenes are not supported yet; name an image"),
-            );
-            return None;
+        if [".atlas", ".tilesource", ".tileset"].iter().any(|e| path.ends_with(e)) {
+            return self.atlas(file, name, path, at);
         }
         let bytes = match self.res.read(path, Some(file)) {
             Ok(b) => b,
@@ -543,14 +534,52 @@ impl Loader<'_> {
             }
         };
         match crate::project::gltf::decode_image(&bytes) {
-            Ok((width, height, rgba)) => {
-                Some(GuiImage { name: name.to_string(), path: path.to_string(), width, height, rgba: Arc::new(rgba) })
-            }
+            Ok((width, height, rgba)) => Some(GuiImage {
+                name: name.to_string(),
+                path: path.to_string(),
+                width,
+                height,
+                rgba: Arc::new(rgba),
+                atlas: None,
+            }),
             Err(e) => {
                 self.p.at(at, file, format!("texture '{name}': {path}: {e}"));
                 None
             }
         }
+    }
+
+    fn atlas(&mut self, file: &str, name: &str, path: &str, at: &Located<String>) -> Option<GuiImage> {
+        let (mut atlas, missing) = match crate::project::sprite::load_atlas_leaving_out_missing(self.res, path) {
+            Ok(x) => x,
+            Err(e) => {
+                // At the atlas's own `path:line:column` when it has one, else where the scene
+                // names it.
+                if e.line.is_some() {
+                    self.p.0.push(e);
+                } else {
+                    self.p.at(at, file, format!("texture '{name}': {}: {}", e.resource, e.message));
+                }
+                return None;
+            }
+        };
+        if !missing.is_empty() {
+            log::warn!(
+                "{path}: {} image file(s) not found, left out with their animations (first: {})",
+                missing.len(),
+                missing[0]
+            );
+            self.missing.insert(path.to_string(), missing);
+        }
+        let rgba = Arc::new(std::mem::take(&mut atlas.rgba));
+        Some(GuiImage {
+            name: name.to_string(),
+            path: path.to_string(),
+            width: atlas.width,
+            height: atlas.height,
+            rgba,
+            atlas: Some(Arc::new(atlas)),
+        })
     }
 
     /// Parents resolved (unknown ones and cycles reported), nodes ordered parents first.
@@ -714,42 +743,12 @@ impl Loader<'_> {
             _ => None,
         };
         // `texture` is an image's name, or `atlas/animation` (the name before the slash).
-        let texture = match &d.texture {
-            Some(t) if !t.value.is_empty() => {
-                let (name, anim) = t.value.split_once('/').unwrap_or((&t.value, ""));
-                let atlas = find_atlas(&self.scopes, r.scope, name, anim);
-                match (find(&|s: &Scope| s.textures.get(name).copied()), atlas) {
-                    (Some(i), _) => Some(i),
-                    (None, Some(Ok(image))) => {
-                        let full = format!("{name}/{anim}");
-                        match self.image_paths.get(&image) {
-                            Some(&i) => Some(i),
-                            None => match self.image(file, &full, &image, t) {
-                                Some(img) => {
-                                    self.images.push(img);
-                                    self.image_paths.insert(image, self.images.len() - 1);
-                                    Some(self.images.len() - 1)
-                                }
-                                None => None,
-                            },
-                        }
-                    }
-                    (None, Some(Err(atlas_path))) => {
-                        self.p.at(
-                            t,
-                            file,
-                            format!("node '{}': atlas {atlas_path} has no image or animation '{anim}'", r.id),
-                        );
-                        None
-                    }
-                    (None, None) => {
-                        self.p.at(t, file, format!("node '{}': unknown texture '{}'", r.id, t.value));
-                        None
-                    }
-                }
-            }
-            _ => None,
-        };
+        let (texture, animation) = self.node_texture(r, d.texture.as_ref());
+        let frame = animation
+            .and_then(|k| {
+                self.images.get(texture?)?.atlas.as_ref()?.animations.get(k as usize)?.frames.first().copied()
+            })
+            .unwrap_or(0);
         let p = &mut self.p;
         let scopes = &self.scopes;
         let find =
@@ -802,6 +801,8 @@ impl Loader<'_> {
             enabled: d.enabled.unwrap_or(true),
             visible: d.visible.unwrap_or(true),
             texture,
+            animation,
+            frame,
             slice9,
             text: d.text.clone().unwrap_or_default(),
             font,

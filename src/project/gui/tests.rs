@@ -181,3 +181,62 @@ fn templates_expand_under_their_node_with_overrides() {
     assert_eq!(s.nodes[0].kind, NodeKind::Template);
     assert_eq!(s.fonts.len(), 1, "one font, shared");
 }
+
+/// An atlas texture is one packed page (the sprites' packer) whose animations nodes name as
+/// `atlas/animation`, in Sinew JSON and in Defold's text format alike; an absent image file is
+/// left out with the animations that show it, and a node naming one of those is an error.
+#[test]
+fn atlas_textures_are_packed_pages_with_animations() {
+    let (a, b) = (png(4, 2), png(2, 6));
+    let atlas = "images {\n  image: \"/img/a.png\"\n}\nanimations {\n  id: \"run\"\n  images {\n    image: \"/img/a.png\"\n  }\n  images {\n    image: \"/img/b.png\"\n  }\n  playback: PLAYBACK_LOOP_PINGPONG\n  fps: 12\n  flip_horizontal: 1\n}\nanimations {\n  id: \"gone\"\n  images {\n    image: \"/img/missing.png\"\n  }\n}\n";
+    let json = r#"{ "textures": [ { "name": "t", "texture": "/a.atlas" } ],
+  "nodes": [ { "id": "run", "texture": "t/run" }, { "id": "img", "texture": "t/a" }, { "id": "page", "texture": "t" } ] }"#;
+    let defold = "textures {\n  name: \"t\"\n  texture: \"/a.atlas\"\n}\nnodes {\n  id: \"run\"\n  texture: \"t/run\"\n}\nnodes {\n  id: \"img\"\n  texture: \"t/a\"\n}\nnodes {\n  id: \"page\"\n  texture: \"t\"\n}\n";
+    let bad = r#"{ "textures": [ { "name": "t", "texture": "/a.atlas" }, { "name": "i", "texture": "/img/a.png" } ],
+  "nodes": [ { "id": "g", "texture": "t/gone" }, { "id": "i", "texture": "i/run" } ] }"#;
+    let r = res(&[
+        ("/img/a.png", &a),
+        ("/img/b.png", &b),
+        ("/a.atlas", atlas.as_bytes()),
+        ("/j.gui", json.as_bytes()),
+        ("/d.gui", defold.as_bytes()),
+        ("/bad.gui", bad.as_bytes()),
+    ]);
+    for path in ["/j.gui", "/d.gui"] {
+        let s = load(&r, path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.images.len(), 1, "{path}: one texture for the atlas");
+        let img = &s.images[0];
+        let atlas = img.atlas.as_ref().expect("an atlas texture");
+        assert_eq!((img.width, img.height), (atlas.width, atlas.height), "{path}");
+        assert_eq!(img.rgba.len(), (img.width * img.height * 4) as usize, "{path}: the page's pixels");
+        assert!(atlas.animation("gone").is_none(), "{path}: an animation of an absent image is left out");
+        let run = atlas.animation("run").expect("run");
+        assert_eq!(
+            (run.playback, run.fps, run.flip_horizontal),
+            (crate::project::sprite::Playback::LoopPingpong, 12.0, true)
+        );
+        let node = |id: &str| &s.nodes[s.node_index(id).expect("node")];
+        let k = atlas.animations.iter().position(|f| f.id == "run").map(|k| k as u32);
+        assert_eq!(
+            (node("run").texture, node("run").animation, node("run").frame),
+            (Some(0), k, run.frames[0]),
+            "{path}"
+        );
+        let a = atlas.animations.iter().position(|f| f.id == "a").map(|k| k as u32);
+        assert_eq!(node("img").animation, a, "{path}: an image of the atlas by its name");
+        assert_eq!((node("page").texture, node("page").animation), (Some(0), None), "{path}: the whole page");
+        // The frame's place on the page, as UVs.
+        let f = atlas.frames[run.frames[0] as usize];
+        let (uv, size) = img.frame_uv(Some(run.frames[0]));
+        let (w, h) = (img.width as f32, img.height as f32);
+        assert_eq!(uv, [f.x as f32 / w, f.y as f32 / h, (f.x + 4) as f32 / w, (f.y + 2) as f32 / h]);
+        assert_eq!(size, [4.0, 2.0]);
+        assert_eq!(img.frame_uv(None), ([0.0, 0.0, 1.0, 1.0], [w, h]));
+    }
+    let e = load(&r, "/bad.gui").unwrap_err().to_string();
+    assert!(
+        e.contains("node 'g': atlas /a.atlas has no image or animation 'gone' (1 of its image files were not found, e.g. /img/missing.png)"),
+        "{e}"
+    );
+    assert!(e.contains("node 'i': texture 'i' is an image, not an atlas: it has no 'run'"), "{e}");
+}

@@ -180,7 +180,14 @@ impl<'a> Images<'a> {
     }
 }
 
-pub(super) fn build_atlas(res: &Resources, file: &str, a: &AtlasFile) -> Result<Atlas, LoadError> {
+/// `skip_missing`: image files that do not exist are left out, with every animation that shows
+/// one (see [`super::load_atlas_leaving_out_missing`]); their paths are returned.
+pub(super) fn build_atlas(
+    res: &Resources,
+    file: &str,
+    a: &AtlasFile,
+    skip_missing: bool,
+) -> Result<(Atlas, Vec<String>), LoadError> {
     let b = Borders {
         margin: border(&a.margin, file, "margin")?,
         extrude: border(&a.extrude_borders, file, "extrude_borders")?,
@@ -216,7 +223,16 @@ pub(super) fn build_atlas(res: &Resources, file: &str, a: &AtlasFile) -> Result<
     }
     let used = std::cell::Cell::new(0u64);
     let mut decoded = Vec::with_capacity(order.list.len());
+    // Each frame's index among the decoded images (None: its file is missing and skipped).
+    let mut kept: Vec<Option<u32>> = Vec::with_capacity(order.list.len());
+    let mut missing = Vec::new();
     for (norm, at) in &order.list {
+        if skip_missing && !res.exists(norm) {
+            kept.push(None);
+            missing.push(norm.clone());
+            continue;
+        }
+        kept.push(Some(decoded.len() as u32));
         let admit = |w: u32, h: u32| {
             let total = used.get() + b.cell_area(w, h);
             if w > MAX_PAGE_SIDE || h > MAX_PAGE_SIDE || total > PAGE_PIXELS {
@@ -232,8 +248,15 @@ pub(super) fn build_atlas(res: &Resources, file: &str, a: &AtlasFile) -> Result<
         .map(|(w, h, px)| Source { pixels: px, image_width: *w, x: 0, y: 0, width: *w, height: *h })
         .collect();
     let page = pack::pack(&sources, b).map_err(|e| LoadError::new(file, e))?;
+    if !missing.is_empty() {
+        animations.retain_mut(|f| {
+            let frames: Option<Vec<u32>> = f.frames.iter().map(|&k| kept.get(k as usize).copied().flatten()).collect();
+            frames.map(|v| f.frames = v).is_some()
+        });
+    }
+    // Every file named, the missing ones too: saving one of them reloads the atlas.
     let images = order.list.into_iter().map(|(n, _)| n).collect();
-    Ok(Atlas {
+    let atlas = Atlas {
         source: file.to_string(),
         width: page.width,
         height: page.height,
@@ -241,7 +264,8 @@ pub(super) fn build_atlas(res: &Resources, file: &str, a: &AtlasFile) -> Result<
         frames: page.frames,
         animations,
         images,
-    })
+    };
+    Ok((atlas, missing))
 }
 
 /// Tiles that fit along one side: each is `margin` + tile + `margin`, `spacing` between.

@@ -108,6 +108,18 @@ impl Atlas {
 
 /// Loads an `.atlas` or a `.tilesource` (Defold's older `.tileset` too), JSON or Defold text.
 pub fn load_atlas(res: &Resources, path: &str) -> Result<Atlas, LoadError> {
+    load(res, path, false).map(|(atlas, _)| atlas)
+}
+
+/// [`load_atlas`] for GUI scenes, which Sinew has always let name an atlas some of whose image
+/// files are absent (Defold's examples are often copied with only the images they show): the
+/// absent images are left out with every animation that shows one, and their paths returned
+/// so the caller can say so. A file that exists but does not decode is still an error.
+pub fn load_atlas_leaving_out_missing(res: &Resources, path: &str) -> Result<(Atlas, Vec<String>), LoadError> {
+    load(res, path, true)
+}
+
+fn load(res: &Resources, path: &str, skip_missing: bool) -> Result<(Atlas, Vec<String>), LoadError> {
     let text = res.read_string(path, None)?;
     let tile_source = path.ends_with(".tilesource") || path.ends_with(".tileset");
     if !tile_source && !path.ends_with(".atlas") {
@@ -117,11 +129,11 @@ pub fn load_atlas(res: &Resources, path: &str) -> Result<Atlas, LoadError> {
     if tile_source {
         let file: files::TileSourceFile =
             if defold { defold::tile_source(path, &text)? } else { crate::project::json::parse(path, &text)? };
-        files::build_tile_source(res, path, &file)
+        Ok((files::build_tile_source(res, path, &file)?, Vec::new()))
     } else {
         let file: files::AtlasFile =
             if defold { defold::atlas(path, &text)? } else { crate::project::json::parse(path, &text)? };
-        files::build_atlas(res, path, &file)
+        files::build_atlas(res, path, &file, skip_missing)
     }
 }
 

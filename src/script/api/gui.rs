@@ -203,15 +203,26 @@ fn set_choice(n: &mut GuiNode, which: i32, v: i32) -> Result<(), String> {
     Ok(())
 }
 
+/// The `op` of `gui_flipbook`.
+pub mod flipbook_op {
+    pub const CANCEL: i32 = 0;
+    pub const GET_CURSOR: i32 = 1;
+    pub const SET_CURSOR: i32 = 2;
+    pub const GET_RATE: i32 = 3;
+    pub const SET_RATE: i32 = 4;
+}
+
 /// The name a node shows for `which` ([`name`]): its id, font, texture (the atlas's or image's
-/// name), layer, or flipbook (the animation after the atlas's name).
+/// name in the scene), layer, or flipbook (the id of the atlas animation it shows).
 fn get_name(g: &GuiInstance, n: &GuiNode, which: i32) -> Result<String, String> {
-    let texture = || n.texture.and_then(|t| g.scene.images.get(t)).map_or("", |img| img.name.as_str());
+    let image = n.texture.and_then(|t| g.scene.images.get(t));
     Ok(match which {
         name::ID => n.id.clone(),
         name::FONT => n.font.and_then(|f| g.scene.fonts.get(f)).map_or_else(String::new, |(name, _)| name.clone()),
-        name::TEXTURE => texture().split_once('/').map_or(texture(), |(atlas, _)| atlas).to_string(),
-        name::FLIPBOOK => texture().split_once('/').map_or("", |(_, anim)| anim).to_string(),
+        name::TEXTURE => image.map_or_else(String::new, |img| img.name.clone()),
+        name::FLIPBOOK => image
+            .and_then(|img| img.atlas.as_ref()?.animations.get(n.animation? as usize))
+            .map_or_else(String::new, |a| a.id.clone()),
         name::LAYER => n.layer.and_then(|l| g.scene.layers.get(l)).cloned().unwrap_or_default(),
         _ => return Err(format!("no gui name property {which}")),
     })
@@ -234,31 +245,33 @@ fn set_name(g: &mut GuiInstance, node: usize, which: i32, value: &str) -> Result
             g.nodes[node].font = Some(f);
         }
         name::TEXTURE => {
-            g.nodes[node].texture = if value.is_empty() {
+            let texture = if value.is_empty() {
                 None
             } else {
-                // An image texture by its name, or an atlas by its name: the atlas's first
-                // image the scene loaded (`atlas/anim` names one directly).
-                let prefix = format!("{value}/");
-                let hit = scene.images.iter().position(|i| i.name == value);
-                let hit = hit.or_else(|| scene.images.iter().position(|i| i.name.starts_with(&prefix)));
-                match hit {
+                match scene.images.iter().position(|i| i.name == value) {
                     Some(t) => Some(t),
-                    None => return Err(format!("texture '{value}' is not in the scene (an atlas's images load when a node of the scene names them)")),
+                    None => return Err(format!("texture '{value}' is not in the scene's `textures`")),
                 }
             };
-        }
-        name::FLIPBOOK => {
-            let cur = get_name(g, &g.nodes[node], name::TEXTURE)?;
-            if cur.is_empty() {
-                return Err("the node has no texture to play an animation of".into());
+            // As a sprite's `image`: an atlas with an animation of the id the node shows goes
+            // on with it from the same cursor and rate; otherwise the node shows the whole
+            // texture until a `play_flipbook`.
+            let id = get_name(g, &g.nodes[node], name::FLIPBOOK)?;
+            let (cursor, rate) = (g.flipbook_cursor(node), g.flipbook_rate(node));
+            let listener = g.flipbook(node).and_then(|f| f.listener);
+            let keeps = texture
+                .and_then(|t| scene.images.get(t)?.atlas.as_ref())
+                .is_some_and(|a| !id.is_empty() && a.animation(&id).is_some());
+            g.nodes[node].texture = texture;
+            g.nodes[node].animation = None;
+            g.cancel_flipbook(node);
+            if keeps {
+                g.play_flipbook(node, &id, 0.0, rate, listener)?;
+                g.set_flipbook_cursor(node, cursor);
             }
-            let full = format!("{cur}/{value}");
-            match scene.images.iter().position(|i| i.name == full || (i.name == cur && value == cur)) {
-                Some(t) => g.nodes[node].texture = Some(t),
-                None => return Err(format!("unknown animation '{value}' of texture '{cur}' (an atlas's images load when a node of the scene names them)")),
-            }
+            g.drop_stale_flipbooks();
         }
+        name::FLIPBOOK => g.play_flipbook(node, value, 0.0, 1.0, None)?,
         name::LAYER => {
             g.nodes[node].layer = if value.is_empty() {
                 None
@@ -753,6 +766,69 @@ crate::export! {
         })
     }
 
+    /// `gui.play_flipbook`: animation `s` of the node's atlas from `offset` at `rate`;
+    /// `callback` (0: none) of script instance `script` is called when a once-flipbook ends.
+    fn gui_play_flipbook(ctx: Ctx, inst: u32, node: u32, s: *const c_char, n: usize, offset: f32, rate: f32, script: u32, callback: u32) -> i32 {
+        if n > MAX_GUI_TEXT {
+            return fail(format!("the animation name is too long: {n} bytes"));
+        }
+        // SAFETY: `s` is null or `n` bytes of a Lua string held during this call.
+        let value = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
+        let listener = (callback != 0).then_some(crate::game::gui::flipbook::Listener { script, callback });
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let played = live(g, node).and_then(|i| {
+                g.play_flipbook(i, &value, offset, rate, listener).map_err(|e| format!("bad argument #2: {e}"))
+            });
+            match played {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// The node flipbook operations ([`flipbook_op`]): cancel, and the cursor and playback rate
+    /// (a getter writes `out`, a setter reads `value`).
+    fn gui_flipbook(ctx: Ctx, inst: u32, node: u32, op: i32, value: f32, out: *mut f32) -> i32 {
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let i = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let got = match op {
+                flipbook_op::CANCEL => {
+                    g.cancel_flipbook(i);
+                    None
+                }
+                flipbook_op::GET_CURSOR => Some(g.flipbook_cursor(i)),
+                flipbook_op::SET_CURSOR => {
+                    g.set_flipbook_cursor(i, value);
+                    None
+                }
+                flipbook_op::GET_RATE => Some(g.flipbook_rate(i)),
+                flipbook_op::SET_RATE => {
+                    g.set_flipbook_rate(i, value);
+                    None
+                }
+                _ => return fail(format!("no gui flipbook operation {op}")),
+            };
+            if let Some(v) = got
+                && !out.is_null()
+            {
+                // SAFETY: `out` is a float cdata the Lua wrapper made for this call.
+                unsafe { *out = v };
+            }
+            OK
+        })
+    }
+
     /// `gui.delete_node`: the node and every node under it are deleted; their tweens stop.
     fn gui_delete_node(ctx: Ctx, inst: u32, node: u32) -> i32 {
         world_status(ctx, |w| {
@@ -805,6 +881,7 @@ crate::export! {
                     copy.parent = copy.parent.and_then(|p| from.iter().position(|&f| f == p)).map(|j| copies[j]);
                 }
                 let c = g.add(copy);
+                g.copy_flipbook(i, c);
                 copies.push(c);
                 pairs.extend([g.handle(i), g.handle(c)]);
             }

@@ -359,6 +359,7 @@ crate::export! {
             w.models.live_callbacks(&mut live);
             w.sounds.live_callbacks(&mut live);
             w.sprites.extend_live_callbacks(&mut live);
+            w.gui.extend_live_callbacks(&mut live);
             live.sort_unstable();
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {

@@ -463,10 +463,12 @@ function gui.get_index(h)
   return v
 end
 
--- play_flipbook: Sinew draws an atlas animation as its first image (atlases are not packed
--- yet), so the animation completes at once: the callback runs on the next frame, through a
--- timer of the calling script (self is the script's), as Defold's would at the end.
-local flip_timers = setmetatable({}, { __mode = "k" })
+-- play_flipbook: the node's atlas animation runs in Rust on the sprites' flipbook clock
+-- (game/gui/flipbook.rs); when a once-animation ends, Rust calls a play callback of the calling
+-- script, which hands `complete_function` the script's self and the node.
+local FLIP_CANCEL, FLIP_GET_CURSOR, FLIP_SET_CURSOR = K.GUI_FLIP_CANCEL, K.GUI_FLIP_GET_CURSOR, K.GUI_FLIP_SET_CURSOR
+local FLIP_GET_RATE, FLIP_SET_RATE = K.GUI_FLIP_GET_RATE, K.GUI_FLIP_SET_RATE
+local flipout = ffi.new("float[1]")
 
 function gui.play_flipbook(h, animation, complete_function, play_properties)
   h = node_arg("gui.play_flipbook", h)
@@ -474,6 +476,7 @@ function gui.play_flipbook(h, animation, complete_function, play_properties)
   if complete_function ~= nil and type(complete_function) ~= "function" then
     argerr("gui.play_flipbook", 3, "function", complete_function)
   end
+  local offset, rate = 0, 1
   if play_properties ~= nil then
     if type(play_properties) ~= "table" then argerr("gui.play_flipbook", 4, "table", play_properties) end
     for k, v in pairs(play_properties) do
@@ -481,15 +484,17 @@ function gui.play_flipbook(h, animation, complete_function, play_properties)
         fail(string.format("gui.play_flipbook: bad argument #4: unknown or non-number play property '%s'", tostring(k)))
       end
     end
+    offset = play_properties.offset or 0
+    rate = play_properties.playback_rate or 1
   end
-  check(F.gui_set_name(ctx, h.i, h.n, K.GUI_FLIPBOOK, text, #text))
-  local old = flip_timers[h]
-  if old then timer.cancel(old); flip_timers[h] = nil end
+  local r, cb = current(), 0
   if complete_function then
-    flip_timers[h] = timer.delay(0, false, function(self)
-      flip_timers[h] = nil
-      complete_function(self, h)
-    end)
+    cb = S.add_play_callback(function(self) complete_function(self, h) end, r)
+  end
+  local rc = F.gui_play_flipbook(ctx, h.i, h.n, text, #text, offset, rate, r.index, cb)
+  if rc ~= 0 then
+    if cb ~= 0 then S.take_play_callback(cb) end
+    fail_last()
   end
 end
 
@@ -498,10 +503,32 @@ function gui.get_flipbook(h)
   return S.hash(get_name(h, K.GUI_FLIPBOOK))
 end
 
+local function flip_op(fname, h, op, value)
+  h = node_arg(fname, h)
+  check(F.gui_flipbook(ctx, h.i, h.n, op, value or 0, flipout))
+  return flipout[0]
+end
+
 function gui.cancel_flipbook(h)
-  h = node_arg("gui.cancel_flipbook", h)
-  local old = flip_timers[h]
-  if old then timer.cancel(old); flip_timers[h] = nil end
+  flip_op("gui.cancel_flipbook", h, FLIP_CANCEL)
+end
+
+function gui.get_flipbook_cursor(h)
+  return flip_op("gui.get_flipbook_cursor", h, FLIP_GET_CURSOR)
+end
+
+function gui.set_flipbook_cursor(h, cursor)
+  if type(cursor) ~= "number" then argerr("gui.set_flipbook_cursor", 2, "number", cursor) end
+  flip_op("gui.set_flipbook_cursor", h, FLIP_SET_CURSOR, cursor)
+end
+
+function gui.get_flipbook_playback_rate(h)
+  return flip_op("gui.get_flipbook_playback_rate", h, FLIP_GET_RATE)
+end
+
+function gui.set_flipbook_playback_rate(h, rate)
+  if type(rate) ~= "number" then argerr("gui.set_flipbook_playback_rate", 2, "number", rate) end
+  flip_op("gui.set_flipbook_playback_rate", h, FLIP_SET_RATE, rate)
 end
 
 return S.unsupported_rest("gui", gui)
