@@ -107,7 +107,7 @@ fn setup() -> Bench {
 }
 
 fn frame(b: &mut Bench) -> usize {
-    b.gui.animate_flipbooks(DT);
+    b.gui.animate_flipbooks(DT, &[]);
     b.tweens.prepare(DT);
     b.tweens.update(&mut b.scene, DT);
     let nodes = &mut b.gui.instances[0].nodes;

@@ -114,6 +114,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let (finished, events) = animation::animate(&mut world.borrow_mut(), dt);
     report_finished(world, hooks, finished);
     report_events(world, events);
+    // GUI box nodes' flipbooks first: they share the sprites' clock, so a node and a sprite on
+    // one flipbook change frames on the same update.
+    gui::flipbook::step(world, hooks, dt);
     sprites::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());

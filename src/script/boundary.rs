@@ -399,6 +399,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
             ("GUI_COLOR", which::COLOR),
             ("GUI_OUTLINE", which::OUTLINE),
             ("GUI_SHADOW", which::SHADOW),
+            ("GUI_PIE", which::PIE),
             ("GUI_ENABLED", flag::ENABLED),
             ("GUI_VISIBLE", flag::VISIBLE),
             ("GUI_INHERIT_ALPHA", flag::INHERIT_ALPHA),

@@ -160,12 +160,15 @@ impl GuiInstance {
 impl GuiWorld {
     /// One frame of every playing node flipbook; once-flipbooks that ended (and have a
     /// listener) are left in `self.done`.
-    pub fn animate_flipbooks(&mut self, dt: f32) {
+    /// Each scene runs on its object's world time (`scale`, as `TweenWorld::update_scaled`
+    /// takes it).
+    pub fn animate_flipbooks(&mut self, dt: f32, scale: &[f32]) {
         self.done.clear();
         for (i, g) in self.instances.iter_mut().enumerate() {
             if !g.alive || g.flipbooks.is_empty() {
                 continue;
             }
+            let dt = crate::anim::tween::scaled_dt(scale, g.slot, dt);
             let GuiInstance { scene, nodes, flipbooks, .. } = g;
             for p in flipbooks.iter_mut() {
                 if !p.clock.playing {
@@ -197,8 +200,8 @@ impl GuiWorld {
 /// `complete_function` of each once-flipbook that ended, in the same update (as sprites).
 pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crate::game::ScriptHooks, dt: f32) {
     let mut done = {
-        let mut w = world.borrow_mut();
-        w.gui.animate_flipbooks(dt);
+        let w = &mut *world.borrow_mut();
+        w.gui.animate_flipbooks(dt, &w.proxies.time_scale);
         if w.gui.done.is_empty() {
             return;
         }

@@ -151,6 +151,9 @@ pub fn node_value(n: &mut GuiNode, which: u8, axis: u8) -> Option<&mut f32> {
         4 => n.color.get_mut(a),
         5 => n.outline.get_mut(a),
         6 => n.shadow.get_mut(a),
+        // A pie's fill angle and inner radius (`gui.animate` of `fill_angle`, `inner_radius`).
+        7 if a == 0 => Some(&mut n.pie_fill_angle),
+        7 if a == 1 => Some(&mut n.inner_radius),
         _ => None,
     }
 }

@@ -220,7 +220,7 @@ fn nodes_on_different_frames_of_one_atlas_draw_in_one_batch() {
 fn flipbooks_go_on_through_a_reload_and_stop_with_their_nodes() {
     let mut w = GuiWorld::default();
     w.create(0, "gui", &GuiSpec::new(atlas_scene(2)));
-    w.animate_flipbooks(0.25);
+    w.animate_flipbooks(0.25, &[]);
     assert_eq!(w.instances[0].nodes[0].frame, 1, "4 fps: the second frame after 0.25 s");
     w.instances[0].set_flipbook_rate(1, 0.5);
     // The same file again: the flipbooks keep their place and rate.

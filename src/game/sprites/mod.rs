@@ -249,11 +249,8 @@ fn play_on(s: &mut SpriteInstance, k: u32, offset: f32, rate: f32, listener: Opt
 /// The flipbook phase of a frame: every flipbook advanced, then `animation_done {current_tile,
 /// id}` for each once-flipbook that ended, to the `play_flipbook` callback when there was one,
 /// else as a message to the script that played it (Defold's `PostMessages`, same update).
-/// GUI box nodes' flipbooks run first, in the same phase: they share the sprites' clock, so a
-/// node and a sprite on one flipbook change frames on the same update.
 pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::ScriptHooks, dt: f32) {
     use crate::scene::message::{MsgValue, encode};
-    super::gui::flipbook::step(world, hooks, dt);
     let mut done = {
         let w = &mut *world.borrow_mut();
         w.sprites.animate(dt, &w.proxies.time_scale);

@@ -38,6 +38,8 @@ pub mod which {
     pub const COLOR: i32 = 4;
     pub const OUTLINE: i32 = 5;
     pub const SHADOW: i32 = 6;
+    /// A pie node's `[fill_angle, inner_radius, perimeter_vertices, 0]`.
+    pub const PIE: i32 = 7;
 }
 
 /// The `which` of `gui_get_flag`/`gui_set_flag`.
@@ -402,6 +404,7 @@ crate::export! {
                     which::COLOR => n.color,
                     which::OUTLINE => n.outline,
                     which::SHADOW => n.shadow,
+                    which::PIE => [n.pie_fill_angle, n.inner_radius, n.perimeter_vertices as f32, 0.0],
                     _ => return fail(format!("no gui property {which}")),
                 };
                 // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
@@ -429,6 +432,17 @@ crate::export! {
                     which::COLOR => n.color = v,
                     which::OUTLINE => n.outline = v,
                     which::SHADOW => n.shadow = v,
+                    which::PIE => {
+                        if v[1] < 0.0 || !(2.0..=1024.0).contains(&v[2]) {
+                            return fail(format!(
+                                "a pie's inner radius must be >= 0 and its perimeter vertices 2..1024 (got {}, {})",
+                                v[1], v[2]
+                            ));
+                        }
+                        n.pie_fill_angle = v[0];
+                        n.inner_radius = v[1];
+                        n.perimeter_vertices = v[2] as u32;
+                    }
                     _ => return fail(format!("no gui property {which}")),
                 }
                 OK
@@ -642,7 +656,9 @@ crate::export! {
         let Some(playback) = Playback::from_index(playback) else {
             return fail("invalid playback mode when starting an animation".into());
         };
-        if !(0..=6).contains(&which) || which == which::EULER || first + count > 4 || count == 0 {
+        // A pie animates its fill angle and inner radius (elements 0 and 1), not its vertex count.
+        let elements = if which == which::PIE { 2 } else { 4 };
+        if !(0..=which::PIE).contains(&which) || which == which::EULER || first + count > elements || count == 0 {
             return fail(format!("property {which} cannot be animated"));
         }
         world_status(ctx, |w| {

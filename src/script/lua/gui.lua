@@ -11,7 +11,7 @@ local v3_t, v4_t = vm.vector3_t, vm.vector4_t
 -- The `which` numbers of api/gui.rs (`which`, `flag`).
 local K = S.K
 local POSITION, EULER, SCALE, SIZE = K.GUI_POSITION, K.GUI_EULER, K.GUI_SCALE, K.GUI_SIZE
-local COLOR, OUTLINE, SHADOW = K.GUI_COLOR, K.GUI_OUTLINE, K.GUI_SHADOW
+local COLOR, OUTLINE, SHADOW, PIE = K.GUI_COLOR, K.GUI_OUTLINE, K.GUI_SHADOW, K.GUI_PIE
 local ENABLED, VISIBLE = K.GUI_ENABLED, K.GUI_VISIBLE
 local INHERIT_ALPHA, LINE_BREAK = K.GUI_INHERIT_ALPHA, K.GUI_LINE_BREAK
 
@@ -118,6 +118,31 @@ function gui.set_scale(h, v)
   if not istype(v3_t, v) then argerr("gui.set_scale", 2, "number or vector3", v) end
   check(F.gui_set(ctx, h.i, h.n, SCALE, v.x, v.y, v.z, 0))
 end
+
+-- A pie node's numbers: [fill_angle, inner_radius, perimeter_vertices] in one property.
+local function pie_get(fname, k)
+  return function(h)
+    h = node_arg(fname, h)
+    check(F.gui_get(ctx, h.i, h.n, PIE, out))
+    return ({ out.x, out.y, out.z })[k]
+  end
+end
+local function pie_set(fname, k)
+  return function(h, v)
+    h = node_arg(fname, h)
+    if type(v) ~= "number" then argerr(fname, 2, "number", v) end
+    check(F.gui_get(ctx, h.i, h.n, PIE, out))
+    local p = { out.x, out.y, out.z }
+    p[k] = v
+    check(F.gui_set(ctx, h.i, h.n, PIE, p[1], p[2], p[3], 0))
+  end
+end
+gui.get_fill_angle = pie_get("gui.get_fill_angle", 1)
+gui.set_fill_angle = pie_set("gui.set_fill_angle", 1)
+gui.get_inner_radius = pie_get("gui.get_inner_radius", 2)
+gui.set_inner_radius = pie_set("gui.set_inner_radius", 2)
+gui.get_perimeter_vertices = pie_get("gui.get_perimeter_vertices", 3)
+gui.set_perimeter_vertices = pie_set("gui.set_perimeter_vertices", 3)
 
 function gui.get_alpha(h)
   return gui.get_color(h).w
@@ -234,7 +259,9 @@ end
 local ANIM = {
   position = { POSITION, 0, 3, "vector3" }, scale = { SCALE, 0, 3, "vector3" }, size = { SIZE, 0, 3, "vector3" },
   color = { COLOR, 0, 4, "vector4" }, outline = { OUTLINE, 0, 4, "vector4" }, shadow = { SHADOW, 0, 4, "vector4" },
+  fill_angle = { PIE, 0, 1, "number" }, inner_radius = { PIE, 1, 1, "number" },
 }
+
 local AXES = { x = 0, y = 1, z = 2, w = 3 }
 local anim_to = vm.vector4_t()
 
