@@ -189,3 +189,36 @@ fn timestep_example_speeds_up_its_proxy_world() {
     assert!((a - 230.0).abs() < 25.0, "1 s of world time: enemy1 at {a:.1}, expected about 230");
     assert!((b - 662.0).abs() < 25.0, "2 s of world time: enemy1 at {b:.1}, expected about 662");
 }
+
+/// collection/proxy: a menu and three levels behind proxies. A click on LEVEL 2 (the menu's
+/// GUI, heard through the controller's focus) unloads the menu and loads level 2; a click in
+/// the level sends `show_menu` back, which unloads level 2 (printed by the controller as
+/// Defold prints it) and brings the menu back.
+#[test]
+fn proxy_example_goes_to_level_2_and_back() {
+    let tmp = TempDir::new("defold-proxy");
+    let replay = tmp.path().join("clicks.replay");
+    let click = |frame: u32, x: u32, y: u32| {
+        format!(
+            "{{\"frame\": {frame}, \"type\": \"mouse_move\", \"x\": {x}, \"y\": {y}}}\n\
+             {{\"frame\": {frame}, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": true, \"x\": {x}, \"y\": {y}}}\n\
+             {{\"frame\": {}, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": false, \"x\": {x}, \"y\": {y}}}\n",
+            frame + 1
+        )
+    };
+    // LEVEL 2 is the middle button, at (360, 366) from the top left of the 720 x 720 window.
+    std::fs::write(&replay, format!("{}{}", click(10, 360, 366), click(40, 600, 600))).expect("replay");
+    let (r, menu) = shot_with("proxy", "70", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+    let unloaded: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with("Unloaded")).collect();
+    assert_eq!(
+        unloaded,
+        ["Unloaded\turl: [proxy:/controller#menuproxy]", "Unloaded\turl: [proxy:/controller#level2proxy]"],
+        "{}",
+        r.show()
+    );
+    // The menu is back: its three dark grey buttons fill much of the middle (a level draws
+    // light stones there, its black text only at the top).
+    let dark = |x: u32, y: u32| menu.pixel(x, y).is_some_and(|p| p[0] < 60 && p[1] < 60 && p[2] < 60);
+    let n = (200..520).flat_map(|y| (240..480).map(move |x| (x, y))).filter(|&(x, y)| dark(x, y)).count();
+    assert!(n > 20_000, "the menu's buttons are drawn again ({n} dark pixels)");
+}
