@@ -235,6 +235,22 @@ pub fn add(w: &mut World, slot: u32, id: &str, spec: &FactorySpec) -> u32 {
 }
 
 /// The factory of a deleted object: its index is free for the next one.
+/// `factory.set_prototype`: factory `i` makes `spec` from now on. Its serial changes, so what
+/// the Lua side knew of the old prototype (its scripts, its objects' ids) is asked for again.
+pub fn set_prototype(w: &mut World, i: u32, spec: FactorySpec) -> Result<(), String> {
+    let f = &mut w.factories;
+    let Some(fi) = f.list.get_mut(i as usize).filter(|fi| fi.alive) else {
+        return Err("the factory was deleted".into());
+    };
+    if fi.spec.collection != spec.collection {
+        return Err("a factory takes a .go prototype, a collectionfactory a .collection".into());
+    }
+    f.next_serial = f.next_serial.wrapping_add(1);
+    fi.serial = f.next_serial;
+    fi.spec = spec;
+    Ok(())
+}
+
 pub fn remove(w: &mut World, i: u32) {
     if let Some(fi) = w.factories.list.get_mut(i as usize)
         && fi.alive

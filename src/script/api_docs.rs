@@ -577,6 +577,13 @@ pub const FUNCS: &[Func] = &[
     ),
     f("factory", "unload", "url?: url_like", "", "Does nothing (everything loads up front)."),
     f(
+        "factory",
+        "set_prototype",
+        "url?: url_like, prototype: string",
+        "",
+        "Makes the factory spawn the `.go` at `prototype` from now on (loaded and checked now; Defold's `.goc` name is taken too).",
+    ),
+    f(
         "collectionfactory",
         "create",
         "url: url_like, position?: vector3, rotation?: quat, properties?: table<hash|string, table<string, any>>, scale?: number|vector3",
@@ -592,6 +599,13 @@ pub const FUNCS: &[Func] = &[
         "Calls back at once.",
     ),
     f("collectionfactory", "unload", "url?: url_like", "", "Does nothing."),
+    f(
+        "collectionfactory",
+        "set_prototype",
+        "url?: url_like, prototype: string",
+        "",
+        "Makes the collection factory spawn the `.collection` at `prototype` from now on.",
+    ),
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
     f("label", "get_text", "url: url_like", "string", "A label's text."),

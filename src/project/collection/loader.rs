@@ -292,6 +292,20 @@ impl Loader<'_> {
         let Some(path) = &c.prototype else {
             return Err(c.id.error(file, format!("{kind} '{id}' needs a 'prototype' (a {ext} file)")));
         };
+        self.factory_prototype(kind, id, path, file, collection)
+    }
+
+    /// [`factory`](Self::factory) once the prototype's path is known (`factory.set_prototype`
+    /// comes here directly).
+    pub(super) fn factory_prototype(
+        &mut self,
+        kind: &str,
+        id: &str,
+        path: &Located<String>,
+        file: &str,
+        collection: bool,
+    ) -> Result<FactorySpec, LoadError> {
+        let ext = if collection { ".collection" } else { ".go" };
         let norm = json::resource_path(path, file)?;
         if !norm.ends_with(ext) {
             return Err(path.error(file, format!("{kind} '{id}': prototype '{norm}' must be a {ext} file")));

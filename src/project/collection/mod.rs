@@ -59,20 +59,7 @@ pub fn load_collection_all(res: &Resources, path: &str) -> LoadedCollection {
 /// (or collection factory prototype) that expands to more game objects is refused before any is
 /// made.
 pub fn load_collection_within(res: &Resources, path: &str, max_instances: u32) -> LoadedCollection {
-    let mut loader = Loader {
-        res,
-        stack: Vec::new(),
-        objects: Vec::new(),
-        prototypes: HashMap::new(),
-        problems: Vec::new(),
-        files: Vec::new(),
-        paths: HashSet::new(),
-        factories: HashMap::new(),
-        parsed: HashMap::new(),
-        expansions: HashMap::new(),
-        max_instances,
-        atlases: HashMap::new(),
-    };
+    let mut loader = Loader::new(res, max_instances);
     let top = Located { value: path.to_string(), at: None };
     let name = match loader.collection(&top, path, "/", None) {
         Ok(name) => name,
@@ -86,6 +73,43 @@ pub fn load_collection_within(res: &Resources, path: &str, max_instances: u32) -
     let problems = loader.problems.into_iter().filter(|e| seen.insert(e.to_string())).collect();
     let spec = CollectionSpec { name: name.unwrap_or_else(|| "default".into()), objects: loader.objects };
     LoadedCollection { spec, problems, files: loader.files }
+}
+
+/// A factory prototype (`.go`, or `.collection` for a collection factory) loaded while the game
+/// runs, for `factory.set_prototype`: flattened and checked as one named in a file is.
+pub fn load_prototype(
+    res: &Resources,
+    path: &str,
+    collection: bool,
+    max_instances: u32,
+) -> Result<FactorySpec, LoadError> {
+    let mut loader = Loader::new(res, max_instances);
+    let kind = if collection { "collectionfactory" } else { "factory" };
+    let at = Located { value: path.to_string(), at: None };
+    let spec = loader.factory_prototype(kind, "set_prototype", &at, path, collection)?;
+    match loader.problems.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(spec),
+    }
+}
+
+impl<'a> Loader<'a> {
+    fn new(res: &'a Resources, max_instances: u32) -> Self {
+        Loader {
+            res,
+            stack: Vec::new(),
+            objects: Vec::new(),
+            prototypes: HashMap::new(),
+            problems: Vec::new(),
+            files: Vec::new(),
+            paths: HashSet::new(),
+            factories: HashMap::new(),
+            parsed: HashMap::new(),
+            expansions: HashMap::new(),
+            max_instances,
+            atlases: HashMap::new(),
+        }
+    }
 }
 
 /// `euler` in files is Defold's (YZX order, degrees), so values copied from the Defold editor

@@ -1,6 +1,6 @@
 //! `factory.*` and `collectionfactory.*`: finding a factory component and spawning its prototype.
 //! The Lua wrapper (`lua/factory.lua`) checks the arguments and creates the script records.
-use super::{Ctx, world_status};
+use super::{Ctx, bytes, world_status};
 use crate::game::factory::{self, Placement};
 use crate::scene::ComponentRef;
 use crate::scene::url::{self, Url};
@@ -20,6 +20,33 @@ crate::export! {
     fn factory_serial(ctx: Ctx, f: u32) -> u32 {
         super::with_world(ctx, |w| w.factories.list.get(f as usize).filter(|fi| fi.alive).map_or(0, |fi| fi.serial))
             .unwrap_or(0)
+    }
+
+    /// `factory.set_prototype`: loads the `.go` (or `.collection`) at `path` (`n` bytes; Defold's
+    /// built `.goc`/`.collectionc` name is taken too) and makes factory `f` spawn it; 0, or -1
+    /// with the loader's error.
+    fn factory_set_prototype(ctx: Ctx, f: u32, path: *const std::ffi::c_char, n: usize) -> i32 {
+        if n > 4096 {
+            return fail(format!("the prototype path is too long: {n} bytes"));
+        }
+        // SAFETY: `path` is null or `n` bytes of a Lua string held during this call.
+        let path = String::from_utf8_lossy(unsafe { bytes(path, n) }).into_owned();
+        let path = path.strip_suffix('c').filter(|p| p.ends_with(".go") || p.ends_with(".collection")).map_or(path.clone(), str::to_string);
+        world_status(ctx, |w| {
+            let Some(fi) = w.factories.list.get(f as usize).filter(|fi| fi.alive) else {
+                return fail("the factory was deleted".into());
+            };
+            let collection = fi.spec.collection;
+            let Some(res) = w.factories.res.clone() else { return fail("no resources to load from".into()) };
+            let spec = match crate::project::collection::load_prototype(&res, &path, collection, w.factories.max_instances) {
+                Ok(s) => s,
+                Err(e) => return fail(e.to_string()),
+            };
+            match factory::set_prototype(w, f, spec) {
+                Ok(()) => 0,
+                Err(e) => fail(e),
+            }
+        })
     }
 
     /// Index of the factory at `u` (a `collectionfactory` when `collection` is 1), else -1.

@@ -187,6 +187,18 @@ function factory.create(url, p, rot, props, scale)
   return S.hash_of_u64(F.id_of(ctx, buf[0]))
 end
 
+-- Defold's dynamic prototypes: the factory spawns `prototype` (a .go path) from now on. Sinew
+-- loads it here, checked as a prototype named in a file is; Defold's "Dynamic Prototype" box
+-- is not needed.
+local function set_prototype(fname, url, prototype, collection)
+  local f = find(fname, url, collection)
+  if type(prototype) ~= "string" then argerr(fname, 2, "string", prototype) end
+  if F.factory_set_prototype(ctx, f, prototype, #prototype) < 0 then
+    fail(fname .. ": " .. ffi.string(F.last_error()))
+  end
+end
+function factory.set_prototype(url, prototype) set_prototype("factory.set_prototype", url, prototype, false) end
+
 function factory.get_status(url) return status("factory.get_status", url, false) end
 function factory.load(url, complete) load("factory.load", url, complete, false) end
 function factory.unload(url) unload("factory.unload", url, false) end
@@ -205,6 +217,9 @@ function collectionfactory.create(url, p, rot, props, scale)
   return ids
 end
 
+function collectionfactory.set_prototype(url, prototype)
+  set_prototype("collectionfactory.set_prototype", url, prototype, true)
+end
 function collectionfactory.get_status(url) return status("collectionfactory.get_status", url, true) end
 function collectionfactory.load(url, complete) load("collectionfactory.load", url, complete, true) end
 function collectionfactory.unload(url) unload("collectionfactory.unload", url, true) end
