@@ -141,6 +141,8 @@ fn defaults() {
         rig_extras: Box::default(),
         joint_limits: vec![],
         transform: Box::default(),
+        cast_shadows: true,
+        receive_shadows: true,
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
     let cam =
@@ -498,4 +500,36 @@ fn a_collection_factory_prototype_past_max_instances_is_refused() {
     let e = p.load("/main.collection").unwrap_err();
     assert_eq!((e.resource.as_str(), e.line), ("/main.collection", Some(2)), "{e}");
     assert!(e.message.contains("collection '/l0.collection' expands to 4194303 game objects"), "{e}");
+}
+
+/// `cast_shadows` / `receive_shadows`: inline, in a `.model`, beside `model` (over the file's),
+/// and refused on a component of another type.
+#[test]
+fn shadow_switches() {
+    let p = Project::new(&[
+        ("/m.model", r#"{ "mesh": "/m.glb", "cast_shadows": false }"#),
+        (
+            "/c.collection",
+            r#"{ "objects": [ { "id": "a", "components": [
+            { "id": "inline", "type": "model", "mesh": "/m.glb", "receive_shadows": false },
+            { "id": "file", "type": "model", "model": "/m.model" },
+            { "id": "over", "type": "model", "model": "/m.model", "cast_shadows": true, "receive_shadows": false } ] } ] }"#,
+        ),
+        (
+            "/bad.collection",
+            r#"{ "objects": [ { "id": "a", "components": [ { "id": "c", "type": "camera", "cast_shadows": true } ] } ] }"#,
+        ),
+    ]);
+    let c = p.load("/c.collection").unwrap();
+    let flags: Vec<(bool, bool)> = c.objects[0]
+        .components
+        .iter()
+        .map(|c| match &c.kind {
+            ComponentKind::Model(m) => (m.cast_shadows, m.receive_shadows),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(flags, [(true, false), (false, true), (true, false)]);
+    let e = p.load("/bad.collection").unwrap_err();
+    assert!(e.to_string().contains("cast_shadows"), "{e}");
 }
