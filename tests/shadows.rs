@@ -205,3 +205,37 @@ fn a_bad_shadow_map_size_is_refused_where_it_is_written() {
         );
     }
 }
+
+/// The demo (content/) with `"shadows": true` added to its project.json, at frame 140 as
+/// `demo_frame` shows it: the hero, the mannequin, crates and gems cast soft shadows from the
+/// sun (the first of the demo's three directional lights) onto the field.
+#[test]
+fn the_demo_with_shadows_on_matches_its_golden_image() {
+    let p = project("demo-shadows", &[]);
+    copy_dir(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content"), p.path());
+    let settings = p.path().join("project.json");
+    let text = std::fs::read_to_string(&settings).expect("demo project.json");
+    let on = text.replacen('{', "{\n  \"shadows\": true,", 1);
+    std::fs::write(&settings, on).expect("project.json");
+    let shot = p.path().join("shot.png");
+    let r = sinew(&[
+        "run",
+        p.path().to_str().expect("utf-8"),
+        "--headless",
+        "--frames",
+        "140",
+        "--fixed-dt",
+        "0.0166667",
+        "--size",
+        "480x270",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&shot).expect("screenshot");
+    if let Err(e) = golden::check_golden("demo_frame_shadows", &img) {
+        panic!("{e}");
+    }
+}

@@ -14,13 +14,14 @@
 //! 2. **Depth pass.** Every item with `cast_shadows` (opaque and masked primitives; blended ones
 //!    cast nothing, as in three.js) is drawn with the built-in `model.vp` and `shadow.fp`, so
 //!    skinning and morphing use the same code and the same frame's `pose_matrix_cache` as the
-//!    main pass. Instances of one unmorphed primitive share an instanced draw call. Both faces
+//!    main pass (opaque ones with an empty fragment program, so llvmpipe's depth-only path
+//!    runs). Instances of one unmorphed primitive share an instanced draw call. Both faces
 //!    are drawn (open meshes and planes cast too), with a slope-scaled polygon offset.
 //! 3. **Lookup.** A program that declares `sampler2DShadow shadow_map` (the built-in model
 //!    material does) gets the depth texture with hardware comparison and linear filtering, the
 //!    matrix `mtx_shadow` (view space → map coordinates and depth), `shadow_params` and
-//!    `shadow_receive`; `model.fp` takes nine filtered taps (3×3 PCF over 2×2 bilinear
-//!    comparisons: a soft edge about three texels wide), from a point pushed off the surface
+//!    `shadow_receive`; `model.fp` takes four filtered taps 1.5 texels apart (PCF over 2×2
+//!    bilinear comparisons: a soft edge about three and a half texels wide), from a point pushed off the surface
 //!    along its normal by one to three texels (more where the light grazes the surface, where
 //!    acne starts). Normal offset plus the small polygon offset keep the bias near a texel,
 //!    so contact shadows stay attached (no peter-panning at the demo's scale).
@@ -39,6 +40,9 @@ use crate::project::model_data::AlphaMode;
 
 const VERTEX_SOURCE: &str = include_str!("../../shaders/model.vp");
 const FRAGMENT_SOURCE: &str = include_str!("../../shaders/shadow.fp");
+/// Opaque casters write depth only: without a `discard` in the program, llvmpipe takes its
+/// fast depth-only path (a ground plane filling the map costs a fraction as much).
+const OPAQUE_FRAGMENT_SOURCE: &str = "#version 140\nvoid main()\n{\n}\n";
 
 /// Floats per caster instance: the world matrix (fed as `mtx_worldview`; the light's view is
 /// in `mtx_proj`) and `animation_data`.
@@ -159,13 +163,13 @@ struct DepthProgram {
 }
 
 impl DepthProgram {
-    fn new(gl: &glow::Context) -> Result<DepthProgram, String> {
+    fn new(gl: &glow::Context, fragment: &str) -> Result<DepthProgram, String> {
         use super::shader::{Stage, link};
         let program = link(
             gl,
             &[
                 Stage { kind: glow::VERTEX_SHADER, resource: "/builtins/shaders/model.vp", source: VERTEX_SOURCE },
-                Stage { kind: glow::FRAGMENT_SHADER, resource: "/builtins/shaders/shadow.fp", source: FRAGMENT_SOURCE },
+                Stage { kind: glow::FRAGMENT_SHADER, resource: "/builtins/shaders/shadow.fp", source: fragment },
             ],
         )
         .map_err(|e| e.to_string())?;
@@ -212,8 +216,9 @@ struct Caster {
 
 /// GL objects and per-frame scratch of the shadow pass.
 pub(crate) struct ShadowMap {
-    /// Compiled on the first frame with shadows on; Err once it failed (reported once).
-    program: Option<Result<DepthProgram, ()>>,
+    /// (opaque, alpha-masked) depth programs, compiled on the first frame with shadows on; Err
+    /// once either failed (reported once).
+    program: Option<Result<[DepthProgram; 2], ()>>,
     /// Depth texture, its frame buffer and its side; made (again) when the size changes.
     target: Option<(glow::Texture, glow::Framebuffer, u32)>,
     /// A 1×1 depth texture of depth 1 (nothing shadowed): bound to `shadow_map` while shadows
@@ -239,16 +244,18 @@ unsafe fn depth_texture(gl: &glow::Context, size: u32, data: Option<&[u8]>) -> R
     unsafe {
         let t = gl.create_texture()?;
         gl.bind_texture(glow::TEXTURE_2D, Some(t));
-        let ty = if data.is_some() { glow::FLOAT } else { glow::UNSIGNED_INT };
+        // 32-bit float rather than 24-bit: llvmpipe fetches a plain float channel with vector
+        // code, where packed 24-bit depth took a per-pixel path that made each lookup several
+        // times slower.
         gl.tex_image_2d(
             glow::TEXTURE_2D,
             0,
-            glow::DEPTH_COMPONENT24 as i32,
+            glow::DEPTH_COMPONENT32F as i32,
             size as i32,
             size as i32,
             0,
             glow::DEPTH_COMPONENT,
-            ty,
+            glow::FLOAT,
             glow::PixelUnpackData::Slice(data),
         );
         for (p, v) in [
@@ -310,7 +317,7 @@ impl ShadowMap {
     pub fn destroy(&mut self, gl: &glow::Context) {
         // SAFETY: objects created on `gl`, not used afterwards.
         unsafe {
-            if let Some(Ok(p)) = self.program.take() {
+            for p in self.program.take().into_iter().flatten().flatten() {
                 gl.delete_program(p.program);
             }
             if let Some((t, f, _)) = self.target.take() {
@@ -390,7 +397,17 @@ impl ShadowMap {
         let settings = list.look.shadows;
         let Some((slot, direction)) = light_slot.filter(|_| settings.enabled) else { return };
         if self.program.is_none() {
-            self.program = Some(DepthProgram::new(gl).map_err(|e| self.report(format!("depth program: {e}"))));
+            let made = DepthProgram::new(gl, OPAQUE_FRAGMENT_SOURCE).and_then(|opaque| {
+                match DepthProgram::new(gl, FRAGMENT_SOURCE) {
+                    Ok(masked) => Ok([opaque, masked]),
+                    Err(e) => {
+                        // SAFETY: linked above on this context, not used afterwards.
+                        unsafe { gl.delete_program(opaque.program) };
+                        Err(e)
+                    }
+                }
+            });
+            self.program = Some(made.map_err(|e| self.report(format!("depth program: {e}"))));
         }
         if !matches!(self.program, Some(Ok(_))) {
             return;
@@ -471,7 +488,7 @@ impl ShadowMap {
         size: u32,
         light_viewproj: Mat4,
     ) {
-        let Some(Ok(p)) = &self.program else { return };
+        let Some(Ok(programs)) = &self.program else { return };
         // Instance records first (one upload), then the draws.
         self.instances.clear();
         for d in &self.draws {
@@ -501,16 +518,23 @@ impl ShadowMap {
             gl.disable(glow::BLEND);
             gl.enable(glow::POLYGON_OFFSET_FILL);
             gl.polygon_offset(POLYGON_OFFSET.0, POLYGON_OFFSET.1);
-            gl.use_program(Some(p.program));
-            gl.uniform_matrix_4_f32_slice(p.mtx_proj.as_ref(), false, light_viewproj.as_ref());
+            for p in programs {
+                gl.use_program(Some(p.program));
+                gl.uniform_matrix_4_f32_slice(p.mtx_proj.as_ref(), false, light_viewproj.as_ref());
+            }
             set_attribute_defaults(gl);
-            if let Some((l, columns)) = p.normal {
-                for c in 0..columns {
-                    let mut v = [0.0; 4];
-                    v[c as usize] = 1.0;
-                    gl.vertex_attrib_4_f32(l + c, v[0], v[1], v[2], v[3]);
+            // Both programs link the same vertex stage, so the linker gives them the same
+            // locations; each program's own are used below all the same.
+            for p in programs {
+                if let Some((l, columns)) = p.normal {
+                    for c in 0..columns {
+                        let mut v = [0.0; 4];
+                        v[c as usize] = 1.0;
+                        gl.vertex_attrib_4_f32(l + c, v[0], v[1], v[2], v[3]);
+                    }
                 }
             }
+            let mut bound = None;
             for unit in [UNIT_TEX0, UNIT_POSE, UNIT_MORPH] {
                 gl.bind_sampler(unit, None);
             }
@@ -535,8 +559,13 @@ impl ShadowMap {
                 }
                 let pm = &prim.material;
                 let masked = pm.alpha_mode == AlphaMode::Mask;
-                gl.uniform_1_f32(p.alpha_cutoff.as_ref(), if masked { pm.alpha_cutoff } else { 0.0 });
+                let p = &programs[usize::from(masked)];
+                if bound != Some(masked) {
+                    bound = Some(masked);
+                    gl.use_program(Some(p.program));
+                }
                 if masked {
+                    gl.uniform_1_f32(p.alpha_cutoff.as_ref(), pm.alpha_cutoff);
                     let (c, t) = (pm.base_color, pm.texture.and_then(|t| model.textures.get(t).copied()));
                     gl.uniform_4_f32(p.base_color.as_ref(), c[0], c[1], c[2], c[3]);
                     gl.uniform_1_f32(p.base_color_texcoord.as_ref(), pm.texcoord);
