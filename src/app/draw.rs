@@ -161,6 +161,7 @@ impl Scenery {
                 }
             }
             self.list.push_with(*model, *material, world, &m.constants, &m.mesh_enabled, &self.bound);
+            self.list.set_shadows(m.spec.cast_shadows, m.spec.receive_shadows);
             if !m.weights.is_empty() {
                 self.list.set_morph_weights(&m.weights);
             }

@@ -2,7 +2,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
-use crate::project::types::{Look, MAX_WINDOW_SIDE, ProjectSettings, Shading, ToneMapping};
+use crate::project::types::{Look, MAX_WINDOW_SIDE, ProjectSettings, SHADOW_MAP_SIZES, Shading, ToneMapping};
 use serde::Deserialize;
 
 /// Where the project settings live; fixed so a folder is recognisable as a project.
@@ -27,6 +27,9 @@ struct SettingsFile {
     shading: Option<Located<String>>,
     tone_mapping: Option<Located<String>>,
     exposure: Option<Located<f32>>,
+    shadows: Option<bool>,
+    shadow_map_size: Option<Located<u32>>,
+    shadow_distance: Option<Located<f32>>,
     physics: Option<crate::project::physics::PhysicsFile>,
     custom_resources: Option<Vec<Located<String>>>,
 }
@@ -221,6 +224,20 @@ fn parse_look(file: &SettingsFile, look: &mut Look) -> Result<(), LoadError> {
         }
         look.exposure = e.value;
     }
+    look.shadows.enabled = file.shadows.unwrap_or(look.shadows.enabled);
+    if let Some(m) = &file.shadow_map_size {
+        if !SHADOW_MAP_SIZES.contains(&m.value) {
+            let (lo, hi) = (SHADOW_MAP_SIZES.start(), SHADOW_MAP_SIZES.end());
+            return Err(m.error(SETTINGS_PATH, format!("shadow_map_size must be from {lo} to {hi} texels")));
+        }
+        look.shadows.map_size = m.value;
+    }
+    if let Some(d) = &file.shadow_distance {
+        if !(d.value > 0.0 && d.value.is_finite()) {
+            return Err(d.error(SETTINGS_PATH, "shadow_distance must be a positive number of world units"));
+        }
+        look.shadows.distance = d.value;
+    }
     Ok(())
 }
 
@@ -323,14 +340,25 @@ mod tests {
             shading: Shading::Standard,
             tone_mapping: ToneMapping::Agx,
             exposure: 1.5,
+            ..Look::default()
         };
         assert_eq!(s.look, want);
+        assert!(!s.look.shadows.enabled, "shadows are off unless asked for");
+        let s = parse_settings(
+            r#"{ "main_collection": "/m.collection", "shadows": true, "shadow_map_size": 1024, "shadow_distance": 30 }"#,
+        )
+        .unwrap();
+        assert_eq!(s.look.shadows, crate::project::Shadows { enabled: true, map_size: 1024, distance: 30.0 });
         for (bad, word) in [
             (r#""ambient": [0.1, -1, 0]"#, "ambient"),
             (r#""ambient": [0.1, 0.2]"#, "length 3"),
             (r#""shading": "phong""#, "shading"),
             (r#""tone_mapping": "filmic""#, "tone_mapping"),
             (r#""exposure": 0"#, "exposure"),
+            (r#""shadow_map_size": 100"#, "shadow_map_size must be from 256 to 8192"),
+            (r#""shadow_map_size": 16384"#, "shadow_map_size must be from 256 to 8192"),
+            (r#""shadow_distance": -1"#, "shadow_distance"),
+            (r#""shadows": "yes""#, "invalid type"),
         ] {
             let e = parse_settings(&format!("{{ \"main_collection\": \"/m.collection\",\n {bad} }}")).unwrap_err();
             assert!(e.to_string().contains(word) && e.line == Some(2), "{bad}: {e}");

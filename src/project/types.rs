@@ -45,6 +45,31 @@ pub struct Look {
     pub tone_mapping: ToneMapping,
     /// Linear scale applied before tone mapping (three.js `toneMappingExposure`).
     pub exposure: f32,
+    /// The first directional light's shadow map.
+    pub shadows: Shadows,
+}
+
+/// `shadows`, `shadow_map_size` and `shadow_distance` in project.json (docs/formats.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shadows {
+    /// Off by default: the depth pass costs a second draw of every caster, which a project
+    /// that shows no shadows should not pay (and existing pictures stay as they were).
+    pub enabled: bool,
+    /// Side of the square depth texture in texels.
+    pub map_size: u32,
+    /// How far from the camera (view depth, world units) shadows reach: the light's frustum is
+    /// fitted to the view frustum up to here, so texels are not spread over a distant horizon.
+    pub distance: f32,
+}
+
+/// Smallest and largest `shadow_map_size`: below, a shadow is a few blurry texels; above,
+/// the depth texture alone passes 256 MB and most drivers' texture size limits.
+pub const SHADOW_MAP_SIZES: std::ops::RangeInclusive<u32> = 256..=8192;
+
+impl Default for Shadows {
+    fn default() -> Shadows {
+        Shadows { enabled: false, map_size: 2048, distance: 60.0 }
+    }
 }
 
 /// Default ambient light: a quarter grey, so faces turned away from the light keep their colour.
@@ -52,7 +77,13 @@ pub const DEFAULT_AMBIENT: [f32; 3] = [0.25, 0.25, 0.25];
 
 impl Default for Look {
     fn default() -> Look {
-        Look { ambient: DEFAULT_AMBIENT, shading: Shading::Lambert, tone_mapping: ToneMapping::None, exposure: 1.0 }
+        Look {
+            ambient: DEFAULT_AMBIENT,
+            shading: Shading::Lambert,
+            tone_mapping: ToneMapping::None,
+            exposure: 1.0,
+            shadows: Shadows::default(),
+        }
     }
 }
 
@@ -271,6 +302,10 @@ pub struct ModelSpec {
     /// object's world transform times this. Boxed: most models have none, and every
     /// component description would otherwise grow by it.
     pub transform: Box<ComponentTransform>,
+    /// Sinew's own fields (no Defold counterpart): whether the model is drawn into the shadow
+    /// map and whether shadows darken it, when the project's `shadows` is on.
+    pub cast_shadows: bool,
+    pub receive_shadows: bool,
 }
 
 /// A component's position, rotation and scale relative to its game object.

@@ -96,6 +96,11 @@ pub struct DrawItem {
     /// its node's rest place ([`super::GpuModel`]'s upload-time matrices); shorter: the missing
     /// meshes at rest.
     pub mesh_worlds: Span,
+    /// Drawn into the shadow map (when the list's `look.shadows` is on).
+    pub cast_shadows: bool,
+    /// Darkened where the shadow map says the light is blocked; only programs that declare
+    /// `shadow_map` read it (see `program`).
+    pub receive_shadows: bool,
 }
 
 /// One skinning matrix as the draw list stores it: the top three rows of the 4×4 matrix,
@@ -191,6 +196,8 @@ impl DrawList {
             morph_weights: Span::default(),
             palette: Span::default(),
             mesh_worlds: Span::default(),
+            cast_shadows: true,
+            receive_shadows: true,
         });
     }
 
@@ -214,6 +221,8 @@ impl DrawList {
             morph_weights: Span::default(),
             palette: Span::default(),
             mesh_worlds: Span::default(),
+            cast_shadows: true,
+            receive_shadows: true,
         };
         self.items.push(item);
     }
@@ -234,6 +243,13 @@ impl DrawList {
             let start = self.palettes.len() as u32;
             self.palettes.extend(bones.iter().map(bone_rows));
             item.palette = Span { start, len: bones.len() as u32 };
+        }
+    }
+
+    /// Whether the item pushed last casts and receives shadows (both do by default).
+    pub fn set_shadows(&mut self, cast: bool, receive: bool) {
+        if let Some(item) = self.items.last_mut() {
+            (item.cast_shadows, item.receive_shadows) = (cast, receive);
         }
     }
 

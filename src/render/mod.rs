@@ -23,6 +23,7 @@ mod program;
 mod renderer;
 mod sdl_input;
 mod shader;
+mod shadow;
 mod skin;
 pub mod sprites;
 

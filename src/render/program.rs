@@ -32,6 +32,10 @@
 //! | `pose_matrix_cache` (`sampler2D`) | the frame's skinning matrices, 3 RGBA32F texels per bone (see `render::skin`); bound to the first free unit from 8 up |
 //! | `animation_data` | vec4: `x` = first texel of the primitive's skin in `pose_matrix_cache`, `y` = its joint count (0: not skinned, pass through), `zw` = the texture's width and height |
 //! | `bone_matrices[n]`, also `pose_matrix_cache[n]` declared as a `mat4` array | the primitive's skin, bone `j` in element `j` (no texture needed) |
+//! | `shadow_map` (`sampler2DShadow`) | the first directional light's depth map, compared in hardware with linear filtering (a 1×1 map of depth 1 while shadows are off); bound to a free unit from 8 up |
+//! | `mtx_shadow` | view space → shadow map: xy texture coordinates, z the depth to compare |
+//! | `shadow_params` | vec4: x the slot in `light_position[]` of the light that casts (-1: none this frame, shadows off), y one texel in world units (for a normal offset), z one texel in texture coordinates (for PCF taps) |
+//! | `shadow_receive` | float: 1 when the item's `receive_shadows` is on, else 0 |
 //!
 //! Block members are matched by the same names (a block instance prefix is ignored). Matrix and
 //! vec4 arrays are filled element by element; other arrays get their first element only.
@@ -103,6 +107,13 @@ pub(crate) enum Source {
     AnimationData,
     /// The primitive's skin as mat4s (uniform-array alternative to the texture).
     BoneMatrices,
+    /// View space → the shadow map (xy texture coordinates, z depth); see `render::shadow`.
+    ShadowMatrix,
+    /// x: slot of the shadowing light (-1: none this frame), y: a texel in world units, z: a
+    /// texel in texture coordinates.
+    ShadowParams,
+    /// 1 when the item receives shadows, else 0.
+    ShadowReceive,
     /// A user constant: index into [`ShaderProgram::constants`].
     Constant(usize),
 }
@@ -135,6 +146,8 @@ impl Source {
                 | Source::ShadingModel
                 | Source::ToneMapping
                 | Source::Exposure
+                | Source::ShadowMatrix
+                | Source::ShadowParams
         )
     }
 }
@@ -300,6 +313,9 @@ fn builtin_source(name: &str) -> Option<Source> {
         "exposure" => Source::Exposure,
         "metallic_roughness" => Source::MetallicRoughness,
         "texture_srgb" => Source::TextureSrgb,
+        "mtx_shadow" => Source::ShadowMatrix,
+        "shadow_params" => Source::ShadowParams,
+        "shadow_receive" => Source::ShadowReceive,
         "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
         "morph_target_count" => Source::MorphTargetCount,
         "animation_data" => Source::AnimationData,
@@ -543,6 +559,8 @@ pub(crate) struct FrameValues {
     pub shading: [f32; 4],
     /// x: tone mapping operator, y: exposure.
     pub tone_mapping: [f32; 4],
+    pub shadow_matrix: Mat4,
+    pub shadow_params: [f32; 4],
 }
 
 /// Everything a uniform of one draw can read.
@@ -571,6 +589,7 @@ pub(crate) struct Values<'a> {
     pub bones: &'a [f32],
     /// (base colour, emissive): 1 where that texture is stored as sRGB.
     pub texture_srgb: [f32; 4],
+    pub shadow_receive: [f32; 4],
 }
 
 const ZERO: [f32; 4] = [0.0; 4];
@@ -605,6 +624,9 @@ impl Values<'_> {
             Source::MorphTargetCount => &self.morph_count,
             Source::AnimationData => &self.animation,
             Source::BoneMatrices => self.bones,
+            Source::ShadowMatrix => self.frame.shadow_matrix.as_ref(),
+            Source::ShadowParams => &self.frame.shadow_params,
+            Source::ShadowReceive => &self.shadow_receive,
             Source::Constant(i) => {
                 let hash = self.program_constants.get(i).map_or(0, |c| c.0);
                 match self.overrides.iter().find(|(h, _)| *h == hash) {

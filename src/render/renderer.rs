@@ -34,6 +34,7 @@ use super::morph::zero_morph_texture;
 use super::program::{
     DrawMatrices, FrameValues, INSTANCE_FLOATS, MAX_LIGHTS, ShaderProgram, Values, set_plain, write_blocks,
 };
+use super::shadow::{ShadowMap, shadow_light};
 use super::skin::{PoseCache, texels_to_cols};
 use crate::base::error::LoadError;
 use crate::base::hash::hash_str;
@@ -150,6 +151,9 @@ pub struct ModelRenderer {
     /// (model, material) pairs already reported as unable to skin.
     skin_reported: Vec<(u32, u32)>,
     pose_overflow_reported: bool,
+    /// The first directional light's shadow map (`look.shadows`, see `shadow`).
+    shadow: ShadowMap,
+    shadow_map: u64,
     errors: Vec<String>,
 }
 
@@ -186,6 +190,19 @@ impl ModelRenderer {
                 }
             };
             (ubo, instance_buffer, gl.get_parameter_i32(glow::UNIFORM_BUFFER_OFFSET_ALIGNMENT).max(16) as usize)
+        };
+        let shadow = match ShadowMap::new(gl) {
+            Ok(s) => s,
+            Err(e) => {
+                // SAFETY: created above on this context, not used afterwards.
+                unsafe {
+                    gl.delete_texture(white);
+                    gl.delete_texture(zero_array);
+                    gl.delete_buffer(ubo);
+                    gl.delete_buffer(instance_buffer);
+                }
+                return Err(e);
+            }
         };
         let instancing = std::env::var_os("SINEW_NO_INSTANCING").is_none_or(|v| v.is_empty() || v == "0");
         Ok(ModelRenderer {
@@ -229,6 +246,8 @@ impl ModelRenderer {
             bone_scratch: Vec::new(),
             skin_reported: Vec::new(),
             pose_overflow_reported: false,
+            shadow,
+            shadow_map: hash_str("shadow_map"),
             errors: Vec::new(),
         })
     }
@@ -287,6 +306,7 @@ impl ModelRenderer {
     /// Frees every GL object; call with the context that created them.
     pub fn destroy(mut self, gl: &glow::Context) {
         self.pose.destroy(gl);
+        self.shadow.destroy(gl);
         self.models.iter().flatten().for_each(|m| m.destroy(gl));
         self.materials.iter().flatten().for_each(|m| m.destroy(gl));
         // SAFETY: objects were created on `gl` and are not used afterwards.
@@ -316,6 +336,14 @@ impl ModelRenderer {
         let mut stats = SubmitStats::default();
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
+        self.shadow.render(gl, list, &self.models, &self.pose, &self.item_bones, &self.frustum, shadow_light(list));
+        for e in self.shadow.take_errors() {
+            self.errors.push(e);
+        }
+        let shadow = self.shadow.frame;
+        // View space, where the programs light: the camera's inverse first.
+        self.values.shadow_matrix = shadow.world_to_map * self.values.view.inverse();
+        self.values.shadow_params = shadow.params;
         self.collect(list, &mut stats);
         self.batch(list);
         self.prepare(list);
@@ -590,7 +618,7 @@ impl ModelRenderer {
                 if p.bone_capacity.is_some() {
                     fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
                 }
-                let mut values = draw_values(frame, &m, prim, list, item.constants, material, morph);
+                let mut values = draw_values(frame, &m, prim, list, item, material, morph);
                 (values.animation, values.bones) = (animation, &self.bone_scratch);
                 write_blocks(p, &mut self.arena[offset..], &values);
             }
@@ -652,7 +680,7 @@ impl ModelRenderer {
             if p.bone_capacity.is_some() {
                 fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
             }
-            let mut values = draw_values(&self.values, m, prim, list, item.constants, material, morph);
+            let mut values = draw_values(&self.values, m, prim, list, item, material, morph);
             values.texture_srgb =
                 texture_srgb(model, prim, item.textures.of(&list.textures), self.tex0, self.material_maps[1]);
             (values.animation, values.bones) = (animation_data(&self.pose, base, model, prim), &self.bone_scratch);
@@ -663,8 +691,10 @@ impl ModelRenderer {
                     gl.use_program(Some(p.program));
                     stats.program_binds += 1;
                     for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
-                        // The pose cache must be read unfiltered whatever the material says.
-                        let sampler = if slot.hash == self.pose_matrix_cache { None } else { *sampler };
+                        // The pose cache must be read unfiltered and the shadow map compared
+                        // (its texture's own parameters), whatever the material says.
+                        let own = slot.hash == self.pose_matrix_cache || slot.hash == self.shadow_map;
+                        let sampler = if own { None } else { *sampler };
                         gl.bind_sampler(slot.unit, sampler);
                         max_unit = max_unit.max(slot.unit);
                     }
@@ -700,8 +730,10 @@ impl ModelRenderer {
                         continue;
                     }
                     let pose = self.pose.texture().filter(|_| slot.hash == self.pose_matrix_cache);
+                    let shadow = (slot.hash == self.shadow_map).then(|| self.shadow.texture());
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
                         _ if pose.is_some() => pose,
+                        _ if shadow.is_some() => shadow,
                         Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
                         None => {
                             let pm = &prim.material;
@@ -812,7 +844,7 @@ impl ModelRenderer {
 }
 
 /// Gribb-Hartmann planes of a GL clip-space matrix, normalised so distances are world units.
-fn frustum_planes(m: Mat4) -> [Vec4; 6] {
+pub(super) fn frustum_planes(m: Mat4) -> [Vec4; 6] {
     let (r0, r1, r2, r3) = (m.row(0), m.row(1), m.row(2), m.row(3));
     [r3 + r0, r3 - r0, r3 + r1, r3 - r1, r3 + r2, r3 - r2].map(|p| {
         let len = p.truncate().length();
@@ -820,7 +852,7 @@ fn frustum_planes(m: Mat4) -> [Vec4; 6] {
     })
 }
 
-fn sphere_visible(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
+pub(super) fn sphere_visible(planes: &[Vec4; 6], center: Vec3, radius: f32) -> bool {
     planes.iter().all(|p| p.truncate().dot(center) + p.w >= -radius)
 }
 
@@ -852,7 +884,8 @@ fn draw_matrices(
 
 /// Whether draw `b` may join the instanced draw call that `a` starts: same primitive, same
 /// material (whose program takes its per-instance values as attributes), and nothing else that
-/// could differ between the two: texture and constant overrides, morph weights.
+/// could differ between the two: texture and constant overrides, morph weights, whether it
+/// receives shadows (`shadow_receive` is a per-draw uniform).
 fn instances_compatible(
     models: &[Option<GpuModel>],
     materials: &[Option<Material>],
@@ -861,7 +894,11 @@ fn instances_compatible(
     b: &DrawRec,
 ) -> bool {
     let (ia, ib) = (&list.items[a.item as usize], &list.items[b.item as usize]);
-    if ia.model != ib.model || ia.material != ib.material || a.prim != b.prim {
+    if ia.model != ib.model
+        || ia.material != ib.material
+        || a.prim != b.prim
+        || ia.receive_shadows != ib.receive_shadows
+    {
         return false;
     }
     let (Some(Some(model)), Some(Some(material))) =
@@ -890,7 +927,7 @@ fn instances_compatible(
 fn override_hash(list: &DrawList, item: &DrawItem, model: &GpuModel, prim: &GpuPrimitive, material: &Material) -> u64 {
     let (constants, textures) = (item.constants.of(&list.constants), item.textures.of(&list.textures));
     let morphed = prim.morph.is_some() && material.program.morph_capacity.is_some();
-    if constants.is_empty() && textures.is_empty() && !morphed {
+    if constants.is_empty() && textures.is_empty() && !morphed && item.receive_shadows {
         return 0;
     }
     // FNV-1a over the values' bits; collisions only cost a shared call (equality is checked).
@@ -907,6 +944,7 @@ fn override_hash(list: &DrawList, item: &DrawItem, model: &GpuModel, prim: &GpuP
     if morphed {
         morph_source(model, prim, list, item.morph_weights).for_each(|b| mix(b as u64));
     }
+    mix(u64::from(item.receive_shadows));
     h.max(1)
 }
 
@@ -927,13 +965,13 @@ fn morph_source<'a>(
 }
 
 /// The bytes of a float slice, without copying.
-fn f32_bytes(v: &[f32]) -> &[u8] {
+pub(super) fn f32_bytes(v: &[f32]) -> &[u8] {
     // SAFETY: `v` is a live, initialised slice; u8 has alignment 1 and the length is exact.
     unsafe { std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v)) }
 }
 
 /// Largest axis scale of an affine matrix, to grow a bounding sphere radius.
-fn max_scale(m: &Mat4) -> f32 {
+pub(super) fn max_scale(m: &Mat4) -> f32 {
     let s = [m.x_axis, m.y_axis, m.z_axis].map(|a| a.truncate().length_squared());
     s[0].max(s[1]).max(s[2]).sqrt()
 }
@@ -941,7 +979,13 @@ fn max_scale(m: &Mat4) -> f32 {
 /// Writes the weights `prim` of an item draws with into `out` (zero-padded to whole vec4s) and
 /// returns the primitive's target count. Non-finite weights (e.g. NaN from a script) become 0
 /// so one bad value cannot turn the mesh into NaN vertices.
-fn fill_morph_weights(out: &mut Vec<f32>, model: &GpuModel, prim: &GpuPrimitive, list: &DrawList, span: Span) -> usize {
+pub(super) fn fill_morph_weights(
+    out: &mut Vec<f32>,
+    model: &GpuModel,
+    prim: &GpuPrimitive,
+    list: &DrawList,
+    span: Span,
+) -> usize {
     out.clear();
     let count = prim.morph.map_or(0, |m| m.targets as usize);
     if count == 0 {
@@ -958,7 +1002,7 @@ fn fill_morph_weights(out: &mut Vec<f32>, model: &GpuModel, prim: &GpuPrimitive,
 
 /// Defold's `animation_data` for one draw: where the primitive's skin starts in the pose cache (in
 /// texels), its joint count, and the cache size; all zero (pass-through) when it is not skinned.
-fn animation_data(pose: &PoseCache, base: u32, model: &GpuModel, prim: &GpuPrimitive) -> [f32; 4] {
+pub(super) fn animation_data(pose: &PoseCache, base: u32, model: &GpuModel, prim: &GpuPrimitive) -> [f32; 4] {
     match prim.skin {
         Some(skin) if base != NO_BONES && pose.texture().is_some() => {
             let range = model.skin_range(skin);
@@ -1005,7 +1049,7 @@ fn draw_values<'a>(
     m: &'a DrawMatrices,
     prim: &GpuPrimitive,
     list: &'a DrawList,
-    constants: Span,
+    item: &DrawItem,
     material: &'a Material,
     morph: (&'a [f32], usize),
 ) -> Values<'a> {
@@ -1015,6 +1059,7 @@ fn draw_values<'a>(
     Values {
         frame,
         m,
+        shadow_receive: [f32::from(u8::from(item.receive_shadows)), 0.0, 0.0, 0.0],
         base_color: pm.base_color,
         texcoord: [pm.texcoord, 0.0, 0.0, 0.0],
         emissive: pm.emissive,
@@ -1024,7 +1069,7 @@ fn draw_values<'a>(
         metallic_roughness: pm.metallic_roughness,
         alpha: [cutoff, 0.0, 0.0, 0.0],
         opaque: [opaque, 0.0, 0.0, 0.0],
-        overrides: constants.of(&list.constants),
+        overrides: item.constants.of(&list.constants),
         program_constants: &material.program.constants,
         defaults: &material.defaults,
         morph: morph.0,

@@ -292,6 +292,7 @@ impl SpriteRenderer {
             animation: zero,
             bones: &[],
             texture_srgb: zero,
+            shadow_receive: zero,
         };
         let stride = (FLOATS_PER_VERTEX * 4) as i32;
         // SAFETY: the context is current (as for every renderer call); every object belongs to

@@ -59,7 +59,8 @@ pub fn committed(name: &str) -> TempDir {
     d
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies a folder tree (test projects, the demo's content/).
+pub fn copy_dir(from: &Path, to: &Path) {
     for e in std::fs::read_dir(from).expect("read test project") {
         let e = e.expect("entry");
         let target = to.join(e.file_name());

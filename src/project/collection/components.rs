@@ -27,6 +27,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         material,
         textures,
         create_go_bones,
+        cast_shadows,
+        receive_shadows,
         fov,
         near,
         far,
@@ -103,6 +105,8 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("material", c.material.is_some(), &[Model, Sprite]),
         ("textures", c.textures.is_some(), &[Model, Sprite]),
         ("create_go_bones", c.create_go_bones.is_some(), &[Model]),
+        ("cast_shadows", c.cast_shadows.is_some(), &[Model]),
+        ("receive_shadows", c.receive_shadows.is_some(), &[Model]),
         ("fov", c.fov.is_some(), &[Camera]),
         ("near", c.near.is_some(), &[Camera]),
         ("far", c.far.is_some(), &[Camera]),
@@ -164,6 +168,8 @@ pub(super) fn inline_model(c: &ComponentDesc) -> ModelFields {
         material: c.material.clone(),
         textures: c.textures.clone(),
         create_go_bones: c.create_go_bones,
+        cast_shadows: c.cast_shadows,
+        receive_shadows: c.receive_shadows,
         ..ModelFields::default()
     }
 }
@@ -215,6 +221,8 @@ pub(super) fn model_spec(
         rig_extras,
         joint_limits: joint_limits(source, &f.joint_limits)?,
         transform: Box::default(),
+        cast_shadows: f.cast_shadows.unwrap_or(true),
+        receive_shadows: f.receive_shadows.unwrap_or(true),
     })
 }
 

@@ -69,6 +69,9 @@ pub(super) struct ComponentDesc {
     pub(super) material: Option<Located<String>>,
     pub(super) textures: Option<OrderedMap<Located<String>>>,
     pub(super) create_go_bones: Option<bool>,
+    /// A model's shadow switches (Sinew's own); also beside `model`, over the file's.
+    pub(super) cast_shadows: Option<bool>,
+    pub(super) receive_shadows: Option<bool>,
     pub(super) fov: Option<f32>,
     pub(super) near: Option<f32>,
     pub(super) far: Option<f32>,
@@ -140,6 +143,8 @@ pub(super) struct ModelFields {
     pub(super) material: Option<Located<String>>,
     pub(super) textures: Option<OrderedMap<Located<String>>>,
     pub(super) create_go_bones: Option<bool>,
+    pub(super) cast_shadows: Option<bool>,
+    pub(super) receive_shadows: Option<bool>,
     /// `.model` files only (layers.md): named joint masks, IK chains, events per clip.
     pub(super) masks: Option<OrderedMap<Vec<String>>>,
     pub(super) ik: Option<OrderedMap<Located<IkDesc>>>,

@@ -386,7 +386,11 @@ impl Loader<'_> {
             return Err(c.id.error(file, msg));
         }
         let (norm, fields): (String, ModelFields) = json::read(self.res, path, file)?;
-        model_spec(&norm, fields, || LoadError::new(&norm, "missing field `mesh`"))
+        let mut spec = model_spec(&norm, fields, || LoadError::new(&norm, "missing field `mesh`"))?;
+        // Per placement, so one `.model` can be a shadow caster here and not there.
+        spec.cast_shadows = c.cast_shadows.unwrap_or(spec.cast_shadows);
+        spec.receive_shadows = c.receive_shadows.unwrap_or(spec.receive_shadows);
+        Ok(spec)
     }
 }
 

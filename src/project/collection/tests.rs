@@ -141,6 +141,8 @@ fn defaults() {
         rig_extras: Box::default(),
         joint_limits: vec![],
         transform: Box::default(),
+        cast_shadows: true,
+        receive_shadows: true,
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
     let cam =
@@ -516,4 +518,35 @@ fn empty_component_ids_load_and_empty_object_ids_do_not() {
     let e = error_of("{ \"objects\": [\n { \"id\": \"\" } ] }");
     assert!(e.message.contains("an id must not be empty"), "{e}");
     assert_eq!(e.line, Some(2), "{e}");
+
+/// `cast_shadows` / `receive_shadows`: inline, in a `.model`, beside `model` (over the file's),
+/// and refused on a component of another type.
+#[test]
+fn shadow_switches() {
+    let p = Project::new(&[
+        ("/m.model", r#"{ "mesh": "/m.glb", "cast_shadows": false }"#),
+        (
+            "/c.collection",
+            r#"{ "objects": [ { "id": "a", "components": [
+            { "id": "inline", "type": "model", "mesh": "/m.glb", "receive_shadows": false },
+            { "id": "file", "type": "model", "model": "/m.model" },
+            { "id": "over", "type": "model", "model": "/m.model", "cast_shadows": true, "receive_shadows": false } ] } ] }"#,
+        ),
+        (
+            "/bad.collection",
+            r#"{ "objects": [ { "id": "a", "components": [ { "id": "c", "type": "camera", "cast_shadows": true } ] } ] }"#,
+        ),
+    ]);
+    let c = p.load("/c.collection").unwrap();
+    let flags: Vec<(bool, bool)> = c.objects[0]
+        .components
+        .iter()
+        .map(|c| match &c.kind {
+            ComponentKind::Model(m) => (m.cast_shadows, m.receive_shadows),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(flags, [(true, false), (false, true), (true, false)]);
+    let e = p.load("/bad.collection").unwrap_err();
+    assert!(e.to_string().contains("cast_shadows"), "{e}");
 }

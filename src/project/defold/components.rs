@@ -50,6 +50,9 @@ pub const MODEL: &[&str] = &[
     "name",
     "materials",
     "create_go_bones",
+    // Sinew's own (Defold's ModelDesc has no shadow fields): docs/porting-from-defold.md.
+    "cast_shadows",
+    "receive_shadows",
     "mesh_name",
     "mesh_index",
 ];
@@ -351,8 +354,10 @@ pub fn model(cx: &mut Cx, m: &Message, out: &mut Obj) {
     if let Some((a, f)) = r.non_empty("default_animation", p) {
         out.str("default_animation", a, Some(&f.value_at));
     }
-    if let Some((b, f)) = r.bool("create_go_bones", p) {
-        out.put("create_go_bones", Node::Bool(b), Some(&f.value_at));
+    for name in ["create_go_bones", "cast_shadows", "receive_shadows"] {
+        if let Some((b, f)) = r.bool(name, p) {
+            out.put(name, Node::Bool(b), Some(&f.value_at));
+        }
     }
     for name in ["mesh_name", "mesh_index"] {
         if let Some(f) = r.field(name) {

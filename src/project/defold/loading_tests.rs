@@ -177,7 +177,7 @@ fn models_and_component_files() {
     let p = Project::new(&[
         (
             "/m.model",
-            "mesh: \"/m.glb\"\nmaterial: \"/builtins/materials/model.material\"\ntextures: \"/t.png\"\nanimations: \"/a.glb\"\ndefault_animation: \"run\"\ncreate_go_bones: false\n",
+            "mesh: \"/m.glb\"\nmaterial: \"/builtins/materials/model.material\"\ntextures: \"/t.png\"\nanimations: \"/a.glb\"\ndefault_animation: \"run\"\ncreate_go_bones: false\ncast_shadows: false\n",
         ),
         (
             "/two.model",
@@ -200,6 +200,7 @@ fn models_and_component_files() {
     let m = load_model_file(&p.res(), "/m.model").unwrap();
     assert_eq!(m.textures, [("tex0".to_string(), "/t.png".to_string())]);
     assert_eq!((m.animations.as_slice(), m.create_go_bones), (["/a.glb".to_string()].as_slice(), false));
+    assert_eq!((m.cast_shadows, m.receive_shadows), (false, true), "Sinew's own field in Defold's format");
     assert_eq!(m.default_animation.map(|d| d.value).as_deref(), Some("run"));
     let e = load_model_file(&p.res(), "/two.model").unwrap_err();
     assert!(e.to_string().starts_with("/two.model:3:23: a model with several materials"), "{e}");

@@ -50,6 +50,16 @@ pub fn two_meshes() -> Vec<u8> {
     b.to_glb()
 }
 
+/// An untextured unit cube (-0.5..0.5) of one linear base colour: boxes and, scaled flat, a
+/// ground plane for the shadow tests, whose pixels are then plain to read.
+pub fn plain_cube(color: [f32; 4]) -> Vec<u8> {
+    let mut b = GltfBuilder::new();
+    let node = b.node("cube", None, [0.0; 3], NO_ROTATION, [1.0; 3]);
+    b.material("plain", color, None);
+    b.mesh(node, "cube", &[cube_primitive(Some(0))], &[], &[]);
+    b.to_glb()
+}
+
 /// A unit cube primitive with per-face normals and UVs.
 fn cube_primitive(material: Option<usize>) -> PrimitiveSpec {
     let mut p = PrimitiveSpec { material, ..Default::default() };
