@@ -518,6 +518,7 @@ fn empty_component_ids_load_and_empty_object_ids_do_not() {
     let e = error_of("{ \"objects\": [\n { \"id\": \"\" } ] }");
     assert!(e.message.contains("an id must not be empty"), "{e}");
     assert_eq!(e.line, Some(2), "{e}");
+}
 
 /// `cast_shadows` / `receive_shadows`: inline, in a `.model`, beside `model` (over the file's),
 /// and refused on a component of another type.
