@@ -206,9 +206,10 @@ fn a_bad_shadow_map_size_is_refused_where_it_is_written() {
     }
 }
 
-/// The demo (content/) with `"shadows": true` added to its project.json, at frame 140 as
-/// `demo_frame` shows it: the hero, the mannequin, crates and gems cast soft shadows from the
-/// sun (the first of the demo's three directional lights) onto the field.
+/// The demo (content/) with `"shadows": true` added to its project.json, played from its title
+/// screen (Enter at frame 2) and shown 140 frames later: the hero, the mannequin, crates and
+/// gems cast soft shadows from the sun (the first of the demo's three directional lights) onto
+/// the field.
 #[test]
 fn the_demo_with_shadows_on_matches_its_golden_image() {
     let p = project("demo-shadows", &[]);
@@ -218,12 +219,21 @@ fn the_demo_with_shadows_on_matches_its_golden_image() {
     let on = text.replacen('{', "{\n  \"shadows\": true,", 1);
     std::fs::write(&settings, on).expect("project.json");
     let shot = p.path().join("shot.png");
+    let play = p.path().join("play.jsonl");
+    std::fs::write(
+        &play,
+        "{\"frame\": 2, \"type\": \"key\", \"input\": \"KEY_ENTER\", \"down\": true}\n\
+         {\"frame\": 3, \"type\": \"key\", \"input\": \"KEY_ENTER\", \"down\": false}\n",
+    )
+    .expect("replay");
     let r = sinew(&[
         "run",
         p.path().to_str().expect("utf-8"),
+        "--replay",
+        play.to_str().expect("utf-8"),
         "--headless",
         "--frames",
-        "140",
+        "143",
         "--fixed-dt",
         "0.0166667",
         "--size",
