@@ -54,8 +54,8 @@ pub trait ScriptHooks {
     /// `input::actions::GROUP_END` after each object's) until an object consumes it.
     fn input(&mut self, _actions: &[input::ActionEvent], _text: &str, _targets: &[u32]) {}
     /// Each object slot's time factor for this frame (`proxy::frame_time_scale`; empty: all 1,
-    /// negative: its world does not update). Lent for the frame: its end calls again with an
-    /// empty slice.
+    /// negative: its world does not update). The runtime copies it; the frame's end calls
+    /// again with an empty slice.
     fn time_scale(&mut self, _scale: &[f32]) {}
     /// The frame's window events, `[WindowChange, width, height]` each (`window.set_listener`).
     fn window_events(&mut self, _events: &[[u32; 3]]) {}
@@ -81,8 +81,8 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     let t = Instant::now();
     // Objects spawned last frame start before anything else of this frame reaches them.
     hooks.init_new();
-    // Each object's time factor (collection proxies' `set_time_step`), lent to the scripts for
-    // the frame's passes and taken back at its end, so Lua never holds a stale address.
+    // Each object's time factor (collection proxies' `set_time_step`), for the scripts' passes
+    // of this frame; the frame's end tells them it is over (an empty slice).
     let scale = {
         let w = &mut *world.borrow_mut();
         proxy::frame_time_scale(w);

@@ -636,8 +636,7 @@ impl ScriptHooks for ScriptHost {
         self.call_entry("input dispatch", &self.entries.input, args);
     }
     fn time_scale(&mut self, scale: &[f32]) {
-        // An address as a number, as for `input`; Lua keeps it until the next call, which comes
-        // at the end of the same frame (an empty slice) while `scale` still lives.
+        // An address as a number, as for `input`: Lua copies the factors during this call.
         let args = (scale.as_ptr() as usize as f64, scale.len());
         self.call_entry("the time step", &self.entries.time_scale, args);
     }

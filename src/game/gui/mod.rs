@@ -142,20 +142,34 @@ pub struct AnimatedValue {
 }
 
 /// The float of a node property element (`which` as in [`AnimatedValue`]).
-pub fn node_value(n: &mut GuiNode, which: u8, axis: u8) -> Option<&mut f32> {
+pub fn node_value(n: &mut GuiNode, property: u8, axis: u8) -> Option<&mut f32> {
     let a = axis as usize;
-    match which {
-        0 => n.position.as_mut().get_mut(a),
-        2 => n.scale.as_mut().get_mut(a),
-        3 => n.size.get_mut(a),
-        4 => n.color.get_mut(a),
-        5 => n.outline.get_mut(a),
-        6 => n.shadow.get_mut(a),
+    match i32::from(property) {
+        which::POSITION => n.position.as_mut().get_mut(a),
+        which::SCALE => n.scale.as_mut().get_mut(a),
+        which::SIZE => n.size.get_mut(a),
+        which::COLOR => n.color.get_mut(a),
+        which::OUTLINE => n.outline.get_mut(a),
+        which::SHADOW => n.shadow.get_mut(a),
         // A pie's fill angle and inner radius (`gui.animate` of `fill_angle`, `inner_radius`).
-        7 if a == 0 => Some(&mut n.pie_fill_angle),
-        7 if a == 1 => Some(&mut n.inner_radius),
+        which::PIE if a == 0 => Some(&mut n.pie_fill_angle),
+        which::PIE if a == 1 => Some(&mut n.inner_radius),
         _ => None,
     }
+}
+
+/// The node properties scripts read and write as vectors (`gui_get`/`gui_set`) and tweens
+/// write element by element ([`node_value`]); Lua gets the numbers as `K.GUI_*`.
+pub mod which {
+    pub const POSITION: i32 = 0;
+    pub const EULER: i32 = 1;
+    pub const SCALE: i32 = 2;
+    pub const SIZE: i32 = 3;
+    pub const COLOR: i32 = 4;
+    pub const OUTLINE: i32 = 5;
+    pub const SHADOW: i32 = 6;
+    /// A pie node's `[fill_angle, inner_radius, perimeter_vertices, 0]`.
+    pub const PIE: i32 = 7;
 }
 
 /// True when screen point `at` is inside node `i` as laid out on `window` (and inside every

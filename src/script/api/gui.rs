@@ -29,18 +29,8 @@ pub const MAX_GUI_TEXT: usize = 1 << 16;
 /// Nodes a script may add to one scene.
 pub const MAX_NEW_NODES: usize = 16384;
 
-/// The `which` of `gui_get`/`gui_set`.
-pub mod which {
-    pub const POSITION: i32 = 0;
-    pub const EULER: i32 = 1;
-    pub const SCALE: i32 = 2;
-    pub const SIZE: i32 = 3;
-    pub const COLOR: i32 = 4;
-    pub const OUTLINE: i32 = 5;
-    pub const SHADOW: i32 = 6;
-    /// A pie node's `[fill_angle, inner_radius, perimeter_vertices, 0]`.
-    pub const PIE: i32 = 7;
-}
+/// The `which` of `gui_get`/`gui_set`: declared where the game reads node values by it.
+pub use crate::game::gui::which;
 
 /// The `which` of `gui_get_flag`/`gui_set_flag`.
 pub mod flag {

@@ -533,11 +533,14 @@ local resume_list = list
 -- Each object slot's time factor for this frame (E.time_scale; collection proxies'
 -- `set_time_step`): nscale 0 while every object runs at the game's speed, and then the loops
 -- below take their plain way. A negative factor: the object's world is not enabled and its
--- scripts get no `update`.
-local scale, nscale = nil, 0
+-- scripts get no `update`. Copied out of Rust's slice during the call (scripts run before
+-- the frame ends, and no address into Rust is kept across them); only scaled frames copy.
+local scale, nscale = {}, 0
 function E.time_scale(addr, n)
-  scale, nscale = ffi.cast("const float *", addr), n
-  if n == 0 then scale = nil end
+  local p = ffi.cast("const float *", addr)
+  for i = 0, n - 1 do scale[i] = p[i] end
+  for i = n, nscale - 1 do scale[i] = nil end
+  nscale = n
 end
 -- The factor of the object in `slot` (1 past the end: made since the frame began).
 function S.time_factor(slot)
