@@ -96,6 +96,43 @@ fn lua_api_proxy_time_step() {
     assert_lua_passed(&r, "proxy_timestep");
 }
 
+/// Each world's physics steps at its world's time (Defold gives every collection its own
+/// physics world): factors 1, 0.5 and 0, a world disabled while running, gravity set inside
+/// one world only; worlds' bodies never meet and ray casts see only the caller's world.
+#[test]
+fn lua_api_proxy_physics_per_world() {
+    let p = committed("proxy_physics");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--size", "16x16", "--frames", "55", "--fixed-dt", "0.0166667"]);
+    assert_lua_passed(&r, "proxy_physics");
+}
+
+/// `async_load` imports the world's models on a thread: progress as `proxy_loading`, one file
+/// a frame under a fixed time step, `proxy_loaded` after the last; a broken file ends the load
+/// with its path in the error; `init` during the load is refused.
+#[test]
+fn lua_api_proxy_async_load() {
+    let p = committed("proxy_async");
+    let models = p.path().join("models");
+    std::fs::create_dir_all(&models).expect("models dir");
+    std::fs::write(models.join("wiggler.glb"), sinew::project::gltf::samples::wiggler()).expect("wiggler");
+    let assets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/assets");
+    for f in ["Fox.glb", "RiggedSimple.glb"] {
+        std::fs::copy(assets.join(f), models.join(f)).expect("copy a sample");
+    }
+    std::fs::write(models.join("broken.glb"), b"glTF but not really").expect("broken");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--size", "16x16", "--frames", "12"]);
+    assert_lua_passed(&r, "proxy_async");
+    let all = format!("{}{}", r.stdout, r.stderr);
+    assert!(
+        all.contains("/worlds/broken.collection: async_load:") && all.contains("/models/broken.glb"),
+        "{}",
+        r.show()
+    );
+    assert!(all.contains("'init' before the collection finished loading"), "{}", r.show());
+}
+
 /// Collection proxies from Defold's own formats: a `.collectionproxy` file and an embedded
 /// `collectionproxy` in a Defold `.collection`, each loading its world.
 #[test]

@@ -85,6 +85,9 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     // of this frame; the frame's end tells them it is over (an empty slice).
     let scale = {
         let w = &mut *world.borrow_mut();
+        // A background load's files are taken first, so `proxy_loaded` reaches its script in
+        // this frame's dispatch.
+        proxy::poll_loading(w);
         proxy::frame_time_scale(w);
         w.proxies.time_scale.clone()
     };

@@ -122,6 +122,20 @@ impl ModelWorld {
             return Ok(i);
         }
         let im = crate::project::import::import_model(res, path)?;
+        Ok(self.insert_asset(path, im))
+    }
+
+    /// Whether `path` was imported already.
+    pub fn has_asset(&self, path: &str) -> bool {
+        self.asset_by_path.contains_key(path)
+    }
+
+    /// Keeps a file imported elsewhere (a proxy's background load) as [`ModelWorld::asset`]
+    /// would have; a path imported meanwhile keeps its first import.
+    pub fn insert_asset(&mut self, path: &str, im: crate::project::import::Imported) -> u32 {
+        if let Some(&i) = self.asset_by_path.get(path) {
+            return i;
+        }
         self.assets.push(ModelAsset {
             path: path.to_string(),
             data: Rc::new(im.data),
@@ -131,7 +145,7 @@ impl ModelWorld {
         });
         let i = (self.assets.len() - 1) as u32;
         self.asset_by_path.insert(path.to_string(), i);
-        Ok(i)
+        i
     }
 
     /// Reads a `.material` once (its constants); the shaders are compiled by the renderer.

@@ -5,8 +5,13 @@
 //!
 //! The messages arrive through dispatch, which queues them here; [`process`] runs them where the
 //! script runtime can make and end scripts, in the order they came:
-//! - `load` / `async_load`: the collection was loaded and checked with the collection holding
-//!   the proxy, so this only answers `proxy_loaded` (the next dispatch delivers it);
+//! - `load` / `async_load`: the collection was read and checked with the collection holding
+//!   the proxy; what is left is importing its models (glTF, OBJ, textures), the slow part.
+//!   `load` imports them at once and answers `proxy_loaded`; `async_load` imports them on a
+//!   thread while the game runs ([`poll_loading`]), sends `proxy_loading` with `progress`
+//!   (files imported / files to import) as files arrive, then `proxy_loaded`. With a fixed
+//!   time step (`--fixed-dt`, headless runs) a background load hands over exactly one file a
+//!   frame, waiting for it if need be, so replays and tests see the same frames every run;
 //! - `init`: spawns the objects and runs their `init`; `enable`: `init` first if needed, then
 //!   the objects update and draw; `disable`: their components stop drawing;
 //! - `final`: the objects are deleted (`final` runs); `unload`: `final` if needed, then
@@ -16,8 +21,10 @@
 //!   turns that into each object's factor for the frame, which scripts, timers, tweens, model
 //!   animation and sprite flipbooks take.
 use super::{ScriptHooks, World};
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered, name_of};
-use crate::project::{CollectionSpec, ProxySpec};
+use crate::project::import::Imported;
+use crate::project::{CollectionSpec, ComponentKind, ObjectSpec, ProxySpec};
 use crate::scene::message::{MsgValue, decode, encode};
 use crate::scene::{Message, Url};
 use std::cell::RefCell;
@@ -26,6 +33,8 @@ use std::cell::RefCell;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
     Unloaded,
+    /// `async_load` is importing its files on a thread.
+    Loading,
     Loaded,
     Initialized,
     Enabled,
@@ -43,6 +52,17 @@ pub struct Proxy {
     pub time_step: (f32, bool),
     /// Discrete mode: the fraction of a frame the world is owed.
     owed: f32,
+    /// The background import of an `async_load`.
+    loading: Option<Box<Loading>>,
+}
+
+/// An `async_load` under way: the thread sends each file's import as it finishes.
+struct Loading {
+    files: std::sync::mpsc::Receiver<(String, Result<Imported, LoadError>)>,
+    total: u32,
+    done: u32,
+    /// Who asked: `proxy_loading` and `proxy_loaded` go there.
+    asker: Url,
 }
 
 /// One message to a proxy, waiting for [`process`].
@@ -62,6 +82,11 @@ pub struct ProxyWorld {
     /// This frame's time factor of each object slot ([`frame_time_scale`]); empty when every
     /// object runs at the game's speed, which keeps the per-frame passes on their fast paths.
     pub time_scale: Vec<f32>,
+    /// Runs with a fixed time step: a background load hands over one file a frame, in order.
+    pub reproducible: bool,
+    /// This frame's factor of each loaded world by socket (nesting included), for the passes
+    /// that go world by world (physics); empty when every world runs at the game's speed.
+    world_scale: Vec<(Hash, f32)>,
 }
 
 struct Ids {
@@ -74,6 +99,7 @@ struct Ids {
     unload: Hash,
     set_time_step: Hash,
     loaded: Hash,
+    loading: Hash,
     unloaded: Hash,
 }
 
@@ -89,6 +115,7 @@ fn ids() -> &'static Ids {
         unload: hash_remembered("unload"),
         set_time_step: hash_remembered("set_time_step"),
         loaded: hash_remembered("proxy_loaded"),
+        loading: hash_remembered("proxy_loading"),
         unloaded: hash_remembered("proxy_unloaded"),
     })
 }
@@ -105,6 +132,7 @@ impl ProxyWorld {
             alive: true,
             time_step: (1.0, false),
             owed: 0.0,
+            loading: None,
         });
         (self.list.len() - 1) as u32
     }
@@ -118,6 +146,12 @@ impl ProxyWorld {
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
     }
+
+    /// This frame's time factor of the world whose objects have scene socket `socket` (1 for
+    /// the main world; negative for a world that does not update).
+    pub fn world_factor(&self, socket: Hash) -> f32 {
+        self.world_scale.iter().find(|w| w.0 == socket).map_or(1.0, |w| w.1)
+    }
 }
 
 /// The URL of proxy `p`'s component.
@@ -126,10 +160,140 @@ fn url_of(w: &World, p: &Proxy) -> Url {
 }
 
 fn reply(w: &mut World, from: Url, to: Url, id: Hash) {
+    reply_with(w, from, to, id, Vec::new());
+}
+
+fn reply_with(w: &mut World, from: Url, to: Url, id: Hash, table: Vec<(MsgValue, MsgValue)>) {
     let mut data = Vec::new();
-    encode(&MsgValue::Table(Vec::new()), &mut data);
+    encode(&MsgValue::Table(table), &mut data);
     if w.messages.post(Message { sender: from, receiver: to, id, data }).is_err() {
         log::warn!("{} dropped: the frame's message budget is spent", name_of(id));
+    }
+}
+
+/// Every model file a world's objects and their factories' prototypes import, each once.
+fn model_files(objects: &[ObjectSpec], out: &mut Vec<String>, seen: &mut Vec<*const Vec<ObjectSpec>>) {
+    for c in objects.iter().flat_map(|o| &o.components) {
+        match &c.kind {
+            ComponentKind::Model(m) => {
+                for f in std::iter::once(&m.mesh).chain(std::iter::once(&m.skeleton)).chain(&m.animations) {
+                    if !f.is_empty() && !out.contains(f) {
+                        out.push(f.clone());
+                    }
+                }
+            }
+            ComponentKind::Factory(f) => {
+                let at = std::sync::Arc::as_ptr(&f.objects);
+                if !seen.contains(&at) {
+                    seen.push(at);
+                    model_files(&f.objects, out, seen);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The model files proxy `i`'s world needs that are not imported yet.
+fn files_to_import(w: &World, i: usize) -> Vec<String> {
+    let mut files = Vec::new();
+    model_files(&w.proxies.list[i].spec.objects, &mut files, &mut Vec::new());
+    files.retain(|f| !w.models.has_asset(f));
+    files
+}
+
+/// Starts `async_load`'s thread; false when there is no thread to be had (the caller loads
+/// in place).
+fn start_loading(w: &mut World, i: usize, files: Vec<String>, asker: Url) -> bool {
+    let Some(res) = w.factories.res.clone() else { return false };
+    let (tx, rx) = std::sync::mpsc::channel();
+    let total = files.len() as u32;
+    let thread = std::thread::Builder::new().name("sinew-async-load".into()).spawn(move || {
+        for f in files {
+            let r = crate::project::import::import_model(&res, &f);
+            // The receiver is gone when the proxy was unloaded or deleted meanwhile.
+            if tx.send((f, r)).is_err() {
+                return;
+            }
+        }
+    });
+    if let Err(e) = thread {
+        log::warn!("async_load: no loading thread ({e}); loading in place");
+        return false;
+    }
+    let p = &mut w.proxies.list[i];
+    p.loading = Some(Box::new(Loading { files: rx, total, done: 0, asker }));
+    p.state = State::Loading;
+    true
+}
+
+/// Takes the files the `async_load` threads finished, and answers `proxy_loading` /
+/// `proxy_loaded`; a file that fails to import ends the load with its error (the proxy stays
+/// unloaded, as before the message).
+pub fn poll_loading(w: &mut World) {
+    let ids = ids();
+    for i in 0..w.proxies.list.len() {
+        let reproducible = w.proxies.reproducible;
+        let p = &mut w.proxies.list[i];
+        let Some(l) = p.loading.as_mut() else { continue };
+        let mut got = Vec::new();
+        let mut stopped = false;
+        loop {
+            let next = if reproducible {
+                if !got.is_empty() {
+                    break;
+                }
+                l.files.recv().map_err(|_| std::sync::mpsc::TryRecvError::Disconnected)
+            } else {
+                l.files.try_recv()
+            };
+            match next {
+                Ok(file) => got.push(file),
+                Err(std::sync::mpsc::TryRecvError::Empty) => break,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    stopped = true;
+                    break;
+                }
+            }
+        }
+        let (asker, collection) = (l.asker, p.spec.collection.clone());
+        let mut failed = false;
+        for (path, r) in got {
+            match r {
+                Ok(im) => {
+                    w.models.insert_asset(&path, im);
+                }
+                Err(e) => {
+                    log::error!("{collection}: async_load: {e}");
+                    failed = true;
+                    break;
+                }
+            }
+            if let Some(l) = w.proxies.list[i].loading.as_mut() {
+                l.done += 1;
+            }
+        }
+        let p = &mut w.proxies.list[i];
+        let Some(l) = p.loading.as_ref() else { continue };
+        let (done, total) = (l.done, l.total);
+        if failed || (stopped && done < total) {
+            if !failed {
+                log::error!("{collection}: async_load: the loading thread stopped");
+            }
+            p.loading = None;
+            p.state = State::Unloaded;
+            continue;
+        }
+        let me = url_of(w, &w.proxies.list[i]);
+        if done == total {
+            let p = &mut w.proxies.list[i];
+            p.loading = None;
+            p.state = State::Loaded;
+            reply(w, me, asker, ids.loaded);
+        } else {
+            let progress = (MsgValue::String("progress".into()), MsgValue::Number(f64::from(done) / f64::from(total)));
+            reply_with(w, me, asker, ids.loading, vec![progress]);
+        }
     }
 }
 
@@ -194,6 +358,10 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
         let set = |world: &RefCell<World>, s: State| world.borrow_mut().proxies.list[i].state = s;
         let name = || world.borrow().proxies.list[i].spec.collection.clone();
         if id == x.load || id == x.async_load {
+            if state == State::Loading {
+                log::error!("{}: the collection is already loading", name());
+                continue;
+            }
             if state != State::Unloaded {
                 log::error!("{}: the collection is already loaded", name());
                 continue;
@@ -210,9 +378,30 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                 );
                 continue;
             }
-            set(world, State::Loaded);
-            reply(&mut world.borrow_mut(), me, next.sender, x.loaded);
+            let files = files_to_import(&world.borrow(), i);
+            if id == x.async_load
+                && !files.is_empty()
+                && start_loading(&mut world.borrow_mut(), i, files.clone(), next.sender)
+            {
+                continue;
+            }
+            let w = &mut *world.borrow_mut();
+            let res = w.factories.res.clone();
+            let failed = files.iter().find_map(|f| match &res {
+                Some(res) => w.models.asset(res, f).err().map(|e| e.to_string()),
+                None => Some("no resources to load from".to_string()),
+            });
+            if let Some(e) = failed {
+                log::error!("{}: {e}", w.proxies.list[i].spec.collection);
+                continue;
+            }
+            w.proxies.list[i].state = State::Loaded;
+            reply(w, me, next.sender, x.loaded);
         } else if id == x.init || id == x.enable {
+            if state == State::Loading {
+                log::error!("{}: '{}' before the collection finished loading", name(), name_of(id));
+                continue;
+            }
             if state == State::Unloaded {
                 log::error!("{}: '{}' before 'load'", name(), name_of(id));
                 continue;
@@ -239,6 +428,7 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                 // Deleted now, not at the frame's end: a `load` answering `proxy_unloaded`
                 // spawns the same ids again.
                 super::dispatch::delete_doomed(world, hooks);
+                world.borrow_mut().physics.forget_world(socket);
                 set(world, State::Loaded);
             }
             if id == x.unload {
@@ -246,6 +436,8 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                     log::error!("{}: 'unload' of a collection that is not loaded", name());
                     continue;
                 }
+                // A load under way is dropped: its thread stops at its next file.
+                world.borrow_mut().proxies.list[i].loading = None;
                 set(world, State::Unloaded);
                 reply(&mut world.borrow_mut(), me, next.sender, x.unloaded);
             }
@@ -291,9 +483,10 @@ fn frame_factor(p: &mut Proxy) -> f32 {
 pub fn frame_time_scale(w: &mut World) {
     let World { proxies, scene, .. } = w;
     proxies.time_scale.clear();
+    proxies.world_scale.clear();
     let mut worlds: Vec<(Hash, Hash, f32)> = Vec::new();
     for p in proxies.list.iter_mut() {
-        if p.alive && p.state != State::Unloaded {
+        if p.alive && !matches!(p.state, State::Unloaded | State::Loading) {
             let holder = scene.socket.get(p.slot as usize).copied().unwrap_or(0);
             worlds.push((p.socket, holder, frame_factor(p)));
         }
@@ -317,6 +510,7 @@ pub fn frame_time_scale(w: &mut World) {
         }
         f
     };
+    proxies.world_scale.extend(worlds.iter().map(|w| (w.0, factor_of(w.0))));
     let mut last = (0, 1.0);
     proxies.time_scale.extend(scene.socket.iter().map(|&s| {
         if s == 0 {
@@ -333,6 +527,7 @@ pub fn frame_time_scale(w: &mut World) {
 pub fn remove(w: &mut World, i: u32) {
     let Some(p) = w.proxies.list.get_mut(i as usize) else { return };
     p.alive = false;
+    p.loading = None;
     let socket = p.socket;
     doom_world(w, socket);
 }

@@ -30,7 +30,8 @@ pub fn draw(p: &mut Physics, out: &mut RenderRequests) {
         let v = pose.transform_point(Vector::new(local.x, local.y, local.z));
         (glam::Vec3::from(arr3(v)) * inv).to_array()
     };
-    for (_, c) in p.world.colliders.iter() {
+    let colliders = p.spaces.iter().flat_map(|sp| sp.world.colliders.iter());
+    for (_, c) in colliders {
         let Some(b) = p.get(c.user_data as u32) else { continue };
         let col = colour(b.ty, b.enabled);
         let pose = c.position();
@@ -88,11 +89,12 @@ pub fn draw(p: &mut Physics, out: &mut RenderRequests) {
             }
         }
     }
-    for pair in p.world.narrow_phase.contact_pairs() {
+    let pairs = p.spaces.iter().flat_map(|sp| sp.world.narrow_phase.contact_pairs().map(move |pair| (sp, pair)));
+    for (sp, pair) in pairs {
         if !pair.has_any_active_contact() {
             continue;
         }
-        let Some(c1) = p.world.colliders.get(pair.collider1) else { continue };
+        let Some(c1) = sp.world.colliders.get(pair.collider1) else { continue };
         for m in pair.manifolds() {
             let n = glam::Vec3::from(arr3(m.data.normal)) * 0.25;
             for c in &m.points {

@@ -61,7 +61,7 @@ fn listens(p: &Physics, scene: &Scene, index: u32) -> bool {
 
 fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     let b = p.get(index).filter(|b| b.enabled)?;
-    let rb = p.world.bodies.get(b.handle)?;
+    let rb = p.rigid_body(index)?;
     let t = scene.world_of(b.slot).translation;
     Some(Side {
         listens: listens(p, scene, index),
@@ -118,20 +118,20 @@ fn post(messages: &mut MessageQueue, socket: Hash, to: &Side, id: Hash, table: V
     }
 }
 
-/// Posts the messages of the step just taken.
-pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+/// Posts the messages of the step space `k` just took.
+pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
     let ids = ids();
     let inv = 1.0 / p.settings.scale;
     // Pairs of objects touching this step, lower index first, so each is reported once however
     // many shapes touch, in an order that depends only on the objects.
     let mut touching: BTreeSet<(u32, u32)> = BTreeSet::new();
     let mut points: Vec<Point> = Vec::new();
-    for pair in p.world.narrow_phase.contact_pairs() {
+    let world = &p.spaces[k as usize].world;
+    for pair in world.narrow_phase.contact_pairs() {
         if !pair.has_any_active_contact() {
             continue;
         }
-        let (Some(c1), Some(c2)) = (p.world.colliders.get(pair.collider1), p.world.colliders.get(pair.collider2))
-        else {
+        let (Some(c1), Some(c2)) = (world.colliders.get(pair.collider1), world.colliders.get(pair.collider2)) else {
             continue;
         };
         let (a, b) = (c1.user_data as u32, c2.user_data as u32);
@@ -195,26 +195,28 @@ pub fn post_events(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQue
             post(messages, socket, own, ids.contact, table);
         }
     }
-    triggers(p, scene, messages, socket);
+    triggers(p, k, scene, messages, socket);
 }
 
 /// Compares this step's trigger overlaps with the last step's: one `enter` when a pair starts
 /// overlapping, one exit when it stops.
-fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
     let ids = ids();
     let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
-    for (h1, h2, hit) in p.world.narrow_phase.intersection_pairs() {
+    let world = &p.spaces[k as usize].world;
+    for (h1, h2, hit) in world.narrow_phase.intersection_pairs() {
         if !hit {
             continue;
         }
-        let (Some(c1), Some(c2)) = (p.world.colliders.get(h1), p.world.colliders.get(h2)) else { continue };
+        let (Some(c1), Some(c2)) = (world.colliders.get(h1), world.colliders.get(h2)) else { continue };
         let (a, b) = (c1.user_data as u32, c2.user_data as u32);
         if a != b && p.get(a).is_some_and(|x| x.enabled) && p.get(b).is_some_and(|x| x.enabled) {
             now.insert((a.min(b), a.max(b)));
         }
     }
-    let entered: Vec<_> = now.difference(&p.overlaps).map(|&k| (k, true)).collect();
-    let left: Vec<_> = p.overlaps.difference(&now).map(|&k| (k, false)).collect();
+    let before = &p.spaces[k as usize].overlaps;
+    let entered: Vec<_> = now.difference(before).map(|&pair| (pair, true)).collect();
+    let left: Vec<_> = before.difference(&now).map(|&pair| (pair, false)).collect();
     let mut sides = Sides::new(p);
     for (pair, enter) in entered.into_iter().chain(left) {
         to_both(p, scene, &mut sides, pair, |own, other| {
@@ -228,5 +230,5 @@ fn triggers(p: &mut Physics, scene: &mut Scene, messages: &mut MessageQueue, soc
             post(messages, socket, own, ids.trigger, table);
         });
     }
-    p.overlaps = now;
+    p.spaces[k as usize].overlaps = now;
 }

@@ -134,6 +134,9 @@ impl Physics {
         if a == b {
             return Err("a joint needs two different collision objects".into());
         }
+        if self.get(a).map(|x| x.space) != self.get(b).map(|x| x.space) {
+            return Err("the collision objects are in different worlds (collections)".into());
+        }
         if self.find_joint(a, id).is_some() {
             return Err(format!("the collision object already has a joint '{}'", crate::base::hash::name_of(id)));
         }
@@ -165,8 +168,9 @@ impl Physics {
         p: &JointProps,
     ) -> Result<ImpulseJointHandle, String> {
         let s = self.settings.scale;
-        let (ha, hb) = match (self.get(a), self.get(b)) {
-            (Some(x), Some(y)) => (x.handle, y.handle),
+        let (ha, hb, k) = match (self.get(a), self.get(b)) {
+            (Some(x), Some(y)) if x.space == y.space => (x.handle, y.handle, x.space as usize),
+            (Some(_), Some(_)) => return Err("the collision objects are in different worlds (collections)".into()),
             _ => return Err("the collision object was deleted".into()),
         };
         let (la, lb) =
@@ -224,14 +228,17 @@ impl Physics {
                 j.into()
             }
         };
-        self.dirty = true;
-        Ok(self.world.insert_impulse_joint(ha, hb, joint))
+        let sp = &mut self.spaces[k];
+        sp.dirty = true;
+        Ok(sp.world.insert_impulse_joint(ha, hb, joint))
     }
 
     pub fn destroy_joint(&mut self, a: u32, id: Hash) -> Result<(), String> {
         let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
         let j = self.joints.swap_remove(k);
-        self.world.remove_impulse_joint(j.handle);
+        if let Some(world) = self.world_of_mut(a) {
+            world.remove_impulse_joint(j.handle);
+        }
         Ok(())
     }
 
@@ -255,7 +262,9 @@ impl Physics {
         let j = &self.joints[k];
         let (ty, b, anchors, old) = (j.ty, j.b, j.anchors, j.handle);
         let handle = self.insert_joint(ty, a, b, anchors, &merged)?;
-        self.world.remove_impulse_joint(old);
+        if let Some(world) = self.world_of_mut(a) {
+            world.remove_impulse_joint(old);
+        }
         self.joints[k].handle = handle;
         self.joints[k].props = merged;
         Ok(())
@@ -265,9 +274,10 @@ impl Physics {
     /// the last step: the constraint's impulses over the step.
     pub fn joint_reaction(&self, a: u32, id: Hash) -> Result<([f32; 3], f32), String> {
         let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
-        let Some(j) = self.world.impulse_joints.get(self.joints[k].handle) else { return Ok(([0.0; 3], 0.0)) };
+        let Some(world) = self.world_of(a) else { return Ok(([0.0; 3], 0.0)) };
+        let Some(j) = world.impulse_joints.get(self.joints[k].handle) else { return Ok(([0.0; 3], 0.0)) };
         // The solver runs `num_solver_iterations` substeps; the impulses kept are the last one's.
-        let params = &self.world.integration_parameters;
+        let params = &world.integration_parameters;
         let dt = (params.dt / params.num_solver_iterations.max(1) as f32).max(f32::MIN_POSITIVE);
         let frame =
             self.rigid_body(a).map_or(Rotation::IDENTITY, |rb| rb.position().rotation) * j.data.local_frame1.rotation;

@@ -1,7 +1,9 @@
-//! Collision objects on rapier (engine.md section 3): one world per running collection, stepped
-//! on the fixed-update clock; dynamic bodies write their game object's transform, the others
-//! follow it. Collision, contact and trigger messages are posted after each step
-//! (`events.rs`), ray casts answered from the same world (`query.rs`).
+//! Collision objects on rapier (engine.md section 3): one rapier world (a [`Space`]) per game
+//! world — the main collection and each collection a proxy loaded, as Defold gives every
+//! collection its own — stepped on the fixed-update clock at that world's time step;
+//! dynamic bodies write their game object's transform, the others follow it. Collision,
+//! contact and trigger messages are posted after each step (`events.rs`), ray casts answered
+//! from the caller's world (`query.rs`).
 mod debug;
 mod events;
 pub mod joints;
@@ -33,33 +35,69 @@ pub struct Body {
     pub mask: u32,
     pub enabled: bool,
     pub alive: bool,
+    /// Index into [`Physics::spaces`]: the world of its game object.
+    pub space: u32,
     /// `physics.set_hflip` / `set_vflip`: the shapes mirrored across the object's y / x axis.
     pub flip: [bool; 2],
     /// Kept so a change of `physics.scale` can rebuild the body.
     spec: Box<CollisionObjectSpec>,
 }
 
-/// What the scripts' `physics` calls and the collision object properties change.
-pub struct Physics {
-    pub settings: PhysicsSettings,
+/// The simulation of one game world. Objects of different worlds never meet, a world's
+/// gravity is its own (`physics.set_gravity` changes the caller's, as in Defold), and each
+/// steps on its own clock, so a proxy's `set_time_step` slows or pauses its bodies too.
+pub struct Space {
+    /// The scene socket of its objects (0: the main world).
+    pub socket: Hash,
     pub world: PhysicsWorld,
-    pub bodies: Vec<Body>,
-    free: Vec<u32>,
-    /// Group names (hashed) in the order first met: a group's bit is its index.
-    pub groups: Vec<Hash>,
     /// Whole steps of the fixed-update frequency; without one, a step per frame.
     clock: crate::game::input::FixedClock,
     /// Object pairs overlapping a trigger after the last step (lower index first).
     pub(crate) overlaps: BTreeSet<(u32, u32)>,
+    /// Bodies were added, removed or regrouped since the broad phase last ran: queries made
+    /// before the next step (a ray cast in `init`) test every collider instead.
+    pub(crate) dirty: bool,
+    /// Live bodies in it: a world with none is not stepped.
+    live: u32,
+}
+
+impl Space {
+    fn new(socket: Hash, settings: &PhysicsSettings, fixed_frequency: f32) -> Space {
+        let mut world = PhysicsWorld::new();
+        world.gravity = gravity_of(settings);
+        Space {
+            socket,
+            world,
+            clock: crate::game::input::FixedClock::new(fixed_frequency),
+            overlaps: BTreeSet::new(),
+            dirty: false,
+            live: 0,
+        }
+    }
+}
+
+fn gravity_of(settings: &PhysicsSettings) -> Vector {
+    let g = settings.gravity;
+    vec3(if settings.two_d { [g[0], g[1], 0.0] } else { g })
+}
+
+/// What the scripts' `physics` calls and the collision object properties change.
+pub struct Physics {
+    pub settings: PhysicsSettings,
+    /// The worlds, in the order their first body was made (the main world's first but for a
+    /// game whose main collection has no collision object).
+    pub spaces: Vec<Space>,
+    fixed_frequency: f32,
+    pub bodies: Vec<Body>,
+    free: Vec<u32>,
+    /// Group names (hashed) in the order first met: a group's bit is its index.
+    pub groups: Vec<Hash>,
     /// `physics.raycast_async` requests, answered after the next step.
     pub rays: Vec<query::RayRequest>,
     /// Rays cast since the last debug frame, for the debug view.
     pub debug_rays: Vec<([f32; 3], [f32; 3])>,
-    /// Steps taken since the start, for `--stats` and tests.
+    /// Steps taken since the start, in every world, for `--stats` and tests.
     pub steps: u64,
-    /// Bodies were added, removed or regrouped since the broad phase last ran: queries made
-    /// before the next step (a ray cast in `init`) test every collider instead.
-    pub(crate) dirty: bool,
     /// Bodies given an `apply_force` since the last step: rapier keeps a force until it is
     /// reset, Defold applies it for one step.
     forced: Vec<u32>,
@@ -69,21 +107,16 @@ pub struct Physics {
 
 impl Default for Physics {
     fn default() -> Self {
-        let settings = PhysicsSettings::default();
-        let mut world = PhysicsWorld::new();
-        world.gravity = vec3(settings.gravity);
         Physics {
-            settings,
-            world,
+            settings: PhysicsSettings::default(),
+            spaces: Vec::new(),
+            fixed_frequency: 60.0,
             bodies: Vec::new(),
             free: Vec::new(),
             groups: Vec::new(),
-            clock: crate::game::input::FixedClock::new(60.0),
-            overlaps: BTreeSet::new(),
             rays: Vec::new(),
             debug_rays: Vec::new(),
             steps: 0,
-            dirty: false,
             forced: Vec::new(),
             joints: Vec::new(),
         }
@@ -123,9 +156,11 @@ impl Physics {
     pub fn configure(&mut self, settings: PhysicsSettings, fixed_frequency: f32, scene: &mut Scene) {
         let rescale = settings.scale != self.settings.scale || settings.two_d != self.settings.two_d;
         self.settings = settings;
-        self.world.gravity =
-            vec3(if settings.two_d { [settings.gravity[0], settings.gravity[1], 0.0] } else { settings.gravity });
-        self.clock = crate::game::input::FixedClock::new(fixed_frequency);
+        self.fixed_frequency = fixed_frequency;
+        for sp in &mut self.spaces {
+            sp.world.gravity = gravity_of(&settings);
+            sp.clock = crate::game::input::FixedClock::new(fixed_frequency);
+        }
         if rescale {
             for i in 0..self.bodies.len() as u32 {
                 if self.bodies[i as usize].alive {
@@ -149,6 +184,45 @@ impl Physics {
         Some(self.groups.len() as u32 - 1)
     }
 
+    /// The space of the world whose objects have scene socket `socket`, if it has one.
+    pub fn space_of_socket(&self, socket: Hash) -> Option<u32> {
+        self.spaces.iter().position(|s| s.socket == socket).map(|k| k as u32)
+    }
+
+    /// The space of `socket`'s world, made on its first body.
+    fn space_for(&mut self, socket: Hash) -> u32 {
+        if let Some(k) = self.space_of_socket(socket) {
+            return k;
+        }
+        self.spaces.push(Space::new(socket, &self.settings, self.fixed_frequency));
+        self.spaces.len() as u32 - 1
+    }
+
+    /// The gravity of `socket`'s world, in world units.
+    pub fn gravity(&self, socket: Hash) -> [f32; 3] {
+        let g =
+            self.space_of_socket(socket).map_or(gravity_of(&self.settings), |k| self.spaces[k as usize].world.gravity);
+        arr3(g)
+    }
+
+    /// `physics.set_gravity`: the caller's world only, as in Defold.
+    pub fn set_gravity(&mut self, socket: Hash, g: [f32; 3]) {
+        let k = self.space_for(socket) as usize;
+        let world = &mut self.spaces[k].world;
+        world.gravity = vec3(g);
+        world.wake_up_all(true);
+    }
+
+    /// The rapier world body `i` lives in.
+    pub fn world_of(&self, i: u32) -> Option<&PhysicsWorld> {
+        Some(&self.spaces.get(self.get(i)?.space as usize)?.world)
+    }
+
+    fn world_of_mut(&mut self, i: u32) -> Option<&mut PhysicsWorld> {
+        let k = self.get(i)?.space as usize;
+        Some(&mut self.spaces.get_mut(k)?.world)
+    }
+
     /// A collision object for `slot`'s game object; an error names what did not fit.
     pub fn create(
         &mut self,
@@ -167,6 +241,7 @@ impl Physics {
                 .ok_or_else(|| format!("collision object '{id}': more than {MAX_GROUPS} collision groups"))?;
             mask |= 1 << bit;
         }
+        let space = self.space_for(scene.socket.get(slot as usize).copied().unwrap_or(0));
         let body = Body {
             slot,
             id: hash_remembered(id),
@@ -177,6 +252,7 @@ impl Physics {
             mask,
             enabled: true,
             alive: true,
+            space,
             flip: [false; 2],
             spec: Box::new(spec.clone()),
         };
@@ -190,6 +266,7 @@ impl Physics {
                 self.bodies.len() as u32 - 1
             }
         };
+        self.spaces[space as usize].live += 1;
         self.build(i, spec, scene);
         Ok(i)
     }
@@ -229,14 +306,15 @@ impl Physics {
         if self.settings.two_d {
             builder = builder.enabled_translations(true, true, false).enabled_rotations(false, false, true);
         }
-        let handle = self.world.insert_body(builder);
+        let k = self.bodies[i as usize].space as usize;
+        let handle = self.spaces[k].world.insert_body(builder);
         let colliders = self.attach_colliders(i, spec, handle);
-        self.dirty = true;
+        self.spaces[k].dirty = true;
         let body = &mut self.bodies[i as usize];
         body.handle = handle;
         body.colliders = colliders;
         if !body.enabled
-            && let Some(rb) = self.world.bodies.get_mut(handle)
+            && let Some(rb) = self.spaces[k].world.bodies.get_mut(handle)
         {
             rb.set_enabled(false);
         }
@@ -247,7 +325,8 @@ impl Physics {
         let s = self.settings.scale;
         let flip = self.bodies[i as usize].flip;
         let total: f32 = spec.shapes.iter().map(|sh| volume(sh.kind, s)).sum::<f32>().max(f32::MIN_POSITIVE);
-        let (group, mask) = (self.bodies[i as usize].group, self.bodies[i as usize].mask);
+        let (group, mask, k) =
+            (self.bodies[i as usize].group, self.bodies[i as usize].mask, self.bodies[i as usize].space);
         let groups = InteractionGroups::new(
             Group::from_bits_truncate(1 << group),
             Group::from_bits_truncate(mask),
@@ -279,7 +358,7 @@ impl Physics {
             if spec.collision_type == CollisionType::Trigger {
                 b = b.sensor(true);
             }
-            colliders.push(self.world.insert_collider(b, Some(handle)));
+            colliders.push(self.spaces[k as usize].world.insert_collider(b, Some(handle)));
         }
         colliders
     }
@@ -295,23 +374,25 @@ impl Physics {
             return Ok(());
         }
         b.flip[axis] = on;
-        let (handle, spec, old) = (b.handle, b.spec.clone(), std::mem::take(&mut b.colliders));
+        let (handle, spec, old, k) = (b.handle, b.spec.clone(), std::mem::take(&mut b.colliders), b.space as usize);
+        let sp = &mut self.spaces[k];
         for h in old {
-            self.world.remove_collider(h);
+            sp.world.remove_collider(h);
         }
+        sp.dirty = true;
         let colliders = self.attach_colliders(i, &spec, handle);
         self.bodies[i as usize].colliders = colliders;
-        self.dirty = true;
         Ok(())
     }
 
     fn drop_rapier(&mut self, i: u32) {
-        let handle = self.bodies[i as usize].handle;
-        if self.world.bodies.get(handle).is_some() {
-            self.world.remove_body_with_colliders(handle, true);
+        let (handle, k) = (self.bodies[i as usize].handle, self.bodies[i as usize].space as usize);
+        let sp = &mut self.spaces[k];
+        if sp.world.bodies.get(handle).is_some() {
+            sp.world.remove_body_with_colliders(handle, true);
         }
+        sp.dirty = true;
         self.bodies[i as usize].colliders.clear();
-        self.dirty = true;
     }
 
     /// Forgets a collision object of a deleted game object (trigger pairs it was in end
@@ -322,8 +403,10 @@ impl Physics {
         }
         self.drop_rapier(i);
         self.forget_joints(i);
+        let sp = &mut self.spaces[self.bodies[i as usize].space as usize];
+        sp.overlaps.retain(|&(a, b)| a != i && b != i);
+        sp.live -= 1;
         self.bodies[i as usize].alive = false;
-        self.overlaps.retain(|&(a, b)| a != i && b != i);
         self.free.push(i);
     }
 
@@ -332,12 +415,12 @@ impl Physics {
     }
 
     pub fn rigid_body(&self, i: u32) -> Option<&RigidBody> {
-        self.world.bodies.get(self.get(i)?.handle)
+        self.world_of(i)?.bodies.get(self.get(i)?.handle)
     }
 
     pub fn rigid_body_mut(&mut self, i: u32) -> Option<&mut RigidBody> {
         let h = self.get(i)?.handle;
-        self.world.bodies.get_mut(h)
+        self.world_of_mut(i)?.bodies.get_mut(h)
     }
 
     /// `enable` / `disable`: a disabled object leaves the simulation and its queries; enabled
@@ -350,9 +433,10 @@ impl Physics {
         let slot = b.slot;
         let pose = self.object_pose(slot, scene);
         self.bodies[i as usize].enabled = on;
-        self.dirty = true;
+        let sp = &mut self.spaces[self.bodies[i as usize].space as usize];
+        sp.dirty = true;
         if !on {
-            self.overlaps.retain(|&(a, b)| a != i && b != i);
+            sp.overlaps.retain(|&(a, b)| a != i && b != i);
         }
         if let Some(rb) = self.rigid_body_mut(i) {
             rb.set_enabled(on);
@@ -389,24 +473,42 @@ impl Physics {
     }
 
     fn apply_groups(&mut self, i: u32) {
-        self.dirty = true;
         let Some(b) = self.get(i) else { return };
+        let k = b.space as usize;
         let groups = InteractionGroups::new(
             Group::from_bits_truncate(1 << b.group),
             Group::from_bits_truncate(b.mask),
             InteractionTestMode::And,
         );
-        for h in b.colliders.clone() {
-            if let Some(c) = self.world.colliders.get_mut(h) {
+        let colliders = b.colliders.clone();
+        let sp = &mut self.spaces[k];
+        sp.dirty = true;
+        for h in colliders {
+            if let Some(c) = sp.world.colliders.get_mut(h) {
                 c.set_collision_groups(groups);
             }
         }
     }
 
+    /// A world unloaded: the next load of it starts from a new simulation (its gravity the
+    /// project's again). Its bodies were removed with its objects.
+    pub fn forget_world(&mut self, socket: Hash) {
+        if socket == 0 {
+            return;
+        }
+        if let Some(k) = self.space_of_socket(socket) {
+            let sp = &mut self.spaces[k as usize];
+            if sp.live == 0 {
+                *sp = Space::new(socket, &self.settings, self.fixed_frequency);
+            }
+        }
+    }
+
     /// Steps to take for a frame of `dt` seconds, and the length of each.
-    fn steps_for(&mut self, dt: f32) -> (u32, f32) {
-        if self.clock.step > 0.0 {
-            (self.clock.advance(dt), self.clock.step as f32)
+    fn steps_for(&mut self, k: usize, dt: f32) -> (u32, f32) {
+        let clock = &mut self.spaces[k].clock;
+        if clock.step > 0.0 {
+            (clock.advance(dt), clock.step as f32)
         } else if dt > 0.0 {
             (1, dt.min(MAX_VARIABLE_STEP))
         } else {
@@ -414,40 +516,70 @@ impl Physics {
         }
     }
 
-    /// Moves kinematic, static and trigger bodies to their game objects, steps, and writes
-    /// the dynamic bodies' poses back; returns the number of steps taken. `after_step` runs
-    /// after each step (the contact and trigger messages of that step).
-    pub fn advance(&mut self, scene: &mut Scene, dt: f32, after_step: &mut dyn FnMut(&mut Physics, &mut Scene)) -> u32 {
-        if self.bodies.iter().all(|b| !b.alive) {
-            return 0;
-        }
-        let (steps, step) = self.steps_for(dt);
-        self.world.integration_parameters.dt = step;
-        for _ in 0..steps {
-            self.follow_objects(scene);
-            self.world.step();
-            self.steps += 1;
-            self.dirty = false;
-            for i in std::mem::take(&mut self.forced) {
-                if let Some(rb) = self.rigid_body_mut(i) {
-                    rb.reset_forces(false);
-                }
+    /// Advances every world by its share of the frame: `time_of(socket)` is the world's time
+    /// factor (negative: the world is not running and does not step).
+    pub fn advance_all(
+        &mut self,
+        scene: &mut Scene,
+        dt: f32,
+        time_of: &dyn Fn(Hash) -> f32,
+        after_step: &mut dyn FnMut(&mut Physics, u32, &mut Scene),
+    ) -> u32 {
+        let mut steps = 0;
+        for k in 0..self.spaces.len() {
+            let f = time_of(self.spaces[k].socket);
+            if f >= 0.0 {
+                steps += self.advance(k as u32, scene, dt * f, after_step);
             }
-            self.write_objects(scene);
-            after_step(self, scene);
         }
         steps
     }
 
-    fn follow_objects(&mut self, scene: &mut Scene) {
+    /// Moves space `k`'s kinematic, static and trigger bodies to their game objects, steps,
+    /// and writes the dynamic bodies' poses back; returns the number of steps taken.
+    /// `after_step` runs after each step (the contact and trigger messages of that step).
+    pub fn advance(
+        &mut self,
+        k: u32,
+        scene: &mut Scene,
+        dt: f32,
+        after_step: &mut dyn FnMut(&mut Physics, u32, &mut Scene),
+    ) -> u32 {
+        let ku = k as usize;
+        if self.spaces.get(ku).is_none_or(|sp| sp.live == 0) {
+            return 0;
+        }
+        let (steps, step) = self.steps_for(ku, dt);
+        self.spaces[ku].world.integration_parameters.dt = step;
+        for _ in 0..steps {
+            self.follow_objects(k, scene);
+            self.spaces[ku].world.step();
+            self.steps += 1;
+            self.spaces[ku].dirty = false;
+            let forced = std::mem::take(&mut self.forced);
+            for &i in &forced {
+                if self.get(i).is_some_and(|b| b.space == k)
+                    && let Some(rb) = self.rigid_body_mut(i)
+                {
+                    rb.reset_forces(false);
+                }
+            }
+            self.forced = forced.into_iter().filter(|&i| self.get(i).is_some_and(|b| b.space != k)).collect();
+            self.write_objects(k, scene);
+            after_step(self, k, scene);
+        }
+        steps
+    }
+
+    fn follow_objects(&mut self, k: u32, scene: &mut Scene) {
         for i in 0..self.bodies.len() {
             let b = &self.bodies[i];
-            if !b.alive || !b.enabled || b.ty == CollisionType::Dynamic || !scene.is_live(b.slot) {
+            if !b.alive || !b.enabled || b.space != k || b.ty == CollisionType::Dynamic || !scene.is_live(b.slot) {
                 continue;
             }
             let (slot, handle, ty) = (b.slot, b.handle, b.ty);
             let pose = self.object_pose(slot, scene);
-            let Some(rb) = self.world.bodies.get_mut(handle) else { continue };
+            let Some(rb) = self.spaces[k as usize].world.bodies.get_mut(handle) else { continue };
             if ty == CollisionType::Static {
                 if *rb.position() != pose {
                     rb.set_position(pose, true);
@@ -468,13 +600,14 @@ impl Physics {
         }
     }
 
-    fn write_objects(&mut self, scene: &mut Scene) {
+    fn write_objects(&mut self, k: u32, scene: &mut Scene) {
         let inv = 1.0 / self.settings.scale;
+        let world = &self.spaces[k as usize].world;
         for b in &self.bodies {
-            if !b.alive || !b.enabled || b.ty != CollisionType::Dynamic || !scene.is_live(b.slot) {
+            if !b.alive || !b.enabled || b.space != k || b.ty != CollisionType::Dynamic || !scene.is_live(b.slot) {
                 continue;
             }
-            let Some(rb) = self.world.bodies.get(b.handle) else { continue };
+            let Some(rb) = world.bodies.get(b.handle) else { continue };
             if rb.is_sleeping() {
                 continue;
             }
@@ -530,12 +663,13 @@ fn volume(k: ShapeKind, s: f32) -> f32 {
     }
 }
 
-/// Steps the world for this frame and posts the messages of each step.
+/// Steps the worlds for this frame, each at its time step, and posts the messages of each step.
 pub fn update(world: &std::cell::RefCell<crate::game::World>, dt: f32) {
     let w = &mut *world.borrow_mut();
-    let crate::game::World { physics, scene, messages, socket, render, .. } = w;
+    let crate::game::World { physics, scene, messages, socket, render, proxies, .. } = w;
     let socket = *socket;
-    physics.advance(scene, dt, &mut |p, scene| post_events(p, scene, messages, socket));
+    let time_of = |s: Hash| proxies.world_factor(s);
+    physics.advance_all(scene, dt, &time_of, &mut |p, k, scene| post_events(p, k, scene, messages, socket));
     query::answer_async(physics, scene, messages, socket);
     if physics.settings.debug {
         debug::draw(physics, render);

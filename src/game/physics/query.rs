@@ -36,9 +36,18 @@ pub fn mask_of(p: &Physics, groups: &[Hash]) -> u32 {
     groups.iter().filter_map(|g| p.groups.iter().position(|x| x == g)).fold(0, |m, bit| m | 1 << bit)
 }
 
-/// Hits along the segment `from`..`to` of objects in `mask`, nearest first; the first only
-/// unless `all`. Triggers and disabled objects are not hit.
-pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mask: u32, all: bool) -> Vec<RayHit> {
+/// Hits along the segment `from`..`to` of objects in `mask` in the world whose objects have
+/// scene socket `socket` (the caller's), nearest first; the first only unless `all`. Triggers
+/// and disabled objects are not hit.
+pub fn raycast(
+    p: &mut Physics,
+    scene: &Scene,
+    socket: Hash,
+    from: [f32; 3],
+    to: [f32; 3],
+    mask: u32,
+    all: bool,
+) -> Vec<RayHit> {
     if p.settings.debug {
         p.debug_rays.push((from, to));
     }
@@ -48,14 +57,17 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
         (a.z, b.z) = (0.0, 0.0);
     }
     let length = (b - a).length();
+    let Some(k) = p.space_of_socket(socket) else { return Vec::new() };
     if mask == 0 || !a.is_finite() || !b.is_finite() || length <= 0.0 {
         return Vec::new();
     }
+    let p = &*p;
+    let space = &p.spaces[k as usize];
     let ray = Ray::new(vec3(a.to_array()), vec3(((b - a) / length).to_array()));
     let groups = InteractionGroups::new(Group::ALL, Group::from_bits_truncate(mask), InteractionTestMode::And);
     let filter = QueryFilter::default().exclude_sensors().groups(groups);
     let hit = |h: ColliderHandle, i: RayIntersection| -> Option<RayHit> {
-        let c = p.world.colliders.get(h)?;
+        let c = space.world.colliders.get(h)?;
         let body = p.get(c.user_data as u32).filter(|b| b.enabled)?;
         let mut point = (a + glam::Vec3::from(arr3(ray.dir)) * i.time_of_impact) / s;
         if p.settings.two_d {
@@ -69,12 +81,13 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
             group: p.groups.get(body.group as usize).copied().unwrap_or(0),
         })
     };
-    let mut out: Vec<RayHit> = if p.dirty {
+    let mut out: Vec<RayHit> = if space.dirty {
         // Bodies made since the last step are not in the broad phase yet (it is rebuilt by the
         // step; refreshing it alone would leave new bodies out of the simulation), so a cast in
         // `init` tests every collider.
-        let bodies = &p.world.bodies;
-        p.world
+        let bodies = &space.world.bodies;
+        space
+            .world
             .colliders
             .iter()
             .filter(|(h, c)| filter.test(bodies, *h, c))
@@ -82,7 +95,7 @@ pub fn raycast(p: &mut Physics, scene: &Scene, from: [f32; 3], to: [f32; 3], mas
             .filter_map(|(h, i)| hit(h, i))
             .collect()
     } else {
-        let q = p.world.query_pipeline_with_filter(filter);
+        let q = space.world.query_pipeline_with_filter(filter);
         if all {
             q.intersect_ray(ray, length, true).filter_map(|(h, _, i)| hit(h, i)).take(MAX_RAY_RESULTS).collect()
         } else {
@@ -110,14 +123,16 @@ pub fn hit_table(h: &RayHit, request_id: Option<u32>) -> MsgValue {
     MsgValue::Table(t)
 }
 
-/// Answers the `raycast_async` requests made since the last call.
+/// Answers the `raycast_async` requests made since the last call, each from its asker's world
+/// (`socket`: the main world's URL socket).
 pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue, socket: Hash) {
     if p.rays.is_empty() {
         return;
     }
     let requests = std::mem::take(&mut p.rays);
     for r in requests {
-        let hits = raycast(p, scene, r.from, r.to, r.mask, false);
+        let world = if r.reply_to.socket == socket { 0 } else { r.reply_to.socket };
+        let hits = raycast(p, scene, world, r.from, r.to, r.mask, false);
         let (id, table) = match hits.first() {
             Some(h) => (hash_remembered("ray_cast_response"), hit_table(h, Some(r.request_id))),
             None => (

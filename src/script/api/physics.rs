@@ -128,6 +128,7 @@ crate::export! {
     /// returns how many, -1 on error.
     fn physics_raycast(
         ctx: Ctx,
+        socket: u64,
         from: *const V4,
         to: *const V4,
         groups: *const u64,
@@ -147,9 +148,11 @@ crate::export! {
             }
             // SAFETY: as above.
             let groups = unsafe { slice(groups, n as usize) };
-            let World { physics, scene, .. } = w;
+            let World { physics, scene, socket: main, .. } = w;
+            let world = if socket == *main { 0 } else { socket };
             let mask = query::mask_of(physics, groups);
-            let hits = query::raycast(physics, scene, [from.x, from.y, from.z], [to.x, to.y, to.z], mask, all != 0);
+            let hits =
+                query::raycast(physics, scene, world, [from.x, from.y, from.z], [to.x, to.y, to.z], mask, all != 0);
             let k = hits.len().min(cap as usize);
             for (j, h) in hits.iter().take(k).enumerate() {
                 let f = [h.fraction, h.position[0], h.position[1], h.position[2], h.normal[0], h.normal[1], h.normal[2]];
@@ -202,21 +205,22 @@ crate::export! {
         })
     }
 
-    fn physics_gravity_get(ctx: Ctx, out: *mut V4) -> i32 {
+    /// The gravity of the caller's world (`socket`: its URL socket).
+    fn physics_gravity_get(ctx: Ctx, socket: u64, out: *mut V4) -> i32 {
         world_status(ctx, |w| {
-            let g = w.physics.world.gravity;
+            let g = w.physics.gravity(if socket == w.socket { 0 } else { socket });
             // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
-            unsafe { put(out, V4 { x: g.x, y: g.y, z: g.z, w: 0.0 }) }
+            unsafe { put(out, V4 { x: g[0], y: g[1], z: g[2], w: 0.0 }) }
         })
     }
 
-    fn physics_gravity_set(ctx: Ctx, x: f32, y: f32, z: f32) -> i32 {
+    fn physics_gravity_set(ctx: Ctx, socket: u64, x: f32, y: f32, z: f32) -> i32 {
         world_status(ctx, |w| {
             if let Err(e) = finite(&[x, y, z]) {
                 return fail(e);
             }
-            w.physics.world.gravity = rapier3d::math::Vector::new(x, y, z);
-            w.physics.world.wake_up_all(true);
+            let world = if socket == w.socket { 0 } else { socket };
+            w.physics.set_gravity(world, [x, y, z]);
             OK
         })
     }

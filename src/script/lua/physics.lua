@@ -142,14 +142,14 @@ end
 
 function physics.raycast(from, to, groups, options)
   local fname = "physics.raycast"
-  caller(fname)
+  local r = caller(fname)
   vector3_arg(fname, 1, from)
   vector3_arg(fname, 2, to)
   local n = groups_arg(fname, 3, groups)
   if options ~= nil and type(options) ~= "table" then argerr(fname, 4, "table", options) end
   local all = options ~= nil and options.all == true
   ends(from, to)
-  local count = F.physics_raycast(ctx, s4, t4, groupbuf, n, all and 1 or 0, floats, hashes, all and MAX_RESULTS or 1)
+  local count = F.physics_raycast(ctx, r.url.s, s4, t4, groupbuf, n, all and 1 or 0, floats, hashes, all and MAX_RESULTS or 1)
   if count < 0 then S.fail_last() end
   if not all then
     if count == 0 then return nil end
@@ -176,14 +176,14 @@ function physics.raycast_async(from, to, groups, request_id)
 end
 
 function physics.set_gravity(g)
-  caller("physics.set_gravity")
+  local r = caller("physics.set_gravity")
   vector3_arg("physics.set_gravity", 1, g)
-  check(F.physics_gravity_set(ctx, g.x, g.y, g.z))
+  check(F.physics_gravity_set(ctx, r.url.s, g.x, g.y, g.z))
 end
 
 function physics.get_gravity()
-  caller("physics.get_gravity")
-  check(F.physics_gravity_get(ctx, s4))
+  local r = caller("physics.get_gravity")
+  check(F.physics_gravity_get(ctx, r.url.s, s4))
   return vm.vector3(s4.x, s4.y, s4.z)
 end
 
