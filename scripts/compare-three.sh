@@ -71,10 +71,11 @@ python3 scripts/peer/three_compare.py scenes "$OUT"
 # three.js first: it frames every scene from its bounds and writes the cameras Sinew then uses.
 node "$PEER/three_compare.mjs" "$OUT"
 python3 scripts/peer/three_compare.py sinew "$OUT"
+SIZE=$(node -p "require('./$OUT/scenes.json').size")
 for dir in "$OUT"/sinew-projects/*/; do
   name=$(basename "$dir")
   # Three frames: the picture of the last; no clip plays, so every frame shows the rest pose.
-  if ! "$BIN" run "$dir" --headless --frames 3 --fixed-dt 0.0166667 --size 512x512 --no-watch \
+  if ! "$BIN" run "$dir" --headless --frames 3 --fixed-dt 0.0166667 --size "${SIZE}x${SIZE}" --no-watch \
     --screenshot "$OUT/sinew/$name.png" >"$OUT/sinew/$name.log" 2>&1; then
     echo "compare-three: sinew failed on $name:" >&2
     cat "$OUT/sinew/$name.log" >&2
