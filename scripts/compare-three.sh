@@ -10,9 +10,11 @@
 #   SINEW_BIN=/tmp/sinew-old scripts/compare-three.sh   # another build (default target/release/sinew)
 #   CHROMIUM=/path/to/chrome scripts/compare-three.sh   # default /usr/bin/chromium
 #   COMPARE_DIR=target/cmp scripts/compare-three.sh     # another output folder
-#   THREE_COMPARE_EMULATE="fresnel ms_comp ambient roughness" scripts/compare-three.sh
+#   THREE_COMPARE_EMULATE="fresnel ms_comp" scripts/compare-three.sh
 #       # diagnosis: three.js with those terms of its shader replaced by Sinew's (see
-#       # scripts/peer/three_compare.html); not r187 as released, never for the doc's table
+#       # scripts/peer/three_compare.html); not r187 as released, never for the main table
+#   scripts/compare-three.sh --diagnose             # OUT, then OUT-emulate-TERM per term and
+#       # OUT-emulate-all: how much of each scene's difference each term of the shader makes
 # Writes OUT/sinew/NAME.png, OUT/three/NAME.png, OUT/side/NAME.png (Sinew | three.js |
 # difference x 4), OUT/all.png, OUT/results.json and OUT/results.md (the table, also printed).
 set -euo pipefail
@@ -65,32 +67,58 @@ if [ "$(locked three)" != "$(installed three)" ] || [ "$(locked playwright-core)
   }
 fi
 
-rm -rf "$OUT"
-mkdir -p "$OUT/sinew"
-python3 scripts/peer/three_compare.py scenes "$OUT"
-# three.js first: it frames every scene from its bounds and writes the cameras Sinew then uses.
-node "$PEER/three_compare.mjs" "$OUT"
-python3 scripts/peer/three_compare.py sinew "$OUT"
-SIZE=$(node -p "require('./$OUT/scenes.json').size")
-for dir in "$OUT"/sinew-projects/*/; do
-  name=$(basename "$dir")
-  # Three frames: the picture of the last; no clip plays, so every frame shows the rest pose.
-  if ! "$BIN" run "$dir" --headless --frames 3 --fixed-dt 0.0166667 --size "${SIZE}x${SIZE}" --no-watch \
-    --screenshot "$OUT/sinew/$name.png" >"$OUT/sinew/$name.log" 2>&1; then
-    echo "compare-three: sinew failed on $name:" >&2
-    cat "$OUT/sinew/$name.log" >&2
-    exit 1
-  fi
-done
-{
-  echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-  echo "sinew: $("$BIN" --version) ($BIN), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-  echo "sinew GL: Mesa llvmpipe through SDL's offscreen driver (Mesa $(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo '?'))"
-  node -p "const c = require('./$OUT/cameras.json'); 'three.js r' + c.three_revision + ', Chromium ' + c.chromium + ', WebGL: ' + c.webgl + (c.emulate.length ? ', EMULATING SINEW: ' + c.emulate.join(' ') : '')"
-  echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-} >"$OUT/machine.txt"
-cat "$OUT/machine.txt"
-echo
-python3 scripts/peer/three_compare.py compare "$OUT"
+# One comparison into $1, with three.js emulating the terms in $2 (none: r187 as released).
+compare() {
+  local OUT=$1
+  export THREE_COMPARE_EMULATE=$2
+  rm -rf "$OUT"
+  mkdir -p "$OUT/sinew"
+  python3 scripts/peer/three_compare.py scenes "$OUT" || return 1
+  # three.js first: it frames every scene from its bounds and writes the cameras Sinew then uses.
+  node "$PEER/three_compare.mjs" "$OUT" || return 1
+  python3 scripts/peer/three_compare.py sinew "$OUT" || return 1
+  SIZE=$(node -p "require('./$OUT/scenes.json').size") || return 1
+  for dir in "$OUT"/sinew-projects/*/; do
+    name=$(basename "$dir")
+    # Three frames: the picture of the last; no clip plays, so every frame shows the rest pose.
+    if ! "$BIN" run "$dir" --headless --frames 3 --fixed-dt 0.0166667 --size "${SIZE}x${SIZE}" --no-watch \
+      --screenshot "$OUT/sinew/$name.png" >"$OUT/sinew/$name.log" 2>&1; then
+      echo "compare-three: sinew failed on $name:" >&2
+      cat "$OUT/sinew/$name.log" >&2
+      exit 1
+    fi
+  done
+  {
+    echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "sinew: $("$BIN" --version) ($BIN), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "sinew GL: Mesa llvmpipe through SDL's offscreen driver (Mesa $(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo '?'))"
+    node -p "const c = require('./$OUT/cameras.json'); 'three.js r' + c.three_revision + ', Chromium ' + c.chromium + ', WebGL: ' + c.webgl + (c.emulate.length ? ', EMULATING SINEW: ' + c.emulate.join(' ') : '')"
+    echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
+  } >"$OUT/machine.txt"
+  cat "$OUT/machine.txt"
+  echo
+  python3 scripts/peer/three_compare.py compare "$OUT" || return 1
+  echo
+}
+
+if [ "${1:-}" = "--diagnose" ]; then
+  # Which of Sinew's shading terms makes which difference: the comparison once as released and
+  # once per term with three.js's term replaced by Sinew's, then all five together; the table
+  # gives SSIM / mean abs diff per scene and run.
+  terms="fresnel ms_comp ambient roughness visibility"
+  compare "$OUT" "" >"$OUT.log" 2>&1 || { cat "$OUT.log" >&2; exit 1; }
+  dirs=()
+  for t in $terms all; do
+    emu=$t
+    [ "$t" = all ] && emu=$terms
+    compare "$OUT-emulate-$t" "$emu" >"$OUT-emulate-$t.log" 2>&1 || { cat "$OUT-emulate-$t.log" >&2; exit 1; }
+    dirs+=("$OUT-emulate-$t")
+  done
+  cat "$OUT/machine.txt"
+  echo
+  python3 scripts/peer/three_compare.py attribution "$OUT" "${dirs[@]}"
+  exit 0
+fi
+compare "$OUT" "${THREE_COMPARE_EMULATE:-}"
 echo
 echo "pictures: $OUT/side/*.png (Sinew | three.js | difference x 4), $OUT/all.png"

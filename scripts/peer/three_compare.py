@@ -7,6 +7,7 @@
                                  # camera and light three_compare.mjs wrote to OUT/cameras.json
   three_compare.py compare OUT   # OUT/sinew/NAME.png against OUT/three/NAME.png: figures
                                  # (OUT/results.json, OUT/results.md) and pictures (OUT/side/)
+  three_compare.py attribution OUT RUN...  # one table of OUT's and the emulated RUNs' figures
 
 The figures, per scene, on the 512x512 sRGB pictures as both programs write them:
 - silhouette: pixels whose colour differs from the known background by more than 2 (of 255) in
@@ -343,7 +344,30 @@ def cmd_compare(out):
         print(f'{n}: SSIM {results[n]["ssim"]:.4f} ({"meets" if results[n]["ssim"] >= 0.97 else "misses"} >= 0.97)')
 
 
+def cmd_attribution(base, runs):
+    """One table: SSIM / mean abs diff per scene, for the run as released and each emulated run."""
+    def load(d):
+        with open(os.path.join(d, 'results.json')) as f:
+            res = json.load(f)
+        with open(os.path.join(d, 'cameras.json')) as f:
+            return res, ' + '.join(json.load(f)['emulate']) or 'r187 as released'
+    cols = [load(base)] + [load(d) for d in runs]
+    lines = ['| scene | ' + ' | '.join(name for _, name in cols) + ' |', '| --- ' * (len(cols) + 1) + '|']
+    for n in cols[0][0]:
+        cells = []
+        for res, _ in cols:
+            r = res.get(n)
+            cells.append(f'{r["ssim"]:.4f} / {r["mad"]:.2f}' if r else 'missing')
+        lines.append(f'| {n} | ' + ' | '.join(cells) + ' |')
+    print('SSIM over the silhouettes / mean abs diff (0-255); three.js with the named terms of its shader')
+    print("replaced by Sinew's (scripts/peer/three_compare.html, EMULATE)\n")
+    print('\n'.join(lines))
+
+
 def main():
+    if len(sys.argv) >= 3 and sys.argv[1] == 'attribution':
+        cmd_attribution(sys.argv[2], sys.argv[3:])
+        return
     if len(sys.argv) != 3 or sys.argv[1] not in ('scenes', 'sinew', 'compare'):
         print(__doc__, file=sys.stderr)
         sys.exit(2)
