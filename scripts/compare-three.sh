@@ -90,7 +90,7 @@ compare() {
   done
   {
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "sinew: $("$BIN" --version) ($BIN), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "sinew: $("$BIN" --version) ($BIN, built $(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')); harness at commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "sinew GL: Mesa llvmpipe through SDL's offscreen driver (Mesa $(dpkg-query -W -f='${Version}' libgl1-mesa-dri 2>/dev/null || echo '?'))"
     node -p "const c = require('./$OUT/cameras.json'); 'three.js r' + c.three_revision + ', Chromium ' + c.chromium + ', WebGL: ' + c.webgl + (c.emulate.length ? ', EMULATING SINEW: ' + c.emulate.join(' ') : '')"
     echo "machine: $(uname -m), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
