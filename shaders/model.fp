@@ -129,10 +129,42 @@ vec3 tone_map(vec3 c)
 float specular_vd(float nl, float nv, float nh, float alpha)
 {
     float a2 = alpha * alpha;
-    float vl = nl + sqrt(a2 + (1.0 - a2) * nl * nl);
-    float vv = nv + sqrt(a2 + (1.0 - a2) * nv * nv);
+    float vis = 0.5 / max(nl * sqrt(a2 + (1.0 - a2) * nv * nv) + nv * sqrt(a2 + (1.0 - a2) * nl * nl), 1e-6);
     float d = nh * nh * (a2 - 1.0) + 1.0;
-    return a2 / (PI * d * d * vl * vv);
+    return vis * a2 / (PI * d * d);
+}
+
+// DFG_LUT begin: written by scripts/gen-dfg-lut.py, do not edit
+const vec2 DFG_LUT[256] = vec2[256](
+    vec2(0.14727, 0.85216), vec2(0.16842, 0.78766), vec2(0.25098, 0.63893), vec2(0.38109, 0.51972), vec2(0.50945, 0.41562), vec2(0.61604, 0.32631), vec2(0.69834, 0.25398), vec2(0.75911, 0.19751), vec2(0.80241, 0.15431), vec2(0.83204, 0.12165), vec2(0.85109, 0.09702), vec2(0.86198, 0.07846), vec2(0.86655, 0.06441), vec2(0.86621, 0.05371), vec2(0.86196, 0.04545), vec2(0.85464, 0.03903),
+    vec2(0.38885, 0.61115), vec2(0.39415, 0.60045), vec2(0.41487, 0.54600), vec2(0.46114, 0.44821), vec2(0.53451, 0.35254), vec2(0.61560, 0.27391), vec2(0.68548, 0.21142), vec2(0.73633, 0.16263), vec2(0.76867, 0.12539), vec2(0.78711, 0.09729), vec2(0.79808, 0.07620), vec2(0.79984, 0.06037), vec2(0.79554, 0.04844), vec2(0.78568, 0.03936), vec2(0.77171, 0.03240), vec2(0.75426, 0.02698),
+    vec2(0.57243, 0.42758), vec2(0.57433, 0.42405), vec2(0.58113, 0.40370), vec2(0.59448, 0.35463), vec2(0.62055, 0.28811), vec2(0.65972, 0.22485), vec2(0.69853, 0.17266), vec2(0.72999, 0.13185), vec2(0.75478, 0.10084), vec2(0.76861, 0.07745), vec2(0.77178, 0.05994), vec2(0.76550, 0.04686), vec2(0.75200, 0.03700), vec2(0.73266, 0.02953), vec2(0.70903, 0.02384), vec2(0.68367, 0.01943),
+    vec2(0.70899, 0.29102), vec2(0.70954, 0.28964), vec2(0.71107, 0.28145), vec2(0.71204, 0.25851), vec2(0.71438, 0.22046), vec2(0.72075, 0.17688), vec2(0.73046, 0.13703), vec2(0.74475, 0.10481), vec2(0.75600, 0.07988), vec2(0.75930, 0.06100), vec2(0.75323, 0.04684), vec2(0.73869, 0.03624), vec2(0.71767, 0.02826), vec2(0.69164, 0.02227), vec2(0.66104, 0.01769), vec2(0.62847, 0.01420),
+    vec2(0.80820, 0.19181), vec2(0.80812, 0.19131), vec2(0.80734, 0.18817), vec2(0.80334, 0.17807), vec2(0.79530, 0.15868), vec2(0.78108, 0.13222), vec2(0.77218, 0.10483), vec2(0.76858, 0.08112), vec2(0.76433, 0.06199), vec2(0.75568, 0.04728), vec2(0.73994, 0.03615), vec2(0.71883, 0.02776), vec2(0.69064, 0.02149), vec2(0.65813, 0.01674), vec2(0.62226, 0.01316), vec2(0.58374, 0.01042),
+    vec2(0.87830, 0.12171), vec2(0.87813, 0.12170), vec2(0.87622, 0.12070), vec2(0.87056, 0.11693), vec2(0.85766, 0.10804), vec2(0.83616, 0.09378), vec2(0.81415, 0.07688), vec2(0.79532, 0.06069), vec2(0.77686, 0.04689), vec2(0.75597, 0.03591), vec2(0.73267, 0.02746), vec2(0.70295, 0.02102), vec2(0.66902, 0.01617), vec2(0.63038, 0.01252), vec2(0.58935, 0.00974), vec2(0.54627, 0.00763),
+    vec2(0.92621, 0.07379), vec2(0.92597, 0.07390), vec2(0.92398, 0.07398), vec2(0.91802, 0.07311), vec2(0.90278, 0.06984), vec2(0.87905, 0.06309), vec2(0.85119, 0.05379), vec2(0.82132, 0.04370), vec2(0.79091, 0.03440), vec2(0.76115, 0.02662), vec2(0.72770, 0.02044), vec2(0.69167, 0.01566), vec2(0.65077, 0.01201), vec2(0.60721, 0.00925), vec2(0.56113, 0.00716), vec2(0.51408, 0.00557),
+    vec2(0.95769, 0.04232), vec2(0.95744, 0.04244), vec2(0.95570, 0.04289), vec2(0.94991, 0.04318), vec2(0.93602, 0.04267), vec2(0.91229, 0.04025), vec2(0.88159, 0.03579), vec2(0.84519, 0.03013), vec2(0.80653, 0.02433), vec2(0.76700, 0.01914), vec2(0.72645, 0.01486), vec2(0.68243, 0.01142), vec2(0.63626, 0.00878), vec2(0.58713, 0.00674), vec2(0.53662, 0.00520), vec2(0.48606, 0.00402),
+    vec2(0.97737, 0.02263), vec2(0.97714, 0.02274), vec2(0.97582, 0.02325), vec2(0.97077, 0.02395), vec2(0.95845, 0.02449), vec2(0.93598, 0.02412), vec2(0.90522, 0.02252), vec2(0.86500, 0.01977), vec2(0.82163, 0.01651), vec2(0.77470, 0.01329), vec2(0.72652, 0.01046), vec2(0.67653, 0.00813), vec2(0.62391, 0.00628), vec2(0.56973, 0.00483), vec2(0.51520, 0.00371), vec2(0.46141, 0.00286),
+    vec2(0.98894, 0.01107), vec2(0.98873, 0.01114), vec2(0.98763, 0.01153), vec2(0.98230, 0.01221), vec2(0.97243, 0.01300), vec2(0.95299, 0.01352), vec2(0.92314, 0.01328), vec2(0.88261, 0.01226), vec2(0.83492, 0.01066), vec2(0.78343, 0.00885), vec2(0.72836, 0.00712), vec2(0.67180, 0.00561), vec2(0.61356, 0.00436), vec2(0.55480, 0.00337), vec2(0.49631, 0.00260), vec2(0.43950, 0.00200),
+    vec2(0.99520, 0.00480), vec2(0.99502, 0.00485), vec2(0.99415, 0.00511), vec2(0.98965, 0.00560), vec2(0.98143, 0.00634), vec2(0.96399, 0.00698), vec2(0.93601, 0.00730), vec2(0.89676, 0.00712), vec2(0.84698, 0.00649), vec2(0.79134, 0.00560), vec2(0.73155, 0.00463), vec2(0.66909, 0.00372), vec2(0.60542, 0.00293), vec2(0.54165, 0.00228), vec2(0.47936, 0.00177), vec2(0.41976, 0.00137),
+    vec2(0.99824, 0.00176), vec2(0.99821, 0.00180), vec2(0.99748, 0.00194), vec2(0.99376, 0.00225), vec2(0.98635, 0.00273), vec2(0.97147, 0.00325), vec2(0.94536, 0.00367), vec2(0.90755, 0.00382), vec2(0.85824, 0.00368), vec2(0.79956, 0.00332), vec2(0.73515, 0.00284), vec2(0.66744, 0.00234), vec2(0.59846, 0.00188), vec2(0.53011, 0.00148), vec2(0.46417, 0.00116), vec2(0.40198, 0.00090),
+    vec2(0.99950, 0.00050), vec2(0.99949, 0.00052), vec2(0.99892, 0.00059), vec2(0.99588, 0.00075), vec2(0.98909, 0.00101), vec2(0.97651, 0.00135), vec2(0.95270, 0.00165), vec2(0.91622, 0.00186), vec2(0.86731, 0.00191), vec2(0.80749, 0.00182), vec2(0.73936, 0.00162), vec2(0.66695, 0.00138), vec2(0.59305, 0.00114), vec2(0.52020, 0.00091), vec2(0.45055, 0.00072), vec2(0.38586, 0.00057),
+    vec2(0.99991, 0.00009), vec2(0.99991, 0.00010), vec2(0.99967, 0.00013), vec2(0.99686, 0.00019), vec2(0.99089, 0.00031), vec2(0.97897, 0.00047), vec2(0.95753, 0.00065), vec2(0.92345, 0.00079), vec2(0.87540, 0.00088), vec2(0.81484, 0.00089), vec2(0.74412, 0.00083), vec2(0.66746, 0.00074), vec2(0.58860, 0.00063), vec2(0.51142, 0.00052), vec2(0.43825, 0.00042), vec2(0.37117, 0.00033),
+    vec2(0.99999, 0.00001), vec2(1.00000, 0.00001), vec2(0.99955, 0.00002), vec2(0.99736, 0.00004), vec2(0.99205, 0.00008), vec2(0.98127, 0.00014), vec2(0.96125, 0.00021), vec2(0.92912, 0.00028), vec2(0.88265, 0.00033), vec2(0.82166, 0.00036), vec2(0.74901, 0.00036), vec2(0.66858, 0.00034), vec2(0.58535, 0.00030), vec2(0.50375, 0.00026), vec2(0.42709, 0.00021), vec2(0.35764, 0.00017),
+    vec2(1.00000, 0.00000), vec2(1.00001, 0.00000), vec2(0.99949, 0.00000), vec2(0.99758, 0.00001), vec2(0.99295, 0.00002), vec2(0.98273, 0.00003), vec2(0.96434, 0.00005), vec2(0.93395, 0.00007), vec2(0.88895, 0.00009), vec2(0.82831, 0.00010), vec2(0.75408, 0.00011), vec2(0.67040, 0.00011), vec2(0.58295, 0.00011), vec2(0.49706, 0.00010), vec2(0.41695, 0.00008), vec2(0.34531, 0.00007));
+// DFG_LUT end
+
+// The split-sum (scale, bias) of the GGX lobe at (roughness, N.V), bilinear between the
+// table's texel centres as a 16x16 linear-filtered texture would give it.
+vec2 dfg(float roughness, float nv)
+{
+    vec2 p = clamp(vec2(roughness, nv) * 16.0 - 0.5, 0.0, 15.0);
+    vec2 c = min(floor(p), vec2(14.0));
+    vec2 f = p - c;
+    int k = int(c.y) * 16 + int(c.x);
+    vec2 a = mix(DFG_LUT[k], DFG_LUT[k + 1], f.x);
+    vec2 b = mix(DFG_LUT[k + 16], DFG_LUT[k + 17], f.x);
+    return mix(a, b, f.y);
 }
 
 // How much of the shadowing light reaches this point, 0..1. The lookup starts from a point
@@ -166,6 +198,11 @@ void main()
     vec3 n = normalize(var_normal);
     if (!gl_FrontFacing)
         n = -n; // double-sided materials light their back faces too
+    // How fast the interpolated normal turns across a pixel: added to the roughness (below),
+    // so a highlight is never thinner than the facets it lies on (three.js's
+    // geometryRoughness). Taken here, in uniform control flow.
+    vec3 dn = max(abs(dFdx(n)), abs(dFdy(n)));
+    float geometry_roughness = max(max(dn.x, dn.y), dn.z);
     // Once, before the light loop, under a condition that is the same for every pixel of the
     // draw: inside the loop, behind N.L > 0, llvmpipe ran the nine lookups for every light.
     int shadowed = shadow_receive > 0.5 && shadow_params.y > 0.0 ? int(shadow_params.x) : -1;
@@ -196,8 +233,9 @@ void main()
         roughness *= mr.g;
         metallic *= mr.b;
     }
-    // three.js's floor, so a mirror-smooth surface keeps a visible highlight.
-    roughness = clamp(roughness, 0.0525, 1.0);
+    // A floor (Filament's and three.js's 0.045) so a mirror-smooth surface keeps a visible
+    // highlight, plus the geometry's own roughness.
+    roughness = min(max(roughness, 0.045) + geometry_roughness, 1.0);
     float alpha = roughness * roughness;
     vec3 diffuse = standard ? albedo.rgb * (1.0 - metallic) : albedo.rgb;
     vec3 f0 = mix(vec3(0.04), albedo.rgb, metallic);
@@ -205,6 +243,21 @@ void main()
     vec3 v = mtx_proj[3][3] > 0.5 ? vec3(0.0, 0.0, 1.0) : normalize(-var_position);
     float nv = max(dot(n, v), 1e-4);
     vec3 colour = diffuse * ambient.rgb * ao;
+    vec3 multi_scatter = vec3(1.0);
+    if (standard)
+    {
+        // Energy the specular lobe takes is not there for the diffuse layer: the ambient
+        // light's diffuse share is what a dielectric's (F0 0.04) single and multiple scattering
+        // leave (Fdez-Aguera 2019); direct specular gets back what single scattering loses
+        // (Turquin 2019), tinted by F0. three.js r187 does both.
+        vec2 fab = dfg(roughness, nv);
+        float ess = fab.x + fab.y;
+        float fss_ess = 0.04 * fab.x + fab.y;
+        float favg = 0.04 + 0.96 / 21.0;
+        float fms_ems = fss_ess * favg / (1.0 - (1.0 - ess) * favg) * (1.0 - ess);
+        colour *= 1.0 - fss_ess - fms_ems;
+        multi_scatter = 1.0 + f0 * (1.0 / max(ess, 1e-4) - 1.0);
+    }
     for (int i = 0; i < 8; ++i)
     {
         if (dot(light_color[i].rgb, vec3(1.0)) <= 0.0)
@@ -226,10 +279,13 @@ void main()
         if (nl <= 0.0)
             continue;
         vec3 h = normalize(l + v);
-        vec3 f = f0 + (1.0 - f0) * pow(1.0 - max(dot(v, h), 0.0), 5.0);
+        float fc = pow(1.0 - max(dot(v, h), 0.0), 5.0);
+        vec3 f = f0 + (1.0 - f0) * fc;
         float spec = specular_vd(nl, nv, max(dot(n, h), 0.0), alpha);
-        // x pi: the light units above (diffuse = colour x N.L x light at intensity 1).
-        colour += ((1.0 - f) * diffuse + PI * f * spec) * radiance;
+        // The diffuse layer loses what the dielectric interface (F0 0.04) reflects, as glTF's
+        // fresnel_mix and three.js weigh it; x pi: the light units above (diffuse = colour x
+        // N.L x light at intensity 1).
+        colour += ((1.0 - (0.04 + 0.96 * fc)) * diffuse + PI * f * spec * multi_scatter) * radiance;
     }
     colour += emissive_factor.rgb * colour_texel(emissive_map, uv(texcoord_sets.z), texture_srgb.y).rgb;
     out_color = vec4(linear_to_srgb(tone_map(colour)), mix(albedo.a, 1.0, alpha_opaque));

@@ -64,7 +64,9 @@ fn prints_meshes_skins_targets_and_clips() {
     for line in [
         "meshes: 1",
         "  mesh \"blob\": node 2 \"body\", skin 0, 1 primitive(s)",
-        "    primitive 0: 3 vertices, 1 triangles, material default, POSITION NORMAL JOINTS_0 WEIGHTS_0",
+        // No material in the file: glTF's default material, listed last.
+        "    primitive 0: 3 vertices, 1 triangles, material 0, POSITION NORMAL JOINTS_0 WEIGHTS_0",
+        "materials: 1",
         "    morph targets: 2",
         "      target 0 \"puff\": weight 0",
         "      target 1 \"lean\": weight 1",

@@ -134,7 +134,8 @@ pub struct MaterialData {
     pub occlusion_texture: Option<TextureRef>,
     pub occlusion_strength: f32,
     /// glTF metallicFactor and roughnessFactor. The default is a rough dielectric (0, 1), the
-    /// closest to Lambert, for formats without them; glTF's own default (1, 1) is set by its importer.
+    /// closest to Lambert, for formats without them; the glTF importer gives primitives without
+    /// a material glTF's own default (1, 1).
     pub metallic: f32,
     pub roughness: f32,
     /// glTF metallicRoughnessTexture: roughness in green, metalness in blue (linear).

@@ -143,7 +143,22 @@ fn convert(
     let scene = scene::build(root).map_err(|e| LoadError::new(src, e))?;
     let skins = anim::skins(&ctx, &scene, &mut errs);
     let meshes = mesh::meshes(&ctx, &scene, &skins, &mut errs);
-    let (materials, textures) = material::materials(src, &ctx, res, &mut errs);
+    let (mut materials, textures) = material::materials(src, &ctx, res, &mut errs);
+    let mut meshes = meshes;
+    // A primitive without a material gets glTF's default material (white, metallic 1,
+    // roughness 1), not the rough dielectric other formats default to: in `standard`
+    // shading it is a grey rough metal, as three.js draws it.
+    if meshes.iter().flat_map(|m| &m.primitives).any(|p| p.material.is_none()) {
+        materials.push(crate::project::model_data::MaterialData {
+            name: "(glTF default material)".into(),
+            metallic: 1.0,
+            ..Default::default()
+        });
+        let k = materials.len() - 1;
+        for p in meshes.iter_mut().flat_map(|m| &mut m.primitives) {
+            p.material.get_or_insert(k);
+        }
+    }
     let animations = anim::animations(&ctx, &scene, &mut errs);
     errs.check(src)?;
     let mut aabb = Aabb::default();

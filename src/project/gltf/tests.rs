@@ -838,3 +838,21 @@ fn tangents_generated_for_hand_computed_cases() {
         assert!((v.length() - 1.0).abs() < 1e-6 && v.z.abs() < 1e-6 && t[3] == 1.0, "{t:?}");
     }
 }
+
+/// A primitive that names no material gets glTF's own default material (white, metallic 1,
+/// roughness 1: three.js draws it as a grey rough metal), not the rough dielectric other
+/// formats default to; primitives with a material keep theirs.
+#[test]
+fn a_primitive_without_a_material_gets_gltfs_default_material() {
+    let good = textured_cube();
+    let m = imp(&edit(&good, |j, _| {
+        j["meshes"][0]["primitives"][0].as_object_mut().unwrap().remove("material");
+    }))
+    .unwrap();
+    let p = &m.meshes[0].primitives[0];
+    let mat = &m.materials[p.material.expect("a material")];
+    assert_eq!((mat.metallic, mat.roughness, mat.base_color), (1.0, 1.0, [1.0; 4]));
+    assert_eq!(m.materials.len(), 2, "the file's material stays, the default is added after it");
+    let plain = imp(&good).unwrap();
+    assert_eq!(plain.materials.len(), 1, "nothing is added when every primitive has a material");
+}
