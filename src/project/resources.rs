@@ -39,7 +39,19 @@ fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
 /// Defold's built-in fonts that Sinew answers with its own face (docs/formats.md, "Built-in
 /// files"): Bitstream Vera, Defold's debug and 3D-text face, is DejaVu's ancestor, so DejaVu
 /// Sans stands in rather than a second face in the binary.
-const BUILTIN_ALIASES: &[(&str, &str)] = &[("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSans.ttf")];
+const BUILTIN_ALIASES: &[(&str, &str)] = &[
+    ("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSans.ttf"),
+    // Defold's model materials per vertex path (skinned, instanced) and per lighting (its
+    // `_lit` ones read its light components): Sinew's one built-in model material skins,
+    // instances and is lit by light components already.
+    ("/builtins/materials/model_skinned.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_instanced.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_skinned_instanced.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_lit.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_instanced_lit.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_skinned_lit.material", "/builtins/materials/model.material"),
+    ("/builtins/materials/model_skinned_instanced_lit.material", "/builtins/materials/model.material"),
+];
 
 /// A built-in file by its path or the path it stands in for.
 fn find_builtin(path: &str) -> Option<&'static [u8]> {
@@ -232,6 +244,40 @@ mod tests {
         assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
         assert_eq!(builtin("/builtins/fonts/vera_mo_bd.ttf"), builtin("/builtins/fonts/DejaVuSans.ttf"));
         assert!(r.read("/builtins/fonts/debug/always_on_top.font", None).is_ok());
+    }
+
+    /// The other primitives in Defold's sizes (scripts/gen-builtins.py), the particle blob's
+    /// tile source and picture, the logo, and Defold's model material variants answered by the
+    /// one built-in model material.
+    #[test]
+    fn defolds_builtin_primitives_and_pictures_are_there() {
+        let r = Resources::demo();
+        for (path, min, max, triangles) in [
+            ("/builtins/assets/gltf/quad_2x2.gltf", [-1.0, -1.0, 0.0], [1.0, 1.0, 0.0], 2),
+            ("/builtins/assets/gltf/cube.gltf", [-0.5; 3], [0.5; 3], 12),
+            ("/builtins/assets/gltf/sphere.gltf", [-0.5; 3], [0.5; 3], 32 * 16 * 2 - 64),
+        ] {
+            let bytes = r.read(path, None).expect(path);
+            let m = crate::project::gltf::import_bytes(path, &bytes, Some(&r)).expect("imports");
+            let close = |a: [f32; 3], b: [f32; 3]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+            assert!(close(m.aabb.min, min) && close(m.aabb.max, max), "{path}: {:?}", m.aabb);
+            let p = &m.meshes[0].primitives[0];
+            assert_eq!(p.indices.len() / 3, triangles, "{path}");
+            // Every triangle faces out: its winding agrees with its vertices' normals.
+            for t in p.indices.chunks(3) {
+                let v = |i: u32| glam::Vec3::from(p.positions[i as usize]);
+                let n = glam::Vec3::from(p.normals[t[0] as usize]);
+                let face = (v(t[1]) - v(t[0])).cross(v(t[2]) - v(t[0]));
+                assert!(face.dot(n) > 0.0, "{path}: triangle {t:?} faces in");
+            }
+        }
+        assert!(r.read("/builtins/graphics/particle_blob.tilesource", None).is_ok());
+        assert!(r.read("/builtins/graphics/particle_blob.png", None).is_ok());
+        assert!(r.read("/builtins/assets/images/logo/logo_256.png", None).is_ok());
+        for variant in ["model_skinned", "model_instanced_lit", "model_skinned_instanced_lit"] {
+            let path = format!("/builtins/materials/{variant}.material");
+            assert_eq!(builtin(&path), builtin("/builtins/materials/model.material"), "{path}");
+        }
     }
 
     #[test]

@@ -6,8 +6,8 @@
 use super::Cx;
 use super::collection::properties;
 use super::node::Node;
-use super::read::{Obj, Reader, embedded, numbers};
-use super::text::{Field, Message};
+use super::read::{Obj, Reader, embedded, number, numbers};
+use super::text::{Field, Message, Value};
 use crate::project::json::Pos;
 
 const COMPONENT: &[&str] = &["id", "component", "position", "rotation", "scale", "properties", "property_decls"];
@@ -153,6 +153,10 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             | "sound"
             | "collisionobject"
             | "sprite"
+            | "ambient_light"
+            | "directional_light"
+            | "point_light"
+            | "spot_light"
     ) {
         unsupported(cx, ty, &tf.at);
         return None;
@@ -247,6 +251,7 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
             }
         }
         "sound" => super::sound::sound(cx, m, out),
+        "ambient_light" | "directional_light" | "point_light" | "spot_light" => light(cx, kind, m, out),
         "collectionproxy" => {
             // `exclude` leaves the collection out of a Defold bundle (Live Update); a Sinew
             // bundle packs what a run reaches, so it changes nothing here.
@@ -259,6 +264,70 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
         _ => {
             out.str("type", "model", None);
             model(cx, m, out);
+        }
+    }
+}
+
+/// The fields of a `google.protobuf.Struct` (`struct { fields { key: … value { … } } }`), the
+/// form Defold's light components keep their data in: key, value message, where.
+fn struct_fields(m: &Message) -> Vec<(&str, &Message, &Field)> {
+    let Some(Value::Message(st)) = m.first("struct").map(|f| &f.value) else { return Vec::new() };
+    st.all("fields")
+        .filter_map(|f| {
+            let Value::Message(kv) = &f.value else { return None };
+            let (Value::Str(k, _), Some(Value::Message(v))) =
+                (&kv.first("key")?.value, kv.first("value").map(|x| &x.value))
+            else {
+                return None;
+            };
+            Some((k.as_str(), v, kv.first("value")?))
+        })
+        .collect()
+}
+
+/// Defold's light components (`ambient_light`, `directional_light`, `point_light`,
+/// `spot_light`: `data { struct { … } }` with `color` and `intensity`) as Sinew lights. A
+/// point light's `range` and a spot light's cones have no Sinew counterpart: a spot light
+/// shines as a point light, with a warning (docs/porting-from-defold.md).
+fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
+    out.str("type", "light", None);
+    out.str("kind", kind.trim_end_matches("_light").replace("spot", "point").as_str(), None);
+    let Some(data) = m.first("data") else { return };
+    if kind == "spot_light" {
+        cx.offsets
+            .push((data.at.clone(), "a spot_light shines as a point light in Sinew (its cones are ignored)".into()));
+    }
+    let Value::Message(d) = &data.value else {
+        cx.problems.at(&data.at, "`data` of a light must be a message");
+        return;
+    };
+    let what = "a light";
+    for (key, v, f) in struct_fields(d) {
+        match key {
+            "color" => {
+                let values: Vec<f64> = match v.first("list").map(|l| &l.value) {
+                    Some(Value::Message(list)) => list
+                        .all("values")
+                        .filter_map(|x| match &x.value {
+                            Value::Message(n) => n.first("number").and_then(|n| number(n, what, &mut cx.problems)),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                if values.len() < 3 {
+                    cx.problems.at(&f.at, "a light's `color` must be a list of 3 numbers");
+                    continue;
+                }
+                let c: Vec<f32> = values[..3].iter().map(|&x| x as f32).collect();
+                out.put("color", numbers(&c, Some(&f.value_at)), Some(&f.value_at));
+            }
+            "intensity" => {
+                if let Some(n) = v.first("number").and_then(|n| number(n, what, &mut cx.problems)) {
+                    out.put("intensity", Node::Num(n), Some(&f.value_at));
+                }
+            }
+            _ => {}
         }
     }
 }

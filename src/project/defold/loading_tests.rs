@@ -217,3 +217,40 @@ fn models_and_component_files() {
     let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };
     assert_eq!((l.text.as_str(), l.size), ("score", 28.0), "a label's size is its font's");
 }
+
+/// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
+/// colour and intensity; a spot light shines as a point light (warned about, not refused).
+#[test]
+fn light_components_become_sinew_lights() {
+    let light = |ty: &str, rgb: [f32; 3], intensity: f32| {
+        format!(
+            "embedded_components {{\n  id: \"{ty}\"\n  type: \"{ty}\"\n  data: \"data {{\\n  struct {{\\n    fields {{\\n      key: \\\"color\\\"\\n      value {{\\n        list {{\\n          values {{ number: {} }}\\n          values {{ number: {} }}\\n          values {{ number: {} }}\\n        }}\\n      }}\\n    }}\\n    fields {{\\n      key: \\\"intensity\\\"\\n      value {{ number: {intensity} }}\\n    }}\\n    fields {{\\n      key: \\\"range\\\"\\n      value {{ number: 10.0 }}\\n    }}\\n  }}\\n}}\\n\"\n}}\n",
+            rgb[0], rgb[1], rgb[2]
+        )
+    };
+    let go = light("directional_light", [1.0, 0.5, 0.25], 0.7)
+        + &light("ambient_light", [0.2, 0.3, 0.4], 0.5)
+        + &light("spot_light", [1.0, 1.0, 0.0], 2.0);
+    let p = Project::new(&[
+        ("/lights.go", &go),
+        ("/main.collection", "name: \"main\"\ninstances {\n  id: \"lights\"\n  prototype: \"/lights.go\"\n}\n"),
+    ]);
+    let c = p.load("/main.collection").unwrap();
+    let lights: Vec<(String, LightSpec)> = c.objects[0]
+        .components
+        .iter()
+        .filter_map(|c| match &c.kind {
+            ComponentKind::Light(l) => Some((c.id.clone(), l.clone())),
+            _ => None,
+        })
+        .collect();
+    let spec = |kind, color, intensity| LightSpec { kind, color, intensity };
+    assert_eq!(
+        lights,
+        vec![
+            ("directional_light".to_string(), spec(LightKind::Directional, [1.0, 0.5, 0.25], 0.7)),
+            ("ambient_light".to_string(), spec(LightKind::Ambient, [0.2, 0.3, 0.4], 0.5)),
+            ("spot_light".to_string(), spec(LightKind::Point, [1.0, 1.0, 0.0], 2.0)),
+        ]
+    );
+}
