@@ -208,6 +208,7 @@ pub fn run(opts: RunOptions) -> i32 {
     // input.md section 4: only `--fixed-dt` runs flat out; headless or vsync-less runs keep
     // real time at update_frequency.
     let pace = opts.fixed_dt.is_none() && (headless || !g.settings.vsync);
+    gfx.finish_frames(opts.stats);
     g.world.borrow_mut().proxies.reproducible = fixed_dt.is_some();
     let mut next_frame = Instant::now();
     {

@@ -97,25 +97,9 @@ impl GuiRenderer {
         }
     }
 
-    /// Draws `vertices` by `calls` on a `size` pixel screen, over whatever is there.
-    pub fn draw(
-        &mut self,
-        gl: &glow::Context,
-        size: (u32, u32),
-        vertices: &[f32],
-        calls: &[GuiCall],
-        images: &[GuiImage],
-        atlas: &GlyphAtlas,
-    ) {
-        if calls.is_empty() {
-            return;
-        }
-        let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
-        let screen = Mat4::from_translation(glam::Vec3::new(-1.0, -1.0, 0.0))
-            * Mat4::from_scale(glam::Vec3::new(2.0 / w, 2.0 / h, 1.0));
-        self.bytes.clear();
-        self.bytes.extend(vertices.iter().flat_map(|f| f.to_ne_bytes()));
-        // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
+    /// Uploads the images and glyphs that changed since the last frame.
+    fn upload(&mut self, gl: &glow::Context, images: &[GuiImage], atlas: &GlyphAtlas) {
+        // SAFETY: every object belongs to this context.
         unsafe {
             for img in images {
                 let current = self.images.get(&img.path).is_some_and(|(_, px)| std::sync::Arc::ptr_eq(px, &img.rgba));
@@ -130,12 +114,40 @@ impl GuiRenderer {
                     }
                 }
             }
-            gl.active_texture(glow::TEXTURE0);
             if atlas.version() != self.glyphs_version {
                 self.glyphs_version = atlas.version();
-                gl.bind_texture(glow::TEXTURE_2D, Some(self.glyphs));
-                super::overlay::upload_atlas(gl, atlas);
+                gl.active_texture(glow::TEXTURE0);
+                // A new texture, not the old one changed in place (see `overlay::atlas_texture`).
+                match super::overlay::atlas_texture(gl, atlas) {
+                    Ok(t) => gl.delete_texture(std::mem::replace(&mut self.glyphs, t)),
+                    Err(e) => log::error!("gui: glyph atlas: {e}"),
+                }
             }
+        }
+    }
+
+    /// Draws `vertices` by `calls` on a `size` pixel screen, over whatever is there.
+    pub fn draw(
+        &mut self,
+        gl: &glow::Context,
+        size: (u32, u32),
+        vertices: &[f32],
+        calls: &[GuiCall],
+        images: &[GuiImage],
+        atlas: &GlyphAtlas,
+    ) {
+        if calls.is_empty() {
+            return;
+        }
+        self.upload(gl, images, atlas);
+        let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
+        let screen = Mat4::from_translation(glam::Vec3::new(-1.0, -1.0, 0.0))
+            * Mat4::from_scale(glam::Vec3::new(2.0 / w, 2.0 / h, 1.0));
+        self.bytes.clear();
+        self.bytes.extend(vertices.iter().flat_map(|f| f.to_ne_bytes()));
+        // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
+        unsafe {
+            gl.active_texture(glow::TEXTURE0);
             gl.use_program(Some(self.program));
             gl.bind_vertex_array(Some(self.vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));

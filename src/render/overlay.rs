@@ -31,25 +31,38 @@ fn text_vertices(atlas: &mut GlyphAtlas, face: &Face, t: &QueuedText, out: &mut 
     push_text(atlas, face, &layout, t.size, [1.0; 2], &TextEffects::plain(t.color), &mut place, out)
 }
 
-/// Uploads every texel of `atlas` into the bound `ATLAS_SIZE`² R8 texture.
+/// A new `ATLAS_SIZE`² R8 texture holding `atlas`, linear and clamped.
+///
+/// The atlas is uploaded into a new texture each time glyphs are added, never into the old one:
+/// llvmpipe draws asynchronously, and changing a texture in place waits until every queued
+/// frame that samples it is drawn. A headless run queues frames without bound, so a HUD clock's
+/// new digit stalled the demo for 4 seconds (60 frames' drawing) once a second; a new texture
+/// waits for nothing. It happens only when a glyph is first drawn.
 ///
 /// # Safety
-/// The context is current and that texture is bound to `TEXTURE_2D`.
-pub(super) unsafe fn upload_atlas(gl: &glow::Context, atlas: &GlyphAtlas) {
+/// The context is current; the binding of `TEXTURE_2D` is left changed.
+pub(super) unsafe fn atlas_texture(gl: &glow::Context, atlas: &GlyphAtlas) -> Result<glow::Texture, String> {
     // SAFETY: see the function's contract; the texels are ATLAS_SIZE² bytes.
     unsafe {
+        let texture = gl.create_texture()?;
+        gl.bind_texture(glow::TEXTURE_2D, Some(texture));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_sub_image_2d(
+        gl.tex_image_2d(
             glow::TEXTURE_2D,
             0,
-            0,
-            0,
+            glow::R8 as i32,
             ATLAS_SIZE as i32,
             ATLAS_SIZE as i32,
+            0,
             glow::RED,
             glow::UNSIGNED_BYTE,
             glow::PixelUnpackData::Slice(Some(atlas.texels())),
         );
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
+        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
+        Ok(texture)
     }
 }
 
@@ -116,24 +129,7 @@ impl Overlay {
         let atlas = GlyphAtlas::default();
         // SAFETY: the context is current; the texel layout matches the data.
         unsafe {
-            let texture = gl.create_texture()?;
-            gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-            gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-            gl.tex_image_2d(
-                glow::TEXTURE_2D,
-                0,
-                glow::R8 as i32,
-                ATLAS_SIZE as i32,
-                ATLAS_SIZE as i32,
-                0,
-                glow::RED,
-                glow::UNSIGNED_BYTE,
-                glow::PixelUnpackData::Slice(Some(atlas.texels())),
-            );
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
-            gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
+            let texture = atlas_texture(gl, &atlas)?;
             gl.bind_texture(glow::TEXTURE_2D, None);
             let u_viewproj = gl.get_uniform_location(program, "mtx_viewproj");
             let u_font = gl.get_uniform_location(program, "font");
@@ -218,10 +214,13 @@ impl Overlay {
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
             gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.bytes, glow::STREAM_DRAW);
             gl.active_texture(glow::TEXTURE0);
-            gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             if self.atlas.take_dirty() {
-                upload_atlas(gl, &self.atlas);
+                match atlas_texture(gl, &self.atlas) {
+                    Ok(t) => gl.delete_texture(std::mem::replace(&mut self.texture, t)),
+                    Err(e) => log::error!("overlay: glyph atlas: {e}"),
+                }
             }
+            gl.bind_texture(glow::TEXTURE_2D, Some(self.texture));
             gl.uniform_1_i32(self.u_font.as_ref(), 0);
             gl.disable(glow::CULL_FACE);
             // Lines and text are on top of everything (gameplay.md section 3): a bone line inside

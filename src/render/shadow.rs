@@ -613,12 +613,6 @@ impl ShadowMap {
             gl.disable(glow::POLYGON_OFFSET_FILL);
             gl.bind_framebuffer(glow::FRAMEBUFFER, previous);
             gl.viewport(viewport[0], viewport[1], viewport[2], viewport[3]);
-            // The frame buffer is cleared again (same colour and depth: `Gfx::begin_frame`'s,
-            // and the pass runs before anything is drawn into it). On llvmpipe a frame buffer
-            // drawn after another one was bound is otherwise loaded back tile by tile: the
-            // demo's first 150 frames at 960x540 took about 80 ms each, 8-13 with this clear
-            // (later frames are still slow with shadows: docs/benchmarks.md).
-            gl.clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
         }
     }
 }
