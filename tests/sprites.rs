@@ -321,6 +321,36 @@ fn custom_material_and_slice9_match_the_golden_image() {
     assert_eq!(at(50, 12)[..3], [255, 128, 0], "right edge");
 }
 
+/// Defold's `CONSTANT_TYPE_TIME` material constant (under the shader's own name) holds the
+/// game's seconds in x and the frame's dt in y: after 60 frames of 1/60 s a shader showing
+/// x / 4 in red and y x 10 in green reads (64, 42).
+#[test]
+fn a_time_constant_follows_the_game_clock() {
+    let p = common::committed("render_sprite_time");
+    std::fs::write(p.path().join("main/white.png"), png8(|_, _| [255, 255, 255, 255])).expect("image");
+    let shot = p.path().join("shot.png");
+    let r = common::sinew(&[
+        "run",
+        p.path().to_str().expect("utf-8 path"),
+        "--headless",
+        "--size",
+        "16x16",
+        "--frames",
+        "60",
+        "--fixed-dt",
+        "0.0166667",
+        "--no-watch",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let c = img.pixel(8, 8).expect("pixel");
+    assert!((i32::from(c[0]) - 64).abs() <= 1, "red = seconds / 4 after 1 s: {c:?}");
+    assert!((i32::from(c[1]) - 42).abs() <= 1, "green = dt x 10: {c:?}");
+}
+
 /// `sinew check` compiles a sprite's custom material as it does a model's, and names a shader
 /// that does not compile with what `run` then does.
 #[test]

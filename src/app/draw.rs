@@ -128,6 +128,7 @@ impl Scenery {
         let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.list.clear();
         self.list.camera = self.camera(w, aspect);
+        self.list.time = [w.time as f32, w.dt, 0.0, 0.0];
         self.list.look = self.look;
         for l in w.models.lights.iter().filter(|l| l.alive && l.enabled) {
             let m = world_matrix(w, l.slot);
@@ -192,7 +193,8 @@ impl Scenery {
         // Looked up per run rather than collected, so a frame allocates nothing here.
         let (renderer, handles) = (&self.renderer, &self.materials);
         let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
-        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, view, proj);
+        let time = self.list.time;
+        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, (view, proj, time));
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())

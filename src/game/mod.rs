@@ -79,6 +79,11 @@ pub enum Phase {
 /// receives how long each phase took.
 pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timing: &mut dyn FnMut(Phase, Duration)) {
     let t = Instant::now();
+    {
+        let w = &mut *world.borrow_mut();
+        w.time += f64::from(dt);
+        w.dt = dt;
+    }
     // Objects spawned last frame start before anything else of this frame reaches them.
     hooks.init_new();
     // Each object's time factor (collection proxies' `set_time_step`), for the scripts' passes

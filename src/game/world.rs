@@ -21,6 +21,10 @@ pub struct World {
     /// Set by `sys.exit`: the run ends after the current frame with this status.
     pub exit_code: Option<i32>,
     pub frame: u64,
+    /// Game seconds since the start (the sum of the frames' dt) and the last frame's dt: the
+    /// value of materials' `CONSTANT_TYPE_TIME` constants.
+    pub time: f64,
+    pub dt: f32,
     /// Bindings, action state and the input focus stack.
     pub input: super::input::InputState,
     pub fixed: super::input::FixedClock,
@@ -56,6 +60,8 @@ impl World {
             socket_name: socket_name.to_string(),
             exit_code: None,
             frame: 0,
+            time: 0.0,
+            dt: 0.0,
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
             render: Default::default(),

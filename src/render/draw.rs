@@ -134,6 +134,8 @@ pub struct LabelItem {
 #[derive(Clone, Debug, Default)]
 pub struct DrawList {
     pub camera: CameraView,
+    /// x: game seconds since the start, y: the frame's dt (materials' `CONSTANT_TYPE_TIME`).
+    pub time: [f32; 4],
     pub lights: Vec<LightItem>,
     /// The project's ambient light, shading model and tone mapping, as the project settings
     /// hold them: one type with one default ([`DEFAULT_AMBIENT`]), so no way of making a list

@@ -114,6 +114,8 @@ pub(crate) enum Source {
     ShadowParams,
     /// 1 when the item receives shadows, else 0.
     ShadowReceive,
+    /// x: game seconds since the start, y: the frame's dt (Defold's `CONSTANT_TYPE_TIME`).
+    Time,
     /// A user constant: index into [`ShaderProgram::constants`].
     Constant(usize),
 }
@@ -148,6 +150,7 @@ impl Source {
                 | Source::Exposure
                 | Source::ShadowMatrix
                 | Source::ShadowParams
+                | Source::Time
         )
     }
 }
@@ -316,6 +319,7 @@ fn builtin_source(name: &str) -> Option<Source> {
         "mtx_shadow" => Source::ShadowMatrix,
         "shadow_params" => Source::ShadowParams,
         "shadow_receive" => Source::ShadowReceive,
+        "engine_time" => Source::Time,
         "morph_targets_weights" | "morph_weights" => Source::MorphWeights,
         "morph_target_count" => Source::MorphTargetCount,
         "animation_data" => Source::AnimationData,
@@ -561,6 +565,8 @@ pub(crate) struct FrameValues {
     pub tone_mapping: [f32; 4],
     pub shadow_matrix: Mat4,
     pub shadow_params: [f32; 4],
+    /// x: game seconds since the start, y: the frame's dt.
+    pub time: [f32; 4],
 }
 
 /// Everything a uniform of one draw can read.
@@ -618,6 +624,7 @@ impl Values<'_> {
             Source::ShadingModel => &self.frame.shading,
             Source::ToneMapping => &self.frame.tone_mapping,
             Source::Exposure => &self.frame.tone_mapping[1..],
+            Source::Time => &self.frame.time,
             Source::MetallicRoughness => &self.metallic_roughness,
             Source::TextureSrgb => &self.texture_srgb,
             Source::MorphWeights => self.morph,

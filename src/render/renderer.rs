@@ -372,6 +372,7 @@ impl ModelRenderer {
         v.view = list.camera.view;
         v.proj = list.camera.proj;
         v.viewproj = list.camera.proj * list.camera.view;
+        v.time = list.time;
         self.frustum = frustum_planes(v.viewproj);
         v.light_position = [[0.0; 4]; MAX_LIGHTS];
         v.light_color = [[0.0; 4]; MAX_LIGHTS];

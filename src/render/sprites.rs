@@ -168,8 +168,7 @@ impl SpriteRenderer {
         quads: &[SpriteQuad],
         world: &SpriteWorld,
         material: &dyn Fn(u32) -> Option<&'m Material>,
-        view: Mat4,
-        proj: Mat4,
+        (view, proj, time): (Mat4, Mat4, [f32; 4]),
     ) -> u32 {
         let atlases = &world.atlases;
         if quads.is_empty() {
@@ -227,7 +226,7 @@ impl SpriteRenderer {
                         Some(m) => {
                             if let Some(material) = material(m) {
                                 let s = world.instances.get(first.sprite as usize);
-                                self.draw_custom(gl, material, s, tex, (view, proj), range);
+                                self.draw_custom(gl, material, s, tex, (view, proj, time), range);
                                 calls += 1;
                             }
                             // Back to the built-in program for the next run.
@@ -258,7 +257,7 @@ impl SpriteRenderer {
         material: &Material,
         sprite: Option<&crate::game::sprites::SpriteInstance>,
         page: glow::Texture,
-        (view, proj): (Mat4, Mat4),
+        (view, proj, time): (Mat4, Mat4, [f32; 4]),
         (first, count): (i32, i32),
     ) {
         let p = material.program();
@@ -268,7 +267,7 @@ impl SpriteRenderer {
             self.overrides.extend_from_slice(&s.constants);
         }
         let viewproj = proj * view;
-        let frame = FrameValues { view, proj, viewproj, ..Default::default() };
+        let frame = FrameValues { view, proj, viewproj, time, ..Default::default() };
         let m =
             DrawMatrices { world: Mat4::IDENTITY, worldview: view, worldviewproj: viewproj, normal: Mat4::IDENTITY };
         let zero = [0.0; 4];

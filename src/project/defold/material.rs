@@ -36,6 +36,8 @@ const SAMPLER: &[&str] = &[
 
 /// The standard name Sinew binds for each of Defold's engine-supplied constant types.
 const MATRICES: &[(&str, &str)] = &[
+    // x: seconds since the start (game time), y: the frame's dt.
+    ("CONSTANT_TYPE_TIME", "engine_time"),
     ("CONSTANT_TYPE_VIEWPROJ", "mtx_viewproj"),
     ("CONSTANT_TYPE_WORLD", "mtx_world"),
     ("CONSTANT_TYPE_VIEW", "mtx_view"),
