@@ -41,7 +41,7 @@ pub struct GuiRenderer {
 }
 
 /// A texture with linear filtering and clamped edges.
-unsafe fn texture(
+pub(super) unsafe fn texture(
     gl: &glow::Context,
     w: i32,
     h: i32,

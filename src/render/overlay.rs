@@ -42,28 +42,9 @@ fn text_vertices(atlas: &mut GlyphAtlas, face: &Face, t: &QueuedText, out: &mut 
 /// # Safety
 /// The context is current; the binding of `TEXTURE_2D` is left changed.
 pub(super) unsafe fn atlas_texture(gl: &glow::Context, atlas: &GlyphAtlas) -> Result<glow::Texture, String> {
+    let size = ATLAS_SIZE as i32;
     // SAFETY: see the function's contract; the texels are ATLAS_SIZE² bytes.
-    unsafe {
-        let texture = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(texture));
-        gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_image_2d(
-            glow::TEXTURE_2D,
-            0,
-            glow::R8 as i32,
-            ATLAS_SIZE as i32,
-            ATLAS_SIZE as i32,
-            0,
-            glow::RED,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(atlas.texels())),
-        );
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, glow::LINEAR as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, glow::LINEAR as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
-        Ok(texture)
-    }
+    unsafe { super::gui::texture(gl, size, size, glow::RED, glow::R8, atlas.texels()) }
 }
 
 /// GPU resources of the overlay; create once per context.
