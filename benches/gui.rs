@@ -72,6 +72,7 @@ fn setup() -> Bench {
         path: "/b.gui".into(),
         script: None,
         fonts: Vec::new(),
+        font_files: Vec::new(),
         images: vec![image],
         layers: vec!["boxes".into(), "text".into()],
         nodes,

@@ -66,6 +66,7 @@ fn cube() -> ModelData {
             mag_linear: false,
             min_linear: true,
             mipmaps: true,
+            cube: false,
         }],
         nodes: vec![NodeData {
             name: "cube".into(),

@@ -133,14 +133,15 @@ def blob(size=32):
     return png(size, size, pixel)
 
 
-def logo(size=256):
-    """Sinew's mark: a gold ring on a dark disc, transparent around it."""
+def logo(size=256, ring=(232, 178, 60, 255)):
+    """Sinew's mark: a ring (gold; blue for Defold's `logo_blue_*` paths) on a dark disc,
+    transparent around it."""
     def pixel(x, y):
         d = math.hypot(x + 0.5 - size / 2, y + 0.5 - size / 2) / (size / 2)
         if d > 1:
             return (0, 0, 0, 0)
         if 0.55 < d < 0.8:
-            return (232, 178, 60, 255)
+            return ring
         return (24, 26, 34, 255)
     return png(size, size, pixel)
 
@@ -168,3 +169,5 @@ if __name__ == "__main__":
     write("graphics/particle_blob.png", blob())
     write("graphics/particle_blob.tilesource", TILESOURCE.encode())
     write("assets/images/logo/logo_256.png", logo())
+    for size in (256, 512, 1024):
+        write(f"assets/images/logo/logo_blue_{size}.png", logo(size, (60, 130, 232, 255)))

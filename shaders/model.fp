@@ -43,7 +43,7 @@ uniform mat4 mtx_proj;
 uniform vec4 ambient;
 // View space. w = 0: directional, xyz points towards the light; w = 1: point light position.
 uniform vec4 light_position[8];
-uniform vec4 light_color[8]; // rgb = colour x intensity
+uniform vec4 light_color[8]; // rgb = colour x intensity, w = a point light's range (0: 1 / (1 + d^2))
 // Shadows of the first directional light (project setting `shadows`, see render::shadow).
 uniform sampler2DShadow shadow_map; // depth, compared in hardware, linear filtering
 uniform mat4 mtx_shadow;    // view space -> map: xy texture coordinates, z depth
@@ -264,8 +264,11 @@ void main()
             continue;
         vec3 l = light_position[i].xyz - var_position * light_position[i].w;
         float d2 = dot(l, l);
-        // Point lights fall off as 1 / (1 + d^2); directional lights do not fall off.
-        float atten = mix(1.0, 1.0 / (1.0 + d2), light_position[i].w);
+        // Point lights fall off as 1 / (1 + d^2), or with a range as Defold's (1 - d / range)^2;
+        // directional lights do not fall off.
+        float range = light_color[i].w;
+        float reach = range > 0.0 ? clamp(1.0 - sqrt(d2) / range, 0.0, 1.0) : 1.0;
+        float atten = mix(1.0, range > 0.0 ? reach * reach : 1.0 / (1.0 + d2), light_position[i].w);
         l *= inversesqrt(max(d2, 1e-12));
         float nl = max(dot(n, l), 0.0);
         vec3 radiance = light_color[i].rgb * nl * atten;

@@ -222,3 +222,205 @@ fn proxy_example_goes_to_level_2_and_back() {
     let n = (200..520).flat_map(|y| (240..480).map(move |x| (x, y))).filter(|&(x, y)| dark(x, y)).count();
     assert!(n > 20_000, "the menu's buttons are drawn again ({n} dark pixels)");
 }
+
+/// render/basic_lights_2d: "sprites respond to Defold Light components with a custom material"
+/// that includes `/builtins/materials/lighting.glsl` (Sinew's own file with Defold's functions).
+/// An ambient light, a green point light of range 360 at (160, 390) and a red spot light (a
+/// point light in Sinew) at (360, 100) in a 720x720 display light the sprites; the picture is
+/// green around the point light, red around the spot, and dark far from both.
+#[test]
+fn basic_lights_2d_lights_its_sprites_with_light_components() {
+    let tmp = TempDir::new("defold-lights-2d");
+    let (r, img) = shot_with("basic_lights_2d", "10", &["--size", "360x360"], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let at = |x: f32, y: f32| img.pixel((x / 2.0) as u32, img.height - 1 - (y / 2.0) as u32).expect("inside");
+    let green = at(160.0, 390.0);
+    assert!(green[1] > 120 && green[1] > 2 * green[0], "green under the point light: {green:?}");
+    let red = at(360.0, 100.0);
+    assert!(red[0] > 100 && red[0] > 2 * red[1], "red under the spot light: {red:?}");
+    let far = at(710.0, 710.0);
+    assert!(far.iter().take(3).all(|&c| c < 40), "dark beyond both lights' range: {far:?}");
+    // The lit stone nearest the point light is brighter than the same stone texture far away.
+    let near_stone = at(120.0, 280.0);
+    let far_stone = at(500.0, 500.0);
+    let sum = |p: [u8; 4]| p.iter().take(3).map(|&c| c as u32).sum::<u32>();
+    assert!(sum(near_stone) > sum(far_stone), "near {near_stone:?} far {far_stone:?}");
+}
+
+/// material/wave_background: a sprite whose material pairs `/builtins/materials/sprite.vp` with
+/// the example's fragment program, which draws two blues split by a wave moving with the
+/// material's `CONSTANT_TYPE_TIME` constant. Every pixel is one of the two blues (or between
+/// them at an edge), and the wave has moved between frame 10 and frame 40.
+#[test]
+fn wave_background_moves_its_wave_through_the_builtin_sprite_program() {
+    let tmp = TempDir::new("defold-wave");
+    let (r, a) = shot_with("wave_background", "10", &["--size", "240x160"], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (_, b) = shot_with("wave_background", "40", &["--size", "240x160"], &tmp);
+    let mut changed = 0;
+    for y in 0..a.height {
+        for x in 0..a.width {
+            let p = a.pixel(x, y).expect("inside");
+            assert!(p[0] < 8 && (110..=160).contains(&p[1]) && p[2] >= 225, "({x}, {y}) is no wave blue: {p:?}");
+            if b.pixel(x, y) != Some(p) {
+                changed += 1;
+            }
+        }
+    }
+    let share = changed as f32 / (a.width * a.height) as f32;
+    assert!(share > 0.1, "the wave moved over {share} of the picture only");
+}
+
+/// Defold's built-in model programs (`/builtins/materials/model.vp` and `model.fp`, Sinew's own
+/// files with Defold's inputs and outputs) in a Defold material: a cube tinted red (`tint`
+/// 1, 0, 0) facing a light (`light`, a user constant) straight in front of it is drawn full red
+/// (diffuse 1 plus 0.2 ambient, clamped), on Defold's default screen view.
+#[test]
+fn builtin_model_programs_draw_a_tinted_lit_model() {
+    let material = "name: \"m\"\ntags: \"model\"\nvertex_program: \"/builtins/materials/model.vp\"\nfragment_program: \"/builtins/materials/model.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\nvertex_constants {\n  name: \"mtx_worldview\"\n  type: CONSTANT_TYPE_WORLDVIEW\n}\nvertex_constants {\n  name: \"mtx_view\"\n  type: CONSTANT_TYPE_VIEW\n}\nvertex_constants {\n  name: \"mtx_proj\"\n  type: CONSTANT_TYPE_PROJECTION\n}\nvertex_constants {\n  name: \"mtx_normal\"\n  type: CONSTANT_TYPE_NORMAL\n}\nvertex_constants {\n  name: \"light\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 360.0\n    y: 360.0\n    z: 500.0\n    w: 1.0\n  }\n}\nfragment_constants {\n  name: \"tint\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 1.0\n    y: 0.0\n    z: 0.0\n    w: 1.0\n  }\n}\nsamplers {\n  name: \"tex0\"\n  wrap_u: WRAP_MODE_CLAMP_TO_EDGE\n  wrap_v: WRAP_MODE_CLAMP_TO_EDGE\n  filter_min: FILTER_MODE_MIN_LINEAR\n  filter_mag: FILTER_MODE_MAG_LINEAR\n}\n";
+    let collection = "name: \"main\"\nembedded_instances {\n  id: \"cube\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"model\\\"\\n\"\n  \"  type: \\\"model\\\"\\n\"\n  \"  data: \\\"mesh: \\\\\\\"/builtins/assets/gltf/cube.gltf\\\\\\\"\\\\n\"\n  \"materials {\\\\n\"\n  \"  name: \\\\\\\"default\\\\\\\"\\\\n\"\n  \"  material: \\\\\\\"/m.material\\\\\\\"\\\\n\"\n  \"}\\\\n\"\n  \"\\\"\\n\"\n  \"}\\n\"\n  position {\n    x: 360.0\n    y: 360.0\n  }\n  scale3 {\n    x: 200.0\n    y: 200.0\n    z: 0.5\n  }\n}\n";
+    let tmp = project(
+        "defold-builtin-model",
+        &[
+            (
+                "game.project",
+                "[bootstrap]\nmain_collection = /main.collectionc\n\n[display]\nwidth = 720\nheight = 720\n",
+            ),
+            ("m.material", material),
+            ("main.collection", collection),
+        ],
+    );
+    let png = tmp.path().join("shot.png");
+    let dir = tmp.path().to_str().expect("utf-8");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--no-watch",
+        "--frames",
+        "3",
+        "--size",
+        "360x360",
+        "--screenshot",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&png).expect("screenshot written");
+    let centre = img.pixel(180, 180).expect("inside");
+    assert!(centre[0] > 240 && centre[1] < 10 && centre[2] < 10, "the cube's face, lit and tinted red: {centre:?}");
+    // The cube is 200 display pixels (100 here) wide: 70 pixels out is background.
+    let outside = img.pixel(180, 110).expect("inside");
+    assert!(outside.iter().take(3).all(|&c| c < 10), "outside the cube: {outside:?}");
+}
+
+/// A left click at frame 5 (Defold's `touch` and `mouse_button_left` both come from it).
+const CLICK: &str = "{\"frame\": 5, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": true, \"x\": 100, \"y\": 100}\n{\"frame\": 6, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": false, \"x\": 100, \"y\": 100}\n";
+
+/// Pixels of a text colour (the examples' dark blue, 0.2, 0.302, 0.702) in rows `y0..y1`.
+fn text_pixels(img: &Image, rows: std::ops::Range<u32>) -> usize {
+    rows.flat_map(|y| (0..img.width).filter_map(move |x| img.pixel(x, y)))
+        .filter(|p| p[2] > 120 && p[0] < 140 && p[2] > p[0] + 60)
+        .count()
+}
+
+/// gui/get_set_font: a script reads its gui's font `default` (`go.get("#gui", "fonts", { key =
+/// "default" })`) and on a click sets it to a `resource.font` property (text48.font): the text
+/// node is drawn in the 48 px face instead of the 14 px default, so it covers far more pixels.
+#[test]
+fn gui_get_set_font_changes_the_font_on_click() {
+    let tmp = TempDir::new("defold-get-set-font");
+    let replay = tmp.path().join("click.jsonl");
+    std::fs::write(&replay, CLICK).expect("replay");
+    let (r, before) = shot_with("gui_get_set_font", "4", &["--size", "360x360"], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (r, after) =
+        shot_with("gui_get_set_font", "10", &["--size", "360x360", "--replay", replay.to_str().expect("utf-8")], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (a, b) = (text_pixels(&before, 150..210), text_pixels(&after, 150..210));
+    assert!(a > 20 && b > 4 * a, "text pixels before the click {a}, after {b}");
+}
+
+/// gui/get_set_texture: on a click the script sets its gui's texture `ui` to a `resource.atlas`
+/// property (an atlas of Defold's built-in blue logo, Sinew's own picture at that path): the
+/// auto-sized box node shows the 256 px logo, whose blue ring lies where the small logo-colour
+/// image left the background white.
+#[test]
+fn gui_get_set_texture_swaps_the_atlas_on_click() {
+    let tmp = TempDir::new("defold-get-set-texture");
+    let replay = tmp.path().join("click.jsonl");
+    std::fs::write(&replay, CLICK).expect("replay");
+    let (r, before) = shot_with("gui_get_set_texture", "4", &["--size", "360x360"], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (r, after) = shot_with(
+        "gui_get_set_texture",
+        "10",
+        &["--size", "360x360", "--replay", replay.to_str().expect("utf-8")],
+        &tmp,
+    );
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    // The node is at (360, 360) of a 720x720 display: (180, 180) here; the ring is 35 to 51
+    // pixels from its centre.
+    let ring = after.pixel(223, 180).expect("inside");
+    assert!(ring[2] > 200 && ring[0] < 100, "the blue ring after the click: {ring:?}");
+    let white = before.pixel(223, 180).expect("inside");
+    assert!(white.iter().take(3).all(|&c| c > 230), "background there before: {white:?}");
+    let centre = before.pixel(180, 180).expect("inside");
+    assert!(centre.iter().take(3).any(|&c| c < 200), "the logo-colour image before: {centre:?}");
+}
+
+/// A `.cubemap` (Defold's six images) on a material's `samplerCube`: a quad whose fragment
+/// program samples direction +X on its left half and -Y on its right half shows the `right`
+/// face's colour and the `bottom` face's, each face a solid colour (so orientation within a
+/// face does not matter here; `project::cubemap`'s tests check the face order).
+#[test]
+fn a_cubemap_texture_reaches_a_sampler_cube() {
+    let fp = "#version 140\nin mediump vec2 var_texcoord0;\nout vec4 out_fragColor;\nuniform samplerCube env;\nvoid main()\n{\n    vec3 dir = var_texcoord0.x < 0.5 ? vec3(1.0, 0.0, 0.0) : vec3(0.0, -1.0, 0.0);\n    out_fragColor = vec4(texture(env, dir).rgb, 1.0);\n}\n";
+    let material = "name: \"env\"\ntags: \"model\"\nvertex_program: \"/builtins/materials/model.vp\"\nfragment_program: \"/env.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\nvertex_constants {\n  name: \"mtx_worldview\"\n  type: CONSTANT_TYPE_WORLDVIEW\n}\nvertex_constants {\n  name: \"mtx_view\"\n  type: CONSTANT_TYPE_VIEW\n}\nvertex_constants {\n  name: \"mtx_proj\"\n  type: CONSTANT_TYPE_PROJECTION\n}\nvertex_constants {\n  name: \"mtx_normal\"\n  type: CONSTANT_TYPE_NORMAL\n}\nsamplers {\n  name: \"env\"\n  wrap_u: WRAP_MODE_CLAMP_TO_EDGE\n  wrap_v: WRAP_MODE_CLAMP_TO_EDGE\n  filter_min: FILTER_MODE_MIN_LINEAR\n  filter_mag: FILTER_MODE_MAG_LINEAR\n}\n";
+    let collection = "name: \"main\"\nembedded_instances {\n  id: \"quad\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"model\\\"\\n\"\n  \"  type: \\\"model\\\"\\n\"\n  \"  data: \\\"mesh: \\\\\\\"/builtins/assets/gltf/quad.gltf\\\\\\\"\\\\n\"\n  \"materials {\\\\n\"\n  \"  name: \\\\\\\"default\\\\\\\"\\\\n\"\n  \"  material: \\\\\\\"/env.material\\\\\\\"\\\\n\"\n  \"  textures {\\\\n\"\n  \"    sampler: \\\\\\\"env\\\\\\\"\\\\n\"\n  \"    texture: \\\\\\\"/sky.cubemap\\\\\\\"\\\\n\"\n  \"  }\\\\n\"\n  \"}\\\\n\"\n  \"\\\"\\n\"\n  \"}\\n\"\n  position {\n    x: 360.0\n    y: 360.0\n  }\n  scale3 {\n    x: 400.0\n    y: 400.0\n    z: 1.0\n  }\n}\n";
+    let faces = [
+        ("right", [255, 0, 0, 255]),
+        ("left", [0, 255, 0, 255]),
+        ("top", [255, 255, 0, 255]),
+        ("bottom", [0, 0, 255, 255]),
+        ("front", [255, 0, 255, 255]),
+        ("back", [0, 255, 255, 255]),
+    ];
+    let cubemap: String = faces.iter().map(|(f, _)| format!("{f}: \"/faces/{f}.png\"\n")).collect();
+    let tmp = project(
+        "defold-cubemap",
+        &[
+            (
+                "game.project",
+                "[bootstrap]\nmain_collection = /main.collectionc\n\n[display]\nwidth = 720\nheight = 720\n",
+            ),
+            ("env.fp", fp),
+            ("env.material", material),
+            ("sky.cubemap", cubemap.as_str()),
+            ("main.collection", collection),
+        ],
+    );
+    std::fs::create_dir_all(tmp.path().join("faces")).expect("faces dir");
+    for (f, rgba) in faces {
+        Image::filled(4, 4, rgba).save_png(&tmp.path().join(format!("faces/{f}.png"))).expect("face png");
+    }
+    let png = tmp.path().join("shot.png");
+    let dir = tmp.path().to_str().expect("utf-8");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--no-watch",
+        "--frames",
+        "3",
+        "--size",
+        "360x360",
+        "--screenshot",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&png).expect("screenshot written");
+    assert_eq!(img.pixel(140, 180).map(|p| [p[0], p[1], p[2]]), Some([255, 0, 0]), "+X: the right face");
+    assert_eq!(img.pixel(220, 180).map(|p| [p[0], p[1], p[2]]), Some([0, 0, 255]), "-Y: the bottom face");
+}

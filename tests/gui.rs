@@ -75,6 +75,8 @@ fn lua_api_gui() {
     let dir = p.path().to_str().expect("utf-8 path");
     let r =
         sinew(&["run", dir, "--headless", "--size", "960x540", "--frames", "8", "--fixed-dt", "0.25", "--no-watch"]);
+    // An error outside a check (the resources script's init) would leave fewer checks run.
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     assert_lua_passed(&r, "api_gui");
 }
 

@@ -157,6 +157,7 @@ fn texture(name: &str, w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) -> Text
         mag_linear: false,
         min_linear: true,
         mipmaps: true,
+        cube: false,
     }
 }
 

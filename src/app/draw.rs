@@ -138,6 +138,7 @@ impl Scenery {
                 direction: -m.z_axis.truncate().normalize_or_zero(),
                 color: l.spec.color,
                 intensity: l.spec.intensity,
+                range: l.spec.range,
             });
         }
         // The key light stands in while nothing lights a side more than another (ambient lights
@@ -189,12 +190,11 @@ impl Scenery {
         }
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
-        let (view, proj) = (self.list.camera.view, self.list.camera.proj);
         // Looked up per run rather than collected, so a frame allocates nothing here.
         let (renderer, handles) = (&self.renderer, &self.materials);
         let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
-        let time = self.list.time;
-        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, (view, proj, time));
+        let frame = renderer.frame();
+        self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, frame);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())

@@ -147,6 +147,11 @@ pub fn name_of(h: Hash) -> String {
     NAMES.with(|n| n.borrow().get(h).cloned()).unwrap_or_else(|| to_hex(h))
 }
 
+/// The text a hash was made from, when known.
+pub fn text_of(h: Hash) -> Option<String> {
+    NAMES.with(|n| n.borrow().get(h).cloned())
+}
+
 /// How many names are held: (kept for the run, script-made).
 pub fn name_counts() -> (usize, usize) {
     NAMES.with(|n| {

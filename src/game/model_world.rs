@@ -25,8 +25,9 @@ pub struct ModelAsset {
 pub struct MaterialAsset {
     pub path: String,
     pub constants: Vec<(Hash, String, [f32; 4])>,
-    /// The vertex and fragment program resources (a save of either recompiles the material).
-    pub shaders: [String; 2],
+    /// The vertex and fragment program resources and the files they include (a save of any
+    /// recompiles the material).
+    pub shaders: Vec<String>,
 }
 
 /// One texture file named in a `.model`'s `textures`.
@@ -526,8 +527,19 @@ fn read_material(res: &Resources, path: &str, referenced_from: &str) -> Result<M
     let text = res.read_string(path, Some(referenced_from))?;
     let desc = material::parse_material(path, &text)?;
     let constants = desc.constants().into_iter().map(|(n, v)| (hash_remembered(&n), n, v)).collect();
-    let shaders =
+    let programs =
         [json::resource_path(&desc.vertex_program, path)?, json::resource_path(&desc.fragment_program, path)?];
+    // The files the programs include too, so saving one recompiles the material; a program that
+    // cannot be read or expanded is the renderer's error to report, with its position.
+    let mut shaders = programs.to_vec();
+    for program in &programs {
+        let Ok(text) = res.read_string(program, Some(path)) else { continue };
+        let mut read = |p: &str| res.read_string(p, Some(program.as_str()));
+        if let Ok((_, files)) = material::expand_includes(program, &text, &mut read) {
+            shaders.extend(files.into_iter().skip(1).filter(|f| !programs.contains(f)));
+        }
+    }
+    shaders.dedup();
     Ok(MaterialAsset { path: path.to_string(), constants, shaders })
 }
 

@@ -96,6 +96,80 @@ impl MaterialDesc {
     }
 }
 
+/// Most files one shader may include (each at most once), and its most bytes once expanded.
+const MAX_INCLUDES: usize = 64;
+const MAX_EXPANDED: usize = 4 << 20;
+
+/// Expands Defold's `#include "path"` lines (absolute resource paths, or relative to the file
+/// that includes): each file's text once per shader (a second include of it is dropped, so
+/// guards are optional and cycles end), wrapped in `#line` directives whose source-string
+/// numbers index the returned list (0 is `resource`, then the included files in order), so a
+/// driver message's `N:line` names a file. Read errors and malformed lines name the including
+/// file and line.
+pub fn expand_includes(
+    resource: &str,
+    source: &str,
+    read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
+) -> Result<(String, Vec<String>), LoadError> {
+    let mut files = vec![resource.to_string()];
+    let mut out = String::with_capacity(source.len());
+    include_into(&mut out, &mut files, 0, source, read)?;
+    Ok((out, files))
+}
+
+fn include_into(
+    out: &mut String,
+    files: &mut Vec<String>,
+    me: usize,
+    source: &str,
+    read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
+) -> Result<(), LoadError> {
+    for (index, line) in source.split_inclusive('\n').enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("#include") else {
+            out.push_str(line);
+            continue;
+        };
+        let here = files[me].clone();
+        let at = |message: String| LoadError { resource: here.clone(), line: Some(index + 1), column: None, message };
+        let quoted = rest.trim();
+        let path = quoted
+            .strip_prefix('"')
+            .and_then(|q| q.split_once('"'))
+            .filter(|(_, after)| after.trim().is_empty() || after.trim().starts_with("//"))
+            .map(|(p, _)| p)
+            .ok_or_else(|| at(format!("#include wants a quoted path, got `{}`", quoted)))?;
+        let joined = if path.starts_with('/') {
+            path.to_string()
+        } else {
+            let dir = files[me].rsplit_once('/').map_or("", |(d, _)| d);
+            format!("{dir}/{path}")
+        };
+        let full = crate::base::path::normalize(&joined)
+            .ok_or_else(|| at(format!("#include \"{path}\": not a path inside the project")))?;
+        if files.contains(&full) {
+            out.push('\n');
+            continue;
+        }
+        if files.len() > MAX_INCLUDES {
+            return Err(at(format!("more than {MAX_INCLUDES} files included")));
+        }
+        let text = read(&full).map_err(|e| at(format!("#include \"{path}\": {e}")))?;
+        if out.len() + text.len() > MAX_EXPANDED {
+            return Err(at(format!("included text past {} MiB", MAX_EXPANDED >> 20)));
+        }
+        files.push(full);
+        let k = files.len() - 1;
+        // Before GLSL 4.30 the line after `#line N` is line N + 1.
+        out.push_str(&format!("#line 0 {k}\n"));
+        include_into(out, files, k, &text, read)?;
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(&format!("#line {} {me}\n", index + 1));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod rename_tests {
     use super::rename_identifier;
@@ -108,5 +182,46 @@ mod rename_tests {
             "uniform mat4 mtx_viewproj;\nvoid main() { gl_Position = mtx_viewproj * p; float my_view_proj = 1.0; view_proj2; }"
         );
         assert_eq!(rename_identifier("", "a", "b"), "");
+    }
+}
+
+#[cfg(test)]
+mod include_tests {
+    use super::*;
+
+    fn reader(files: &'static [(&'static str, &'static str)]) -> impl FnMut(&str) -> Result<String, LoadError> {
+        move |p: &str| {
+            files
+                .iter()
+                .find(|(n, _)| *n == p)
+                .map(|(_, t)| t.to_string())
+                .ok_or_else(|| LoadError::new(p, "resource not found"))
+        }
+    }
+
+    #[test]
+    fn includes_expand_once_with_line_markers_and_relative_paths() {
+        let mut read = reader(&[
+            ("/m/lib.glsl", "#include \"common.glsl\"\nfloat f();\n"),
+            ("/m/common.glsl", "#include \"/m/lib.glsl\"\nfloat c;"),
+        ]);
+        let src = "#version 140\n#include \"lib.glsl\"\n#include \"/m/common.glsl\" // again\nvoid main() {}\n";
+        let (out, files) = expand_includes("/m/a.fp", src, &mut read).expect("expands");
+        assert_eq!(files, vec!["/m/a.fp", "/m/lib.glsl", "/m/common.glsl"]);
+        assert_eq!(
+            out,
+            "#version 140\n#line 0 1\n#line 0 2\n\nfloat c;\n#line 1 1\nfloat f();\n#line 2 0\n\nvoid main() {}\n"
+        );
+    }
+
+    #[test]
+    fn bad_includes_name_the_file_and_line() {
+        let mut read = reader(&[]);
+        let e = expand_includes("/m/a.fp", "\n#include \"nope.glsl\"\n", &mut read).unwrap_err().to_string();
+        assert!(e.starts_with("/m/a.fp:2: #include \"nope.glsl\": /m/nope.glsl: resource not found"), "{e}");
+        let e = expand_includes("/m/a.fp", "#include <x.glsl>\n", &mut read).unwrap_err().to_string();
+        assert!(e.contains("/m/a.fp:1: #include wants a quoted path"), "{e}");
+        let e = expand_includes("/a.fp", "#include \"../../x\"\n", &mut read).unwrap_err().to_string();
+        assert!(e.contains("not a path inside the project"), "{e}");
     }
 }

@@ -4,6 +4,7 @@
 pub mod archive;
 pub mod bon;
 pub mod collection;
+pub mod cubemap;
 pub mod defold;
 pub mod font;
 pub mod gltf;

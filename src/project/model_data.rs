@@ -185,6 +185,9 @@ pub struct TextureData {
     pub mag_linear: bool,
     pub min_linear: bool,
     pub mipmaps: bool,
+    /// Six square faces one after another in `rgba` (+X, -X, +Y, -Y, +Z, -Z; `.cubemap`), for
+    /// a `samplerCube`; `width` and `height` are one face's.
+    pub cube: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

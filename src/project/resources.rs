@@ -53,10 +53,15 @@ const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("/builtins/materials/model_skinned_instanced_lit.material", "/builtins/materials/model.material"),
 ];
 
+/// The built-in file that answers `path`: itself, or the one it stands in for (Defold's skinned
+/// model material is Sinew's one model material).
+pub fn builtin_alias(path: &str) -> &str {
+    BUILTIN_ALIASES.iter().find(|(a, _)| *a == path).map_or(path, |(_, to)| to)
+}
+
 /// A built-in file by its path or the path it stands in for.
 fn find_builtin(path: &str) -> Option<&'static [u8]> {
-    let path = BUILTIN_ALIASES.iter().find(|(a, _)| *a == path).map_or(path, |(_, to)| to);
-    find(embedded::BUILTINS, path)
+    find(embedded::BUILTINS, builtin_alias(path))
 }
 
 /// A file of the embedded `/builtins/` (the default font face is read before any project is).

@@ -424,6 +424,9 @@ pub struct LightSpec {
     pub kind: LightKind,
     pub color: [f32; 3],
     pub intensity: f32,
+    /// A point light's reach: it falls off as Defold's `(1 - d / range)^2`, nothing past it;
+    /// 0 (Sinew's default) falls off as `1 / (1 + d^2)` without end.
+    pub range: f32,
 }
 
 /// The built-in model material used when a model names none.

@@ -44,6 +44,8 @@ pub struct LightItem {
     pub direction: Vec3,
     pub color: [f32; 3],
     pub intensity: f32,
+    /// Point lights: where Defold's falloff ends; 0: Sinew's `1 / (1 + d^2)` (`LightSpec::range`).
+    pub range: f32,
 }
 
 impl LightItem {
@@ -56,6 +58,7 @@ impl LightItem {
             direction: -Vec3::new(0.5, 1.0, 0.3).normalize(),
             color: [1.0; 3],
             intensity: 0.8,
+            range: 0.0,
         }
     }
 }

@@ -57,12 +57,21 @@ impl Material {
         let desc = parse_material(resource, &read(resource)?)?;
         let vp = json::resource_path(&desc.vertex_program, resource)?;
         let fp = json::resource_path(&desc.fragment_program, resource)?;
-        let (mut vs, mut fs) = (read(&vp)?, read(&fp)?);
+        let (mut vs, vs_files) = crate::project::material::expand_includes(&vp, &read(&vp)?, read)?;
+        let (mut fs, fs_files) = crate::project::material::expand_includes(&fp, &read(&fp)?, read)?;
         for (from, to) in &desc.renamed {
             vs = crate::project::material::rename_identifier(&vs, from, to);
             fs = crate::project::material::rename_identifier(&fs, from, to);
         }
-        Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), ubo_alignment)
+        Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), ubo_alignment).map_err(|mut e| {
+            // A driver's `N:line` counts in the N-th file of the stage that failed.
+            let files = if e.resource == fp { &fs_files } else { &vs_files };
+            if files.len() > 1 {
+                let list: Vec<String> = files.iter().enumerate().map(|(i, f)| format!("{i} {f}")).collect();
+                e.message.push_str(&format!("\n(N:line in the log is line of file N: {})", list.join(", ")));
+            }
+            e
+        })
     }
 
     /// Builds a material from an already-parsed description and program sources.

@@ -447,7 +447,8 @@ fn wrap_gl(w: Wrap) -> i32 {
 /// `srgb`: stored as `SRGB8_ALPHA8`, so sampling decodes to linear before filtering (and the
 /// mipmaps average light, not bytes), as three.js and every PBR pipeline read colour maps.
 pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) -> Result<glow::Texture, String> {
-    let expected = t.width as usize * t.height as usize * 4;
+    let faces = if t.cube { 6 } else { 1 };
+    let expected = t.width as usize * t.height as usize * 4 * faces;
     if t.width == 0 || t.height == 0 || t.rgba.len() != expected {
         return Err(format!(
             "texture '{}' is {}x{} with {} bytes (expected {expected})",
@@ -464,28 +465,36 @@ pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) ->
         (false, false) => glow::NEAREST,
     };
     let mag = if t.mag_linear { glow::LINEAR } else { glow::NEAREST };
-    // SAFETY: the context is current; the pixel slice holds width*height RGBA8 texels.
+    let target = if t.cube { glow::TEXTURE_CUBE_MAP } else { glow::TEXTURE_2D };
+    let face_bytes = expected / faces;
+    // SAFETY: the context is current; the pixel slice holds width*height RGBA8 texels a face.
     unsafe {
         let tex = gl.create_texture()?;
-        gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+        gl.bind_texture(target, Some(tex));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
-        gl.tex_image_2d(
-            glow::TEXTURE_2D,
-            0,
-            if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 } as i32,
-            t.width as i32,
-            t.height as i32,
-            0,
-            glow::RGBA,
-            glow::UNSIGNED_BYTE,
-            glow::PixelUnpackData::Slice(Some(&t.rgba)),
-        );
-        gl.generate_mipmap(glow::TEXTURE_2D);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, wrap_gl(t.wrap_s));
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, wrap_gl(t.wrap_t));
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, min as i32);
-        gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, mag as i32);
-        gl.bind_texture(glow::TEXTURE_2D, None);
+        for face in 0..faces {
+            let face_target = if t.cube { glow::TEXTURE_CUBE_MAP_POSITIVE_X + face as u32 } else { glow::TEXTURE_2D };
+            gl.tex_image_2d(
+                face_target,
+                0,
+                if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 } as i32,
+                t.width as i32,
+                t.height as i32,
+                0,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(Some(&t.rgba[face * face_bytes..(face + 1) * face_bytes])),
+            );
+        }
+        gl.generate_mipmap(target);
+        gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_S, wrap_gl(t.wrap_s));
+        gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_T, wrap_gl(t.wrap_t));
+        if t.cube {
+            gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_R, wrap_gl(t.wrap_t));
+        }
+        gl.tex_parameter_i32(target, glow::TEXTURE_MIN_FILTER, min as i32);
+        gl.tex_parameter_i32(target, glow::TEXTURE_MAG_FILTER, mag as i32);
+        gl.bind_texture(target, None);
         Ok(tex)
     }
 }

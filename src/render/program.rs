@@ -18,7 +18,7 @@
 //! | `alpha_cutoff` | glTF cutoff for MASK primitives, else 0 |
 //! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
 //! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
-//! | `light_color[8]` | colour x intensity (rgb); unused slots are zero |
+//! | `light_color[8]` | colour x intensity (rgb); w: a point light's range (its falloff `(1 - d / range)^2`, Defold's), 0 for `1 / (1 + d^2)`; unused slots are zero |
 //! | `ambient` | ambient colour (rgb): the project's `ambient`, or the sum of the enabled ambient light components |
 //! | `shading_model` | float, project `shading`: 0 = Lambert, 1 = glTF metallic-roughness |
 //! | `tone_mapping`, `exposure` | floats, project settings: 0 = none, 1 = ACES, 2 = AgX; linear scale before it |
@@ -225,6 +225,8 @@ pub(crate) struct SamplerSlot {
     pub unit: u32,
     /// A `sampler2DArray`: bound to TEXTURE_2D_ARRAY (morph targets), not TEXTURE_2D.
     pub array: bool,
+    /// A `samplerCube`: bound to TEXTURE_CUBE_MAP (a `.cubemap` texture of the model's).
+    pub cube: bool,
 }
 
 /// Which per-draw matrices any uniform needs (world is always computed).
@@ -450,7 +452,8 @@ fn reflect(gl: &glow::Context, program: glow::Program, align: usize) -> ShaderPr
                     gl.uniform_1_i32(Some(&loc), unit as i32);
                 }
                 let array = active.utype == glow::SAMPLER_2D_ARRAY;
-                p.samplers.push(SamplerSlot { hash: hash_str(&name), name, unit, array });
+                let cube = active.utype == glow::SAMPLER_CUBE;
+                p.samplers.push(SamplerSlot { hash: hash_str(&name), name, unit, array, cube });
                 continue;
             }
             let Some(kind) = Kind::of(active.utype) else {

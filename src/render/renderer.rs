@@ -105,6 +105,8 @@ pub struct ModelRenderer {
     /// Per material, the last value set for each of its per-draw plain uniforms.
     uniform_cache: Vec<Vec<[f32; 4]>>,
     textures: Vec<Option<glow::Texture>>,
+    /// Per texture handle: a cube map (`.cubemap`), bound only to `samplerCube` uniforms.
+    cube_textures: Vec<bool>,
     white: glow::Texture,
     /// Bound to `sampler2DArray` uniforms a primitive has nothing for (no morph targets).
     zero_array: glow::Texture,
@@ -169,6 +171,7 @@ impl ModelRenderer {
             mag_linear: false,
             min_linear: false,
             mipmaps: false,
+            cube: false,
         };
         let white = upload_texture(gl, &white, false)?;
         let zero_array = match zero_morph_texture(gl) {
@@ -211,6 +214,7 @@ impl ModelRenderer {
             material_frames: Vec::new(),
             uniform_cache: Vec::new(),
             textures: Vec::new(),
+            cube_textures: Vec::new(),
             white,
             zero_array,
             ubo,
@@ -273,6 +277,7 @@ impl ModelRenderer {
         // Raw bytes: a material's own textures are read as its shader reads them.
         let t = upload_texture(gl, texture, false)?;
         self.textures.push(Some(t));
+        self.cube_textures.push(texture.cube);
         Ok(TextureHandle(self.textures.len() as u32 - 1))
     }
 
@@ -331,6 +336,11 @@ impl ModelRenderer {
     }
 
     /// Draws `list` into the bound frame buffer (depth-tested; `Gfx::begin_frame` clears it).
+    /// The last submitted frame's camera, time and lights (the sprite pass draws with them).
+    pub(crate) fn frame(&self) -> &FrameValues {
+        &self.values
+    }
+
     pub fn submit(&mut self, gl: &glow::Context, list: &DrawList) -> SubmitStats {
         self.frame = self.frame.wrapping_add(1);
         let mut stats = SubmitStats::default();
@@ -398,7 +408,7 @@ impl ModelRenderer {
             };
             if slot < MAX_LIGHTS {
                 v.light_position[slot] = position;
-                v.light_color[slot] = [c.x, c.y, c.z, 0.0];
+                v.light_color[slot] = [c.x, c.y, c.z, l.range];
                 slot += 1;
             }
         }
@@ -730,12 +740,29 @@ impl ModelRenderer {
                         stats.texture_binds += 1;
                         continue;
                     }
+                    if slot.cube {
+                        // The model's `.cubemap` for this sampler, else none (samples black).
+                        let cube = overrides
+                            .iter()
+                            .find(|(h, th)| *h == slot.hash && self.cube_textures.get(th.0 as usize) == Some(&true))
+                            .and_then(|(_, th)| self.textures.get(th.0 as usize).copied().flatten());
+                        if let Some(t) = units.get_mut(slot.unit as usize) {
+                            *t = cube;
+                        }
+                        gl.active_texture(glow::TEXTURE0 + slot.unit);
+                        gl.bind_texture(glow::TEXTURE_CUBE_MAP, cube);
+                        stats.texture_binds += 1;
+                        continue;
+                    }
                     let pose = self.pose.texture().filter(|_| slot.hash == self.pose_matrix_cache);
                     let shadow = (slot.hash == self.shadow_map).then(|| self.shadow.texture());
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
                         _ if pose.is_some() => pose,
                         _ if shadow.is_some() => shadow,
-                        Some((_, th)) => self.textures.get(th.0 as usize).copied().flatten(),
+                        Some((_, th)) if self.cube_textures.get(th.0 as usize) != Some(&true) => {
+                            self.textures.get(th.0 as usize).copied().flatten()
+                        }
+                        Some(_) => None,
                         None => {
                             let pm = &prim.material;
                             let maps = self.material_maps;

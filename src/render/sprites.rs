@@ -152,24 +152,30 @@ impl SpriteRenderer {
             ] {
                 gl.tex_parameter_i32(glow::TEXTURE_2D, k, v as i32);
             }
+            // The built-in program samples level 0 (nearest); a custom material's sampler whose
+            // filter is left to the default (Defold's FILTER_MODE_MIN_DEFAULT) reads mipmaps, and
+            // without them the texture is incomplete and samples black.
+            gl.generate_mipmap(glow::TEXTURE_2D);
             t
         };
         self.pages[i] = Some((atlas.clone(), t));
         Some(t)
     }
 
-    /// Draws `quads` (pages from the world's atlases, constants from its sprites) through
-    /// `view` and `proj`; `material` finds a compiled custom material by index (a quad whose
+    /// Draws `quads` (pages from the world's atlases, constants from its sprites) through the
+    /// model renderer's frame (camera, time, and the lights a custom material may read, so lit
+    /// sprites see the scene's light components); `material` finds a compiled custom material by index (a quad whose
     /// material is missing or failed to compile is skipped, as a model's is). Returns the draw
     /// calls.
-    pub fn draw<'m>(
+    pub(crate) fn draw<'m>(
         &mut self,
         gl: &glow::Context,
         quads: &[SpriteQuad],
         world: &SpriteWorld,
         material: &dyn Fn(u32) -> Option<&'m Material>,
-        (view, proj, time): (Mat4, Mat4, [f32; 4]),
+        frame: &FrameValues,
     ) -> u32 {
+        let (view, proj) = (frame.view, frame.proj);
         let atlases = &world.atlases;
         if quads.is_empty() {
             return 0;
@@ -226,7 +232,7 @@ impl SpriteRenderer {
                         Some(m) => {
                             if let Some(material) = material(m) {
                                 let s = world.instances.get(first.sprite as usize);
-                                self.draw_custom(gl, material, s, tex, (view, proj, time), range);
+                                self.draw_custom(gl, material, s, tex, frame, range);
                                 calls += 1;
                             }
                             // Back to the built-in program for the next run.
@@ -257,7 +263,7 @@ impl SpriteRenderer {
         material: &Material,
         sprite: Option<&crate::game::sprites::SpriteInstance>,
         page: glow::Texture,
-        (view, proj, time): (Mat4, Mat4, [f32; 4]),
+        frame: &FrameValues,
         (first, count): (i32, i32),
     ) {
         let p = material.program();
@@ -266,13 +272,15 @@ impl SpriteRenderer {
             self.overrides.push((tint_hash(), s.tint));
             self.overrides.extend_from_slice(&s.constants);
         }
-        let viewproj = proj * view;
-        let frame = FrameValues { view, proj, viewproj, time, ..Default::default() };
-        let m =
-            DrawMatrices { world: Mat4::IDENTITY, worldview: view, worldviewproj: viewproj, normal: Mat4::IDENTITY };
+        let m = DrawMatrices {
+            world: Mat4::IDENTITY,
+            worldview: frame.view,
+            worldviewproj: frame.viewproj,
+            normal: Mat4::IDENTITY,
+        };
         let zero = [0.0; 4];
         let values = Values {
-            frame: &frame,
+            frame,
             m: &m,
             base_color: [1.0; 4],
             texcoord: zero,

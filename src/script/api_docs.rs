@@ -35,11 +35,17 @@ pub struct Namespace {
 pub struct Const {
     pub ns: &'static str,
     pub name: String,
-    /// The number, unless `sentinel`.
-    pub value: f64,
-    /// A unique non-number value (`json.null`, a light userdata): no number to print or compare.
-    pub sentinel: bool,
+    pub value: ConstValue,
     pub doc: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ConstValue {
+    Number(f64),
+    /// A unique non-number value (`json.null`, a light userdata): no number to print or compare.
+    Sentinel,
+    /// `hash(text)`: Defold's property constants (`gui.PROP_COLOR`) are hashes of the names.
+    Hash(&'static str),
 }
 
 /// A callback a `.script` may define as a global function.
@@ -81,6 +87,19 @@ pub const DEFOLD_NAMESPACES: &[&str] = &[
     "tilemap",
     "particlefx",
     "image",
+    // Box2D's own API (Defold 1.10's physics 2D extension) and the `graphics` constants of
+    // `resource.create_texture`.
+    "b2d",
+    "graphics",
+    "crash",
+    "profiler",
+    "iac",
+    "iap",
+    "push",
+    "webview",
+    "zlib",
+    "liveupdate",
+    "html5",
 ];
 
 /// Defold namespaces Sinew lacks: each is a table whose every field raises
@@ -140,6 +159,12 @@ pub const NAMESPACES: &[Namespace] = &[
         doc: "The nodes of a gui component, from its .gui_script.",
         examples: &["../gui.md"],
         notes: "Callable only from a `.gui_script`; nodes are the script's own scene's.",
+    },
+    Namespace {
+        name: "resource",
+        doc: "Resource properties: the path of an atlas, tile source, font, material or texture for `go.property`.",
+        examples: &["../sprites.md#from-lua"],
+        notes: "Each returns the hash of its path. `go.set(url, \"image\", v)` of a sprite takes it and loads the atlas or tile source if no sprite has used it. The functions that create or change resources at run time (`resource.set_texture`, `resource.create_atlas`, ...) raise \"not supported\".",
     },
     Namespace {
         name: "types",
@@ -703,6 +728,13 @@ pub const FUNCS: &[Func] = &[
         "Whether the screen point is on the node as drawn (rotation and clipping included).",
     ),
     f("gui", "get_screen_position", "node: node", "vector3", "The node's pivot point in screen pixels."),
+    f(
+        "gui",
+        "set_screen_position",
+        "node: node, position: vector3",
+        "",
+        "Moves the node so that its pivot point is at this point in screen pixels (through its parent, or a root's anchors).",
+    ),
     f("gui", "new_box_node", "position: vector3, size?: vector3", "node", "Adds a box node."),
     f("gui", "new_text_node", "position: vector3, text: string", "node", "Adds a text node in the built-in font."),
     f("gui", "new_pie_node", "position: vector3, size?: vector3", "node", "Adds a pie node."),
@@ -877,6 +909,11 @@ pub const FUNCS: &[Func] = &[
         "Sets the node's flipbook's playback rate (negative: 0).",
     ),
     // ---------------------------------------------------------------- types
+    f("resource", "atlas", "path: string", "hash", "An atlas for a script property (`go.property`)."),
+    f("resource", "tile_source", "path: string", "hash", "A tile source for a script property."),
+    f("resource", "font", "path: string", "hash", "A font for a script property."),
+    f("resource", "material", "path: string", "hash", "A material for a script property."),
+    f("resource", "texture", "path: string", "hash", "A texture for a script property."),
     f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
     f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
     f("types", "is_vector", "v: any", "boolean", "Whether `v` is a `vmath.vector` (any length)."),
@@ -1190,11 +1227,28 @@ pub const EASING: [&str; 41] = [
     "OUTINBOUNCE",
 ];
 
+/// Defold's `gui.PROP_*`: each is `hash(name)` (gui_script.cpp), set from this list.
+pub const GUI_PROPS: &[&str] = &[
+    "position",
+    "rotation",
+    "euler",
+    "scale",
+    "color",
+    "outline",
+    "shadow",
+    "size",
+    "fill_angle",
+    "inner_radius",
+    "leading",
+    "tracking",
+    "slice9",
+];
+
 /// Every constant, with its value.
 pub fn constants() -> Vec<Const> {
     let mut v = Vec::new();
     let mut push = |ns: &'static str, name: String, value: f64, doc: String| {
-        v.push(Const { ns, name, value, sentinel: false, doc })
+        v.push(Const { ns, name, value: ConstValue::Number(value), doc })
     };
     for (i, n) in PLAYBACK.iter().enumerate() {
         push("go", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`go.animate`, `model.play_anim`)."));
@@ -1251,11 +1305,23 @@ pub fn constants() -> Vec<Const> {
     for (i, n) in ["FIXED", "HINGE", "SPRING", "SLIDER"].iter().enumerate() {
         push("physics", format!("JOINT_TYPE_{n}"), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
     }
+    for n in GUI_PROPS {
+        let animated = if ["rotation", "euler", "leading", "tracking", "slice9"].contains(n) {
+            "`gui.animate` refuses it in Sinew"
+        } else {
+            "for `gui.animate`"
+        };
+        v.push(Const {
+            ns: "gui",
+            name: format!("PROP_{}", n.to_uppercase()),
+            value: ConstValue::Hash(n),
+            doc: format!("The `{n}` property, as Defold's hash of its name ({animated})."),
+        });
+    }
     v.push(Const {
         ns: "json",
         name: "null".into(),
-        value: 0.0,
-        sentinel: true,
+        value: ConstValue::Sentinel,
         doc: "JSON's null: `json.encode` writes it as `null`; `json.decode(s, { decode_null_as_userdata = true })` returns it for `null`.".into(),
     });
     v
@@ -1454,10 +1520,16 @@ pub fn luals_files() -> Vec<(String, String)> {
         let _ = writeln!(t, "-- {} (generated by `sinew api --lua`)\n", ns.doc);
         let _ = writeln!(t, "---@class {}_ns\n{} = {{}}\n", ns.name, ns.name);
         for c in consts.iter().filter(|c| c.ns == ns.name) {
-            if c.sentinel {
-                let _ = writeln!(t, "---{}\n---@type userdata\n{}.{} = nil\n", c.doc, ns.name, c.name);
-            } else {
-                let _ = writeln!(t, "---{}\n{}.{} = {}\n", c.doc, ns.name, c.name, lua_number(c.value));
+            match c.value {
+                ConstValue::Sentinel => {
+                    let _ = writeln!(t, "---{}\n---@type userdata\n{}.{} = nil\n", c.doc, ns.name, c.name);
+                }
+                ConstValue::Hash(_) => {
+                    let _ = writeln!(t, "---{}\n---@type hash\n{}.{} = nil\n", c.doc, ns.name, c.name);
+                }
+                ConstValue::Number(v) => {
+                    let _ = writeln!(t, "---{}\n{}.{} = {}\n", c.doc, ns.name, c.name, lua_number(v));
+                }
             }
         }
         for func in FUNCS.iter().filter(|f| f.ns == ns.name) {
@@ -1554,7 +1626,11 @@ pub fn markdown_pages() -> Vec<(String, String)> {
         if !cs.is_empty() {
             p.push_str("\n| constant | value | |\n| --- | --- | --- |\n");
             for c in cs {
-                let value = if c.sentinel { "(light userdata)".to_string() } else { lua_number(c.value) };
+                let value = match c.value {
+                    ConstValue::Sentinel => "(light userdata)".to_string(),
+                    ConstValue::Hash(text) => format!("`hash(\"{text}\")`"),
+                    ConstValue::Number(v) => lua_number(v),
+                };
                 let _ = writeln!(p, "| `{}.{}` | {} | {} |", c.ns, c.name, value, c.doc);
             }
         }

@@ -40,6 +40,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("factory", include_str!("lua/factory.lua")),
     ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
+    ("resource", include_str!("lua/resource.lua")),
     ("sound", include_str!("lua/sound.lua")),
     ("physics", include_str!("lua/physics.lua")),
     ("sprite", include_str!("lua/sprite.lua")),
@@ -164,6 +165,10 @@ impl ScriptHost {
             }
             for (i, n) in api_docs::EASING.iter().enumerate() {
                 gui.raw_set(format!("EASING_{n}"), i)?;
+            }
+            let hash: Function = globals.get("hash")?;
+            for n in api_docs::GUI_PROPS {
+                gui.raw_set(format!("PROP_{}", n.to_uppercase()), hash.call::<Value>(*n)?)?;
             }
             let reads: Function = s.get("unsupported_reads")?;
             for ns in api_docs::NAMESPACES.iter().filter(|n| !n.name.is_empty()) {

@@ -47,6 +47,47 @@ fn adjusted_position(n: &GuiNode, (ax, ay): (f32, f32), display: (u32, u32), win
     Vec3::new(x, y, p.z)
 }
 
+/// The `position` that puts node `i`'s origin at `screen` (window pixels, as
+/// `gui.get_screen_position` reports it): `layout` undone for that node, through its parent's
+/// transform or, for a root, its anchors and adjust mode. `None` when the parent's transform
+/// cannot be undone (a zero scale).
+pub fn position_for_screen(
+    nodes: &[GuiNode],
+    placed: &[Placed],
+    i: usize,
+    screen: Vec3,
+    display: (u32, u32),
+    window: (u32, u32),
+) -> Option<Vec3> {
+    let n = nodes.get(i)?;
+    let parent = n.parent.filter(|&p| nodes.get(p).is_some_and(|x| !x.deleted)).and_then(|p| placed.get(p));
+    let p = match parent {
+        Some(parent) => {
+            if parent.world.determinant().abs() < 1e-12 {
+                return None;
+            }
+            parent.world.inverse().transform_point3(screen)
+        }
+        None => {
+            let (ax, ay) = adjust_scale(n.adjust_mode, display, window);
+            let (dw, dh) = (display.0 as f32, display.1 as f32);
+            let (ww, wh) = (window.0 as f32, window.1 as f32);
+            let x = match n.xanchor {
+                XAnchor::None => (screen.x - ww * 0.5) / ax + dw * 0.5,
+                XAnchor::Left => screen.x / ax,
+                XAnchor::Right => dw - (ww - screen.x) / ax,
+            };
+            let y = match n.yanchor {
+                YAnchor::None => (screen.y - wh * 0.5) / ay + dh * 0.5,
+                YAnchor::Bottom => screen.y / ay,
+                YAnchor::Top => dh - (wh - screen.y) / ay,
+            };
+            Vec3::new(x, y, screen.z)
+        }
+    };
+    p.is_finite().then_some(p)
+}
+
 /// The order to visit `nodes` in so that every parent comes before its children: index order
 /// when that already holds (a scene as loaded), else each node that `gui.set_parent` put under
 /// a later node right after that parent (and its own such children after it). Deleted nodes

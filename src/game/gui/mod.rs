@@ -5,6 +5,7 @@
 pub mod draw;
 pub mod flipbook;
 pub mod layout;
+mod resources;
 #[cfg(test)]
 mod tests;
 

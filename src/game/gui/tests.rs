@@ -1,4 +1,4 @@
-use super::layout::{adjust_scale, layout};
+use super::layout::{adjust_scale, layout, position_for_screen};
 use super::*;
 use crate::project::gui::{AdjustMode, GuiScene, NodeKind, XAnchor, YAnchor};
 use glam::Vec3;
@@ -17,6 +17,7 @@ fn scene(nodes: Vec<GuiNode>) -> GuiScene {
         path: "/t.gui".into(),
         script: None,
         fonts: Vec::new(),
+        font_files: Vec::new(),
         images: Vec::new(),
         layers: vec!["a".into(), "b".into()],
         nodes,
@@ -51,6 +52,35 @@ fn anchors_keep_distances_to_their_edges_and_children_follow() {
     // Portrait: the centre stays the centre.
     let q = layout(&nodes, (960, 540), (540, 960));
     assert_eq!(q[1].world.w_axis.truncate(), Vec3::new(270.0, 480.0, 0.0));
+}
+
+/// `gui.set_screen_position` undoes the layout: for anchored and centred roots under every
+/// adjust mode, for a rotated and scaled parent's child, on a window of another shape.
+#[test]
+fn a_position_for_a_screen_point_lands_the_node_there() {
+    let mut right = node("r", NodeKind::Box, None, [940.0, 520.0]);
+    (right.xanchor, right.yanchor) = (XAnchor::Right, YAnchor::Top);
+    let mut left = node("l", NodeKind::Box, None, [20.0, 30.0]);
+    (left.xanchor, left.yanchor, left.adjust_mode) = (XAnchor::Left, YAnchor::Bottom, AdjustMode::Stretch);
+    let mut centre = node("c", NodeKind::Box, None, [480.0, 270.0]);
+    centre.adjust_mode = AdjustMode::Zoom;
+    centre.rotation = glam::Quat::from_rotation_z(0.7);
+    centre.scale = Vec3::new(2.0, 0.5, 1.0);
+    let child = node("k", NodeKind::Box, Some(2), [10.0, -4.0]);
+    let mut nodes = vec![right, left, centre, child];
+    let (display, window) = ((960, 540), (700, 900));
+    for (i, target) in [(0, [650.0, 880.0]), (1, [5.0, 7.0]), (2, [300.0, 450.0]), (3, [123.0, 456.0])] {
+        let target = Vec3::new(target[0], target[1], 0.25);
+        let placed = layout(&nodes, display, window);
+        let p = position_for_screen(&nodes, &placed, i, target, display, window).expect("invertible");
+        nodes[i].position = p;
+        let got = layout(&nodes, display, window)[i].world.w_axis.truncate();
+        assert!((got - target).length() < 1e-3, "node {i}: {got} instead of {target}");
+    }
+    // A parent scaled to nothing has no position that reaches the point.
+    nodes[2].scale = Vec3::ZERO;
+    let placed = layout(&nodes, display, window);
+    assert_eq!(position_for_screen(&nodes, &placed, 3, Vec3::ONE, display, window), None);
 }
 
 #[test]

@@ -38,6 +38,7 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         kind,
         color,
         intensity,
+        range,
         prototype,
         collection,
         text,
@@ -116,6 +117,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("kind", c.kind.is_some(), &[Light]),
         ("color", c.color.is_some(), &[Light, Label]),
         ("intensity", c.intensity.is_some(), &[Light]),
+        ("range", c.range.is_some(), &[Light]),
         ("prototype", c.prototype.is_some(), &[Factory]),
         ("collection", c.collection.is_some(), &[CollectionProxy]),
         ("text", c.text.is_some(), &[Label]),
@@ -339,6 +341,10 @@ pub(super) fn light(c: &ComponentDesc, file: &str) -> Result<LightSpec, LoadErro
         },
         None => [1.0; 3],
     };
+    let range = c.range.unwrap_or(0.0);
+    if !(range.is_finite() && range >= 0.0) {
+        return Err(c.id.error(file, format!("light '{}': range must be a number >= 0 (got {range})", c.id.value.0)));
+    }
     Ok(LightSpec {
         kind: match c.kind {
             Some(LightKindDesc::Point) => LightKind::Point,
@@ -347,6 +353,7 @@ pub(super) fn light(c: &ComponentDesc, file: &str) -> Result<LightSpec, LoadErro
         },
         color,
         intensity: c.intensity.unwrap_or(1.0),
+        range,
     })
 }
 

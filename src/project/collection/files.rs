@@ -82,6 +82,7 @@ pub(super) struct ComponentDesc {
     /// A light's (3 numbers) or a label's (3 or 4) colour: checked per type after parsing.
     pub(super) color: Option<Located<Vec<f32>>>,
     pub(super) intensity: Option<f32>,
+    pub(super) range: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
     /// A `collectionproxy`'s collection.
     pub(super) collection: Option<Located<String>>,

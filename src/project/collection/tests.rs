@@ -148,7 +148,7 @@ fn defaults() {
     let cam =
         CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0, zoom: 1.0 };
     assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
-    let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0 };
+    let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0, range: 0.0 };
     assert_eq!(o.components[2].kind, ComponentKind::Light(light));
     let empty = Project::new(&[("/e.collection", "{}")]);
     assert!(empty.load("/e.collection").unwrap().objects.is_empty());
@@ -166,7 +166,25 @@ fn nested_children_keep_parents_first() {
     let got: Vec<_> = c.objects.iter().map(|o| (o.path.as_str(), o.parent)).collect();
     assert_eq!(got, [("/a", None), ("/b", Some(0)), ("/c", Some(1)), ("/d", Some(0)), ("/e", None)]);
     let ComponentKind::Light(l) = &c.objects[4].components[0].kind else { panic!() };
-    assert_eq!((l.kind, l.intensity), (LightKind::Point, 2.0));
+    assert_eq!((l.kind, l.intensity, l.range), (LightKind::Point, 2.0, 0.0));
+}
+
+#[test]
+fn a_light_range_is_kept_and_a_negative_one_refused() {
+    let light = |range: &str| {
+        format!(
+            r#"{{ "objects": [ {{ "id": "e", "components": [ {{ "id": "lamp", "type": "light", "kind": "point", "range": {range} }} ] }} ] }}"#
+        )
+    };
+    let ok = light("12.5");
+    let p = Project::new(&[("/c.collection", ok.as_str())]);
+    let c = p.load("/c.collection").unwrap();
+    let ComponentKind::Light(l) = &c.objects[0].components[0].kind else { panic!() };
+    assert_eq!(l.range, 12.5);
+    let bad = light("-1");
+    let p = Project::new(&[("/c.collection", bad.as_str())]);
+    let e = p.load("/c.collection").unwrap_err().to_string();
+    assert!(e.contains("light 'lamp': range must be a number >= 0 (got -1)"), "{e}");
 }
 
 #[test]

@@ -191,8 +191,8 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
     cx.problems.at(at, msg);
 }
 
-/// The component's own position/rotation/scale (engine.md section 2): a model keeps all
-/// three, a label its offset (its scale becomes its text size, and labels face the camera, so
+/// The component's own position/rotation/scale (engine.md section 2): a model and a sprite
+/// keep all three, a label its offset (its scale becomes its text size, and labels face the camera, so
 /// a rotation is warned about); other kinds are placed at their game object, with a warning
 /// when they have an offset. Returns the scale along y.
 fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f32 {
@@ -221,7 +221,8 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
         }
     }
     match scale {
-        Some((v, f)) if kind == "model" => {
+        // A sprite's scale is its `scale` property (Defold's sprite scale is the component's).
+        Some((v, f)) if kind == "model" || kind == "sprite" => {
             keep(out, "scale", &v, f);
             1.0
         }
@@ -286,9 +287,9 @@ fn struct_fields(m: &Message) -> Vec<(&str, &Message, &Field)> {
 }
 
 /// Defold's light components (`ambient_light`, `directional_light`, `point_light`,
-/// `spot_light`: `data { struct { … } }` with `color` and `intensity`) as Sinew lights. A
-/// point light's `range` and a spot light's cones have no Sinew counterpart: a spot light
-/// shines as a point light, with a warning (docs/porting-from-defold.md).
+/// `spot_light`: `data { struct { … } }` with `color`, `intensity` and a point or spot light's
+/// `range`) as Sinew lights. A spot light's cones have no Sinew counterpart: it shines as a
+/// point light, with a warning (docs/porting-from-defold.md).
 fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
     out.str("type", "light", None);
     out.str("kind", kind.trim_end_matches("_light").replace("spot", "point").as_str(), None);
@@ -325,6 +326,11 @@ fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
             "intensity" => {
                 if let Some(n) = v.first("number").and_then(|n| number(n, what, &mut cx.problems)) {
                     out.put("intensity", Node::Num(n), Some(&f.value_at));
+                }
+            }
+            "range" if matches!(kind, "point_light" | "spot_light") => {
+                if let Some(n) = v.first("number").and_then(|n| number(n, what, &mut cx.problems)) {
+                    out.put("range", Node::Num(n), Some(&f.value_at));
                 }
             }
             _ => {}
@@ -450,10 +456,15 @@ pub fn model(cx: &mut Cx, m: &Message, out: &mut Obj) {
         let mr = Reader::new(mm, "a model material", MODEL_MATERIAL, &["textures", "attributes"], p);
         if let Some((mat, mf)) = mr.required("material", p) {
             match &material {
-                Some((first, _)) if first != mat => p.at(
+                // Defold's skinned and unskinned built-in materials are one material in Sinew.
+                Some((first, _))
+                    if crate::project::resources::builtin_alias(first) != crate::project::resources::builtin_alias(mat) =>
+                {
+                    p.at(
                     &mf.at,
-                    format!("a model with several materials ('{first}', '{mat}') is not supported yet: give every glTF material the same one"),
-                ),
+                        format!("a model with several materials ('{first}', '{mat}') is not supported yet: give every glTF material the same one"),
+                    )
+                }
                 Some(_) => {}
                 None => material = Some((mat.to_string(), mf.at.clone())),
             }

@@ -183,6 +183,10 @@ fn models_and_component_files() {
             "/two.model",
             "mesh: \"/m.glb\"\nmaterials { name: \"a\" material: \"/a.material\" }\nmaterials { name: \"b\" material: \"/b.material\" }\n",
         ),
+        (
+            "/skinned_and_not.model",
+            "mesh: \"/m.glb\"\nmaterials { name: \"a\" material: \"/builtins/materials/model_skinned.material\" }\nmaterials { name: \"b\" material: \"/builtins/materials/model.material\" }\n",
+        ),
         ("/l.label", "text: \"score\"\nfont: \"/f.font\"\nsize { x: 100 y: 20 }\n"),
         ("/f.font", "font: \"/f.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\n"),
         (
@@ -204,6 +208,9 @@ fn models_and_component_files() {
     assert_eq!(m.default_animation.map(|d| d.value).as_deref(), Some("run"));
     let e = load_model_file(&p.res(), "/two.model").unwrap_err();
     assert!(e.to_string().starts_with("/two.model:3:23: a model with several materials"), "{e}");
+    // Defold's skinned and plain built-in materials are Sinew's one model material.
+    let m = load_model_file(&p.res(), "/skinned_and_not.model").expect("one material in Sinew");
+    assert_eq!(m.material, "/builtins/materials/model_skinned.material");
     let c = p.load("/c.collection").unwrap();
     let kinds = &c.objects[0].components;
     let ComponentKind::Camera(cam) = &kinds[0].kind else { panic!("not a camera") };
@@ -244,13 +251,14 @@ fn light_components_become_sinew_lights() {
             _ => None,
         })
         .collect();
-    let spec = |kind, color, intensity| LightSpec { kind, color, intensity };
+    let spec = |kind, color, intensity, range| LightSpec { kind, color, intensity, range };
+    // Only point (and spot) lights reach as far as their `range`.
     assert_eq!(
         lights,
         vec![
-            ("directional_light".to_string(), spec(LightKind::Directional, [1.0, 0.5, 0.25], 0.7)),
-            ("ambient_light".to_string(), spec(LightKind::Ambient, [0.2, 0.3, 0.4], 0.5)),
-            ("spot_light".to_string(), spec(LightKind::Point, [1.0, 1.0, 0.0], 2.0)),
+            ("directional_light".to_string(), spec(LightKind::Directional, [1.0, 0.5, 0.25], 0.7, 0.0)),
+            ("ambient_light".to_string(), spec(LightKind::Ambient, [0.2, 0.3, 0.4], 0.5, 0.0)),
+            ("spot_light".to_string(), spec(LightKind::Point, [1.0, 1.0, 0.0], 2.0, 10.0)),
         ]
     );
 }

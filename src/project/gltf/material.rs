@@ -225,6 +225,7 @@ fn texture(
         mag_linear: !mag_nearest,
         min_linear,
         mipmaps,
+        cube: false,
     })
 }
 

@@ -260,6 +260,9 @@ mod tests;
 /// A stand-alone texture file (PNG or JPEG) named by a `.model`'s `textures`: repeat, linear,
 /// mipmapped.
 pub fn load_texture(res: &Resources, path: &str, referenced_from: &str) -> Result<TextureData, LoadError> {
+    if path.ends_with(".cubemap") {
+        return crate::project::cubemap::load_cubemap(res, path, referenced_from);
+    }
     let bytes = res.read(path, Some(referenced_from))?;
     let (width, height, rgba) = material::decode_image(&bytes).map_err(|e| LoadError::new(path, e))?;
     Ok(TextureData {
@@ -272,5 +275,6 @@ pub fn load_texture(res: &Resources, path: &str, referenced_from: &str) -> Resul
         mag_linear: true,
         min_linear: true,
         mipmaps: true,
+        cube: false,
     })
 }

@@ -9,7 +9,10 @@ mod tests;
 use crate::project::json::Located;
 use serde::Deserialize;
 
-pub use scene::{AdjustMode, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor, load_gui};
+pub use scene::{
+    AdjustMode, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor, load_gui,
+    load_scene_font, load_scene_image,
+};
 
 /// A loaded scene shared by every instance of the component that names it. Two specs are equal
 /// when they name the same file (a collection compares its specs on hot reload).

@@ -152,6 +152,9 @@ pub struct GuiScene {
     pub script: Option<String>,
     /// (name, font) in file order.
     pub fonts: Vec<(String, Font)>,
+    /// The file each of `fonts` was read from (`.font` or TrueType): `go.get(gui, "fonts",
+    /// { key = name })` answers its hash.
+    pub font_files: Vec<String>,
     pub images: Vec<GuiImage>,
     pub layers: Vec<String>,
     /// Parents before their children, siblings in file order.
@@ -285,7 +288,39 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
     if !l.p.0.is_empty() {
         return Err(crate::project::defold::joined(l.p.0));
     }
-    Ok(GuiScene { path: norm, script, fonts: l.fonts, images: l.images, layers: l.layers, nodes })
+    let mut font_files = vec![String::new(); l.fonts.len()];
+    for (file, &i) in &l.font_paths {
+        if let Some(f) = font_files.get_mut(i) {
+            f.clone_from(file);
+        }
+    }
+    Ok(GuiScene { path: norm, script, fonts: l.fonts, font_files, images: l.images, layers: l.layers, nodes })
+}
+
+/// A font file read on its own, as a scene's `fonts` entry reads it (`go.set(gui, "fonts", ...)`).
+pub fn load_scene_font(res: &Resources, path: &str) -> Result<Font, LoadError> {
+    load_font(res, &Located { value: path.to_string(), at: None }, path, 16.0)
+}
+
+/// An image, atlas or tile source read on its own, as a scene's `textures` entry reads it
+/// (`go.set(gui, "textures", ...)`); an atlas's missing images are an error here.
+pub fn load_scene_image(res: &Resources, name: &str, path: &str) -> Result<GuiImage, LoadError> {
+    if [".atlas", ".tilesource", ".tileset"].iter().any(|e| path.ends_with(e)) {
+        let mut atlas = crate::project::sprite::load_atlas(res, path)?;
+        let rgba = Arc::new(std::mem::take(&mut atlas.rgba));
+        return Ok(GuiImage {
+            name: name.to_string(),
+            path: path.to_string(),
+            width: atlas.width,
+            height: atlas.height,
+            rgba,
+            atlas: Some(Arc::new(atlas)),
+        });
+    }
+    let bytes = res.read(path, None)?;
+    let (width, height, rgba) =
+        crate::project::gltf::decode_image(&bytes).map_err(|e| LoadError::new(path, e.to_string()))?;
+    Ok(GuiImage { name: name.to_string(), path: path.to_string(), width, height, rgba: Arc::new(rgba), atlas: None })
 }
 
 fn vector(v: &Option<Located<Vec<f32>>>, defaults: [f32; 4], min: usize, file: &str, p: &mut Problems) -> [f32; 4] {

@@ -345,7 +345,78 @@ fn font_of<'a>(g: &'a GuiInstance, n: &GuiNode, fallback: &'a Font) -> &'a Font 
     n.font.and_then(|i| g.scene.fonts.get(i)).map_or(fallback, |(_, f)| f)
 }
 
+/// The scene entry `key` (a hash of its name) of gui `inst`'s fonts (`which` 0) or textures (1).
+fn resource_name(g: &GuiInstance, which: i32, key: u64) -> Result<String, String> {
+    let names: Vec<&str> = match which {
+        0 => g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect(),
+        1 => g.scene.images.iter().map(|i| i.name.as_str()).collect(),
+        _ => return Err(format!("no gui resource list {which}")),
+    };
+    let list = if which == 0 { "fonts" } else { "textures" };
+    match names.iter().find(|n| crate::base::hash::hash_str(n) == key) {
+        Some(n) => Ok(n.to_string()),
+        None => Err(format!(
+            "the gui has no {} '{}' (it has {})",
+            &list[..list.len() - 1],
+            crate::base::hash::name_of(key),
+            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+        )),
+    }
+}
+
 crate::export! {
+    /// `go.get(gui, "fonts" | "textures", { key = name })`: the hash of the file the scene's
+    /// font (`which` 0) or texture (1) named by the hash `key` was read from; 0 with the error.
+    fn gui_resource_get(ctx: Ctx, inst: u32, which: i32, key: u64) -> u64 {
+        let mut out = 0;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let name = match resource_name(g, which, key) {
+                Ok(n) => n,
+                Err(e) => return fail(e),
+            };
+            let file = if which == 0 { g.font_file(&name) } else { g.texture_file(&name) };
+            out = crate::base::hash::hash_remembered(file.unwrap_or(""));
+            OK
+        });
+        out
+    }
+
+    /// `go.set(gui, "fonts" | "textures", v, { key = name })`: the scene's font (`which` 0) or
+    /// texture (1) named by the hash `key` becomes the file whose path hashes to `value`
+    /// (`resource.font(path)`, `resource.atlas(path)`; Defold's built `.fontc`/`.atlasc` names
+    /// too), read now.
+    fn gui_resource_set(ctx: Ctx, inst: u32, which: i32, key: u64, value: u64) -> i32 {
+        world_status(ctx, |w| {
+            let Some(res) = w.factories.res.clone() else { return fail("no resources to load from".into()) };
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let name = match resource_name(g, which, key) {
+                Ok(n) => n,
+                Err(e) => return fail(e),
+            };
+            let Some(text) = crate::base::hash::text_of(value) else {
+                return fail(format!("{} is no resource path (use resource.font or resource.atlas)", crate::base::hash::to_hex(value)));
+            };
+            let built = [".fontc", ".atlasc", ".tilesourcec", ".ttfc"];
+            let path = if built.iter().any(|e| text.ends_with(e)) { &text[..text.len() - 1] } else { text.as_str() };
+            let done = if which == 0 {
+                crate::project::gui::load_scene_font(&res, path).map_err(|e| e.to_string()).and_then(|f| g.set_font(&name, f, path))
+            } else {
+                crate::project::gui::load_scene_image(&res, &name, path).map_err(|e| e.to_string()).and_then(|i| g.set_texture(&name, i))
+            };
+            match done {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
     /// The GUI instance of component `comp` of object `slot` (a gui component's script shares
     /// its id), or -1.
     fn gui_instance(ctx: Ctx, slot: u32, comp: u64) -> i32 {
@@ -585,6 +656,35 @@ crate::export! {
                     unsafe { put(out, V4 { x: t.x, y: t.y, z: t.z, w: 0.0 }) }
                 }
                 Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// Moves the node so that its pivot point is at (x, y, z) on screen (`gui_screen_position`'s
+    /// pixels): the position its parent's transform, or a root's anchors, turn into that point.
+    fn gui_set_screen_position(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32, z: f32) -> i32 {
+        let v = match finite([x, y, z, 0.0]) {
+            Ok(v) => v,
+            Err(e) => return fail(e),
+        };
+        world_status(ctx, |w| {
+            let (display, window) = w.gui.screen;
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let i = match live(g, node) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
+            let screen = Vec3::new(v[0], v[1], v[2]);
+            match crate::game::gui::layout::position_for_screen(&g.nodes, &placed, i, screen, display, window) {
+                Some(p) => {
+                    g.nodes[i].position = p;
+                    OK
+                }
+                None => fail("the node's parent has a zero scale: no position puts it there".into()),
             }
         })
     }

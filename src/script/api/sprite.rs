@@ -10,6 +10,18 @@ use crate::project::sprite::SizeMode;
 use crate::scene::ComponentRef;
 use crate::script::boundary::{OK, fail};
 
+/// The atlas or tile source whose path (Defold's built `.atlasc`/`.tilesourcec` name too) the
+/// hash was made from, loaded from the project: `None` when the hash's text is unknown or names
+/// no such file type.
+fn load_image(w: &World, value: Hash) -> Result<Option<std::sync::Arc<crate::project::sprite::Atlas>>, String> {
+    let Some(text) = crate::base::hash::text_of(value) else { return Ok(None) };
+    let is_image = |p: &str| p.ends_with(".atlas") || p.ends_with(".tilesource");
+    let path = text.strip_suffix('c').filter(|p| is_image(p)).unwrap_or(&text);
+    let Some(res) = w.factories.res.as_ref().filter(|_| is_image(path)) else { return Ok(None) };
+    let atlas = crate::project::sprite::load_atlas(res, path).map_err(|e| e.to_string())?;
+    Ok(Some(std::sync::Arc::new(atlas)))
+}
+
 fn sprite_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     match w.scene.component(slot, comp).map(|c| c.kind) {
         Some(ComponentRef::Sprite(i)) if w.sprites.get(i).is_some() => Ok(i),
@@ -150,9 +162,10 @@ crate::export! {
         })
     }
 
-    /// Sets the `image` of a sprite to the atlas or tile source whose path hashes to `value`.
-    /// Sinew has no resource properties yet, so the atlas must be one a sprite of the game has
-    /// already used (its page is loaded); any other is refused, listing those.
+    /// Sets the `image` of a sprite to the atlas or tile source whose path hashes to `value`
+    /// (`resource.atlas(path)`, `hash(path)`). One no sprite has used yet is loaded now (Defold
+    /// loads a script's resource properties with the script); a hash whose text is unknown, or
+    /// a path that is no atlas or tile source, is refused, listing the loaded ones.
     fn sprite_image_set(ctx: Ctx, slot: u32, comp: u64, value: u64) -> i32 {
         world_status(ctx, |w| {
             let i = match sprite_of(w, slot, comp) {
@@ -160,6 +173,13 @@ crate::export! {
                 Err(e) => return fail(e),
             };
             let found = w.sprites.atlases.iter().find(|a| hash_remembered(&a.source) == value).cloned();
+            let found = match found {
+                Some(a) => Some(a),
+                None => match load_image(w, value) {
+                    Ok(a) => a,
+                    Err(e) => return fail(format!("go.set: argument 3 (image): {e}")),
+                },
+            };
             let Some(atlas) = found else {
                 let loaded: Vec<&str> = w.sprites.atlases.iter().map(|a| a.source.as_str()).collect();
                 return fail(format!(

@@ -344,7 +344,10 @@ local url_text = S.url_text
 -- them through S.component_props, which picks the component's type at each call.
 S.component_kinds = {}
 local function kind_props(slot, comp)
-  return S.component_kinds[F.component_kind(ctx, slot, comp)]
+  local kind = F.component_kind(ctx, slot, comp)
+  -- A gui component's script is registered under the gui's id too: the gui's own properties.
+  if kind == S.K.COMPONENT_SCRIPT and F.gui_instance(ctx, slot, comp) >= 0 then kind = S.K.COMPONENT_GUI end
+  return S.component_kinds[kind]
 end
 local function no_property(where_text, name)
   fail(string.format("'%s' does not have any property called '%s'", where_text, name))
@@ -354,15 +357,15 @@ S.component_props = {
     local p = kind_props(slot, comp)
     return p and p.kind(slot, comp, name) or nil
   end,
-  get = function(slot, comp, name, where_text)
+  get = function(slot, comp, name, where_text, options)
     local p = kind_props(slot, comp)
     if p == nil then no_property(where_text, name) end
-    return p.get(slot, comp, name, where_text)
+    return p.get(slot, comp, name, where_text, options)
   end,
-  set = function(slot, comp, name, value, where_text)
+  set = function(slot, comp, name, value, where_text, options)
     local p = kind_props(slot, comp)
     if p == nil then no_property(where_text, name) end
-    return p.set(slot, comp, name, value, where_text)
+    return p.set(slot, comp, name, value, where_text, options)
   end,
 }
 
@@ -396,7 +399,7 @@ function go.get(url, prop, options)
     if d.comp then return v[d.comp] end
     return v
   end
-  if d.owner == "component" then return S.component_props.get(slot, u.f, d.full, url_text(u)) end
+  if d.owner == "component" then return S.component_props.get(slot, u.f, d.full, url_text(u), options) end
   local v = rec.self[d.name]
   if d.comp then return v[d.comp] end
   return S.copy_value(v)
@@ -414,7 +417,7 @@ function go.set(url, prop, value, options)
     fail(string.format("the property '%s' of '%s' must be a %s%s", S.hash_text(ph.h), where_text,
       TYPE_WORD[kind] or kind, S.string_hint(kind, value)))
   end
-  if d.owner == "component" then return S.component_props.set(slot, u.f, d.full, value, where_text) end
+  if d.owner == "component" then return S.component_props.set(slot, u.f, d.full, value, where_text, options) end
   if d.owner == "go" then
     -- As go.set_scale and go.animate: a NaN or infinity would poison the transform and every
     -- child's (a Sinew decision; Defold stores it).

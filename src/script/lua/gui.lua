@@ -223,6 +223,12 @@ function gui.get_screen_position(h)
   return vm.vector3(out.x, out.y, out.z)
 end
 
+function gui.set_screen_position(h, pos)
+  h = node_arg("gui.set_screen_position", h)
+  if not (istype(v3_t, pos) or istype(v4_t, pos)) then argerr("gui.set_screen_position", 2, "vector3", pos) end
+  check(F.gui_set_screen_position(ctx, h.i, h.n, pos.x, pos.y, pos.z))
+end
+
 local function new_node(fname, kind, pos, size, text)
   local i = instance(fname)
   if not (istype(v3_t, pos) or istype(v4_t, pos)) then argerr(fname, 1, "vector3", pos) end
@@ -326,6 +332,34 @@ function gui.cancel_animation(h, property)
   check(F.gui_cancel_animation(ctx, h.i, h.n, which))
 end
 
+
+-- go.get / go.set of a gui component's `fonts` and `textures` by `{ key = name }` (Defold's
+-- resource properties of a gui): the hash of the file, and a font or atlas to use instead.
+-- `materials` is Defold's too; Sinew's guis draw with their one built-in program.
+local RESOURCES = { fonts = 0, textures = 1, materials = -1 }
+local gui_props = {}
+S.component_kinds[K.COMPONENT_GUI] = gui_props
+function gui_props.kind(slot, comp, name) return RESOURCES[name] and "hash" or nil end
+local function gui_resource(slot, comp, name, where_text, options)
+  local which = RESOURCES[name]
+  if which == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  if which < 0 then fail(string.format("the gui property '%s' is not supported by Sinew (a gui draws with its built-in material)", name)) end
+  local key = type(options) == "table" and options.key or nil
+  if key == nil then fail(string.format("the property '%s' of '%s' needs a key: { key = name }", name, where_text)) end
+  local inst = F.gui_instance(ctx, slot, comp)
+  if inst < 0 then fail(string.format("'%s' is not a gui component", where_text)) end
+  return inst, which, S.to_hash(key, "key", 1).h
+end
+function gui_props.get(slot, comp, name, where_text, options)
+  local inst, which, key = gui_resource(slot, comp, name, where_text, options)
+  local h = F.gui_resource_get(ctx, inst, which, key)
+  if h == 0 then S.fail_last() end
+  return S.hash_of_u64(h)
+end
+function gui_props.set(slot, comp, name, value, where_text, options)
+  local inst, which, key = gui_resource(slot, comp, name, where_text, options)
+  check(F.gui_resource_set(ctx, inst, which, key, S.to_hash(value, "go.set", 3).h))
+end
 
 -- Defold's constants (gui_ddf.proto's enums, as `gui.*` numbers), from Rust (api/gui.rs CONSTANTS).
 for k, v in pairs(S.R.gui_constants) do gui[k] = v end

@@ -170,6 +170,12 @@ function S.describe_property(slot, u, ph)
   else
     rec = S.by_index[si]
     d = rec and script_property(rec.def, ph)
+    -- A gui component shares its id with its gui script: its own properties (`fonts`,
+    -- `textures`) when the script declares none of that name.
+    if not d then
+      d = component_property(slot, u.f, ph)
+      if d then rec = component_record(slot, u) end
+    end
   end
   if not d then no_property(u, ph) end
   return d, rec
