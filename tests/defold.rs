@@ -424,3 +424,77 @@ fn a_cubemap_texture_reaches_a_sampler_cube() {
     assert_eq!(img.pixel(140, 180).map(|p| [p[0], p[1], p[2]]), Some([255, 0, 0]), "+X: the right face");
     assert_eq!(img.pixel(220, 180).map(|p| [p[0], p[1], p[2]]), Some([0, 0, 255]), "-Y: the bottom face");
 }
+
+/// A Defold sprite material's vertex `attributes`: `mycolor` (no semantic, default red 0.25)
+/// is one value for the sprite's vertices, set per sprite with `go.set` (a vector4, or a
+/// vector3 as Defold allows); `position_local` (SEMANTIC_TYPE_POSITION in local space) is each
+/// vertex's place in the sprite's own pixels. The program writes red from `mycolor`, green and
+/// blue from the local position mapped 0..1 across the 200-pixel sprite.
+#[test]
+fn sprite_material_attributes_take_values_and_local_positions() {
+    let vp = "#version 140\nin highp vec4 position;\nin mediump vec2 texcoord0;\nin mediump vec4 mycolor;\nin highp vec2 position_local;\nout mediump vec4 var_mycolor;\nout highp vec2 var_local;\nuniform vs_uniforms\n{\n    highp mat4 view_proj;\n};\nvoid main()\n{\n    gl_Position = view_proj * vec4(position.xyz, 1.0);\n    var_mycolor = mycolor;\n    var_local = position_local / 200.0 + 0.5;\n}\n";
+    let fp = "#version 140\nin mediump vec4 var_mycolor;\nin highp vec2 var_local;\nout vec4 out_fragColor;\nvoid main()\n{\n    out_fragColor = vec4(var_mycolor.r, var_local.x, var_local.y, 1.0);\n}\n";
+    let material = "name: \"attrs\"\ntags: \"tile\"\nvertex_program: \"/attrs.vp\"\nfragment_program: \"/attrs.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\nattributes {\n  name: \"position_local\"\n  semantic_type: SEMANTIC_TYPE_POSITION\n  vector_type: VECTOR_TYPE_VEC2\n}\nattributes {\n  name: \"mycolor\"\n  double_values {\n    v: 0.25\n    v: 1.0\n    v: 1.0\n    v: 1.0\n  }\n}\n";
+    let sprite = |id: &str, x: f32, script: bool| {
+        let components = if script { "components {\n  id: \"set\"\n  component: \"/set.script\"\n}\n" } else { "" };
+        format!(
+            "embedded_instances {{\n  id: \"{id}\"\n  data: {:?}\n  position {{\n    x: {x}\n    y: 360.0\n  }}\n}}\n",
+            format!(
+                "{components}embedded_components {{\n  id: \"sprite\"\n  type: \"sprite\"\n  data: {:?}\n}}\n",
+                "tile_set: \"/builtins/graphics/particle_blob.tilesource\"\ndefault_animation: \"anim\"\nmaterial: \"/attrs.material\"\nsize_mode: SIZE_MODE_MANUAL\nsize {\n  x: 200.0\n  y: 200.0\n}\n"
+            )
+        )
+    };
+    let collection = format!(
+        "name: \"main\"\n{}{}{}",
+        sprite("a", 200.0, true),
+        sprite("b", 520.0, false),
+        sprite("c", 360.0, false).replace("y: 360.0", "y: 600.0")
+    );
+    let script = "function init(self)\n  go.set(\"#sprite\", \"mycolor\", vmath.vector4(1, 0, 0, 1))\n  go.set(\"/c#sprite\", \"mycolor\", vmath.vector3(0.5, 0, 0))\nend\n";
+    let tmp = project(
+        "defold-sprite-attributes",
+        &[
+            (
+                "game.project",
+                "[bootstrap]\nmain_collection = /main.collectionc\n\n[display]\nwidth = 720\nheight = 720\n",
+            ),
+            ("attrs.vp", vp),
+            ("attrs.fp", fp),
+            ("attrs.material", material),
+            ("set.script", script),
+            ("main.collection", collection.as_str()),
+        ],
+    );
+    let png = tmp.path().join("shot.png");
+    let dir = tmp.path().to_str().expect("utf-8");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--no-watch",
+        "--frames",
+        "3",
+        "--size",
+        "360x360",
+        "--screenshot",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&png).expect("screenshot written");
+    let px = |x: u32, y: u32| {
+        img.pixel(x, img.height - 1 - y).map(|p| [p[0] as i32, p[1] as i32, p[2] as i32]).expect("inside")
+    };
+    let near = |got: [i32; 3], want: [i32; 3], what: &str| {
+        assert!(got.iter().zip(want).all(|(g, w)| (g - w).abs() <= 8), "{what}: {got:?}, expected about {want:?}");
+    };
+    // Sprite a (centre 100, 180 here; 100 pixels wide): its own red, the local position's
+    // middle at its centre, near 0.1 and 0.9 of its width at 10 pixels in from its corners.
+    near(px(100, 180), [255, 128, 128], "a's centre");
+    near(px(60, 140), [255, 26, 26], "a's bottom-left");
+    near(px(140, 220), [255, 230, 230], "a's top-right");
+    // Sprite b keeps the material's default; c took a vector3 (w kept).
+    near(px(260, 180), [64, 128, 128], "b's centre");
+    near(px(180, 300), [128, 128, 128], "c's centre");
+}

@@ -23,6 +23,23 @@ pub struct MaterialDesc {
     /// from Defold runs unchanged.
     #[serde(skip)]
     pub renamed: Vec<(String, String)>,
+    /// Vertex attributes a sprite feeds with one value for all of its vertices (Defold's
+    /// material `attributes` without a semantic type): name and default, settable per sprite
+    /// as constants are (`go.set(url, "mycolor", v)`, `go.animate`).
+    #[serde(default)]
+    pub attributes: Option<OrderedMap<[f32; 4]>>,
+    /// Attributes with a semantic Sinew feeds per vertex (`local_position`: Defold's
+    /// SEMANTIC_TYPE_POSITION in local space), by the shader's name.
+    #[serde(skip)]
+    pub semantic_attributes: Vec<(String, SemanticAttribute)>,
+}
+
+/// What a semantic vertex attribute of a material carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SemanticAttribute {
+    /// The vertex's position in the sprite's own pixels, about its centre (Defold's
+    /// SEMANTIC_TYPE_POSITION with COORDINATE_SPACE_LOCAL).
+    LocalPosition,
 }
 
 /// `source` with every identifier `from` (a whole word: not a part of a longer name) made `to`.
@@ -85,9 +102,11 @@ pub fn parse_material(resource: &str, text: &str) -> Result<MaterialDesc, LoadEr
 
 impl MaterialDesc {
     /// Every user constant with its default, vertex constants first.
+    /// User constants and value attributes (both are per-sprite properties), each with its
+    /// default.
     pub fn constants(&self) -> Vec<(String, [f32; 4])> {
         let mut out = Vec::new();
-        for map in [&self.vertex_constants, &self.fragment_constants].into_iter().flatten() {
+        for map in [&self.vertex_constants, &self.fragment_constants, &self.attributes].into_iter().flatten() {
             for (name, v) in map.0.iter() {
                 out.push((name.clone(), *v));
             }

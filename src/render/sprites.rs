@@ -39,6 +39,10 @@ pub struct SpriteRenderer {
     ubo: glow::Buffer,
     block_bytes: Vec<u8>,
     overrides: Vec<(Hash, [f32; 4])>,
+    /// Each vertex's position in its sprite's own pixels (2 floats, in drawing order), made
+    /// and uploaded only in frames where a custom material reads it.
+    local_vbo: glow::Buffer,
+    locals: Vec<f32>,
 }
 
 /// Sort key of the order quads are drawn in, and the runs that make one draw call.
@@ -97,7 +101,8 @@ impl SpriteRenderer {
             (gl.get_uniform_location(program, "mtx_viewproj"), gl.get_uniform_location(program, "texture_sampler"))
         };
         // SAFETY: plain object creation on the current context.
-        let (custom_vao, ubo) = unsafe { (gl.create_vertex_array()?, gl.create_buffer()?) };
+        let (custom_vao, ubo, local_vbo) =
+            unsafe { (gl.create_vertex_array()?, gl.create_buffer()?, gl.create_buffer()?) };
         Ok(SpriteRenderer {
             program,
             vao,
@@ -112,6 +117,8 @@ impl SpriteRenderer {
             ubo,
             block_bytes: Vec::new(),
             overrides: Vec::new(),
+            local_vbo,
+            locals: Vec::new(),
         })
     }
 
@@ -195,6 +202,24 @@ impl SpriteRenderer {
         }
         self.bytes.clear();
         self.bytes.extend(self.vertices.iter().flat_map(|f| f.to_ne_bytes()));
+        let wants_local =
+            |q: &SpriteQuad| q.material_index.and_then(material).is_some_and(|m| !m.local_position.is_empty());
+        if quads.iter().any(wants_local) {
+            self.locals.clear();
+            for &(_, i) in &order {
+                let [x0, y0, x1, y1] = quads[i as usize].local;
+                let corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+                for k in [0, 1, 2, 0, 2, 3] {
+                    self.locals.extend_from_slice(&corners[k]);
+                }
+            }
+            let bytes: Vec<u8> = self.locals.iter().flat_map(|f| f.to_ne_bytes()).collect();
+            // SAFETY: the buffer belongs to this context.
+            unsafe {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
+            }
+        }
         let mut calls = 0;
         // SAFETY: all objects belong to this context; the buffer holds the vertices drawn.
         unsafe {
@@ -345,6 +370,24 @@ impl SpriteRenderer {
                 gl.disable_vertex_attrib_array(loc);
                 gl.vertex_attrib_1_f32(loc, 0.0);
             }
+            // The material's value attributes: the sprite's own value (set like a constant),
+            // else the material's default, for every vertex of the run.
+            for (hash, name, default) in &material.attributes {
+                if let Some(loc) = gl.get_attrib_location(p.program, name) {
+                    let v = self.overrides.iter().rev().find(|(h, _)| h == hash).map_or(*default, |(_, v)| *v);
+                    gl.disable_vertex_attrib_array(loc);
+                    gl.vertex_attrib_4_f32(loc, v[0], v[1], v[2], v[3]);
+                }
+            }
+            if !material.local_position.is_empty() {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
+                for name in &material.local_position {
+                    if let Some(loc) = gl.get_attrib_location(p.program, name) {
+                        gl.enable_vertex_attrib_array(loc);
+                        gl.vertex_attrib_pointer_f32(loc, 2, glow::FLOAT, false, 8, 0);
+                    }
+                }
+            }
             gl.draw_arrays(glow::TRIANGLES, first, count);
             for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
                 if sampler.is_some() {
@@ -359,6 +402,7 @@ impl SpriteRenderer {
         unsafe {
             gl.delete_vertex_array(self.custom_vao);
             gl.delete_buffer(self.ubo);
+            gl.delete_buffer(self.local_vbo);
             gl.delete_program(self.program);
             gl.delete_vertex_array(self.vao);
             gl.delete_buffer(self.vbo);
@@ -387,6 +431,7 @@ mod tests {
         SpriteQuad {
             corners: [c(0.0, 0.0), c(1.0, 0.0), c(1.0, 1.0), c(0.0, 1.0)],
             uv: [0.0, 0.0, 1.0, 1.0],
+            local: [0.0; 4],
             color: [1.0; 4],
             atlas,
             blend,

@@ -13,6 +13,9 @@ pub struct SpriteQuad {
     pub corners: [Vec3; 4],
     /// Page coordinates (0..1, v down the page) at the left, top, right and bottom edges.
     pub uv: [f32; 4],
+    /// The quad in the sprite's own pixels about its centre, unscaled (left, bottom, right,
+    /// top): what a material's local-space position attribute reads.
+    pub local: [f32; 4],
     pub color: [f32; 4],
     /// Index into [`SpriteWorld::atlases`].
     pub atlas: u32,
@@ -125,6 +128,7 @@ fn quad(i: u32, s: &SpriteInstance, scene: &Scene, camera_world: Mat4, out: &mut
     let mut q = SpriteQuad {
         corners,
         uv: [l, t, r, b],
+        local: [-w * 0.5, -h * 0.5, w * 0.5, h * 0.5],
         color: s.tint,
         atlas: s.atlas_index,
         blend: s.blend_mode,
@@ -162,6 +166,7 @@ fn quad(i: u32, s: &SpriteInstance, scene: &Scene, camera_world: Mat4, out: &mut
             let at = |x: f32, y: f32| origin + ax * x + ay * y;
             q.corners = [at(x0, y0), at(x1, y0), at(x1, y1), at(x0, y1)];
             q.uv = [us[col], vs[row + 1], us[col + 1], vs[row]];
+            q.local = [x0 - w * 0.5, y0 - h * 0.5, x1 - w * 0.5, y1 - h * 0.5];
             out.push(q);
         }
     }

@@ -6,7 +6,7 @@ use super::read::{Problems, Reader, message};
 use super::text;
 use crate::base::error::LoadError;
 use crate::project::json::{Located, OrderedMap};
-use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, WrapMode};
+use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, SemanticAttribute, WrapMode};
 
 const MATERIAL: &[&str] = &[
     "name",
@@ -22,6 +22,20 @@ const MATERIAL: &[&str] = &[
     "attributes",
 ];
 const CONSTANT: &[&str] = &["name", "type", "value"];
+const ATTRIBUTE: &[&str] = &[
+    "name",
+    "name_hash",
+    "semantic_type",
+    "element_count",
+    "normalize",
+    "data_type",
+    "coordinate_space",
+    "long_values",
+    "double_values",
+    "binary_values",
+    "vector_type",
+    "step_function",
+];
 const SAMPLER: &[&str] = &[
     "name",
     "wrap_u",
@@ -100,6 +114,7 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
         });
         samplers.push((name.to_string(), SamplerDesc { wrap, filter }));
     }
+    let (attributes, semantic_attributes) = attributes(&r, &mut p);
     match (vertex_program, fragment_program) {
         (Some(vertex_program), Some(fragment_program)) if p.0.is_empty() => Ok(MaterialDesc {
             vertex_program,
@@ -108,9 +123,60 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
             fragment_constants: Some(OrderedMap(fragment_constants)),
             samplers: Some(OrderedMap(samplers)),
             renamed,
+            attributes: Some(OrderedMap(attributes)),
+            semantic_attributes,
         }),
         _ => Err(super::joined(p.0)),
     }
+}
+
+/// Vertex attributes: value attributes (no semantic) with their defaults, and the semantic
+/// ones Sinew feeds per vertex. Position, texture coordinates, colour and page index are
+/// Sinew's attributes of those names already; other semantics are warned about where written.
+type Attributes = (Vec<(String, [f32; 4])>, Vec<(String, SemanticAttribute)>);
+
+fn attributes(r: &Reader, p: &mut Problems) -> Attributes {
+    let (mut values, mut semantic) = (Vec::new(), Vec::new());
+    for f in r.all("attributes") {
+        let Some(m) = message(f, "an attribute", p) else { continue };
+        let ar = Reader::new(m, "an attribute", ATTRIBUTE, &[], p);
+        let Some((name, nf)) = ar.required("name", p) else { continue };
+        let kind = ar.enum_name("semantic_type", p).map_or("SEMANTIC_TYPE_NONE", |(t, _)| t);
+        let space = ar.enum_name("coordinate_space", p).map_or("COORDINATE_SPACE_LOCAL", |(s, _)| s);
+        match kind {
+            "SEMANTIC_TYPE_NONE" => {
+                let mut v = [0.0f32; 4];
+                let list = ar.message("double_values", p).or_else(|| ar.message("long_values", p));
+                if let Some((lm, _)) = list {
+                    for (k, x) in lm.all("v").enumerate() {
+                        match (v.get_mut(k), super::read::number(x, "an attribute value", p)) {
+                            (Some(slot), Some(n)) => *slot = n as f32,
+                            (None, _) => p.at(&x.at, format!("attribute '{name}': more than 4 values")),
+                            _ => {}
+                        }
+                    }
+                }
+                values.push((name.to_string(), v));
+            }
+            "SEMANTIC_TYPE_POSITION" if space == "COORDINATE_SPACE_LOCAL" => {
+                semantic.push((name.to_string(), SemanticAttribute::LocalPosition));
+            }
+            // Sinew's own `position`, `texcoord0`, `color` and `page_index` carry these.
+            "SEMANTIC_TYPE_POSITION"
+            | "SEMANTIC_TYPE_TEXCOORD"
+            | "SEMANTIC_TYPE_COLOR"
+            | "SEMANTIC_TYPE_PAGE_INDEX"
+                if ["position", "texcoord0", "color", "page_index"].contains(&name) => {}
+            // Warned, not refused: such materials loaded before attributes were read at all.
+            _ => log::warn!(
+                "{}:{}:{}: attribute '{name}': {kind} ({space}) is not fed by Sinew yet (the shader reads 0)",
+                nf.at.resource,
+                nf.at.line,
+                nf.at.column
+            ),
+        }
+    }
+    (values, semantic)
 }
 
 /// The user constants (name and default) of one list; engine matrices under other names than
@@ -180,5 +246,20 @@ mod tests {
         assert!(e.contains("/a.material:7:1: unknown field `samplerz` in a material"), "{e}");
         let e = parse("/a.material", "vertex_program: \"/a.vp\"\n").unwrap_err();
         assert!(e.message.contains("needs `fragment_program`"), "{e}");
+    }
+
+    #[test]
+    fn attributes_with_values_and_a_local_position() {
+        let text = "vertex_program: \"/a.vp\"\nfragment_program: \"/a.fp\"\nattributes {\n  name: \"mycolor\"\n  double_values {\n    v: 1.0\n    v: 0.5\n  }\n  vector_type: VECTOR_TYPE_VEC4\n}\nattributes {\n  name: \"local\"\n  semantic_type: SEMANTIC_TYPE_POSITION\n  vector_type: VECTOR_TYPE_VEC2\n}\nattributes {\n  name: \"page_index\"\n  semantic_type: SEMANTIC_TYPE_PAGE_INDEX\n}\nattributes {\n  name: \"n\"\n  semantic_type: SEMANTIC_TYPE_NORMAL\n}\n";
+        let m = parse("/a.material", text).unwrap();
+        assert_eq!(
+            m.attributes.as_ref().map(|a| a.0.clone()),
+            Some(vec![("mycolor".to_string(), [1.0, 0.5, 0.0, 0.0])])
+        );
+        assert_eq!(m.semantic_attributes, vec![("local".to_string(), SemanticAttribute::LocalPosition)]);
+        // Value attributes are per-sprite properties as constants are.
+        assert_eq!(m.constants(), vec![("mycolor".to_string(), [1.0, 0.5, 0.0, 0.0])]);
+        let e = parse("/a.material", &text.replace("v: 0.5", "v: 0.5\n    v: 1\n    v: 1\n    v: 1")).unwrap_err();
+        assert!(e.to_string().contains("attribute 'mycolor': more than 4 values"), "{e}");
     }
 }

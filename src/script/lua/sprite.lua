@@ -96,6 +96,9 @@ function props.set(slot, comp, name, value, where_text)
   if c or bk == "number" then
     if type(value) ~= "number" then wrong("number") end
     s4[c or "x"] = value
+  elseif KIND[base] == nil and S.value_kind(value) == "vector3" then
+    -- A material's vertex attribute of 2 or 3 components takes a vector3, as in Defold (w kept).
+    s4.x, s4.y, s4.z = value.x, value.y, value.z
   else
     -- Defold: a sprite's scale may be a number.
     S.fill_vector(s4, bk, value, base == "scale", wrong)
