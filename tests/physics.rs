@@ -43,6 +43,32 @@ fn a_circle_comes_to_rest_on_a_box_in_2d() {
     assert_lua_passed(&r, "physics_fall_2d");
 }
 
+/// The same drop onto a hull: the ground box's eight corners as a convex hull in 3D, and its
+/// four corners in the plane (a flat hull, given a thickness) in 2D, rest the ball at the same
+/// analytic height.
+#[test]
+fn a_sphere_comes_to_rest_on_a_hull() {
+    let box_shape = r#"{ "shape_type": "box", "data": [5, 0.5, 5] }"#;
+    let solid = r#"{ "shape_type": "hull", "data": [-5, -0.5, -5, 5, -0.5, -5, 5, 0.5, -5, -5, 0.5, -5, -5, -0.5, 5, 5, -0.5, 5, 5, 0.5, 5, -5, 0.5, 5] }"#;
+    let flat = r#"{ "shape_type": "hull", "data": [-5, -0.5, 0, 5, -0.5, 0, 5, 0.5, 0, -5, 0.5, 0] }"#;
+    for (hull, two_d) in [(solid, false), (flat, true)] {
+        let p = committed("physics_fall");
+        let collection = std::fs::read_to_string(p.path().join("main/main.collection")).expect("collection");
+        let with_hull = collection.replace(box_shape, hull);
+        assert_ne!(with_hull, collection);
+        p.write("/main/main.collection", &with_hull);
+        let name = if two_d { "physics_fall_2d" } else { "physics_fall" };
+        if two_d {
+            let settings = r#"{ "title": "physics_fall_2d", "main_collection": "/main/main.collection",
+                "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
+            p.write("/project.json", settings);
+        }
+        let r = run_dir(&p, 130);
+        assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+        assert_lua_passed(&r, name);
+    }
+}
+
 /// `go.animate` of `linear_damping` and `angular_damping` reaches the rapier body as `go.set` does.
 #[test]
 fn collision_object_properties_animate() {

@@ -48,8 +48,11 @@ impl CollisionType {
     }
 }
 
+/// Most points of one convex hull shape.
+pub const MAX_HULL_POINTS: usize = 256;
+
 /// One shape's geometry, in the collision object's units (before `physics.scale`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ShapeKind {
     Sphere {
         radius: f32,
@@ -63,9 +66,15 @@ pub enum ShapeKind {
         radius: f32,
         height: f32,
     },
+    /// The convex hull of these points (Defold's TYPE_HULL: `.convexshape` files or embedded
+    /// data, x y z a point). A flat hull (a 2D one: every z equal) is given a thickness of one
+    /// unit either side so it has a volume.
+    Hull {
+        points: std::sync::Arc<[[f32; 3]]>,
+    },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ShapeSpec {
     pub kind: ShapeKind,
     /// Relative to the collision object (the component's own transform already applied).
@@ -230,9 +239,38 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
                 let msg = format!("a {t} takes `data` {want}, each above 0 and at most {MAX_MAGNITUDE}");
                 return Err(d.data.error(file, format!("collision object '{id}', shape {}: {msg}", i + 1)));
             }
-            "hull" => return Err(here("hull shapes are not supported yet (sphere, box or capsule)".into())),
+            "hull" => {
+                let n = data.len() / 3;
+                if data.len() % 3 != 0 || !(3..=MAX_HULL_POINTS).contains(&n) {
+                    let msg = format!(
+                        "a hull takes `data` of x, y, z per point, 3 to {MAX_HULL_POINTS} points (got {} numbers)",
+                        data.len()
+                    );
+                    return Err(d.data.error(file, format!("collision object '{id}', shape {}: {msg}", i + 1)));
+                }
+                if !data.iter().all(|v| v.is_finite() && v.abs() <= MAX_MAGNITUDE) {
+                    return Err(d.data.error(
+                        file,
+                        format!(
+                            "collision object '{id}', shape {}: hull points must be finite and within {MAX_MAGNITUDE}",
+                            i + 1
+                        ),
+                    ));
+                }
+                let mut points: Vec<[f32; 3]> = data.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+                if points.iter().all(|q| q[2] == points[0][2]) {
+                    let z = points[0][2];
+                    let flat: Vec<[f32; 3]> = points.clone();
+                    points = flat
+                        .iter()
+                        .map(|q| [q[0], q[1], z - 1.0])
+                        .chain(flat.iter().map(|q| [q[0], q[1], z + 1.0]))
+                        .collect();
+                }
+                ShapeKind::Hull { points: points.into() }
+            }
             other => {
-                let msg = format!("unknown shape_type '{other}' (sphere, box or capsule)");
+                let msg = format!("unknown shape_type '{other}' (sphere, box, capsule or hull)");
                 return Err(d.shape_type.error(file, format!("collision object '{id}', shape {}: {msg}", i + 1)));
             }
         };

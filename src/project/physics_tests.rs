@@ -190,7 +190,48 @@ fn defold_nan_and_bad_slices_are_refused() {
     assert!(e.contains("outside `data`"), "{e}");
     assert!(e.contains("/main/body.collisionobject:24:"), "{e}");
     let e = go(&DEFOLD_BODY.replacen("TYPE_BOX", "TYPE_HULL", 1));
-    assert!(e.contains("hull shapes are not supported yet"), "{e}");
+    assert!(e.contains("a hull takes `data` of x, y, z per point, 3 to 256 points (got 3 numbers)"), "{e}");
+}
+
+/// Hull shapes: points from JSON, embedded data or a `.convexshape` file; a flat (2D) hull is
+/// given a thickness; bad files and counts are refused where written.
+#[test]
+fn hull_shapes_from_json_and_convexshape_files() {
+    let c = load(&[(
+        "/main/test.collection",
+        &json(r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "hull", "data": [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] } ] }"#),
+    )])
+    .unwrap();
+    let ShapeKind::Hull { points } = &collision_object(&c).shapes[0].kind else { panic!("not a hull") };
+    assert_eq!(points.len(), 4, "a solid hull keeps its points");
+    let body = "collision_shape: \"/main/tri.convexshape\"\ntype: COLLISION_OBJECT_TYPE_STATIC\nmass: 0.0\n";
+    let tri = "shape_type: TYPE_HULL\ndata: -30.0\ndata: 0.0\ndata: 0.0\ndata: 30.0\ndata: 0.0\ndata: 0.0\ndata: 0.0\ndata: 30.0\ndata: 0.0\n";
+    let files = |body: &str, shape: &str| {
+        let go = "components {\n  id: \"body\"\n  component: \"/main/body.collisionobject\"\n}\n";
+        let collection = "name: \"main\"\ninstances {\n  id: \"crate\"\n  prototype: \"/main/crate.go\"\n}\n";
+        load(&[
+            ("/main/test.collection", collection),
+            ("/main/crate.go", go),
+            ("/main/body.collisionobject", body),
+            ("/main/tri.convexshape", shape),
+        ])
+    };
+    let c = files(body, tri).unwrap();
+    let ShapeKind::Hull { points } = &collision_object(&c).shapes[0].kind else { panic!("not a hull") };
+    // Three points at z 0: the triangle at z -1 and z 1.
+    assert_eq!(points.len(), 6);
+    assert_eq!((points[0], points[5]), ([-30.0, 0.0, -1.0], [0.0, 30.0, 1.0]));
+    let e = files(body, "shape_type: TYPE_HULL\ndata: 1.0\n").unwrap_err();
+    assert!(e.contains("a hull takes `data`") && e.contains("(got 1 numbers)"), "{e}");
+    let e = files(body, "shape_type: TYPE_HULL\ndata: 1.0\nwat: 2\n").unwrap_err();
+    assert!(e.contains("/main/tri.convexshape:3:1"), "points into the shape file: {e}");
+    let e = files(&body.replace("tri.convexshape", "none.convexshape"), tri).unwrap_err();
+    assert!(
+        e.contains("/main/body.collisionobject:1:1: collision shape file:") && e.contains("none.convexshape"),
+        "{e}"
+    );
+    let e = files(&body.replace("tri.convexshape", "level.tilemap"), tri).unwrap_err();
+    assert!(e.contains("Sinew reads `.convexshape` files (tile maps are not supported yet)"), "{e}");
 }
 
 #[test]

@@ -324,7 +324,7 @@ impl Physics {
     fn attach_colliders(&mut self, i: u32, spec: &CollisionObjectSpec, handle: RigidBodyHandle) -> Vec<ColliderHandle> {
         let s = self.settings.scale;
         let flip = self.bodies[i as usize].flip;
-        let total: f32 = spec.shapes.iter().map(|sh| volume(sh.kind, s)).sum::<f32>().max(f32::MIN_POSITIVE);
+        let total: f32 = spec.shapes.iter().map(|sh| volume(&sh.kind, s)).sum::<f32>().max(f32::MIN_POSITIVE);
         let (group, mask, k) =
             (self.bodies[i as usize].group, self.bodies[i as usize].mask, self.bodies[i as usize].space);
         let groups = InteractionGroups::new(
@@ -334,10 +334,27 @@ impl Physics {
         );
         let mut colliders = Vec::with_capacity(spec.shapes.len());
         for sh in &spec.shapes {
-            let b = match sh.kind {
+            let b = match &sh.kind {
                 ShapeKind::Sphere { radius } => ColliderBuilder::ball(radius * s),
                 ShapeKind::Box { half } => ColliderBuilder::cuboid(half[0] * s, half[1] * s, half[2] * s),
                 ShapeKind::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5 * s, radius * s),
+                ShapeKind::Hull { points } => {
+                    // Mirrored in the shape's own frame as its place is (see `mirrored`).
+                    let (fx, fy) = (if flip[0] { -1.0 } else { 1.0 }, if flip[1] { -1.0 } else { 1.0 });
+                    let pts: Vec<Vector> =
+                        points.iter().map(|p| Vector::new(p[0] * s * fx, p[1] * s * fy, p[2] * s)).collect();
+                    match ColliderBuilder::convex_hull(&pts) {
+                        Some(b) => b,
+                        None => {
+                            // Checked sizes cannot all be caught at load (collinear points):
+                            // the shape is left out, the object keeps its others.
+                            log::error!(
+                                "collision object: a hull shape's points span no volume; the shape is left out"
+                            );
+                            continue;
+                        }
+                    }
+                }
             };
             let local = mirrored(glam::Vec3::from(sh.position) * s, glam::Quat::from_array(sh.rotation), flip);
             let mut b = b
@@ -353,7 +370,7 @@ impl Physics {
                 );
             // The object's mass is spread over its shapes by volume, as Defold's Bullet does.
             if spec.collision_type == CollisionType::Dynamic {
-                b = b.mass(spec.mass * volume(sh.kind, s) / total);
+                b = b.mass(spec.mass * volume(&sh.kind, s) / total);
             }
             if spec.collision_type == CollisionType::Trigger {
                 b = b.sensor(true);
@@ -650,12 +667,22 @@ fn twist_z(r: glam::Quat) -> glam::Quat {
     if t.length_squared() < 1e-12 { glam::Quat::IDENTITY } else { t.normalize() }
 }
 
-/// A shape's volume in physics units (for spreading an object's mass over its shapes).
-fn volume(k: ShapeKind, s: f32) -> f32 {
+/// A shape's volume in physics units (for spreading an object's mass over its shapes; a hull's
+/// is its bounding box's).
+fn volume(k: &ShapeKind, s: f32) -> f32 {
     use std::f32::consts::PI;
-    match k {
+    match *k {
         ShapeKind::Sphere { radius } => 4.0 / 3.0 * PI * (radius * s).powi(3),
         ShapeKind::Box { half } => 8.0 * half[0] * half[1] * half[2] * s * s * s,
+        ShapeKind::Hull { ref points } => {
+            let (mut lo, mut hi) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
+            for p in points.iter() {
+                lo = lo.min(glam::Vec3::from(*p));
+                hi = hi.max(glam::Vec3::from(*p));
+            }
+            let e = (hi - lo).max(glam::Vec3::ZERO) * s;
+            e.x * e.y * e.z
+        }
         ShapeKind::Capsule { radius, height } => {
             let r = radius * s;
             PI * r * r * (height * s) + 4.0 / 3.0 * PI * r.powi(3)

@@ -3,8 +3,8 @@
 //! array become each shape's own `data`, so `project::physics` checks one form.
 use super::Cx;
 use super::node::{Located, Node};
-use super::read::{Obj, Reader, numbers};
-use super::text::{Message, Value};
+use super::read::{Obj, Problems, Reader, numbers};
+use super::text::{Field, Message, Value};
 use crate::project::physics::MAX_SHAPES;
 
 const COLLISION_OBJECT: &[&str] = &[
@@ -60,10 +60,13 @@ pub fn collision_object(cx: &mut Cx, m: &Message, out: &mut Obj) {
     if let Some(first) = r.field("mask") {
         out.put("mask", Node::List(mask), Some(&first.value_at));
     }
-    if let Some((path, f)) = r.non_empty("collision_shape", p) {
-        p.at(&f.at, format!("collision shape files ('{path}') are not supported yet: embed the shapes"));
-    }
-    let Some((shape, sf)) = r.message("embedded_collision_shape", p) else { return };
+    let file_shape = r.non_empty("collision_shape", p).and_then(|(path, f)| convex_shape(cx.res, path, f, p));
+    let Some((shape, sf)) = r.message("embedded_collision_shape", p) else {
+        if let Some((o, f)) = file_shape {
+            out.put("shapes", Node::List(vec![o]), Some(&f.value_at));
+        }
+        return;
+    };
     let sr = Reader::new(shape, "an embedded collision shape", COLLISION_SHAPE, &["shapes", "data"], p);
     let count = sr.all("shapes").count();
     if count > MAX_SHAPES {
@@ -104,5 +107,48 @@ pub fn collision_object(cx: &mut Cx, m: &Message, out: &mut Obj) {
         }
         shapes.push(o.done());
     }
+    shapes.extend(file_shape.map(|(o, _)| o));
     out.put("shapes", Node::List(shapes), Some(&sf.value_at));
+}
+
+/// A `.convexshape` file (ConvexShape of physics_ddf.proto: `shape_type` and its `data`) as one
+/// shape at the object's origin; its problems are reported at their place in that file.
+fn convex_shape<'f>(
+    res: &crate::project::Resources,
+    path: &str,
+    f: &'f Field,
+    p: &mut Problems,
+) -> Option<(Located, &'f Field)> {
+    if !path.ends_with(".convexshape") {
+        p.at(
+            &f.at,
+            format!(
+                "collision shape file '{path}': Sinew reads `.convexshape` files (tile maps are not supported yet)"
+            ),
+        );
+        return None;
+    }
+    let text = match res.read_string(path, Some(&f.at.resource)) {
+        Ok(t) => t,
+        Err(e) => {
+            p.at(&f.at, format!("collision shape file: {e}"));
+            return None;
+        }
+    };
+    let m = match super::text::parse(path, &text) {
+        Ok(m) => m,
+        Err(errors) => {
+            p.extend(errors);
+            return None;
+        }
+    };
+    let r = Reader::new(&m, "a convex shape", &["shape_type", "data"], &["data"], p);
+    let mut o = Obj::new(Some(&f.at));
+    if let Some((t, tf)) = r.enum_name("shape_type", p) {
+        o.str("shape_type", t, Some(&tf.value_at));
+    }
+    let data: Vec<f32> =
+        r.all("data").filter_map(|d| super::read::number(d, "a convex shape", p)).map(|v| v as f32).collect();
+    o.put("data", numbers(&data, Some(&f.value_at)), Some(&f.value_at));
+    Some((o.done(), f))
 }
