@@ -290,23 +290,7 @@ fn builtin_model_programs_draw_a_tinted_lit_model() {
             ("main.collection", collection),
         ],
     );
-    let png = tmp.path().join("shot.png");
-    let dir = tmp.path().to_str().expect("utf-8");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "3",
-        "--size",
-        "360x360",
-        "--screenshot",
-        png.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = Image::load_png(&png).expect("screenshot written");
+    let img = shot_project(&tmp);
     let centre = img.pixel(180, 180).expect("inside");
     assert!(centre[0] > 240 && centre[1] < 10 && centre[2] < 10, "the cube's face, lit and tinted red: {centre:?}");
     // The cube is 200 display pixels (100 here) wide: 70 pixels out is background.
@@ -314,8 +298,33 @@ fn builtin_model_programs_draw_a_tinted_lit_model() {
     assert!(outside.iter().take(3).all(|&c| c < 10), "outside the cube: {outside:?}");
 }
 
+/// Runs a generated project 3 frames at 360x360 and returns its last frame; any logged error
+/// fails the test.
+fn shot_project(tmp: &TempDir) -> Image {
+    let png = tmp.path().join("shot.png");
+    let dir = tmp.path().to_str().expect("utf-8");
+    let shot = png.to_str().expect("utf-8");
+    let r =
+        sinew(&["run", dir, "--headless", "--no-watch", "--frames", "3", "--size", "360x360", "--screenshot", shot]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    Image::load_png(&png).expect("screenshot written")
+}
+
 /// A left click at frame 5 (Defold's `touch` and `mouse_button_left` both come from it).
 const CLICK: &str = "{\"frame\": 5, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": true, \"x\": 100, \"y\": 100}\n{\"frame\": 6, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": false, \"x\": 100, \"y\": 100}\n";
+
+/// An example's frame 4, and its frame 10 after a click at frame 5 ([`CLICK`]), at 360x360;
+/// any logged error fails the test.
+fn before_and_after_a_click(name: &str, tmp: &TempDir) -> (Image, Image) {
+    let replay = tmp.path().join("click.jsonl");
+    std::fs::write(&replay, CLICK).expect("replay");
+    let (r, before) = shot_with(name, "4", &["--size", "360x360"], tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (r, after) = shot_with(name, "10", &["--size", "360x360", "--replay", replay.to_str().expect("utf-8")], tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    (before, after)
+}
 
 /// Pixels of a text colour (the examples' dark blue, 0.2, 0.302, 0.702) in rows `y0..y1`.
 fn text_pixels(img: &Image, rows: std::ops::Range<u32>) -> usize {
@@ -330,13 +339,7 @@ fn text_pixels(img: &Image, rows: std::ops::Range<u32>) -> usize {
 #[test]
 fn gui_get_set_font_changes_the_font_on_click() {
     let tmp = TempDir::new("defold-get-set-font");
-    let replay = tmp.path().join("click.jsonl");
-    std::fs::write(&replay, CLICK).expect("replay");
-    let (r, before) = shot_with("gui_get_set_font", "4", &["--size", "360x360"], &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let (r, after) =
-        shot_with("gui_get_set_font", "10", &["--size", "360x360", "--replay", replay.to_str().expect("utf-8")], &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (before, after) = before_and_after_a_click("gui_get_set_font", &tmp);
     let (a, b) = (text_pixels(&before, 150..210), text_pixels(&after, 150..210));
     assert!(a > 20 && b > 4 * a, "text pixels before the click {a}, after {b}");
 }
@@ -348,17 +351,7 @@ fn gui_get_set_font_changes_the_font_on_click() {
 #[test]
 fn gui_get_set_texture_swaps_the_atlas_on_click() {
     let tmp = TempDir::new("defold-get-set-texture");
-    let replay = tmp.path().join("click.jsonl");
-    std::fs::write(&replay, CLICK).expect("replay");
-    let (r, before) = shot_with("gui_get_set_texture", "4", &["--size", "360x360"], &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let (r, after) = shot_with(
-        "gui_get_set_texture",
-        "10",
-        &["--size", "360x360", "--replay", replay.to_str().expect("utf-8")],
-        &tmp,
-    );
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (before, after) = before_and_after_a_click("gui_get_set_texture", &tmp);
     // The node is at (360, 360) of a 720x720 display: (180, 180) here; the ring is 35 to 51
     // pixels from its centre.
     let ring = after.pixel(223, 180).expect("inside");
@@ -404,23 +397,7 @@ fn a_cubemap_texture_reaches_a_sampler_cube() {
     for (f, rgba) in faces {
         Image::filled(4, 4, rgba).save_png(&tmp.path().join(format!("faces/{f}.png"))).expect("face png");
     }
-    let png = tmp.path().join("shot.png");
-    let dir = tmp.path().to_str().expect("utf-8");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "3",
-        "--size",
-        "360x360",
-        "--screenshot",
-        png.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = Image::load_png(&png).expect("screenshot written");
+    let img = shot_project(&tmp);
     assert_eq!(img.pixel(140, 180).map(|p| [p[0], p[1], p[2]]), Some([255, 0, 0]), "+X: the right face");
     assert_eq!(img.pixel(220, 180).map(|p| [p[0], p[1], p[2]]), Some([0, 0, 255]), "-Y: the bottom face");
 }
@@ -466,23 +443,7 @@ fn sprite_material_attributes_take_values_and_local_positions() {
             ("main.collection", collection.as_str()),
         ],
     );
-    let png = tmp.path().join("shot.png");
-    let dir = tmp.path().to_str().expect("utf-8");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "3",
-        "--size",
-        "360x360",
-        "--screenshot",
-        png.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = Image::load_png(&png).expect("screenshot written");
+    let img = shot_project(&tmp);
     let px = |x: u32, y: u32| {
         img.pixel(x, img.height - 1 - y).map(|p| [p[0] as i32, p[1] as i32, p[2] as i32]).expect("inside")
     };

@@ -82,6 +82,19 @@ pub struct GuiImage {
 impl GuiImage {
     /// Where frame `frame` of the atlas sits on the page, as `[u0, v0, u1, v1]` (v down from
     /// the page's top) and its size in pixels; the whole texture for an image or no frame.
+    /// A scene texture showing `atlas` (its page moves into the image; the frames stay).
+    pub fn of_atlas(name: &str, path: &str, mut atlas: Atlas) -> GuiImage {
+        let rgba = Arc::new(std::mem::take(&mut atlas.rgba));
+        GuiImage {
+            name: name.to_string(),
+            path: path.to_string(),
+            width: atlas.width,
+            height: atlas.height,
+            rgba,
+            atlas: Some(Arc::new(atlas)),
+        }
+    }
+
     pub fn frame_uv(&self, frame: Option<u32>) -> ([f32; 4], [f32; 2]) {
         let whole = ([0.0, 0.0, 1.0, 1.0], [self.width as f32, self.height as f32]);
         let Some(f) = frame.and_then(|k| self.atlas.as_ref()?.frames.get(k as usize)) else { return whole };
@@ -306,16 +319,7 @@ pub fn load_scene_font(res: &Resources, path: &str) -> Result<Font, LoadError> {
 /// (`go.set(gui, "textures", ...)`); an atlas's missing images are an error here.
 pub fn load_scene_image(res: &Resources, name: &str, path: &str) -> Result<GuiImage, LoadError> {
     if [".atlas", ".tilesource", ".tileset"].iter().any(|e| path.ends_with(e)) {
-        let mut atlas = crate::project::sprite::load_atlas(res, path)?;
-        let rgba = Arc::new(std::mem::take(&mut atlas.rgba));
-        return Ok(GuiImage {
-            name: name.to_string(),
-            path: path.to_string(),
-            width: atlas.width,
-            height: atlas.height,
-            rgba,
-            atlas: Some(Arc::new(atlas)),
-        });
+        return Ok(GuiImage::of_atlas(name, path, crate::project::sprite::load_atlas(res, path)?));
     }
     let bytes = res.read(path, None)?;
     let (width, height, rgba) =
@@ -585,7 +589,7 @@ impl Loader<'_> {
     }
 
     fn atlas(&mut self, file: &str, name: &str, path: &str, at: &Located<String>) -> Option<GuiImage> {
-        let (mut atlas, missing) = match crate::project::sprite::load_atlas_leaving_out_missing(self.res, path) {
+        let (atlas, missing) = match crate::project::sprite::load_atlas_leaving_out_missing(self.res, path) {
             Ok(x) => x,
             Err(e) => {
                 // At the atlas's own `path:line:column` when it has one, else where the scene
@@ -606,15 +610,7 @@ impl Loader<'_> {
             );
             self.missing.insert(path.to_string(), missing);
         }
-        let rgba = Arc::new(std::mem::take(&mut atlas.rgba));
-        Some(GuiImage {
-            name: name.to_string(),
-            path: path.to_string(),
-            width: atlas.width,
-            height: atlas.height,
-            rgba,
-            atlas: Some(Arc::new(atlas)),
-        })
+        Some(GuiImage::of_atlas(name, path, atlas))
     }
 
     /// Parents resolved (unknown ones and cycles reported), nodes ordered parents first.

@@ -283,6 +283,13 @@ fn instance(w: &mut World, inst: u32) -> Result<&mut GuiInstance, String> {
     w.gui.get_mut(inst).ok_or_else(|| "the gui component was deleted".to_string())
 }
 
+/// Gui `inst` and the slot of its live node `node`.
+fn instance_node(w: &mut World, inst: u32, node: u32) -> Result<(&mut GuiInstance, usize), String> {
+    let g = instance(w, inst)?;
+    let i = live(g, node)?;
+    Ok((g, i))
+}
+
 fn node_of(w: &mut World, inst: u32, node: u32) -> Result<&mut GuiNode, String> {
     let g = instance(w, inst)?;
     let i = g.resolve(node)?;
@@ -370,12 +377,8 @@ crate::export! {
     fn gui_resource_get(ctx: Ctx, inst: u32, which: i32, key: u64) -> u64 {
         let mut out = 0;
         world_status(ctx, |w| {
-            let g = match instance(w, inst) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let name = match resource_name(g, which, key) {
-                Ok(n) => n,
+            let (g, name) = match instance(w, inst).and_then(|g| resource_name(g, which, key).map(|n| (g, n))) {
+                Ok(x) => x,
                 Err(e) => return fail(e),
             };
             let file = if which == 0 { g.font_file(&name) } else { g.texture_file(&name) };
@@ -392,12 +395,8 @@ crate::export! {
     fn gui_resource_set(ctx: Ctx, inst: u32, which: i32, key: u64, value: u64) -> i32 {
         world_status(ctx, |w| {
             let Some(res) = w.factories.res.clone() else { return fail("no resources to load from".into()) };
-            let g = match instance(w, inst) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let name = match resource_name(g, which, key) {
-                Ok(n) => n,
+            let (g, name) = match instance(w, inst).and_then(|g| resource_name(g, which, key).map(|n| (g, n))) {
+                Ok(x) => x,
                 Err(e) => return fail(e),
             };
             let Some(text) = crate::base::hash::text_of(value) else {
@@ -669,12 +668,8 @@ crate::export! {
         };
         world_status(ctx, |w| {
             let (display, window) = w.gui.screen;
-            let g = match instance(w, inst) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let i = match live(g, node) {
-                Ok(i) => i,
+            let (g, i) = match instance_node(w, inst, node) {
+                Ok(x) => x,
                 Err(e) => return fail(e),
             };
             let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
@@ -900,12 +895,8 @@ crate::export! {
     /// (a getter writes `out`, a setter reads `value`).
     fn gui_flipbook(ctx: Ctx, inst: u32, node: u32, op: i32, value: f32, out: *mut f32) -> i32 {
         world_status(ctx, |w| {
-            let g = match instance(w, inst) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let i = match live(g, node) {
-                Ok(i) => i,
+            let (g, i) = match instance_node(w, inst, node) {
+                Ok(x) => x,
                 Err(e) => return fail(e),
             };
             let got = match op {
@@ -1068,12 +1059,8 @@ crate::export! {
     fn gui_set_parent(ctx: Ctx, inst: u32, node: u32, parent: i32, keep: i32) -> i32 {
         world_status(ctx, |w| {
             let (display, window) = w.gui.screen;
-            let g = match instance(w, inst) {
-                Ok(g) => g,
-                Err(e) => return fail(e),
-            };
-            let i = match live(g, node) {
-                Ok(i) => i,
+            let (g, i) = match instance_node(w, inst, node) {
+                Ok(x) => x,
                 Err(e) => return fail(e),
             };
             let p = if parent < 0 {
