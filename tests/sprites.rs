@@ -36,6 +36,23 @@ fn sprite(spec: &sinew::project::CollectionSpec, object: usize, c: usize) -> &Sp
     }
 }
 
+/// Runs the project `frames` frames headless at `size` (with `--fixed-dt` when given) and
+/// returns its last frame; any logged error fails the test.
+fn shot(p: &common::TempDir, size: &str, frames: &str, fixed_dt: Option<&str>) -> sinew::render::Image {
+    let shot = p.path().join("shot.png");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let file = shot.to_str().expect("utf-8");
+    let mut args =
+        vec!["run", dir, "--headless", "--size", size, "--frames", frames, "--no-watch", "--screenshot", file];
+    if let Some(dt) = fixed_dt {
+        args.extend(["--fixed-dt", dt]);
+    }
+    let r = common::sinew(&args);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    sinew::render::Image::load_png(&shot).expect("screenshot")
+}
+
 #[test]
 fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
     let collection = r#"{ "name": "main", "objects": [
@@ -180,25 +197,7 @@ fn sprites_match_the_golden_image() {
     for (path, bytes) in scene_images() {
         std::fs::write(p.path().join(path), bytes).expect("image");
     }
-    let shot = p.path().join("shot.png");
-    let dir = p.path().to_str().expect("utf-8 path");
-    let r = common::sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--size",
-        "160x120",
-        "--frames",
-        "5",
-        "--fixed-dt",
-        "0.25",
-        "--no-watch",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let img = shot(&p, "160x120", "5", Some("0.25"));
     if let Err(e) = common::golden::check_golden("sprites", &img) {
         panic!("{e}");
     }
@@ -278,23 +277,7 @@ fn custom_material_and_slice9_match_the_golden_image() {
     for (path, bytes) in [("main/grad.png", grad), ("main/frame.png", frame_png())] {
         std::fs::write(p.path().join(path), bytes).expect("image");
     }
-    let shot = p.path().join("shot.png");
-    let dir = p.path().to_str().expect("utf-8 path");
-    let r = common::sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--size",
-        "64x48",
-        "--frames",
-        "2",
-        "--no-watch",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let img = shot(&p, "64x48", "2", None);
     if let Err(e) = common::golden::check_golden("sprite_material_slice9", &img) {
         panic!("{e}");
     }
@@ -328,24 +311,7 @@ fn custom_material_and_slice9_match_the_golden_image() {
 fn a_time_constant_follows_the_game_clock() {
     let p = common::committed("render_sprite_time");
     std::fs::write(p.path().join("main/white.png"), png8(|_, _| [255, 255, 255, 255])).expect("image");
-    let shot = p.path().join("shot.png");
-    let r = common::sinew(&[
-        "run",
-        p.path().to_str().expect("utf-8 path"),
-        "--headless",
-        "--size",
-        "16x16",
-        "--frames",
-        "60",
-        "--fixed-dt",
-        "0.0166667",
-        "--no-watch",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
-    assert_eq!(r.status, 0, "{}", r.show());
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+    let img = shot(&p, "16x16", "60", Some("0.0166667"));
     let c = img.pixel(8, 8).expect("pixel");
     assert!((i32::from(c[0]) - 64).abs() <= 1, "red = seconds / 4 after 1 s: {c:?}");
     assert!((i32::from(c[1]) - 42).abs() <= 1, "green = dt x 10: {c:?}");

@@ -192,8 +192,6 @@ impl Gfx {
         }
     }
 
-    /// Windowed: copies the frame buffer to the window (scaled to its drawable size) and
-    /// swaps. Headless: flushes.
     /// Makes each headless frame wait until it is drawn, for `--stats`. llvmpipe draws
     /// asynchronously: a headless frame that only flushes returns before its pixels are done,
     /// and the drawing shows up later wherever something waits for it (a texture changed in
@@ -204,6 +202,8 @@ impl Gfx {
         self.finish = on;
     }
 
+    /// Windowed: copies the frame buffer to the window (scaled to its drawable size) and
+    /// swaps. Headless: flushes, or with `finish_frames` waits for the frame.
     pub fn end_frame(&mut self) {
         let gl = &self.gl;
         if self.headless {

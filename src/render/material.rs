@@ -43,11 +43,11 @@ pub struct Material {
     pub(crate) defaults: Vec<[f32; 4]>,
     /// Sampler object per program sampler slot; `None` leaves the texture's own settings.
     pub(crate) sampler_objects: Vec<Option<glow::Sampler>>,
-    /// Value attributes the program declares: (name hash, name, default). A sprite feeds each
-    /// as one value for all its vertices, its own when a script set one.
-    pub(crate) attributes: Vec<(crate::base::hash::Hash, String, [f32; 4])>,
-    /// Attributes the program declares that take the vertex's local position.
-    pub(crate) local_position: Vec<String>,
+    /// Value attributes the program declares: (name hash, location, default). A sprite feeds
+    /// each as one value for all its vertices, its own when a script set one.
+    pub(crate) attributes: Vec<(crate::base::hash::Hash, u32, [f32; 4])>,
+    /// Locations of the attributes the program declares that take the vertex's local position.
+    pub(crate) local_position: Vec<u32>,
 }
 
 impl Material {
@@ -113,24 +113,22 @@ impl Material {
             };
             sampler_objects.push(object);
         }
-        let declared = |name: &str| {
+        // Looked up once here, not per draw.
+        let location = |name: &str| {
             // SAFETY: the program was linked on this context just above.
-            unsafe { gl.get_attrib_location(program.program, name) }.is_some()
+            unsafe { gl.get_attrib_location(program.program, name) }
         };
         let attributes = desc
             .attributes
             .iter()
             .flat_map(|m| &m.0)
-            .filter(|(name, _)| declared(name))
-            .map(|(name, v)| (crate::base::hash::hash_remembered(name), name.clone(), *v))
+            .filter_map(|(name, v)| Some((crate::base::hash::hash_remembered(name), location(name)?, *v)))
             .collect();
         let local_position = desc
             .semantic_attributes
             .iter()
-            .filter(|(name, kind)| {
-                *kind == crate::project::material::SemanticAttribute::LocalPosition && declared(name)
-            })
-            .map(|(name, _)| name.clone())
+            .filter(|(_, kind)| *kind == crate::project::material::SemanticAttribute::LocalPosition)
+            .filter_map(|(name, _)| location(name))
             .collect();
         Ok(Material { resource: resource.to_string(), program, defaults, sampler_objects, attributes, local_position })
     }

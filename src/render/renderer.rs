@@ -335,12 +335,12 @@ impl ModelRenderer {
         &self.errors
     }
 
-    /// Draws `list` into the bound frame buffer (depth-tested; `Gfx::begin_frame` clears it).
     /// The last submitted frame's camera, time and lights (the sprite pass draws with them).
     pub(crate) fn frame(&self) -> &FrameValues {
         &self.values
     }
 
+    /// Draws `list` into the bound frame buffer (depth-tested; `Gfx::begin_frame` clears it).
     pub fn submit(&mut self, gl: &glow::Context, list: &DrawList) -> SubmitStats {
         self.frame = self.frame.wrapping_add(1);
         let mut stats = SubmitStats::default();

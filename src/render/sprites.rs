@@ -39,10 +39,10 @@ pub struct SpriteRenderer {
     ubo: glow::Buffer,
     block_bytes: Vec<u8>,
     overrides: Vec<(Hash, [f32; 4])>,
-    /// Each vertex's position in its sprite's own pixels (2 floats, in drawing order), made
+    /// Each vertex's position in its sprite's own pixels (2 floats, in drawing order) as bytes, made
     /// and uploaded only in frames where a custom material reads it.
     local_vbo: glow::Buffer,
-    locals: Vec<f32>,
+    local_bytes: Vec<u8>,
 }
 
 /// Sort key of the order quads are drawn in, and the runs that make one draw call.
@@ -118,7 +118,7 @@ impl SpriteRenderer {
             block_bytes: Vec::new(),
             overrides: Vec::new(),
             local_vbo,
-            locals: Vec::new(),
+            local_bytes: Vec::new(),
         })
     }
 
@@ -205,19 +205,18 @@ impl SpriteRenderer {
         let wants_local =
             |q: &SpriteQuad| q.material_index.and_then(material).is_some_and(|m| !m.local_position.is_empty());
         if quads.iter().any(wants_local) {
-            self.locals.clear();
+            self.local_bytes.clear();
             for &(_, i) in &order {
                 let [x0, y0, x1, y1] = quads[i as usize].local;
                 let corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
                 for k in [0, 1, 2, 0, 2, 3] {
-                    self.locals.extend_from_slice(&corners[k]);
+                    self.local_bytes.extend(corners[k].iter().flat_map(|f| f.to_ne_bytes()));
                 }
             }
-            let bytes: Vec<u8> = self.locals.iter().flat_map(|f| f.to_ne_bytes()).collect();
             // SAFETY: the buffer belongs to this context.
             unsafe {
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
-                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &bytes, glow::STREAM_DRAW);
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.local_bytes, glow::STREAM_DRAW);
             }
         }
         let mut calls = 0;
@@ -372,20 +371,16 @@ impl SpriteRenderer {
             }
             // The material's value attributes: the sprite's own value (set like a constant),
             // else the material's default, for every vertex of the run.
-            for (hash, name, default) in &material.attributes {
-                if let Some(loc) = gl.get_attrib_location(p.program, name) {
-                    let v = self.overrides.iter().rev().find(|(h, _)| h == hash).map_or(*default, |(_, v)| *v);
-                    gl.disable_vertex_attrib_array(loc);
-                    gl.vertex_attrib_4_f32(loc, v[0], v[1], v[2], v[3]);
-                }
+            for &(hash, loc, default) in &material.attributes {
+                let v = self.overrides.iter().rev().find(|(h, _)| *h == hash).map_or(default, |(_, v)| *v);
+                gl.disable_vertex_attrib_array(loc);
+                gl.vertex_attrib_4_f32(loc, v[0], v[1], v[2], v[3]);
             }
             if !material.local_position.is_empty() {
                 gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
-                for name in &material.local_position {
-                    if let Some(loc) = gl.get_attrib_location(p.program, name) {
-                        gl.enable_vertex_attrib_array(loc);
-                        gl.vertex_attrib_pointer_f32(loc, 2, glow::FLOAT, false, 8, 0);
-                    }
+                for &loc in &material.local_position {
+                    gl.enable_vertex_attrib_array(loc);
+                    gl.vertex_attrib_pointer_f32(loc, 2, glow::FLOAT, false, 8, 0);
                 }
             }
             gl.draw_arrays(glow::TRIANGLES, first, count);

@@ -391,8 +391,10 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {
-        use super::api::gui::{choice, flag, flipbook_op, name, which};
+        use super::api::gui::{choice, flag, flipbook_op, name, resource_list, which};
         let gui = [
+            ("GUI_FONTS", resource_list::FONTS),
+            ("GUI_TEXTURES", resource_list::TEXTURES),
             ("GUI_POSITION", which::POSITION),
             ("GUI_EULER", which::EULER),
             ("GUI_SCALE", which::SCALE),

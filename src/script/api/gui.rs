@@ -32,6 +32,13 @@ pub const MAX_NEW_NODES: usize = 16384;
 /// The `which` of `gui_get`/`gui_set`: declared where the game reads node values by it.
 pub use crate::game::gui::which;
 
+/// `gui_resource_get`/`gui_resource_set`'s list: a gui's `fonts` or `textures` (Lua gets them
+/// as `K.GUI_FONTS`, `K.GUI_TEXTURES`).
+pub mod resource_list {
+    pub const FONTS: i32 = 0;
+    pub const TEXTURES: i32 = 1;
+}
+
 /// The `which` of `gui_get_flag`/`gui_set_flag`.
 pub mod flag {
     pub const ENABLED: i32 = 0;
@@ -354,17 +361,15 @@ fn font_of<'a>(g: &'a GuiInstance, n: &GuiNode, fallback: &'a Font) -> &'a Font 
 
 /// The scene entry `key` (a hash of its name) of gui `inst`'s fonts (`which` 0) or textures (1).
 fn resource_name(g: &GuiInstance, which: i32, key: u64) -> Result<String, String> {
-    let names: Vec<&str> = match which {
-        0 => g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect(),
-        1 => g.scene.images.iter().map(|i| i.name.as_str()).collect(),
+    let (names, kind): (Vec<&str>, _) = match which {
+        resource_list::FONTS => (g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect(), "font"),
+        resource_list::TEXTURES => (g.scene.images.iter().map(|i| i.name.as_str()).collect(), "texture"),
         _ => return Err(format!("no gui resource list {which}")),
     };
-    let list = if which == 0 { "fonts" } else { "textures" };
     match names.iter().find(|n| crate::base::hash::hash_str(n) == key) {
         Some(n) => Ok(n.to_string()),
         None => Err(format!(
-            "the gui has no {} '{}' (it has {})",
-            &list[..list.len() - 1],
+            "the gui has no {kind} '{}' (it has {})",
             crate::base::hash::name_of(key),
             if names.is_empty() { "none".to_string() } else { names.join(", ") }
         )),
@@ -381,7 +386,7 @@ crate::export! {
                 Ok(x) => x,
                 Err(e) => return fail(e),
             };
-            let file = if which == 0 { g.font_file(&name) } else { g.texture_file(&name) };
+            let file = if which == resource_list::FONTS { g.font_file(&name) } else { g.texture_file(&name) };
             out = crate::base::hash::hash_remembered(file.unwrap_or(""));
             OK
         });
@@ -404,7 +409,7 @@ crate::export! {
             };
             let built = [".fontc", ".atlasc", ".tilesourcec", ".ttfc"];
             let path = if built.iter().any(|e| text.ends_with(e)) { &text[..text.len() - 1] } else { text.as_str() };
-            let done = if which == 0 {
+            let done = if which == resource_list::FONTS {
                 crate::project::gui::load_scene_font(&res, path).map_err(|e| e.to_string()).and_then(|f| g.set_font(&name, f, path))
             } else {
                 crate::project::gui::load_scene_image(&res, &name, path).map_err(|e| e.to_string()).and_then(|i| g.set_texture(&name, i))

@@ -88,7 +88,13 @@ crate::export! {
 
     /// The component's type as a [`kind`] number (`kind::NONE` when there is none).
     fn component_kind(ctx: Ctx, slot: u32, comp: u64) -> i32 {
-        with_world(ctx, |w| match w.scene.component(slot, comp).map(|c| c.kind) {
+        // A gui component's script is registered under the gui's id too: the id names the gui.
+        let kind_of = |w: &World| {
+            let comps = w.scene.components.get(slot as usize).map(|c| c.as_slice()).unwrap_or(&[]);
+            let gui = comps.iter().find(|c| c.id == comp && matches!(c.kind, ComponentRef::Gui(_)));
+            gui.or_else(|| comps.iter().find(|c| c.id == comp)).map(|c| c.kind)
+        };
+        with_world(ctx, |w| match kind_of(w) {
             None => kind::NONE,
             Some(ComponentRef::Script(_)) => kind::SCRIPT,
             Some(ComponentRef::Model(_)) => kind::MODEL,

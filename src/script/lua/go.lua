@@ -344,10 +344,7 @@ local url_text = S.url_text
 -- them through S.component_props, which picks the component's type at each call.
 S.component_kinds = {}
 local function kind_props(slot, comp)
-  local kind = F.component_kind(ctx, slot, comp)
-  -- A gui component's script is registered under the gui's id too: the gui's own properties.
-  if kind == S.K.COMPONENT_SCRIPT and F.gui_instance(ctx, slot, comp) >= 0 then kind = S.K.COMPONENT_GUI end
-  return S.component_kinds[kind]
+  return S.component_kinds[F.component_kind(ctx, slot, comp)]
 end
 local function no_property(where_text, name)
   fail(string.format("'%s' does not have any property called '%s'", where_text, name))

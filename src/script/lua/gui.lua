@@ -336,14 +336,14 @@ end
 -- go.get / go.set of a gui component's `fonts` and `textures` by `{ key = name }` (Defold's
 -- resource properties of a gui): the hash of the file, and a font or atlas to use instead.
 -- `materials` is Defold's too; Sinew's guis draw with their one built-in program.
-local RESOURCES = { fonts = 0, textures = 1, materials = -1 }
+local RESOURCES = { fonts = K.GUI_FONTS, textures = K.GUI_TEXTURES, materials = false }
 local gui_props = {}
 S.component_kinds[K.COMPONENT_GUI] = gui_props
-function gui_props.kind(slot, comp, name) return RESOURCES[name] and "hash" or nil end
+function gui_props.kind(slot, comp, name) return RESOURCES[name] ~= nil and "hash" or nil end
 local function gui_resource(slot, comp, name, where_text, options)
   local which = RESOURCES[name]
   if which == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
-  if which < 0 then fail(string.format("the gui property '%s' is not supported by Sinew (a gui draws with its built-in material)", name)) end
+  if which == false then fail(string.format("the gui property '%s' is not supported by Sinew (a gui draws with its built-in material)", name)) end
   local key = type(options) == "table" and options.key or nil
   if key == nil then fail(string.format("the property '%s' of '%s' needs a key: { key = name }", name, where_text)) end
   local inst = F.gui_instance(ctx, slot, comp)
