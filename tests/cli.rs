@@ -51,6 +51,21 @@ fn lua_api_msg() {
     );
 }
 
+/// Messages are delivered to scripts in runs, one call into Lua for many: the queue's order
+/// holds, across scripts and around the engine's own handling of a message, and an error in one
+/// on_message is reported with its place and loses none of the messages after it.
+#[test]
+fn messages_keep_their_order_in_runs_and_after_errors() {
+    let p = committed("api_msg_order");
+    let r = run_project(p.path(), 4, &[]);
+    assert_lua_passed(&r, "api_msg_order");
+    for (script, line) in [("order_test.script", 30), ("record.script", 3)] {
+        let at = format!("/main/{script}:{line}:");
+        assert!(r.stderr.contains(&at), "the error names {at}\n{}", r.show());
+    }
+    assert_eq!(r.stderr.matches("boom in").count(), 2, "each error reported once\n{}", r.show());
+}
+
 #[test]
 fn frame_order_follows_the_spec() {
     let s = r##"

@@ -41,18 +41,33 @@ fn ids() -> &'static BuiltinIds {
 }
 
 /// Delivers queued messages, including those posted while delivering, up to [`MAX_PASSES`].
+///
+/// Scripts' `on_message` calls go to the runtime in runs, one call for many (a physics step
+/// posts thousands). The order is the queue's: before the engine acts on a message itself
+/// ([`engine_acts_on`]), the run so far is delivered.
 pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
+    let mut run: Vec<(u32, u32)> = Vec::new();
     for _ in 0..MAX_PASSES {
         let batch: Vec<Message> = {
             let mut w = world.borrow_mut();
             if w.messages.is_empty() {
                 return;
             }
-            std::iter::from_fn(|| w.messages.pop()).collect()
+            w.messages.take_all()
         };
-        for m in &batch {
-            deliver_one(world, hooks, m);
+        for (at, m) in batch.iter().enumerate() {
+            let slot = world.borrow().find_url(m.receiver.socket, m.receiver.path);
+            if !run.is_empty() && engine_acts_on(&world.borrow(), m, slot) {
+                hooks.deliver(&batch, &run);
+                run.clear();
+            }
+            route(&mut world.borrow_mut(), m, slot, at as u32, &mut run);
         }
+        if !run.is_empty() {
+            hooks.deliver(&batch, &run);
+            run.clear();
+        }
+        world.borrow_mut().messages.give_back(batch);
         if world.borrow().proxies.has_pending() {
             super::proxy::process(world, hooks);
         }
@@ -63,64 +78,95 @@ pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     }
 }
 
-fn deliver_one(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, m: &Message) {
-    let targets: Vec<u32> = {
-        let mut w = world.borrow_mut();
-        // Defold's render script and system sockets are answered by the runtime itself.
-        if super::render_requests::is_render_socket(m.receiver.socket) {
-            return w.render.render_message(m);
-        }
-        if super::render_requests::is_system_socket(m.receiver.socket) {
-            return w.render.system_message(m);
-        }
-        let Some(slot) = w.find_url(m.receiver.socket, m.receiver.path) else {
-            log::error!(
-                "Instance '{}' could not be found when dispatching message '{}' sent from {}",
-                name_of(m.receiver.path),
-                name_of(m.id),
-                url::format(&m.sender)
-            );
-            return;
-        };
-        // Handled by the runtime for the whole object (input.md section 2), never seen by on_message.
-        if m.id == ids().acquire_focus {
-            w.input.focus.acquire(slot);
-            return;
-        }
-        if m.id == ids().release_focus {
-            w.input.focus.release(slot);
-            return;
-        }
-        if m.receiver.fragment == 0 {
-            builtin_object_message(&mut w, slot, m);
-        }
-        let comps = &w.scene.components[slot as usize];
-        let matching: Vec<_> =
-            comps.iter().filter(|c| m.receiver.fragment == 0 || c.id == m.receiver.fragment).collect();
-        if matching.is_empty() && m.receiver.fragment != 0 {
-            log::error!(
-                "Component '{}#{}' could not be found when dispatching message '{}' sent from {}",
-                name_of(m.receiver.path),
-                name_of(m.receiver.fragment),
-                name_of(m.id),
-                url::format(&m.sender)
-            );
-        }
-        let scripts = matching
-            .iter()
-            .filter_map(|c| match c.kind {
-                ComponentRef::Script(i) => Some(i),
-                _ => None,
-            })
-            .collect();
-        let kinds: Vec<ComponentRef> = matching.iter().map(|c| c.kind).collect();
-        for kind in kinds {
-            builtin_component_message(&mut w, kind, m);
-        }
-        scripts
+/// Whether routing `m` (to object `slot`) does more than find its scripts: the engine acts on
+/// it (or reports it undeliverable), so scripts must have had the messages before it first.
+fn engine_acts_on(w: &World, m: &Message, slot: Option<u32>) -> bool {
+    let ids = ids();
+    let socket = m.receiver.socket;
+    if super::render_requests::is_render_socket(socket) || super::render_requests::is_system_socket(socket) {
+        return true;
+    }
+    if m.id == ids.acquire_focus || m.id == ids.release_focus || (m.receiver.fragment == 0 && m.id == ids.set_parent) {
+        return true;
+    }
+    let Some(slot) = slot else { return true };
+    let mut matching = w.scene.components[slot as usize]
+        .iter()
+        .filter(|c| m.receiver.fragment == 0 || c.id == m.receiver.fragment)
+        .peekable();
+    // Not found: its error is logged in order with what scripts print.
+    matching.peek().is_none() || matching.any(|c| component_acts(c.kind, m.id))
+}
+
+/// Whether [`builtin_component_message`] changes anything a script can see for message `id` at
+/// a component of `kind`.
+fn component_acts(kind: ComponentRef, id: u64) -> bool {
+    let ids = ids();
+    if id == ids.enable || id == ids.disable {
+        return !matches!(kind, ComponentRef::Script(_));
+    }
+    match kind {
+        ComponentRef::Model(_) => id == ids.play || id == ids.cancel || id == ids.layer_weight,
+        ComponentRef::Sound(_) => super::sound::is_message(id),
+        ComponentRef::CollisionObject(_) => super::physics::is_message(id),
+        ComponentRef::Sprite(_) => super::sprites::is_message(id),
+        ComponentRef::Camera(_) => id == ids.acquire_camera || id == ids.release_camera,
+        ComponentRef::Label(_) => id == ids.set_text,
+        // A proxy's messages are only recorded here and acted on after the pass.
+        _ => false,
+    }
+}
+
+/// Acts on `m` where the engine does, and adds `(instance, at)` to `run` for each script of
+/// object `slot` (`find_url` of its receiver) that receives it.
+fn route(w: &mut World, m: &Message, slot: Option<u32>, at: u32, run: &mut Vec<(u32, u32)>) {
+    // Defold's render script and system sockets are answered by the runtime itself.
+    if super::render_requests::is_render_socket(m.receiver.socket) {
+        return w.render.render_message(m);
+    }
+    if super::render_requests::is_system_socket(m.receiver.socket) {
+        return w.render.system_message(m);
+    }
+    let Some(slot) = slot else {
+        log::error!(
+            "Instance '{}' could not be found when dispatching message '{}' sent from {}",
+            name_of(m.receiver.path),
+            name_of(m.id),
+            url::format(&m.sender)
+        );
+        return;
     };
-    for i in targets {
-        hooks.deliver(i, m);
+    // Handled by the runtime for the whole object (input.md section 2), never seen by on_message.
+    if m.id == ids().acquire_focus {
+        return w.input.focus.acquire(slot);
+    }
+    if m.id == ids().release_focus {
+        return w.input.focus.release(slot);
+    }
+    if m.receiver.fragment == 0 {
+        builtin_object_message(w, slot, m);
+    }
+    let mut found = false;
+    // By index: the engine's handlers take the whole world (none adds or removes components).
+    for k in 0.. {
+        let Some(&c) = w.scene.components.get(slot as usize).and_then(|cs| cs.get(k)) else { break };
+        if m.receiver.fragment != 0 && c.id != m.receiver.fragment {
+            continue;
+        }
+        found = true;
+        match c.kind {
+            ComponentRef::Script(i) => run.push((i, at)),
+            kind => builtin_component_message(w, kind, m),
+        }
+    }
+    if !found && m.receiver.fragment != 0 {
+        log::error!(
+            "Component '{}#{}' could not be found when dispatching message '{}' sent from {}",
+            name_of(m.receiver.path),
+            name_of(m.receiver.fragment),
+            name_of(m.id),
+            url::format(&m.sender)
+        );
     }
 }
 

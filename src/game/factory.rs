@@ -200,14 +200,14 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                         *next_script += 1;
                         made.scripts.push(i);
                         let id = crate::base::hash::hash_remembered(&c.id);
-                        w.scene.components[slot as usize].push(Component { id, kind: ComponentRef::Script(i) });
+                        w.scene.add_component(slot, Component { id, kind: ComponentRef::Script(i) });
                     }
                     ComponentRef::Gui(w.gui.create(slot, &c.id, g))
                 }
                 ComponentKind::CollectionProxy(p) => ComponentRef::CollectionProxy(w.proxies.add(slot, &c.id, p)),
             };
             let id = crate::base::hash::hash_remembered(&c.id);
-            w.scene.components[slot as usize].push(Component { id, kind });
+            w.scene.add_component(slot, Component { id, kind });
         }
     }
     // Read at once (`go.get_world_position`), and a full transform pass per spawn would cost

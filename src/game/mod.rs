@@ -32,8 +32,9 @@ pub trait ScriptHooks {
     /// Runs the timers (`timer.delay`) that are due; after `update`, as Defold's script
     /// component runs its timers in the update phase.
     fn timers(&mut self, _dt: f32) {}
-    /// Calls `on_message` of one script instance.
-    fn deliver(&mut self, instance: u32, msg: &crate::scene::Message);
+    /// Calls `on_message` of script instance `i` with `batch[k]` for each `(i, k)` of `run`, in
+    /// order: one call into the runtime for a whole run.
+    fn deliver(&mut self, batch: &[crate::scene::Message], run: &[(u32, u32)]);
     /// Calls `final` and forgets the instance.
     fn destroy(&mut self, instance: u32);
     /// Before the tween update: copies into the tween world the script-property values that

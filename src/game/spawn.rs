@@ -209,7 +209,7 @@ pub fn spawn_collection(
                             Ok(i) => {
                                 let id = hash_remembered(&c.id);
                                 let kind = ComponentRef::Script(i);
-                                world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
+                                world.borrow_mut().scene.add_component(slot, Component { id, kind });
                             }
                             Err(mut e) => problems.append(&mut e),
                         }
@@ -218,7 +218,7 @@ pub fn spawn_collection(
                 }
             };
             let id = hash_remembered(&c.id);
-            world.borrow_mut().scene.components[slot as usize].push(Component { id, kind });
+            world.borrow_mut().scene.add_component(slot, Component { id, kind });
         }
     }
     world.borrow_mut().scene.update_world_transforms();

@@ -28,6 +28,10 @@ pub mod tag {
     /// One of [`super::KEYS`] by its index (one byte): the engine's own field names cost no
     /// string to make or to intern on either side.
     pub const KEY: u8 = 12;
+    /// A table with the keys of one of [`super::RECORDS`], by its index (one byte), then its
+    /// values in that order: the receiver makes it from a template, with no keys to read or to
+    /// insert one by one (physics sends thousands a step).
+    pub const RECORD: u8 = 13;
 }
 
 /// Declares [`Key`] and [`KEYS`] from one list, so a key's index and its text cannot drift.
@@ -60,6 +64,27 @@ message_keys! {
     Mass => "mass",
     OtherMass => "other_mass",
     Enter => "enter",
+}
+
+/// Declares [`Record`] and [`RECORDS`] from one list, as [`Key`] and [`KEYS`] are.
+macro_rules! message_records {
+    ($($record:ident => [$($key:ident),* $(,)?]),* $(,)?) => {
+        /// The field lists of the engine's own messages, each sent as [`tag::RECORD`].
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        #[repr(u8)]
+        pub enum Record { $($record),* }
+        /// The keys of each [`Record`], in order: Lua's decoder gets these lists from Rust.
+        pub const RECORDS: &[&[Key]] = &[$(&[$(Key::$key),*]),*];
+    };
+}
+
+message_records! {
+    Collision => [OtherId, OtherPosition, OtherGroup, OwnGroup, Group],
+    ContactPoint => [
+        Position, Normal, RelativeVelocity, Distance, AppliedImpulse, Life, Mass, OtherMass, OtherId,
+        OtherPosition, Group, OtherGroup, OwnGroup,
+    ],
+    Trigger => [OtherId, Enter, OtherGroup, OwnGroup, Group],
 }
 
 /// A decoded message value.
@@ -160,6 +185,56 @@ pub fn encode(v: &MsgValue, out: &mut Vec<u8>) {
     }
 }
 
+/// Writes one of the engine's own messages straight into its bytes, with no [`MsgValue`] tree to
+/// build and drop: physics posts thousands a step. Each field is named where it is written and
+/// must come in its [`Record`]'s order (checked in debug builds); only the values are sent.
+pub struct Fields<'a> {
+    out: &'a mut Vec<u8>,
+    /// The record's keys not written yet.
+    left: &'static [Key],
+}
+
+impl<'a> Fields<'a> {
+    /// Starts a message of `record`'s fields at the end of `out`.
+    pub fn record(out: &'a mut Vec<u8>, record: Record) -> Fields<'a> {
+        out.extend_from_slice(&[tag::RECORD, record as u8]);
+        Fields { out, left: RECORDS[record as usize] }
+    }
+    fn key(&mut self, k: Key) -> &mut Vec<u8> {
+        debug_assert_eq!(self.left.first(), Some(&k), "a field out of its record's order");
+        self.left = self.left.get(1..).unwrap_or_default();
+        self.out
+    }
+    pub fn vector3(&mut self, k: Key, v: [f32; 3]) -> &mut Self {
+        let out = self.key(k);
+        out.push(tag::VECTOR3);
+        put_f32s(out, &v);
+        self
+    }
+    pub fn number(&mut self, k: Key, v: f64) -> &mut Self {
+        let out = self.key(k);
+        out.push(tag::NUMBER);
+        out.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn hash(&mut self, k: Key, v: Hash) -> &mut Self {
+        let out = self.key(k);
+        out.push(tag::HASH);
+        out.extend_from_slice(&v.to_le_bytes());
+        self
+    }
+    pub fn bool(&mut self, k: Key, v: bool) -> &mut Self {
+        self.key(k).push(if v { tag::TRUE } else { tag::FALSE });
+        self
+    }
+}
+
+impl Drop for Fields<'_> {
+    fn drop(&mut self) {
+        debug_assert!(self.left.is_empty(), "fields of the record left unwritten: {:?}", self.left);
+    }
+}
+
 struct Reader<'a> {
     data: &'a [u8],
     pos: usize,
@@ -211,6 +286,15 @@ impl Reader<'_> {
             tag::KEY => {
                 let i = self.take(1)?[0] as usize;
                 MsgValue::String(KEYS.get(i).ok_or_else(|| format!("unknown message key {i}"))?.to_string())
+            }
+            tag::RECORD => {
+                let i = self.take(1)?[0] as usize;
+                let keys = RECORDS.get(i).ok_or_else(|| format!("unknown message record {i}"))?;
+                let mut t = Vec::with_capacity(keys.len());
+                for &k in keys.iter() {
+                    t.push((MsgValue::String(KEYS[k as usize].to_string()), self.value(depth + 1)?));
+                }
+                MsgValue::Table(t)
             }
             tag::TABLE => {
                 let n = self.u32()? as usize;
@@ -270,6 +354,7 @@ pub struct MessageQueue {
     queue: VecDeque<Message>,
     posted_this_frame: usize,
     refused_this_frame: bool,
+    spare: Vec<Message>,
 }
 
 impl MessageQueue {
@@ -288,6 +373,21 @@ impl MessageQueue {
     pub fn new_frame(&mut self) {
         self.posted_this_frame = 0;
         self.refused_this_frame = false;
+    }
+    /// Every queued message, in order, in a vector that [`MessageQueue::give_back`] returns so the
+    /// next frame's batch reuses its room (a physics step's batch is ~1 MB, which the allocator
+    /// would otherwise map and fault in again each frame).
+    pub fn take_all(&mut self) -> Vec<Message> {
+        let mut batch = std::mem::take(&mut self.spare);
+        batch.extend(self.queue.drain(..));
+        batch
+    }
+    /// Takes back a batch from [`MessageQueue::take_all`], emptied.
+    pub fn give_back(&mut self, mut batch: Vec<Message>) {
+        batch.clear();
+        if batch.capacity() > self.spare.capacity() {
+            self.spare = batch;
+        }
     }
     pub fn pop(&mut self) -> Option<Message> {
         self.queue.pop_front()
@@ -326,6 +426,43 @@ mod tests {
         }
         assert!(decode(&deep).is_err());
         assert_eq!(decode(&[]).unwrap(), MsgValue::Table(vec![]));
+    }
+
+    #[test]
+    fn records_decode_as_the_tables_of_their_keys() {
+        let mut got = vec![];
+        Fields::record(&mut got, Record::Trigger)
+            .hash(Key::OtherId, 0xdead_beef_0123_4567)
+            .bool(Key::Enter, true)
+            .hash(Key::OtherGroup, 1)
+            .hash(Key::OwnGroup, 2)
+            .hash(Key::Group, 3);
+        let key = |k: &str| MsgValue::String(k.into());
+        let want = MsgValue::Table(vec![
+            (key("other_id"), MsgValue::Hash(0xdead_beef_0123_4567)),
+            (key("enter"), MsgValue::Bool(true)),
+            (key("other_group"), MsgValue::Hash(1)),
+            (key("own_group"), MsgValue::Hash(2)),
+            (key("group"), MsgValue::Hash(3)),
+        ]);
+        assert_eq!(decode(&got), Ok(want));
+        for cut in 1..got.len() {
+            assert!(decode(&got[..cut]).is_err(), "truncated at {cut}");
+        }
+        assert_eq!(
+            decode(&[tag::RECORD, RECORDS.len() as u8]),
+            Err(format!("unknown message record {}", RECORDS.len()))
+        );
+        let mut contact = vec![];
+        let mut f = Fields::record(&mut contact, Record::ContactPoint);
+        f.vector3(Key::Position, [1.0, -2.0, 3.5]).vector3(Key::Normal, [0.0, 1.0, 0.0]);
+        f.vector3(Key::RelativeVelocity, [0.0; 3]).number(Key::Distance, 0.25).number(Key::AppliedImpulse, 2.0);
+        f.number(Key::Life, 0.0).number(Key::Mass, 1.0).number(Key::OtherMass, 0.0).hash(Key::OtherId, 9);
+        f.vector3(Key::OtherPosition, [0.0; 3]).hash(Key::Group, 1).hash(Key::OtherGroup, 1).hash(Key::OwnGroup, 2);
+        drop(f);
+        let d = decode(&contact).expect("a contact point");
+        assert_eq!(d.get("position"), Some(&MsgValue::Vector3([1.0, -2.0, 3.5])));
+        assert_eq!(d.get("own_group"), Some(&MsgValue::Hash(2)));
     }
 
     #[test]

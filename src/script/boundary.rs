@@ -234,7 +234,7 @@ c_struct!(c_vector4: V4 as "sinew_vector4" { x: f32 = x, y: f32 = y, z: f32 = z,
 c_struct!(c_quat: Q4 as "sinew_quat" { x: f32 = x, y: f32 = y, z: f32 = z, w: f32 = w });
 c_struct!(c_envelope: super::Envelope as "sinew_envelope" {
     id: u64 = id, sender: crate::scene::Url = sender, receiver: crate::scene::Url = receiver,
-    data: *const u8 = data, len: usize = len,
+    data: *const u8 = data, len: usize = len, instance: u32 = instance,
 });
 c_struct!(c_anim_req: super::api::animate::AnimRequest as "sinew_anim_req" {
     component: u64 = component, property: u64 = property, elems: [u64; 4] = elems, to: [f32; 4] = to,
@@ -388,6 +388,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("MSG_MATRIX4", tag::MATRIX4),
         ("MSG_TABLE", tag::TABLE),
         ("MSG_KEY", tag::KEY),
+        ("MSG_RECORD", tag::RECORD),
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {

@@ -51,7 +51,8 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
 /// keep Lua's own `type`, which `types.lua` replaces for scripts with Defold's answer.
 const BUILTIN_PRELUDE: &str = "local type = type; ";
 
-/// Passed by address to `E.deliver` (`sinew_envelope`, declared in `boundary::structs`).
+/// A message for a script instance, read by `E.deliver` in arrays and by `E.model_done` alone
+/// (`sinew_envelope`, declared in `boundary::structs`).
 #[repr(C)]
 struct Envelope {
     id: u64,
@@ -59,17 +60,20 @@ struct Envelope {
     receiver: crate::scene::Url,
     data: *const u8,
     len: usize,
+    /// The receiving script instance.
+    instance: u32,
 }
 
 impl Envelope {
     /// A view of `msg`, valid while `msg` lives; Lua reads it during the call it is passed to.
-    fn of(msg: &Message) -> Envelope {
+    fn of(msg: &Message, instance: u32) -> Envelope {
         Envelope {
             id: msg.id,
             sender: msg.sender,
             receiver: msg.receiver,
             data: msg.data.as_ptr(),
             len: msg.data.len(),
+            instance,
         }
     }
 
@@ -114,6 +118,8 @@ pub struct ScriptHost {
     watch: std::sync::Arc<watchdog::Watch>,
     /// `ulimit -v` is set: the Lua limit is measured again each frame.
     address_space_limited: bool,
+    /// `deliver`'s array, kept empty between calls so a run allocates nothing.
+    envelopes: Vec<Envelope>,
 }
 
 impl Drop for ScriptHost {
@@ -216,6 +222,7 @@ impl ScriptHost {
             res,
             watch,
             address_space_limited: address_space_limit().is_some(),
+            envelopes: Vec::new(),
         })
     }
 
@@ -269,6 +276,8 @@ impl ScriptHost {
         t.set("go_properties", props)?;
         t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
         t.set("message_keys", lua.create_sequence_from(crate::scene::message::KEYS.iter().copied())?)?;
+        let records = crate::scene::message::RECORDS.iter().map(|keys| keys.iter().map(|&k| k as u8 + 1).collect());
+        t.set("message_records", lua.create_sequence_from(records.map(|k: Vec<u8>| k))?)?;
         t.set("gui_constants", lua.create_table_from(api::gui::CONSTANTS.iter().copied())?)?;
         t.set("K", lua.create_table_from(boundary::constants())?)?;
         t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
@@ -597,12 +606,18 @@ impl ScriptHooks for ScriptHost {
     fn late_update(&mut self, dt: f32) {
         self.call_entry("the late update pass", &self.entries.late_update, dt);
     }
-    fn deliver(&mut self, instance: u32, msg: &Message) {
-        let env = Envelope::of(msg);
-        self.call_entry("message delivery", &self.entries.deliver, (instance, env.addr()));
+    fn deliver(&mut self, batch: &[Message], run: &[(u32, u32)]) {
+        let mut envelopes = std::mem::take(&mut self.envelopes);
+        envelopes.extend(run.iter().filter_map(|&(i, k)| Some(Envelope::of(batch.get(k as usize)?, i))));
+        // An address as a number, as for `input`: Lua reads the envelopes only during this call.
+        let args = (envelopes.as_ptr() as usize as f64, envelopes.len());
+        self.call_entry("message delivery", &self.entries.deliver, args);
+        // Emptied before it is kept: its pointers are into `batch`.
+        envelopes.clear();
+        self.envelopes = envelopes;
     }
     fn model_done(&mut self, instance: u32, callback: u32, msg: &Message) {
-        let env = Envelope::of(msg);
+        let env = Envelope::of(msg, instance);
         self.call_entry("an animation callback", &self.entries.model_done, (instance, callback, env.addr()));
     }
     fn destroy(&mut self, instance: u32) {

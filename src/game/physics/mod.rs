@@ -703,15 +703,29 @@ pub fn update(world: &std::cell::RefCell<crate::game::World>, dt: f32) {
     }
 }
 
+/// `enable`, `disable` and `apply_force`, hashed once: contact messages pass here by thousands.
+fn message_ids() -> (Hash, Hash, Hash) {
+    use crate::base::hash::hash_str;
+    static IDS: std::sync::OnceLock<(Hash, Hash, Hash)> = std::sync::OnceLock::new();
+    *IDS.get_or_init(|| (hash_str("enable"), hash_str("disable"), hash_str("apply_force")))
+}
+
+/// Whether a collision object acts on message `id` (dispatch runs the scripts' earlier messages
+/// first when it does).
+pub fn is_message(id: Hash) -> bool {
+    let (enable, disable, apply_force) = message_ids();
+    id == enable || id == disable || id == apply_force
+}
+
 /// Messages to a collision object component: `enable`, `disable`, `apply_force`.
 pub fn component_message(w: &mut crate::game::World, i: u32, m: &crate::scene::Message) {
-    use crate::base::hash::hash_str;
     use crate::scene::message::{MsgValue, decode};
     let crate::game::World { physics, scene, .. } = w;
-    if m.id == hash_str("enable") || m.id == hash_str("disable") {
-        return physics.set_enabled(i, m.id == hash_str("enable"), scene);
+    let (enable, disable, apply_force) = message_ids();
+    if m.id == enable || m.id == disable {
+        return physics.set_enabled(i, m.id == enable, scene);
     }
-    if m.id != hash_str("apply_force") {
+    if m.id != apply_force {
         return;
     }
     let data = match decode(&m.data) {

@@ -343,16 +343,29 @@ impl SoundWorld {
     }
 }
 
+/// `play_sound`, `stop_sound` and `set_gain`, hashed once.
+fn message_ids() -> (Hash, Hash, Hash) {
+    static IDS: std::sync::OnceLock<(Hash, Hash, Hash)> = std::sync::OnceLock::new();
+    *IDS.get_or_init(|| (hash_str("play_sound"), hash_str("stop_sound"), hash_str("set_gain")))
+}
+
+/// Whether a sound component acts on message `id` (dispatch runs the scripts' earlier messages
+/// first when it does).
+pub fn is_message(id: Hash) -> bool {
+    let (play, stop, gain) = message_ids();
+    id == play || id == stop || id == gain
+}
+
 /// `play_sound {delay, gain, pan, speed, play_id}`, `stop_sound {play_id}` and
 /// `set_gain {gain}` sent to a sound component. A `play_sound` with a `play_id` gets
 /// `sound_done` / `sound_stopped` back at its sender, as in Defold.
 pub fn message(w: &mut crate::game::World, i: u32, m: &crate::scene::Message) -> bool {
     use crate::scene::message::{MsgValue, decode};
     let id = m.id;
-    let (play, stop, gain) = (hash_str("play_sound"), hash_str("stop_sound"), hash_str("set_gain"));
-    if id != play && id != stop && id != gain {
+    if !is_message(id) {
         return false;
     }
+    let (play, stop, _) = message_ids();
     let data = match decode(&m.data) {
         Ok(d) => d,
         Err(e) => {

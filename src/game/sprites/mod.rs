@@ -291,10 +291,10 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
 pub fn message(w: &mut super::World, sprite: u32, m: &crate::scene::Message) -> bool {
     use crate::scene::ComponentRef;
     use crate::scene::message::{MsgValue, decode};
-    let (play, hflip, vflip) = message_ids();
-    if m.id != play && m.id != hflip && m.id != vflip {
+    if !is_message(m.id) {
         return false;
     }
+    let (play, hflip, _) = message_ids();
     let data = match decode(&m.data) {
         Ok(d) => d,
         Err(e) => {
@@ -332,6 +332,13 @@ pub fn message(w: &mut super::World, sprite: u32, m: &crate::scene::Message) -> 
         log::warn!("'{}': {e}", crate::base::hash::name_of(m.receiver.fragment));
     }
     true
+}
+
+/// Whether a sprite acts on message `id` (dispatch runs the scripts' earlier messages first when
+/// it does).
+pub fn is_message(id: Hash) -> bool {
+    let (play, hflip, vflip) = message_ids();
+    id == play || id == hflip || id == vflip
 }
 
 fn message_ids() -> (Hash, Hash, Hash) {

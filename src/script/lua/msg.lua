@@ -10,6 +10,7 @@ local K = S.K
 local T_FALSE, T_TRUE, T_NUMBER, T_STRING = K.MSG_FALSE, K.MSG_TRUE, K.MSG_NUMBER, K.MSG_STRING
 local T_HASH, T_URL, T_V3, T_V4 = K.MSG_HASH, K.MSG_URL, K.MSG_VECTOR3, K.MSG_VECTOR4
 local T_QUAT, T_M4, T_TABLE, T_KEY = K.MSG_QUAT, K.MSG_MATRIX4, K.MSG_TABLE, K.MSG_KEY
+local T_RECORD = K.MSG_RECORD
 -- The engine's own field names, sent as an index (src/scene/message.rs KEYS).
 local KEYS = S.R.message_keys
 local table_new = require("table.new")
@@ -138,11 +139,23 @@ local function scalar(p, n, at, tag)
 end
 
 local decode_table
+
+local records = {}
+
+-- The record whose tag was at `at - 1`, at `depth`.
+local function decode_record(p, n, at, depth)
+  need(n, at, 1)
+  local decode = records[p[at] + 1]
+  if decode == nil then error("unknown message record " .. tostring(p[at]), 0) end
+  return decode(p, n, at + 1, depth + 1)
+end
+
 decode_value = function(p, n, at, depth)
   if depth > MAX_DEPTH then error("message tables nest too deeply", 0) end
   need(n, at, 1)
   local tag = p[at]
   if tag == T_TABLE then return decode_table(p, n, at + 1, depth) end
+  if tag == T_RECORD then return decode_record(p, n, at + 1, depth) end
   return scalar(p, n, at + 1, tag)
 end
 
@@ -158,15 +171,47 @@ decode_table = function(p, n, at, depth)
     if inner > MAX_DEPTH then error("message tables nest too deeply", 0) end
     need(n, at, 1)
     local tag = p[at]
-    if tag == T_TABLE then k, at = decode_table(p, n, at + 1, inner) else k, at = scalar(p, n, at + 1, tag) end
+    if tag == T_TABLE then k, at = decode_table(p, n, at + 1, inner)
+    elseif tag == T_RECORD then k, at = decode_record(p, n, at + 1, inner)
+    else k, at = scalar(p, n, at + 1, tag) end
     if inner > MAX_DEPTH then error("message tables nest too deeply", 0) end
     need(n, at, 1)
     tag = p[at]
-    if tag == T_TABLE then v, at = decode_table(p, n, at + 1, inner) else v, at = scalar(p, n, at + 1, tag) end
+    if tag == T_TABLE then v, at = decode_table(p, n, at + 1, inner)
+    elseif tag == T_RECORD then v, at = decode_record(p, n, at + 1, inner)
+    else v, at = scalar(p, n, at + 1, tag) end
     if k ~= k then error("message table key is NaN", 0) end
     t[k] = v
   end
   return t, at
+end
+
+-- One decoder per record of src/scene/message.rs RECORDS, made from its keys: a table
+-- constructor with constant keys copies a template, where setting the keys one by one would
+-- insert each. A value that is not a table is read by `scalar` itself, not through
+-- `decode_value`: LuaJIT takes that call chain for recursion and gives up compiling it.
+local RECORD_VALUE = [[
+  need(n, at, 1)
+  tag = p[at]
+  if tag == T_TABLE then v%d, at = decode_table(p, n, at + 1, depth)
+  elseif tag == T_RECORD then v%d, at = decode_record(p, n, at + 1, depth)
+  else v%d, at = scalar(p, n, at + 1, tag) end
+]]
+for r, keys in ipairs(S.R.message_records) do
+  local src = {
+    "local need, scalar, decode_table, decode_record, T_TABLE, T_RECORD, MAX_DEPTH = ...\n",
+    "return function(p, n, at, depth)\n",
+    "  if depth > MAX_DEPTH then error(\"message tables nest too deeply\", 0) end\n",
+    "  local tag\n",
+  }
+  local fields = {}
+  for i, k in ipairs(keys) do
+    src[#src + 1] = string.format("  local v%d\n", i) .. string.format(RECORD_VALUE, i, i, i)
+    fields[i] = string.format("[%q] = v%d", KEYS[k], i)
+  end
+  src[#src + 1] = "  return { " .. table.concat(fields, ", ") .. " }, at\nend\n"
+  records[r] = assert(load(table.concat(src), "=message record"))(need, scalar,
+    decode_table, decode_record, T_TABLE, T_RECORD, MAX_DEPTH)
 end
 
 function S.decode_message(data, len)

@@ -106,14 +106,25 @@ local by_value = setmetatable({}, { __mode = "v" })
 local by_string = setmetatable({}, { __mode = "v" })
 local u64box = ffi.new("uint64_t[1]")
 
+-- In front of `by_value`, the hashes by their low 52 bits as a number: no string to make for a
+-- hash seen before (a message's fields bring several). Another hash with the same low bits
+-- goes to `by_value`, which alone decides identity; weak too, so it holds nothing `by_value`
+-- has let go.
+local by_low_bits = setmetatable({}, { __mode = "v" })
+local band, LOW_52_BITS = bit.band, 0xFFFFFFFFFFFFFULL
+
 local function hash_of_u64(v)
+  local low = tonumber(band(v, LOW_52_BITS))
+  local h = by_low_bits[low]
+  if h ~= nil and h.h == v then return h end
   u64box[0] = v
   local key = ffi.string(u64box, 8)
-  local h = by_value[key]
+  h = by_value[key]
   if h == nil then
     h = hash_t(v)
     by_value[key] = h
   end
+  by_low_bits[low] = h
   return h
 end
 S.hash_of_u64 = hash_of_u64
@@ -608,16 +619,58 @@ function E.fixed_update(dt, steps)
   return true
 end
 
-function E.deliver(index, env_addr)
-  local r = by_index[index]
-  if r == nil or not r.def.on_message then return end
-  -- A message to an object made this frame arrives after its `init`.
-  if not r.inited then init_one(r) end
-  local env = ffi.cast("const sinew_envelope *", env_addr)
-  local ok, msg = pcall(S.decode_message, env.data, env.len)
-  if not ok then return report("on_message: " .. tostring(msg)) end
-  local sender = url_t(env.sender)
-  call(r, r.def.on_message, hash_of_u64(env.id), msg, sender)
+-- The run being delivered; kept outside the loop so that after an error the loop resumes with
+-- the next message. One xpcall for the run, as for `update`: a handler per message would keep
+-- LuaJIT from compiling the loop.
+local envelope_p = ffi.typeof("const sinew_envelope *")
+local envelopes, nenvelopes, next_envelope = nil, 0, 0
+-- The record whose message is being decoded or handled, and whether it is being decoded (an
+-- error there is the message's, not the script's).
+local delivering, decoding = nil, false
+local decode_message
+
+local function deliver_loop()
+  while next_envelope < nenvelopes do
+    local env = envelopes[next_envelope]
+    next_envelope = next_envelope + 1
+    local r = by_index[env.instance]
+    if r ~= nil then
+      local f = r.def.on_message
+      if f then
+        -- A message to an object made this frame arrives after its `init`.
+        if not r.inited then init_one(r) end
+        delivering, decoding = r, true
+        local msg = decode_message(env.data, env.len)
+        decoding = false
+        cur, cur_slot = r, r.active and r.slot or nil
+        f(r.self, hash_of_u64(env.id), msg, url_t(env.sender))
+      end
+    end
+  end
+end
+
+local function decode_error(err)
+  return "on_message: " .. tostring(err)
+end
+
+-- A run of messages: `n` envelopes from `addr`, each to its script instance, in order.
+function E.deliver(addr, n)
+  decode_message = S.decode_message
+  envelopes, nenvelopes, next_envelope = ffi.cast(envelope_p, addr), n, 0
+  while true do
+    local ok, err = xpcall(deliver_loop, handler)
+    cur, cur_slot = nil, nil
+    if ok then break end
+    if decoding then
+      -- The decoder's own error, without a traceback into the runtime.
+      report(decode_error(err:match("^[^\n]*")))
+    else
+      if err == "not enough memory" then collectgarbage() end
+      report(located(err, delivering))
+    end
+    decoding = false
+  end
+  envelopes, nenvelopes, delivering = nil, 0, nil
 end
 
 -- A `model.play_anim` complete_function: (self, message_id, message, sender), like on_message.
