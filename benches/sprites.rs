@@ -51,6 +51,7 @@ fn game() -> (ScriptHost, Rc<RefCell<World>>) {
     let atlas = Arc::new(load_atlas(&res, "/main/a.atlas").expect("atlas"));
     let sprite = SpriteSpec {
         atlas,
+        textures: Vec::new(),
         default_animation: 0,
         material: "/builtins/materials/sprite.material".into(),
         blend_mode: BlendMode::Alpha,

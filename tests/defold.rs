@@ -459,3 +459,27 @@ fn sprite_material_attributes_take_values_and_local_positions() {
     near(px(260, 180), [64, 128, 128], "b's centre");
     near(px(180, 300), [128, 128, 128], "c's centre");
 }
+
+/// sprite/samplers: a sprite whose material has two samplers, `texture1_sampler` on `one.atlas`
+/// (Defold's logo) and `texture2_sampler` on `two.atlas` (the blue logo, renamed to the same
+/// animation), mixed by `mix_amount`, which the script animates from 0 to 1 and back in a
+/// two-second ping-pong. At the start the logo's ring shows the first atlas's yellow, after one
+/// second the second's blue, and half way between a mix of both.
+#[test]
+fn sprite_samplers_mix_two_atlases_on_one_sprite() {
+    let tmp = TempDir::new("defold-sprite-samplers");
+    let ring = |frames: &str| {
+        let (r, img) = shot_with("sprite_samplers", frames, &["--size", "360x360"], &tmp);
+        assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+        // The sprite is at (360, 360) of a 720x720 display: (180, 180) here; its ring is 36 to
+        // 51 pixels from the centre.
+        img.pixel(223, 180).expect("inside")
+    };
+    let (start, middle, end) = (ring("1"), ring("30"), ring("60"));
+    assert!(start[0] > 180 && start[1] > 130 && start[2] < 110, "the first atlas's yellow ring: {start:?}");
+    assert!(end[2] > 180 && end[0] < 110, "the second atlas's blue ring: {end:?}");
+    for k in [0, 2] {
+        let (lo, hi) = (start[k].min(end[k]), start[k].max(end[k]));
+        assert!(middle[k] > lo + 20 && middle[k] + 20 < hi, "half way, channel {k} between both: {middle:?}");
+    }
+}

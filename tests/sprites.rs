@@ -126,6 +126,44 @@ fn bad_sprite_fields_are_reported_where_written() {
     assert!(e.contains("/main/hero.sprite:4:1: a sprite names its atlas in `tile_set` or in `textures`"), "{e}");
 }
 
+/// Several textures on one sprite (Defold's `textures` list, Sinew's `textures` map): the first
+/// is the atlas whose frames are shown, the others go to the material's samplers of their
+/// names; from both formats, with their errors where they were written.
+#[test]
+fn a_sprite_takes_several_textures_by_sampler() {
+    let collection = r#"{ "name": "main", "objects": [
+      { "id": "json", "components": [
+        { "id": "s", "type": "sprite", "default_animation": "run",
+          "textures": { "first": "/main/hero.atlas", "second": "/main/hero.atlas" } } ] },
+      { "id": "defold", "prototype": "/main/two.go" } ] }"#;
+    let two = "embedded_components {\n  id: \"e\"\n  type: \"sprite\"\n  data: \"default_animation: \\\"run\\\"\\n\"\n  \"textures {\\n  sampler: \\\"t1\\\"\\n  texture: \\\"/main/hero.atlas\\\"\\n}\\n\"\n  \"textures {\\n  sampler: \\\"t2\\\"\\n  texture: \\\"/main/hero.atlas\\\"\\n}\\n\"\n}\n";
+    let mut f = files(collection);
+    f.push(("/main/two.go", two.as_bytes().to_vec()));
+    let r = Resources::demo().with_overlay(f.into_iter().map(|(p, b)| (p.to_string(), b)).collect());
+    let spec = load_collection(&r, "/main/main.collection").unwrap();
+    let hash = sinew::base::hash::hash_str;
+    for (object, sampler) in [(0, "second"), (1, "t2")] {
+        let s = sprite(&spec, object, 0);
+        assert_eq!(s.atlas.animations[s.default_animation as usize].id, "run");
+        assert_eq!(s.textures.len(), 1, "{sampler}");
+        assert_eq!(s.textures[0].0, hash(sampler));
+        assert!(std::sync::Arc::ptr_eq(&s.textures[0].1, &s.atlas), "the atlas is loaded once");
+    }
+    // A missing second atlas is reported at its path; several textures need their samplers.
+    let line = r#"    { "id": "s", "type": "sprite", "textures": { "a": "/main/hero.atlas", "b": "/main/nope.atlas" } } ] } ] }"#;
+    let bad = format!("{{ \"name\": \"main\", \"objects\": [\n  {{ \"id\": \"a\", \"components\": [\n{line}");
+    let e = load_collection(&res(&bad), "/main/main.collection").unwrap_err().to_string();
+    let at = format!("/main/main.collection:3:{}: ", line.find("\"/main/nope").expect("path") + 1);
+    assert!(e.starts_with(&at) && e.contains("no such atlas '/main/nope.atlas'"), "{e}");
+    let unnamed = two.replace("  sampler: \\\"t2\\\"\\n", "");
+    assert_ne!(unnamed, two);
+    let mut f = files(r#"{ "name": "main", "objects": [ { "id": "d", "prototype": "/main/two.go" } ] }"#);
+    f.push(("/main/two.go", unnamed.into_bytes()));
+    let r = Resources::demo().with_overlay(f.into_iter().map(|(p, b)| (p.to_string(), b)).collect());
+    let e = load_collection(&r, "/main/main.collection").unwrap_err().to_string();
+    assert!(e.contains("each of a sprite's several textures names its own `sampler`"), "{e}");
+}
+
 /// The sprite properties, `sprite.*` and `animation_done` timing from Lua (api_sprite).
 #[test]
 fn lua_api_sprite() {

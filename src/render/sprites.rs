@@ -6,7 +6,8 @@
 //! A sprite with a custom material is drawn with that material's program, fed as Defold feeds
 //! its sprite materials: attributes `position` (world space), `texcoord0` (page coordinates),
 //! `page_index` (always 0: one page per atlas) and Sinew's `color` (the tint), the page on every
-//! `sampler2D` it declares (`texture_sampler` in Defold's), and its uniforms by the model
+//! `sampler2D` it declares (`texture_sampler` in Defold's) but those the sprite names another
+//! texture for (Defold's several `textures`, by sampler), and its uniforms by the model
 //! contract of `render::program` (`mtx_viewproj`, `mtx_view`, `mtx_proj`, constants such as
 //! `tint` from the sprite, then the material's defaults), plain or in uniform blocks.
 use super::material::Material;
@@ -256,7 +257,7 @@ impl SpriteRenderer {
                         Some(m) => {
                             if let Some(material) = material(m) {
                                 let s = world.instances.get(first.sprite as usize);
-                                self.draw_custom(gl, material, s, tex, frame, range);
+                                self.draw_custom(gl, material, s, (tex, atlases), frame, range);
                                 calls += 1;
                             }
                             // Back to the built-in program for the next run.
@@ -286,7 +287,7 @@ impl SpriteRenderer {
         gl: &glow::Context,
         material: &Material,
         sprite: Option<&crate::game::sprites::SpriteInstance>,
-        page: glow::Texture,
+        (page, atlases): (glow::Texture, &[Arc<Atlas>]),
         frame: &FrameValues,
         (first, count): (i32, i32),
     ) {
@@ -348,12 +349,20 @@ impl SpriteRenderer {
                     );
                 }
             }
+            // The sprite's further pages uploaded first: an upload binds on the active unit.
+            for &(_, i) in sprite.map_or(&[][..], |s| &s.textures) {
+                if let Some(a) = atlases.get(i as usize) {
+                    self.page(gl, i as usize, a);
+                }
+            }
             for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
                 if slot.array {
                     continue;
                 }
+                let named = sprite.and_then(|s| s.textures.iter().find(|(h, _)| *h == slot.hash));
+                let own = named.and_then(|&(_, i)| self.page(gl, i as usize, atlases.get(i as usize)?));
                 gl.active_texture(glow::TEXTURE0 + slot.unit);
-                gl.bind_texture(glow::TEXTURE_2D, Some(page));
+                gl.bind_texture(glow::TEXTURE_2D, Some(own.unwrap_or(page)));
                 gl.bind_sampler(slot.unit, *sampler);
             }
             gl.bind_vertex_array(Some(self.custom_vao));

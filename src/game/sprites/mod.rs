@@ -24,6 +24,9 @@ pub struct SpriteInstance {
     pub atlas: Arc<Atlas>,
     /// Index of `atlas` in [`SpriteWorld::atlases`].
     pub atlas_index: u32,
+    /// The spec's further textures: a custom material's sampler (name hash) and the index of
+    /// the atlas bound to it in [`SpriteWorld::atlases`].
+    pub textures: Vec<(Hash, u32)>,
     /// Index into the atlas's animations.
     pub animation: u32,
     /// Hash of that animation's id (the `animation` property, `animation_done`'s `id`).
@@ -100,11 +103,13 @@ impl SpriteWorld {
     /// `ModelWorld::materials` (None: the built-in program).
     pub fn create(&mut self, slot: u32, id: &str, spec: &SpriteSpec, material_index: Option<u32>) -> u32 {
         let atlas_index = self.atlas_index(&spec.atlas);
+        let textures = spec.textures.iter().map(|(sampler, a)| (*sampler, self.atlas_index(a))).collect();
         let mut s = SpriteInstance {
             slot,
             id: hash_remembered(id),
             atlas: spec.atlas.clone(),
             atlas_index,
+            textures,
             animation: 0,
             animation_hash: 0,
             clock: Clock { timer: 0.0, inv_duration: 0.0, rate: 1.0, playing: false },

@@ -54,8 +54,8 @@ impl SpriteWorld {
     }
 }
 
-/// What custom-material quads must agree on to share a draw call: the tint and the script's
-/// constants, bit for bit (FNV-1a over their bits).
+/// What custom-material quads must agree on to share a draw call: the tint, the script's
+/// constants, bit for bit, and the further textures (FNV-1a over their bits).
 fn constants_key(s: &SpriteInstance) -> u64 {
     if s.material_index.is_none() {
         return 0;
@@ -73,6 +73,10 @@ fn constants_key(s: &SpriteInstance) -> u64 {
         for c in v {
             eat(u64::from(c.to_bits()));
         }
+    }
+    for &(sampler, atlas) in &s.textures {
+        eat(sampler);
+        eat(u64::from(atlas));
     }
     h.max(1)
 }
@@ -204,6 +208,7 @@ mod tests {
         };
         let spec = SpriteSpec {
             atlas: Arc::new(atlas),
+            textures: Vec::new(),
             default_animation: 0,
             material: "/m.material".into(),
             blend_mode: BlendMode::Alpha,

@@ -2,10 +2,32 @@
 //! load (many sprites share one), the default animation found in it, enums and sizes checked
 //! where they were written.
 use super::*;
-use crate::project::sprite::{self, Billboard, BlendMode, DEFAULT_SPRITE_MATERIAL, MAX_SPRITE_SIZE, SizeMode};
+use crate::project::sprite::{
+    self, Billboard, BlendMode, DEFAULT_SPRITE_MATERIAL, MAX_SPRITE_SIZE, MAX_SPRITE_TEXTURES, SizeMode,
+};
 use std::sync::Arc;
 
 impl Loader<'_> {
+    /// The atlas or tile source at `source` (relative to `file`), loaded once per collection
+    /// load, and its normalised path.
+    fn sprite_atlas(
+        &mut self,
+        source: &Located<String>,
+        file: &str,
+        id: &str,
+    ) -> Result<(String, Arc<sprite::Atlas>), LoadError> {
+        let norm = json::resource_path(source, file)?;
+        if let Some(a) = self.atlases.get(&norm) {
+            return Ok((norm, a.clone()));
+        }
+        if !self.res.exists(&norm) {
+            return Err(source.error(file, format!("sprite '{id}': no such atlas '{norm}'")));
+        }
+        let a = Arc::new(sprite::load_atlas(self.res, &norm)?);
+        self.atlases.insert(norm.clone(), a.clone());
+        Ok((norm, a))
+    }
+
     pub(super) fn sprite(&mut self, c: &ComponentDesc, file: &str) -> Result<sprite::SpriteSpec, LoadError> {
         let id = &c.id.value.0;
         // An error at `$at` (anything `Located`), prefixed with the sprite it is about.
@@ -14,9 +36,10 @@ impl Loader<'_> {
                 $at.error(file, format!("sprite '{id}': {}", $m))
             };
         }
-        let source = match (&c.tile_set, &c.textures) {
-            (Some(t), None) => t,
-            (None, Some(map)) if map.0.len() == 1 => &map.0[0].1,
+        // The first texture gives the frames and animations; the others only their pixels.
+        let (source, more) = match (&c.tile_set, &c.textures) {
+            (Some(t), None) => (t, &[][..]),
+            (None, Some(map)) if !map.0.is_empty() => (&map.0[0].1, &map.0[1..]),
             (Some(_), Some(_)) => {
                 return Err(bad!(c.id, "give either 'tile_set' or 'textures', not both"));
             }
@@ -25,18 +48,15 @@ impl Loader<'_> {
                 return Err(bad!(c.id, msg));
             }
         };
-        let norm = json::resource_path(source, file)?;
-        let atlas = match self.atlases.get(&norm) {
-            Some(a) => a.clone(),
-            None => {
-                if !self.res.exists(&norm) {
-                    return Err(source.error(file, format!("sprite '{id}': no such atlas '{norm}'")));
-                }
-                let a = Arc::new(sprite::load_atlas(self.res, &norm)?);
-                self.atlases.insert(norm.clone(), a.clone());
-                a
-            }
-        };
+        let (norm, atlas) = self.sprite_atlas(source, file, id)?;
+        if more.len() > MAX_SPRITE_TEXTURES {
+            let msg = format!("at most {} textures", MAX_SPRITE_TEXTURES + 1);
+            return Err(bad!(c.id, msg));
+        }
+        let mut textures = Vec::with_capacity(more.len());
+        for (sampler, path) in more {
+            textures.push((crate::base::hash::hash_remembered(sampler), self.sprite_atlas(path, file, id)?.1));
+        }
         let default_animation = match &c.default_animation {
             Some(name) => match atlas.animations.iter().position(|a| a.id == name.value) {
                 Some(i) => i as u32,
@@ -117,6 +137,7 @@ impl Loader<'_> {
         };
         Ok(sprite::SpriteSpec {
             atlas,
+            textures,
             default_animation,
             material,
             blend_mode,

@@ -189,7 +189,8 @@ const SPRITE: &[&str] = &[
 const SPRITE_TEXTURE: &[&str] = &["sampler", "texture"];
 
 /// A `.sprite` (Defold's `SpriteDesc`) as the inline fields of a Sinew sprite component: the
-/// older `tile_set` or the newer `textures { sampler texture }` (one texture), and Defold's
+/// older `tile_set` or the newer `textures { sampler texture }` (several for a material with
+/// several samplers), and Defold's
 /// default size mode (auto) made explicit, since a Sinew `size` alone means manual.
 pub fn sprite(cx: &mut crate::project::defold::Cx, m: &text::Message, out: &mut Obj) {
     let p = &mut cx.problems;
@@ -198,17 +199,30 @@ pub fn sprite(cx: &mut crate::project::defold::Cx, m: &text::Message, out: &mut 
     if let Some((s, f)) = r.non_empty("tile_set", p) {
         out.str("tile_set", s, Some(&f.value_at));
     }
-    for (k, f) in r.all("textures").enumerate() {
+    // One texture is the sprite's atlas; several are Sinew's `textures` map, by sampler.
+    let mut textures = Vec::new();
+    for f in r.all("textures") {
         let Some(t) = read::message(f, "a sprite", p) else { continue };
         let tr = Reader::new(t, "a sprite texture", SPRITE_TEXTURE, &[], p);
-        if k > 0 {
-            p.at(&f.at, "Sinew's sprites take one texture (an atlas or tile source)");
-        } else if let Some((s, tf)) = tr.non_empty("texture", p) {
-            if out.has("tile_set") {
-                p.at(&f.at, "a sprite names its atlas in `tile_set` or in `textures`, not both");
-            }
-            out.str("tile_set", s, Some(&tf.value_at));
+        if let Some((s, tf)) = tr.non_empty("texture", p) {
+            let sampler = tr.non_empty("sampler", p).map_or(String::new(), |(n, _)| n.to_string());
+            textures.push((sampler, s.to_string(), tf.value_at.clone(), f.at.clone()));
         }
+    }
+    if !textures.is_empty() && out.has("tile_set") {
+        p.at(&textures[0].3, "a sprite names its atlas in `tile_set` or in `textures`, not both");
+    } else if let [(_, path, at, _)] = textures.as_slice() {
+        out.str("tile_set", path, Some(at));
+    } else if !textures.is_empty() {
+        let mut map = Obj::new(None);
+        for (sampler, path, at, field_at) in &textures {
+            if sampler.is_empty() || map.has(sampler) {
+                p.at(field_at, "each of a sprite's several textures names its own `sampler`");
+            } else {
+                map.str(sampler, path, Some(at));
+            }
+        }
+        out.put_located("textures", map.done());
     }
     if let Some((s, f)) = r.non_empty("default_animation", p) {
         out.str("default_animation", s, Some(&f.value_at));

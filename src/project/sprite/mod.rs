@@ -141,12 +141,18 @@ fn load(res: &Resources, path: &str, skip_missing: bool) -> Result<(Atlas, Vec<S
 pub const DEFAULT_SPRITE_MATERIAL: &str = "/builtins/materials/sprite.material";
 /// A sprite side larger than this (in units at scale 1) is refused as a typo.
 pub const MAX_SPRITE_SIZE: f32 = 1.0e6;
+/// Textures a sprite may name besides its atlas (a material's samplers are fewer in practice).
+pub const MAX_SPRITE_TEXTURES: usize = 16;
 
 /// A `sprite` component (engine.md section 6), its atlas loaded and checked with the collection,
 /// so spawning never reads a file and `play_flipbook` never meets a broken atlas.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpriteSpec {
     pub atlas: std::sync::Arc<Atlas>,
+    /// More atlases or tile sources, each for a sampler of the custom material (by the name's
+    /// hash): Defold's `textures` after the first. They are sampled at the coordinates of the
+    /// frame shown from `atlas`, so each is laid out as `atlas` is (the same images' sizes).
+    pub textures: Vec<(crate::base::hash::Hash, std::sync::Arc<Atlas>)>,
     /// Index into the atlas's animations.
     pub default_animation: u32,
     pub material: String,
