@@ -52,6 +52,7 @@ fn game() -> (ScriptHost, Rc<RefCell<World>>) {
     let sprite = SpriteSpec {
         atlas,
         textures: Vec::new(),
+        attributes: Vec::new(),
         default_animation: 0,
         material: "/builtins/materials/sprite.material".into(),
         blend_mode: BlendMode::Alpha,

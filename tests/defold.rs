@@ -412,21 +412,26 @@ fn sprite_material_attributes_take_values_and_local_positions() {
     let vp = "#version 140\nin highp vec4 position;\nin mediump vec2 texcoord0;\nin mediump vec4 mycolor;\nin highp vec2 position_local;\nout mediump vec4 var_mycolor;\nout highp vec2 var_local;\nuniform vs_uniforms\n{\n    highp mat4 view_proj;\n};\nvoid main()\n{\n    gl_Position = view_proj * vec4(position.xyz, 1.0);\n    var_mycolor = mycolor;\n    var_local = position_local / 200.0 + 0.5;\n}\n";
     let fp = "#version 140\nin mediump vec4 var_mycolor;\nin highp vec2 var_local;\nout vec4 out_fragColor;\nvoid main()\n{\n    out_fragColor = vec4(var_mycolor.r, var_local.x, var_local.y, 1.0);\n}\n";
     let material = "name: \"attrs\"\ntags: \"tile\"\nvertex_program: \"/attrs.vp\"\nfragment_program: \"/attrs.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\nattributes {\n  name: \"position_local\"\n  semantic_type: SEMANTIC_TYPE_POSITION\n  vector_type: VECTOR_TYPE_VEC2\n}\nattributes {\n  name: \"mycolor\"\n  double_values {\n    v: 0.25\n    v: 1.0\n    v: 1.0\n    v: 1.0\n  }\n}\n";
-    let sprite = |id: &str, x: f32, script: bool| {
+    let sprite = |id: &str, x: f32, script: bool, own: &str| {
         let components = if script { "components {\n  id: \"set\"\n  component: \"/set.script\"\n}\n" } else { "" };
         format!(
             "embedded_instances {{\n  id: \"{id}\"\n  data: {:?}\n  position {{\n    x: {x}\n    y: 360.0\n  }}\n}}\n",
             format!(
                 "{components}embedded_components {{\n  id: \"sprite\"\n  type: \"sprite\"\n  data: {:?}\n}}\n",
-                "tile_set: \"/builtins/graphics/particle_blob.tilesource\"\ndefault_animation: \"anim\"\nmaterial: \"/attrs.material\"\nsize_mode: SIZE_MODE_MANUAL\nsize {\n  x: 200.0\n  y: 200.0\n}\n"
+                format!(
+                    "tile_set: \"/builtins/graphics/particle_blob.tilesource\"\ndefault_animation: \"anim\"\nmaterial: \"/attrs.material\"\nsize_mode: SIZE_MODE_MANUAL\nsize {{\n  x: 200.0\n  y: 200.0\n}}\n{own}"
+                )
             )
         )
     };
+    // Sprite d sets its own value in its `.sprite` data (Defold's per-sprite override).
+    let own = "attributes {\n  name: \"mycolor\"\n  double_values {\n    v: 0.75\n    v: 0.0\n  }\n}\n";
     let collection = format!(
-        "name: \"main\"\n{}{}{}",
-        sprite("a", 200.0, true),
-        sprite("b", 520.0, false),
-        sprite("c", 360.0, false).replace("y: 360.0", "y: 600.0")
+        "name: \"main\"\n{}{}{}{}",
+        sprite("a", 200.0, true, ""),
+        sprite("b", 520.0, false, ""),
+        sprite("c", 360.0, false, "").replace("y: 360.0", "y: 600.0"),
+        sprite("d", 360.0, false, own).replace("y: 360.0", "y: 120.0")
     );
     let script = "function init(self)\n  go.set(\"#sprite\", \"mycolor\", vmath.vector4(1, 0, 0, 1))\n  go.set(\"/c#sprite\", \"mycolor\", vmath.vector3(0.5, 0, 0))\nend\n";
     let tmp = project(
@@ -458,6 +463,7 @@ fn sprite_material_attributes_take_values_and_local_positions() {
     // Sprite b keeps the material's default; c took a vector3 (w kept).
     near(px(260, 180), [64, 128, 128], "b's centre");
     near(px(180, 300), [128, 128, 128], "c's centre");
+    near(px(180, 60), [191, 128, 128], "d's centre, its own value");
 }
 
 /// sprite/samplers: a sprite whose material has two samplers, `texture1_sampler` on `one.atlas`

@@ -58,7 +58,8 @@ fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
     let collection = r#"{ "name": "main", "objects": [
       { "id": "json", "components": [
         { "id": "s", "type": "sprite", "tile_set": "/main/hero.atlas", "default_animation": "run",
-          "blend_mode": "add", "position": [0, 0, 0.5], "euler": [0, 0, 90], "billboard": "upright" } ] },
+          "blend_mode": "add", "position": [0, 0, 0.5], "euler": [0, 0, 90], "billboard": "upright",
+          "attributes": { "mycolor": [0.5, 1] } } ] },
       { "id": "defold", "prototype": "/main/hero.go" } ] }"#;
     let spec = load_collection(&res(collection), "/main/main.collection").unwrap();
     let s = sprite(&spec, 0, 0);
@@ -66,6 +67,7 @@ fn sprites_load_from_json_and_from_defold_files_sharing_one_atlas() {
     assert_eq!((s.blend_mode, s.size_mode, s.billboard), (BlendMode::Add, SizeMode::Auto, Billboard::Upright));
     assert_eq!(s.material, "/builtins/materials/sprite.material");
     assert_eq!(s.transform.position, [0.0, 0.0, 0.5]);
+    assert_eq!(s.attributes, [(sinew::base::hash::hash_str("mycolor"), [0.5, 1.0, 0.0, 0.0])]);
     assert!((s.transform.rotation[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6, "{:?}", s.transform);
     let r = sprite(&spec, 1, 0);
     assert_eq!(r.atlas.animations[r.default_animation as usize].id, "b");
@@ -102,6 +104,12 @@ fn bad_sprite_fields_are_reported_where_written() {
             "billboard",
             "'billboard' must be true, false or \"upright\"",
         ),
+        (
+            r#""tile_set": "/main/hero.atlas", "attributes": { "c": [1, 2, 3, 4, 5] }"#,
+            "attributes",
+            "attribute 'c': 'attributes' must be { \"name\": [1 to 4 numbers], ... }",
+        ),
+        (r#""tile_set": "/main/hero.atlas", "attributes": [1]"#, "attributes", "'attributes' must be"),
         (
             r#""tile_set": "/main/hero.atlas", "text": "hi""#,
             "id",

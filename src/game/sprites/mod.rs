@@ -123,7 +123,7 @@ impl SpriteWorld {
             blend_mode: spec.blend_mode,
             material: hash_remembered(&spec.material),
             material_index,
-            constants: Vec::new(),
+            constants: spec.attributes.clone(),
             slice9: spec.slice9,
             billboard: spec.billboard,
             transform: spec.transform,

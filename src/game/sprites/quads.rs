@@ -209,6 +209,7 @@ mod tests {
         let spec = SpriteSpec {
             atlas: Arc::new(atlas),
             textures: Vec::new(),
+            attributes: Vec::new(),
             default_animation: 0,
             material: "/m.material".into(),
             blend_mode: BlendMode::Alpha,

@@ -74,7 +74,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         blend_mode,
         size_mode,
         billboard,
-        slice9
+        slice9,
+        attributes
     );
     if let (Some(b), Some(o)) = (&base.properties, &over.properties) {
         let mut props = b.0.clone();
@@ -154,6 +155,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("size_mode", c.size_mode.is_some(), &[Sprite]),
         ("billboard", c.billboard.is_some(), &[Sprite]),
         ("slice9", c.slice9.is_some(), &[Sprite]),
+        ("attributes", c.attributes.is_some(), &[Sprite]),
         ("gui", c.gui.is_some(), &[Gui]),
     ];
     // `prototype` is the one field of both factory types.

@@ -129,6 +129,9 @@ pub(super) struct ComponentDesc {
     pub(super) billboard: Option<Located<Value>>,
     /// A sprite's nine-slice borders `[left, top, right, bottom]` in pixels (Defold's `slice9`).
     pub(super) slice9: Option<Located<Value>>,
+    /// A sprite's own values of its custom material's vertex attributes, `{ name: [numbers] }`
+    /// (Defold's `attributes` in a `.sprite`).
+    pub(super) attributes: Option<Located<Value>>,
     /// A `gui` component's `.gui` scene.
     pub(super) gui: Option<Located<String>>,
 }

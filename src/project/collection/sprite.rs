@@ -3,7 +3,8 @@
 //! where they were written.
 use super::*;
 use crate::project::sprite::{
-    self, Billboard, BlendMode, DEFAULT_SPRITE_MATERIAL, MAX_SPRITE_SIZE, MAX_SPRITE_TEXTURES, SizeMode,
+    self, Billboard, BlendMode, DEFAULT_SPRITE_MATERIAL, MAX_SPRITE_ATTRIBUTES, MAX_SPRITE_SIZE, MAX_SPRITE_TEXTURES,
+    SizeMode,
 };
 use std::sync::Arc;
 
@@ -131,6 +132,24 @@ impl Loader<'_> {
                 }
             }
         };
+        let mut attributes = Vec::new();
+        if let Some(a) = &c.attributes {
+            let msg = format!(
+                "'attributes' must be {{ \"name\": [1 to 4 numbers], ... }}, at most {MAX_SPRITE_ATTRIBUTES} of them"
+            );
+            let map =
+                a.value.as_object().filter(|m| m.len() <= MAX_SPRITE_ATTRIBUTES).ok_or_else(|| bad!(a, msg.clone()))?;
+            for (name, v) in map {
+                let n: Option<Vec<f32>> = v
+                    .as_array()
+                    .filter(|l| (1..=4).contains(&l.len()))
+                    .and_then(|l| l.iter().map(|x| x.as_f64().filter(|x| x.is_finite()).map(|x| x as f32)).collect());
+                let Some(n) = n else { return Err(bad!(a, format!("attribute '{name}': {msg}"))) };
+                let mut value = [0.0; 4];
+                value[..n.len()].copy_from_slice(&n);
+                attributes.push((crate::base::hash::hash_remembered(name), value));
+            }
+        }
         let material = match &c.material {
             Some(p) => json::resource_path(p, file)?,
             None => DEFAULT_SPRITE_MATERIAL.to_string(),
@@ -138,6 +157,7 @@ impl Loader<'_> {
         Ok(sprite::SpriteSpec {
             atlas,
             textures,
+            attributes,
             default_animation,
             material,
             blend_mode,

@@ -22,7 +22,8 @@ const MATERIAL: &[&str] = &[
     "attributes",
 ];
 const CONSTANT: &[&str] = &["name", "type", "value"];
-const ATTRIBUTE: &[&str] = &[
+/// The fields of one of Defold's `attributes` entries (material and sprite alike).
+pub(crate) const ATTRIBUTE: &[&str] = &[
     "name",
     "name_hash",
     "semantic_type",
@@ -135,6 +136,23 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
 /// Sinew's attributes of those names already; other semantics are warned about where written.
 type Attributes = (Vec<(String, [f32; 4])>, Vec<(String, SemanticAttribute)>);
 
+/// An attribute's `double_values` (or `long_values`), zeros after the last one given: a
+/// material's default, or a sprite's own value in a `.sprite` file.
+pub(crate) fn attribute_values(ar: &Reader, name: &str, p: &mut Problems) -> [f32; 4] {
+    let mut v = [0.0f32; 4];
+    let list = ar.message("double_values", p).or_else(|| ar.message("long_values", p));
+    if let Some((lm, _)) = list {
+        for (k, x) in lm.all("v").enumerate() {
+            match (v.get_mut(k), super::read::number(x, "an attribute value", p)) {
+                (Some(slot), Some(n)) => *slot = n as f32,
+                (None, _) => p.at(&x.at, format!("attribute '{name}': more than 4 values")),
+                _ => {}
+            }
+        }
+    }
+    v
+}
+
 fn attributes(r: &Reader, p: &mut Problems) -> Attributes {
     let (mut values, mut semantic) = (Vec::new(), Vec::new());
     for f in r.all("attributes") {
@@ -144,20 +162,7 @@ fn attributes(r: &Reader, p: &mut Problems) -> Attributes {
         let kind = ar.enum_name("semantic_type", p).map_or("SEMANTIC_TYPE_NONE", |(t, _)| t);
         let space = ar.enum_name("coordinate_space", p).map_or("COORDINATE_SPACE_LOCAL", |(s, _)| s);
         match kind {
-            "SEMANTIC_TYPE_NONE" => {
-                let mut v = [0.0f32; 4];
-                let list = ar.message("double_values", p).or_else(|| ar.message("long_values", p));
-                if let Some((lm, _)) = list {
-                    for (k, x) in lm.all("v").enumerate() {
-                        match (v.get_mut(k), super::read::number(x, "an attribute value", p)) {
-                            (Some(slot), Some(n)) => *slot = n as f32,
-                            (None, _) => p.at(&x.at, format!("attribute '{name}': more than 4 values")),
-                            _ => {}
-                        }
-                    }
-                }
-                values.push((name.to_string(), v));
-            }
+            "SEMANTIC_TYPE_NONE" => values.push((name.to_string(), attribute_values(&ar, name, p))),
             "SEMANTIC_TYPE_POSITION" if space == "COORDINATE_SPACE_LOCAL" => {
                 semantic.push((name.to_string(), SemanticAttribute::LocalPosition));
             }

@@ -227,6 +227,19 @@ pub fn sprite(cx: &mut crate::project::defold::Cx, m: &text::Message, out: &mut 
     if let Some((s, f)) = r.non_empty("default_animation", p) {
         out.str("default_animation", s, Some(&f.value_at));
     }
+    // The sprite's own values of its material's attributes, as Sinew's `attributes` map.
+    let mut attributes = Obj::new(None);
+    for f in r.all("attributes") {
+        let Some(a) = read::message(f, "a sprite", p) else { continue };
+        let ar = Reader::new(a, "a sprite attribute", crate::project::defold::material::ATTRIBUTE, &[], p);
+        let Some((name, nf)) = ar.required("name", p) else { continue };
+        let v = crate::project::defold::material::attribute_values(&ar, name, p);
+        attributes.put(name, read::numbers(&v, Some(&nf.value_at)), Some(&nf.value_at));
+    }
+    let attributes = attributes.done();
+    if matches!(&attributes.node, Node::Map(a) if !a.is_empty()) {
+        out.put_located("attributes", attributes);
+    }
     if let Some((s, f)) = r.non_empty("material", p) {
         out.str("material", s, Some(&f.value_at));
     }

@@ -143,6 +143,8 @@ pub const DEFAULT_SPRITE_MATERIAL: &str = "/builtins/materials/sprite.material";
 pub const MAX_SPRITE_SIZE: f32 = 1.0e6;
 /// Textures a sprite may name besides its atlas (a material's samplers are fewer in practice).
 pub const MAX_SPRITE_TEXTURES: usize = 16;
+/// Attribute values a sprite may set for itself (a material declares a handful).
+pub const MAX_SPRITE_ATTRIBUTES: usize = 32;
 
 /// A `sprite` component (engine.md section 6), its atlas loaded and checked with the collection,
 /// so spawning never reads a file and `play_flipbook` never meets a broken atlas.
@@ -153,6 +155,9 @@ pub struct SpriteSpec {
     /// hash): Defold's `textures` after the first. They are sampled at the coordinates of the
     /// frame shown from `atlas`, so each is laid out as `atlas` is (the same images' sizes).
     pub textures: Vec<(crate::base::hash::Hash, std::sync::Arc<Atlas>)>,
+    /// The sprite's own values of its material's value attributes (name hash, up to four
+    /// numbers, zeros after those given): where it starts, before any `go.set`.
+    pub attributes: Vec<(crate::base::hash::Hash, [f32; 4])>,
     /// Index into the atlas's animations.
     pub default_animation: u32,
     pub material: String,
