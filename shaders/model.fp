@@ -44,6 +44,7 @@ uniform vec4 ambient;
 // View space. w = 0: directional, xyz points towards the light; w = 1: point light position.
 uniform vec4 light_position[8];
 uniform vec4 light_color[8]; // rgb = colour x intensity, w = a point light's range (0: 1 / (1 + d^2))
+uniform vec4 light_spot[8]; // a spot light's cone (render::program): (0, 0, 0, 1) for other lights
 // Shadows of the first directional light (project setting `shadows`, see render::shadow).
 uniform sampler2DShadow shadow_map; // depth, compared in hardware, linear filtering
 uniform mat4 mtx_shadow;    // view space -> map: xy texture coordinates, z depth
@@ -270,6 +271,8 @@ void main()
         float reach = range > 0.0 ? clamp(1.0 - sqrt(d2) / range, 0.0, 1.0) : 1.0;
         float atten = mix(1.0, range > 0.0 ? reach * reach : 1.0 / (1.0 + d2), light_position[i].w);
         l *= inversesqrt(max(d2, 1e-12));
+        float spot = clamp(dot(-l, light_spot[i].xyz) + light_spot[i].w, 0.0, 1.0);
+        atten *= spot * spot;
         float nl = max(dot(n, l), 0.0);
         vec3 radiance = light_color[i].rgb * nl * atten;
         if (i == shadowed)

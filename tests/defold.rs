@@ -240,6 +240,12 @@ fn basic_lights_2d_lights_its_sprites_with_light_components() {
     assert!(red[0] > 100 && red[0] > 2 * red[1], "red under the spot light: {red:?}");
     let far = at(710.0, 710.0);
     assert!(far.iter().take(3).all(|&c| c < 40), "dark beyond both lights' range: {far:?}");
+    // The bottom corners are within the spot light's range but outside its cone (50 degrees
+    // from an axis leaning 45 degrees up from -Z): no red there (a point light lit them).
+    for (x, y) in [(80.0, 40.0), (640.0, 40.0)] {
+        let p = at(x, y);
+        assert!(p[0] < 25, "outside the spot light's cone at ({x}, {y}): {p:?}");
+    }
     // The lit stone nearest the point light is brighter than the same stone texture far away.
     let near_stone = at(120.0, 280.0);
     let far_stone = at(500.0, 500.0);

@@ -120,6 +120,27 @@ fn the_shaded_side_follows_the_ambient_setting_and_light() {
     assert_near("ambient light set to 0.5 x 0.8 by a script", got, srgb8(RED * 0.4));
 }
 
+/// A spot light shines as a point light inside its inner cone and not at all outside its outer
+/// one: aimed at the face (it shines along its object's -Z) it lights it as a point light in the
+/// same place does; turned 70 degrees away (outer cone 45) the face has the ambient light only.
+#[test]
+fn a_spot_light_lights_only_inside_its_cone() {
+    let lamp = |kind: &str, euler: &str| {
+        format!(
+            r#", {{ "id": "lamp", "position": [-1, 1, 2.5], "euler": {euler}, "components": [ {{ "id": "light", "type": "light",
+            "kind": "{kind}", "intensity": 3 {} }} ] }}"#,
+            if kind == "spot" { r#", "inner_cone_angle": 30, "outer_cone_angle": 45"# } else { "" }
+        )
+    };
+    let ambient = red_face("spot-none", "", "");
+    let point = red_face("spot-point", "", &lamp("point", "[0, 0, 0]"));
+    let aimed = red_face("spot-aimed", "", &lamp("spot", "[0, 0, 0]"));
+    let away = red_face("spot-away", "", &lamp("spot", "[0, 70, 0]"));
+    assert!(point > ambient + 30, "the point light lights the face: {point} against {ambient}");
+    assert_near("a spot light aimed at the face, as a point light", aimed, point);
+    assert_near("a spot light turned away, ambient only", away, ambient);
+}
+
 /// The red channel of three.js's ACESFilmicToneMapping of the linear colour `v`.
 fn aces_red(v: [f32; 3]) -> f32 {
     let m_in = [[0.59719, 0.07600, 0.02840], [0.35458, 0.90834, 0.13383], [0.04823, 0.01566, 0.83777]];

@@ -2,7 +2,6 @@
 // "/builtins/materials/lighting.glsl"`): the same functions over the scene's light components,
 // read from Sinew's light uniforms (view space already; docs/materials.md). The including
 // shader declares `var_view` (the view matrix) before the include, as with Defold's file.
-// Spot lights shine as point lights (their cones are not kept).
 #ifndef DEFOLD_LIGHTING_GLSL
 #define DEFOLD_LIGHTING_GLSL
 
@@ -18,6 +17,9 @@
 // of a point light (w 1); rgb colour x intensity, w a point light's range (0: 1 / (1 + d^2)).
 uniform vec4 light_position[8];
 uniform vec4 light_color[8];
+// A spot light's cone: clamp(dot(-l, xyz) + w, 0, 1) squared, l towards the light; (0, 0, 0, 1)
+// for other lights.
+uniform vec4 light_spot[8];
 uniform vec4 ambient;
 
 vec3 world_to_view_point(vec3 p)
@@ -55,7 +57,9 @@ vec3 diffuse_lambert(int index, vec3 normal, vec3 view_position)
     {
         atten = 1.0 / (1.0 + dist * dist);
     }
-    return c.rgb * max(dot(normal, to_light / max(dist, 1e-6)), 0.0) * atten;
+    vec3 l = to_light / max(dist, 1e-6);
+    float spot = clamp(dot(-l, light_spot[index].xyz) + light_spot[index].w, 0.0, 1.0);
+    return c.rgb * max(dot(normal, l), 0.0) * atten * spot * spot;
 }
 
 vec3 diffuse_lambert(vec3 view_normal, vec3 view_position)

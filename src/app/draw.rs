@@ -139,6 +139,7 @@ impl Scenery {
                 color: l.spec.color,
                 intensity: l.spec.intensity,
                 range: l.spec.range,
+                cone: [l.spec.inner_cone, l.spec.outer_cone],
             });
         }
         // The key light stands in while nothing lights a side more than another (ambient lights

@@ -415,6 +415,8 @@ impl CameraSpec {
 pub enum LightKind {
     Directional,
     Point,
+    /// A point light shining into a cone about its game object's -Z (Defold's `spot_light`).
+    Spot,
     /// Lights everything evenly: its colour x intensity replaces the project's `ambient`.
     Ambient,
 }
@@ -427,7 +429,15 @@ pub struct LightSpec {
     /// A point light's reach: it falls off as Defold's `(1 - d / range)^2`, nothing past it;
     /// 0 (Sinew's default) falls off as `1 / (1 + d^2)` without end.
     pub range: f32,
+    /// A spot light's cone, in degrees from its axis: full strength within `inner_cone`, fading
+    /// to nothing at `outer_cone` (Defold's `inner_cone_angle` and `outer_cone_angle`); 0 for
+    /// other kinds.
+    pub inner_cone: f32,
+    pub outer_cone: f32,
 }
+
+/// A spot light's cone when its file gives none (Defold's editor defaults), in degrees.
+pub const DEFAULT_SPOT_CONE: [f32; 2] = [30.0, 45.0];
 
 /// The built-in model material used when a model names none.
 pub const DEFAULT_MODEL_MATERIAL: &str = "/builtins/materials/model.material";

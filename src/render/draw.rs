@@ -46,6 +46,8 @@ pub struct LightItem {
     pub intensity: f32,
     /// Point lights: where Defold's falloff ends; 0: Sinew's `1 / (1 + d^2)` (`LightSpec::range`).
     pub range: f32,
+    /// Spot lights: the inner and outer cone in degrees from `direction` (`LightSpec`).
+    pub cone: [f32; 2],
 }
 
 impl LightItem {
@@ -59,6 +61,7 @@ impl LightItem {
             color: [1.0; 3],
             intensity: 0.8,
             range: 0.0,
+            cone: [0.0; 2],
         }
     }
 }

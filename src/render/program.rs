@@ -19,6 +19,7 @@
 //! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
 //! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
 //! | `light_color[8]` | colour x intensity (rgb); w: a point light's range (its falloff `(1 - d / range)^2`, Defold's), 0 for `1 / (1 + d^2)`; unused slots are zero |
+//! | `light_spot[8]` | a spot light's cone: `clamp(dot(-l, xyz) + w, 0, 1)` squared is its strength at a point (`l` the unit vector from it to the light), 1 inside the inner cone and 0 outside the outer one; (0, 0, 0, 1) for other lights |
 //! | `ambient` | ambient colour (rgb): the project's `ambient`, or the sum of the enabled ambient light components |
 //! | `shading_model` | float, project `shading`: 0 = Lambert, 1 = glTF metallic-roughness |
 //! | `tone_mapping`, `exposure` | floats, project settings: 0 = none, 1 = ACES, 2 = AgX; linear scale before it |
@@ -89,6 +90,7 @@ pub(crate) enum Source {
     AlphaOpaque,
     LightPosition,
     LightColor,
+    LightSpot,
     Ambient,
     /// 0: Lambert, 1: glTF metallic-roughness (project `shading`).
     ShadingModel,
@@ -144,6 +146,7 @@ impl Source {
                 | Source::ViewProj
                 | Source::LightPosition
                 | Source::LightColor
+                | Source::LightSpot
                 | Source::Ambient
                 | Source::ShadingModel
                 | Source::ToneMapping
@@ -312,6 +315,7 @@ fn builtin_source(name: &str) -> Option<Source> {
         "alpha_opaque" => Source::AlphaOpaque,
         "light_position" => Source::LightPosition,
         "light_color" => Source::LightColor,
+        "light_spot" => Source::LightSpot,
         "ambient" => Source::Ambient,
         "shading_model" => Source::ShadingModel,
         "tone_mapping" => Source::ToneMapping,
@@ -562,6 +566,7 @@ pub(crate) struct FrameValues {
     pub viewproj: Mat4,
     pub light_position: [[f32; 4]; MAX_LIGHTS],
     pub light_color: [[f32; 4]; MAX_LIGHTS],
+    pub light_spot: [[f32; 4]; MAX_LIGHTS],
     pub ambient: [f32; 4],
     pub shading: [f32; 4],
     /// x: tone mapping operator, y: exposure.
@@ -623,6 +628,7 @@ impl Values<'_> {
             Source::AlphaOpaque => &self.opaque,
             Source::LightPosition => self.frame.light_position.as_flattened(),
             Source::LightColor => self.frame.light_color.as_flattened(),
+            Source::LightSpot => self.frame.light_spot.as_flattened(),
             Source::Ambient => &self.frame.ambient,
             Source::ShadingModel => &self.frame.shading,
             Source::ToneMapping => &self.frame.tone_mapping,

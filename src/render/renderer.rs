@@ -378,6 +378,7 @@ impl ModelRenderer {
     }
 
     fn frame_values(&mut self, list: &DrawList) {
+        const NO_CONE: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
         let v = &mut self.values;
         v.view = list.camera.view;
         v.proj = list.camera.proj;
@@ -386,6 +387,7 @@ impl ModelRenderer {
         self.frustum = frustum_planes(v.viewproj);
         v.light_position = [[0.0; 4]; MAX_LIGHTS];
         v.light_color = [[0.0; 4]; MAX_LIGHTS];
+        v.light_spot = [NO_CONE; MAX_LIGHTS];
         // Ambient lights (summed, as three.js sums its AmbientLights) replace the list's ambient
         // while there are any, and take no slot.
         let mut ambient: Option<Vec3> = None;
@@ -397,7 +399,7 @@ impl ModelRenderer {
                     let d = v.view.transform_vector3(-l.direction).normalize_or_zero();
                     [d.x, d.y, d.z, 0.0]
                 }
-                LightKind::Point => {
+                LightKind::Point | LightKind::Spot => {
                     let p = v.view.transform_point3(l.position);
                     [p.x, p.y, p.z, 1.0]
                 }
@@ -409,6 +411,9 @@ impl ModelRenderer {
             if slot < MAX_LIGHTS {
                 v.light_position[slot] = position;
                 v.light_color[slot] = [c.x, c.y, c.z, l.range];
+                if l.kind == LightKind::Spot {
+                    v.light_spot[slot] = spot_cone(v.view.transform_vector3(l.direction), l.cone);
+                }
                 slot += 1;
             }
         }
@@ -1108,6 +1113,18 @@ fn draw_values<'a>(
     }
 }
 
+/// A spot light's `light_spot` slot: its view-space axis scaled so that `dot(-l, xyz) + w` (with
+/// `l` the unit vector from the lit point to the light) is 0 on the outer cone and 1 on the
+/// inner one (clamped and squared in the shaders, as Filament shapes its spot lights).
+fn spot_cone(axis: Vec3, [inner, outer]: [f32; 2]) -> [f32; 4] {
+    let axis = axis.normalize_or_zero();
+    let (cos_inner, cos_outer) = (inner.to_radians().cos(), outer.to_radians().cos());
+    // Equal cones: a hard edge.
+    let scale = 1.0 / (cos_inner - cos_outer).max(1e-4);
+    let a = axis * scale;
+    [a.x, a.y, a.z, -cos_outer * scale]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1124,5 +1141,22 @@ mod tests {
         assert!(sphere_visible(&f, Vec3::new(6.0, 0.0, 0.0), 1.5), "straddles the right plane");
         assert!(!sphere_visible(&f, Vec3::new(0.0, 0.0, -45.0), 1.0), "past far");
         assert_eq!(max_scale(&Mat4::from_scale(Vec3::new(1.0, 3.0, 2.0))), 3.0);
+    }
+
+    #[test]
+    fn a_spot_cone_is_one_inside_the_inner_angle_and_zero_outside_the_outer() {
+        let slot = super::spot_cone(Vec3::new(0.0, 0.0, -2.0), [30.0, 45.0]);
+        // `l` points from the lit point back to the light: -l is the way the light travels.
+        let strength = |deg: f32| {
+            let travel = Vec3::new(deg.to_radians().sin(), 0.0, -deg.to_radians().cos());
+            (travel.dot(Vec3::new(slot[0], slot[1], slot[2])) + slot[3]).clamp(0.0, 1.0)
+        };
+        assert_eq!((strength(0.0), strength(29.0)), (1.0, 1.0));
+        assert!((strength(30.0) - 1.0).abs() < 1e-4 && strength(45.0).abs() < 1e-4);
+        assert!(strength(37.5) > 0.3 && strength(37.5) < 0.7);
+        assert_eq!(strength(60.0), 0.0);
+        // Equal angles: a hard edge, not a division by zero.
+        let hard = super::spot_cone(Vec3::Z, [20.0, 20.0]);
+        assert!(hard.iter().all(|x| x.is_finite()));
     }
 }

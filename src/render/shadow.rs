@@ -637,7 +637,7 @@ pub(crate) fn shadow_light(list: &DrawList) -> Option<(usize, Vec3)> {
             LightKind::Directional => {
                 return (slot < super::program::MAX_LIGHTS).then_some((slot, l.direction));
             }
-            LightKind::Point => slot += 1,
+            LightKind::Point | LightKind::Spot => slot += 1,
         }
     }
     None

@@ -39,6 +39,8 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         color,
         intensity,
         range,
+        inner_cone_angle,
+        outer_cone_angle,
         prototype,
         collection,
         text,
@@ -119,6 +121,8 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("color", c.color.is_some(), &[Light, Label]),
         ("intensity", c.intensity.is_some(), &[Light]),
         ("range", c.range.is_some(), &[Light]),
+        ("inner_cone_angle", c.inner_cone_angle.is_some(), &[Light]),
+        ("outer_cone_angle", c.outer_cone_angle.is_some(), &[Light]),
         ("prototype", c.prototype.is_some(), &[Factory]),
         ("collection", c.collection.is_some(), &[CollectionProxy]),
         ("text", c.text.is_some(), &[Label]),
@@ -347,16 +351,32 @@ pub(super) fn light(c: &ComponentDesc, file: &str) -> Result<LightSpec, LoadErro
     if !(range.is_finite() && range >= 0.0) {
         return Err(c.id.error(file, format!("light '{}': range must be a number >= 0 (got {range})", c.id.value.0)));
     }
-    Ok(LightSpec {
-        kind: match c.kind {
-            Some(LightKindDesc::Point) => LightKind::Point,
-            Some(LightKindDesc::Ambient) => LightKind::Ambient,
-            Some(LightKindDesc::Directional) | None => LightKind::Directional,
-        },
-        color,
-        intensity: c.intensity.unwrap_or(1.0),
-        range,
-    })
+    let kind = match c.kind {
+        Some(LightKindDesc::Point) => LightKind::Point,
+        Some(LightKindDesc::Spot) => LightKind::Spot,
+        Some(LightKindDesc::Ambient) => LightKind::Ambient,
+        Some(LightKindDesc::Directional) | None => LightKind::Directional,
+    };
+    let [inner_cone, outer_cone] = match kind {
+        LightKind::Spot => {
+            let outer = c.outer_cone_angle.unwrap_or(crate::project::types::DEFAULT_SPOT_CONE[1]);
+            let inner = c.inner_cone_angle.unwrap_or(crate::project::types::DEFAULT_SPOT_CONE[0].min(outer));
+            if !((0.0..=90.0).contains(&outer) && (0.0..=outer).contains(&inner)) {
+                let msg = format!(
+                    "light '{}': a spot light's cone needs 0 <= inner_cone_angle <= outer_cone_angle <= 90 degrees (got {inner} and {outer})",
+                    c.id.value.0
+                );
+                return Err(c.id.error(file, msg));
+            }
+            [inner, outer]
+        }
+        _ if c.inner_cone_angle.is_some() || c.outer_cone_angle.is_some() => {
+            let msg = format!("light '{}': cone angles are for spot lights (kind \"spot\")", c.id.value.0);
+            return Err(c.id.error(file, msg));
+        }
+        _ => [0.0; 2],
+    };
+    Ok(LightSpec { kind, color, intensity: c.intensity.unwrap_or(1.0), range, inner_cone, outer_cone })
 }
 
 /// A colour of 3 numbers (or 4 with `alpha`), each finite: a bad one points at where it was

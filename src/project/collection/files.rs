@@ -83,6 +83,9 @@ pub(super) struct ComponentDesc {
     pub(super) color: Option<Located<Vec<f32>>>,
     pub(super) intensity: Option<f32>,
     pub(super) range: Option<f32>,
+    /// A spot light's cone in degrees from its axis (full strength inside the inner one).
+    pub(super) inner_cone_angle: Option<f32>,
+    pub(super) outer_cone_angle: Option<f32>,
     pub(super) prototype: Option<Located<String>>,
     /// A `collectionproxy`'s collection.
     pub(super) collection: Option<Located<String>>,
@@ -189,6 +192,7 @@ pub(super) struct JointLimitDesc {
 pub(super) enum LightKindDesc {
     Directional,
     Point,
+    Spot,
     Ambient,
 }
 

@@ -148,7 +148,14 @@ fn defaults() {
     let cam =
         CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0, zoom: 1.0 };
     assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
-    let light = LightSpec { kind: LightKind::Directional, color: [1.0; 3], intensity: 1.0, range: 0.0 };
+    let light = LightSpec {
+        kind: LightKind::Directional,
+        color: [1.0; 3],
+        intensity: 1.0,
+        range: 0.0,
+        inner_cone: 0.0,
+        outer_cone: 0.0,
+    };
     assert_eq!(o.components[2].kind, ComponentKind::Light(light));
     let empty = Project::new(&[("/e.collection", "{}")]);
     assert!(empty.load("/e.collection").unwrap().objects.is_empty());
@@ -167,6 +174,33 @@ fn nested_children_keep_parents_first() {
     assert_eq!(got, [("/a", None), ("/b", Some(0)), ("/c", Some(1)), ("/d", Some(0)), ("/e", None)]);
     let ComponentKind::Light(l) = &c.objects[4].components[0].kind else { panic!() };
     assert_eq!((l.kind, l.intensity, l.range), (LightKind::Point, 2.0, 0.0));
+}
+
+#[test]
+fn a_spot_light_keeps_its_cone_and_a_bad_one_is_refused() {
+    let light = |fields: &str| {
+        format!(
+            r#"{{ "objects": [ {{ "id": "e", "components": [ {{ "id": "lamp", "type": "light", {fields} }} ] }} ] }}"#
+        )
+    };
+    let load = |fields: &str| Project::new(&[("/c.collection", light(fields).as_str())]).load("/c.collection");
+    let c = load(r#""kind": "spot", "inner_cone_angle": 10, "outer_cone_angle": 25"#).unwrap();
+    let ComponentKind::Light(l) = &c.objects[0].components[0].kind else { panic!() };
+    assert_eq!((l.kind, l.inner_cone, l.outer_cone), (LightKind::Spot, 10.0, 25.0));
+    let c = load(r#""kind": "spot""#).unwrap();
+    let ComponentKind::Light(l) = &c.objects[0].components[0].kind else { panic!() };
+    assert_eq!([l.inner_cone, l.outer_cone], crate::project::types::DEFAULT_SPOT_CONE);
+    for (fields, needle) in [
+        (
+            r#""kind": "spot", "inner_cone_angle": 30, "outer_cone_angle": 20"#,
+            "0 <= inner_cone_angle <= outer_cone_angle <= 90",
+        ),
+        (r#""kind": "spot", "outer_cone_angle": 120"#, "<= 90 degrees"),
+        (r#""kind": "point", "outer_cone_angle": 20"#, "cone angles are for spot lights"),
+    ] {
+        let e = load(fields).unwrap_err().to_string();
+        assert!(e.contains("light 'lamp'") && e.contains(needle), "{fields}: {e}");
+    }
 }
 
 #[test]

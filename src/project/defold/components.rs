@@ -288,16 +288,11 @@ fn struct_fields(m: &Message) -> Vec<(&str, &Message, &Field)> {
 
 /// Defold's light components (`ambient_light`, `directional_light`, `point_light`,
 /// `spot_light`: `data { struct { … } }` with `color`, `intensity` and a point or spot light's
-/// `range`) as Sinew lights. A spot light's cones have no Sinew counterpart: it shines as a
-/// point light, with a warning (docs/porting-from-defold.md).
+/// `range`, a spot light's `inner_cone_angle` and `outer_cone_angle`) as Sinew lights.
 fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
     out.str("type", "light", None);
-    out.str("kind", kind.trim_end_matches("_light").replace("spot", "point").as_str(), None);
+    out.str("kind", kind.trim_end_matches("_light"), None);
     let Some(data) = m.first("data") else { return };
-    if kind == "spot_light" {
-        cx.offsets
-            .push((data.at.clone(), "a spot_light shines as a point light in Sinew (its cones are ignored)".into()));
-    }
     let Value::Message(d) = &data.value else {
         cx.problems.at(&data.at, "`data` of a light must be a message");
         return;
@@ -331,6 +326,11 @@ fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
             "range" if matches!(kind, "point_light" | "spot_light") => {
                 if let Some(n) = v.first("number").and_then(|n| number(n, what, &mut cx.problems)) {
                     out.put("range", Node::Num(n), Some(&f.value_at));
+                }
+            }
+            "inner_cone_angle" | "outer_cone_angle" if kind == "spot_light" => {
+                if let Some(n) = v.first("number").and_then(|n| number(n, what, &mut cx.problems)) {
+                    out.put(key, Node::Num(n), Some(&f.value_at));
                 }
             }
             _ => {}

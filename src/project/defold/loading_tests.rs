@@ -226,7 +226,7 @@ fn models_and_component_files() {
 }
 
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
-/// colour and intensity; a spot light shines as a point light (warned about, not refused).
+/// colour and intensity, a point or spot light's range and a spot light's cone.
 #[test]
 fn light_components_become_sinew_lights() {
     let light = |ty: &str, rgb: [f32; 3], intensity: f32| {
@@ -251,14 +251,18 @@ fn light_components_become_sinew_lights() {
             _ => None,
         })
         .collect();
-    let spec = |kind, color, intensity, range| LightSpec { kind, color, intensity, range };
+    let spec =
+        |kind, color, intensity, range| LightSpec { kind, color, intensity, range, inner_cone: 0.0, outer_cone: 0.0 };
     // Only point (and spot) lights reach as far as their `range`.
     assert_eq!(
         lights,
         vec![
             ("directional_light".to_string(), spec(LightKind::Directional, [1.0, 0.5, 0.25], 0.7, 0.0)),
             ("ambient_light".to_string(), spec(LightKind::Ambient, [0.2, 0.3, 0.4], 0.5, 0.0)),
-            ("spot_light".to_string(), spec(LightKind::Point, [1.0, 1.0, 0.0], 2.0, 10.0)),
+            (
+                "spot_light".to_string(),
+                LightSpec { inner_cone: 30.0, outer_cone: 45.0, ..spec(LightKind::Spot, [1.0, 1.0, 0.0], 2.0, 10.0) }
+            ),
         ]
     );
 }
