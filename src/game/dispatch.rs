@@ -56,10 +56,13 @@ pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             w.messages.take_all()
         };
         for (at, m) in batch.iter().enumerate() {
-            let slot = world.borrow().find_url(m.receiver.socket, m.receiver.path);
+            let find = || world.borrow().find_url(m.receiver.socket, m.receiver.path);
+            let mut slot = find();
             if !run.is_empty() && engine_acts_on(&world.borrow(), m, slot) {
                 hooks.deliver(&batch, &run);
                 run.clear();
+                // Found again: the scripts just run may have made the object it is for.
+                slot = find();
             }
             route(&mut world.borrow_mut(), m, slot, at as u32, &mut run);
         }

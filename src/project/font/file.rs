@@ -94,7 +94,7 @@ pub fn load_font(
     if lower.ends_with(".ttf") || lower.ends_with(".otf") {
         let norm = crate::project::json::resource_path(path, referrer)?;
         let bytes = res.read(&norm, Some(referrer)).map_err(|e| path.error(referrer, e.message))?;
-        return Ok(Font { face: Arc::new(Face::parse(&norm, &bytes)?), ..Font::default_sized(default_size) });
+        return Ok(Font { face: Face::parse_shared(&norm, &bytes)?, ..Font::default_sized(default_size) });
     }
     let (norm, desc): (String, FontDesc) = crate::project::json::read(res, path, referrer)?;
     font_from_desc(res, &norm, &desc)
@@ -112,9 +112,9 @@ pub fn font_from_desc(res: &Resources, resource: &str, d: &FontDesc) -> Result<F
     }
     let norm = crate::project::json::resource_path(&d.font, resource)?;
     let bytes = res.read(&norm, Some(resource)).map_err(|e| d.font.error(resource, e.message))?;
-    let face = Face::parse(&norm, &bytes).map_err(|e| d.font.error(resource, e.message))?;
+    let face = Face::parse_shared(&norm, &bytes).map_err(|e| d.font.error(resource, e.message))?;
     Ok(Font {
-        face: Arc::new(face),
+        face,
         size: d.size,
         alpha: d.alpha.clamp(0.0, 1.0),
         outline_width: d.outline_width,

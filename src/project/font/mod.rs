@@ -105,6 +105,16 @@ impl Face {
         Ok(Face { id: next_id(), inner, path: path.to_string() })
     }
 
+    /// [`Face::parse`], but the built-in face's bytes give the built-in face itself: parsing
+    /// DejaVu Sans takes 25-90 ms and a few MB, and most fonts of a project (the demo's HUD,
+    /// Defold's default fonts) are that file again.
+    pub fn parse_shared(path: &str, bytes: &[u8]) -> Result<Arc<Face>, LoadError> {
+        match crate::project::resources::builtin(DEFAULT_FACE_PATH) {
+            Some(builtin) if builtin == bytes => Ok(Face::default_face()),
+            _ => Face::parse(path, bytes).map(Arc::new),
+        }
+    }
+
     /// The built-in face, parsed once.
     pub fn default_face() -> Arc<Face> {
         static FACE: OnceLock<Arc<Face>> = OnceLock::new();

@@ -154,3 +154,17 @@ fn bad_font_files_name_the_place() {
     assert!(err("/junk.font").contains("not a TrueType/OpenType font"), "{}", err("/junk.font"));
     assert!(err("/huge.json.font").contains("at most 2048"), "{}", err("/huge.json.font"));
 }
+
+/// A font file that is the built-in face's bytes gets the built-in face itself, parsed once
+/// (the demo's HUD font is DejaVu Sans again); other bytes are parsed and checked as before.
+#[test]
+fn the_builtin_face_is_shared_not_parsed_again() {
+    let ttf: &[u8] = crate::project::resources::builtin(DEFAULT_FACE_PATH).unwrap();
+    let shared = Face::parse_shared("/fonts/copy.ttf", ttf).unwrap();
+    assert!(Arc::ptr_eq(&shared, &Face::default_face()));
+    assert!(Face::parse_shared("/junk.ttf", b"not a font").is_err());
+    // Other bytes are never taken for the built-in face, whether they parse or not.
+    if let Ok(f) = Face::parse_shared("/half.ttf", &ttf[..ttf.len() / 2]) {
+        assert!(!Arc::ptr_eq(&f, &shared));
+    }
+}
