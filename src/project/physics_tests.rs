@@ -22,6 +22,11 @@ fn json(component: &str) -> String {
     format!(r#"{{ "name": "main", "objects": [ {{ "id": "crate", "components": [ {component} ] }} ] }}"#)
 }
 
+/// A collection whose one object has the one component `component` (Sinew JSON).
+fn load_json(component: &str) -> Result<CollectionSpec, String> {
+    load(&[("/main/test.collection", &json(component))])
+}
+
 const BODY: &str = r#"{ "id": "body", "type": "collisionobject", "collision_type": "kinematic",
   "mass": 2, "friction": 0.25, "restitution": 0.75, "linear_damping": 0.5, "angular_damping": 0.125,
   "locked_rotation": true, "bullet": true, "group": "player", "mask": ["world", "enemy"],
@@ -32,7 +37,7 @@ const BODY: &str = r#"{ "id": "body", "type": "collisionobject", "collision_type
 
 #[test]
 fn json_fields_become_the_spec() {
-    let c = load(&[("/main/test.collection", &json(BODY))]).unwrap();
+    let c = load_json(BODY).unwrap();
     let co = collision_object(&c);
     assert_eq!(co.collision_type, CollisionType::Kinematic);
     assert_eq!((co.mass, co.friction, co.restitution), (2.0, 0.25, 0.75));
@@ -51,11 +56,9 @@ fn json_fields_become_the_spec() {
 
 #[test]
 fn defaults_are_defolds() {
-    let c = load(&[(
-        "/main/test.collection",
-        &json(r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "sphere", "data": [1] } ] }"#),
-    )])
-    .unwrap();
+    let c =
+        load_json(r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "sphere", "data": [1] } ] }"#)
+            .unwrap();
     let co = collision_object(&c);
     assert_eq!(co.collision_type, CollisionType::Dynamic);
     assert_eq!((co.mass, co.friction, co.restitution), (1.0, 0.1, 0.5));
@@ -108,7 +111,7 @@ bullet: true
 
 #[test]
 fn defold_file_and_embedded_form_match_the_json() {
-    let want = load(&[("/main/test.collection", &json(BODY))]).unwrap();
+    let want = load_json(BODY).unwrap();
     let want = collision_object(&want);
     let go = "components {\n  id: \"body\"\n  component: \"/main/body.collisionobject\"\n  position { x: 1.0 }\n}\n";
     let collection = "name: \"main\"\ninstances {\n  id: \"crate\"\n  prototype: \"/main/crate.go\"\n}\n";
@@ -130,7 +133,7 @@ fn defold_file_and_embedded_form_match_the_json() {
 
 /// The error of a collection whose one component is `component`.
 fn error(component: &str) -> String {
-    load(&[("/main/test.collection", &json(component))]).unwrap_err()
+    load_json(component).unwrap_err()
 }
 
 fn co(shapes: &str) -> String {
@@ -197,10 +200,9 @@ fn defold_nan_and_bad_slices_are_refused() {
 /// given a thickness; bad files and counts are refused where written.
 #[test]
 fn hull_shapes_from_json_and_convexshape_files() {
-    let c = load(&[(
-        "/main/test.collection",
-        &json(r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "hull", "data": [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] } ] }"#),
-    )])
+    let c = load_json(
+        r#"{ "id": "b", "type": "collisionobject", "shapes": [ { "shape_type": "hull", "data": [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1] } ] }"#,
+    )
     .unwrap();
     let ShapeKind::Hull { points } = &collision_object(&c).shapes[0].kind else { panic!("not a hull") };
     assert_eq!(points.len(), 4, "a solid hull keeps its points");
