@@ -43,6 +43,34 @@ fn a_circle_comes_to_rest_on_a_box_in_2d() {
     assert_lua_passed(&r, "physics_fall_2d");
 }
 
+/// A box dropped in place of the ball rests at the same height; its contact with the ground
+/// has the points of the dimension's manifold: a face on a face is four corners in 3D, and in a
+/// 2D world (rapier2d, as Defold's Box2D) an edge on an edge is two, where a ball has one.
+#[test]
+fn a_box_rests_on_four_points_in_3d_and_two_in_2d() {
+    let sphere = r#"{ "shape_type": "sphere", "data": [0.5] }"#;
+    let cube = r#"{ "shape_type": "box", "data": [0.5, 0.5, 0.5] }"#;
+    for (shape, two_d, points) in [(sphere, false, 1), (cube, false, 4), (sphere, true, 1), (cube, true, 2)] {
+        let p = committed("physics_fall");
+        let collection = std::fs::read_to_string(p.path().join("main/main.collection")).expect("collection");
+        let dropped = collection.replace(sphere, shape);
+        assert_eq!(dropped == collection, shape == sphere);
+        p.write("/main/main.collection", &dropped);
+        let name = if two_d { "physics_fall_2d" } else { "physics_fall" };
+        let dimension = if two_d { "2d" } else { "3d" };
+        let settings = format!(
+            r#"{{ "title": "{name}", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+                "physics": {{ "type": "{dimension}", "gravity": [0, -10, 0] }} }}"#
+        );
+        p.write("/project.json", &settings);
+        let r = run_dir(&p, 130);
+        assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+        assert_lua_passed(&r, name);
+        let want = format!("contact points in the last step {points}\n");
+        assert!(r.stdout.contains(&want), "{dimension} {shape}: want {want:?}\n{}", r.show());
+    }
+}
+
 /// The same drop onto a hull: the ground box's eight corners as a convex hull in 3D, and its
 /// four corners in the plane (a flat hull, given a thickness) in 2D, rest the ball at the same
 /// analytic height.

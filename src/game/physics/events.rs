@@ -1,7 +1,7 @@
 //! The messages of one step, as Defold sends them: `collision_response` once per touching pair
 //! of objects, `contact_point_response` per contact point, `trigger_response` when an overlap
 //! with a trigger starts and when it ends; each to every script of both objects.
-use super::{Physics, arr3};
+use super::Physics;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::physics::CollisionType;
 use crate::scene::message::{Fields, Key, Record};
@@ -55,7 +55,8 @@ fn listens(p: &Physics, scene: &Scene, index: u32) -> bool {
 
 fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     let b = p.get(index).filter(|b| b.enabled)?;
-    let rb = p.rigid_body(index)?;
+    let (world, h) = p.world_of(index)?;
+    let (velocity, _) = world.velocity(h)?;
     let t = scene.world_of(b.slot).translation;
     Some(Side {
         listens: listens(p, scene, index),
@@ -64,8 +65,8 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
         socket: scene.socket.get(b.slot as usize).copied().unwrap_or(0),
         group: p.groups.get(b.group as usize).copied().unwrap_or(0),
         position: [t.x, t.y, t.z],
-        mass: if b.ty == CollisionType::Dynamic { rb.mass() } else { 0.0 },
-        velocity: arr3(rb.linvel() / p.settings.scale),
+        mass: if b.ty == CollisionType::Dynamic { world.mass(h)? } else { 0.0 },
+        velocity: (velocity / p.settings.scale).to_array(),
     })
 }
 
@@ -131,37 +132,18 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
     let mut points: Vec<Point> = Vec::new();
     let mut sides = Sides::new(p);
     let world = &p.spaces[k as usize].world;
-    for pair in world.narrow_phase.contact_pairs() {
-        if !pair.has_any_active_contact() {
-            continue;
-        }
-        let (Some(c1), Some(c2)) = (world.colliders.get(pair.collider1), world.colliders.get(pair.collider2)) else {
-            continue;
-        };
-        let (a, b) = (c1.user_data as u32, c2.user_data as u32);
-        if a == b {
-            continue;
-        }
+    let mut want = |a: u32, b: u32| {
         if !(listens(p, scene, a) || listens(p, scene, b)) {
-            continue;
+            return false;
         }
-        let key = (a.min(b), a.max(b));
-        touching.push(key);
-        // Counted per pair of shapes: an object pair of several shapes reports each pair's.
-        let mut n = 0;
-        for m in pair.manifolds() {
-            // The normal points from collider 1 to collider 2; stored as seen from `key.0`.
-            let normal = if a == key.0 { m.data.normal } else { -m.data.normal };
-            for c in &m.points {
-                if n >= MAX_POINTS_PER_PAIR || c.dist > 0.0 {
-                    continue;
-                }
-                let world = c1.position().transform_point(c.local_p1) * inv;
-                points.push((key, arr3(world), arr3(normal), -c.dist * inv, c.data.impulse));
-                n += 1;
-            }
-        }
-    }
+        touching.push((a.min(b), a.max(b)));
+        true
+    };
+    world.contacts(MAX_POINTS_PER_PAIR, &mut want, &mut |c| {
+        // Stored as seen from the pair's lower index.
+        let (key, normal) = if c.a < c.b { ((c.a, c.b), c.normal) } else { ((c.b, c.a), -c.normal) };
+        points.push((key, (c.position * inv).to_array(), normal.to_array(), c.depth * inv, c.impulse));
+    });
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
     touching.dedup();
@@ -210,17 +192,11 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
 fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
     let ids = ids();
     let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
-    let world = &p.spaces[k as usize].world;
-    for (h1, h2, hit) in world.narrow_phase.intersection_pairs() {
-        if !hit {
-            continue;
-        }
-        let (Some(c1), Some(c2)) = (world.colliders.get(h1), world.colliders.get(h2)) else { continue };
-        let (a, b) = (c1.user_data as u32, c2.user_data as u32);
+    p.spaces[k as usize].world.intersections(&mut |a, b| {
         if a != b && p.get(a).is_some_and(|x| x.enabled) && p.get(b).is_some_and(|x| x.enabled) {
             now.insert((a.min(b), a.max(b)));
         }
-    }
+    });
     let before = &p.spaces[k as usize].overlaps;
     let entered: Vec<_> = now.difference(before).map(|&pair| (pair, true)).collect();
     let left: Vec<_> = before.difference(&now).map(|&pair| (pair, false)).collect();

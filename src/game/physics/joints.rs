@@ -1,9 +1,9 @@
 //! Joints between two collision objects (`physics.create_joint`): Defold's four kinds on rapier's
 //! impulse joints. A joint belongs to its first object and is addressed by that object and an
 //! id; it goes with either object. Changing its properties rebuilds it.
-use super::{Physics, arr3, vec3};
+use super::Physics;
+use super::simulation::{Handle, JointDesc, JointKind};
 use crate::base::hash::Hash;
-use rapier3d::prelude::*;
 
 /// Joints one world holds at most: past this `create_joint` is refused.
 pub const MAX_JOINTS: usize = 4096;
@@ -110,7 +110,7 @@ pub struct Joint {
     pub ty: JointType,
     pub anchors: ([f32; 3], [f32; 3]),
     pub props: JointProps,
-    pub handle: ImpulseJointHandle,
+    pub handle: Handle,
 }
 
 impl Physics {
@@ -154,9 +154,8 @@ impl Physics {
     }
 
     fn anchor_world(&self, i: u32, local: [f32; 3]) -> glam::Vec3 {
-        let Some(rb) = self.rigid_body(i) else { return glam::Vec3::ZERO };
-        let p = rb.position().transform_point(vec3((glam::Vec3::from(local) * self.settings.scale).to_array()));
-        glam::Vec3::from(arr3(p))
+        let Some((world, h)) = self.world_of(i) else { return glam::Vec3::ZERO };
+        world.to_world(h, glam::Vec3::from(local) * self.settings.scale).unwrap_or(glam::Vec3::ZERO)
     }
 
     fn insert_joint(
@@ -166,78 +165,61 @@ impl Physics {
         b: u32,
         (anchor_a, anchor_b): ([f32; 3], [f32; 3]),
         p: &JointProps,
-    ) -> Result<ImpulseJointHandle, String> {
+    ) -> Result<Handle, String> {
         let s = self.settings.scale;
         let (ha, hb, k) = match (self.get(a), self.get(b)) {
             (Some(x), Some(y)) if x.space == y.space => (x.handle, y.handle, x.space as usize),
             (Some(_), Some(_)) => return Err("the collision objects are in different worlds (collections)".into()),
             _ => return Err("the collision object was deleted".into()),
         };
-        let (la, lb) =
-            (vec3((glam::Vec3::from(anchor_a) * s).to_array()), vec3((glam::Vec3::from(anchor_b) * s).to_array()));
-        let collide = p.get("collide_connected") != 0.0;
         let limit = p.get("enable_limit") != 0.0;
         let motor = p.get("enable_motor") != 0.0;
-        let joint: GenericJoint = match ty {
-            JointType::Fixed => RopeJointBuilder::new(p.get("max_length").max(0.0) * s)
-                .local_anchor1(la)
-                .local_anchor2(lb)
-                .contacts_enabled(collide)
-                .into(),
+        let kind = match ty {
+            JointType::Fixed => JointKind::Rope { max: p.get("max_length").max(0.0) * s },
             JointType::Hinge => {
-                let mut j =
-                    RevoluteJointBuilder::new(Vector::Z).local_anchor1(la).local_anchor2(lb).contacts_enabled(collide);
-                if limit {
-                    let r = p.get("reference_angle");
-                    j = j.limits([p.get("lower_angle") + r, p.get("upper_angle") + r]);
+                let r = p.get("reference_angle");
+                JointKind::Revolute {
+                    limits: limit.then(|| [p.get("lower_angle") + r, p.get("upper_angle") + r]),
+                    motor: motor.then(|| (p.get("motor_speed"), p.get("max_motor_torque").max(0.0))),
                 }
-                if motor {
-                    j = j.motor_velocity(p.get("motor_speed"), 1.0).motor_max_force(p.get("max_motor_torque").max(0.0));
-                }
-                j.into()
             }
             JointType::Spring => {
                 // Box2D's frequency and damping ratio, for the mass of the moving body.
                 let m = [b, a].iter().filter_map(|&i| self.mass(i)).find(|m| *m > 0.0).unwrap_or(1.0);
                 let w = 2.0 * std::f32::consts::PI * p.get("frequency").max(0.0);
-                let (k, c) = (m * w * w, 2.0 * m * p.get("damping_ratio").max(0.0) * w);
-                SpringJointBuilder::new(p.get("length").max(0.0) * s, k, c)
-                    .local_anchor1(la)
-                    .local_anchor2(lb)
-                    .contacts_enabled(collide)
-                    .into()
+                JointKind::Spring {
+                    rest: p.get("length").max(0.0) * s,
+                    k: m * w * w,
+                    c: 2.0 * m * p.get("damping_ratio").max(0.0) * w,
+                }
             }
             JointType::Slider => {
                 let axis = glam::Vec3::new(p.get("local_axis_a_x"), p.get("local_axis_a_y"), p.get("local_axis_a_z"));
                 if axis.length() < 1e-6 {
                     return Err("local_axis_a must not be zero".into());
                 }
-                let axis = axis.normalize();
-                let mut j = PrismaticJointBuilder::new(Vector::new(axis.x, axis.y, axis.z))
-                    .local_anchor1(la)
-                    .local_anchor2(lb)
-                    .contacts_enabled(collide);
-                if limit {
-                    j = j.limits([p.get("lower_translation") * s, p.get("upper_translation") * s]);
+                JointKind::Prismatic {
+                    axis: axis.normalize(),
+                    limits: limit.then(|| [p.get("lower_translation") * s, p.get("upper_translation") * s]),
+                    motor: motor.then(|| (p.get("motor_speed") * s, p.get("max_motor_force").max(0.0))),
                 }
-                if motor {
-                    j = j
-                        .motor_velocity(p.get("motor_speed") * s, 1.0)
-                        .motor_max_force(p.get("max_motor_force").max(0.0));
-                }
-                j.into()
             }
+        };
+        let desc = JointDesc {
+            kind,
+            anchors: (glam::Vec3::from(anchor_a) * s, glam::Vec3::from(anchor_b) * s),
+            collide: p.get("collide_connected") != 0.0,
         };
         let sp = &mut self.spaces[k];
         sp.dirty = true;
-        Ok(sp.world.insert_impulse_joint(ha, hb, joint))
+        sp.world.insert_joint(ha, hb, &desc)
     }
 
     pub fn destroy_joint(&mut self, a: u32, id: Hash) -> Result<(), String> {
         let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
         let j = self.joints.swap_remove(k);
-        if let Some(world) = self.world_of_mut(a) {
-            world.remove_impulse_joint(j.handle);
+        if let Some((world, _)) = self.world_of_mut(a) {
+            world.remove_joint(j.handle);
         }
         Ok(())
     }
@@ -262,8 +244,8 @@ impl Physics {
         let j = &self.joints[k];
         let (ty, b, anchors, old) = (j.ty, j.b, j.anchors, j.handle);
         let handle = self.insert_joint(ty, a, b, anchors, &merged)?;
-        if let Some(world) = self.world_of_mut(a) {
-            world.remove_impulse_joint(old);
+        if let Some((world, _)) = self.world_of_mut(a) {
+            world.remove_joint(old);
         }
         self.joints[k].handle = handle;
         self.joints[k].props = merged;
@@ -274,17 +256,9 @@ impl Physics {
     /// the last step: the constraint's impulses over the step.
     pub fn joint_reaction(&self, a: u32, id: Hash) -> Result<([f32; 3], f32), String> {
         let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
-        let Some(world) = self.world_of(a) else { return Ok(([0.0; 3], 0.0)) };
-        let Some(j) = world.impulse_joints.get(self.joints[k].handle) else { return Ok(([0.0; 3], 0.0)) };
-        // The solver runs `num_solver_iterations` substeps; the impulses kept are the last one's.
-        let params = &world.integration_parameters;
-        let dt = (params.dt / params.num_solver_iterations.max(1) as f32).max(f32::MIN_POSITIVE);
-        let frame =
-            self.rigid_body(a).map_or(Rotation::IDENTITY, |rb| rb.position().rotation) * j.data.local_frame1.rotation;
-        let i = j.impulses;
-        let force = frame * Vector::new(i[0], i[1], i[2]) / (dt * self.settings.scale);
-        let torque = (frame * Vector::new(i[3], i[4], i[5])).length() / dt;
-        Ok((arr3(force), torque))
+        let Some((world, h)) = self.world_of(a) else { return Ok(([0.0; 3], 0.0)) };
+        let Some((force, torque)) = world.joint_reaction(self.joints[k].handle, h) else { return Ok(([0.0; 3], 0.0)) };
+        Ok(((force / self.settings.scale).to_array(), torque))
     }
 
     /// Forgets the joints of a removed object (rapier removed them with its body).

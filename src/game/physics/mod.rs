@@ -5,14 +5,17 @@
 //! contact and trigger messages are posted after each step (`events.rs`), ray casts answered
 //! from the caller's world (`query.rs`).
 mod debug;
+mod dim2;
+mod dim3;
 mod events;
 pub mod joints;
 pub mod query;
+pub mod simulation;
 
 use crate::base::hash::{Hash, hash_remembered};
-use crate::project::physics::{CollisionObjectSpec, CollisionType, MAX_GROUPS, PhysicsSettings, ShapeKind};
+use crate::project::physics::{CollisionObjectSpec, CollisionType, MAX_GROUPS, PhysicsSettings};
 use crate::scene::Scene;
-use rapier3d::prelude::*;
+use simulation::{BodyDesc, CollidersDesc, Handle, Iso, Simulation};
 use std::collections::BTreeSet;
 
 pub use events::post_events;
@@ -26,8 +29,8 @@ pub struct Body {
     pub slot: u32,
     /// The component id.
     pub id: Hash,
-    pub handle: RigidBodyHandle,
-    pub colliders: Vec<ColliderHandle>,
+    pub handle: Handle,
+    pub colliders: Vec<Handle>,
     pub ty: CollisionType,
     /// Index into [`Physics::groups`].
     pub group: u32,
@@ -49,7 +52,7 @@ pub struct Body {
 pub struct Space {
     /// The scene socket of its objects (0: the main world).
     pub socket: Hash,
-    pub world: PhysicsWorld,
+    pub world: Box<dyn Simulation>,
     /// Whole steps of the fixed-update frequency; without one, a step per frame.
     clock: crate::game::input::FixedClock,
     /// Object pairs overlapping a trigger after the last step (lower index first).
@@ -63,11 +66,9 @@ pub struct Space {
 
 impl Space {
     fn new(socket: Hash, settings: &PhysicsSettings, fixed_frequency: f32) -> Space {
-        let mut world = PhysicsWorld::new();
-        world.gravity = gravity_of(settings);
         Space {
             socket,
-            world,
+            world: simulation::new_world(settings.two_d, gravity_of(settings)),
             clock: crate::game::input::FixedClock::new(fixed_frequency),
             overlaps: BTreeSet::new(),
             dirty: false,
@@ -76,9 +77,9 @@ impl Space {
     }
 }
 
-fn gravity_of(settings: &PhysicsSettings) -> Vector {
+fn gravity_of(settings: &PhysicsSettings) -> glam::Vec3 {
     let g = settings.gravity;
-    vec3(if settings.two_d { [g[0], g[1], 0.0] } else { g })
+    glam::Vec3::from(if settings.two_d { [g[0], g[1], 0.0] } else { g })
 }
 
 /// What the scripts' `physics` calls and the collision object properties change.
@@ -123,43 +124,28 @@ impl Default for Physics {
     }
 }
 
-pub(crate) fn vec3(v: [f32; 3]) -> Vector {
-    Vector::new(v[0], v[1], v[2])
-}
-
-pub(crate) fn arr3(v: Vector) -> [f32; 3] {
-    [v.x, v.y, v.z]
-}
-
-fn quat(q: glam::Quat) -> Rotation {
-    Rotation::from_xyzw(q.x, q.y, q.z, q.w)
-}
-
-/// A shape's local pose with the body's flips: mirroring across the y axis negates x and turns
-/// the rotation the other way about y and z (`M·R·M` for the mirror `M`); across x likewise.
-fn mirrored(mut t: glam::Vec3, mut r: glam::Quat, flip: [bool; 2]) -> Pose {
-    if flip[0] {
-        t.x = -t.x;
-        r = glam::Quat::from_xyzw(r.x, -r.y, -r.z, r.w);
-    }
-    if flip[1] {
-        t.y = -t.y;
-        r = glam::Quat::from_xyzw(-r.x, r.y, -r.z, r.w);
-    }
-    Pose::from_parts(vec3(t.to_array()), quat(r))
-}
-
 impl Physics {
     /// The project's settings and fixed-update frequency; bodies made before (at spawn) are
     /// rebuilt when the scale or dimension changed, so every body is in the units and plane
     /// the world steps in.
     pub fn configure(&mut self, settings: PhysicsSettings, fixed_frequency: f32, scene: &mut Scene) {
         let rescale = settings.scale != self.settings.scale || settings.two_d != self.settings.two_d;
+        let redim = settings.two_d != self.settings.two_d;
         self.settings = settings;
         self.fixed_frequency = fixed_frequency;
         for sp in &mut self.spaces {
-            sp.world.gravity = gravity_of(&settings);
+            if redim {
+                // A world of the other dimension: its bodies are made again below.
+                sp.world = simulation::new_world(settings.two_d, gravity_of(&settings));
+            }
+            sp.world.set_gravity(gravity_of(&settings));
             sp.clock = crate::game::input::FixedClock::new(fixed_frequency);
+        }
+        if redim {
+            for b in &mut self.bodies {
+                b.handle = Handle::INVALID;
+                b.colliders.clear();
+            }
         }
         if rescale {
             for i in 0..self.bodies.len() as u32 {
@@ -200,27 +186,27 @@ impl Physics {
 
     /// The gravity of `socket`'s world, in world units.
     pub fn gravity(&self, socket: Hash) -> [f32; 3] {
-        let g =
-            self.space_of_socket(socket).map_or(gravity_of(&self.settings), |k| self.spaces[k as usize].world.gravity);
-        arr3(g)
+        let g = self
+            .space_of_socket(socket)
+            .map_or(gravity_of(&self.settings), |k| self.spaces[k as usize].world.gravity());
+        g.to_array()
     }
 
     /// `physics.set_gravity`: the caller's world only, as in Defold.
     pub fn set_gravity(&mut self, socket: Hash, g: [f32; 3]) {
         let k = self.space_for(socket) as usize;
-        let world = &mut self.spaces[k].world;
-        world.gravity = vec3(g);
-        world.wake_up_all(true);
+        self.spaces[k].world.set_gravity(glam::Vec3::from(g));
     }
 
-    /// The rapier world body `i` lives in.
-    pub fn world_of(&self, i: u32) -> Option<&PhysicsWorld> {
-        Some(&self.spaces.get(self.get(i)?.space as usize)?.world)
+    /// The world body `i` lives in, and its body there.
+    pub fn world_of(&self, i: u32) -> Option<(&dyn Simulation, Handle)> {
+        let b = self.get(i)?;
+        Some((&*self.spaces.get(b.space as usize)?.world, b.handle))
     }
 
-    fn world_of_mut(&mut self, i: u32) -> Option<&mut PhysicsWorld> {
-        let k = self.get(i)?.space as usize;
-        Some(&mut self.spaces.get_mut(k)?.world)
+    pub fn world_of_mut(&mut self, i: u32) -> Option<(&mut dyn Simulation, Handle)> {
+        let (k, h) = self.get(i).map(|b| (b.space as usize, b.handle))?;
+        Some((&mut *self.spaces.get_mut(k)?.world, h))
     }
 
     /// A collision object for `slot`'s game object; an error names what did not fit.
@@ -245,7 +231,7 @@ impl Physics {
         let body = Body {
             slot,
             id: hash_remembered(id),
-            handle: RigidBodyHandle::invalid(),
+            handle: Handle::INVALID,
             colliders: Vec::new(),
             ty: spec.collision_type,
             group,
@@ -271,113 +257,44 @@ impl Physics {
         Ok(i)
     }
 
-    /// The game object's world position and rotation in physics units. In 2D the world is
-    /// the plane z = 0 and bodies turn about z only: z only orders what is drawn, as in Box2D
-    /// projects, so objects at different depths still meet.
-    fn object_pose(&self, slot: u32, scene: &mut Scene) -> Pose {
+    /// The game object's world position and rotation in physics units (a 2D world keeps x, y
+    /// and the turn about z of it).
+    fn object_pose(&self, slot: u32, scene: &mut Scene) -> Iso {
         scene.update_world_transform_of(slot);
         let (_, r, t) = scene.world_of(slot).to_scale_rotation_translation();
-        let mut t = t * self.settings.scale;
-        let mut r = r.normalize();
-        if self.settings.two_d {
-            t.z = 0.0;
-            r = twist_z(r);
-        }
-        Pose::from_parts(vec3(t.to_array()), quat(r))
+        (t * self.settings.scale, r.normalize())
     }
 
     fn build(&mut self, i: u32, spec: &CollisionObjectSpec, scene: &mut Scene) {
         let slot = self.bodies[i as usize].slot;
-        let pose = self.object_pose(slot, scene);
-        let builder = match spec.collision_type {
-            CollisionType::Dynamic => RigidBodyBuilder::dynamic(),
-            CollisionType::Kinematic | CollisionType::Trigger => RigidBodyBuilder::kinematic_position_based(),
-            CollisionType::Static => RigidBodyBuilder::fixed(),
+        let desc = BodyDesc {
+            ty: spec.collision_type,
+            pose: self.object_pose(slot, scene),
+            linear_damping: spec.linear_damping,
+            angular_damping: spec.angular_damping,
+            bullet: spec.bullet,
+            locked_rotation: spec.locked_rotation,
+            user: i,
         };
-        let mut builder = builder
-            .pose(pose)
-            .linear_damping(spec.linear_damping)
-            .angular_damping(spec.angular_damping)
-            .ccd_enabled(spec.bullet)
-            .user_data(i as u128);
-        if spec.locked_rotation {
-            builder = builder.lock_rotations();
-        }
-        if self.settings.two_d {
-            builder = builder.enabled_translations(true, true, false).enabled_rotations(false, false, true);
-        }
         let k = self.bodies[i as usize].space as usize;
-        let handle = self.spaces[k].world.insert_body(builder);
+        let handle = self.spaces[k].world.insert_body(&desc);
         let colliders = self.attach_colliders(i, spec, handle);
-        self.spaces[k].dirty = true;
+        let sp = &mut self.spaces[k];
+        sp.dirty = true;
         let body = &mut self.bodies[i as usize];
         body.handle = handle;
         body.colliders = colliders;
-        if !body.enabled
-            && let Some(rb) = self.spaces[k].world.bodies.get_mut(handle)
-        {
-            rb.set_enabled(false);
+        if !body.enabled {
+            sp.world.set_enabled(handle, false);
         }
     }
 
     /// The colliders of body `i`'s shapes, attached to `handle`, mirrored as its flips say.
-    fn attach_colliders(&mut self, i: u32, spec: &CollisionObjectSpec, handle: RigidBodyHandle) -> Vec<ColliderHandle> {
-        let s = self.settings.scale;
-        let flip = self.bodies[i as usize].flip;
-        let total: f32 = spec.shapes.iter().map(|sh| volume(&sh.kind, s)).sum::<f32>().max(f32::MIN_POSITIVE);
-        let (group, mask, k) =
-            (self.bodies[i as usize].group, self.bodies[i as usize].mask, self.bodies[i as usize].space);
-        let groups = InteractionGroups::new(
-            Group::from_bits_truncate(1 << group),
-            Group::from_bits_truncate(mask),
-            InteractionTestMode::And,
-        );
-        let mut colliders = Vec::with_capacity(spec.shapes.len());
-        for sh in &spec.shapes {
-            let b = match &sh.kind {
-                ShapeKind::Sphere { radius } => ColliderBuilder::ball(radius * s),
-                ShapeKind::Box { half } => ColliderBuilder::cuboid(half[0] * s, half[1] * s, half[2] * s),
-                ShapeKind::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5 * s, radius * s),
-                ShapeKind::Hull { points } => {
-                    // Mirrored in the shape's own frame as its place is (see `mirrored`).
-                    let (fx, fy) = (if flip[0] { -1.0 } else { 1.0 }, if flip[1] { -1.0 } else { 1.0 });
-                    let pts: Vec<Vector> =
-                        points.iter().map(|p| Vector::new(p[0] * s * fx, p[1] * s * fy, p[2] * s)).collect();
-                    match ColliderBuilder::convex_hull(&pts) {
-                        Some(b) => b,
-                        None => {
-                            // Checked sizes cannot all be caught at load (collinear points):
-                            // the shape is left out, the object keeps its others.
-                            log::error!(
-                                "collision object: a hull shape's points span no volume; the shape is left out"
-                            );
-                            continue;
-                        }
-                    }
-                }
-            };
-            let local = mirrored(glam::Vec3::from(sh.position) * s, glam::Quat::from_array(sh.rotation), flip);
-            let mut b = b
-                .position(local)
-                .friction(spec.friction)
-                .restitution(spec.restitution)
-                .collision_groups(groups)
-                .user_data(i as u128)
-                .active_collision_types(
-                    ActiveCollisionTypes::default()
-                        | ActiveCollisionTypes::KINEMATIC_KINEMATIC
-                        | ActiveCollisionTypes::KINEMATIC_FIXED,
-                );
-            // The object's mass is spread over its shapes by volume, as Defold's Bullet does.
-            if spec.collision_type == CollisionType::Dynamic {
-                b = b.mass(spec.mass * volume(&sh.kind, s) / total);
-            }
-            if spec.collision_type == CollisionType::Trigger {
-                b = b.sensor(true);
-            }
-            colliders.push(self.spaces[k as usize].world.insert_collider(b, Some(handle)));
-        }
-        colliders
+    fn attach_colliders(&mut self, i: u32, spec: &CollisionObjectSpec, handle: Handle) -> Vec<Handle> {
+        let b = &self.bodies[i as usize];
+        let desc =
+            CollidersDesc { spec, scale: self.settings.scale, flip: b.flip, groups: (1 << b.group, b.mask), user: i };
+        self.spaces[b.space as usize].world.attach(handle, &desc)
     }
 
     /// `physics.set_hflip` (`axis` 0) / `set_vflip` (1): the shapes are rebuilt mirrored, the
@@ -393,9 +310,7 @@ impl Physics {
         b.flip[axis] = on;
         let (handle, spec, old, k) = (b.handle, b.spec.clone(), std::mem::take(&mut b.colliders), b.space as usize);
         let sp = &mut self.spaces[k];
-        for h in old {
-            sp.world.remove_collider(h);
-        }
+        sp.world.remove_colliders(&old);
         sp.dirty = true;
         let colliders = self.attach_colliders(i, &spec, handle);
         self.bodies[i as usize].colliders = colliders;
@@ -405,9 +320,7 @@ impl Physics {
     fn drop_rapier(&mut self, i: u32) {
         let (handle, k) = (self.bodies[i as usize].handle, self.bodies[i as usize].space as usize);
         let sp = &mut self.spaces[k];
-        if sp.world.bodies.get(handle).is_some() {
-            sp.world.remove_body_with_colliders(handle, true);
-        }
+        sp.world.remove_body(handle);
         sp.dirty = true;
         self.bodies[i as usize].colliders.clear();
     }
@@ -431,15 +344,6 @@ impl Physics {
         self.bodies.get(i as usize).filter(|b| b.alive)
     }
 
-    pub fn rigid_body(&self, i: u32) -> Option<&RigidBody> {
-        self.world_of(i)?.bodies.get(self.get(i)?.handle)
-    }
-
-    pub fn rigid_body_mut(&mut self, i: u32) -> Option<&mut RigidBody> {
-        let h = self.get(i)?.handle;
-        self.world_of_mut(i)?.bodies.get_mut(h)
-    }
-
     /// `enable` / `disable`: a disabled object leaves the simulation and its queries; enabled
     /// again, it starts where its game object is now.
     pub fn set_enabled(&mut self, i: u32, on: bool, scene: &mut Scene) {
@@ -455,12 +359,10 @@ impl Physics {
         if !on {
             sp.overlaps.retain(|&(a, b)| a != i && b != i);
         }
-        if let Some(rb) = self.rigid_body_mut(i) {
-            rb.set_enabled(on);
+        if let Some((world, h)) = self.world_of_mut(i) {
+            world.set_enabled(h, on);
             if on {
-                rb.set_position(pose, true);
-                rb.set_linvel(Vector::ZERO, true);
-                rb.set_angvel(AngVector::ZERO, true);
+                world.place_at_rest(h, pose);
             }
         }
     }
@@ -490,21 +392,10 @@ impl Physics {
     }
 
     fn apply_groups(&mut self, i: u32) {
-        let Some(b) = self.get(i) else { return };
-        let k = b.space as usize;
-        let groups = InteractionGroups::new(
-            Group::from_bits_truncate(1 << b.group),
-            Group::from_bits_truncate(b.mask),
-            InteractionTestMode::And,
-        );
-        let colliders = b.colliders.clone();
-        let sp = &mut self.spaces[k];
+        let Some(b) = self.bodies.get(i as usize).filter(|b| b.alive) else { return };
+        let sp = &mut self.spaces[b.space as usize];
         sp.dirty = true;
-        for h in colliders {
-            if let Some(c) = sp.world.colliders.get_mut(h) {
-                c.set_collision_groups(groups);
-            }
-        }
+        sp.world.set_groups(&b.colliders, (1 << b.group, b.mask));
     }
 
     /// A world unloaded: the next load of it starts from a new simulation (its gravity the
@@ -567,18 +458,16 @@ impl Physics {
             return 0;
         }
         let (steps, step) = self.steps_for(ku, dt);
-        self.spaces[ku].world.integration_parameters.dt = step;
         for _ in 0..steps {
             self.follow_objects(k, scene);
-            self.spaces[ku].world.step();
+            self.spaces[ku].world.step(step);
             self.steps += 1;
             self.spaces[ku].dirty = false;
             let forced = std::mem::take(&mut self.forced);
             for &i in &forced {
-                if self.get(i).is_some_and(|b| b.space == k)
-                    && let Some(rb) = self.rigid_body_mut(i)
-                {
-                    rb.reset_forces(false);
+                if let Some(b) = self.get(i).filter(|b| b.space == k) {
+                    let h = b.handle;
+                    self.spaces[ku].world.reset_forces(h);
                 }
             }
             self.forced = forced.into_iter().filter(|&i| self.get(i).is_some_and(|b| b.space != k)).collect();
@@ -596,24 +485,7 @@ impl Physics {
             }
             let (slot, handle, ty) = (b.slot, b.handle, b.ty);
             let pose = self.object_pose(slot, scene);
-            let Some(rb) = self.spaces[k as usize].world.bodies.get_mut(handle) else { continue };
-            if ty == CollisionType::Static {
-                if *rb.position() != pose {
-                    rb.set_position(pose, true);
-                }
-            } else {
-                // Placed before the step, as Defold sets a kinematic body's transform: the
-                // step's contacts and trigger overlaps are found at the pose of this frame
-                // (a hitbox on a bone enters a trigger at the frame its pose reaches it). Its
-                // target one more move on gives it the velocity it moves at, so what it pushes
-                // is pushed at that speed; the next step places it again.
-                let old = *rb.position();
-                let turn = pose.rotation * old.rotation.inverse();
-                let ahead =
-                    Pose::from_parts(pose.translation * 2.0 - old.translation, (turn * pose.rotation).normalize());
-                rb.set_position(pose, true);
-                rb.set_next_kinematic_position(ahead);
-            }
+            self.spaces[k as usize].world.follow(handle, pose, ty != CollisionType::Static);
         }
     }
 
@@ -624,13 +496,8 @@ impl Physics {
             if !b.alive || !b.enabled || b.space != k || b.ty != CollisionType::Dynamic || !scene.is_live(b.slot) {
                 continue;
             }
-            let Some(rb) = world.bodies.get(b.handle) else { continue };
-            if rb.is_sleeping() {
-                continue;
-            }
-            let p = rb.position();
-            let mut t = glam::Vec3::from(arr3(p.translation)) * inv;
-            let r = glam::Quat::from_xyzw(p.rotation.x, p.rotation.y, p.rotation.z, p.rotation.w);
+            let Some((t, r)) = world.awake_pose(b.handle) else { continue };
+            let mut t = t * inv;
             if self.settings.two_d {
                 // The body lives at z = 0; the object keeps its own depth.
                 t.z = scene.world_of(b.slot).translation.z;
@@ -657,36 +524,7 @@ impl Physics {
     /// The body's mass in kg (0 for bodies the simulation does not move).
     pub fn mass(&self, i: u32) -> Option<f32> {
         let b = self.get(i)?;
-        Some(if b.ty == CollisionType::Dynamic { self.rigid_body(i)?.mass() } else { 0.0 })
-    }
-}
-
-/// The part of a rotation about z (its swing away from z dropped).
-fn twist_z(r: glam::Quat) -> glam::Quat {
-    let t = glam::Quat::from_xyzw(0.0, 0.0, r.z, r.w);
-    if t.length_squared() < 1e-12 { glam::Quat::IDENTITY } else { t.normalize() }
-}
-
-/// A shape's volume in physics units (for spreading an object's mass over its shapes; a hull's
-/// is its bounding box's).
-fn volume(k: &ShapeKind, s: f32) -> f32 {
-    use std::f32::consts::PI;
-    match *k {
-        ShapeKind::Sphere { radius } => 4.0 / 3.0 * PI * (radius * s).powi(3),
-        ShapeKind::Box { half } => 8.0 * half[0] * half[1] * half[2] * s * s * s,
-        ShapeKind::Hull { ref points } => {
-            let (mut lo, mut hi) = (glam::Vec3::splat(f32::MAX), glam::Vec3::splat(f32::MIN));
-            for p in points.iter() {
-                lo = lo.min(glam::Vec3::from(*p));
-                hi = hi.max(glam::Vec3::from(*p));
-            }
-            let e = (hi - lo).max(glam::Vec3::ZERO) * s;
-            e.x * e.y * e.z
-        }
-        ShapeKind::Capsule { radius, height } => {
-            let r = radius * s;
-            PI * r * r * (height * s) + 4.0 / 3.0 * PI * r.powi(3)
-        }
+        Some(if b.ty == CollisionType::Dynamic { self.world_of(i).and_then(|(w, h)| w.mass(h))? } else { 0.0 })
     }
 }
 
@@ -741,9 +579,8 @@ pub fn component_message(w: &mut crate::game::World, i: u32, m: &crate::scene::M
     }
     let s = physics.settings.scale;
     let dynamic = physics.get(i).is_some_and(|b| b.ty == CollisionType::Dynamic && b.enabled);
-    if let (true, Some(rb)) = (dynamic, physics.rigid_body_mut(i)) {
-        let p = vec3((glam::Vec3::from(*at) * s).to_array());
-        rb.add_force_at_point(vec3((glam::Vec3::from(*force) * s).to_array()), p, true);
+    if let (true, Some((world, h))) = (dynamic, physics.world_of_mut(i)) {
+        world.add_force_at_point(h, glam::Vec3::from(*force) * s, glam::Vec3::from(*at) * s);
         physics.forced.push(i);
     }
 }

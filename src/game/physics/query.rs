@@ -1,10 +1,9 @@
 //! Ray casts: `physics.raycast` answers at once from the last step's world,
 //! `physics.raycast_async` after the next step with `ray_cast_response` / `ray_cast_missed`.
-use super::{Physics, arr3, vec3};
+use super::Physics;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::scene::message::{MsgValue, encode};
 use crate::scene::{Message, MessageQueue, Scene, Url};
-use rapier3d::prelude::*;
 
 /// Results one `{all = true}` cast returns at most, and async requests waiting at once: a
 /// script that asks for more is refused rather than let grow a list without bound.
@@ -63,45 +62,23 @@ pub fn raycast(
     }
     let p = &*p;
     let space = &p.spaces[k as usize];
-    let ray = Ray::new(vec3(a.to_array()), vec3(((b - a) / length).to_array()));
-    let groups = InteractionGroups::new(Group::ALL, Group::from_bits_truncate(mask), InteractionTestMode::And);
-    let filter = QueryFilter::default().exclude_sensors().groups(groups);
-    let hit = |h: ColliderHandle, i: RayIntersection| -> Option<RayHit> {
-        let c = space.world.colliders.get(h)?;
-        let body = p.get(c.user_data as u32).filter(|b| b.enabled)?;
-        let mut point = (a + glam::Vec3::from(arr3(ray.dir)) * i.time_of_impact) / s;
+    let dir = (b - a) / length;
+    let mut out: Vec<RayHit> = Vec::new();
+    let mut hit = |user: u32, distance: f32, normal: glam::Vec3| {
+        let Some(body) = p.get(user).filter(|b| b.enabled) else { return };
+        let mut point = (a + dir * distance) / s;
         if p.settings.two_d {
             point.z = from[2];
         }
-        Some(RayHit {
-            fraction: i.time_of_impact / length,
+        out.push(RayHit {
+            fraction: distance / length,
             position: point.to_array(),
-            normal: arr3(i.normal),
+            normal: normal.to_array(),
             id: scene.ids.get(body.slot as usize).copied().unwrap_or(0),
             group: p.groups.get(body.group as usize).copied().unwrap_or(0),
-        })
+        });
     };
-    let mut out: Vec<RayHit> = if space.dirty {
-        // Bodies made since the last step are not in the broad phase yet (it is rebuilt by the
-        // step; refreshing it alone would leave new bodies out of the simulation), so a cast in
-        // `init` tests every collider.
-        let bodies = &space.world.bodies;
-        space
-            .world
-            .colliders
-            .iter()
-            .filter(|(h, c)| filter.test(bodies, *h, c))
-            .filter_map(|(h, c)| Some((h, c.shape().cast_ray_and_get_normal(c.position(), &ray, length, true)?)))
-            .filter_map(|(h, i)| hit(h, i))
-            .collect()
-    } else {
-        let q = space.world.query_pipeline_with_filter(filter);
-        if all {
-            q.intersect_ray(ray, length, true).filter_map(|(h, _, i)| hit(h, i)).take(MAX_RAY_RESULTS).collect()
-        } else {
-            q.cast_ray_and_get_normal(&ray, length, true).and_then(|(h, i)| hit(h, i)).into_iter().collect()
-        }
-    };
+    space.world.cast_ray(a, dir, length, mask, all, space.dirty, &mut hit);
     out.sort_by(|x, y| x.fraction.total_cmp(&y.fraction));
     out.truncate(if all { MAX_RAY_RESULTS } else { 1 });
     out

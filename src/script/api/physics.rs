@@ -70,19 +70,19 @@ crate::export! {
                 Err(e) => return fail(e),
             };
             let s = w.physics.settings.scale;
-            let Some(rb) = w.physics.rigid_body(i) else { return fail("the collision object was deleted".into()) };
+            let Some((world, h)) = w.physics.world_of(i) else {
+                return fail("the collision object was deleted".into());
+            };
+            let (Some((linear, angular)), Some((linear_damping, angular_damping))) = (world.velocity(h), world.damping(h))
+            else {
+                return fail("the collision object was deleted".into());
+            };
             let v = match which {
-                which::LINEAR_VELOCITY => {
-                    let v = rb.linvel() / s;
-                    [v.x, v.y, v.z, 0.0]
-                }
-                which::ANGULAR_VELOCITY => {
-                    let v = rb.angvel();
-                    [v.x, v.y, v.z, 0.0]
-                }
+                which::LINEAR_VELOCITY => (linear / s).extend(0.0).to_array(),
+                which::ANGULAR_VELOCITY => angular.extend(0.0).to_array(),
                 which::MASS => [w.physics.mass(i).unwrap_or(0.0), 0.0, 0.0, 0.0],
-                which::LINEAR_DAMPING => [rb.linear_damping(), 0.0, 0.0, 0.0],
-                which::ANGULAR_DAMPING => [rb.angular_damping(), 0.0, 0.0, 0.0],
+                which::LINEAR_DAMPING => [linear_damping, 0.0, 0.0, 0.0],
+                which::ANGULAR_DAMPING => [angular_damping, 0.0, 0.0, 0.0],
                 _ => return fail(format!("no collision object property {which}")),
             };
             // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
@@ -103,19 +103,21 @@ crate::export! {
             }
             let s = w.physics.settings.scale;
             let dynamic = w.physics.get(i).is_some_and(|b| b.ty == CollisionType::Dynamic);
-            let Some(rb) = w.physics.rigid_body_mut(i) else { return fail("the collision object was deleted".into()) };
-            let v = rapier3d::math::Vector::new(x, y, z);
+            let Some((world, h)) = w.physics.world_of_mut(i) else {
+                return fail("the collision object was deleted".into());
+            };
+            let v = glam::Vec3::new(x, y, z);
             match which {
-                which::LINEAR_VELOCITY if dynamic => rb.set_linvel(v * s, true),
-                which::ANGULAR_VELOCITY if dynamic => rb.set_angvel(v, true),
+                which::LINEAR_VELOCITY if dynamic => world.set_linear_velocity(h, v * s),
+                which::ANGULAR_VELOCITY if dynamic => world.set_angular_velocity(h, v),
                 which::LINEAR_VELOCITY | which::ANGULAR_VELOCITY => {}
                 which::LINEAR_DAMPING | which::ANGULAR_DAMPING
                     if !(0.0..=crate::project::physics::MAX_DAMPING).contains(&x) =>
                 {
                     return fail(format!("damping must be between 0 and {}", crate::project::physics::MAX_DAMPING));
                 }
-                which::LINEAR_DAMPING => rb.set_linear_damping(x),
-                which::ANGULAR_DAMPING => rb.set_angular_damping(x),
+                which::LINEAR_DAMPING => world.set_damping(h, Some(x), None),
+                which::ANGULAR_DAMPING => world.set_damping(h, None, Some(x)),
                 which::MASS => return fail("the property 'mass' can only be read".into()),
                 _ => return fail(format!("no collision object property {which}")),
             }
@@ -282,8 +284,8 @@ crate::export! {
     fn physics_wakeup(ctx: Ctx, slot: u32, comp: u64) -> i32 {
         world_status(ctx, |w| match body_of(w, slot, comp) {
             Ok(i) => {
-                if let Some(rb) = w.physics.rigid_body_mut(i) {
-                    rb.wake_up(true);
+                if let Some((world, h)) = w.physics.world_of_mut(i) {
+                    world.wake_up(h);
                 }
                 OK
             }

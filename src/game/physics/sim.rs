@@ -1,0 +1,488 @@
+//! [`Simulation`] on one rapier crate. This file is compiled twice, in `dim3.rs` (rapier3d) and
+//! `dim2.rs` (rapier2d); `super` is that module, with the conversions that differ.
+use super::rapier::prelude::*;
+use super::{CIRCLE_AXES, TWO_D, angular, angular_vec3, quat, rotation, vec3, vector};
+use crate::game::physics::simulation::{
+    BodyDesc, CollidersDesc, ContactPoint, DebugLines, Handle, Iso, JointDesc, JointKind, Simulation, mirrored,
+    share_of_mass,
+};
+use crate::project::physics::{CollisionType, ShapeKind};
+
+pub struct World {
+    world: PhysicsWorld,
+}
+
+impl World {
+    pub fn new(gravity: glam::Vec3) -> World {
+        let mut world = PhysicsWorld::new();
+        world.gravity = vector(gravity);
+        World { world }
+    }
+
+    fn body(&self, h: Handle) -> Option<&RigidBody> {
+        self.world.bodies.get(RigidBodyHandle::from_raw_parts(h.0, h.1))
+    }
+
+    fn body_mut(&mut self, h: Handle) -> Option<&mut RigidBody> {
+        self.world.bodies.get_mut(RigidBodyHandle::from_raw_parts(h.0, h.1))
+    }
+}
+
+fn pose(iso: Iso) -> Pose {
+    Pose::from_parts(vector(iso.0), rotation(iso.1))
+}
+
+fn iso(p: &Pose) -> Iso {
+    (vec3(p.translation), quat(p.rotation))
+}
+
+fn groups((membership, filter): (u32, u32)) -> InteractionGroups {
+    InteractionGroups::new(
+        Group::from_bits_truncate(membership),
+        Group::from_bits_truncate(filter),
+        InteractionTestMode::And,
+    )
+}
+
+fn collider(h: Handle) -> ColliderHandle {
+    ColliderHandle::from_raw_parts(h.0, h.1)
+}
+
+fn raw_collider(h: ColliderHandle) -> Handle {
+    let (a, b) = h.into_raw_parts();
+    Handle(a, b)
+}
+
+/// A shape's collider builder, mirrored as `flip` says; None for a hull that spans nothing.
+fn shape(kind: &ShapeKind, s: f32, flip: [bool; 2]) -> Option<ColliderBuilder> {
+    Some(match kind {
+        ShapeKind::Sphere { radius } => ColliderBuilder::ball(radius * s),
+        ShapeKind::Box { half } => super::cuboid(glam::Vec3::from(*half) * s),
+        ShapeKind::Capsule { radius, height } => ColliderBuilder::capsule_y(height * 0.5 * s, radius * s),
+        ShapeKind::Hull { points } => {
+            // Mirrored in the shape's own frame as its place is (see `mirrored`).
+            let f = glam::Vec3::new(if flip[0] { -1.0 } else { 1.0 }, if flip[1] { -1.0 } else { 1.0 }, 1.0);
+            let pts: Vec<Vector> = points.iter().map(|p| vector(glam::Vec3::from(*p) * s * f)).collect();
+            ColliderBuilder::convex_hull(&pts)?
+        }
+    })
+}
+
+impl Simulation for World {
+    fn gravity(&self) -> glam::Vec3 {
+        vec3(self.world.gravity)
+    }
+
+    fn set_gravity(&mut self, g: glam::Vec3) {
+        self.world.gravity = vector(g);
+        self.world.wake_up_all(true);
+    }
+
+    fn insert_body(&mut self, b: &BodyDesc) -> Handle {
+        let builder = match b.ty {
+            CollisionType::Dynamic => RigidBodyBuilder::dynamic(),
+            CollisionType::Kinematic | CollisionType::Trigger => RigidBodyBuilder::kinematic_position_based(),
+            CollisionType::Static => RigidBodyBuilder::fixed(),
+        };
+        let mut builder = builder
+            .pose(pose(b.pose))
+            .linear_damping(b.linear_damping)
+            .angular_damping(b.angular_damping)
+            .ccd_enabled(b.bullet)
+            .user_data(u128::from(b.user));
+        if b.locked_rotation {
+            builder = builder.lock_rotations();
+        }
+        let (i, g) = self.world.insert_body(builder).into_raw_parts();
+        Handle(i, g)
+    }
+
+    fn attach(&mut self, body: Handle, c: &CollidersDesc) -> Vec<Handle> {
+        let handle = RigidBodyHandle::from_raw_parts(body.0, body.1);
+        let (spec, s) = (c.spec, c.scale);
+        let mut out = Vec::with_capacity(spec.shapes.len());
+        for (n, sh) in spec.shapes.iter().enumerate() {
+            let Some(b) = shape(&sh.kind, s, c.flip) else {
+                // Checked sizes cannot all be caught at load (collinear points): the shape is
+                // left out, the object keeps its others.
+                log::error!("collision object: a hull shape's points span no volume; the shape is left out");
+                continue;
+            };
+            let local = mirrored(glam::Vec3::from(sh.position) * s, glam::Quat::from_array(sh.rotation), c.flip);
+            let mut b = b
+                .position(pose(local))
+                .friction(spec.friction)
+                .restitution(spec.restitution)
+                .collision_groups(groups(c.groups))
+                .user_data(u128::from(c.user))
+                .active_collision_types(
+                    ActiveCollisionTypes::default()
+                        | ActiveCollisionTypes::KINEMATIC_KINEMATIC
+                        | ActiveCollisionTypes::KINEMATIC_FIXED,
+                );
+            if spec.collision_type == CollisionType::Dynamic {
+                b = b.mass(share_of_mass(spec, n, TWO_D));
+            }
+            if spec.collision_type == CollisionType::Trigger {
+                b = b.sensor(true);
+            }
+            out.push(raw_collider(self.world.insert_collider(b, Some(handle))));
+        }
+        out
+    }
+
+    fn remove_colliders(&mut self, colliders: &[Handle]) {
+        for &h in colliders {
+            self.world.remove_collider(collider(h));
+        }
+    }
+
+    fn remove_body(&mut self, body: Handle) {
+        let h = RigidBodyHandle::from_raw_parts(body.0, body.1);
+        if self.world.bodies.get(h).is_some() {
+            self.world.remove_body_with_colliders(h, true);
+        }
+    }
+
+    fn set_enabled(&mut self, body: Handle, on: bool) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_enabled(on);
+        }
+    }
+
+    fn place_at_rest(&mut self, body: Handle, at: Iso) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_position(pose(at), true);
+            rb.set_linvel(Vector::ZERO, true);
+            rb.set_angvel(angular(glam::Vec3::ZERO), true);
+        }
+    }
+
+    fn set_groups(&mut self, colliders: &[Handle], g: (u32, u32)) {
+        for &h in colliders {
+            if let Some(c) = self.world.colliders.get_mut(collider(h)) {
+                c.set_collision_groups(groups(g));
+            }
+        }
+    }
+
+    fn step(&mut self, dt: f32) {
+        self.world.integration_parameters.dt = dt;
+        self.world.step();
+    }
+
+    fn reset_forces(&mut self, body: Handle) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.reset_forces(false);
+        }
+    }
+
+    fn follow(&mut self, body: Handle, at: Iso, kinematic: bool) {
+        let at = pose(at);
+        let Some(rb) = self.body_mut(body) else { return };
+        if !kinematic {
+            if *rb.position() != at {
+                rb.set_position(at, true);
+            }
+            return;
+        }
+        // Placed before the step, as Defold sets a kinematic body's transform: the step's
+        // contacts and trigger overlaps are found at the pose of this frame (a hitbox on a bone
+        // enters a trigger at the frame its pose reaches it). Its target one more move on gives
+        // it the velocity it moves at; the next step places it again.
+        let old = *rb.position();
+        let turn = at.rotation * old.rotation.inverse();
+        let ahead = Pose::from_parts(at.translation * 2.0 - old.translation, (turn * at.rotation).normalize());
+        rb.set_position(at, true);
+        rb.set_next_kinematic_position(ahead);
+    }
+
+    fn awake_pose(&self, body: Handle) -> Option<Iso> {
+        self.body(body).filter(|rb| !rb.is_sleeping()).map(|rb| iso(rb.position()))
+    }
+
+    fn pose(&self, body: Handle) -> Option<Iso> {
+        self.body(body).map(|rb| iso(rb.position()))
+    }
+
+    fn velocity(&self, body: Handle) -> Option<(glam::Vec3, glam::Vec3)> {
+        self.body(body).map(|rb| (vec3(rb.linvel()), angular_vec3(rb.angvel())))
+    }
+
+    fn set_linear_velocity(&mut self, body: Handle, v: glam::Vec3) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_linvel(vector(v), true);
+        }
+    }
+
+    fn set_angular_velocity(&mut self, body: Handle, v: glam::Vec3) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_angvel(angular(v), true);
+        }
+    }
+
+    fn mass(&self, body: Handle) -> Option<f32> {
+        self.body(body).map(|rb| rb.mass())
+    }
+
+    fn damping(&self, body: Handle) -> Option<(f32, f32)> {
+        self.body(body).map(|rb| (rb.linear_damping(), rb.angular_damping()))
+    }
+
+    fn set_damping(&mut self, body: Handle, linear: Option<f32>, angular: Option<f32>) {
+        let Some(rb) = self.body_mut(body) else { return };
+        if let Some(x) = linear {
+            rb.set_linear_damping(x);
+        }
+        if let Some(x) = angular {
+            rb.set_angular_damping(x);
+        }
+    }
+
+    fn wake_up(&mut self, body: Handle) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.wake_up(true);
+        }
+    }
+
+    fn add_force_at_point(&mut self, body: Handle, force: glam::Vec3, at: glam::Vec3) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.add_force_at_point(vector(force), vector(at), true);
+        }
+    }
+
+    fn to_world(&self, body: Handle, local: glam::Vec3) -> Option<glam::Vec3> {
+        self.body(body).map(|rb| vec3(rb.position().transform_point(vector(local))))
+    }
+
+    fn contacts(
+        &self,
+        max_per_pair: usize,
+        want: &mut dyn FnMut(u32, u32) -> bool,
+        point: &mut dyn FnMut(ContactPoint),
+    ) {
+        let w = &self.world;
+        for pair in w.narrow_phase.contact_pairs() {
+            if !pair.has_any_active_contact() {
+                continue;
+            }
+            let (Some(c1), Some(c2)) = (w.colliders.get(pair.collider1), w.colliders.get(pair.collider2)) else {
+                continue;
+            };
+            let (a, b) = (c1.user_data as u32, c2.user_data as u32);
+            if a == b || !want(a, b) {
+                continue;
+            }
+            // Counted per pair of shapes: an object pair of several shapes reports each pair's.
+            let mut n = 0;
+            for m in pair.manifolds() {
+                for c in &m.points {
+                    if n >= max_per_pair || c.dist > 0.0 {
+                        continue;
+                    }
+                    let position = vec3(c1.position().transform_point(c.local_p1));
+                    point(ContactPoint {
+                        a,
+                        b,
+                        position,
+                        normal: vec3(m.data.normal),
+                        depth: -c.dist,
+                        impulse: c.data.impulse,
+                    });
+                    n += 1;
+                }
+            }
+        }
+    }
+
+    fn intersections(&self, pair: &mut dyn FnMut(u32, u32)) {
+        let w = &self.world;
+        for (h1, h2, hit) in w.narrow_phase.intersection_pairs() {
+            if !hit {
+                continue;
+            }
+            if let (Some(c1), Some(c2)) = (w.colliders.get(h1), w.colliders.get(h2)) {
+                pair(c1.user_data as u32, c2.user_data as u32);
+            }
+        }
+    }
+
+    fn cast_ray(
+        &self,
+        from: glam::Vec3,
+        dir: glam::Vec3,
+        length: f32,
+        mask: u32,
+        all: bool,
+        exact: bool,
+        hit: &mut dyn FnMut(u32, f32, glam::Vec3),
+    ) {
+        let w = &self.world;
+        let ray = Ray::new(vector(from), vector(dir));
+        let filter = QueryFilter::default().exclude_sensors().groups(groups((u32::MAX, mask)));
+        let mut report = |h: ColliderHandle, i: RayIntersection| {
+            if let Some(c) = w.colliders.get(h) {
+                hit(c.user_data as u32, i.time_of_impact, vec3(i.normal));
+            }
+        };
+        if exact {
+            for (h, c) in w.colliders.iter().filter(|(h, c)| filter.test(&w.bodies, *h, c)) {
+                if let Some(i) = c.shape().cast_ray_and_get_normal(c.position(), &ray, length, true) {
+                    report(h, i);
+                }
+            }
+            return;
+        }
+        let q = w.query_pipeline_with_filter(filter);
+        if all {
+            for (h, _, i) in q.intersect_ray(ray, length, true) {
+                report(h, i);
+            }
+        } else if let Some((h, i)) = q.cast_ray_and_get_normal(&ray, length, true) {
+            report(h, i);
+        }
+    }
+
+    fn insert_joint(&mut self, a: Handle, b: Handle, j: &JointDesc) -> Result<Handle, String> {
+        let (la, lb) = (vector(j.anchors.0), vector(j.anchors.1));
+        let joint: GenericJoint = match j.kind {
+            JointKind::Rope { max } => {
+                RopeJointBuilder::new(max).local_anchor1(la).local_anchor2(lb).contacts_enabled(j.collide).into()
+            }
+            JointKind::Revolute { limits, motor } => {
+                let mut r = super::revolute().local_anchor1(la).local_anchor2(lb).contacts_enabled(j.collide);
+                if let Some(l) = limits {
+                    r = r.limits(l);
+                }
+                if let Some((speed, max)) = motor {
+                    r = r.motor_velocity(speed, 1.0).motor_max_force(max);
+                }
+                r.into()
+            }
+            JointKind::Spring { rest, k, c } => SpringJointBuilder::new(rest, k, c)
+                .local_anchor1(la)
+                .local_anchor2(lb)
+                .contacts_enabled(j.collide)
+                .into(),
+            JointKind::Prismatic { axis, limits, motor } => {
+                let axis = vector(axis);
+                if axis.length() < 1e-6 {
+                    return Err(if TWO_D {
+                        "local_axis_a must not be zero in the plane (a 2D world)".into()
+                    } else {
+                        "local_axis_a must not be zero".into()
+                    });
+                }
+                let mut p = PrismaticJointBuilder::new(axis.normalize())
+                    .local_anchor1(la)
+                    .local_anchor2(lb)
+                    .contacts_enabled(j.collide);
+                if let Some(l) = limits {
+                    p = p.limits(l);
+                }
+                if let Some((speed, max)) = motor {
+                    p = p.motor_velocity(speed, 1.0).motor_max_force(max);
+                }
+                p.into()
+            }
+        };
+        let (ha, hb) = (RigidBodyHandle::from_raw_parts(a.0, a.1), RigidBodyHandle::from_raw_parts(b.0, b.1));
+        let (i, g) = self.world.insert_impulse_joint(ha, hb, joint).into_raw_parts();
+        Ok(Handle(i, g))
+    }
+
+    fn remove_joint(&mut self, joint: Handle) {
+        self.world.remove_impulse_joint(ImpulseJointHandle::from_raw_parts(joint.0, joint.1));
+    }
+
+    fn joint_reaction(&self, joint: Handle, a: Handle) -> Option<(glam::Vec3, f32)> {
+        let w = &self.world;
+        let j = w.impulse_joints.get(ImpulseJointHandle::from_raw_parts(joint.0, joint.1))?;
+        // The solver runs `num_solver_iterations` substeps; the impulses kept are the last one's.
+        let params = &w.integration_parameters;
+        let dt = (params.dt / params.num_solver_iterations.max(1) as f32).max(f32::MIN_POSITIVE);
+        let frame = self.body(a).map_or(Rotation::IDENTITY, |rb| rb.position().rotation) * j.data.local_frame1.rotation;
+        let (force, torque) = super::reaction(j.impulses, frame);
+        Some((force / dt, torque / dt))
+    }
+
+    fn debug_lines(&self, out: &mut dyn DebugLines) {
+        const SEGMENTS: usize = 16;
+        let w = &self.world;
+        for (_, c) in w.colliders.iter() {
+            let user = c.user_data as u32;
+            let at = |local: glam::Vec3| vec3(c.position().transform_point(vector(local)));
+            let mut segs: Vec<(glam::Vec3, glam::Vec3)> = Vec::new();
+            let circle = |segs: &mut Vec<(glam::Vec3, glam::Vec3)>, centre: glam::Vec3, r: f32| {
+                for &axis in CIRCLE_AXES {
+                    for k in 0..SEGMENTS {
+                        let p = |k: usize| {
+                            let (s, co) = (k as f32 / SEGMENTS as f32 * std::f32::consts::TAU).sin_cos();
+                            let v = match axis {
+                                0 => glam::Vec3::new(0.0, co, s),
+                                1 => glam::Vec3::new(co, 0.0, s),
+                                _ => glam::Vec3::new(co, s, 0.0),
+                            };
+                            centre + v * r
+                        };
+                        segs.push((p(k), p(k + 1)));
+                    }
+                }
+            };
+            if let Some(ball) = c.shape().as_ball() {
+                circle(&mut segs, glam::Vec3::ZERO, ball.radius);
+            } else if let Some(cuboid) = c.shape().as_cuboid() {
+                let h = vec3(cuboid.half_extents);
+                let corner = |i: usize| {
+                    glam::Vec3::new(
+                        if i & 1 == 0 { -h.x } else { h.x },
+                        if i & 2 == 0 { -h.y } else { h.y },
+                        if i & 4 == 0 { -h.z } else { h.z },
+                    )
+                };
+                // A 2D box is its four edges in the plane.
+                let (corners, bits): (usize, &[usize]) = if TWO_D { (4, &[1, 2]) } else { (8, &[1, 2, 4]) };
+                for i in 0..corners {
+                    for &bit in bits {
+                        if i & bit == 0 {
+                            segs.push((corner(i), corner(i | bit)));
+                        }
+                    }
+                }
+            } else if let Some(cap) = c.shape().as_capsule() {
+                let (a, b) = (vec3(cap.segment.a), vec3(cap.segment.b));
+                let r = cap.radius;
+                circle(&mut segs, a, r);
+                circle(&mut segs, b, r);
+                let sides: &[glam::Vec3] = if TWO_D {
+                    &[glam::Vec3::X, glam::Vec3::NEG_X]
+                } else {
+                    &[glam::Vec3::X, glam::Vec3::NEG_X, glam::Vec3::Z, glam::Vec3::NEG_Z]
+                };
+                for &d in sides {
+                    segs.push((a + d * r, b + d * r));
+                }
+            }
+            for (s, e) in segs {
+                if !out.shape(user, at(s), at(e)) {
+                    return;
+                }
+            }
+        }
+        for pair in w.narrow_phase.contact_pairs() {
+            if !pair.has_any_active_contact() {
+                continue;
+            }
+            let Some(c1) = w.colliders.get(pair.collider1) else { continue };
+            for m in pair.manifolds() {
+                let n = vec3(m.data.normal) * 0.25;
+                for c in &m.points {
+                    let at = vec3(c1.position().transform_point(c.local_p1));
+                    if !out.contact(at, at + n) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! What Sinew asks of a rapier world, in neutral terms: glam vectors and quaternions in, handles
+//! as plain numbers out. `sim.rs` answers it once for `rapier3d` and once for `rapier2d` (the
+//! same file compiled in `dim3.rs` and `dim2.rs`), so the collision objects, their messages,
+//! ray casts and joints are written once over both dimensions. In a 2D world z is dropped on the
+//! way in and 0 on the way out, and rotations are their turn about z.
+use crate::project::physics::{CollisionObjectSpec, CollisionType};
+use glam::{Quat, Vec3};
+
+/// A rapier arena handle (body, collider or joint) as its index and generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Handle(pub u32, pub u32);
+
+impl Handle {
+    pub const INVALID: Handle = Handle(u32::MAX, u32::MAX);
+}
+
+/// A position and rotation in physics units.
+pub type Iso = (Vec3, Quat);
+
+/// A body to insert; `user` is its index in `Physics::bodies`, kept on the body and colliders.
+pub struct BodyDesc {
+    pub ty: CollisionType,
+    pub pose: Iso,
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+    pub bullet: bool,
+    pub locked_rotation: bool,
+    pub user: u32,
+}
+
+/// The colliders of one collision object: its shapes at `scale`, mirrored as `flip` says, in
+/// collision groups `groups` (membership bits, filter bits).
+pub struct CollidersDesc<'a> {
+    pub spec: &'a CollisionObjectSpec,
+    pub scale: f32,
+    pub flip: [bool; 2],
+    pub groups: (u32, u32),
+    pub user: u32,
+}
+
+/// One contact point of a step, in physics units: the objects (their `user` numbers), the world
+/// position, the normal pointing from `a` to `b`, the penetration (positive when they overlap)
+/// and the impulse.
+pub struct ContactPoint {
+    pub a: u32,
+    pub b: u32,
+    pub position: Vec3,
+    pub normal: Vec3,
+    pub depth: f32,
+    pub impulse: f32,
+}
+
+pub enum JointKind {
+    /// At most `max` apart.
+    Rope { max: f32 },
+    /// Turns about z through the anchors; `limits` in radians, `motor` (speed, max torque).
+    Revolute { limits: Option<[f32; 2]>, motor: Option<(f32, f32)> },
+    /// Pulled towards `rest` apart with stiffness `k` and damping `c`.
+    Spring { rest: f32, k: f32, c: f32 },
+    /// Slides along `axis` (unit length) of the first body.
+    Prismatic { axis: Vec3, limits: Option<[f32; 2]>, motor: Option<(f32, f32)> },
+}
+
+/// A joint to insert: anchors in each body's own frame, physics units.
+pub struct JointDesc {
+    pub kind: JointKind,
+    pub anchors: (Vec3, Vec3),
+    pub collide: bool,
+}
+
+/// Lines the debug view draws, in physics units.
+pub trait DebugLines {
+    /// A segment of shape `user`'s outline; false when no more lines fit.
+    fn shape(&mut self, user: u32, from: Vec3, to: Vec3) -> bool;
+    /// A contact point's normal; false when no more lines fit.
+    fn contact(&mut self, from: Vec3, to: Vec3) -> bool;
+}
+
+/// One rapier world. Calls naming a handle that is gone do nothing (or answer `None`).
+pub trait Simulation {
+    fn gravity(&self) -> Vec3;
+    /// Wakes every body, as the change reaches the resting ones too.
+    fn set_gravity(&mut self, g: Vec3);
+    fn insert_body(&mut self, b: &BodyDesc) -> Handle;
+    /// The colliders made, in the order of the spec's shapes (a shape that spans nothing is left
+    /// out with an error logged).
+    fn attach(&mut self, body: Handle, c: &CollidersDesc) -> Vec<Handle>;
+    fn remove_colliders(&mut self, colliders: &[Handle]);
+    /// Removes the body, its colliders and joints.
+    fn remove_body(&mut self, body: Handle);
+    fn set_enabled(&mut self, body: Handle, on: bool);
+    /// Puts the body at `pose`, at rest.
+    fn place_at_rest(&mut self, body: Handle, pose: Iso);
+    fn set_groups(&mut self, colliders: &[Handle], groups: (u32, u32));
+    fn step(&mut self, dt: f32);
+    fn reset_forces(&mut self, body: Handle);
+    /// Moves a fixed body to `pose`; a kinematic one is placed there and aimed one more move on,
+    /// so what it pushes is pushed at the speed it moves.
+    fn follow(&mut self, body: Handle, pose: Iso, kinematic: bool);
+    /// The body's pose, None while it sleeps.
+    fn awake_pose(&self, body: Handle) -> Option<Iso>;
+    fn pose(&self, body: Handle) -> Option<Iso>;
+    /// Linear and angular velocity.
+    fn velocity(&self, body: Handle) -> Option<(Vec3, Vec3)>;
+    fn set_linear_velocity(&mut self, body: Handle, v: Vec3);
+    fn set_angular_velocity(&mut self, body: Handle, v: Vec3);
+    fn mass(&self, body: Handle) -> Option<f32>;
+    /// Linear and angular damping.
+    fn damping(&self, body: Handle) -> Option<(f32, f32)>;
+    fn set_damping(&mut self, body: Handle, linear: Option<f32>, angular: Option<f32>);
+    fn wake_up(&mut self, body: Handle);
+    /// A force for the next step (until `reset_forces`).
+    fn add_force_at_point(&mut self, body: Handle, force: Vec3, at: Vec3);
+    /// A point of the body's frame in the world.
+    fn to_world(&self, body: Handle, local: Vec3) -> Option<Vec3>;
+    /// The step's contact points: `want(a, b)` for each touching pair of objects (false skips its
+    /// points), then at most `max_per_pair` points of each pair of shapes.
+    fn contacts(
+        &self,
+        max_per_pair: usize,
+        want: &mut dyn FnMut(u32, u32) -> bool,
+        point: &mut dyn FnMut(ContactPoint),
+    );
+    /// The pairs of objects a trigger overlaps.
+    fn intersections(&self, pair: &mut dyn FnMut(u32, u32));
+    /// Hits of a ray (triggers excluded) on objects in groups `mask`: `hit(user, distance,
+    /// normal)`, the nearest only unless `all`. `exact`: bodies moved since the last step, so
+    /// every collider is tested rather than the broad phase's stale boxes.
+    #[allow(clippy::too_many_arguments)]
+    fn cast_ray(
+        &self,
+        from: Vec3,
+        dir: Vec3,
+        length: f32,
+        mask: u32,
+        all: bool,
+        exact: bool,
+        hit: &mut dyn FnMut(u32, f32, Vec3),
+    );
+    fn insert_joint(&mut self, a: Handle, b: Handle, j: &JointDesc) -> Result<Handle, String>;
+    fn remove_joint(&mut self, joint: Handle);
+    /// The force and torque the joint applied on its second body in the last step (physics
+    /// units).
+    fn joint_reaction(&self, joint: Handle, a: Handle) -> Option<(Vec3, f32)>;
+    fn debug_lines(&self, out: &mut dyn DebugLines);
+}
+
+/// The world of a project's dimension.
+pub fn new_world(two_d: bool, gravity: Vec3) -> Box<dyn Simulation> {
+    if two_d {
+        Box::new(super::dim2::sim::World::new(gravity))
+    } else {
+        Box::new(super::dim3::sim::World::new(gravity))
+    }
+}
+
+/// Spreads a dynamic object's mass over its shapes by their volume (area in 2D), as Defold's
+/// Bullet and Box2D do.
+pub fn share_of_mass(spec: &CollisionObjectSpec, shape: usize, two_d: bool) -> f32 {
+    let total: f32 = spec.shapes.iter().map(|sh| size(&sh.kind, two_d)).sum::<f32>().max(f32::MIN_POSITIVE);
+    spec.shapes.get(shape).map_or(0.0, |sh| spec.mass * size(&sh.kind, two_d) / total)
+}
+
+/// A shape's volume (area in 2D) in its own units; a hull's is its bounding box's.
+fn size(k: &crate::project::physics::ShapeKind, two_d: bool) -> f32 {
+    use crate::project::physics::ShapeKind;
+    use std::f32::consts::PI;
+    match *k {
+        ShapeKind::Sphere { radius: r } if two_d => PI * r * r,
+        ShapeKind::Sphere { radius: r } => 4.0 / 3.0 * PI * r.powi(3),
+        ShapeKind::Box { half } if two_d => 4.0 * half[0] * half[1],
+        ShapeKind::Box { half } => 8.0 * half[0] * half[1] * half[2],
+        ShapeKind::Hull { ref points } => {
+            let (mut lo, mut hi) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+            for p in points.iter() {
+                lo = lo.min(Vec3::from(*p));
+                hi = hi.max(Vec3::from(*p));
+            }
+            let e = (hi - lo).max(Vec3::ZERO);
+            if two_d { e.x * e.y } else { e.x * e.y * e.z }
+        }
+        ShapeKind::Capsule { radius: r, height: h } if two_d => PI * r * r + 2.0 * r * h,
+        ShapeKind::Capsule { radius: r, height: h } => PI * r * r * h + 4.0 / 3.0 * PI * r.powi(3),
+    }
+}
+
+/// A shape's local pose with the body's flips: mirroring across the y axis negates x and turns
+/// the rotation the other way about y and z (`M·R·M` for the mirror `M`); across x likewise.
+pub fn mirrored(mut t: Vec3, mut r: Quat, flip: [bool; 2]) -> Iso {
+    if flip[0] {
+        t.x = -t.x;
+        r = Quat::from_xyzw(r.x, -r.y, -r.z, r.w);
+    }
+    if flip[1] {
+        t.y = -t.y;
+        r = Quat::from_xyzw(-r.x, r.y, -r.z, r.w);
+    }
+    (t, r)
+}
