@@ -266,10 +266,10 @@ fn load_errors_stop_with_status_1_and_name_the_file() {
             ("/project.json", PROJECT),
             (
                 "/main/main.collection",
-                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "particlefx" } ] } ] }"#,
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "tilemap" } ] } ] }"#,
             ),
         ],
-        &["/main/main.collection", "unknown component type 'particlefx'"],
+        &["/main/main.collection", "unknown component type 'tilemap'"],
     );
     expect_load_error(
         "escape",

@@ -495,3 +495,29 @@ fn sprite_samplers_mix_two_atlases_on_one_sprite() {
         assert!(middle[k] > lo + 20 && middle[k] + 20 < hi, "half way, channel {k} between both: {middle:?}");
     }
 }
+
+/// particles/fire_and_smoke: a looping fire emitter (additive, orange) and, after half a second,
+/// a smoke emitter (grey) rising above it, as in Defold's picture of the example. After four
+/// seconds the fire is warm and bright at the bottom centre, grey smoke rises above it, and
+/// the corners are the clear colour: particles stay where the emitter sends them. The same
+/// frames every run (the generator is seeded per component).
+#[test]
+fn particles_fire_and_smoke_burns_with_smoke_above() {
+    let tmp = TempDir::new("defold-fire");
+    let (r, img) = shot_with("particles_fire_and_smoke", "240", &["--size", "360x360"], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_particles_fire_and_smoke", &img) {
+        panic!("{e}");
+    }
+    let (w, h) = (img.width, img.height);
+    let count = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>, f: &dyn Fn([u8; 4]) -> bool| {
+        ys.flat_map(|y| xs.clone().map(move |x| (x, y))).filter_map(|(x, y)| img.pixel(x, y)).filter(|p| f(*p)).count()
+    };
+    let warm = |p: [u8; 4]| p[0] > 200 && p[1] > 100 && p[2] < 120;
+    let grey = |p: [u8; 4]| p[0] > 70 && p[0].abs_diff(p[1]) < 20 && p[1].abs_diff(p[2]) < 20;
+    // Rows are top to bottom: the fire in the lowest third, the smoke in the top half.
+    let fire = count(w / 3..w * 2 / 3, h * 2 / 3..h, &warm);
+    let smoke = count(w / 3..w * 2 / 3, 0..h / 2, &grey);
+    let corners = count(0..w / 6, 0..h / 6, &|p| p[0] > 60) + count(w * 5 / 6..w, 0..h / 6, &|p| p[0] > 60);
+    assert!(fire > 500 && smoke > 200 && corners == 0, "fire {fire}, smoke {smoke}, lit corner pixels {corners}");
+}

@@ -238,7 +238,8 @@ pub fn set_component_enabled(w: &mut World, kind: ComponentRef, on: bool) {
         | ComponentRef::Factory(_)
         | ComponentRef::Sound(_)
         | ComponentRef::CollisionObject(_)
-        | ComponentRef::CollectionProxy(_) => None,
+        | ComponentRef::CollectionProxy(_)
+        | ComponentRef::ParticleFx(_) => None,
     };
     if let Some(f) = flag {
         *f = on;
@@ -414,7 +415,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, sounds, physics, sprites, gui, .. } = &mut *w;
+        let World { scene, labels, sounds, physics, sprites, gui, particles, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
@@ -430,6 +431,9 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             }
             if let ComponentRef::Gui(i) = c.kind {
                 gui.remove(i);
+            }
+            if let ComponentRef::ParticleFx(i) = c.kind {
+                particles.remove(i);
             }
             if let ComponentRef::CollectionProxy(i) = c.kind {
                 proxies_gone.push(i);

@@ -191,6 +191,10 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     };
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
+                ComponentKind::ParticleFx(fx) => {
+                    let World { particles, sprites, .. } = w;
+                    ComponentRef::ParticleFx(particles.create(slot, &c.id, fx, &mut |a| sprites.atlas_index(a)))
+                }
                 ComponentKind::Gui(g) => {
                     // Its .gui_script runs as a script of the same id, listed first (as a
                     // loaded collection's): the runtime makes it from `made.scripts` in the

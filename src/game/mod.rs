@@ -9,6 +9,7 @@ pub mod gui;
 pub mod input;
 pub mod labels;
 pub mod model_world;
+pub mod particles;
 pub mod physics;
 pub mod posed;
 pub mod proxy;
@@ -132,6 +133,8 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     // After the pose, so a collision object under a bone follows this frame's pose.
     physics::update(world, dt);
     dispatch::dispatch(world, hooks);
+    // After physics, so an effect on a falling object emits where the object is this frame.
+    particles::step(world, dt);
     let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);

@@ -201,6 +201,10 @@ pub fn spawn_collection(
                     };
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
+                ComponentKind::ParticleFx(fx) => {
+                    let super::World { particles, sprites, .. } = &mut *world.borrow_mut();
+                    ComponentRef::ParticleFx(particles.create(slot, &c.id, fx, &mut |a| sprites.atlas_index(a)))
+                }
                 ComponentKind::Gui(g) => {
                     // The scene's .gui_script runs as a script of the same id, listed first,
                     // so messages and input focus for `#id` reach it.

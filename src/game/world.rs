@@ -43,6 +43,8 @@ pub struct World {
     pub physics: super::physics::Physics,
     /// Sprite components (sprites.md).
     pub sprites: super::sprites::SpriteWorld,
+    /// Particle effect components (their quads are drawn with the sprites').
+    pub particles: super::particles::ParticleWorld,
     /// Collection proxies and their worlds (docs/proxies.md).
     pub proxies: super::proxy::ProxyWorld,
 }
@@ -71,6 +73,7 @@ impl World {
             sounds: Default::default(),
             physics: Default::default(),
             sprites: Default::default(),
+            particles: Default::default(),
             proxies: Default::default(),
         }
     }

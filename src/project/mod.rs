@@ -15,6 +15,7 @@ pub mod json;
 pub mod material;
 pub mod model_data;
 pub mod obj;
+pub mod particlefx;
 pub mod physics;
 #[cfg(test)]
 mod physics_tests;

@@ -99,6 +99,10 @@ impl Walk<'_> {
             ComponentKind::CollisionObject(_) => {}
             // The atlas and its images were read with the collection.
             ComponentKind::Sprite(s) => self.material(&s.material, &s.atlas.source),
+            // The effect and its atlases were read with the collection.
+            ComponentKind::ParticleFx(fx) => {
+                self.read(&fx.path, &fx.path);
+            }
             // Fonts and textures were read with the collection; the script is read when spawned.
             ComponentKind::Gui(g) => {
                 if let Some(script) = &g.0.script {

@@ -161,6 +161,9 @@ pub enum ComponentKind {
     Sprite(crate::project::sprite::SpriteSpec),
     /// A `gui` component: its scene, loaded and checked with the collection.
     Gui(crate::project::gui::GuiSpec),
+    /// A `particlefx` component: its effect, with every emitter's atlas, loaded with the
+    /// collection (shared by the components naming the same file).
+    ParticleFx(std::sync::Arc<crate::project::particlefx::ParticleFxSpec>),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

@@ -46,6 +46,8 @@ pub enum ComponentRef {
     Sprite(u32),
     /// Index into the world's GUI scenes.
     Gui(u32),
+    /// Index into the world's particle effects.
+    ParticleFx(u32),
     /// Index into the world's collection proxies.
     CollectionProxy(u32),
 }

@@ -193,6 +193,12 @@ pub const NAMESPACES: &[Namespace] = &[
     },
     Namespace { name: "socket", doc: "The part of LuaSocket games use for timing.", examples: &[], notes: "" },
     Namespace {
+        name: "particlefx",
+        doc: "Particle effect components: playing and stopping their emitters.",
+        examples: &["../particles.md"],
+        notes: "A game object's URL (no component) plays or stops every particle effect of the object, as Defold's messages reach every component. `emitter_state_function`, `set_constant`/`reset_constant` and the emitter properties for `go.get`/`go.set` (`image`, `animation`, `material`) are not there yet: see [particles.md](../particles.md).",
+    },
+    Namespace {
         name: "sound",
         doc: "Sound components: plays, gain and pan, groups and their levels, the listener of positional sound.",
         examples: &["../sound.md"],
@@ -1084,6 +1090,21 @@ pub const FUNCS: &[Func] = &[
     f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
     f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
     f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),
+    // ---------------------------------------------------------------- particlefx
+    f(
+        "particlefx",
+        "play",
+        "url: url_like",
+        "",
+        "Starts every emitter of a particle effect component (after its start delay); its living particles stay.",
+    ),
+    f(
+        "particlefx",
+        "stop",
+        "url: url_like, options?: {clear?: boolean}",
+        "",
+        "Stops spawning; the living particles finish their lives, or with `clear` are removed at once.",
+    ),
     // ---------------------------------------------------------------- sound
     f(
         "sound",

@@ -332,6 +332,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("COMPONENT_SOUND", f64::from(model::kind::SOUND)),
         ("COMPONENT_SPRITE", f64::from(model::kind::SPRITE)),
         ("COMPONENT_GUI", f64::from(model::kind::GUI)),
+        ("COMPONENT_PARTICLEFX", f64::from(model::kind::PARTICLEFX)),
         ("LABEL_COLOR", f64::from(label::which::COLOR)),
         ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
         ("LABEL_SCALE", f64::from(label::which::SCALE)),

@@ -45,6 +45,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("physics", include_str!("lua/physics.lua")),
     ("sprite", include_str!("lua/sprite.lua")),
     ("gui", include_str!("lua/gui.lua")),
+    ("particlefx", include_str!("lua/particlefx.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

@@ -34,7 +34,7 @@ pub struct SpriteQuad {
 impl SpriteWorld {
     /// The atlas's index in [`SpriteWorld::atlases`], added when new (pages are uploaded once
     /// per atlas, not per sprite).
-    pub(super) fn atlas_index(&mut self, atlas: &Arc<Atlas>) -> u32 {
+    pub(crate) fn atlas_index(&mut self, atlas: &Arc<Atlas>) -> u32 {
         match self.atlases.iter().position(|a| Arc::ptr_eq(a, atlas)) {
             Some(i) => i as u32,
             None => {

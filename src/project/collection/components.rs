@@ -155,6 +155,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("mask", c.mask.is_some(), &[CollisionObject]),
         ("shapes", c.shapes.is_some(), &[CollisionObject]),
         ("tile_set", c.tile_set.is_some(), &[Sprite]),
+        ("particlefx", c.particlefx.is_some(), &[ParticleFx]),
         ("blend_mode", c.blend_mode.is_some(), &[Sprite]),
         ("size_mode", c.size_mode.is_some(), &[Sprite]),
         ("billboard", c.billboard.is_some(), &[Sprite]),

@@ -127,6 +127,8 @@ pub(super) struct ComponentDesc {
     pub(super) shapes: Option<Located<crate::project::physics::Shapes>>,
     /// A sprite's atlas or tile source (sprites.md).
     pub(super) tile_set: Option<Located<String>>,
+    /// A `particlefx` component's `.particlefx` file.
+    pub(super) particlefx: Option<Located<String>>,
     pub(super) blend_mode: Option<Located<String>>,
     pub(super) size_mode: Option<Located<String>>,
     pub(super) billboard: Option<Located<Value>>,
@@ -227,10 +229,11 @@ pub(super) enum ComponentType {
     CollisionObject,
     Sprite,
     Gui,
+    ParticleFx,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite or gui";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite, gui or particlefx";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -247,6 +250,7 @@ impl ComponentType {
             ComponentType::CollisionObject => "collisionobject",
             ComponentType::Sprite => "sprite",
             ComponentType::Gui => "gui",
+            ComponentType::ParticleFx => "particlefx",
         }
     }
 }
@@ -285,6 +289,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "collisionobject" => TypeField::Known(ComponentType::CollisionObject),
             "sprite" => TypeField::Known(ComponentType::Sprite),
             "gui" => TypeField::Known(ComponentType::Gui),
+            "particlefx" => TypeField::Known(ComponentType::ParticleFx),
             _ => TypeField::Unknown(s),
         })
     }

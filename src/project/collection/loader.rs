@@ -28,6 +28,8 @@ pub(super) struct Loader<'a> {
     pub(super) max_instances: u32,
     /// Atlases and tile sources loaded so far, by resource path: sprites share them.
     pub(super) atlases: HashMap<String, std::sync::Arc<crate::project::sprite::Atlas>>,
+    /// Particle effects read so far in this load, by path.
+    pub(super) effects: HashMap<String, std::sync::Arc<crate::project::particlefx::ParticleFxSpec>>,
 }
 
 impl Loader<'_> {
@@ -249,6 +251,7 @@ impl Loader<'_> {
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
             ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
+            ComponentType::ParticleFx => ComponentKind::ParticleFx(self.particlefx(c, file)?),
             ComponentType::Gui => match &c.gui {
                 Some(g) => ComponentKind::Gui(crate::project::gui::GuiSpec::new(crate::project::gui::load_gui(
                     self.res, g, file,

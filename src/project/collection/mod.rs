@@ -108,6 +108,7 @@ impl<'a> Loader<'a> {
             expansions: HashMap::new(),
             max_instances,
             atlases: HashMap::new(),
+            effects: HashMap::new(),
         }
     }
 }

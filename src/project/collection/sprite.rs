@@ -169,3 +169,44 @@ impl Loader<'_> {
         })
     }
 }
+
+impl Loader<'_> {
+    /// A `particlefx` component's effect, read once per collection load; its emitters' atlases
+    /// come from the same cache as sprites'.
+    pub(super) fn particlefx(
+        &mut self,
+        c: &ComponentDesc,
+        file: &str,
+    ) -> Result<Arc<crate::project::particlefx::ParticleFxSpec>, LoadError> {
+        let id = &c.id.value.0;
+        let Some(source) = &c.particlefx else {
+            return Err(c
+                .id
+                .error(file, format!("particlefx component '{id}' needs `particlefx` (a .particlefx file)")));
+        };
+        let norm = json::resource_path(source, file)?;
+        if let Some(e) = self.effects.get(&norm) {
+            return Ok(e.clone());
+        }
+        if !self.res.exists(&norm) {
+            return Err(source.error(file, format!("particlefx '{id}': no such file '{norm}'")));
+        }
+        let text = self.res.read_string(&norm, Some(file))?;
+        let mut atlas = |path: &str, at: &crate::project::defold::text::Field| {
+            let located = Located { value: path.to_string(), at: Some(at.value_at.clone()) };
+            self.sprite_atlas(&located, &norm, id).map(|(_, a)| a)
+        };
+        let spec = match crate::project::particlefx::parse(&norm, &text, &mut atlas) {
+            Ok(spec) => spec,
+            Err(mut errors) => {
+                // Every problem is reported; the first is this component's error.
+                let first = errors.remove(0);
+                self.problems.extend(errors);
+                return Err(first);
+            }
+        };
+        let spec = Arc::new(spec);
+        self.effects.insert(norm, spec.clone());
+        Ok(spec)
+    }
+}

@@ -83,7 +83,7 @@ pub const FONT: &[&str] = &[
 const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
-const UNSUPPORTED: &[&str] = &["particlefx", "tilemap", "tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
+const UNSUPPORTED: &[&str] = &["tilemap", "tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
 
 /// CollectionProxyDesc (gamesys/proto/gamesys/collection_proxy_ddf.proto).
 const COLLECTION_PROXY: &[&str] = &["collection", "exclude"];
@@ -115,6 +115,10 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
         "gui" => {
             out.str("type", "gui", None);
             out.str("gui", path, Some(&pf.value_at));
+        }
+        "particlefx" => {
+            out.str("type", "particlefx", None);
+            out.str("particlefx", path, Some(&pf.value_at));
         }
         "label" | "camera" | "factory" | "collectionfactory" | "collectionproxy" | "sound" | "collisionobject"
         | "sprite" => {
@@ -183,9 +187,11 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
     cx.unsupported_seen.push(key);
     let msg = if UNSUPPORTED.contains(&kind) {
         format!("{kind} components are not supported yet")
+    } else if kind == "particlefx" {
+        "embedded particlefx components are not supported yet: put the effect in a .particlefx file".to_string()
     } else {
         format!(
-            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound, collisionobject and sprite)"
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound, collisionobject, sprite and particlefx)"
         )
     };
     cx.problems.at(at, msg);

@@ -24,7 +24,7 @@ macro_rules! namespaces {
     };
 }
 
-namespaces!(sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui);
+namespaces!(sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx);
 
 use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;

@@ -67,6 +67,7 @@ pub mod kind {
     pub const SPRITE: i32 = 9;
     pub const GUI: i32 = 10;
     pub const COLLECTION_PROXY: i32 = 11;
+    pub const PARTICLEFX: i32 = 12;
 }
 
 crate::export! {
@@ -107,6 +108,7 @@ crate::export! {
             Some(ComponentRef::Sprite(_)) => kind::SPRITE,
             Some(ComponentRef::Gui(_)) => kind::GUI,
             Some(ComponentRef::CollectionProxy(_)) => kind::COLLECTION_PROXY,
+            Some(ComponentRef::ParticleFx(_)) => kind::PARTICLEFX,
         })
         .unwrap_or(kind::NONE)
     }

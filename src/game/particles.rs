@@ -1,0 +1,591 @@
+//! Particle effect components (`particlefx`): each instance runs its emitters as Defold does —
+//! asleep until `particlefx.play`, then a start delay, spawning for the emitter's duration (for
+//! ever when looping), and after `particlefx.stop` or the duration only the living particles
+//! until they die. Emitter properties are curves over the emitter's duration, drawn with their
+//! spread when a particle is born; particle properties are curves over each particle's life,
+//! multiplying (rotation: adding to) what it was born with. Modifiers change velocities. The
+//! renderer gets quads in the sprites' list, so particles batch and sort with sprites.
+//!
+//! Random draws come from one generator per instance seeded by its creation order, so a run
+//! with `--fixed-dt` shows the same particles every time.
+use crate::base::hash::{Hash, hash_remembered, hash_str};
+use crate::game::sprites::quads::SpriteQuad;
+use crate::project::particlefx::{EmitterShape, EmitterSpec, ModifierKind, Orientation, ParticleFxSpec, key};
+use crate::project::sprite::Playback;
+use crate::scene::Scene;
+use glam::{Mat4, Quat, Vec3};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, Copy)]
+struct Particle {
+    /// World space, or the emitter's space for emitters in emitter space.
+    position: Vec3,
+    velocity: Vec3,
+    age: f32,
+    life: f32,
+    size: f32,
+    color: [f32; 4],
+    /// Radians about the quad's normal.
+    rotation: f32,
+    /// Degrees per second, as Defold's property.
+    angular_velocity: f32,
+    stretch: [f32; 2],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmitterState {
+    Sleeping,
+    /// Waiting out the start delay.
+    Prespawn,
+    Spawning,
+    /// No more particles are born; the living ones finish.
+    Postspawn,
+}
+
+struct Emitter {
+    state: EmitterState,
+    /// Seconds in the current state.
+    time: f32,
+    delay: f32,
+    duration: f32,
+    /// Particles owed by the spawn rate, carried between frames.
+    owed: f32,
+    particles: Vec<Particle>,
+}
+
+pub struct ParticleInstance {
+    pub slot: u32,
+    pub id: Hash,
+    pub spec: Arc<ParticleFxSpec>,
+    pub alive: bool,
+    /// Each emitter's atlas as an index into the sprites' atlases.
+    atlases: Vec<u32>,
+    emitters: Vec<Emitter>,
+    rng: u64,
+}
+
+impl ParticleInstance {
+    /// Particles alive in all its emitters.
+    pub fn count(&self) -> usize {
+        self.emitters.iter().map(|e| e.particles.len()).sum()
+    }
+
+    pub fn emitter_states(&self) -> impl Iterator<Item = EmitterState> + '_ {
+        self.emitters.iter().map(|e| e.state)
+    }
+}
+
+#[derive(Default)]
+pub struct ParticleWorld {
+    pub instances: Vec<ParticleInstance>,
+    free: Vec<u32>,
+    made: u64,
+}
+
+/// SplitMix64: small, fast, and the same sequence on every machine.
+fn next(state: &mut u64) -> f32 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 24) as f32
+}
+
+/// A value in -1..1.
+fn signed(state: &mut u64) -> f32 {
+    next(state) * 2.0 - 1.0
+}
+
+impl ParticleWorld {
+    /// `atlas_index` registers an emitter's atlas with the sprites (whose renderer draws it).
+    pub fn create(
+        &mut self,
+        slot: u32,
+        id: &str,
+        spec: &Arc<ParticleFxSpec>,
+        atlas_index: &mut dyn FnMut(&Arc<crate::project::sprite::Atlas>) -> u32,
+    ) -> u32 {
+        self.made += 1;
+        let inst = ParticleInstance {
+            slot,
+            id: hash_remembered(id),
+            spec: spec.clone(),
+            alive: true,
+            atlases: spec.emitters.iter().map(|e| atlas_index(&e.atlas)).collect(),
+            emitters: spec
+                .emitters
+                .iter()
+                .map(|_| Emitter {
+                    state: EmitterState::Sleeping,
+                    time: 0.0,
+                    delay: 0.0,
+                    duration: 0.0,
+                    owed: 0.0,
+                    particles: Vec::new(),
+                })
+                .collect(),
+            rng: self.made.wrapping_mul(0x2545_F491_4F6C_DD1D),
+        };
+        match self.free.pop() {
+            Some(i) => {
+                self.instances[i as usize] = inst;
+                i
+            }
+            None => {
+                self.instances.push(inst);
+                (self.instances.len() - 1) as u32
+            }
+        }
+    }
+
+    pub fn remove(&mut self, i: u32) {
+        if let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) {
+            p.alive = false;
+            p.emitters.clear();
+            self.free.push(i);
+        }
+    }
+
+    pub fn get(&self, i: u32) -> Option<&ParticleInstance> {
+        self.instances.get(i as usize).filter(|p| p.alive)
+    }
+
+    /// `particlefx.play`: every emitter starts again (its living particles stay).
+    pub fn play(&mut self, i: u32) {
+        let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return };
+        for (e, spec) in p.emitters.iter_mut().zip(&p.spec.emitters) {
+            e.state = EmitterState::Prespawn;
+            e.time = 0.0;
+            e.owed = 0.0;
+            e.delay = (spec.start_delay + spec.start_delay_spread * signed(&mut p.rng)).max(0.0);
+            e.duration = (spec.duration + spec.duration_spread * signed(&mut p.rng)).max(0.0);
+        }
+    }
+
+    /// `particlefx.stop`: no more particles are born; `clear` also removes the living ones.
+    pub fn stop(&mut self, i: u32, clear: bool) {
+        let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return };
+        for e in &mut p.emitters {
+            if clear {
+                e.particles.clear();
+                e.state = EmitterState::Sleeping;
+            } else if e.state != EmitterState::Sleeping {
+                e.state = EmitterState::Postspawn;
+            }
+        }
+    }
+
+    /// Advances every playing instance by `dt` seconds.
+    pub fn step(&mut self, scene: &Scene, dt: f32) {
+        // NaN included.
+        if dt.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
+            return;
+        }
+        for p in self.instances.iter_mut().filter(|p| p.alive) {
+            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) || !scene.is_live(p.slot) {
+                continue;
+            }
+            let object = Mat4::from(scene.world_of(p.slot));
+            for (k, e) in p.emitters.iter_mut().enumerate() {
+                let spec = &p.spec.emitters[k];
+                let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
+                advance(e, spec, frame, dt, &mut p.rng);
+            }
+        }
+    }
+
+    /// Appends the quads of every living particle to `out` (after the sprites').
+    pub fn quads(&self, scene: &Scene, out: &mut Vec<SpriteQuad>) {
+        let material = material_hash();
+        for p in self.instances.iter().filter(|p| p.alive) {
+            let object = Mat4::from(scene.world_of(p.slot));
+            for (k, e) in p.emitters.iter().enumerate() {
+                let spec = &p.spec.emitters[k];
+                let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
+                for q in &e.particles {
+                    if let Some(quad) = particle_quad(q, spec, frame, p.atlases[k], material) {
+                        out.push(quad);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn material_hash() -> Hash {
+    static H: std::sync::OnceLock<Hash> = std::sync::OnceLock::new();
+    *H.get_or_init(|| hash_str("/builtins/materials/particlefx.material"))
+}
+
+/// The emitter's time as a fraction of its duration (looping emitters wrap).
+fn emitter_t(e: &Emitter, spec: &EmitterSpec) -> f32 {
+    if e.duration <= 0.0 {
+        return 0.0;
+    }
+    let t = e.time / e.duration;
+    if spec.looping { t.fract() } else { t.min(1.0) }
+}
+
+fn advance(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32, rng: &mut u64) {
+    let mut left = dt;
+    if e.state == EmitterState::Prespawn {
+        e.time += left;
+        if e.time < e.delay {
+            left = 0.0;
+        } else {
+            left = e.time - e.delay;
+            e.state = EmitterState::Spawning;
+            // Run ahead by the start offset, as if the emitter had been spawning already.
+            e.time = spec.start_offset;
+            if spec.start_offset > 0.0 {
+                spawn_for(e, spec, frame, spec.start_offset, rng);
+                move_particles(e, spec, frame, spec.start_offset);
+            }
+        }
+    }
+    if left <= 0.0 {
+        return;
+    }
+    if e.state == EmitterState::Spawning {
+        spawn_for(e, spec, frame, left, rng);
+        e.time += left;
+        if !spec.looping && e.time >= e.duration {
+            e.state = EmitterState::Postspawn;
+        }
+    }
+    move_particles(e, spec, frame, left);
+    if e.state == EmitterState::Postspawn && e.particles.is_empty() {
+        e.state = EmitterState::Sleeping;
+    }
+}
+
+fn spawn_for(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32, rng: &mut u64) {
+    let t = emitter_t(e, spec);
+    e.owed += spec.properties[key::SPAWN_RATE].at(t).max(0.0) * dt;
+    let n = e.owed.floor();
+    e.owed -= n;
+    for _ in 0..n as u32 {
+        if e.particles.len() >= spec.max_particles as usize {
+            e.owed = 0.0;
+            break;
+        }
+        if let Some(p) = born(spec, t, frame, rng) {
+            e.particles.push(p);
+        }
+    }
+}
+
+/// A new particle: emitter properties at `t` with their spread, a place and direction from
+/// the emitter's shape.
+fn born(spec: &EmitterSpec, t: f32, frame: Mat4, rng: &mut u64) -> Option<Particle> {
+    let mut value = |k: usize| {
+        let c = &spec.properties[k];
+        c.at(t) + c.spread * signed(rng)
+    };
+    let life = value(key::LIFE_TIME);
+    if life <= 0.0 {
+        return None;
+    }
+    let (sx, sy, sz) = (value(key::SIZE_X), value(key::SIZE_Y), value(key::SIZE_Z));
+    let speed = value(key::SPEED);
+    let size = value(key::SIZE).max(0.0);
+    let color = [0, 1, 2, 3].map(|c| value(key::RED + c));
+    let rotation = value(key::ROTATION).to_radians();
+    let stretch = [value(key::STRETCH_X), value(key::STRETCH_X + 1)];
+    let angular_velocity = value(key::ANGULAR_VELOCITY);
+    let (local, dir) = place(spec.shape, [sx, sy, sz], rng);
+    let (position, velocity) = if spec.world_space {
+        (frame.transform_point3(local), frame.transform_vector3(dir).normalize_or_zero() * speed)
+    } else {
+        (local, dir * speed)
+    };
+    Some(Particle { position, velocity, age: 0.0, life, size, color, rotation, angular_velocity, stretch })
+}
+
+/// Where in the emitter a particle starts and the direction it leaves in (emitter space).
+fn place(shape: EmitterShape, size: [f32; 3], rng: &mut u64) -> (Vec3, Vec3) {
+    let tau = std::f32::consts::TAU;
+    match shape {
+        EmitterShape::Circle => {
+            let a = next(rng) * tau;
+            let dir = Vec3::new(a.cos(), a.sin(), 0.0);
+            (dir * size[0] * 0.5 * next(rng).sqrt(), dir)
+        }
+        EmitterShape::Sphere => {
+            let z = signed(rng);
+            let a = next(rng) * tau;
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let dir = Vec3::new(r * a.cos(), r * a.sin(), z);
+            (dir * size[0] * 0.5 * next(rng).cbrt(), dir)
+        }
+        EmitterShape::Box => {
+            let p = Vec3::new(signed(rng) * size[0], signed(rng) * size[1], signed(rng) * size[2]) * 0.5;
+            (p, Vec3::Y)
+        }
+        EmitterShape::Cone2d | EmitterShape::Cone => {
+            // A cone `size x` wide at `size y` up: directions within its half angle of +Y.
+            let half = (size[0] * 0.5).atan2(size[1].max(1e-6));
+            let dir = if shape == EmitterShape::Cone2d {
+                let a = signed(rng) * half;
+                Vec3::new(-a.sin(), a.cos(), 0.0)
+            } else {
+                let tilt = next(rng).sqrt() * half;
+                let spin = next(rng) * tau;
+                Vec3::new(tilt.sin() * spin.cos(), tilt.cos(), tilt.sin() * spin.sin())
+            };
+            (Vec3::ZERO, dir)
+        }
+    }
+}
+
+fn move_particles(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32) {
+    let mut i = 0;
+    while i < e.particles.len() {
+        let q = &mut e.particles[i];
+        q.age += dt;
+        if q.age >= q.life {
+            e.particles.swap_remove(i);
+            continue;
+        }
+        let t = q.age / q.life;
+        for m in &spec.modifiers {
+            let magnitude = m.magnitude.at(t);
+            // Modifiers sit in the emitter: in world space their place and axes are the
+            // emitter's now.
+            let (at, rot) = if spec.world_space {
+                let (_, r, _) = frame.to_scale_rotation_translation();
+                (frame.transform_point3(m.position), r * m.rotation)
+            } else {
+                (m.position, m.rotation)
+            };
+            let d = q.position - at;
+            let within = |d: Vec3| {
+                let max = m.max_distance.at(t);
+                max <= 0.0 || d.length() <= max
+            };
+            match m.kind {
+                ModifierKind::Acceleration => q.velocity += rot * Vec3::Y * magnitude * dt,
+                ModifierKind::Drag => {
+                    let k = (magnitude * dt).clamp(0.0, 1.0);
+                    if m.use_direction {
+                        let axis = rot * Vec3::Y;
+                        q.velocity -= axis * q.velocity.dot(axis) * k;
+                    } else {
+                        q.velocity -= q.velocity * k;
+                    }
+                }
+                ModifierKind::Radial if within(d) => q.velocity += d.normalize_or_zero() * magnitude * dt,
+                ModifierKind::Vortex if within(d) => {
+                    q.velocity += (rot * Vec3::Z).cross(d).normalize_or_zero() * magnitude * dt;
+                }
+                ModifierKind::Radial | ModifierKind::Vortex => {}
+            }
+        }
+        q.position += q.velocity * dt;
+        let spin = q.angular_velocity + spec.over_life[key::LIFE_ANGULAR_VELOCITY].at(t);
+        q.rotation += spin.to_radians() * dt;
+        i += 1;
+    }
+}
+
+/// The frame of a particle's flipbook at its age.
+fn frame_at(spec: &EmitterSpec, age: f32) -> Option<u32> {
+    let book = spec.atlas.animations.get(spec.animation as usize)?;
+    let n = book.frames.len();
+    let k = (age * book.fps).max(0.0) as usize;
+    let once = book.playback.is_once();
+    let index = match book.playback {
+        Playback::None => 0,
+        Playback::OnceForward | Playback::LoopForward => {
+            if once {
+                k.min(n - 1)
+            } else {
+                k % n
+            }
+        }
+        Playback::OnceBackward | Playback::LoopBackward => n - 1 - if once { k.min(n - 1) } else { k % n },
+        Playback::OncePingpong | Playback::LoopPingpong => {
+            let period = (2 * n).saturating_sub(2).max(1);
+            let k = if once { k.min(period) } else { k % period };
+            if k < n { k } else { period - k }
+        }
+    };
+    book.frames.get(index).copied()
+}
+
+fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, atlas: u32, material: Hash) -> Option<SpriteQuad> {
+    let t = q.age / q.life;
+    let life = &spec.over_life;
+    let f = spec.atlas.frames.get(frame_at(spec, q.age)? as usize)?;
+    let (fw, fh) = (f.width.max(1) as f32, f.height.max(1) as f32);
+    let scale = life[key::LIFE_SCALE].at(t);
+    let (mut w, mut h) = if spec.auto_size {
+        (fw * scale, fh * scale)
+    } else {
+        // The size is the longer side; the image keeps its proportions.
+        let s = q.size * scale;
+        if fw >= fh { (s, s * fh / fw) } else { (s * fw / fh, s) }
+    };
+    w *= 1.0 + q.stretch[0] + life[key::LIFE_STRETCH_X].at(t);
+    h *= 1.0 + q.stretch[1] + life[key::LIFE_STRETCH_X + 1].at(t);
+    let (centre, axes) =
+        if spec.world_space { (q.position, Mat4::IDENTITY) } else { (frame.transform_point3(q.position), frame) };
+    let velocity = axes.transform_vector3(q.velocity);
+    let (_, emitter_rotation, _) = frame.to_scale_rotation_translation();
+    let turn = q.rotation + life[key::LIFE_ROTATION].at(t).to_radians();
+    let base = match spec.orientation {
+        Orientation::MovementDirection if velocity.length_squared() > 1e-12 => {
+            Quat::from_rotation_z(velocity.y.atan2(velocity.x))
+        }
+        _ => emitter_rotation,
+    };
+    let r = base * Quat::from_rotation_z(turn);
+    let (rx, uy) = (r * Vec3::X * (w * 0.5), r * Vec3::Y * (h * 0.5));
+    let corners = [centre - rx - uy, centre + rx - uy, centre + rx + uy, centre - rx + uy];
+    if !corners.iter().all(|c| c.is_finite()) {
+        return None;
+    }
+    let (pw, ph) = (spec.atlas.width as f32, spec.atlas.height as f32);
+    let uv = [f.x as f32 / pw, f.y as f32 / ph, (f.x + f.width) as f32 / pw, (f.y + f.height) as f32 / ph];
+    let color = [
+        q.color[0] * life[key::LIFE_RED].at(t),
+        q.color[1] * life[key::LIFE_RED + 1].at(t),
+        q.color[2] * life[key::LIFE_RED + 2].at(t),
+        q.color[3] * life[key::LIFE_RED + 3].at(t),
+    ];
+    Some(SpriteQuad {
+        corners,
+        uv,
+        local: [-w * 0.5, -h * 0.5, w * 0.5, h * 0.5],
+        color,
+        atlas,
+        blend: spec.blend,
+        material,
+        material_index: None,
+        sprite: u32::MAX,
+        constants_key: 0,
+    })
+}
+
+/// Runs the frame's particles (after the sprites' animation).
+pub fn step(world: &std::cell::RefCell<super::World>, dt: f32) {
+    let w = &mut *world.borrow_mut();
+    let super::World { particles, scene, .. } = w;
+    particles.step(scene, dt);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::particlefx::parse;
+    use crate::project::sprite::{Atlas, Flipbook, Frame};
+
+    fn atlas() -> Arc<Atlas> {
+        Arc::new(Atlas {
+            source: "/a.atlas".into(),
+            width: 4,
+            height: 2,
+            rgba: vec![255; 32],
+            frames: vec![Frame { x: 0, y: 0, width: 4, height: 2 }],
+            animations: vec![Flipbook {
+                id: "dot".into(),
+                frames: vec![0],
+                fps: 1.0,
+                playback: Playback::None,
+                flip_horizontal: false,
+                flip_vertical: false,
+            }],
+            images: vec![],
+        })
+    }
+
+    /// An emitter of one emitter with `max` particles alive at most, spawning for `duration`.
+    fn effect(emitter: &str, duration: f32, max: u32) -> Arc<ParticleFxSpec> {
+        let text = format!(
+            "emitters {{\n  mode: PLAY_MODE_ONCE\n  duration: {duration}\n  space: EMISSION_SPACE_WORLD\n  position {{ }}\n  rotation {{ }}\n  tile_source: \"/a.atlas\"\n  animation: \"dot\"\n  material: \"/builtins/materials/particlefx.material\"\n  max_particle_count: {max}\n  type: EMITTER_TYPE_BOX\n{emitter}}}\n"
+        );
+        let a = atlas();
+        let spec = parse("/e.particlefx", &text, &mut |_, _| Ok(a.clone())).unwrap_or_else(|e| panic!("{e:?}"));
+        Arc::new(spec)
+    }
+
+    fn prop(key: &str, v: f32) -> String {
+        format!("  properties {{ key: {key} points {{ x: 0 y: {v} t_x: 1 t_y: 0 }} }}\n")
+    }
+
+    fn world_with(spec: &Arc<ParticleFxSpec>) -> (ParticleWorld, Scene, u32) {
+        let mut scene = Scene::new();
+        let prefix = scene.intern_prefix("/");
+        let slot = scene.spawn("/p", prefix, Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE).expect("spawn");
+        scene.update_world_transforms();
+        let mut w = ParticleWorld::default();
+        let i = w.create(slot, "p", spec, &mut |_| 0);
+        (w, scene, i)
+    }
+
+    #[test]
+    fn an_emitter_spawns_at_its_rate_for_its_duration_and_its_particles_die_at_their_life() {
+        let spec = effect(
+            &[
+                prop("EMITTER_KEY_SPAWN_RATE", 10.0),
+                prop("EMITTER_KEY_PARTICLE_LIFE_TIME", 0.5),
+                prop("EMITTER_KEY_PARTICLE_SIZE", 2.0),
+            ]
+            .concat(),
+            1.0,
+            100,
+        );
+        let (mut w, scene, i) = world_with(&spec);
+        w.step(&scene, 0.1);
+        assert_eq!(w.get(i).map(|p| p.count()), Some(0), "asleep until played");
+        w.play(i);
+        // 0.45 s at 10 per second: four born, none old enough to die.
+        for _ in 0..9 {
+            w.step(&scene, 0.05);
+        }
+        assert_eq!(w.get(i).map(|p| p.count()), Some(4));
+        // After the second of spawning and half a second more every particle is gone.
+        for _ in 0..22 {
+            w.step(&scene, 0.05);
+        }
+        let states: Vec<EmitterState> = w.get(i).map(|p| p.emitter_states().collect()).unwrap_or_default();
+        assert_eq!(states, vec![EmitterState::Sleeping]);
+        // Quads sit where the emitter is, the size of the image's long side.
+        w.play(i);
+        w.step(&scene, 0.15);
+        let mut out = Vec::new();
+        w.quads(&scene, &mut out);
+        assert_eq!(out.len(), 1);
+        let q = out[0];
+        assert!(((q.corners[1] - q.corners[0]).length() - 2.0).abs() < 1e-4, "{q:?}");
+        assert!(((q.corners[0] + q.corners[2]) * 0.5 - Vec3::new(10.0, 0.0, 0.0)).length() < 1e-3, "{q:?}");
+    }
+
+    #[test]
+    fn speed_and_acceleration_move_particles_and_stop_clear_removes_them() {
+        let accel = "  modifiers {\n    type: MODIFIER_TYPE_ACCELERATION\n    properties { key: MODIFIER_KEY_MAGNITUDE points { x: 0 y: -10 t_x: 1 t_y: 0 } }\n  }\n";
+        let spec = effect(
+            &[
+                prop("EMITTER_KEY_SPAWN_RATE", 1000.0),
+                prop("EMITTER_KEY_PARTICLE_LIFE_TIME", 5.0),
+                prop("EMITTER_KEY_PARTICLE_SPEED", 5.0),
+                accel.to_string(),
+            ]
+            .concat(),
+            0.001,
+            1,
+        );
+        let (mut w, scene, i) = world_with(&spec);
+        w.play(i);
+        w.step(&scene, 0.001);
+        // Box emitters send particles up (+Y) at their speed; the acceleration pulls down at 10.
+        for _ in 0..100 {
+            w.step(&scene, 0.01);
+        }
+        let p = w.get(i).expect("instance").emitters[0].particles[0];
+        assert!((p.velocity.y - (5.0 - 10.0 * 1.0)).abs() < 0.05, "{p:?}");
+        w.stop(i, true);
+        assert_eq!(w.get(i).map(|p| p.count()), Some(0));
+    }
+}

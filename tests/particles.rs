@@ -1,0 +1,34 @@
+//! Particle effect components (docs/particles.md): the `particlefx` namespace from Lua, and a
+//! broken `.particlefx` file reported with its path and position, every problem at once. The
+//! picture of a Defold example's effect is in tests/defold.rs (fire and smoke).
+mod common;
+use common::*;
+
+#[test]
+fn lua_api_particlefx() {
+    let p = committed("api_particlefx");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", "5", "--fixed-dt", "0.016666668"]);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert_lua_passed(&r, "api_particlefx");
+}
+
+/// Unknown keys, a missing image and an animation the atlas lacks: each named with the file,
+/// line and column, in one `sinew check`.
+#[test]
+fn a_broken_particlefx_file_is_reported_where_it_is_wrong() {
+    let p = committed("api_particlefx");
+    let broken = "emitters {\n  id: \"a\"\n  mode: PLAY_MODE_SOMETIMES\n  tile_source: \"/builtins/graphics/particle_blob.tilesource\"\n  animation: \"nope\"\n  max_particle_count: 16\n  type: EMITTER_TYPE_CIRCLE\n}\nemitters {\n  id: \"b\"\n  colour: 1\n  max_particle_count: 1000000\n}\n";
+    p.write("/main/puff.particlefx", broken);
+    let r = sinew(&["check", p.path().to_str().expect("utf-8 path")]);
+    assert_ne!(r.status, 0, "{}", r.show());
+    let out = format!("{}{}", r.stdout, r.stderr);
+    for want in [
+        "/main/puff.particlefx:3:9: `mode` must be one of PLAY_MODE_ONCE, PLAY_MODE_LOOP",
+        "/main/puff.particlefx:5:14: emitter 'a': no animation 'nope'",
+        "/main/puff.particlefx:11:3: unknown field `colour` in an emitter",
+        "/main/puff.particlefx:10:3: an emitter needs `tile_source`",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+}
