@@ -8,7 +8,7 @@ use common::*;
 fn lua_api_particlefx() {
     let p = committed("api_particlefx");
     let dir = p.path().to_str().expect("utf-8 path");
-    let r = sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", "5", "--fixed-dt", "0.016666668"]);
+    let r = sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", "14", "--fixed-dt", "0.016666668"]);
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     assert_lua_passed(&r, "api_particlefx");
 }

@@ -47,6 +47,10 @@ pub trait ScriptHooks {
     /// Calls the `complete_function` given to `model.play_anim` (callback id `callback`) of a
     /// script instance as `(self, message_id, message, sender)`.
     fn model_done(&mut self, _instance: u32, _callback: u32, _msg: &crate::scene::Message) {}
+    /// Calls such a callback and keeps it for later calls (`particlefx.play`'s emitter state
+    /// function runs at each state change; the sweep of dead callbacks drops it once no
+    /// component lists it as live).
+    fn callback_again(&mut self, _instance: u32, _callback: u32, _msg: &crate::scene::Message) {}
     /// Calls `fixed_update(self, dt)` `steps` times on every script instance that defines it;
     /// false when none does.
     fn fixed_update(&mut self, _dt: f32, _steps: u32) -> bool {
@@ -134,7 +138,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     physics::update(world, dt);
     dispatch::dispatch(world, hooks);
     // After physics, so an effect on a falling object emits where the object is this frame.
-    particles::step(world, dt);
+    particles::step(world, hooks, dt);
     let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);

@@ -32,18 +32,37 @@ struct Particle {
     stretch: [f32; 2],
 }
 
+/// Defold's emitter states, numbered as `particlefx.EMITTER_STATE_*` (Lua gets the numbers from
+/// here).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EmitterState {
-    Sleeping,
+    Sleeping = 0,
     /// Waiting out the start delay.
-    Prespawn,
-    Spawning,
+    Prespawn = 1,
+    Spawning = 2,
     /// No more particles are born; the living ones finish.
-    Postspawn,
+    Postspawn = 3,
+}
+
+/// Who hears an instance's emitters change state: a script instance and its callback id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Listener {
+    pub script: u32,
+    pub callback: u32,
+}
+
+/// An emitter that changed state: instance, emitter index, new state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StateChange {
+    pub instance: u32,
+    pub emitter: u32,
+    pub state: EmitterState,
 }
 
 struct Emitter {
     state: EmitterState,
+    /// `particlefx.set_constant(url, emitter, "tint", v)`: multiplies its particles' colour.
+    tint: [f32; 4],
     /// Seconds in the current state.
     time: f32,
     delay: f32,
@@ -62,6 +81,10 @@ pub struct ParticleInstance {
     atlases: Vec<u32>,
     emitters: Vec<Emitter>,
     rng: u64,
+    /// `particlefx.play`'s emitter state function, until every emitter sleeps again.
+    listener: Option<Listener>,
+    /// The listener whose play just ended, for the changes of this frame still to tell.
+    last_listener: Option<Listener>,
 }
 
 impl ParticleInstance {
@@ -73,6 +96,12 @@ impl ParticleInstance {
     pub fn emitter_states(&self) -> impl Iterator<Item = EmitterState> + '_ {
         self.emitters.iter().map(|e| e.state)
     }
+
+    /// The listener a change is told to: the one now, or (after the last emitter fell asleep,
+    /// which ends the listening) the one of that play, kept until its changes are told.
+    fn listener_for_change(&self) -> Option<Listener> {
+        self.listener.or(self.last_listener)
+    }
 }
 
 #[derive(Default)]
@@ -80,6 +109,8 @@ pub struct ParticleWorld {
     pub instances: Vec<ParticleInstance>,
     free: Vec<u32>,
     made: u64,
+    /// State changes since the frame's callbacks last ran, for instances with a listener.
+    pub changes: Vec<StateChange>,
 }
 
 /// SplitMix64: small, fast, and the same sequence on every machine.
@@ -118,6 +149,7 @@ impl ParticleWorld {
                 .iter()
                 .map(|_| Emitter {
                     state: EmitterState::Sleeping,
+                    tint: [1.0; 4],
                     time: 0.0,
                     delay: 0.0,
                     duration: 0.0,
@@ -126,6 +158,8 @@ impl ParticleWorld {
                 })
                 .collect(),
             rng: self.made.wrapping_mul(0x2545_F491_4F6C_DD1D),
+            listener: None,
+            last_listener: None,
         };
         match self.free.pop() {
             Some(i) => {
@@ -142,19 +176,44 @@ impl ParticleWorld {
     pub fn remove(&mut self, i: u32) {
         if let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) {
             p.alive = false;
+            p.listener = None;
             p.emitters.clear();
             self.free.push(i);
         }
+    }
+
+    /// `particlefx.set_constant` of `tint` (`None`: `reset_constant`, back to white) on the
+    /// emitter with id `emitter`; false when the effect has no such emitter.
+    pub fn set_tint(&mut self, i: u32, emitter: Hash, tint: Option<[f32; 4]>) -> bool {
+        let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return false };
+        let Some(k) = p.spec.emitters.iter().position(|e| hash_str(&e.id) == emitter) else { return false };
+        p.emitters[k].tint = tint.unwrap_or([1.0; 4]);
+        true
+    }
+
+    /// The callback ids a listener still holds (the Lua side keeps those closures).
+    pub fn extend_live_callbacks(&self, out: &mut Vec<u32>) {
+        out.extend(self.instances.iter().filter(|p| p.alive).filter_map(|p| p.listener.map(|l| l.callback)));
+    }
+
+    pub fn listener(&self, i: u32) -> Option<Listener> {
+        self.get(i).and_then(|p| p.listener)
     }
 
     pub fn get(&self, i: u32) -> Option<&ParticleInstance> {
         self.instances.get(i as usize).filter(|p| p.alive)
     }
 
-    /// `particlefx.play`: every emitter starts again (its living particles stay).
-    pub fn play(&mut self, i: u32) {
+    /// `particlefx.play`: every emitter starts again (its living particles stay); `listener`
+    /// hears their state changes (a play without one forgets an earlier one).
+    pub fn play(&mut self, i: u32, listener: Option<Listener>) {
         let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return };
-        for (e, spec) in p.emitters.iter_mut().zip(&p.spec.emitters) {
+        p.listener = listener;
+        for (k, (e, spec)) in p.emitters.iter_mut().zip(&p.spec.emitters).enumerate() {
+            if listener.is_some() {
+                let state = EmitterState::Prespawn;
+                self.changes.push(StateChange { instance: i, emitter: k as u32, state });
+            }
             e.state = EmitterState::Prespawn;
             e.time = 0.0;
             e.owed = 0.0;
@@ -166,13 +225,20 @@ impl ParticleWorld {
     /// `particlefx.stop`: no more particles are born; `clear` also removes the living ones.
     pub fn stop(&mut self, i: u32, clear: bool) {
         let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return };
-        for e in &mut p.emitters {
+        for (k, e) in p.emitters.iter_mut().enumerate() {
+            let was = e.state;
             if clear {
                 e.particles.clear();
                 e.state = EmitterState::Sleeping;
             } else if e.state != EmitterState::Sleeping {
                 e.state = EmitterState::Postspawn;
             }
+            if p.listener.is_some() && e.state != was {
+                self.changes.push(StateChange { instance: i, emitter: k as u32, state: e.state });
+            }
+        }
+        if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
+            p.last_listener = p.listener.take();
         }
     }
 
@@ -182,7 +248,7 @@ impl ParticleWorld {
         if dt.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return;
         }
-        for p in self.instances.iter_mut().filter(|p| p.alive) {
+        for (i, p) in self.instances.iter_mut().enumerate().filter(|(_, p)| p.alive) {
             if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) || !scene.is_live(p.slot) {
                 continue;
             }
@@ -190,7 +256,25 @@ impl ParticleWorld {
             for (k, e) in p.emitters.iter_mut().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
+                let was = e.state;
                 advance(e, spec, frame, dt, &mut p.rng);
+                // A step can pass several states (a short delay and duration): each is told.
+                if p.listener.is_some() {
+                    let order = [
+                        EmitterState::Prespawn,
+                        EmitterState::Spawning,
+                        EmitterState::Postspawn,
+                        EmitterState::Sleeping,
+                    ];
+                    let from = order.iter().position(|&s| s == was).unwrap_or(0);
+                    let to = order.iter().position(|&s| s == e.state).unwrap_or(0);
+                    for &state in order.iter().take(to + 1).skip(from + 1) {
+                        self.changes.push(StateChange { instance: i as u32, emitter: k as u32, state });
+                    }
+                }
+            }
+            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
+                p.last_listener = p.listener.take();
             }
         }
     }
@@ -204,7 +288,10 @@ impl ParticleWorld {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
                 for q in &e.particles {
-                    if let Some(quad) = particle_quad(q, spec, frame, p.atlases[k], material) {
+                    if let Some(mut quad) = particle_quad(q, spec, frame, p.atlases[k], material) {
+                        for (c, t) in quad.color.iter_mut().zip(e.tint) {
+                            *c *= t;
+                        }
                         out.push(quad);
                     }
                 }
@@ -468,11 +555,46 @@ fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, atlas: u32, mate
     })
 }
 
-/// Runs the frame's particles (after the sprites' animation).
-pub fn step(world: &std::cell::RefCell<super::World>, dt: f32) {
+/// Runs the frame's particles, then the emitter state functions of the changes, as
+/// `(self, id, emitter, state)`: the object's id, the emitter's id and the new state.
+pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::ScriptHooks, dt: f32) {
+    use crate::scene::message::{MsgValue, encode};
+    let changes = {
+        let w = &mut *world.borrow_mut();
+        let super::World { particles, scene, .. } = w;
+        particles.step(scene, dt);
+        std::mem::take(&mut particles.changes)
+    };
+    for c in &changes {
+        let (listener, msg) = {
+            let w = world.borrow();
+            let Some(p) = w.particles.instances.get(c.instance as usize).filter(|p| p.alive) else { continue };
+            let (Some(listener), Some(spec)) = (p.listener_for_change(), p.spec.emitters.get(c.emitter as usize))
+            else {
+                continue;
+            };
+            let path = w.scene.ids.get(p.slot as usize).copied().unwrap_or(0);
+            let sender = crate::scene::Url { socket: w.socket_of(p.slot), path, fragment: p.id };
+            let s = |k: &str| MsgValue::String(k.into());
+            let table = MsgValue::Table(vec![
+                (s("id"), MsgValue::Hash(path)),
+                (s("emitter"), MsgValue::Hash(hash_remembered(&spec.id))),
+                (s("state"), MsgValue::Number(f64::from(c.state as u32))),
+            ]);
+            let mut data = Vec::new();
+            encode(&table, &mut data);
+            let id = hash_remembered("particlefx_emitter_state");
+            (listener, crate::scene::Message { sender, receiver: sender, id, data })
+        };
+        hooks.callback_again(listener.script, listener.callback, &msg);
+    }
+    let mut changes = changes;
+    changes.clear();
     let w = &mut *world.borrow_mut();
-    let super::World { particles, scene, .. } = w;
-    particles.step(scene, dt);
+    w.particles.changes = changes;
+    for p in &mut w.particles.instances {
+        p.last_listener = None;
+    }
 }
 
 #[cfg(test)]
@@ -539,7 +661,7 @@ mod tests {
         let (mut w, scene, i) = world_with(&spec);
         w.step(&scene, 0.1);
         assert_eq!(w.get(i).map(|p| p.count()), Some(0), "asleep until played");
-        w.play(i);
+        w.play(i, None);
         // 0.45 s at 10 per second: four born, none old enough to die.
         for _ in 0..9 {
             w.step(&scene, 0.05);
@@ -552,7 +674,7 @@ mod tests {
         let states: Vec<EmitterState> = w.get(i).map(|p| p.emitter_states().collect()).unwrap_or_default();
         assert_eq!(states, vec![EmitterState::Sleeping]);
         // Quads sit where the emitter is, the size of the image's long side.
-        w.play(i);
+        w.play(i, None);
         w.step(&scene, 0.15);
         let mut out = Vec::new();
         w.quads(&scene, &mut out);
@@ -577,7 +699,7 @@ mod tests {
             1,
         );
         let (mut w, scene, i) = world_with(&spec);
-        w.play(i);
+        w.play(i, None);
         w.step(&scene, 0.001);
         // Box emitters send particles up (+Y) at their speed; the acceleration pulls down at 10.
         for _ in 0..100 {
@@ -585,6 +707,19 @@ mod tests {
         }
         let p = w.get(i).expect("instance").emitters[0].particles[0];
         assert!((p.velocity.y - (5.0 - 10.0 * 1.0)).abs() < 0.05, "{p:?}");
+        // A tint multiplies the particle's colour; reset, it is white again.
+        let mut out = Vec::new();
+        w.quads(&scene, &mut out);
+        let before = out[0].color;
+        assert!(w.set_tint(i, hash_str("emitter"), Some([0.5, 1.0, 0.0, 1.0])));
+        assert!(!w.set_tint(i, hash_str("nope"), None), "no such emitter");
+        out.clear();
+        w.quads(&scene, &mut out);
+        assert_eq!(out[0].color, [before[0] * 0.5, before[1], 0.0, before[3]]);
+        assert!(w.set_tint(i, hash_str("emitter"), None));
+        out.clear();
+        w.quads(&scene, &mut out);
+        assert_eq!(out[0].color, before);
         w.stop(i, true);
         assert_eq!(w.get(i).map(|p| p.count()), Some(0));
     }

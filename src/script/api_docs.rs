@@ -196,7 +196,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "particlefx",
         doc: "Particle effect components: playing and stopping their emitters.",
         examples: &["../particles.md"],
-        notes: "A game object's URL (no component) plays or stops every particle effect of the object, as Defold's messages reach every component. `emitter_state_function`, `set_constant`/`reset_constant` and the emitter properties for `go.get`/`go.set` (`image`, `animation`, `material`) are not there yet: see [particles.md](../particles.md).",
+        notes: "A game object's URL (no component) reaches every particle effect of the object, as Defold's messages reach every component. Constants: `EMITTER_STATE_SLEEPING`, `EMITTER_STATE_PRESPAWN`, `EMITTER_STATE_SPAWNING`, `EMITTER_STATE_POSTSPAWN` (0 to 3). Custom particle materials and the emitter properties for `go.get`/`go.set` (`image`, `animation`, `material`) are not there yet: see [particles.md](../particles.md).",
     },
     Namespace {
         name: "sound",
@@ -1094,9 +1094,23 @@ pub const FUNCS: &[Func] = &[
     f(
         "particlefx",
         "play",
-        "url: url_like",
+        "url: url_like, emitter_state_function?: fun(self: table, id: hash, emitter: hash, state: number)",
         "",
-        "Starts every emitter of a particle effect component (after its start delay); its living particles stay.",
+        "Starts every emitter of a particle effect component (after its start delay); its living particles stay. The function is told each emitter's state changes (`particlefx.EMITTER_STATE_*`) until all sleep.",
+    ),
+    f(
+        "particlefx",
+        "set_constant",
+        "url: url_like, emitter: hash_like, constant: hash_like, value: vector4",
+        "",
+        "Sets an emitter's `tint` (the built-in particle material's constant), multiplying its particles' colour.",
+    ),
+    f(
+        "particlefx",
+        "reset_constant",
+        "url: url_like, emitter: hash_like, constant: hash_like",
+        "",
+        "Resets an emitter's `tint` to white.",
     ),
     f(
         "particlefx",
@@ -1273,6 +1287,18 @@ pub fn constants() -> Vec<Const> {
     };
     for (i, n) in PLAYBACK.iter().enumerate() {
         push("go", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`go.animate`, `model.play_anim`)."));
+    }
+    {
+        use crate::game::particles::EmitterState;
+        for (state, n) in [
+            (EmitterState::Sleeping, "SLEEPING"),
+            (EmitterState::Prespawn, "PRESPAWN"),
+            (EmitterState::Spawning, "SPAWNING"),
+            (EmitterState::Postspawn, "POSTSPAWN"),
+        ] {
+            let doc = format!("An emitter's state {} (`particlefx.play`'s emitter state function).", state as u32);
+            push("particlefx", format!("EMITTER_STATE_{n}"), f64::from(state as u32), doc);
+        }
     }
     for (i, n) in EASING.iter().enumerate() {
         push("go", format!("EASING_{n}"), i as f64, format!("Easing curve {i}."));

@@ -314,6 +314,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     use super::api::{animate, camera, go, label, model, msg, sound};
     use crate::game::input::actions as input;
     use crate::game::input::raw::WindowChange;
+    use crate::game::particles::EmitterState;
     use crate::scene::message::{self, tag};
     let mut k: Vec<(&'static str, f64)> = vec![
         ("NONE", f64::from(crate::scene::NONE)),
@@ -333,6 +334,10 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("COMPONENT_SPRITE", f64::from(model::kind::SPRITE)),
         ("COMPONENT_GUI", f64::from(model::kind::GUI)),
         ("COMPONENT_PARTICLEFX", f64::from(model::kind::PARTICLEFX)),
+        ("PARTICLEFX_STATE_SLEEPING", f64::from(EmitterState::Sleeping as u32)),
+        ("PARTICLEFX_STATE_PRESPAWN", f64::from(EmitterState::Prespawn as u32)),
+        ("PARTICLEFX_STATE_SPAWNING", f64::from(EmitterState::Spawning as u32)),
+        ("PARTICLEFX_STATE_POSTSPAWN", f64::from(EmitterState::Postspawn as u32)),
         ("LABEL_COLOR", f64::from(label::which::COLOR)),
         ("LABEL_OUTLINE", f64::from(label::which::OUTLINE)),
         ("LABEL_SCALE", f64::from(label::which::SCALE)),

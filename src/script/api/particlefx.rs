@@ -3,6 +3,7 @@
 use super::{Ctx, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
+use crate::game::particles::Listener;
 use crate::scene::ComponentRef;
 use crate::script::boundary::{OK, fail};
 
@@ -28,11 +29,14 @@ fn effects_of(w: &World, slot: u32, comp: Hash) -> Result<Vec<u32>, String> {
 crate::export! {
     /// Starts every emitter of a component (after its start delay); `comp` 0: of every particle
     /// effect of the object.
-    fn particlefx_play(ctx: Ctx, slot: u32, comp: u64) -> i32 {
+    /// `script`, `callback`: the caller's instance and the id of its emitter state function
+    /// (0: none).
+    fn particlefx_play(ctx: Ctx, slot: u32, comp: u64, script: u32, callback: u32) -> i32 {
         world_status(ctx, |w| match effects_of(w, slot, comp) {
             Ok(all) => {
+                let listener = (callback != 0).then_some(Listener { script, callback });
                 for i in all {
-                    w.particles.play(i);
+                    w.particles.play(i, listener);
                 }
                 OK
             }
@@ -50,6 +54,32 @@ crate::export! {
                 OK
             }
             Err(e) => fail(e),
+        })
+    }
+
+    /// Sets (`set` 1) or resets (0) a constant of one emitter of a component (or of every
+    /// effect of the object, `comp` 0). The built-in particle program has one, `tint`.
+    fn particlefx_constant(ctx: Ctx, slot: u32, comp: u64, emitter: u64, name: u64, set: i32, x: f32, y: f32, z: f32, vw: f32) -> i32 {
+        world_status(ctx, |w| {
+            if name != crate::base::hash::hash_str("tint") {
+                return fail(format!(
+                    "no constant '{}' (the built-in particle material has `tint`; custom particle materials are not supported yet)",
+                    name_of(name)
+                ));
+            }
+            if ![x, y, z, vw].iter().all(|v| v.is_finite()) {
+                return fail("the value must be finite".into());
+            }
+            match effects_of(w, slot, comp) {
+                Ok(all) => {
+                    let mut found = false;
+                    for i in all {
+                        found |= w.particles.set_tint(i, emitter, (set != 0).then_some([x, y, z, vw]));
+                    }
+                    if found { OK } else { fail(format!("no emitter '{}'", name_of(emitter))) }
+                }
+                Err(e) => fail(e),
+            }
         })
     }
 }

@@ -225,6 +225,8 @@ end
 
 function S.play_callback_count() return nplay end
 
+function S.peek_play_callback(id) return play_callbacks[id] end
+
 -- Keeps a completion callback of script record `r` (model.play_anim, sound.play); returns the id
 -- Rust calls it by.
 function S.add_play_callback(fn, r)

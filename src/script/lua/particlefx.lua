@@ -1,7 +1,9 @@
 -- The `particlefx` namespace (docs/particles.md): playing and stopping particle effect
 -- components. Arguments are checked here, naming the function; Rust does the work.
+local ffi = require("ffi")
 local S = ...
-local F, ctx = S.F, S.ctx
+local F, ctx, vm, hash_t = S.F, S.ctx, S.vm, S.hash_t
+local istype = ffi.istype
 local fail, argerr = S.fail, S.argerr
 local PARTICLEFX = S.K.COMPONENT_PARTICLEFX
 
@@ -26,16 +28,48 @@ local function effect_of(fname, url)
   return slot, 0
 end
 
--- Defold calls `emitter_state_function(self, id, emitter, state)` as emitters change state;
--- Sinew does not yet, and says so rather than never calling it.
+-- `emitter_state_function(self, id, emitter, state)` runs as each emitter changes state
+-- (particlefx.EMITTER_STATE_*), until every emitter sleeps again.
 function particlefx.play(url, emitter_state_function)
+  local r = S.caller("particlefx")
   local slot, comp = effect_of("particlefx.play", url)
+  local cb = 0
   if emitter_state_function ~= nil then
     if type(emitter_state_function) ~= "function" then argerr("particlefx.play", 2, "function", emitter_state_function) end
-    fail("particlefx.play: emitter_state_function is not supported by Sinew yet")
+    cb = S.add_play_callback(function(self, _, m) emitter_state_function(self, m.id, m.emitter, m.state) end, r)
   end
-  check(F.particlefx_play(ctx, slot, comp))
+  if F.particlefx_play(ctx, slot, comp, r.index, cb) ~= 0 then
+    if cb ~= 0 then S.take_play_callback(cb) end
+    S.fail_last()
+  end
 end
+
+local function hash_arg(fname, n, v)
+  if type(v) == "string" then return S.hash(v).h end
+  if istype(hash_t, v) then return v.h end
+  argerr(fname, n, "string or hash", v)
+end
+
+-- The built-in particle program's one constant, `tint` (a vector4), per emitter.
+function particlefx.set_constant(url, emitter, constant, value)
+  local slot, comp = effect_of("particlefx.set_constant", url)
+  local e = hash_arg("particlefx.set_constant", 2, emitter)
+  local c = hash_arg("particlefx.set_constant", 3, constant)
+  if not istype(vm.vector4_t, value) then argerr("particlefx.set_constant", 4, "vector4", value) end
+  check(F.particlefx_constant(ctx, slot, comp, e, c, 1, value.x, value.y, value.z, value.w))
+end
+
+function particlefx.reset_constant(url, emitter, constant)
+  local slot, comp = effect_of("particlefx.reset_constant", url)
+  local e = hash_arg("particlefx.reset_constant", 2, emitter)
+  local c = hash_arg("particlefx.reset_constant", 3, constant)
+  check(F.particlefx_constant(ctx, slot, comp, e, c, 0, 0, 0, 0, 0))
+end
+
+particlefx.EMITTER_STATE_SLEEPING = S.K.PARTICLEFX_STATE_SLEEPING
+particlefx.EMITTER_STATE_PRESPAWN = S.K.PARTICLEFX_STATE_PRESPAWN
+particlefx.EMITTER_STATE_SPAWNING = S.K.PARTICLEFX_STATE_SPAWNING
+particlefx.EMITTER_STATE_POSTSPAWN = S.K.PARTICLEFX_STATE_POSTSPAWN
 
 function particlefx.stop(url, options)
   local slot, comp = effect_of("particlefx.stop", url)

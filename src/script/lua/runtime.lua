@@ -674,8 +674,10 @@ function E.deliver(addr, n)
 end
 
 -- A `model.play_anim` complete_function: (self, message_id, message, sender), like on_message.
-function E.model_done(index, callback, env_addr)
-  local cb = S.take_play_callback(callback)
+-- `keep`: the callback stays for later calls (particlefx.play's emitter state function).
+function E.model_done(index, callback, env_addr, keep)
+  local cb
+  if keep then cb = S.peek_play_callback(callback) else cb = S.take_play_callback(callback) end
   if cb == nil then return end
   local r = by_index[index]
   if r == nil or cb[2] ~= r then return end
