@@ -521,3 +521,33 @@ fn particles_fire_and_smoke_burns_with_smoke_above() {
     let corners = count(0..w / 6, 0..h / 6, &|p| p[0] > 60) + count(w * 5 / 6..w, 0..h / 6, &|p| p[0] > 60);
     assert!(fire > 500 && smoke > 200 && corners == 0, "fire {fire}, smoke {smoke}, lit corner pixels {corners}");
 }
+
+/// particles/particlefx_set_get: a click swaps both emitters' image, animation and material
+/// through `go.set` with `{ keys = { emitter } }`, from the sprites atlas and the built-in
+/// particle material to the particles atlas and the example's glow material (its own fragment
+/// program over Sinew's `/builtins/materials/particlefx.vp`), which turns particles near white.
+/// The labels print the `go.get` values; the same frame without the click has few such pixels.
+#[test]
+fn particles_set_get_swaps_image_animation_and_material() {
+    let tmp = TempDir::new("defold-pfx-set-get");
+    let replay = tmp.path().join("click.jsonl");
+    std::fs::write(&replay, CLICK).expect("replay");
+    let size = ["--size", "360x360"];
+    let (r, before) = shot_with("particles_set_get", "60", &size, &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let replay = replay.to_str().expect("utf-8");
+    let (r, after) = shot_with("particles_set_get", "60", &[size[0], size[1], "--replay", replay], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_particles_set_get", &after) {
+        panic!("{e}");
+    }
+    let white = |img: &Image| {
+        (0..img.height)
+            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
+            .filter_map(|(x, y)| img.pixel(x, y))
+            .filter(|p| p[0] > 235 && p[1] > 235 && p[2] > 235)
+            .count()
+    };
+    let (b, a) = (white(&before), white(&after));
+    assert!(a > b + 1000, "near-white pixels: {b} before the click, {a} after");
+}

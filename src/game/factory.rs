@@ -192,8 +192,16 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
                 ComponentKind::ParticleFx(fx) => {
-                    let World { particles, sprites, .. } = w;
-                    ComponentRef::ParticleFx(particles.create(slot, &c.id, fx, &mut |a| sprites.atlas_index(a)))
+                    let World { particles, sprites, models, .. } = w;
+                    let mut material_of =
+                        |m: &str| super::spawn::custom_particle_material(models, res.as_ref(), m, path);
+                    ComponentRef::ParticleFx(particles.create(
+                        slot,
+                        &c.id,
+                        fx,
+                        &mut |a| sprites.atlas_index(a),
+                        &mut material_of,
+                    )?)
                 }
                 ComponentKind::Gui(g) => {
                     // Its .gui_script runs as a script of the same id, listed first (as a

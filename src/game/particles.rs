@@ -11,7 +11,7 @@
 use crate::base::hash::{Hash, hash_remembered, hash_str};
 use crate::game::sprites::quads::SpriteQuad;
 use crate::project::particlefx::{EmitterShape, EmitterSpec, ModifierKind, Orientation, ParticleFxSpec, key};
-use crate::project::sprite::Playback;
+use crate::project::sprite::{Atlas, Playback};
 use crate::scene::Scene;
 use glam::{Mat4, Quat, Vec3};
 use std::sync::Arc;
@@ -59,8 +59,23 @@ pub struct StateChange {
     pub state: EmitterState,
 }
 
+/// What an emitter's particles look like: the effect file's, until `go.set` of the emitter's
+/// `image`, `animation` or `material` changes it for this component.
+#[derive(Clone)]
+struct Look {
+    atlas: Arc<Atlas>,
+    /// The atlas as an index into the sprites' atlases.
+    atlas_index: u32,
+    animation: u32,
+    /// The material's path hash.
+    material: Hash,
+    /// A custom material's index in the models' materials; None: the built-in program.
+    material_index: Option<u32>,
+}
+
 struct Emitter {
     state: EmitterState,
+    look: Look,
     /// `particlefx.set_constant(url, emitter, "tint", v)`: multiplies its particles' colour.
     tint: [f32; 4],
     /// Seconds in the current state.
@@ -77,8 +92,6 @@ pub struct ParticleInstance {
     pub id: Hash,
     pub spec: Arc<ParticleFxSpec>,
     pub alive: bool,
-    /// Each emitter's atlas as an index into the sprites' atlases.
-    atlases: Vec<u32>,
     emitters: Vec<Emitter>,
     rng: u64,
     /// `particlefx.play`'s emitter state function, until every emitter sleeps again.
@@ -129,26 +142,37 @@ fn signed(state: &mut u64) -> f32 {
 }
 
 impl ParticleWorld {
-    /// `atlas_index` registers an emitter's atlas with the sprites (whose renderer draws it).
+    /// `atlas_index` registers an emitter's atlas with the sprites (whose renderer draws it);
+    /// `material_of` finds a custom material (None: the built-in program), or says why not.
     pub fn create(
         &mut self,
         slot: u32,
         id: &str,
         spec: &Arc<ParticleFxSpec>,
-        atlas_index: &mut dyn FnMut(&Arc<crate::project::sprite::Atlas>) -> u32,
-    ) -> u32 {
+        atlas_index: &mut dyn FnMut(&Arc<Atlas>) -> u32,
+        material_of: &mut dyn FnMut(&str) -> Result<Option<u32>, String>,
+    ) -> Result<u32, String> {
+        let mut looks = Vec::with_capacity(spec.emitters.len());
+        for e in &spec.emitters {
+            looks.push(Look {
+                atlas: e.atlas.clone(),
+                atlas_index: atlas_index(&e.atlas),
+                animation: e.animation,
+                material: hash_remembered(if e.material.is_empty() { DEFAULT_MATERIAL } else { &e.material }),
+                material_index: material_of(&e.material).map_err(|m| format!("emitter '{}': {m}", e.id))?,
+            });
+        }
         self.made += 1;
         let inst = ParticleInstance {
             slot,
             id: hash_remembered(id),
             spec: spec.clone(),
             alive: true,
-            atlases: spec.emitters.iter().map(|e| atlas_index(&e.atlas)).collect(),
-            emitters: spec
-                .emitters
-                .iter()
-                .map(|_| Emitter {
+            emitters: looks
+                .into_iter()
+                .map(|look| Emitter {
                     state: EmitterState::Sleeping,
+                    look,
                     tint: [1.0; 4],
                     time: 0.0,
                     delay: 0.0,
@@ -161,7 +185,7 @@ impl ParticleWorld {
             listener: None,
             last_listener: None,
         };
-        match self.free.pop() {
+        Ok(match self.free.pop() {
             Some(i) => {
                 self.instances[i as usize] = inst;
                 i
@@ -170,7 +194,7 @@ impl ParticleWorld {
                 self.instances.push(inst);
                 (self.instances.len() - 1) as u32
             }
-        }
+        })
     }
 
     pub fn remove(&mut self, i: u32) {
@@ -189,6 +213,68 @@ impl ParticleWorld {
         let Some(k) = p.spec.emitters.iter().position(|e| hash_str(&e.id) == emitter) else { return false };
         p.emitters[k].tint = tint.unwrap_or([1.0; 4]);
         true
+    }
+
+    /// `go.get` of an emitter's `image` (the atlas's path), `animation` (the flipbook's id) or
+    /// `material` (the material's path), as hashes; None: no such emitter.
+    pub fn look_of(&self, i: u32, emitter: Hash) -> Option<(Hash, Hash, Hash)> {
+        let p = self.get(i)?;
+        let k = p.spec.emitters.iter().position(|e| hash_str(&e.id) == emitter)?;
+        let look = &p.emitters[k].look;
+        let animation = look.atlas.animations.get(look.animation as usize).map_or(0, |a| hash_remembered(&a.id));
+        Some((hash_remembered(&look.atlas.source), animation, look.material))
+    }
+
+    /// The emitter `emitter` of instance `i`: its index, or the message naming what is missing.
+    fn emitter_index(&self, i: u32, emitter: Hash) -> Result<usize, String> {
+        let p = self.get(i).ok_or("the particle effect was deleted")?;
+        p.spec
+            .emitters
+            .iter()
+            .position(|e| hash_str(&e.id) == emitter)
+            .ok_or_else(|| format!("no emitter '{}'", crate::base::hash::name_of(emitter)))
+    }
+
+    /// `go.set` of an emitter's `image`: its particles draw from `atlas` (index `atlas_index`
+    /// among the sprites'), playing the flipbook of the same name, else its first.
+    pub fn set_image(&mut self, i: u32, emitter: Hash, atlas: &Arc<Atlas>, atlas_index: u32) -> Result<(), String> {
+        let k = self.emitter_index(i, emitter)?;
+        if atlas.animations.is_empty() {
+            return Err(format!("'{}' has no images", atlas.source));
+        }
+        let look = &mut self.instances[i as usize].emitters[k].look;
+        let name = look.atlas.animations.get(look.animation as usize).map(|a| a.id.clone());
+        look.animation = name.and_then(|n| atlas.animations.iter().position(|a| a.id == n)).unwrap_or(0) as u32;
+        look.atlas = atlas.clone();
+        look.atlas_index = atlas_index;
+        Ok(())
+    }
+
+    /// `go.set` of an emitter's `animation`: a flipbook of its image by id hash.
+    pub fn set_animation(&mut self, i: u32, emitter: Hash, animation: Hash) -> Result<(), String> {
+        let k = self.emitter_index(i, emitter)?;
+        let look = &mut self.instances[i as usize].emitters[k].look;
+        let Some(a) = look.atlas.animations.iter().position(|a| hash_str(&a.id) == animation) else {
+            let ids: Vec<&str> = look.atlas.animations.iter().map(|a| a.id.as_str()).collect();
+            return Err(format!(
+                "no animation '{}' in {} (it has {})",
+                crate::base::hash::name_of(animation),
+                look.atlas.source,
+                ids.join(", ")
+            ));
+        };
+        look.animation = a as u32;
+        Ok(())
+    }
+
+    /// `go.set` of an emitter's `material` (its path hash; `index` a custom one's, None: the
+    /// built-in program).
+    pub fn set_material(&mut self, i: u32, emitter: Hash, material: Hash, index: Option<u32>) -> Result<(), String> {
+        let k = self.emitter_index(i, emitter)?;
+        let look = &mut self.instances[i as usize].emitters[k].look;
+        look.material = material;
+        look.material_index = index;
+        Ok(())
     }
 
     /// The callback ids a listener still holds (the Lua side keeps those closures).
@@ -281,14 +367,13 @@ impl ParticleWorld {
 
     /// Appends the quads of every living particle to `out` (after the sprites').
     pub fn quads(&self, scene: &Scene, out: &mut Vec<SpriteQuad>) {
-        let material = material_hash();
         for p in self.instances.iter().filter(|p| p.alive) {
             let object = Mat4::from(scene.world_of(p.slot));
             for (k, e) in p.emitters.iter().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
                 for q in &e.particles {
-                    if let Some(mut quad) = particle_quad(q, spec, frame, p.atlases[k], material) {
+                    if let Some(mut quad) = particle_quad(q, spec, frame, &e.look) {
                         for (c, t) in quad.color.iter_mut().zip(e.tint) {
                             *c *= t;
                         }
@@ -300,10 +385,8 @@ impl ParticleWorld {
     }
 }
 
-fn material_hash() -> Hash {
-    static H: std::sync::OnceLock<Hash> = std::sync::OnceLock::new();
-    *H.get_or_init(|| hash_str("/builtins/materials/particlefx.material"))
-}
+/// Defold's built-in particle material: Sinew's sprite program draws it.
+pub const DEFAULT_MATERIAL: &str = "/builtins/materials/particlefx.material";
 
 /// The emitter's time as a fraction of its duration (looping emitters wrap).
 fn emitter_t(e: &Emitter, spec: &EmitterSpec) -> f32 {
@@ -477,8 +560,8 @@ fn move_particles(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32) {
 }
 
 /// The frame of a particle's flipbook at its age.
-fn frame_at(spec: &EmitterSpec, age: f32) -> Option<u32> {
-    let book = spec.atlas.animations.get(spec.animation as usize)?;
+fn frame_at(look: &Look, age: f32) -> Option<u32> {
+    let book = look.atlas.animations.get(look.animation as usize)?;
     let n = book.frames.len();
     let k = (age * book.fps).max(0.0) as usize;
     let once = book.playback.is_once();
@@ -501,10 +584,10 @@ fn frame_at(spec: &EmitterSpec, age: f32) -> Option<u32> {
     book.frames.get(index).copied()
 }
 
-fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, atlas: u32, material: Hash) -> Option<SpriteQuad> {
+fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, look: &Look) -> Option<SpriteQuad> {
     let t = q.age / q.life;
     let life = &spec.over_life;
-    let f = spec.atlas.frames.get(frame_at(spec, q.age)? as usize)?;
+    let f = look.atlas.frames.get(frame_at(look, q.age)? as usize)?;
     let (fw, fh) = (f.width.max(1) as f32, f.height.max(1) as f32);
     let scale = life[key::LIFE_SCALE].at(t);
     let (mut w, mut h) = if spec.auto_size {
@@ -533,7 +616,7 @@ fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, atlas: u32, mate
     if !corners.iter().all(|c| c.is_finite()) {
         return None;
     }
-    let (pw, ph) = (spec.atlas.width as f32, spec.atlas.height as f32);
+    let (pw, ph) = (look.atlas.width as f32, look.atlas.height as f32);
     let uv = [f.x as f32 / pw, f.y as f32 / ph, (f.x + f.width) as f32 / pw, (f.y + f.height) as f32 / ph];
     let color = [
         q.color[0] * life[key::LIFE_RED].at(t),
@@ -546,10 +629,10 @@ fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, atlas: u32, mate
         uv,
         local: [-w * 0.5, -h * 0.5, w * 0.5, h * 0.5],
         color,
-        atlas,
+        atlas: look.atlas_index,
         blend: spec.blend,
-        material,
-        material_index: None,
+        material: look.material,
+        material_index: look.material_index,
         sprite: u32::MAX,
         constants_key: 0,
     })
@@ -642,7 +725,7 @@ mod tests {
         let slot = scene.spawn("/p", prefix, Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE).expect("spawn");
         scene.update_world_transforms();
         let mut w = ParticleWorld::default();
-        let i = w.create(slot, "p", spec, &mut |_| 0);
+        let i = w.create(slot, "p", spec, &mut |_| 0, &mut |_| Ok(None)).expect("created");
         (w, scene, i)
     }
 

@@ -202,8 +202,16 @@ pub fn spawn_collection(
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
                 ComponentKind::ParticleFx(fx) => {
-                    let super::World { particles, sprites, .. } = &mut *world.borrow_mut();
-                    ComponentRef::ParticleFx(particles.create(slot, &c.id, fx, &mut |a| sprites.atlas_index(a)))
+                    let super::World { particles, sprites, models, .. } = &mut *world.borrow_mut();
+                    // Custom materials go through the models' registry, as a sprite's do.
+                    let mut material_of = |m: &str| custom_particle_material(models, Some(res), m, &o.path);
+                    match particles.create(slot, &c.id, fx, &mut |a| sprites.atlas_index(a), &mut material_of) {
+                        Ok(i) => ComponentRef::ParticleFx(i),
+                        Err(e) => {
+                            problems.push(format!("{e}\n(particlefx '{}' of {})", c.id, o.path));
+                            continue;
+                        }
+                    }
                 }
                 ComponentKind::Gui(g) => {
                     // The scene's .gui_script runs as a script of the same id, listed first,
@@ -306,4 +314,19 @@ fn check_prototype(
             problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
         }
     }
+}
+
+/// A particle emitter's material: None for Defold's built-in particle material (drawn by the
+/// sprites' program), else a custom one from the models' registry.
+pub(crate) fn custom_particle_material(
+    models: &mut crate::game::model_world::ModelWorld,
+    res: Option<&Resources>,
+    material: &str,
+    referrer: &str,
+) -> Result<Option<u32>, String> {
+    if material.is_empty() || material == crate::game::particles::DEFAULT_MATERIAL {
+        return Ok(None);
+    }
+    let res = res.ok_or("no resources to load the material from")?;
+    models.material(res, material, referrer).map(Some).map_err(|e| e.to_string())
 }

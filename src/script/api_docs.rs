@@ -196,7 +196,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "particlefx",
         doc: "Particle effect components: playing and stopping their emitters.",
         examples: &["../particles.md"],
-        notes: "A game object's URL (no component) reaches every particle effect of the object, as Defold's messages reach every component. Constants: `EMITTER_STATE_SLEEPING`, `EMITTER_STATE_PRESPAWN`, `EMITTER_STATE_SPAWNING`, `EMITTER_STATE_POSTSPAWN` (0 to 3). Custom particle materials and the emitter properties for `go.get`/`go.set` (`image`, `animation`, `material`) are not there yet: see [particles.md](../particles.md).",
+        notes: "A game object's URL (no component) reaches every particle effect of the object, as Defold's messages reach every component. Constants: `EMITTER_STATE_SLEEPING`, `EMITTER_STATE_PRESPAWN`, `EMITTER_STATE_SPAWNING`, `EMITTER_STATE_POSTSPAWN` (0 to 3). Emitter properties for `go.get`/`go.set` with `{ keys = { emitter_id } }`: `image`, `animation`, `material` (hashes). See [particles.md](../particles.md).",
     },
     Namespace {
         name: "sound",

@@ -1,6 +1,6 @@
 //! FFI endpoints of the `particlefx` namespace (docs/particles.md). Lua side: `lua/particlefx.lua`,
 //! which checks the arguments and names the function in its errors.
-use super::{Ctx, world_status};
+use super::{Ctx, with_world, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
 use crate::game::particles::Listener;
@@ -82,4 +82,84 @@ crate::export! {
             }
         })
     }
+
+    /// An emitter's `image`, `animation` or `material` (`name`, hashed) as a hash; 0 with the
+    /// message in `last_error`.
+    fn particlefx_prop_get(ctx: Ctx, slot: u32, comp: u64, name: u64, emitter: u64) -> u64 {
+        with_world(ctx, |w| {
+            let i = match effects_of(w, slot, comp).map(|all| all.first().copied()) {
+                Ok(Some(i)) => i,
+                Ok(None) => return fail_zero("the object has no particle effect".into()),
+                Err(e) => return fail_zero(e),
+            };
+            let Some((image, animation, material)) = w.particles.look_of(i, emitter) else {
+                return fail_zero(format!("no emitter '{}'", name_of(emitter)));
+            };
+            match which(name) {
+                Some(Which::Image) => image,
+                Some(Which::Animation) => animation,
+                Some(Which::Material) => material,
+                None => fail_zero(format!("no emitter property '{}'", name_of(name))),
+            }
+        })
+        .unwrap_or(0)
+    }
+
+    /// Sets an emitter's `image` (an atlas or tile source's path hash), `animation` (a flipbook
+    /// id) or `material` (a material's path hash) for this component.
+    fn particlefx_prop_set(ctx: Ctx, slot: u32, comp: u64, name: u64, emitter: u64, value: u64) -> i32 {
+        world_status(ctx, |w| {
+            let all = match effects_of(w, slot, comp) {
+                Ok(all) => all,
+                Err(e) => return fail(e),
+            };
+            for i in all {
+                let r = match which(name) {
+                    Some(Which::Image) => super::sprite::find_image(w, value, "go.set: argument 3 (image)").and_then(|a| {
+                        let index = w.sprites.atlas_index(&a);
+                        w.particles.set_image(i, emitter, &a, index)
+                    }),
+                    Some(Which::Animation) => w.particles.set_animation(i, emitter, value),
+                    Some(Which::Material) => {
+                        let path = crate::base::hash::text_of(value).unwrap_or_default();
+                        let path = path.strip_suffix('c').filter(|p| p.ends_with(".material")).unwrap_or(&path).to_string();
+                        let res = w.factories.res.clone();
+                        let referrer = w.scene.ids.get(slot as usize).map(|&h| name_of(h)).unwrap_or_default();
+                        crate::game::spawn::custom_particle_material(&mut w.models, res.as_ref(), &path, &referrer)
+                            .map_err(|e| format!("go.set: argument 3 (material): {e}"))
+                            .and_then(|index| w.particles.set_material(i, emitter, value, index))
+                    }
+                    None => Err(format!("no emitter property '{}'", name_of(name))),
+                };
+                if let Err(e) = r {
+                    return fail(e);
+                }
+            }
+            OK
+        })
+    }
+}
+
+enum Which {
+    Image,
+    Animation,
+    Material,
+}
+
+fn which(name: Hash) -> Option<Which> {
+    use crate::base::hash::hash_str;
+    if name == hash_str("image") {
+        Some(Which::Image)
+    } else if name == hash_str("animation") {
+        Some(Which::Animation)
+    } else if name == hash_str("material") {
+        Some(Which::Material)
+    } else {
+        None
+    }
+}
+
+fn fail_zero(e: String) -> u64 {
+    fail(e);
+    0
 }

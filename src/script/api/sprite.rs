@@ -22,6 +22,26 @@ fn load_image(w: &World, value: Hash) -> Result<Option<std::sync::Arc<crate::pro
     Ok(Some(std::sync::Arc::new(atlas)))
 }
 
+/// The atlas or tile source whose path hashes to `value`: one the game drew with already, else
+/// loaded now; the message lists the loaded ones when it is none. `what` names the argument.
+pub(crate) fn find_image(w: &World, value: Hash, what: &str) -> Result<std::sync::Arc<crate::project::sprite::Atlas>, String> {
+    if let Some(a) = w.sprites.atlases.iter().find(|a| hash_remembered(&a.source) == value) {
+        return Ok(a.clone());
+    }
+    match load_image(w, value) {
+        Ok(Some(a)) => Ok(a),
+        Err(e) => Err(format!("{what}: {e}")),
+        Ok(None) => {
+            let loaded: Vec<&str> = w.sprites.atlases.iter().map(|a| a.source.as_str()).collect();
+            Err(format!(
+                "{what}: '{}' is not an atlas or tile source the game has loaded (loaded: {})",
+                name_of(value),
+                loaded.join(", ")
+            ))
+        }
+    }
+}
+
 fn sprite_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     match w.scene.component(slot, comp).map(|c| c.kind) {
         Some(ComponentRef::Sprite(i)) if w.sprites.get(i).is_some() => Ok(i),
@@ -172,21 +192,9 @@ crate::export! {
                 Ok(i) => i,
                 Err(e) => return fail(e),
             };
-            let found = w.sprites.atlases.iter().find(|a| hash_remembered(&a.source) == value).cloned();
-            let found = match found {
-                Some(a) => Some(a),
-                None => match load_image(w, value) {
-                    Ok(a) => a,
-                    Err(e) => return fail(format!("go.set: argument 3 (image): {e}")),
-                },
-            };
-            let Some(atlas) = found else {
-                let loaded: Vec<&str> = w.sprites.atlases.iter().map(|a| a.source.as_str()).collect();
-                return fail(format!(
-                    "go.set: argument 3 (image): '{}' is not an atlas or tile source the game has loaded (loaded: {})",
-                    name_of(value),
-                    loaded.join(", ")
-                ));
+            let atlas = match find_image(w, value, "go.set: argument 3 (image)") {
+                Ok(a) => a,
+                Err(e) => return fail(e),
             };
             match w.sprites.set_image(i, &atlas) {
                 Ok(()) => OK,

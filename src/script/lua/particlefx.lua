@@ -9,6 +9,34 @@ local PARTICLEFX = S.K.COMPONENT_PARTICLEFX
 
 local function check(rc) if rc ~= 0 then S.fail_last() end end
 
+-- go.get / go.set of an emitter's `image`, `animation` and `material` (hashes), the emitter
+-- named by `{ keys = { emitter_id } }` (Defold's form) or `{ key = emitter_id }`.
+local NAMES = { image = true, animation = true, material = true }
+local props = {}
+S.component_kinds[PARTICLEFX] = props
+function props.kind(slot, comp, name) return NAMES[name] and "hash" or nil end
+local function emitter_key(name, where_text, options)
+  local key
+  if type(options) == "table" then
+    if type(options.keys) == "table" then key = options.keys[1] else key = options.key end
+  end
+  if NAMES[name] == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  if key == nil then
+    fail(string.format("the property '%s' of '%s' needs its emitter: { keys = { emitter_id } }", name, where_text))
+  end
+  return S.to_hash(key, "key", 1).h
+end
+function props.get(slot, comp, name, where_text, options)
+  local e = emitter_key(name, where_text, options)
+  local h = F.particlefx_prop_get(ctx, slot, comp, S.hash(name).h, e)
+  if h == 0 then S.fail_last() end
+  return S.hash_of_u64(h)
+end
+function props.set(slot, comp, name, value, where_text, options)
+  local e = emitter_key(name, where_text, options)
+  check(F.particlefx_prop_set(ctx, slot, comp, S.hash(name).h, e, S.to_hash(value, "go.set", 3).h))
+end
+
 local particlefx = {}
 
 -- (url) → slot and component hash; a game object's URL (no component) stands for every
