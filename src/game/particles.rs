@@ -10,7 +10,9 @@
 //! with `--fixed-dt` shows the same particles every time.
 use crate::base::hash::{Hash, hash_remembered, hash_str};
 use crate::game::sprites::quads::SpriteQuad;
-use crate::project::particlefx::{EmitterShape, EmitterSpec, ModifierKind, Orientation, ParticleFxSpec, key};
+use crate::project::particlefx::{
+    EmitterShape, EmitterSpec, ModifierKind, Orientation, ParticleFxComponent, ParticleFxSpec, key,
+};
 use crate::project::sprite::{Atlas, Playback};
 use crate::scene::Scene;
 use glam::{Mat4, Quat, Vec3};
@@ -89,6 +91,8 @@ struct Emitter {
 
 pub struct ParticleInstance {
     pub slot: u32,
+    /// The component's own place in its object (None: at the object).
+    local: Option<Mat4>,
     pub id: Hash,
     pub spec: Arc<ParticleFxSpec>,
     pub alive: bool,
@@ -148,10 +152,11 @@ impl ParticleWorld {
         &mut self,
         slot: u32,
         id: &str,
-        spec: &Arc<ParticleFxSpec>,
+        fx: &ParticleFxComponent,
         atlas_index: &mut dyn FnMut(&Arc<Atlas>) -> u32,
         material_of: &mut dyn FnMut(&str) -> Result<Option<u32>, String>,
     ) -> Result<u32, String> {
+        let spec = &fx.effect;
         let mut looks = Vec::with_capacity(spec.emitters.len());
         for e in &spec.emitters {
             looks.push(Look {
@@ -165,6 +170,7 @@ impl ParticleWorld {
         self.made += 1;
         let inst = ParticleInstance {
             slot,
+            local: fx.transform.matrix(),
             id: hash_remembered(id),
             spec: spec.clone(),
             alive: true,
@@ -338,7 +344,7 @@ impl ParticleWorld {
             if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) || !scene.is_live(p.slot) {
                 continue;
             }
-            let object = Mat4::from(scene.world_of(p.slot));
+            let object = Mat4::from(scene.world_of(p.slot)) * p.local.unwrap_or(Mat4::IDENTITY);
             for (k, e) in p.emitters.iter_mut().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
@@ -368,7 +374,7 @@ impl ParticleWorld {
     /// Appends the quads of every living particle to `out` (after the sprites').
     pub fn quads(&self, scene: &Scene, out: &mut Vec<SpriteQuad>) {
         for p in self.instances.iter().filter(|p| p.alive) {
-            let object = Mat4::from(scene.world_of(p.slot));
+            let object = Mat4::from(scene.world_of(p.slot)) * p.local.unwrap_or(Mat4::IDENTITY);
             for (k, e) in p.emitters.iter().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
@@ -725,7 +731,8 @@ mod tests {
         let slot = scene.spawn("/p", prefix, Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE).expect("spawn");
         scene.update_world_transforms();
         let mut w = ParticleWorld::default();
-        let i = w.create(slot, "p", spec, &mut |_| 0, &mut |_| Ok(None)).expect("created");
+        let fx = ParticleFxComponent { effect: spec.clone(), transform: crate::project::ComponentTransform::IDENTITY };
+        let i = w.create(slot, "p", &fx, &mut |_| 0, &mut |_| Ok(None)).expect("created");
         (w, scene, i)
     }
 
@@ -765,6 +772,22 @@ mod tests {
         let q = out[0];
         assert!(((q.corners[1] - q.corners[0]).length() - 2.0).abs() < 1e-4, "{q:?}");
         assert!(((q.corners[0] + q.corners[2]) * 0.5 - Vec3::new(10.0, 0.0, 0.0)).length() < 1e-3, "{q:?}");
+        // A component placed in its object (engine.md section 2) emits from there, turned with it.
+        let transform = crate::project::ComponentTransform {
+            position: [0.0, 5.0, 0.0],
+            rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2).to_array(),
+            scale: [1.0; 3],
+        };
+        let fx = ParticleFxComponent { effect: spec.clone(), transform };
+        let j = w.create(0, "q", &fx, &mut |_| 0, &mut |_| Ok(None)).expect("created");
+        w.play(j, None);
+        w.step(&scene, 0.15);
+        out.clear();
+        w.quads(&scene, &mut out);
+        let q = out.last().copied().expect("a quad");
+        assert!(((q.corners[0] + q.corners[2]) * 0.5 - Vec3::new(10.0, 5.0, 0.0)).length() < 1e-3, "{q:?}");
+        // Turned a quarter about z: the image's long side (2) now runs along y.
+        assert!((q.corners[1] - q.corners[0] - Vec3::new(0.0, 2.0, 0.0)).length() < 1e-3, "{q:?}");
     }
 
     #[test]

@@ -193,6 +193,14 @@ pub struct EmitterSpec {
     pub stretch_with_velocity: bool,
 }
 
+/// A `particlefx` component: its effect (shared by the components naming the same file) and its
+/// own place in its game object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParticleFxComponent {
+    pub effect: Arc<ParticleFxSpec>,
+    pub transform: crate::project::ComponentTransform,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct ParticleFxSpec {
     pub path: String,

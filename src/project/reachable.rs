@@ -101,7 +101,7 @@ impl Walk<'_> {
             ComponentKind::Sprite(s) => self.material(&s.material, &s.atlas.source),
             // The effect and its atlases were read with the collection.
             ComponentKind::ParticleFx(fx) => {
-                self.read(&fx.path, &fx.path);
+                self.read(&fx.effect.path, &fx.effect.path);
             }
             // Fonts and textures were read with the collection; the script is read when spawned.
             ComponentKind::Gui(g) => {

@@ -163,7 +163,7 @@ pub enum ComponentKind {
     Gui(crate::project::gui::GuiSpec),
     /// A `particlefx` component: its effect, with every emitter's atlas, loaded with the
     /// collection (shared by the components naming the same file).
-    ParticleFx(std::sync::Arc<crate::project::particlefx::ParticleFxSpec>),
+    ParticleFx(crate::project::particlefx::ParticleFxComponent),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

@@ -251,7 +251,10 @@ impl Loader<'_> {
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
             ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
-            ComponentType::ParticleFx => ComponentKind::ParticleFx(self.particlefx(c, file)?),
+            ComponentType::ParticleFx => ComponentKind::ParticleFx(crate::project::particlefx::ParticleFxComponent {
+                effect: self.particlefx(c, file)?,
+                transform: component_transform(c, file)?,
+            }),
             ComponentType::Gui => match &c.gui {
                 Some(g) => ComponentKind::Gui(crate::project::gui::GuiSpec::new(crate::project::gui::load_gui(
                     self.res, g, file,

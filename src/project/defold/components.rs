@@ -214,14 +214,14 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
     };
     if let Some((v, f)) = position {
         match kind {
-            "model" | "label" | "collisionobject" | "sprite" => keep(out, "position", &v, f),
+            "model" | "label" | "collisionobject" | "sprite" | "particlefx" => keep(out, "position", &v, f),
             _ if v != [0.0; 3] => warn(f, "position"),
             _ => {}
         }
     }
     if let Some((v, f)) = rotation {
         match kind {
-            "model" | "collisionobject" | "sprite" => keep(out, "rotation", &v, f),
+            "model" | "collisionobject" | "sprite" | "particlefx" => keep(out, "rotation", &v, f),
             _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
             _ => {}
         }

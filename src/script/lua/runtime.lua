@@ -150,7 +150,13 @@ ffi.metatype(hash_t, {
   __eq = function(a, b)
     return ffi.istype(hash_t, a) and ffi.istype(hash_t, b) and a.h == b.h
   end,
-  __concat = function(a, b) return tostring(a) .. tostring(b) end,
+  -- As Defold's: a hash joins as "[text]" (string .. hash, hash .. string, hash .. hash); other
+  -- values join as Lua joins them (a table is still an error).
+  __concat = function(a, b)
+    if ffi.istype(hash_t, a) then a = "[" .. hash_text(a.h) .. "]" end
+    if ffi.istype(hash_t, b) then b = "[" .. hash_text(b.h) .. "]" end
+    return a .. b
+  end,
 })
 
 _G.hash = function(s)
