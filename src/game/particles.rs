@@ -260,16 +260,7 @@ impl ParticleWorld {
     pub fn set_animation(&mut self, i: u32, emitter: Hash, animation: Hash) -> Result<(), String> {
         let k = self.emitter_index(i, emitter)?;
         let look = &mut self.instances[i as usize].emitters[k].look;
-        let Some(a) = look.atlas.animations.iter().position(|a| hash_str(&a.id) == animation) else {
-            let ids: Vec<&str> = look.atlas.animations.iter().map(|a| a.id.as_str()).collect();
-            return Err(format!(
-                "no animation '{}' in {} (it has {})",
-                crate::base::hash::name_of(animation),
-                look.atlas.source,
-                ids.join(", ")
-            ));
-        };
-        look.animation = a as u32;
+        look.animation = look.atlas.animation_index(animation)?;
         Ok(())
     }
 
@@ -690,28 +681,13 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
 mod tests {
     use super::*;
     use crate::project::particlefx::parse;
-    use crate::project::sprite::{Atlas, Flipbook, Frame};
+    use crate::project::sprite::Atlas;
 
     fn atlas() -> Arc<Atlas> {
-        Arc::new(Atlas {
-            source: "/a.atlas".into(),
-            width: 4,
-            height: 2,
-            rgba: vec![255; 32],
-            frames: vec![Frame { x: 0, y: 0, width: 4, height: 2 }],
-            animations: vec![Flipbook {
-                id: "dot".into(),
-                frames: vec![0],
-                fps: 1.0,
-                playback: Playback::None,
-                flip_horizontal: false,
-                flip_vertical: false,
-            }],
-            images: vec![],
-        })
+        Arc::new(Atlas::one_frame("dot", false))
     }
 
-    /// An emitter of one emitter with `max` particles alive at most, spawning for `duration`.
+    /// An effect of one emitter with `max` particles alive at most, spawning for `duration`.
     fn effect(emitter: &str, duration: f32, max: u32) -> Arc<ParticleFxSpec> {
         let text = format!(
             "emitters {{\n  mode: PLAY_MODE_ONCE\n  duration: {duration}\n  space: EMISSION_SPACE_WORLD\n  position {{ }}\n  rotation {{ }}\n  tile_source: \"/a.atlas\"\n  animation: \"dot\"\n  material: \"/builtins/materials/particlefx.material\"\n  max_particle_count: {max}\n  type: EMITTER_TYPE_BOX\n{emitter}}}\n"

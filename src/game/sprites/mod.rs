@@ -166,15 +166,7 @@ impl SpriteWorld {
         listener: Option<SpriteListener>,
     ) -> Result<(), String> {
         let s = self.get_mut(i).ok_or("the sprite was deleted")?;
-        let Some(k) = s.atlas.animations.iter().position(|a| hash_remembered(&a.id) == animation) else {
-            let ids: Vec<&str> = s.atlas.animations.iter().map(|a| a.id.as_str()).collect();
-            return Err(format!(
-                "no animation '{}' in '{}' (it has {})",
-                crate::base::hash::name_of(animation),
-                s.atlas.source,
-                ids.join(", ")
-            ));
-        };
+        let k = s.atlas.animation_index(animation)? as usize;
         play_on(s, k as u32, offset, rate, listener);
         Ok(())
     }

@@ -185,27 +185,12 @@ fn world_scale(m: Mat4) -> Vec3 {
 mod tests {
     use super::*;
     use crate::project::ComponentTransform;
-    use crate::project::sprite::{Flipbook, Frame, Playback, SizeMode, SpriteSpec};
+    use crate::project::sprite::{SizeMode, SpriteSpec};
     use glam::Quat;
 
     /// One 4x2 sprite at (1, 2, 3) showing the whole of a 4x2 page.
     fn sprite(billboard: Billboard) -> (SpriteWorld, Scene) {
-        let atlas = Atlas {
-            source: "/a.atlas".into(),
-            width: 4,
-            height: 2,
-            rgba: vec![255; 32],
-            frames: vec![Frame { x: 0, y: 0, width: 4, height: 2 }],
-            animations: vec![Flipbook {
-                id: "a".into(),
-                frames: vec![0],
-                fps: 1.0,
-                playback: Playback::None,
-                flip_horizontal: true,
-                flip_vertical: false,
-            }],
-            images: vec![],
-        };
+        let atlas = Atlas::one_frame("a", true);
         let spec = SpriteSpec {
             atlas: Arc::new(atlas),
             textures: Vec::new(),

@@ -104,6 +104,45 @@ impl Atlas {
     pub fn animation(&self, id: &str) -> Option<&Flipbook> {
         self.animations.iter().find(|a| a.id == id)
     }
+
+    /// The index of the flipbook whose id hashes to `id`, or the message naming the ones there
+    /// are (`go.set` of an animation, `play_flipbook`).
+    pub fn animation_index(&self, id: crate::base::hash::Hash) -> Result<u32, String> {
+        match self.animations.iter().position(|a| crate::base::hash::hash_remembered(&a.id) == id) {
+            Some(k) => Ok(k as u32),
+            None => {
+                let ids: Vec<&str> = self.animations.iter().map(|a| a.id.as_str()).collect();
+                Err(format!(
+                    "no animation '{}' in '{}' (it has {})",
+                    crate::base::hash::name_of(id),
+                    self.source,
+                    ids.join(", ")
+                ))
+            }
+        }
+    }
+
+    /// A 4x2 white page of one frame and one flipbook `id` on it (unit tests of what draws
+    /// atlases).
+    #[cfg(test)]
+    pub fn one_frame(id: &str, flip_horizontal: bool) -> Atlas {
+        Atlas {
+            source: "/a.atlas".into(),
+            width: 4,
+            height: 2,
+            rgba: vec![255; 32],
+            frames: vec![Frame { x: 0, y: 0, width: 4, height: 2 }],
+            animations: vec![Flipbook {
+                id: id.into(),
+                frames: vec![0],
+                fps: 1.0,
+                playback: Playback::None,
+                flip_horizontal,
+                flip_vertical: false,
+            }],
+            images: vec![],
+        }
+    }
 }
 
 /// Loads an `.atlas` or a `.tilesource` (Defold's older `.tileset` too), JSON or Defold text.
