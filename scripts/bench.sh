@@ -124,6 +124,8 @@ measure() {
         sed "s/^/kernel_$b /" >>"$RESULTS" || echo "bench: cargo bench --bench $b failed" >&2
     done
   fi
+  # Particle effects: 10,000 particles a frame, one line (benches/particles.rs).
+  echo "particles $(SINEW_BENCH_FIGURES_ONLY=1 cargo bench --quiet --bench particles 2>&1 | grep '^particles_10000' || echo 'failed')" >>"$RESULTS"
   # The mixer (issue 37): its own bench binary, one line (benches/sound.rs).
   echo "sound_mix $(cargo bench --quiet --bench sound 2>/dev/null | grep '^sound_mix_64' || echo 'failed')" >>"$RESULTS"
 }
@@ -246,6 +248,10 @@ for r in rows.get("sound_mix", []):
     m = re.search(r"median ([0-9.]+) ms per second of audio \(([0-9.]+)% of one core", r)
     cost = f"{m.group(1)} ms per second of audio, {m.group(2)}% of one core" if m else r
     print(f"| sound_mix_64: 64 voices, half resampled and positional | {cost} | | | <= 1% of one core | `cargo bench --bench sound` |")
+for r in rows.get("particles", []):
+    m = re.search(r"([0-9.]+) ms per frame .*, ([0-9]+) particles alive, ([0-9.]+) ns per particle", r)
+    cost = f"{m.group(1)} ms per frame, {m.group(2)} particles, {m.group(3)} ns each" if m else r
+    print(f"| particles_10000: 100 effects, spawn + modifiers + move + quads | {cost} | | | <= 1 ms | `cargo bench --bench particles` |")
 # After the table: the crowds' draw counts, and where PERF is.
 print()
 for p in ("crowd_fox_100", "crowd_fox_1000"):

@@ -369,8 +369,9 @@ impl ParticleWorld {
             for (k, e) in p.emitters.iter().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
+                let (_, rotation, _) = frame.to_scale_rotation_translation();
                 for q in &e.particles {
-                    if let Some(mut quad) = particle_quad(q, spec, frame, &e.look) {
+                    if let Some(mut quad) = particle_quad(q, spec, (frame, rotation), &e.look) {
                         for (c, t) in quad.color.iter_mut().zip(e.tint) {
                             *c *= t;
                         }
@@ -507,6 +508,17 @@ fn place(shape: EmitterShape, size: [f32; 3], rng: &mut u64) -> (Vec3, Vec3) {
 }
 
 fn move_particles(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32) {
+    // Modifiers sit in the emitter: in world space their place and axes are the emitter's now
+    // (worked out once per emitter, not per particle).
+    let (_, frame_rotation, _) = frame.to_scale_rotation_translation();
+    let mut places = [(Vec3::ZERO, Quat::IDENTITY); crate::project::particlefx::MAX_MODIFIERS];
+    for (place, m) in places.iter_mut().zip(&spec.modifiers) {
+        *place = if spec.world_space {
+            (frame.transform_point3(m.position), frame_rotation * m.rotation)
+        } else {
+            (m.position, m.rotation)
+        };
+    }
     let mut i = 0;
     while i < e.particles.len() {
         let q = &mut e.particles[i];
@@ -516,16 +528,8 @@ fn move_particles(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32) {
             continue;
         }
         let t = q.age / q.life;
-        for m in &spec.modifiers {
+        for (m, &(at, rot)) in spec.modifiers.iter().zip(&places) {
             let magnitude = m.magnitude.at(t);
-            // Modifiers sit in the emitter: in world space their place and axes are the
-            // emitter's now.
-            let (at, rot) = if spec.world_space {
-                let (_, r, _) = frame.to_scale_rotation_translation();
-                (frame.transform_point3(m.position), r * m.rotation)
-            } else {
-                (m.position, m.rotation)
-            };
             let d = q.position - at;
             let within = |d: Vec3| {
                 let max = m.max_distance.at(t);
@@ -581,7 +585,13 @@ fn frame_at(look: &Look, age: f32) -> Option<u32> {
     book.frames.get(index).copied()
 }
 
-fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, look: &Look) -> Option<SpriteQuad> {
+/// `frame`: the emitter's world matrix and its rotation.
+fn particle_quad(
+    q: &Particle,
+    spec: &EmitterSpec,
+    (frame, emitter_rotation): (Mat4, Quat),
+    look: &Look,
+) -> Option<SpriteQuad> {
     let t = q.age / q.life;
     let life = &spec.over_life;
     let f = look.atlas.frames.get(frame_at(look, q.age)? as usize)?;
@@ -599,7 +609,6 @@ fn particle_quad(q: &Particle, spec: &EmitterSpec, frame: Mat4, look: &Look) -> 
     let (centre, axes) =
         if spec.world_space { (q.position, Mat4::IDENTITY) } else { (frame.transform_point3(q.position), frame) };
     let velocity = axes.transform_vector3(q.velocity);
-    let (_, emitter_rotation, _) = frame.to_scale_rotation_translation();
     let turn = q.rotation + life[key::LIFE_ROTATION].at(t).to_radians();
     let base = match spec.orientation {
         Orientation::MovementDirection if velocity.length_squared() > 1e-12 => {
