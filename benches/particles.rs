@@ -9,7 +9,7 @@ use sinew::game::particles::ParticleWorld;
 use sinew::game::sprites::quads::SpriteQuad;
 use sinew::project::ComponentTransform;
 use sinew::project::particlefx::{ParticleFxComponent, parse};
-use sinew::project::sprite::{Atlas, Flipbook, Frame, Playback};
+use sinew::project::sprite::Atlas;
 use sinew::scene::Scene;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -49,22 +49,7 @@ const EFFECT: &str = r#"emitters {
 "#;
 
 fn setup() -> (ParticleWorld, Scene) {
-    let atlas = Arc::new(Atlas {
-        source: "/a.atlas".into(),
-        width: 4,
-        height: 4,
-        rgba: vec![255; 64],
-        frames: vec![Frame { x: 0, y: 0, width: 4, height: 4 }],
-        animations: vec![Flipbook {
-            id: "dot".into(),
-            frames: vec![0],
-            fps: 1.0,
-            playback: Playback::None,
-            flip_horizontal: false,
-            flip_vertical: false,
-        }],
-        images: vec![],
-    });
+    let atlas = Arc::new(Atlas::one_frame("dot", false));
     let spec = parse("/bench.particlefx", EFFECT, &mut |_, _| Ok(atlas.clone())).expect("effect");
     let fx = ParticleFxComponent { effect: Arc::new(spec), transform: ComponentTransform::IDENTITY };
     let mut scene = Scene::new();

@@ -122,9 +122,8 @@ impl Atlas {
         }
     }
 
-    /// A 4x2 white page of one frame and one flipbook `id` on it (unit tests of what draws
-    /// atlases).
-    #[cfg(test)]
+    /// A 4x2 white page of one frame and one flipbook `id` on it (tests and benchmarks of what
+    /// draws atlases).
     pub fn one_frame(id: &str, flip_horizontal: bool) -> Atlas {
         Atlas {
             source: "/a.atlas".into(),
