@@ -13,7 +13,7 @@ use crate::game::sprites::quads::SpriteQuad;
 use crate::project::particlefx::{
     EmitterShape, EmitterSpec, ModifierKind, Orientation, ParticleFxComponent, ParticleFxSpec, key,
 };
-use crate::project::sprite::{Atlas, Playback};
+use crate::project::sprite::Atlas;
 use crate::scene::Scene;
 use glam::{Mat4, Quat, Vec3};
 use std::sync::Arc;
@@ -98,10 +98,9 @@ pub struct ParticleInstance {
     pub alive: bool,
     emitters: Vec<Emitter>,
     rng: u64,
-    /// `particlefx.play`'s emitter state function, until every emitter sleeps again.
+    /// `particlefx.play`'s emitter state function, until the frame every emitter is asleep
+    /// again has told it so.
     listener: Option<Listener>,
-    /// The listener whose play just ended, for the changes of this frame still to tell.
-    last_listener: Option<Listener>,
 }
 
 impl ParticleInstance {
@@ -112,12 +111,6 @@ impl ParticleInstance {
 
     pub fn emitter_states(&self) -> impl Iterator<Item = EmitterState> + '_ {
         self.emitters.iter().map(|e| e.state)
-    }
-
-    /// The listener a change is told to: the one now, or (after the last emitter fell asleep,
-    /// which ends the listening) the one of that play, kept until its changes are told.
-    fn listener_for_change(&self) -> Option<Listener> {
-        self.listener.or(self.last_listener)
     }
 }
 
@@ -189,7 +182,6 @@ impl ParticleWorld {
                 .collect(),
             rng: self.made.wrapping_mul(0x2545_F491_4F6C_DD1D),
             listener: None,
-            last_listener: None,
         };
         Ok(match self.free.pop() {
             Some(i) => {
@@ -215,18 +207,16 @@ impl ParticleWorld {
     /// `particlefx.set_constant` of `tint` (`None`: `reset_constant`, back to white) on the
     /// emitter with id `emitter`; false when the effect has no such emitter.
     pub fn set_tint(&mut self, i: u32, emitter: Hash, tint: Option<[f32; 4]>) -> bool {
-        let Some(p) = self.instances.get_mut(i as usize).filter(|p| p.alive) else { return false };
-        let Some(k) = p.spec.emitters.iter().position(|e| hash_str(&e.id) == emitter) else { return false };
-        p.emitters[k].tint = tint.unwrap_or([1.0; 4]);
+        let Ok(k) = self.emitter_index(i, emitter) else { return false };
+        self.instances[i as usize].emitters[k].tint = tint.unwrap_or([1.0; 4]);
         true
     }
 
     /// `go.get` of an emitter's `image` (the atlas's path), `animation` (the flipbook's id) or
     /// `material` (the material's path), as hashes; None: no such emitter.
     pub fn look_of(&self, i: u32, emitter: Hash) -> Option<(Hash, Hash, Hash)> {
-        let p = self.get(i)?;
-        let k = p.spec.emitters.iter().position(|e| hash_str(&e.id) == emitter)?;
-        let look = &p.emitters[k].look;
+        let k = self.emitter_index(i, emitter).ok()?;
+        let look = &self.instances[i as usize].emitters[k].look;
         let animation = look.atlas.animations.get(look.animation as usize).map_or(0, |a| hash_remembered(&a.id));
         Some((hash_remembered(&look.atlas.source), animation, look.material))
     }
@@ -320,9 +310,6 @@ impl ParticleWorld {
                 self.changes.push(StateChange { instance: i, emitter: k as u32, state: e.state });
             }
         }
-        if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
-            p.last_listener = p.listener.take();
-        }
     }
 
     /// Advances every playing instance by `dt` seconds.
@@ -355,9 +342,6 @@ impl ParticleWorld {
                         self.changes.push(StateChange { instance: i as u32, emitter: k as u32, state });
                     }
                 }
-            }
-            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
-                p.last_listener = p.listener.take();
             }
         }
     }
@@ -560,29 +544,14 @@ fn move_particles(e: &mut Emitter, spec: &EmitterSpec, frame: Mat4, dt: f32) {
     }
 }
 
-/// The frame of a particle's flipbook at its age.
+/// The frame of a particle's flipbook at its age: the flipbook started at its birth, timed as a
+/// sprite's is.
 fn frame_at(look: &Look, age: f32) -> Option<u32> {
+    use crate::game::sprites::flipbook::Clock;
     let book = look.atlas.animations.get(look.animation as usize)?;
-    let n = book.frames.len();
-    let k = (age * book.fps).max(0.0) as usize;
-    let once = book.playback.is_once();
-    let index = match book.playback {
-        Playback::None => 0,
-        Playback::OnceForward | Playback::LoopForward => {
-            if once {
-                k.min(n - 1)
-            } else {
-                k % n
-            }
-        }
-        Playback::OnceBackward | Playback::LoopBackward => n - 1 - if once { k.min(n - 1) } else { k % n },
-        Playback::OncePingpong | Playback::LoopPingpong => {
-            let period = (2 * n).saturating_sub(2).max(1);
-            let k = if once { k.min(period) } else { k % period };
-            if k < n { k } else { period - k }
-        }
-    };
-    book.frames.get(index).copied()
+    let mut clock = Clock::start(book, 0.0, 1.0);
+    clock.advance(book, age);
+    book.frames.get(clock.frame(book) as usize).copied()
 }
 
 /// `frame`: the emitter's world matrix and its rotation.
@@ -658,8 +627,7 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
         let (listener, msg) = {
             let w = world.borrow();
             let Some(p) = w.particles.instances.get(c.instance as usize).filter(|p| p.alive) else { continue };
-            let (Some(listener), Some(spec)) = (p.listener_for_change(), p.spec.emitters.get(c.emitter as usize))
-            else {
+            let (Some(listener), Some(spec)) = (p.listener, p.spec.emitters.get(c.emitter as usize)) else {
                 continue;
             };
             let path = w.scene.ids.get(p.slot as usize).copied().unwrap_or(0);
@@ -681,8 +649,11 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
     changes.clear();
     let w = &mut *world.borrow_mut();
     w.particles.changes = changes;
-    for p in &mut w.particles.instances {
-        p.last_listener = None;
+    // The changes are told: an effect whose emitters all sleep stops listening.
+    for p in w.particles.instances.iter_mut().filter(|p| p.listener.is_some()) {
+        if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
+            p.listener = None;
+        }
     }
 }
 

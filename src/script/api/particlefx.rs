@@ -83,6 +83,12 @@ crate::export! {
         })
     }
 
+    /// 1 when `name` (hashed) is an emitter property (`go.get`/`go.set` with the emitter as key),
+    /// else 0: the property names live here only.
+    fn particlefx_prop_known(name: u64) -> i32 {
+        i32::from(which(name).is_some())
+    }
+
     /// An emitter's `image`, `animation` or `material` (`name`, hashed) as a hash; 0 with the
     /// message in `last_error`.
     fn particlefx_prop_get(ctx: Ctx, slot: u32, comp: u64, name: u64, emitter: u64) -> u64 {

@@ -11,16 +11,16 @@ local function check(rc) if rc ~= 0 then S.fail_last() end end
 
 -- go.get / go.set of an emitter's `image`, `animation` and `material` (hashes), the emitter
 -- named by `{ keys = { emitter_id } }` (Defold's form) or `{ key = emitter_id }`.
-local NAMES = { image = true, animation = true, material = true }
+local function known(name) return F.particlefx_prop_known(S.hash(name).h) ~= 0 end
 local props = {}
 S.component_kinds[PARTICLEFX] = props
-function props.kind(slot, comp, name) return NAMES[name] and "hash" or nil end
+function props.kind(slot, comp, name) return known(name) and "hash" or nil end
 local function emitter_key(name, where_text, options)
   local key
   if type(options) == "table" then
     if type(options.keys) == "table" then key = options.keys[1] else key = options.key end
   end
-  if NAMES[name] == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
+  if not known(name) then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
   if key == nil then
     fail(string.format("the property '%s' of '%s' needs its emitter: { keys = { emitter_id } }", name, where_text))
   end
