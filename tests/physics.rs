@@ -110,6 +110,15 @@ fn trigger_enter_and_exit_once_each() {
     assert_lua_passed(&r, "physics_trigger");
 }
 
+/// `physics.set_event_listener`: the world's trigger, collision, contact point and ray cast
+/// events reach one function instead of messages, with Defold's fields; without it, messages.
+#[test]
+fn an_event_listener_hears_the_world_instead_of_messages() {
+    let r = run_steps("physics_listener", 165);
+    assert_lua_passed(&r, "physics_listener");
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+}
+
 #[test]
 fn ray_casts_hit_where_the_geometry_says() {
     let r = run_steps("physics_raycast", 10);

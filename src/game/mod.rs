@@ -21,6 +21,16 @@ pub mod world;
 
 pub use world::World;
 
+/// A script callback that the game calls later, maybe many times: the script instance and the
+/// id under which the Lua side keeps the function (the play-callback ids `model.play_anim`
+/// uses). Held by a GUI node's flipbook, a particle effect's emitter state function and a
+/// physics world's event listener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptCallback {
+    pub script: u32,
+    pub callback: u32,
+}
+
 use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
@@ -136,6 +146,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     timing(Phase::Animation, t.elapsed());
     // After the pose, so a collision object under a bone follows this frame's pose.
     physics::update(world, dt);
+    physics::tell_listeners(world, hooks);
     dispatch::dispatch(world, hooks);
     // After physics, so an effect on a falling object emits where the object is this frame.
     particles::step(world, hooks, dt);

@@ -46,12 +46,8 @@ pub enum EmitterState {
     Postspawn = 3,
 }
 
-/// Who hears an instance's emitters change state: a script instance and its callback id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Listener {
-    pub script: u32,
-    pub callback: u32,
-}
+/// Who hears an instance's emitters change state.
+pub use crate::game::ScriptCallback as Listener;
 
 /// An emitter that changed state: instance, emitter index, new state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -937,6 +937,20 @@ pub const FUNCS: &[Func] = &[
     ),
     f(
         "physics",
+        "set_event_listener",
+        "callback: fun(self: table, events: table[])|nil",
+        "",
+        "The caller's world's `collision_event`, `contact_point_event`, `trigger_event`, `ray_cast_response` and `ray_cast_missed` events of each frame reach `callback` in one array (each with `type` and Defold's fields, both objects as `a` and `b`) instead of messages; nil: messages again.",
+    ),
+    f(
+        "physics",
+        "set_listener",
+        "callback: fun(self: table, event: hash, data: table)|nil",
+        "",
+        "Defold 1.6.4's form of `set_event_listener`: `callback` once per event.",
+    ),
+    f(
+        "physics",
         "raycast_async",
         "from: vector3, to: vector3, groups: hash_like[], request_id?: integer",
         "",

@@ -623,7 +623,7 @@ impl ScriptHooks for ScriptHost {
     }
     fn callback_again(&mut self, instance: u32, callback: u32, msg: &Message) {
         let env = Envelope::of(msg, instance);
-        self.call_entry("a particle effect callback", &self.entries.model_done, (instance, callback, env.addr(), true));
+        self.call_entry("a callback", &self.entries.model_done, (instance, callback, env.addr(), true));
     }
     fn destroy(&mut self, instance: u32) {
         self.call_entry("the final pass", &self.entries.destroy, instance);

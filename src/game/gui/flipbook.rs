@@ -7,13 +7,8 @@ use crate::game::sprites::flipbook::Clock;
 use crate::project::gui::GuiScene;
 use crate::project::sprite::Flipbook;
 
-/// The gui script to call when a once-flipbook ends: its instance and the id of its callback
-/// (the play-callback ids `model.play_anim` and `sprite.play_flipbook` use).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Listener {
-    pub script: u32,
-    pub callback: u32,
-}
+/// The gui script to call when a once-flipbook ends.
+pub use crate::game::ScriptCallback as Listener;
 
 /// One node's flipbook: kept after it ends or is cancelled (the frame stays, and its cursor and
 /// rate still read back), until the node plays another or loses its animation.

@@ -1,10 +1,13 @@
 //! The messages of one step, as Defold sends them: `collision_response` once per touching pair
 //! of objects, `contact_point_response` per contact point, `trigger_response` when an overlap
-//! with a trigger starts and when it ends; each to every script of both objects.
+//! with a trigger starts and when it ends; each to every script of both objects. A world with
+//! an event listener (`physics.set_event_listener`) gets them as Defold's events instead:
+//! `collision_event`, `contact_point_event` and `trigger_event` tables with both objects as
+//! `a` and `b`, gathered for one call.
 use super::Physics;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::physics::CollisionType;
-use crate::scene::message::{Fields, Key, Record};
+use crate::scene::message::{Fields, Key, MsgValue, Record};
 use crate::scene::{Message, MessageQueue, Scene, Url};
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -13,19 +16,38 @@ use std::sync::OnceLock;
 /// more only repeat them.
 const MAX_POINTS_PER_PAIR: usize = 4;
 
-struct Ids {
+pub(super) struct Ids {
     collision: Hash,
     contact: Hash,
     trigger: Hash,
+    collision_event: Hash,
+    contact_event: Hash,
+    trigger_event: Hash,
+    /// The id of the message that carries a listener's events (Lua passes on only its table).
+    pub(super) listener: Hash,
 }
 
-fn ids() -> &'static Ids {
+pub(super) fn ids() -> &'static Ids {
     static IDS: OnceLock<Ids> = OnceLock::new();
     IDS.get_or_init(|| Ids {
         collision: hash_remembered("collision_response"),
         contact: hash_remembered("contact_point_response"),
         trigger: hash_remembered("trigger_response"),
+        collision_event: hash_remembered("collision_event"),
+        contact_event: hash_remembered("contact_point_event"),
+        trigger_event: hash_remembered("trigger_event"),
+        listener: hash_remembered("physics_events"),
     })
+}
+
+/// A table of string keys, as an event is.
+pub(super) fn table(fields: Vec<(&str, MsgValue)>) -> MsgValue {
+    MsgValue::Table(fields.into_iter().map(|(k, v)| (MsgValue::String(k.into()), v)).collect())
+}
+
+/// A Lua array of the values.
+pub(super) fn numbered(values: Vec<MsgValue>) -> Vec<(MsgValue, MsgValue)> {
+    values.into_iter().enumerate().map(|(i, v)| (MsgValue::Number(i as f64 + 1.0), v)).collect()
 }
 
 /// One contact point of a pair: the pair, world position, normal (from the pair's first
@@ -132,8 +154,9 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
     let mut points: Vec<Point> = Vec::new();
     let mut sides = Sides::new(p);
     let world = &p.spaces[k as usize].world;
+    let listening = p.spaces[k as usize].listener.is_some();
     let mut want = |a: u32, b: u32| {
-        if !(listens(p, scene, a) || listens(p, scene, b)) {
+        if !(listening || listens(p, scene, a) || listens(p, scene, b)) {
             return false;
         }
         touching.push((a.min(b), a.max(b)));
@@ -147,6 +170,11 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
     touching.dedup();
+    if listening {
+        let mut events = listener_events(p, scene, &mut sides, &touching, points);
+        p.spaces[k as usize].events.append(&mut events);
+        return triggers(p, k, scene, messages, socket);
+    }
     for &pair in &touching {
         to_both(p, scene, &mut sides, pair, |own, other| {
             post(messages, socket, own, ids.collision, Record::Collision, |f| {
@@ -201,6 +229,21 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
     let entered: Vec<_> = now.difference(before).map(|&pair| (pair, true)).collect();
     let left: Vec<_> = before.difference(&now).map(|&pair| (pair, false)).collect();
     let mut sides = Sides::new(p);
+    if p.spaces[k as usize].listener.is_some() {
+        for (pair, enter) in entered.into_iter().chain(left) {
+            let (Some(a), Some(b)) = (sides.get(p, scene, pair.0), sides.get(p, scene, pair.1)) else { continue };
+            let who = |s: &Side| table(vec![("id", MsgValue::Hash(s.path)), ("group", MsgValue::Hash(s.group))]);
+            let event = table(vec![
+                ("type", MsgValue::Hash(ids.trigger_event)),
+                ("enter", MsgValue::Bool(enter)),
+                ("a", who(&a)),
+                ("b", who(&b)),
+            ]);
+            p.spaces[k as usize].events.push(event);
+        }
+        p.spaces[k as usize].overlaps = now;
+        return;
+    }
     for (pair, enter) in entered.into_iter().chain(left) {
         to_both(p, scene, &mut sides, pair, |own, other| {
             post(messages, socket, own, ids.trigger, Record::Trigger, |f| {
@@ -213,4 +256,52 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
         });
     }
     p.spaces[k as usize].overlaps = now;
+}
+
+/// A listening world's `collision_event`s (a pair once, lower object first as `a`) and
+/// `contact_point_event`s, with Defold's fields.
+fn listener_events(
+    p: &Physics,
+    scene: &Scene,
+    sides: &mut Sides,
+    touching: &[(u32, u32)],
+    points: Vec<Point>,
+) -> Vec<MsgValue> {
+    let ids = ids();
+    let v3 = MsgValue::Vector3;
+    let mut out = Vec::with_capacity(touching.len() + points.len());
+    for &(a, b) in touching {
+        let (Some(a), Some(b)) = (sides.get(p, scene, a), sides.get(p, scene, b)) else { continue };
+        let who = |s: &Side| {
+            table(vec![
+                ("position", v3(s.position)),
+                ("id", MsgValue::Hash(s.path)),
+                ("group", MsgValue::Hash(s.group)),
+            ])
+        };
+        out.push(table(vec![("type", MsgValue::Hash(ids.collision_event)), ("a", who(&a)), ("b", who(&b))]));
+    }
+    for (key, position, normal, distance, impulse) in points {
+        let (Some(a), Some(b)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
+        // Each side's normal points from the other object towards it.
+        let who = |own: &Side, other: &Side, sign: f32| {
+            table(vec![
+                ("position", v3(position)),
+                ("instance_position", v3(own.position)),
+                ("id", MsgValue::Hash(own.path)),
+                ("group", MsgValue::Hash(own.group)),
+                ("relative_velocity", v3([0, 1, 2].map(|k| own.velocity[k] - other.velocity[k]))),
+                ("mass", MsgValue::Number(f64::from(own.mass))),
+                ("normal", v3(normal.map(|x| x * sign))),
+            ])
+        };
+        out.push(table(vec![
+            ("type", MsgValue::Hash(ids.contact_event)),
+            ("applied_impulse", MsgValue::Number(f64::from(impulse))),
+            ("distance", MsgValue::Number(f64::from(distance))),
+            ("a", who(&a, &b, -1.0)),
+            ("b", who(&b, &a, 1.0)),
+        ]));
+    }
+    out
 }

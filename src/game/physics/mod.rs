@@ -62,6 +62,11 @@ pub struct Space {
     pub(crate) dirty: bool,
     /// Live bodies in it: a world with none is not stepped.
     live: u32,
+    /// `physics.set_event_listener`: while set, the world's contacts, triggers and ray cast
+    /// answers go to it as events instead of messages, as in Defold.
+    pub listener: Option<crate::game::ScriptCallback>,
+    /// Events for the listener since it was last called (tables of [`events::Event`]'s form).
+    pub(crate) events: Vec<crate::scene::message::MsgValue>,
 }
 
 impl Space {
@@ -73,6 +78,8 @@ impl Space {
             overlaps: BTreeSet::new(),
             dirty: false,
             live: 0,
+            listener: None,
+            events: Vec::new(),
         }
     }
 }
@@ -182,6 +189,19 @@ impl Physics {
         }
         self.spaces.push(Space::new(socket, &self.settings, self.fixed_frequency));
         self.spaces.len() as u32 - 1
+    }
+
+    /// `physics.set_event_listener` of a script in `socket`'s world (None: messages again).
+    pub fn set_listener(&mut self, socket: Hash, listener: Option<crate::game::ScriptCallback>) {
+        let k = self.space_for(socket) as usize;
+        let sp = &mut self.spaces[k];
+        sp.listener = listener;
+        sp.events.clear();
+    }
+
+    /// The callback ids the worlds' listeners hold (the Lua side keeps those closures).
+    pub fn extend_live_callbacks(&self, out: &mut Vec<u32>) {
+        out.extend(self.spaces.iter().filter_map(|sp| sp.listener.map(|l| l.callback)));
     }
 
     /// The gravity of `socket`'s world, in world units.
@@ -409,6 +429,9 @@ impl Physics {
             if sp.live == 0 {
                 *sp = Space::new(socket, &self.settings, self.fixed_frequency);
             }
+            // Its scripts are gone with it, and so is their listener.
+            sp.listener = None;
+            sp.events.clear();
         }
     }
 
@@ -538,6 +561,35 @@ pub fn update(world: &std::cell::RefCell<crate::game::World>, dt: f32) {
     query::answer_async(physics, scene, messages, socket);
     if physics.settings.debug {
         debug::draw(physics, render);
+    }
+}
+
+/// Calls each world's event listener with the events of this frame's steps: `(self, events)`,
+/// one call a frame, after the steps and the ray casts they answered.
+pub fn tell_listeners(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crate::game::ScriptHooks) {
+    let calls: Vec<(crate::game::ScriptCallback, crate::scene::Message)> = {
+        let w = &mut *world.borrow_mut();
+        let main = w.socket;
+        w.physics
+            .spaces
+            .iter_mut()
+            .filter(|sp| !sp.events.is_empty())
+            .filter_map(|sp| {
+                let events = std::mem::take(&mut sp.events);
+                let listener = sp.listener?;
+                let mut data = Vec::new();
+                crate::scene::message::encode(
+                    &crate::scene::message::MsgValue::Table(events::numbered(events)),
+                    &mut data,
+                );
+                let socket = if sp.socket == 0 { main } else { sp.socket };
+                let at = crate::scene::Url { socket, path: 0, fragment: 0 };
+                Some((listener, crate::scene::Message { sender: at, receiver: at, id: events::ids().listener, data }))
+            })
+            .collect()
+    };
+    for (listener, msg) in calls {
+        hooks.callback_again(listener.script, listener.callback, &msg);
     }
 }
 

@@ -110,7 +110,7 @@ pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue,
     for r in requests {
         let world = if r.reply_to.socket == socket { 0 } else { r.reply_to.socket };
         let hits = raycast(p, scene, world, r.from, r.to, r.mask, false);
-        let (id, table) = match hits.first() {
+        let (id, mut table) = match hits.first() {
             Some(h) => (hash_remembered("ray_cast_response"), hit_table(h, Some(r.request_id))),
             None => (
                 hash_remembered("ray_cast_missed"),
@@ -120,6 +120,13 @@ pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue,
                 )]),
             ),
         };
+        // A world with an event listener hears the answer as an event, `type` its message id.
+        let listening = p.space_of_socket(world).map(|k| k as usize).filter(|&k| p.spaces[k].listener.is_some());
+        if let (Some(k), MsgValue::Table(fields)) = (listening, &mut table) {
+            fields.insert(0, (MsgValue::String("type".into()), MsgValue::Hash(id)));
+            p.spaces[k].events.push(table);
+            continue;
+        }
         let mut data = Vec::new();
         encode(&table, &mut data);
         let socket = if r.reply_to.socket != 0 { r.reply_to.socket } else { socket };

@@ -369,6 +369,7 @@ crate::export! {
             w.sprites.extend_live_callbacks(&mut live);
             w.gui.extend_live_callbacks(&mut live);
             w.particles.extend_live_callbacks(&mut live);
+            w.physics.extend_live_callbacks(&mut live);
             live.sort_unstable();
             for id in ids.iter_mut() {
                 if live.binary_search(id).is_err() {

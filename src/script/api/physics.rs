@@ -227,6 +227,17 @@ crate::export! {
         })
     }
 
+    /// `physics.set_event_listener` of script instance `script` in the world of URL socket
+    /// `socket`; `callback` 0 removes the listener.
+    fn physics_event_listener(ctx: Ctx, socket: u64, script: u32, callback: u32) -> i32 {
+        world_status(ctx, |w| {
+            let world = if socket == w.socket { 0 } else { socket };
+            let listener = (callback != 0).then_some(crate::game::ScriptCallback { script, callback });
+            w.physics.set_listener(world, listener);
+            OK
+        })
+    }
+
     fn physics_group_get(ctx: Ctx, slot: u32, comp: u64, out: *mut u64) -> i32 {
         world_status(ctx, |w| match body_of(w, slot, comp) {
             Ok(i) => {

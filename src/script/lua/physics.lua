@@ -187,6 +187,30 @@ function physics.get_gravity()
   return vm.vector3(s4.x, s4.y, s4.z)
 end
 
+-- `listener(self, events)`: the caller's world's collision, contact, trigger and ray cast events
+-- of each frame, in one array, instead of messages (nil: messages again), as in Defold.
+function physics.set_event_listener(listener)
+  local fname = "physics.set_event_listener"
+  local r = caller(fname)
+  local cb = 0
+  if listener ~= nil then
+    if type(listener) ~= "function" then argerr(fname, 1, "function or nil", listener) end
+    cb = S.add_play_callback(function(self, _, events) listener(self, events) end, r)
+  end
+  if F.physics_event_listener(ctx, r.url.s, r.index, cb) ~= 0 then
+    if cb ~= 0 then S.take_play_callback(cb) end
+    S.fail_last()
+  end
+end
+
+-- Defold 1.6.4's first form: `listener(self, event, data)` once per event.
+function physics.set_listener(listener)
+  if listener ~= nil and type(listener) ~= "function" then argerr("physics.set_listener", 1, "function or nil", listener) end
+  physics.set_event_listener(listener and function(self, events)
+    for _, e in ipairs(events) do listener(self, e.type, e) end
+  end)
+end
+
 function physics.get_group(url)
   local slot, u = body_of("physics.get_group", url)
   check(F.physics_group_get(ctx, slot, u.f, hbox))
