@@ -69,24 +69,34 @@ fn live() -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
         .lua()
         .load(
             r#"
-            local skip = ...
+            local skip, nested = ...
             local funcs, consts, tables = {}, {}, {}
+            -- A namespace's fields; a table field that is a namespace itself (`b2d.body`) too.
+            local function walk(k, v)
+              tables[#tables + 1] = k
+              for name, x in next, v do
+                local q = k .. "." .. name
+                if type(x) == "function" then funcs[#funcs + 1] = q
+                elseif type(x) == "table" and nested[q] then walk(q, x)
+                else consts[#consts + 1] = q end
+              end
+            end
             for k, v in next, _G do
               if not skip[k] then
                 if type(v) == "function" then funcs[#funcs + 1] = k
-                elseif type(v) == "table" then
-                  tables[#tables + 1] = k
-                  for name, x in next, v do
-                    if type(x) == "function" then funcs[#funcs + 1] = k .. "." .. name
-                    else consts[#consts + 1] = k .. "." .. name end
-                  end
+                elseif type(v) == "table" then walk(k, v)
                 else consts[#consts + 1] = k end
               end
             end
             return funcs, consts, tables
             "#,
         )
-        .call(host.lua().create_table_from(LUA_GLOBALS.iter().map(|g| (*g, true))).expect("table"))
+        .call((
+            host.lua().create_table_from(LUA_GLOBALS.iter().map(|g| (*g, true))).expect("table"),
+            host.lua()
+                .create_table_from(NAMESPACES.iter().filter(|n| n.name.contains('.')).map(|n| (n.name, true)))
+                .expect("table"),
+        ))
         .expect("walk the globals");
     let _ = std::fs::remove_dir_all(&dir);
     (dump.0.into_iter().collect(), dump.1.into_iter().collect(), dump.2.into_iter().collect())

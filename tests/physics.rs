@@ -119,6 +119,15 @@ fn an_event_listener_hears_the_world_instead_of_messages() {
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
 }
 
+/// Box2D's own API (`b2d.*`) at Defold's scale 0.01 and gravity -900: bodies, shapes made,
+/// changed and destroyed, queries, sensors, prismatic and mouse joints, bad arguments.
+#[test]
+fn lua_api_b2d() {
+    let r = run_steps("api_b2d", 125);
+    assert_lua_passed(&r, "api_b2d");
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+}
+
 #[test]
 fn ray_casts_hit_where_the_geometry_says() {
     let r = run_steps("physics_raycast", 10);

@@ -260,7 +260,7 @@ c_struct!(c_action: crate::game::input::ActionEvent as "sinew_action" {
 
 /// Every struct Lua shares with Rust, in declaration order (a struct before its users).
 pub fn structs() -> Vec<CStruct> {
-    vec![
+    let mut all = vec![
         c_hash(),
         c_url(),
         c_vector3(),
@@ -274,7 +274,9 @@ pub fn structs() -> Vec<CStruct> {
         c_transforms(),
         c_anim_io(),
         c_action(),
-    ]
+    ];
+    all.extend(super::api::b2d::structs());
+    all
 }
 
 impl CType for M4 {
@@ -436,6 +438,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ];
         k.extend(gui.iter().map(|&(n, v)| (n, f64::from(v))));
     }
+    k.extend(super::api::b2d::constants());
     k
 }
 

@@ -46,6 +46,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("sprite", include_str!("lua/sprite.lua")),
     ("gui", include_str!("lua/gui.lua")),
     ("particlefx", include_str!("lua/particlefx.lua")),
+    ("b2d", include_str!("lua/b2d.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

@@ -1,6 +1,7 @@
 //! The 2D world (`[physics] type = 2D`, Defold's Box2D projects): `sim.rs` on `rapier2d`. The
 //! world is the plane z = 0 and bodies turn about z only: z only orders what is drawn, so
 //! objects at different depths still meet.
+use crate::game::physics::simulation::Geom;
 pub use rapier2d as rapier;
 use rapier2d::prelude::*;
 
@@ -54,3 +55,56 @@ pub const CIRCLE_AXES: &[usize] = &[2];
 pub fn reaction(impulses: SpatialVector, frame: Rotation) -> (glam::Vec3, f32) {
     (vec3(frame * Vector::new(impulses.x, impulses.y)), impulses.z.abs())
 }
+
+/// The axis a hinge turns about and a revolute motor drives.
+pub const TURN_AXIS: JointAxis = JointAxis::AngX;
+
+/// A `b2d` shape as a rapier shape, and where that sits in its body's frame.
+pub fn shape_of(g: &Geom) -> Result<(SharedShape, glam::Vec3), String> {
+    let points = |v: &[glam::Vec3]| v.iter().map(|p| vector(*p)).collect::<Vec<_>>();
+    Ok(match g {
+        Geom::Circle { center, radius } => (SharedShape::ball(*radius), *center),
+        Geom::Capsule { a, b, radius } => (SharedShape::capsule(vector(*a), vector(*b), *radius), glam::Vec3::ZERO),
+        Geom::Segment { a, b } => (SharedShape::segment(vector(*a), vector(*b)), glam::Vec3::ZERO),
+        Geom::Polygon { vertices } => {
+            let hull = SharedShape::convex_hull(&points(vertices))
+                .ok_or_else(|| format!("could not make a polygon hull from {} vertices", vertices.len()))?;
+            (hull, glam::Vec3::ZERO)
+        }
+        Geom::Chain { vertices, closed } => {
+            let n = vertices.len() as u32;
+            let ends = if *closed { n } else { n.saturating_sub(1) };
+            let indices = (0..ends).map(|i| [i, (i + 1) % n]).collect();
+            (SharedShape::polyline(points(vertices), Some(indices)), glam::Vec3::ZERO)
+        }
+    })
+}
+
+/// A collider's shape as `b2d` describes it, in its body's frame (`local`: the collider's place
+/// there); a box is its four corners, counter-clockwise.
+pub fn geom_of(s: &dyn Shape, local: &Pose) -> Option<Geom> {
+    let p = |v: Vector| vec3(local.transform_point(v));
+    if let Some(b) = s.as_ball() {
+        return Some(Geom::Circle { center: vec3(local.translation), radius: b.radius });
+    }
+    if let Some(c) = s.as_cuboid() {
+        let h = c.half_extents;
+        let corners = [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)];
+        return Some(Geom::Polygon {
+            vertices: corners.iter().map(|&(x, y)| p(Vector::new(x * h.x, y * h.y))).collect(),
+        });
+    }
+    if let Some(c) = s.as_capsule() {
+        return Some(Geom::Capsule { a: p(c.segment.a), b: p(c.segment.b), radius: c.radius });
+    }
+    if let Some(sg) = s.as_segment() {
+        return Some(Geom::Segment { a: p(sg.a), b: p(sg.b) });
+    }
+    if let Some(poly) = s.as_convex_polygon() {
+        return Some(Geom::Polygon { vertices: poly.points().iter().map(|&v| p(v)).collect() });
+    }
+    s.as_polyline().map(|l| Geom::Chain { vertices: l.vertices().iter().map(|&v| p(v)).collect(), closed: false })
+}
+
+/// The linear axes a mouse joint pulls along.
+pub const LIN_AXES: &[JointAxis] = &[JointAxis::LinX, JointAxis::LinY];

@@ -1,4 +1,5 @@
 //! The 3D world: `sim.rs` on `rapier3d`, with the conversions that differ from 2D.
+use crate::game::physics::simulation::Geom;
 pub use rapier3d as rapier;
 use rapier3d::prelude::*;
 
@@ -50,3 +51,32 @@ pub fn reaction(impulses: SpatialVector, frame: Rotation) -> (glam::Vec3, f32) {
     let i = impulses;
     (vec3(frame * Vector::new(i[0], i[1], i[2])), (frame * Vector::new(i[3], i[4], i[5])).length())
 }
+
+/// The axis a hinge turns about and a revolute motor drives.
+pub const TURN_AXIS: JointAxis = JointAxis::AngZ;
+
+/// A `b2d` shape as a rapier shape, and where that sits in its body's frame. Box2D's API is
+/// refused in a 3D world before it gets here; the round shapes still answer.
+pub fn shape_of(g: &Geom) -> Result<(SharedShape, glam::Vec3), String> {
+    match g {
+        Geom::Circle { center, radius } => Ok((SharedShape::ball(*radius), *center)),
+        Geom::Capsule { a, b, radius } => Ok((SharedShape::capsule(vector(*a), vector(*b), *radius), glam::Vec3::ZERO)),
+        Geom::Segment { a, b } => Ok((SharedShape::segment(vector(*a), vector(*b)), glam::Vec3::ZERO)),
+        Geom::Polygon { .. } | Geom::Chain { .. } => Err("polygons and chains need a 2D physics world".into()),
+    }
+}
+
+/// A collider's round shapes as `b2d` describes them (`local`: the collider's place in its body).
+pub fn geom_of(s: &dyn Shape, local: &Pose) -> Option<Geom> {
+    let p = |v: Vector| vec3(local.transform_point(v));
+    if let Some(b) = s.as_ball() {
+        return Some(Geom::Circle { center: vec3(local.translation), radius: b.radius });
+    }
+    if let Some(c) = s.as_capsule() {
+        return Some(Geom::Capsule { a: p(c.segment.a), b: p(c.segment.b), radius: c.radius });
+    }
+    s.as_segment().map(|sg| Geom::Segment { a: p(sg.a), b: p(sg.b) })
+}
+
+/// The linear axes a mouse joint pulls along.
+pub const LIN_AXES: &[JointAxis] = &[JointAxis::LinX, JointAxis::LinY, JointAxis::LinZ];

@@ -209,6 +209,7 @@ impl Physics {
             kind,
             anchors: (glam::Vec3::from(anchor_a) * s, glam::Vec3::from(anchor_b) * s),
             collide: p.get("collide_connected") != 0.0,
+            softness: None,
         };
         let sp = &mut self.spaces[k];
         sp.dirty = true;

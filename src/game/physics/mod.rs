@@ -4,6 +4,7 @@
 //! dynamic bodies write their game object's transform, the others follow it. Collision,
 //! contact and trigger messages are posted after each step (`events.rs`), ray casts answered
 //! from the caller's world (`query.rs`).
+pub mod b2d;
 mod debug;
 mod dim2;
 mod dim3;
@@ -44,6 +45,8 @@ pub struct Body {
     pub flip: [bool; 2],
     /// Kept so a change of `physics.scale` can rebuild the body.
     spec: Box<CollisionObjectSpec>,
+    /// Tells a `b2d` handle to this object from one to a later object in the same place.
+    pub serial: u32,
 }
 
 /// The simulation of one game world. Objects of different worlds never meet, a world's
@@ -65,8 +68,10 @@ pub struct Space {
     /// `physics.set_event_listener`: while set, the world's contacts, triggers and ray cast
     /// answers go to it as events instead of messages, as in Defold.
     pub listener: Option<crate::game::ScriptCallback>,
-    /// Events for the listener since it was last called (tables of [`events::Event`]'s form).
+    /// Events for the listener since it was last called.
     pub(crate) events: Vec<crate::scene::message::MsgValue>,
+    /// `b2d.world.set_joint_tuning`: the softness of its `b2d` joints (Hz, damping ratio).
+    pub joint_tuning: (f32, f32),
 }
 
 impl Space {
@@ -80,13 +85,17 @@ impl Space {
             live: 0,
             listener: None,
             events: Vec::new(),
+            joint_tuning: b2d::JOINT_TUNING,
         }
     }
 }
 
+/// The project's gravity in physics units: it is written in world units per second squared and
+/// scaled like every length, as Defold's Box2D and Bullet contexts do (its 2D examples give
+/// -900 at scale 0.01: 9 m/s², a fall of 900 pixels a second squared).
 fn gravity_of(settings: &PhysicsSettings) -> glam::Vec3 {
     let g = settings.gravity;
-    glam::Vec3::from(if settings.two_d { [g[0], g[1], 0.0] } else { g })
+    glam::Vec3::from(if settings.two_d { [g[0], g[1], 0.0] } else { g }) * settings.scale
 }
 
 /// What the scripts' `physics` calls and the collision object properties change.
@@ -111,6 +120,10 @@ pub struct Physics {
     forced: Vec<u32>,
     /// `physics.create_joint` joints.
     pub joints: Vec<joints::Joint>,
+    /// `b2d.joint.create_*` joints (None: destroyed, the place free).
+    pub b2d_joints: Vec<Option<b2d::Joint>>,
+    /// The last serial given to a body or a `b2d` joint.
+    b2d_serial: u32,
 }
 
 impl Default for Physics {
@@ -127,6 +140,8 @@ impl Default for Physics {
             steps: 0,
             forced: Vec::new(),
             joints: Vec::new(),
+            b2d_joints: Vec::new(),
+            b2d_serial: 0,
         }
     }
 }
@@ -209,13 +224,13 @@ impl Physics {
         let g = self
             .space_of_socket(socket)
             .map_or(gravity_of(&self.settings), |k| self.spaces[k as usize].world.gravity());
-        g.to_array()
+        (g / self.settings.scale).to_array()
     }
 
     /// `physics.set_gravity`: the caller's world only, as in Defold.
     pub fn set_gravity(&mut self, socket: Hash, g: [f32; 3]) {
         let k = self.space_for(socket) as usize;
-        self.spaces[k].world.set_gravity(glam::Vec3::from(g));
+        self.spaces[k].world.set_gravity(glam::Vec3::from(g) * self.settings.scale);
     }
 
     /// The world body `i` lives in, and its body there.
@@ -248,6 +263,7 @@ impl Physics {
             mask |= 1 << bit;
         }
         let space = self.space_for(scene.socket.get(slot as usize).copied().unwrap_or(0));
+        self.b2d_serial += 1;
         let body = Body {
             slot,
             id: hash_remembered(id),
@@ -261,6 +277,7 @@ impl Physics {
             space,
             flip: [false; 2],
             spec: Box::new(spec.clone()),
+            serial: self.b2d_serial,
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -353,6 +370,7 @@ impl Physics {
         }
         self.drop_rapier(i);
         self.forget_joints(i);
+        self.forget_b2d_joints(i);
         let sp = &mut self.spaces[self.bodies[i as usize].space as usize];
         sp.overlaps.retain(|&(a, b)| a != i && b != i);
         sp.live -= 1;

@@ -3,14 +3,22 @@
 use super::rapier::prelude::*;
 use super::{CIRCLE_AXES, TWO_D, angular, angular_vec3, quat, rotation, vec3, vector};
 use crate::game::physics::simulation::{
-    BodyDesc, CollidersDesc, ContactPoint, DebugLines, Handle, Iso, JointDesc, JointKind, Simulation, mirrored,
-    share_of_mass,
+    BodyDesc, ColliderInfo, CollidersDesc, ContactPoint, DebugLines, Geom, Handle, Iso, JointDesc, JointKind, Material,
+    Simulation, mirrored, share_of_mass,
 };
 use crate::project::physics::{CollisionType, ShapeKind};
 
 pub struct World {
     world: PhysicsWorld,
 }
+
+/// How hard a joint motor drives towards its speed: Box2D's and Bullet's motors reach it as fast
+/// as their maximum force or torque allows, so the gain is high and the maximum caps it (with
+/// rapier's gain of 1 a motor only nudged: a slider's motor lost to gravity along its axis).
+const MOTOR_GAIN: f32 = 1000.0;
+
+/// A collider's user-data bit above its collision object's index: `b2d.shape.enable_sensor_events`.
+const SENSOR_EVENTS: u128 = 1 << 64;
 
 impl World {
     pub fn new(gravity: glam::Vec3) -> World {
@@ -25,6 +33,24 @@ impl World {
 
     fn body_mut(&mut self, h: Handle) -> Option<&mut RigidBody> {
         self.world.bodies.get_mut(RigidBodyHandle::from_raw_parts(h.0, h.1))
+    }
+
+    /// A body's mass from its colliders now, not at the next step: `b2d` reads it back at once.
+    fn remass(&mut self, body: Option<RigidBodyHandle>) {
+        let w = &mut self.world;
+        if let Some(rb) = body.and_then(|h| w.bodies.get_mut(h)) {
+            rb.recompute_mass_properties_from_colliders(&w.colliders);
+        }
+    }
+
+    /// The colliders passing `filter`: every one when the broad phase is stale (`exact`: bodies
+    /// were made or moved since the last step), else those whose boxes meet `aabb`.
+    fn candidates(&self, filter: QueryFilter, aabb: Aabb, exact: bool) -> Vec<ColliderHandle> {
+        let w = &self.world;
+        if exact {
+            return w.colliders.iter().filter(|(h, c)| filter.test(&w.bodies, *h, c)).map(|(h, _)| h).collect();
+        }
+        w.query_pipeline_with_filter(filter).intersect_aabb_conservative(aabb).map(|(h, _)| h).collect()
     }
 }
 
@@ -133,7 +159,9 @@ impl Simulation for World {
 
     fn remove_colliders(&mut self, colliders: &[Handle]) {
         for &h in colliders {
+            let parent = self.world.colliders.get(collider(h)).and_then(|c| c.parent());
             self.world.remove_collider(collider(h));
+            self.remass(parent);
         }
     }
 
@@ -345,7 +373,7 @@ impl Simulation for World {
 
     fn insert_joint(&mut self, a: Handle, b: Handle, j: &JointDesc) -> Result<Handle, String> {
         let (la, lb) = (vector(j.anchors.0), vector(j.anchors.1));
-        let joint: GenericJoint = match j.kind {
+        let mut joint: GenericJoint = match j.kind {
             JointKind::Rope { max } => {
                 RopeJointBuilder::new(max).local_anchor1(la).local_anchor2(lb).contacts_enabled(j.collide).into()
             }
@@ -355,7 +383,7 @@ impl Simulation for World {
                     r = r.limits(l);
                 }
                 if let Some((speed, max)) = motor {
-                    r = r.motor_velocity(speed, 1.0).motor_max_force(max);
+                    r = r.motor_velocity(speed, MOTOR_GAIN).motor_max_force(max);
                 }
                 r.into()
             }
@@ -381,11 +409,33 @@ impl Simulation for World {
                     p = p.limits(l);
                 }
                 if let Some((speed, max)) = motor {
-                    p = p.motor_velocity(speed, 1.0).motor_max_force(max);
+                    p = p.motor_velocity(speed, MOTOR_GAIN).motor_max_force(max);
                 }
                 p.into()
             }
+            JointKind::Weld { angle } => FixedJointBuilder::new()
+                .local_frame1(Pose::from_parts(la, rotation(glam::Quat::from_rotation_z(angle))))
+                .local_frame2(Pose::from_translation(lb))
+                .contacts_enabled(j.collide)
+                .into(),
+            JointKind::Mouse { hertz, damping_ratio, max_force } => {
+                // Box2D's soft mouse constraint: a spring of `hertz` and `damping_ratio` whatever
+                // the mass (rapier's acceleration-based motor model), at most `max_force`.
+                let omega = std::f32::consts::TAU * hertz;
+                let (k, c) = (omega * omega, 2.0 * damping_ratio * omega);
+                let mut m = GenericJointBuilder::new(JointAxesMask::empty())
+                    .local_anchor1(la)
+                    .local_anchor2(lb)
+                    .contacts_enabled(j.collide);
+                for &axis in super::LIN_AXES {
+                    m = m.motor_position(axis, 0.0, k, c).motor_max_force(axis, max_force);
+                }
+                m.into()
+            }
         };
+        if let Some((hz, ratio)) = j.softness {
+            joint.softness = SpringCoefficients::new(hz, ratio);
+        }
         let (ha, hb) = (RigidBodyHandle::from_raw_parts(a.0, a.1), RigidBodyHandle::from_raw_parts(b.0, b.1));
         let (i, g) = self.world.insert_impulse_joint(ha, hb, joint).into_raw_parts();
         Ok(Handle(i, g))
@@ -483,6 +533,231 @@ impl Simulation for World {
                     }
                 }
             }
+        }
+    }
+
+    fn collider_info(&self, c: Handle) -> Option<ColliderInfo> {
+        let col = self.world.colliders.get(collider(c))?;
+        let local = col.position_wrt_parent().copied().unwrap_or(Pose::IDENTITY);
+        Some(ColliderInfo {
+            user: col.user_data as u32,
+            geom: super::geom_of(col.shape(), &local),
+            sensor: col.is_sensor(),
+            material: Material { friction: col.friction(), restitution: col.restitution(), density: col.density() },
+            sensor_events: col.user_data & SENSOR_EVENTS != 0,
+        })
+    }
+
+    fn set_collider_geom(&mut self, c: Handle, g: &Geom, update_mass: bool) -> Result<(), String> {
+        let (shape, at) = super::shape_of(g)?;
+        let Some(col) = self.world.colliders.get_mut(collider(c)) else { return Ok(()) };
+        let (mass, density) = (col.mass(), col.density());
+        col.set_shape(shape);
+        col.set_position_wrt_parent(Pose::from_translation(vector(at)));
+        if update_mass {
+            col.set_density(density);
+        } else {
+            col.set_mass(mass);
+        }
+        let parent = col.parent();
+        self.remass(parent);
+        Ok(())
+    }
+
+    fn set_collider_material(
+        &mut self,
+        c: Handle,
+        friction: Option<f32>,
+        restitution: Option<f32>,
+        density: Option<f32>,
+    ) {
+        let Some(col) = self.world.colliders.get_mut(collider(c)) else { return };
+        if let Some(f) = friction {
+            col.set_friction(f);
+        }
+        if let Some(r) = restitution {
+            col.set_restitution(r);
+        }
+        if let Some(d) = density {
+            col.set_density(d);
+            let parent = col.parent();
+            self.remass(parent);
+        }
+    }
+
+    fn set_sensor_events(&mut self, c: Handle, on: bool) {
+        if let Some(col) = self.world.colliders.get_mut(collider(c)) {
+            col.user_data = if on { col.user_data | SENSOR_EVENTS } else { col.user_data & !SENSOR_EVENTS };
+        }
+    }
+
+    fn add_collider(
+        &mut self,
+        body: Handle,
+        g: &Geom,
+        m: Material,
+        sensor: bool,
+        g2: (u32, u32),
+        user: u32,
+    ) -> Result<Handle, String> {
+        let (shape, at) = super::shape_of(g)?;
+        let handle = RigidBodyHandle::from_raw_parts(body.0, body.1);
+        if self.world.bodies.get(handle).is_none() {
+            return Err("the body was removed".into());
+        }
+        let b = ColliderBuilder::new(shape)
+            .position(Pose::from_translation(vector(at)))
+            .friction(m.friction)
+            .restitution(m.restitution)
+            .density(m.density)
+            .sensor(sensor)
+            .collision_groups(groups(g2))
+            .user_data(u128::from(user))
+            .active_collision_types(
+                ActiveCollisionTypes::default()
+                    | ActiveCollisionTypes::KINEMATIC_KINEMATIC
+                    | ActiveCollisionTypes::KINEMATIC_FIXED,
+            );
+        let c = raw_collider(self.world.insert_collider(b, Some(handle)));
+        self.remass(Some(handle));
+        Ok(c)
+    }
+
+    fn sensor_overlaps(&self, c: Handle, out: &mut Vec<Handle>) {
+        let w = &self.world;
+        let h = collider(c);
+        if w.colliders.get(h).is_none_or(|col| !col.is_sensor() || col.user_data & SENSOR_EVENTS == 0) {
+            return;
+        }
+        for (h1, h2, hit) in w.narrow_phase.intersection_pairs_with(h) {
+            if hit {
+                out.push(raw_collider(if h1 == h { h2 } else { h1 }));
+            }
+        }
+    }
+
+    fn overlap_box(&self, lo: glam::Vec3, hi: glam::Vec3, mask: u32, exact: bool, out: &mut Vec<Handle>) {
+        let w = &self.world;
+        let filter = QueryFilter::default().groups(groups((u32::MAX, mask)));
+        let aabb = Aabb::new(vector(lo.min(hi)), vector(lo.max(hi)));
+        for h in self.candidates(filter, aabb, exact) {
+            // Box2D's AABB query is its broad phase's: the collider's box, not its shape.
+            if w.colliders.get(h).is_some_and(|c| c.compute_aabb().intersects(&aabb)) {
+                out.push(raw_collider(h));
+            }
+        }
+    }
+
+    fn overlap_geom(&self, g: &Geom, mask: u32, exact: bool, out: &mut Vec<Handle>) -> Result<(), String> {
+        let (shape, at) = super::shape_of(g)?;
+        let w = &self.world;
+        let filter = QueryFilter::default().groups(groups((u32::MAX, mask)));
+        let at = Pose::from_translation(vector(at));
+        for h in self.candidates(filter, shape.compute_aabb(&at), exact) {
+            let Some(c) = w.colliders.get(h) else { continue };
+            let hit = super::rapier::parry::query::intersection_test(&at, shape.as_ref(), c.position(), c.shape());
+            if hit.is_ok_and(|i| i.intersecting) {
+                out.push(raw_collider(h));
+            }
+        }
+        Ok(())
+    }
+
+    fn ray_hits(
+        &self,
+        from: glam::Vec3,
+        translation: glam::Vec3,
+        mask: u32,
+        exact: bool,
+        out: &mut Vec<(Handle, glam::Vec3, glam::Vec3, f32)>,
+    ) {
+        let w = &self.world;
+        let filter = QueryFilter::default().exclude_sensors().groups(groups((u32::MAX, mask)));
+        // The ray's direction is the whole segment, so a hit's time is its fraction.
+        let ray = Ray::new(vector(from), vector(translation));
+        let (a, b) = (from, from + translation);
+        let aabb = Aabb::new(vector(a.min(b)), vector(a.max(b)));
+        for h in self.candidates(filter, aabb, exact) {
+            let Some(c) = w.colliders.get(h) else { continue };
+            if let Some(i) = c.shape().cast_ray_and_get_normal(c.position(), &ray, 1.0, true) {
+                out.push((raw_collider(h), from + translation * i.time_of_impact, vec3(i.normal), i.time_of_impact));
+            }
+        }
+    }
+
+    fn set_gravity_scale(&mut self, body: Handle, g: f32) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_gravity_scale(g, true);
+        }
+    }
+
+    fn lock_rotation(&mut self, body: Handle, on: bool) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.lock_rotations(on, true);
+        }
+    }
+
+    fn set_pose(&mut self, body: Handle, at: Iso) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.set_position(pose(at), true);
+        }
+    }
+
+    fn set_awake(&mut self, body: Handle, on: bool) {
+        if let Some(rb) = self.body_mut(body) {
+            if on {
+                rb.wake_up(true);
+            } else {
+                rb.sleep();
+            }
+        }
+    }
+
+    fn apply_impulse(&mut self, body: Handle, impulse: glam::Vec3, at: glam::Vec3) {
+        if let Some(rb) = self.body_mut(body) {
+            rb.apply_impulse_at_point(vector(impulse), vector(at), true);
+        }
+    }
+
+    fn center_of_mass(&self, body: Handle) -> Option<glam::Vec3> {
+        self.body(body).map(|rb| vec3(rb.center_of_mass()))
+    }
+
+    fn to_local(&self, body: Handle, world: glam::Vec3) -> Option<glam::Vec3> {
+        self.body(body).map(|rb| vec3(rb.position().inverse_transform_point(vector(world))))
+    }
+
+    fn set_joint_motor_speed(&mut self, joint: Handle, angular: bool, speed: f32) {
+        let h = ImpulseJointHandle::from_raw_parts(joint.0, joint.1);
+        if let Some(j) = self.world.impulse_joints.get_mut(h, true) {
+            let axis = if angular { super::TURN_AXIS } else { JointAxis::LinX };
+            j.data.set_motor_velocity(axis, speed, MOTOR_GAIN);
+        }
+    }
+
+    fn set_joint_anchor1(&mut self, joint: Handle, local: glam::Vec3) {
+        let h = ImpulseJointHandle::from_raw_parts(joint.0, joint.1);
+        if let Some(j) = self.world.impulse_joints.get_mut(h, true) {
+            j.data.set_local_anchor1(vector(local));
+        }
+    }
+
+    fn joint_translation(&self, joint: Handle) -> Option<f32> {
+        let w = &self.world;
+        let j = w.impulse_joints.get(ImpulseJointHandle::from_raw_parts(joint.0, joint.1))?;
+        let (a, b) = (w.bodies.get(j.body1())?, w.bodies.get(j.body2())?);
+        let (f1, f2) = (*a.position() * j.data.local_frame1, *b.position() * j.data.local_frame2);
+        Some((f2.translation - f1.translation).dot(f1.rotation * Vector::X))
+    }
+
+    fn gravity_scale(&self, body: Handle) -> Option<f32> {
+        self.body(body).map(|rb| rb.gravity_scale())
+    }
+
+    fn set_joint_softness(&mut self, joint: Handle, hertz: f32, damping_ratio: f32) {
+        let h = ImpulseJointHandle::from_raw_parts(joint.0, joint.1);
+        if let Some(j) = self.world.impulse_joints.get_mut(h, true) {
+            j.data.softness = SpringCoefficients::new(hertz, damping_ratio);
         }
     }
 }

@@ -50,6 +50,7 @@ pub struct ContactPoint {
     pub impulse: f32,
 }
 
+#[derive(Debug, Clone, Copy)]
 pub enum JointKind {
     /// At most `max` apart.
     Rope { max: f32 },
@@ -59,13 +60,22 @@ pub enum JointKind {
     Spring { rest: f32, k: f32, c: f32 },
     /// Slides along `axis` (unit length) of the first body.
     Prismatic { axis: Vec3, limits: Option<[f32; 2]>, motor: Option<(f32, f32)> },
+    /// Holds the second body at the first's anchor, turned `angle` from it (Box2D's weld).
+    Weld { angle: f32 },
+    /// Pulls the second body's anchor towards the first's as a spring of `hertz` and
+    /// `damping_ratio`, with at most `max_force` (Box2D's mouse joint).
+    Mouse { hertz: f32, damping_ratio: f32, max_force: f32 },
 }
 
 /// A joint to insert: anchors in each body's own frame, physics units.
+#[derive(Debug, Clone)]
 pub struct JointDesc {
     pub kind: JointKind,
     pub anchors: (Vec3, Vec3),
     pub collide: bool,
+    /// How soft the joint's constraints are (frequency in Hz, damping ratio), as Box2D 3's
+    /// joints are; None: rigid.
+    pub softness: Option<(f32, f32)>,
 }
 
 /// Lines the debug view draws, in physics units.
@@ -143,6 +153,131 @@ pub trait Simulation {
     /// units).
     fn joint_reaction(&self, joint: Handle, a: Handle) -> Option<(Vec3, f32)>;
     fn debug_lines(&self, out: &mut dyn DebugLines);
+    // ---- Box2D's own API (`b2d.*`, `b2d.rs`); a 3D world refuses it before these are called.
+    fn collider_info(&self, c: Handle) -> Option<ColliderInfo>;
+    /// Gives collider `c` another shape; its mass follows its density when `update_mass`, else
+    /// stays as it was.
+    fn set_collider_geom(&mut self, c: Handle, g: &Geom, update_mass: bool) -> Result<(), String>;
+    /// Changes what is given; a new density sets the collider's mass from its area.
+    fn set_collider_material(
+        &mut self,
+        c: Handle,
+        friction: Option<f32>,
+        restitution: Option<f32>,
+        density: Option<f32>,
+    );
+    fn set_sensor_events(&mut self, c: Handle, on: bool);
+    /// One more collider on `body`.
+    #[allow(clippy::too_many_arguments)]
+    fn add_collider(
+        &mut self,
+        body: Handle,
+        g: &Geom,
+        m: Material,
+        sensor: bool,
+        groups: (u32, u32),
+        user: u32,
+    ) -> Result<Handle, String>;
+    /// The colliders overlapping sensor `c` (none while its sensor events are off).
+    fn sensor_overlaps(&self, c: Handle, out: &mut Vec<Handle>);
+    /// The colliders in groups `mask` whose bounding boxes meet the box `lo`..`hi`. `exact`
+    /// (here and below): bodies were made or moved since the last step, so every collider is
+    /// tested rather than the broad phase's stale boxes.
+    fn overlap_box(&self, lo: Vec3, hi: Vec3, mask: u32, exact: bool, out: &mut Vec<Handle>);
+    /// The colliders in groups `mask` that overlap `g` (world frame).
+    fn overlap_geom(&self, g: &Geom, mask: u32, exact: bool, out: &mut Vec<Handle>) -> Result<(), String>;
+    /// Every hit of the segment `from`..`from + translation` on the solid colliders in groups
+    /// `mask`: collider, point, normal, fraction of the segment.
+    fn ray_hits(&self, from: Vec3, translation: Vec3, mask: u32, exact: bool, out: &mut Vec<(Handle, Vec3, Vec3, f32)>);
+    fn set_gravity_scale(&mut self, body: Handle, g: f32);
+    fn lock_rotation(&mut self, body: Handle, on: bool);
+    /// Moves the body to `pose`, keeping its velocities.
+    fn set_pose(&mut self, body: Handle, pose: Iso);
+    fn set_awake(&mut self, body: Handle, on: bool);
+    fn apply_impulse(&mut self, body: Handle, impulse: Vec3, at: Vec3);
+    /// The body's centre of mass in the world.
+    fn center_of_mass(&self, body: Handle) -> Option<Vec3>;
+    /// A world point in the body's frame.
+    fn to_local(&self, body: Handle, world: Vec3) -> Option<Vec3>;
+    /// The motor speed of a revolute (`angular`) or prismatic joint.
+    fn set_joint_motor_speed(&mut self, joint: Handle, angular: bool, speed: f32);
+    /// Moves a joint's anchor on its first body (a mouse joint's target).
+    fn set_joint_anchor1(&mut self, joint: Handle, local: Vec3);
+    /// How far the second anchor is from the first along the first frame's x axis (a prismatic
+    /// joint's translation).
+    fn joint_translation(&self, joint: Handle) -> Option<f32>;
+    /// The joint's softness (see [`JointDesc::softness`]).
+    fn set_joint_softness(&mut self, joint: Handle, hertz: f32, damping_ratio: f32);
+    fn gravity_scale(&self, body: Handle) -> Option<f32>;
+}
+
+/// A shape as Box2D's API (`b2d.*`) describes it, in physics units, in its body's frame (in the
+/// world's, for a query).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Geom {
+    Circle {
+        center: Vec3,
+        radius: f32,
+    },
+    Capsule {
+        a: Vec3,
+        b: Vec3,
+        radius: f32,
+    },
+    Segment {
+        a: Vec3,
+        b: Vec3,
+    },
+    /// A convex polygon: the hull of the vertices.
+    Polygon {
+        vertices: Vec<Vec3>,
+    },
+    /// Segments through the vertices (`b2d.body.create_chain`), back to the first when `closed`.
+    Chain {
+        vertices: Vec<Vec3>,
+        closed: bool,
+    },
+}
+
+impl Geom {
+    /// Box2D's offset box: half extents `hx`, `hy` turned by `angle` about `center`.
+    pub fn boxed(hx: f32, hy: f32, center: Vec3, angle: f32) -> Geom {
+        let r = Quat::from_rotation_z(angle);
+        let corner = |x: f32, y: f32| center + r * Vec3::new(x * hx, y * hy, 0.0);
+        Geom::Polygon { vertices: vec![corner(-1.0, -1.0), corner(1.0, -1.0), corner(1.0, 1.0), corner(-1.0, 1.0)] }
+    }
+
+    /// Every point and length times `s` (world units into physics units and back).
+    pub fn scaled(&self, s: f32) -> Geom {
+        let all = |v: &[Vec3]| v.iter().map(|p| *p * s).collect();
+        match self {
+            Geom::Circle { center, radius } => Geom::Circle { center: *center * s, radius: radius * s },
+            Geom::Capsule { a, b, radius } => Geom::Capsule { a: *a * s, b: *b * s, radius: radius * s },
+            Geom::Segment { a, b } => Geom::Segment { a: *a * s, b: *b * s },
+            Geom::Polygon { vertices } => Geom::Polygon { vertices: all(vertices) },
+            Geom::Chain { vertices, closed } => Geom::Chain { vertices: all(vertices), closed: *closed },
+        }
+    }
+}
+
+/// A collider's surface and density (mass per area in 2D, per volume in 3D).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Material {
+    pub friction: f32,
+    pub restitution: f32,
+    pub density: f32,
+}
+
+/// What `b2d` reads of a collider.
+pub struct ColliderInfo {
+    /// Its collision object (`Physics::bodies` index).
+    pub user: u32,
+    /// None for a shape `Geom` cannot say (a 3D box).
+    pub geom: Option<Geom>,
+    pub sensor: bool,
+    pub material: Material,
+    /// `b2d.shape.enable_sensor_events`: a sensor reports what overlaps it only while on.
+    pub sensor_events: bool,
 }
 
 /// The world of a project's dimension.

@@ -24,7 +24,7 @@ macro_rules! namespaces {
     };
 }
 
-namespaces!(sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx);
+namespaces!(sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d);
 
 use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;
