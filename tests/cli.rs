@@ -266,10 +266,10 @@ fn load_errors_stop_with_status_1_and_name_the_file() {
             ("/project.json", PROJECT),
             (
                 "/main/main.collection",
-                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "tilemap" } ] } ] }"#,
+                r#"{ "name": "main", "objects": [ { "id": "a", "components": [ { "id": "s", "type": "spinemodel" } ] } ] }"#,
             ),
         ],
-        &["/main/main.collection", "unknown component type 'tilemap'"],
+        &["/main/main.collection", "unknown component type 'spinemodel'"],
     );
     expect_load_error(
         "escape",

@@ -551,3 +551,38 @@ fn particles_set_get_swaps_image_animation_and_material() {
     let (b, a) = (white(&before), white(&after));
     assert!(a > b + 1000, "near-white pixels: {b} before the click, {a} after");
 }
+
+/// tilemap/get_set_tile: "click to place a flower" with `tilemap.set_tile` on the tile under
+/// the pointer, read back with `tilemap.get_tile`. The level's tiles are drawn where its cells
+/// are (the brown frame at the edges, white inside); a click at (300, 450) of the 720x720
+/// display is tile (5, 5), the square x 256..320, y 256..320, which turns from the white
+/// background to the flower's green and yellow.
+#[test]
+fn tilemap_get_set_tile_places_a_flower_where_clicked() {
+    let tmp = TempDir::new("defold-tilemap");
+    let replay = tmp.path().join("click.jsonl");
+    let click = "{\"frame\": 5, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": true, \"x\": 300, \"y\": 450}\n{\"frame\": 6, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": false, \"x\": 300, \"y\": 450}\n";
+    std::fs::write(&replay, click).expect("replay");
+    let (r, before) = shot("tilemap_get_set_tile", "10", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (r, after) = shot_with("tilemap_get_set_tile", "10", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_tilemap_get_set_tile", &after) {
+        panic!("{e}");
+    }
+    assert_eq!((after.width, after.height), (720, 720));
+    // The frame's left column (cells x = 1, x 64..128) is brown in both, half way up.
+    let brown = |img: &Image| img.pixel(96, 360).is_some_and(|p| p[0] < 120 && p[1] < 90 && p[2] < 90);
+    assert!(brown(&before) && brown(&after), "the level's frame tiles are drawn");
+    // Tile (5, 5): screen rows 720-320..720-256.
+    let coloured = |img: &Image| {
+        (400..464)
+            .flat_map(|y| (256..320).map(move |x| (x, y)))
+            .filter_map(|(x, y)| img.pixel(x, y))
+            .filter(|p| !(p[0] > 240 && p[1] > 240 && p[2] > 240))
+            .count()
+    };
+    let (b, a) = (coloured(&before), coloured(&after));
+    assert!(b < 50, "the tile is empty before the click ({b} coloured pixels)");
+    assert!(a > 400, "the flower is there after it ({a} coloured pixels)");
+}

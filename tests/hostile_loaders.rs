@@ -176,7 +176,7 @@ fn check_lists_every_problem_beside_an_unknown_component_type() {
             (
                 "/main/main.collection",
                 r#"{ "objects": [ { "id": "a", "components": [
-                    { "id": "s", "type": "tilemap" },
+                    { "id": "s", "type": "spinemodel" },
                     { "id": "m", "type": "model", "model": "/main/missing.model" },
                     { "id": "c", "type": "script", "script": "/main/missing.script" } ] } ] }"#,
             ),
@@ -185,7 +185,7 @@ fn check_lists_every_problem_beside_an_unknown_component_type() {
     let r = check_within(p.path());
     assert_eq!(r.status, 1, "{}", r.show());
     for needle in
-        ["unknown component type 'tilemap'", "'/main/missing.model' not found", "'/main/missing.script' not found"]
+        ["unknown component type 'spinemodel'", "'/main/missing.model' not found", "'/main/missing.script' not found"]
     {
         assert!(r.stderr.contains(needle), "{needle}\n{}", r.show());
     }

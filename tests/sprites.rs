@@ -386,3 +386,23 @@ fn check_compiles_a_sprite_material() {
         bad.show()
     );
 }
+
+/// `tilemap.*` on a 3 x 2 map of two layers from a tile source of four 4-pixel tiles (red,
+/// green, blue, white); a tile outside the map or on a missing layer is an error in the log and
+/// nil / false, as in Defold.
+#[test]
+fn lua_api_tilemap() {
+    let p = common::committed("api_tilemap");
+    let colours = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255, 255, 255, 255]];
+    std::fs::write(p.path().join("main/tiles.png"), png8(|x, y| colours[(y / 4 * 2 + x / 4) as usize]))
+        .expect("tiles.png");
+    let r = common::run_project(p.path(), 3, &[]);
+    common::assert_lua_passed(&r, "api_tilemap");
+    for logged in [
+        "tilemap.set_tile: the tile (9, 9) is outside the map (x 1..3, y 1..2)",
+        "tilemap.get_tile: the tile (0, 1) is outside the map",
+        "tilemap.get_tile: Could not find layer nothing.",
+    ] {
+        assert!(r.stderr.contains(logged), "missing log line {logged:?}\n{}", r.show());
+    }
+}

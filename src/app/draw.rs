@@ -192,6 +192,7 @@ impl Scenery {
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         w.particles.quads(&w.scene, &mut self.sprite_quads);
+        w.tilemaps.quads(&w.scene, &mut self.sprite_quads);
         // Looked up per run rather than collected, so a frame allocates nothing here.
         let (renderer, handles) = (&self.renderer, &self.materials);
         let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));

@@ -234,6 +234,7 @@ pub fn set_component_enabled(w: &mut World, kind: ComponentRef, on: bool) {
         ComponentRef::Label(i) => w.labels.get_mut(i).map(|l| &mut l.enabled),
         ComponentRef::Sprite(i) => w.sprites.get_mut(i).map(|s| &mut s.enabled),
         ComponentRef::Gui(i) => w.gui.get_mut(i).map(|g| &mut g.enabled),
+        ComponentRef::TileMap(i) => w.tilemaps.get_mut(i).map(|t| &mut t.enabled),
         ComponentRef::Script(_)
         | ComponentRef::Factory(_)
         | ComponentRef::Sound(_)
@@ -415,7 +416,7 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
     for slot in doomed {
         w.tweens.remove_object(slot);
         w.models.remove_object(slot);
-        let World { scene, labels, sounds, physics, sprites, gui, particles, .. } = &mut *w;
+        let World { scene, labels, sounds, physics, sprites, gui, particles, tilemaps, .. } = &mut *w;
         for c in &scene.components[slot as usize] {
             if let ComponentRef::Label(i) = c.kind {
                 labels.remove(i);
@@ -434,6 +435,9 @@ pub fn delete_doomed(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             }
             if let ComponentRef::ParticleFx(i) = c.kind {
                 particles.remove(i);
+            }
+            if let ComponentRef::TileMap(i) = c.kind {
+                tilemaps.remove(i);
             }
             if let ComponentRef::CollectionProxy(i) = c.kind {
                 proxies_gone.push(i);

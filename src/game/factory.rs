@@ -191,6 +191,17 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     };
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
+                ComponentKind::TileMap(t) => {
+                    let World { tilemaps, sprites, models, .. } = w;
+                    let material = t.map.material.as_str();
+                    let custom = if material.is_empty() || material == crate::project::tilemap::DEFAULT_MATERIAL {
+                        None
+                    } else {
+                        let Some(res) = &res else { return Err("factory.create: no resources".into()) };
+                        Some(models.material(res, material, path).map_err(|e| e.to_string())?)
+                    };
+                    ComponentRef::TileMap(tilemaps.create(slot, &c.id, t, &mut |a| sprites.atlas_index(a), custom))
+                }
                 ComponentKind::ParticleFx(fx) => {
                     let World { particles, sprites, models, .. } = w;
                     let mut material_of =

@@ -17,6 +17,7 @@ pub mod render_requests;
 pub mod sound;
 pub mod spawn;
 pub mod sprites;
+pub mod tilemaps;
 pub mod world;
 
 pub use world::World;

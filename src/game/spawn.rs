@@ -201,6 +201,24 @@ pub fn spawn_collection(
                     };
                     ComponentRef::Sprite(w.sprites.create(slot, &c.id, s, material))
                 }
+                ComponentKind::TileMap(t) => {
+                    let super::World { tilemaps, sprites, models, .. } = &mut *world.borrow_mut();
+                    let material = t.map.material.as_str();
+                    let custom = if material.is_empty() || material == crate::project::tilemap::DEFAULT_MATERIAL {
+                        Ok(None)
+                    } else {
+                        models.material(res, material, &o.path).map(Some)
+                    };
+                    match custom {
+                        Ok(m) => {
+                            ComponentRef::TileMap(tilemaps.create(slot, &c.id, t, &mut |a| sprites.atlas_index(a), m))
+                        }
+                        Err(e) => {
+                            problems.push(format!("{e}\n(tilemap '{}' of {})", c.id, o.path));
+                            continue;
+                        }
+                    }
+                }
                 ComponentKind::ParticleFx(fx) => {
                     let super::World { particles, sprites, models, .. } = &mut *world.borrow_mut();
                     // Custom materials go through the models' registry, as a sprite's do.

@@ -45,6 +45,7 @@ pub struct World {
     pub sprites: super::sprites::SpriteWorld,
     /// Particle effect components (their quads are drawn with the sprites').
     pub particles: super::particles::ParticleWorld,
+    pub tilemaps: super::tilemaps::TileMapWorld,
     /// Collection proxies and their worlds (docs/proxies.md).
     pub proxies: super::proxy::ProxyWorld,
 }
@@ -74,6 +75,7 @@ impl World {
             physics: Default::default(),
             sprites: Default::default(),
             particles: Default::default(),
+            tilemaps: Default::default(),
             proxies: Default::default(),
         }
     }

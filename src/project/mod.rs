@@ -24,6 +24,7 @@ pub mod resources;
 pub mod settings;
 pub mod sound;
 pub mod sprite;
+pub mod tilemap;
 pub mod types;
 
 pub use resources::Resources;

@@ -233,7 +233,10 @@ fn hull_shapes_from_json_and_convexshape_files() {
         "{e}"
     );
     let e = files(&body.replace("tri.convexshape", "level.tilemap"), tri).unwrap_err();
-    assert!(e.contains("Sinew reads `.convexshape` files (tile maps are not supported yet)"), "{e}");
+    assert!(
+        e.contains("Sinew reads `.convexshape` files (collision shapes from tile maps are not supported yet)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -103,6 +103,11 @@ impl Walk<'_> {
             ComponentKind::ParticleFx(fx) => {
                 self.read(&fx.effect.path, &fx.effect.path);
             }
+            // The map and its tile source were read with the collection.
+            ComponentKind::TileMap(t) => {
+                self.read(&t.map.path, &t.map.path);
+                self.material(&t.map.material, &t.map.path);
+            }
             // Fonts and textures were read with the collection; the script is read when spawned.
             ComponentKind::Gui(g) => {
                 if let Some(script) = &g.0.script {

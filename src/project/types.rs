@@ -164,6 +164,7 @@ pub enum ComponentKind {
     /// A `particlefx` component: its effect, with every emitter's atlas, loaded with the
     /// collection (shared by the components naming the same file).
     ParticleFx(crate::project::particlefx::ParticleFxComponent),
+    TileMap(crate::project::tilemap::TileMapComponent),
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing

@@ -48,6 +48,8 @@ pub enum ComponentRef {
     Gui(u32),
     /// Index into the world's particle effects.
     ParticleFx(u32),
+    /// Index into the world's tile maps.
+    TileMap(u32),
     /// Index into the world's collection proxies.
     CollectionProxy(u32),
 }

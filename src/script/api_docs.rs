@@ -223,6 +223,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "Queries take an optional filter `{mask_bits}` (Sinew's group bits, in the order groups were first met) and `max_results`, and return `hits, stats`.",
     },
     Namespace {
+        name: "tilemap",
+        doc: "Tile map components: tiles by layer and coordinates, bounds, layer visibility.",
+        examples: &["../sprites.md#tile-maps"],
+        notes: "Tiles are numbered from 1 in their tile source (0: no tile); tile coordinates from 1 at the tile just above and right of the component's origin, as in Defold. `set_tile` and `get_tile` stay inside the bounds the map was loaded with; outside them, or on a layer the map lacks, they log an error and answer false / nil, as Defold does. Transform constants for `set_tile` and `get_tile_info`: `H_FLIP` 1, `V_FLIP` 2, `ROTATE_90` 4, `ROTATE_180` 3, `ROTATE_270` 7 (flips first, then quarter turns clockwise). See [sprites.md](../sprites.md#tile-maps).",
+    },
+    Namespace {
         name: "particlefx",
         doc: "Particle effect components: playing and stopping their emitters.",
         examples: &["../particles.md"],
@@ -1369,6 +1375,39 @@ pub const FUNCS: &[Func] = &[
         "table[], table",
         "Every solid shape the segment from `origin` along `translation` hits: `{shape, point, normal, fraction}` each.",
     ),
+    // ---------------------------------------------------------------- tilemap
+    f(
+        "tilemap",
+        "get_bounds",
+        "url: url_like",
+        "x: integer, y: integer, w: integer, h: integer",
+        "The lowest tile (from 1) and the size in tiles of every layer together, as the map was loaded.",
+    ),
+    f(
+        "tilemap",
+        "get_tile",
+        "url: url_like, layer: hash_like, x: integer, y: integer",
+        "integer|nil",
+        "The tile (from 1; 0 for none) at tile `x`, `y` of a layer.",
+    ),
+    f(
+        "tilemap",
+        "get_tile_info",
+        "url: url_like, layer: hash_like, x: integer, y: integer",
+        "table|nil",
+        "`{index, h_flip, v_flip, rotate_90}` of the tile at `x`, `y`.",
+    ),
+    Func {
+        ns: "tilemap",
+        name: "set_tile",
+        params: "url: url_like, layer: hash_like, x: integer, y: integer, tile: integer, transform?: integer",
+        returns: "boolean",
+        doc: "Puts tile `tile` (0: none) at `x`, `y`, turned as `transform` says (a sum of `tilemap.H_FLIP`, `V_FLIP` and a `ROTATE_*`); false outside the map.",
+        overloads: &[
+            "(url: url_like, layer: hash_like, x: integer, y: integer, tile: integer, h_flip: boolean, v_flip?: boolean) -> boolean",
+        ],
+    },
+    f("tilemap", "set_visible", "url: url_like, layer: hash_like, visible: boolean", "", "Shows or hides a layer."),
     // ---------------------------------------------------------------- particlefx
     f(
         "particlefx",
@@ -1566,6 +1605,18 @@ pub fn constants() -> Vec<Const> {
     };
     for (i, n) in PLAYBACK.iter().enumerate() {
         push("go", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`go.animate`, `model.play_anim`)."));
+    }
+    {
+        use super::api::tilemap::flag;
+        for (n, v, d) in [
+            ("H_FLIP", flag::H_FLIP, "Flip the tile horizontally."),
+            ("V_FLIP", flag::V_FLIP, "Flip the tile vertically."),
+            ("ROTATE_90", flag::ROTATE_90, "Turn the tile a quarter clockwise."),
+            ("ROTATE_180", flag::ROTATE_180, "Turn the tile half a turn (both flips)."),
+            ("ROTATE_270", flag::ROTATE_270, "Turn the tile three quarters clockwise."),
+        ] {
+            push("tilemap", n.to_string(), f64::from(v), d.to_string());
+        }
     }
     {
         use super::api::b2d::{body_type, shape_type};

@@ -336,6 +336,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("COMPONENT_SPRITE", f64::from(model::kind::SPRITE)),
         ("COMPONENT_GUI", f64::from(model::kind::GUI)),
         ("COMPONENT_PARTICLEFX", f64::from(model::kind::PARTICLEFX)),
+        ("COMPONENT_TILEMAP", f64::from(model::kind::TILEMAP)),
         ("PARTICLEFX_STATE_SLEEPING", f64::from(EmitterState::Sleeping as u32)),
         ("PARTICLEFX_STATE_PRESPAWN", f64::from(EmitterState::Prespawn as u32)),
         ("PARTICLEFX_STATE_SPAWNING", f64::from(EmitterState::Spawning as u32)),
@@ -439,6 +440,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         k.extend(gui.iter().map(|&(n, v)| (n, f64::from(v))));
     }
     k.extend(super::api::b2d::constants());
+    k.extend(super::api::tilemap::constants());
     k
 }
 
@@ -547,7 +549,12 @@ mod tests {
             assert!(listed.contains(&f.as_str()), "src/script/lua/{f}.lua is in no list: add it to script::LUA_FILES");
         }
         let api = std::fs::read_to_string(dir.join("api/mod.rs")).unwrap_or_default();
-        let list = api.lines().find(|l| l.starts_with("namespaces!(")).unwrap_or_default().to_string();
+        // The invocation, however rustfmt breaks it over lines.
+        let list = api
+            .split_once("\nnamespaces!(")
+            .and_then(|(_, rest)| rest.split_once(");"))
+            .map(|(names, _)| names.split_whitespace().collect::<String>() + ")")
+            .unwrap_or_default();
         for f in names("api", "rs").iter().filter(|f| *f != "mod" && *f != "types") {
             assert!(
                 list.contains(&format!("{f},")) || list.contains(&format!("{f})")),

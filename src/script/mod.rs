@@ -47,6 +47,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("gui", include_str!("lua/gui.lua")),
     ("particlefx", include_str!("lua/particlefx.lua")),
     ("b2d", include_str!("lua/b2d.lua")),
+    ("tilemap", include_str!("lua/tilemap.lua")),
 ];
 
 /// Put before each built-in file, on its first line (line numbers stay): the runtime's files

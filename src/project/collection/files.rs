@@ -129,6 +129,8 @@ pub(super) struct ComponentDesc {
     pub(super) tile_set: Option<Located<String>>,
     /// A `particlefx` component's `.particlefx` file.
     pub(super) particlefx: Option<Located<String>>,
+    /// A `tilemap` component's `.tilemap` file.
+    pub(super) tilemap: Option<Located<String>>,
     pub(super) blend_mode: Option<Located<String>>,
     pub(super) size_mode: Option<Located<String>>,
     pub(super) billboard: Option<Located<Value>>,
@@ -230,10 +232,11 @@ pub(super) enum ComponentType {
     Sprite,
     Gui,
     ParticleFx,
+    TileMap,
 }
 
 /// The list of component types, for error messages.
-pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite, gui or particlefx";
+pub(super) const TYPE_NAMES: &str = "script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite, gui, particlefx or tilemap";
 
 impl ComponentType {
     pub(super) fn name(self) -> &'static str {
@@ -251,6 +254,7 @@ impl ComponentType {
             ComponentType::Sprite => "sprite",
             ComponentType::Gui => "gui",
             ComponentType::ParticleFx => "particlefx",
+            ComponentType::TileMap => "tilemap",
         }
     }
 }
@@ -290,6 +294,7 @@ impl<'de> Deserialize<'de> for TypeField {
             "sprite" => TypeField::Known(ComponentType::Sprite),
             "gui" => TypeField::Known(ComponentType::Gui),
             "particlefx" => TypeField::Known(ComponentType::ParticleFx),
+            "tilemap" => TypeField::Known(ComponentType::TileMap),
             _ => TypeField::Unknown(s),
         })
     }

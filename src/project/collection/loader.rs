@@ -30,6 +30,8 @@ pub(super) struct Loader<'a> {
     pub(super) atlases: HashMap<String, std::sync::Arc<crate::project::sprite::Atlas>>,
     /// Particle effects read so far in this load, by path.
     pub(super) effects: HashMap<String, std::sync::Arc<crate::project::particlefx::ParticleFxSpec>>,
+    /// Tile maps read so far in this load, by path.
+    pub(super) maps: HashMap<String, std::sync::Arc<crate::project::tilemap::TileMapSpec>>,
 }
 
 impl Loader<'_> {
@@ -253,6 +255,10 @@ impl Loader<'_> {
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
             ComponentType::ParticleFx => ComponentKind::ParticleFx(crate::project::particlefx::ParticleFxComponent {
                 effect: self.particlefx(c, file)?,
+                transform: component_transform(c, file)?,
+            }),
+            ComponentType::TileMap => ComponentKind::TileMap(crate::project::tilemap::TileMapComponent {
+                map: self.tilemap(c, file)?,
                 transform: component_transform(c, file)?,
             }),
             ComponentType::Gui => match &c.gui {

@@ -109,6 +109,7 @@ impl<'a> Loader<'a> {
             max_instances,
             atlases: HashMap::new(),
             effects: HashMap::new(),
+            maps: HashMap::new(),
         }
     }
 }

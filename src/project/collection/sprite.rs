@@ -209,4 +209,39 @@ impl Loader<'_> {
         self.effects.insert(norm, spec.clone());
         Ok(spec)
     }
+
+    /// A `tilemap` component's map, read once per load, with its tile source.
+    pub(super) fn tilemap(
+        &mut self,
+        c: &ComponentDesc,
+        file: &str,
+    ) -> Result<Arc<crate::project::tilemap::TileMapSpec>, LoadError> {
+        let id = &c.id.value.0;
+        let Some(source) = &c.tilemap else {
+            return Err(c.id.error(file, format!("tilemap component '{id}' needs `tilemap` (a .tilemap file)")));
+        };
+        let norm = json::resource_path(source, file)?;
+        if let Some(m) = self.maps.get(&norm) {
+            return Ok(m.clone());
+        }
+        if !self.res.exists(&norm) {
+            return Err(source.error(file, format!("tilemap '{id}': no such file '{norm}'")));
+        }
+        let text = self.res.read_string(&norm, Some(file))?;
+        let mut tiles = |path: &str, at: &crate::project::defold::text::Field| {
+            let located = Located { value: path.to_string(), at: Some(at.value_at.clone()) };
+            self.sprite_atlas(&located, &norm, id).map(|(_, a)| a)
+        };
+        let spec = match crate::project::tilemap::parse(&norm, &text, &mut tiles) {
+            Ok(spec) => spec,
+            Err(mut errors) => {
+                let first = errors.remove(0);
+                self.problems.extend(errors);
+                return Err(first);
+            }
+        };
+        let spec = Arc::new(spec);
+        self.maps.insert(norm, spec.clone());
+        Ok(spec)
+    }
 }

@@ -337,11 +337,11 @@ fn syntax_and_schema_errors_have_positions() {
     let e = error_of(r#"{ "objects": [ { "position": [0, 0, 0] } ] }"#);
     assert!(e.message.contains("missing field `id`"), "{e}");
     let e = error_of(
-        "{ \"objects\": [ { \"id\": \"a\",\n \"components\": [ { \"id\": \"s\", \"type\": \"tilemap\" } ] } ] }",
+        "{ \"objects\": [ { \"id\": \"a\",\n \"components\": [ { \"id\": \"s\", \"type\": \"spinemodel\" } ] } ] }",
     );
     assert_eq!(
         e.message,
-        "unknown component type 'tilemap' (expected script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite, gui or particlefx)"
+        "unknown component type 'spinemodel' (expected script, model, camera, light, factory, collectionfactory, collectionproxy, label, sound, collisionobject, sprite, gui, particlefx or tilemap)"
     );
     assert_eq!(e.line, Some(2), "{e}");
     let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
@@ -479,7 +479,7 @@ fn depth_is_capped() {
 /// model and a missing script beside it.
 #[test]
 fn an_unknown_component_type_does_not_hide_the_other_problems() {
-    let text = "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n { \"id\": \"s\", \"type\": \"tilemap\" },\n \
+    let text = "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n { \"id\": \"s\", \"type\": \"spinemodel\" },\n \
                 { \"id\": \"m\", \"type\": \"model\", \"model\": \"/main/none.model\" },\n \
                 { \"id\": \"c\", \"type\": \"script\", \"script\": \"/main/none.script\" },\n \
                 { \"id\": \"ok\", \"type\": \"script\", \"script\": \"/main/a.script\" } ] } ] }";
@@ -488,7 +488,7 @@ fn an_unknown_component_type_does_not_hide_the_other_problems() {
     let got: Vec<(Option<usize>, &str)> = loaded.problems.iter().map(|e| (e.line, e.message.as_str())).collect();
     assert_eq!(got.len(), 3, "{got:?}");
     assert_eq!(got[0].0, Some(2), "{got:?}");
-    assert!(got[0].1.starts_with("unknown component type 'tilemap' (expected script, model"), "{got:?}");
+    assert!(got[0].1.starts_with("unknown component type 'spinemodel' (expected script, model"), "{got:?}");
     assert!(got[1].1.contains("'/main/none.model' not found"), "{got:?}");
     assert!(got[2].1.contains("'/main/none.script' not found"), "{got:?}");
     let ids: Vec<&str> = loaded.spec.objects[0].components.iter().map(|c| c.id.as_str()).collect();

@@ -83,7 +83,7 @@ pub const FONT: &[&str] = &[
 const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
-const UNSUPPORTED: &[&str] = &["tilemap", "tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
+const UNSUPPORTED: &[&str] = &["tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
 
 /// CollectionProxyDesc (gamesys/proto/gamesys/collection_proxy_ddf.proto).
 const COLLECTION_PROXY: &[&str] = &["collection", "exclude"];
@@ -119,6 +119,10 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
         "particlefx" => {
             out.str("type", "particlefx", None);
             out.str("particlefx", path, Some(&pf.value_at));
+        }
+        "tilemap" => {
+            out.str("type", "tilemap", None);
+            out.str("tilemap", path, Some(&pf.value_at));
         }
         "label" | "camera" | "factory" | "collectionfactory" | "collectionproxy" | "sound" | "collisionobject"
         | "sprite" => {
@@ -187,11 +191,11 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
     cx.unsupported_seen.push(key);
     let msg = if UNSUPPORTED.contains(&kind) {
         format!("{kind} components are not supported yet")
-    } else if kind == "particlefx" {
-        "embedded particlefx components are not supported yet: put the effect in a .particlefx file".to_string()
+    } else if kind == "particlefx" || kind == "tilemap" {
+        format!("embedded {kind} components are not supported yet: put it in a .{kind} file")
     } else {
         format!(
-            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound, collisionobject, sprite and particlefx)"
+            "unknown component kind '{kind}' (Sinew reads script, model, label, camera, factory, collectionfactory, sound, collisionobject, sprite, particlefx and tilemap)"
         )
     };
     cx.problems.at(at, msg);
@@ -214,14 +218,14 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
     };
     if let Some((v, f)) = position {
         match kind {
-            "model" | "label" | "collisionobject" | "sprite" | "particlefx" => keep(out, "position", &v, f),
+            "model" | "label" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => keep(out, "position", &v, f),
             _ if v != [0.0; 3] => warn(f, "position"),
             _ => {}
         }
     }
     if let Some((v, f)) = rotation {
         match kind {
-            "model" | "collisionobject" | "sprite" | "particlefx" => keep(out, "rotation", &v, f),
+            "model" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => keep(out, "rotation", &v, f),
             _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
             _ => {}
         }

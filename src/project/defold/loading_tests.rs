@@ -154,7 +154,7 @@ fn component_transforms_in_sinew_json() {
 
 #[test]
 fn errors_point_into_embedded_data_and_all_are_reported() {
-    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  children: \"ghost\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"s\\\"\\n\"\n  \"  type: \\\"tilemap\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"embedded_components {\\n\"\n  \"  id: \\\"s2\\\"\\n\"\n  \"  type: \\\"tilemap\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"components {\\n\"\n  \"  id: \\\"c\\\"\\n\"\n  \"  component: \\\"/x.script\\\"\\n\"\n  \"  colour: 1\\n\"\n  \"}\\n\"\n}\n";
+    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  children: \"ghost\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"s\\\"\\n\"\n  \"  type: \\\"mesh\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"embedded_components {\\n\"\n  \"  id: \\\"s2\\\"\\n\"\n  \"  type: \\\"mesh\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"components {\\n\"\n  \"  id: \\\"c\\\"\\n\"\n  \"  component: \\\"/x.script\\\"\\n\"\n  \"  colour: 1\\n\"\n  \"}\\n\"\n}\n";
     let p = Project::new(&[("/main/main.collection", text)]);
     let loaded = load_collection_all(&p.res(), "/main/main.collection");
     let all: Vec<String> =
@@ -164,8 +164,8 @@ fn errors_point_into_embedded_data_and_all_are_reported() {
         "{all:?}"
     );
     // One error for the kind, not one per component.
-    assert_eq!(all.iter().filter(|e| e.contains("tilemap components are not supported yet")).count(), 1, "{all:?}");
-    assert!(all.iter().any(|e| e.starts_with("/main/main.collection:7:6: tilemap components")), "{all:?}");
+    assert_eq!(all.iter().filter(|e| e.contains("mesh components are not supported yet")).count(), 1, "{all:?}");
+    assert!(all.iter().any(|e| e.starts_with("/main/main.collection:7:6: mesh components")), "{all:?}");
     assert!(
         all.iter().any(|e| e.starts_with("/main/main.collection:18:6: unknown field `colour` in a component")),
         "{all:?}"

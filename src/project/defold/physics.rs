@@ -123,7 +123,7 @@ fn convex_shape<'f>(
         p.at(
             &f.at,
             format!(
-                "collision shape file '{path}': Sinew reads `.convexshape` files (tile maps are not supported yet)"
+                "collision shape file '{path}': Sinew reads `.convexshape` files (collision shapes from tile maps are not supported yet)"
             ),
         );
         return None;

@@ -24,7 +24,9 @@ macro_rules! namespaces {
     };
 }
 
-namespaces!(sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d);
+namespaces!(
+    sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d, tilemap
+);
 
 use super::boundary::{CType, Export, OK, fail};
 use crate::game::World;

@@ -68,6 +68,7 @@ pub mod kind {
     pub const GUI: i32 = 10;
     pub const COLLECTION_PROXY: i32 = 11;
     pub const PARTICLEFX: i32 = 12;
+    pub const TILEMAP: i32 = 13;
 }
 
 crate::export! {
@@ -109,6 +110,7 @@ crate::export! {
             Some(ComponentRef::Gui(_)) => kind::GUI,
             Some(ComponentRef::CollectionProxy(_)) => kind::COLLECTION_PROXY,
             Some(ComponentRef::ParticleFx(_)) => kind::PARTICLEFX,
+            Some(ComponentRef::TileMap(_)) => kind::TILEMAP,
         })
         .unwrap_or(kind::NONE)
     }
