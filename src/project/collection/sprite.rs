@@ -170,34 +170,61 @@ impl Loader<'_> {
     }
 }
 
+/// A component kind whose own file names atlases or tile sources (a particle effect, a tile
+/// map): read once per load, its atlases loaded as sprites' are.
+struct AtlasFile<T: 'static> {
+    kind: &'static str,
+    field: fn(&ComponentDesc) -> &Option<Located<String>>,
+    cache: for<'a, 'b> fn(&'a mut Loader<'b>) -> &'a mut HashMap<String, Arc<T>>,
+    parse: fn(&str, &str, &mut crate::project::particlefx::AtlasLoader) -> Result<T, Vec<LoadError>>,
+}
+
+const PARTICLEFX: AtlasFile<crate::project::particlefx::ParticleFxSpec> = AtlasFile {
+    kind: "particlefx",
+    field: |c| &c.particlefx,
+    cache: |l| &mut l.effects,
+    parse: crate::project::particlefx::parse,
+};
+
+const TILEMAP: AtlasFile<crate::project::tilemap::TileMapSpec> =
+    AtlasFile { kind: "tilemap", field: |c| &c.tilemap, cache: |l| &mut l.maps, parse: crate::project::tilemap::parse };
+
 impl Loader<'_> {
-    /// A `particlefx` component's effect, read once per collection load; its emitters' atlases
-    /// come from the same cache as sprites'.
     pub(super) fn particlefx(
         &mut self,
         c: &ComponentDesc,
         file: &str,
     ) -> Result<Arc<crate::project::particlefx::ParticleFxSpec>, LoadError> {
-        let id = &c.id.value.0;
-        let Some(source) = &c.particlefx else {
-            return Err(c
-                .id
-                .error(file, format!("particlefx component '{id}' needs `particlefx` (a .particlefx file)")));
+        self.atlas_file(c, file, &PARTICLEFX)
+    }
+
+    pub(super) fn tilemap(
+        &mut self,
+        c: &ComponentDesc,
+        file: &str,
+    ) -> Result<Arc<crate::project::tilemap::TileMapSpec>, LoadError> {
+        self.atlas_file(c, file, &TILEMAP)
+    }
+
+    fn atlas_file<T>(&mut self, c: &ComponentDesc, file: &str, k: &AtlasFile<T>) -> Result<Arc<T>, LoadError> {
+        let (id, kind) = (&c.id.value.0, k.kind);
+        let Some(source) = (k.field)(c) else {
+            return Err(c.id.error(file, format!("{kind} component '{id}' needs `{kind}` (a .{kind} file)")));
         };
         let norm = json::resource_path(source, file)?;
-        if let Some(e) = self.effects.get(&norm) {
-            return Ok(e.clone());
+        if let Some(v) = (k.cache)(self).get(&norm) {
+            return Ok(v.clone());
         }
         if !self.res.exists(&norm) {
-            return Err(source.error(file, format!("particlefx '{id}': no such file '{norm}'")));
+            return Err(source.error(file, format!("{kind} '{id}': no such file '{norm}'")));
         }
         let text = self.res.read_string(&norm, Some(file))?;
         let mut atlas = |path: &str, at: &crate::project::defold::text::Field| {
             let located = Located { value: path.to_string(), at: Some(at.value_at.clone()) };
             self.sprite_atlas(&located, &norm, id).map(|(_, a)| a)
         };
-        let spec = match crate::project::particlefx::parse(&norm, &text, &mut atlas) {
-            Ok(spec) => spec,
+        let value = match (k.parse)(&norm, &text, &mut atlas) {
+            Ok(v) => Arc::new(v),
             Err(mut errors) => {
                 // Every problem is reported; the first is this component's error.
                 let first = errors.remove(0);
@@ -205,43 +232,7 @@ impl Loader<'_> {
                 return Err(first);
             }
         };
-        let spec = Arc::new(spec);
-        self.effects.insert(norm, spec.clone());
-        Ok(spec)
-    }
-
-    /// A `tilemap` component's map, read once per load, with its tile source.
-    pub(super) fn tilemap(
-        &mut self,
-        c: &ComponentDesc,
-        file: &str,
-    ) -> Result<Arc<crate::project::tilemap::TileMapSpec>, LoadError> {
-        let id = &c.id.value.0;
-        let Some(source) = &c.tilemap else {
-            return Err(c.id.error(file, format!("tilemap component '{id}' needs `tilemap` (a .tilemap file)")));
-        };
-        let norm = json::resource_path(source, file)?;
-        if let Some(m) = self.maps.get(&norm) {
-            return Ok(m.clone());
-        }
-        if !self.res.exists(&norm) {
-            return Err(source.error(file, format!("tilemap '{id}': no such file '{norm}'")));
-        }
-        let text = self.res.read_string(&norm, Some(file))?;
-        let mut tiles = |path: &str, at: &crate::project::defold::text::Field| {
-            let located = Located { value: path.to_string(), at: Some(at.value_at.clone()) };
-            self.sprite_atlas(&located, &norm, id).map(|(_, a)| a)
-        };
-        let spec = match crate::project::tilemap::parse(&norm, &text, &mut tiles) {
-            Ok(spec) => spec,
-            Err(mut errors) => {
-                let first = errors.remove(0);
-                self.problems.extend(errors);
-                return Err(first);
-            }
-        };
-        let spec = Arc::new(spec);
-        self.maps.insert(norm, spec.clone());
-        Ok(spec)
+        (k.cache)(self).insert(norm, value.clone());
+        Ok(value)
     }
 }

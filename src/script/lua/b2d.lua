@@ -9,9 +9,7 @@ local fail, argerr = S.fail, S.argerr
 local istype = ffi.istype
 local K = S.K
 
-local function check(fname, rc)
-  if rc ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
-end
+local check = S.check_in
 
 ---------------------------------------------------------------- handles
 local BODY, SHAPE, JOINT, WORLD, CHAIN = {}, {}, {}, {}, {}
@@ -60,25 +58,22 @@ local sd = ffi.new("sinew_b2d_shape")
 local verts = ffi.new("float[?]", 2 * MAX_CHAIN)
 local NAN = 0 / 0
 
-local function field_vec(fname, t, key, need)
+-- Field `key` of a definition table: a vmath.vector3 (`vector`) or a number; `need`: an error
+-- when missing, else nil (a number: NaN, Rust's "not given").
+local function field(fname, t, key, need, vector)
+  local what = vector and "a vmath.vector3" or "a number"
   local v = t[key]
   if v == nil then
-    if need then fail(string.format("%s: the shape needs '%s' (a vmath.vector3)", fname, key)) end
-    return nil
+    if need then fail(string.format("%s: the shape needs '%s' (%s)", fname, key, what)) end
+    return (not vector) and NAN or nil
   end
-  if not istype(vm.vector3_t, v) then fail(string.format("%s: '%s' must be a vmath.vector3", fname, key)) end
+  if (vector and not istype(vm.vector3_t, v)) or (not vector and type(v) ~= "number") then
+    fail(string.format("%s: '%s' must be %s", fname, key, what))
+  end
   return v
 end
-
-local function field_num(fname, t, key, need)
-  local v = t[key]
-  if v == nil then
-    if need then fail(string.format("%s: the shape needs '%s' (a number)", fname, key)) end
-    return NAN
-  end
-  if type(v) ~= "number" then fail(string.format("%s: '%s' must be a number", fname, key)) end
-  return v
-end
+local function field_vec(fname, t, key, need) return field(fname, t, key, need, true) end
+local function field_num(fname, t, key, need) return field(fname, t, key, need, false) end
 
 local function read_vertices(fname, list, cap)
   if type(list) ~= "table" then fail(fname .. ": 'vertices' must be a table of vmath.vector3") end
@@ -237,17 +232,14 @@ function body.set_angular_damping(b, d)
 end
 function body.set_fixed_rotation(b, on) body_op("b2d.body.set_fixed_rotation", b, OP.set_fixed_rotation, flag(on)) end
 function body.reset_mass_data(b) body_op("b2d.body.reset_mass_data", b, OP.reset_mass_data) end
-function body.apply_linear_impulse(b, impulse, point)
-  local fname = "b2d.body.apply_linear_impulse"
-  vec(fname, 2, impulse)
-  vec(fname, 3, point)
-  body_op(fname, b, OP.apply_linear_impulse, impulse.x, impulse.y, point.x, point.y)
-end
-function body.apply_force(b, force, point)
-  local fname = "b2d.body.apply_force"
-  vec(fname, 2, force)
-  vec(fname, 3, point)
-  body_op(fname, b, OP.apply_force, force.x, force.y, point.x, point.y)
+-- apply_linear_impulse / apply_force: a vector at a world point of a dynamic body.
+for _, name in ipairs({ "apply_linear_impulse", "apply_force" }) do
+  local fname, op = "b2d.body." .. name, OP[name]
+  body[name] = function(b, v, point)
+    vec(fname, 2, v)
+    vec(fname, 3, point)
+    body_op(fname, b, op, v.x, v.y, point.x, point.y)
+  end
 end
 
 local function v3(o) return vm.vector3(o.x, o.y, 0) end

@@ -76,6 +76,11 @@ function S.fail_last()
   fail(ffi.string(F.last_error()))
 end
 
+-- The last error of a failed call (`rc` not 0), named after the Lua function `fname`.
+function S.check_in(fname, rc)
+  if rc ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+end
+
 -- A Defold namespace (or the rest of one) that Sinew does not have: any use names the
 -- missing function at the user's line, instead of "attempt to call a nil value".
 local function unsupported(ns, name)

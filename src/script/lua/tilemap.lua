@@ -8,9 +8,7 @@ local fail, argerr = S.fail, S.argerr
 local K = S.K
 local TILEMAP = K.COMPONENT_TILEMAP
 
-local function check(fname, rc)
-  if rc ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
-end
+local check = S.check_in
 
 local i4 = ffi.new("int32_t[4]")
 local u2 = ffi.new("uint32_t[2]")
@@ -45,23 +43,24 @@ local function logged(fname, rc)
   return false
 end
 
-function tilemap.get_tile(url, layer, x, y)
-  local fname = "tilemap.get_tile"
+-- The tile at (x, y) and its transform bits, or nil (logged) outside the map.
+local function read_tile(fname, url, layer, x, y)
   local slot, u = map_of(fname, url)
   local rc = F.tilemap_get(ctx, slot, u.f, layer_arg(fname, 2, layer), int(fname, 3, x), int(fname, 4, y), u2)
   if not logged(fname, rc) then return nil end
-  return u2[0]
+  return u2[0], u2[1]
+end
+
+function tilemap.get_tile(url, layer, x, y)
+  return (read_tile("tilemap.get_tile", url, layer, x, y))
 end
 
 -- `{index, h_flip, v_flip, rotate_90}` of a tile (Defold 1.9's tilemap.get_tile_info).
 function tilemap.get_tile_info(url, layer, x, y)
-  local fname = "tilemap.get_tile_info"
-  local slot, u = map_of(fname, url)
-  local rc = F.tilemap_get(ctx, slot, u.f, layer_arg(fname, 2, layer), int(fname, 3, x), int(fname, 4, y), u2)
-  if not logged(fname, rc) then return nil end
-  local bits = u2[1]
+  local index, bits = read_tile("tilemap.get_tile_info", url, layer, x, y)
+  if index == nil then return nil end
   return {
-    index = u2[0],
+    index = index,
     h_flip = bit.band(bits, K.TILEMAP_H_FLIP) ~= 0,
     v_flip = bit.band(bits, K.TILEMAP_V_FLIP) ~= 0,
     rotate_90 = bit.band(bits, K.TILEMAP_ROTATE_90) ~= 0,
