@@ -1407,6 +1407,13 @@ pub const FUNCS: &[Func] = &[
             "(url: url_like, layer: hash_like, x: integer, y: integer, tile: integer, h_flip: boolean, v_flip?: boolean) -> boolean",
         ],
     },
+    f(
+        "tilemap",
+        "get_tiles",
+        "url: url_like, layer: hash_like",
+        "table|nil",
+        "Every tile of a layer inside the bounds: rows by y, each a table of tiles (0 for none) by x.",
+    ),
     f("tilemap", "set_visible", "url: url_like, layer: hash_like, visible: boolean", "", "Shows or hides a layer."),
     // ---------------------------------------------------------------- particlefx
     f(

@@ -91,6 +91,26 @@ function tilemap.set_visible(url, layer, visible)
   logged(fname, F.tilemap_visible(ctx, slot, u.f, layer_arg(fname, 2, layer), visible and 1 or 0))
 end
 
+-- Every tile of a layer inside the map's bounds: rows by y, each a table of tiles by x (0 for
+-- none), as Defold 1.9's tilemap.get_tiles; nil (logged) for a layer the map lacks.
+function tilemap.get_tiles(url, layer)
+  local fname = "tilemap.get_tiles"
+  local slot, u = map_of(fname, url)
+  check(fname, F.tilemap_bounds(ctx, slot, u.f, i4))
+  local x0, y0, w, h = i4[0], i4[1], i4[2], i4[3]
+  local l = layer_arg(fname, 2, layer)
+  local rows = {}
+  for y = y0, y0 + h - 1 do
+    local row = {}
+    for x = x0, x0 + w - 1 do
+      if not logged(fname, F.tilemap_get(ctx, slot, u.f, l, x, y, u2)) then return nil end
+      row[x] = u2[0]
+    end
+    rows[y] = row
+  end
+  return rows
+end
+
 tilemap.H_FLIP = K.TILEMAP_H_FLIP
 tilemap.V_FLIP = K.TILEMAP_V_FLIP
 tilemap.ROTATE_90 = K.TILEMAP_ROTATE_90
