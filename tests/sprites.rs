@@ -406,3 +406,36 @@ fn lua_api_tilemap() {
         assert!(r.stderr.contains(logged), "missing log line {logged:?}\n{}", r.show());
     }
 }
+
+/// A broken `.tilemap` is refused with every problem at its position in one `sinew check`, and
+/// an embedded tile map in a Defold collection is refused by name.
+#[test]
+fn a_broken_tilemap_file_is_reported_where_it_is_wrong() {
+    let p = common::committed("api_tilemap");
+    let broken = "tile_set: \"/main/tiles.tilesource\"\nlayers {\n  id: \"ground\"\n  cell { x: 0 y: 0 tile: 9 }\n  cell { x: 99999 y: 0 tile: 0 }\n  colour: 1\n}\nblend_mode: BLEND_MODE_SOMETIMES\n";
+    p.write("/main/level.tilemap", broken);
+    std::fs::write(p.path().join("main/tiles.png"), png8(|_, _| [255, 255, 255, 255])).expect("tiles.png");
+    let r = common::sinew(&["check", p.path().to_str().expect("utf-8 path")]);
+    assert_ne!(r.status, 0, "{}", r.show());
+    let out = format!("{}{}", r.stdout, r.stderr);
+    for want in [
+        "/main/level.tilemap:8:13: `blend_mode` must be BLEND_MODE_ALPHA",
+        "/main/level.tilemap:4:3: layer 'ground': tile 9 is not in /main/tiles.tilesource (it has 4 tiles)",
+        "/main/level.tilemap:5:3: layer 'ground': cell (99999, 0) is further than 32768 tiles out",
+        "/main/level.tilemap:6:3: unknown field `colour` in a layer",
+    ] {
+        assert!(out.contains(want), "missing {want:?} in\n{out}");
+    }
+    let embedded = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"t\\\"\\n\"\n  \"  type: \\\"tilemap\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n}\n";
+    let d = common::project("tm-embedded", &[("/main/main.collection", embedded)]);
+    std::fs::write(d.path().join("game.project"), "[bootstrap]\nmain_collection = /main/main.collectionc\n")
+        .expect("game.project");
+    let r = common::sinew(&["check", d.path().to_str().expect("utf-8 path")]);
+    assert!(
+        format!("{}{}", r.stdout, r.stderr).contains(
+            "/main/main.collection:6:6: embedded tilemap components are not supported yet: put it in a .tilemap file"
+        ),
+        "{}",
+        r.show()
+    );
+}

@@ -242,3 +242,80 @@ impl TileMapWorld {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::sprite::BlendMode;
+    use crate::project::tilemap::LayerSpec;
+    use glam::Quat;
+
+    /// A map of one 4 x 2 tile (the one-frame test atlas) with the given cells, at `slot`.
+    fn world_with(cells: Vec<Cell>) -> (TileMapWorld, Scene, u32) {
+        let mut scene = Scene::default();
+        let prefix = scene.intern_prefix("/");
+        let slot = scene.spawn("/m", prefix, Vec3::new(100.0, 0.0, 0.0), Quat::IDENTITY, Vec3::ONE).expect("spawn");
+        scene.update_world_transforms();
+        let spec = TileMapSpec {
+            path: "/m.tilemap".into(),
+            tile_set: "/a.atlas".into(),
+            tiles: Arc::new(Atlas::one_frame("a", false)),
+            layers: vec![LayerSpec { id: "l".into(), z: 0.5, visible: true, cells }],
+            material: DEFAULT_MATERIAL.into(),
+            blend: BlendMode::Alpha,
+        };
+        let c = TileMapComponent { map: Arc::new(spec), transform: crate::project::ComponentTransform::IDENTITY };
+        let mut w = TileMapWorld::default();
+        w.create(slot, "m", &c, &mut |_| 0, None);
+        (w, scene, slot)
+    }
+
+    fn cell(x: i32, y: i32, h_flip: bool, v_flip: bool, rotate90: bool) -> Cell {
+        Cell { x, y, tile: 0, h_flip, v_flip, rotate90 }
+    }
+
+    #[test]
+    fn a_cell_covers_its_square_at_its_layer_depth_in_the_object() {
+        let (w, scene, _) = world_with(vec![cell(2, 1, false, false, false)]);
+        let mut out = Vec::new();
+        w.quads(&scene, &mut out);
+        assert_eq!(out.len(), 1);
+        // Cell (2, 1) of 4 x 2 tiles: x 8..12, y 2..4, moved by the object's x = 100.
+        let q = out[0];
+        assert_eq!(q.corners[0], Vec3::new(108.0, 2.0, 0.5));
+        assert_eq!(q.corners[2], Vec3::new(112.0, 4.0, 0.5));
+        assert_eq!(q.uv, [0.0, 0.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn flips_swap_the_page_edges_and_a_quarter_turn_turns_the_corners() {
+        let (w, scene, _) = world_with(vec![cell(0, 0, true, true, false), cell(1, 0, false, false, true)]);
+        let mut out = Vec::new();
+        w.quads(&scene, &mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].uv, [1.0, 1.0, 0.0, 0.0], "both flips: left/right and top/bottom swapped");
+        // Turned a quarter clockwise: the image's bottom-left corner sits at the square's top-left.
+        let (x0, x1) = (104.0, 108.0);
+        assert_eq!(out[1].corners[0], Vec3::new(x0, 2.0, 0.5));
+        assert_eq!(out[1].corners[1], Vec3::new(x0, 0.0, 0.5));
+        assert_eq!(out[1].corners[2], Vec3::new(x1, 0.0, 0.5));
+        assert_eq!(out[1].corners[3], Vec3::new(x1, 2.0, 0.5));
+    }
+
+    #[test]
+    fn tiles_are_set_cleared_and_hidden_by_layer_inside_the_bounds() {
+        let (mut w, scene, _) = world_with(vec![cell(0, 0, false, false, false), cell(2, 1, false, false, false)]);
+        let layer = hash_remembered("l");
+        assert_eq!(w.bounds(0), Some((1, 1, 3, 2)));
+        assert_eq!(w.tile(0, layer, 3, 2), Ok(1));
+        w.set_tile(0, layer, 3, 2, 0, Turn::default()).expect("clear");
+        assert_eq!(w.tile(0, layer, 3, 2), Ok(0));
+        assert!(w.set_tile(0, layer, 4, 1, 1, Turn::default()).is_err(), "outside the bounds");
+        assert!(w.set_tile(0, layer, 1, 1, 2, Turn::default()).is_err(), "a tile the source lacks");
+        assert!(w.tile(0, hash_remembered("other"), 1, 1).is_err(), "a missing layer");
+        w.set_visible(0, layer, false).expect("hide");
+        let mut out = Vec::new();
+        w.quads(&scene, &mut out);
+        assert!(out.is_empty(), "a hidden layer draws nothing");
+    }
+}

@@ -138,18 +138,9 @@ impl Physics {
             world.set_pose(h, (at * s, rotation));
         }
         if !dynamic && scene.is_live(slot) {
-            let parent = scene.parent[slot as usize];
+            // The object keeps its own depth, as a 2D body's does.
             let z = scene.world_of(slot).translation.z;
-            let (t, r) = if parent == crate::scene::NONE {
-                (at.with_z(z), rotation)
-            } else {
-                let (_, pr, pt) = scene.world_of(parent).to_scale_rotation_translation();
-                (pr.inverse() * (at.with_z(z) - pt), pr.inverse() * rotation)
-            };
-            scene.settle_for_write(slot);
-            scene.position[slot as usize] = t;
-            scene.rotation[slot as usize] = r;
-            scene.update_world_transform_of(slot);
+            super::place_object(scene, slot, at.with_z(z), rotation);
         }
         Ok(())
     }

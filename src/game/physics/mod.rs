@@ -546,19 +546,7 @@ impl Physics {
             if !t.is_finite() || !r.is_finite() {
                 continue;
             }
-            let s = b.slot as usize;
-            let parent = scene.parent[s];
-            let (t, r) = if parent == crate::scene::NONE {
-                (t, r)
-            } else {
-                let (_, pr, pt) = scene.world_of(parent).to_scale_rotation_translation();
-                let pinv = pr.inverse();
-                (pinv * (t - pt), pinv * r)
-            };
-            scene.settle_for_write(b.slot);
-            scene.position[s] = t;
-            scene.rotation[s] = r.normalize();
-            scene.update_world_transform_of(b.slot);
+            place_object(scene, b.slot, t, r);
         }
     }
 
@@ -567,6 +555,24 @@ impl Physics {
         let b = self.get(i)?;
         Some(if b.ty == CollisionType::Dynamic { self.world_of(i).and_then(|(w, h)| w.mass(h))? } else { 0.0 })
     }
+}
+
+/// Puts game object `slot` at world position `t` and rotation `r` (its local transform made
+/// relative to its parent), as a body it follows says.
+fn place_object(scene: &mut Scene, slot: u32, t: glam::Vec3, r: glam::Quat) {
+    let s = slot as usize;
+    let parent = scene.parent[s];
+    let (t, r) = if parent == crate::scene::NONE {
+        (t, r)
+    } else {
+        let (_, pr, pt) = scene.world_of(parent).to_scale_rotation_translation();
+        let pinv = pr.inverse();
+        (pinv * (t - pt), pinv * r)
+    };
+    scene.settle_for_write(slot);
+    scene.position[s] = t;
+    scene.rotation[s] = r.normalize();
+    scene.update_world_transform_of(slot);
 }
 
 /// Steps the worlds for this frame, each at its time step, and posts the messages of each step.

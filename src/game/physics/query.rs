@@ -86,18 +86,17 @@ pub fn raycast(
 
 /// The table of a `ray_cast_response` and of `physics.raycast`'s result.
 pub fn hit_table(h: &RayHit, request_id: Option<u32>) -> MsgValue {
-    let s = |k: &str| MsgValue::String(k.into());
     let mut t = vec![
-        (s("fraction"), MsgValue::Number(f64::from(h.fraction))),
-        (s("position"), MsgValue::Vector3(h.position)),
-        (s("normal"), MsgValue::Vector3(h.normal)),
-        (s("id"), MsgValue::Hash(h.id)),
-        (s("group"), MsgValue::Hash(h.group)),
+        ("fraction", MsgValue::Number(f64::from(h.fraction))),
+        ("position", MsgValue::Vector3(h.position)),
+        ("normal", MsgValue::Vector3(h.normal)),
+        ("id", MsgValue::Hash(h.id)),
+        ("group", MsgValue::Hash(h.group)),
     ];
     if let Some(r) = request_id {
-        t.push((s("request_id"), MsgValue::Number(f64::from(r))));
+        t.push(("request_id", MsgValue::Number(f64::from(r))));
     }
-    MsgValue::Table(t)
+    super::events::table(t)
 }
 
 /// Answers the `raycast_async` requests made since the last call, each from its asker's world
@@ -114,10 +113,7 @@ pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue,
             Some(h) => (hash_remembered("ray_cast_response"), hit_table(h, Some(r.request_id))),
             None => (
                 hash_remembered("ray_cast_missed"),
-                MsgValue::Table(vec![(
-                    MsgValue::String("request_id".into()),
-                    MsgValue::Number(f64::from(r.request_id)),
-                )]),
+                super::events::table(vec![("request_id", MsgValue::Number(f64::from(r.request_id)))]),
             ),
         };
         // A world with an event listener hears the answer as an event, `type` its message id.

@@ -354,7 +354,9 @@ impl Simulation for World {
             }
         };
         if exact {
-            for (h, c) in w.colliders.iter().filter(|(h, c)| filter.test(&w.bodies, *h, c)) {
+            let end = from + dir * length;
+            for h in self.candidates(filter, Aabb::new(vector(from.min(end)), vector(from.max(end))), true) {
+                let Some(c) = w.colliders.get(h) else { continue };
                 if let Some(i) = c.shape().cast_ray_and_get_normal(c.position(), &ray, length, true) {
                     report(h, i);
                 }

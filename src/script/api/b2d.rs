@@ -158,6 +158,9 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("B2D_SHAPE_SEGMENT", shape_type::SEGMENT),
         ("B2D_SHAPE_POLYGON", shape_type::POLYGON),
         ("B2D_SHAPE_CHAIN", shape_type::CHAIN),
+        // Defold's aliases: a box is a polygon, an edge a segment.
+        ("B2D_SHAPE_BOX", shape_type::POLYGON),
+        ("B2D_SHAPE_EDGE", shape_type::SEGMENT),
         ("B2D_TYPE_STATIC", body_type::STATIC),
         ("B2D_TYPE_KINEMATIC", body_type::KINEMATIC),
         ("B2D_TYPE_DYNAMIC", body_type::DYNAMIC),
@@ -198,9 +201,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("B2D_QUERY_RAY", query::RAY),
     ];
     let mut k: Vec<(&'static str, f64)> = ints.iter().map(|&(n, v)| (n, f64::from(v))).collect();
-    for (n, ty) in [("B2D_JOINT_REVOLUTE", JointType::Revolute), ("B2D_JOINT_PRISMATIC", JointType::Prismatic), ("B2D_JOINT_WELD", JointType::Weld), ("B2D_JOINT_MOUSE", JointType::Mouse)] {
-        k.push((n, JOINT_TYPES.iter().position(|&t| t == ty).unwrap_or(0) as f64));
-    }
+    k.extend(JOINT_TYPES.iter().enumerate().map(|(i, (_, name))| (*name, i as f64)));
     k.extend([
         ("B2D_MAX_POLYGON_VERTICES", f64::from(MAX_POLYGON_VERTICES)),
         ("B2D_MAX_CHAIN_VERTICES", f64::from(MAX_CHAIN_VERTICES)),
@@ -334,8 +335,13 @@ fn joint_desc(ty: JointType, d: &JointDef, s: f32) -> Result<JointDesc, String> 
     Ok(JointDesc { kind, anchors: (anchor(d.anchor_a), anchor(d.anchor_b)), collide: d.collide != 0, softness: None })
 }
 
-/// The joint types of `b2d_joint_create`'s `ty`, in this order.
-pub const JOINT_TYPES: [JointType; 4] = [JointType::Revolute, JointType::Prismatic, JointType::Weld, JointType::Mouse];
+/// The joint types of `b2d_joint_create`'s `ty`, in this order, with their `K` names.
+pub const JOINT_TYPES: [(JointType, &str); 4] = [
+    (JointType::Revolute, "B2D_JOINT_REVOLUTE"),
+    (JointType::Prismatic, "B2D_JOINT_PRISMATIC"),
+    (JointType::Weld, "B2D_JOINT_WELD"),
+    (JointType::Mouse, "B2D_JOINT_MOUSE"),
+];
 
 crate::export! {
     /// The world of the caller (URL socket `socket`): its number through `out`, -1 when it has no
@@ -380,13 +386,15 @@ crate::export! {
                 return fail(e);
             }
             let s = w.physics.settings.scale;
-            let dynamic = w.physics.get(i).is_some_and(|b| b.ty == CollisionType::Dynamic);
-            let ty = w.physics.get(i).map_or(0, |b| match b.ty {
+            let Some((ty, enabled)) = w.physics.get(i).map(|b| (b.ty, b.enabled)) else {
+                return fail("the collision object was deleted".into());
+            };
+            let dynamic = ty == CollisionType::Dynamic;
+            let ty = match ty {
                 CollisionType::Dynamic => body_type::DYNAMIC,
                 CollisionType::Kinematic => body_type::KINEMATIC,
                 _ => body_type::STATIC,
-            });
-            let enabled = w.physics.get(i).is_some_and(|b| b.enabled);
+            };
             let p = Vec3::new(x, y, 0.0);
             let mut v = [0.0f32; 4];
             {
@@ -693,7 +701,7 @@ crate::export! {
     /// `(b, sb)`: the joint's index and serial through `out` (2 u32).
     fn b2d_joint_create(ctx: Ctx, ty: u32, a: u32, sa: u32, b: u32, sb: u32, def: *const JointDef, out: *mut u32) -> i32 {
         world_status(ctx, |w| {
-            let Some(&ty) = JOINT_TYPES.get(ty as usize) else { return fail(format!("no joint type {ty}")) };
+            let Some(&(ty, _)) = JOINT_TYPES.get(ty as usize) else { return fail(format!("no joint type {ty}")) };
             // SAFETY: `def` is null or a cdata the Lua wrapper filled for this call.
             let Some(d) = (unsafe { def.as_ref() }) else { return fail("null joint definition".into()) };
             let s = w.physics.settings.scale;

@@ -313,9 +313,9 @@ body.B2_KINEMATIC_BODY = K.B2D_TYPE_KINEMATIC
 body.B2_DYNAMIC_BODY = K.B2D_TYPE_DYNAMIC
 
 ---------------------------------------------------------------- b2d.shape
-for name, v in pairs(SHAPE_TYPE) do shape["SHAPE_TYPE_" .. name] = v end
-shape.SHAPE_TYPE_BOX = SHAPE_TYPE.POLYGON
-shape.SHAPE_TYPE_EDGE = SHAPE_TYPE.SEGMENT
+for _, name in ipairs({ "CIRCLE", "CAPSULE", "SEGMENT", "EDGE", "POLYGON", "BOX" }) do
+  shape["SHAPE_TYPE_" .. name] = K["B2D_SHAPE_" .. name]
+end
 
 function shape.get_body(a, b)
   local fname = "b2d.shape.get_body"
