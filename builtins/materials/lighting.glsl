@@ -67,6 +67,8 @@ vec3 diffuse_lambert(vec3 view_normal, vec3 view_position)
     vec3 total_light = vec3(0.0);
     for (int i = 0; i < MAX_LIGHT_COUNT && i < 8; ++i)
     {
+        if (light_position[i].w < 0.0)
+            break; // the first free slot: no light here or after
         total_light += diffuse_lambert(i, view_normal, view_position);
     }
     return total_light;

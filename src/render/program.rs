@@ -17,7 +17,7 @@
 //! | `occlusion_strength` | glTF occlusionTexture.strength; 0 when the primitive has no occlusion map |
 //! | `alpha_cutoff` | glTF cutoff for MASK primitives, else 0 |
 //! | `alpha_opaque` | 1 for OPAQUE and MASK, 0 for BLEND |
-//! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light |
+//! | `light_position[8]` | view space; w = 0: direction towards a directional light, w = 1: point light; the lights in use fill the first slots, and the free ones are (0, 0, 0, -1) |
 //! | `light_color[8]` | colour x intensity (rgb); w: a point light's range (its falloff `(1 - d / range)^2`, Defold's), 0 for `1 / (1 + d^2)`; unused slots are zero |
 //! | `light_spot[8]` | a spot light's cone: `clamp(dot(-l, xyz) + w, 0, 1)` squared is its strength at a point (`l` the unit vector from it to the light), 1 inside the inner cone and 0 outside the outer one; (0, 0, 0, 1) for other lights |
 //! | `ambient` | ambient colour (rgb): the project's `ambient`, or the sum of the enabled ambient light components |

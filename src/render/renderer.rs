@@ -379,13 +379,15 @@ impl ModelRenderer {
 
     fn frame_values(&mut self, list: &DrawList) {
         const NO_CONE: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
+        // w = -1: the built-in program's light loop ends at the first free slot.
+        const NO_LIGHT: [f32; 4] = [0.0, 0.0, 0.0, -1.0];
         let v = &mut self.values;
         v.view = list.camera.view;
         v.proj = list.camera.proj;
         v.viewproj = list.camera.proj * list.camera.view;
         v.time = list.time;
         self.frustum = frustum_planes(v.viewproj);
-        v.light_position = [[0.0; 4]; MAX_LIGHTS];
+        v.light_position = [NO_LIGHT; MAX_LIGHTS];
         v.light_color = [[0.0; 4]; MAX_LIGHTS];
         v.light_spot = [NO_CONE; MAX_LIGHTS];
         // Ambient lights (summed, as three.js sums its AmbientLights) replace the list's ambient
