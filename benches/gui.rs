@@ -42,6 +42,7 @@ fn setup() -> Bench {
         frames,
         animations: vec![blink],
         images: Vec::new(),
+        hulls: Vec::new(),
     };
     let image = GuiImage {
         name: "ui".into(),

@@ -45,6 +45,7 @@ fn spec(ty: CollisionType, half: [f32; 3]) -> CollisionObjectSpec {
         group: "default".into(),
         mask: vec!["default".into()],
         shapes: vec![ShapeSpec { kind: ShapeKind::Box { half }, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }],
+        tiles: None,
     }
 }
 

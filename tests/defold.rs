@@ -38,6 +38,11 @@ fn shot_with(name: &str, frames: &str, extra: &[&str], tmp: &TempDir) -> (Run, I
     (r, img)
 }
 
+/// Pixels of `img` in the rectangle `xs` × `ys` (rows top to bottom) that `f` accepts.
+fn count_pixels(img: &Image, xs: std::ops::Range<u32>, ys: std::ops::Range<u32>, f: impl Fn([u8; 4]) -> bool) -> usize {
+    ys.flat_map(|y| xs.clone().map(move |x| (x, y))).filter_map(|(x, y)| img.pixel(x, y)).filter(|p| f(*p)).count()
+}
+
 /// basics/random_numbers: "a game object containing a label ... where we show the text". The
 /// label's object is at (50, 360) with pivot W in a 720x720 display: with Defold's default
 /// render view the text starts at x = 50, half way up, in the label's blue.
@@ -510,9 +515,7 @@ fn particles_fire_and_smoke_burns_with_smoke_above() {
         panic!("{e}");
     }
     let (w, h) = (img.width, img.height);
-    let count = |xs: std::ops::Range<u32>, ys: std::ops::Range<u32>, f: &dyn Fn([u8; 4]) -> bool| {
-        ys.flat_map(|y| xs.clone().map(move |x| (x, y))).filter_map(|(x, y)| img.pixel(x, y)).filter(|p| f(*p)).count()
-    };
+    let count = |xs, ys, f: &dyn Fn([u8; 4]) -> bool| count_pixels(&img, xs, ys, f);
     let warm = |p: [u8; 4]| p[0] > 200 && p[1] > 100 && p[2] < 120;
     let grey = |p: [u8; 4]| p[0] > 70 && p[0].abs_diff(p[1]) < 20 && p[1].abs_diff(p[2]) < 20;
     // Rows are top to bottom: the fire in the lowest third, the smoke in the top half.
@@ -541,13 +544,8 @@ fn particles_set_get_swaps_image_animation_and_material() {
     if let Err(e) = golden::check_golden("defold_particles_set_get", &after) {
         panic!("{e}");
     }
-    let white = |img: &Image| {
-        (0..img.height)
-            .flat_map(|y| (0..img.width).map(move |x| (x, y)))
-            .filter_map(|(x, y)| img.pixel(x, y))
-            .filter(|p| p[0] > 235 && p[1] > 235 && p[2] > 235)
-            .count()
-    };
+    let white =
+        |img: &Image| count_pixels(img, 0..img.width, 0..img.height, |p| p[0] > 235 && p[1] > 235 && p[2] > 235);
     let (b, a) = (white(&before), white(&after));
     assert!(a > b + 1000, "near-white pixels: {b} before the click, {a} after");
 }
@@ -575,14 +573,103 @@ fn tilemap_get_set_tile_places_a_flower_where_clicked() {
     let brown = |img: &Image| img.pixel(96, 360).is_some_and(|p| p[0] < 120 && p[1] < 90 && p[2] < 90);
     assert!(brown(&before) && brown(&after), "the level's frame tiles are drawn");
     // Tile (5, 5): screen rows 720-320..720-256.
-    let coloured = |img: &Image| {
-        (400..464)
-            .flat_map(|y| (256..320).map(move |x| (x, y)))
-            .filter_map(|(x, y)| img.pixel(x, y))
-            .filter(|p| !(p[0] > 240 && p[1] > 240 && p[2] > 240))
-            .count()
-    };
+    let coloured = |img: &Image| count_pixels(img, 256..320, 400..464, |p| !(p[0] > 240 && p[1] > 240 && p[2] > 240));
     let (b, a) = (coloured(&before), coloured(&after));
     assert!(b < 50, "the tile is empty before the click ({b} coloured pixels)");
     assert!(a > 400, "the flower is there after it ({a} coloured pixels)");
+}
+
+/// tilemap/collisions: "Click/tap on the screen to spawn game objects that will fall and
+/// interact with the tilemap"; the level's script deletes whatever touches a tile of its
+/// "danger" group. The tile source keeps only its tiles' groups: the hulls come from its image.
+/// An enemy spawned by a replayed click above the spikes (screen x 480) is gone once it has
+/// fallen onto them; one spawned above the plain ground (x 390) lies there. (Copied with the
+/// two images it shows; its atlas lists only the enemy's.)
+#[test]
+fn tilemap_collisions_delete_what_falls_on_the_danger_tiles() {
+    let tmp = TempDir::new("defold-tilemap-collisions");
+    let dark = |img: &Image, (xs, ys): (std::ops::Range<u32>, std::ops::Range<u32>)| {
+        count_pixels(img, xs, ys, |p| u32::from(p[0]) + u32::from(p[1]) + u32::from(p[2]) < 200)
+    };
+    let (spikes, ground) = ((430..610, 520..585), (360..425, 540..615));
+    let mut shots = Vec::new();
+    for x in [480, 390] {
+        let replay = tmp.path().join(format!("click{x}.jsonl"));
+        let click = format!(
+            "{{\"frame\": 5, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": true, \"x\": {x}, \"y\": 450}}\n{{\"frame\": 6, \"type\": \"mouse_button\", \"input\": \"MOUSE_BUTTON_LEFT\", \"down\": false, \"x\": {x}, \"y\": 450}}\n"
+        );
+        std::fs::write(&replay, click).expect("replay");
+        let (r, img) = shot_with("tilemap_collisions", "120", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+        assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+        shots.push(img);
+    }
+    if let Err(e) = golden::check_golden("defold_tilemap_collisions", &shots[0]) {
+        panic!("{e}");
+    }
+    let (on_spikes, on_ground) = (dark(&shots[0], spikes), dark(&shots[1], ground.clone()));
+    assert_eq!(on_spikes, 0, "the enemy that fell on the spikes is deleted");
+    assert!(on_ground > 300, "the enemy that fell on the ground lies there ({on_ground} dark pixels)");
+    assert_eq!(dark(&shots[0], ground), 0, "nothing else came to that ground");
+}
+
+/// render/orthographic_zoom: "Scrolling the mouse wheel changes the camera zoom in small fixed
+/// steps" with the camera in `ORTHO_MODE_FIXED` (`camera.set_orthographic_mode`). Five replayed
+/// steps up make the zoom 1.5 (the label reads "Orthographic Zoom: 1.50"): the courtyard's
+/// bottom wall, 170 pixels below the centre, moves to 255 below it (y 530 to 615).
+#[test]
+fn render_orthographic_zoom_zooms_on_the_wheel() {
+    let tmp = TempDir::new("defold-ortho-zoom");
+    let replay = tmp.path().join("wheel.jsonl");
+    let steps: String =
+        (5..10).map(|f| format!("{{\"frame\": {f}, \"type\": \"mouse_wheel\", \"steps\": 1}}\n")).collect();
+    std::fs::write(&replay, steps).expect("replay");
+    let (r, before) = shot("render_orthographic_zoom", "20", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let (r, after) = shot_with("render_orthographic_zoom", "20", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_render_orthographic_zoom", &after) {
+        panic!("{e}");
+    }
+    let stone = |p: [u8; 4]| p[2] > 80 && p[0].abs_diff(p[2]) < 40;
+    // Below the centre, where only grass is between the two places.
+    let wall = |img: &Image, ys| count_pixels(img, 280..400, ys, stone);
+    let (at_1, at_15) =
+        ((wall(&before, 526..538), wall(&after, 526..538)), (wall(&before, 608..626), wall(&after, 608..626)));
+    assert!(at_1.0 > 500 && at_1.1 < 20, "the wall leaves y 530: {at_1:?} stone pixels before and after");
+    assert!(at_15.0 < 20 && at_15.1 > 800, "and comes to y 615: {at_15:?}");
+}
+
+/// mesh/triangle: "a mesh component in the shape of a triangle ... The triangle also defines
+/// the colors at each point": the `.buffer`'s three positions (scaled by 100 about the centre of
+/// the 720x720 display) and its green, red and blue corners, mixed between.
+#[test]
+fn mesh_triangle_draws_its_buffers_coloured_corners() {
+    let tmp = TempDir::new("defold-mesh-triangle");
+    let (r, img) = shot("mesh_triangle", "3", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_mesh_triangle", &img) {
+        panic!("{e}");
+    }
+    let px = |x, y| img.pixel(x, y).expect("inside");
+    // Just inside each corner: (-0.5, -0.5) green, (0.5, -0.5) red, (0, 0.5) blue.
+    let (green, red, blue) = (px(318, 402), px(402, 402), px(360, 318));
+    assert!(green[1] > 200 && green[0] < 40 && green[2] < 40, "{green:?}");
+    assert!(red[0] > 200 && red[1] < 40 && red[2] < 40, "{red:?}");
+    assert!(blue[2] > 200 && blue[0] < 40 && blue[1] < 40, "{blue:?}");
+    assert_eq!(px(360, 300), [255, 255, 255, 255], "outside the triangle, the clear colour");
+}
+
+/// mesh/textured: a quad from a `.buffer` as a triangle strip with texture coordinates,
+/// textured by its material's `tex0` (the grass image), seen by the orbiting camera 6 units
+/// away: a green square in the middle of the grey clear colour.
+#[test]
+fn mesh_textured_draws_a_grass_quad() {
+    let tmp = TempDir::new("defold-mesh-textured");
+    let (r, img) = shot("mesh_textured", "30", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let grass = |p: [u8; 4]| p[1] > p[0] + 15 && p[1] > p[2] + 5;
+    let inside = count_pixels(&img, 240..480, 240..480, grass);
+    assert!(inside > 240 * 240 * 9 / 10, "the quad covers the middle ({inside} grass pixels)");
+    assert_eq!(count_pixels(&img, 0..150, 0..720, grass), 0, "and nothing at the sides");
+    assert_eq!(img.pixel(100, 100), Some([51, 51, 51, 255]), "the example's clear colour");
 }

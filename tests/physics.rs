@@ -119,6 +119,32 @@ fn an_event_listener_hears_the_world_instead_of_messages() {
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
 }
 
+/// A tile map as a collision shape (Defold's `collision_shape` naming a `.tilemap`): each tile's
+/// hull made from the tile source's collision image, in the tile's collision group, turned as
+/// its cell; `collision_response`'s `own_group` is the tile's group, ray casts meet tiles, and
+/// `tilemap.set_tile` changes the shape. The tile source is an 8x8 image of four 4-pixel tiles:
+/// opaque ("ground"), opaque in its lower half ("danger"), empty, and opaque without a group.
+#[test]
+fn balls_rest_on_a_tile_maps_hulls_in_their_tiles_groups() {
+    let p = committed("physics_tilemap");
+    let rgba = (0..8u32)
+        .flat_map(|y| (0..8u32).map(move |x| (x, y)))
+        .flat_map(|(x, y)| {
+            let opaque = match (x < 4, y < 4) {
+                (true, true) | (false, false) => true,
+                (false, true) => y >= 2,
+                (true, false) => false,
+            };
+            if opaque { [0, 160, 0, 255] } else { [0, 0, 0, 0] }
+        })
+        .collect();
+    let tiles = sinew::render::Image { width: 8, height: 8, rgba };
+    tiles.save_png(&p.path().join("main/tiles.png")).expect("tiles.png");
+    let r = run_dir(&p, 245);
+    assert_lua_passed(&r, "physics_tilemap");
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+}
+
 /// Box2D's own API (`b2d.*`) at Defold's scale 0.01 and gravity -900: bodies, shapes made,
 /// changed and destroyed, queries, sensors, prismatic and mouse joints, bad arguments.
 #[test]

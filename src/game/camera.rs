@@ -3,19 +3,30 @@
 use glam::camera::rh::proj::opengl::{orthographic, perspective};
 use glam::{Mat4, Vec3};
 
-use crate::project::types::CameraSpec;
+use crate::project::types::{CameraSpec, OrthoMode};
 
 /// View and projection of a camera on an object with world transform `world`, for a viewport of
 /// `aspect` (width / height). It looks down the object's -Z with +Y up; scale in `world` is
 /// ignored (it would skew the view). An orthographic camera shows `ortho_height / zoom` world
-/// units vertically.
+/// units vertically; in the auto modes the zoom is Defold's: the design area (`ortho_height`
+/// high, `design_aspect` wide) fits inside the window or covers it, whatever its shape.
 pub fn matrices(world: Mat4, spec: &CameraSpec, aspect: f32) -> (Mat4, Mat4, Vec3) {
     let (_, rotation, position) = world.to_scale_rotation_translation();
     let view = Mat4::from_rotation_translation(rotation, position).inverse();
     let aspect = if aspect.is_finite() && aspect > 0.0 { aspect } else { 1.0 };
     let proj = if spec.orthographic {
         let zoom = if spec.zoom > 0.0 && spec.zoom.is_finite() { spec.zoom } else { 1.0 };
-        let h = spec.ortho_height * 0.5 / zoom;
+        // How much taller than the design area the view is: a window narrower than the design
+        // shows more height to fit its width in, a wider one less to cover it.
+        let design =
+            if spec.design_aspect > 0.0 && spec.design_aspect.is_finite() { spec.design_aspect } else { aspect };
+        let h = spec.ortho_height
+            * 0.5
+            * match spec.ortho_mode {
+                OrthoMode::Fixed => 1.0 / zoom,
+                OrthoMode::AutoFit => (design / aspect).max(1.0),
+                OrthoMode::AutoCover => (design / aspect).min(1.0),
+            };
         let w = h * aspect;
         orthographic(-w, w, -h, h, spec.near, spec.far)
     } else {
@@ -51,11 +62,20 @@ pub fn world_to_screen(view: Mat4, proj: Mat4, width: f32, height: f32, p: Vec3)
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn spec(orthographic: bool) -> CameraSpec {
-        CameraSpec { fov: 0.8, near: 0.1, far: 100.0, orthographic, ortho_height: 10.0, zoom: 1.0 }
+    pub(crate) fn spec(orthographic: bool) -> CameraSpec {
+        CameraSpec {
+            fov: 0.8,
+            near: 0.1,
+            far: 100.0,
+            orthographic,
+            ortho_height: 10.0,
+            zoom: 1.0,
+            ortho_mode: OrthoMode::Fixed,
+            design_aspect: 0.0,
+        }
     }
 
     #[test]
@@ -81,5 +101,27 @@ mod tests {
         let (view, proj, _) = matrices(Mat4::IDENTITY, &s, 1.0);
         let edge = world_to_screen(view, proj, 100.0, 100.0, Vec3::new(0.0, 2.5, -1.0));
         assert!((edge.y - 100.0).abs() < 1e-3, "zoom 2 shows half the height: {edge}");
+    }
+
+    /// Defold's auto modes for a 2:1 design area 10 high: the height shown (world units) in a
+    /// window of `aspect`.
+    #[test]
+    fn auto_modes_fit_or_cover_the_design_area() {
+        let shown = |mode: OrthoMode, aspect: f32| {
+            let s = CameraSpec { ortho_mode: mode, design_aspect: 2.0, zoom: 3.0, ..spec(true) };
+            let (view, proj, _) = matrices(Mat4::IDENTITY, &s, aspect);
+            let top = screen_to_world(view, proj, 100.0 * aspect, 100.0, 0.0, 100.0, 1.0);
+            top.y * 2.0
+        };
+        let near = |a: f32, b: f32| (a - b).abs() < 1e-3;
+        // A window of the design's shape shows it exactly, whatever the zoom was.
+        assert!(near(shown(OrthoMode::AutoFit, 2.0), 10.0) && near(shown(OrthoMode::AutoCover, 2.0), 10.0));
+        // A square window: fitting shows the whole 20 wide, so 20 high; covering shows 10 high
+        // and cuts the sides.
+        assert!(near(shown(OrthoMode::AutoFit, 1.0), 20.0), "{}", shown(OrthoMode::AutoFit, 1.0));
+        assert!(near(shown(OrthoMode::AutoCover, 1.0), 10.0));
+        // A 4:1 window: fitting shows the 10 height, covering the 20 width (5 high).
+        assert!(near(shown(OrthoMode::AutoFit, 4.0), 10.0) && near(shown(OrthoMode::AutoCover, 4.0), 5.0));
+        assert!(near(shown(OrthoMode::Fixed, 1.0), 10.0 / 3.0), "fixed keeps its zoom");
     }
 }

@@ -145,6 +145,12 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     sprites::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     timing(Phase::Animation, t.elapsed());
+    {
+        let w = &mut *world.borrow_mut();
+        for (slot, source, groups) in w.tilemaps.take_changed() {
+            w.physics.retile(slot, &source, &groups);
+        }
+    }
     // After the pose, so a collision object under a bone follows this frame's pose.
     physics::update(world, dt);
     physics::tell_listeners(world, hooks);

@@ -44,6 +44,8 @@ pub struct TileMapInstance {
 pub struct TileMapWorld {
     pub instances: Vec<TileMapInstance>,
     free: Vec<u32>,
+    /// Maps whose tiles `set_tile` changed since the physics last took them.
+    changed: Vec<u32>,
 }
 
 /// `h_flip`, `v_flip` and `rotate90` of `tilemap.set_tile`.
@@ -181,6 +183,9 @@ impl TileMapWorld {
     pub fn set_tile(&mut self, i: u32, layer: Hash, x: i32, y: i32, tile: u32, turn: Turn) -> Result<(), String> {
         self.check_tile(i, tile)?;
         let (k, cell) = self.locate(i, layer, x, y)?;
+        if !self.changed.contains(&i) {
+            self.changed.push(i);
+        }
         let Some(t) = self.get_mut(i) else { return Ok(()) };
         let cells = &mut t.layers[k].cells;
         if tile == 0 {
@@ -190,6 +195,21 @@ impl TileMapWorld {
             cells.insert(cell, Cell { x: cell.0, y: cell.1, tile: tile - 1, h_flip, v_flip, rotate90 });
         }
         Ok(())
+    }
+
+    /// The maps `set_tile` changed since the last call: each one's game object, file and
+    /// collision hulls by group (cells in layer order, then by coordinates, so a shape is made
+    /// the same way every run).
+    pub fn take_changed(&mut self) -> Vec<(u32, String, Vec<crate::project::physics::TileGroup>)> {
+        let changed = std::mem::take(&mut self.changed);
+        changed
+            .into_iter()
+            .filter_map(|i| self.get(i))
+            .map(|t| {
+                let cells = t.layers.iter().flat_map(|l| l.cells.values());
+                (t.slot, t.spec.path.clone(), crate::project::tilemap::tile_groups(&t.spec.tiles, cells))
+            })
+            .collect()
     }
 
     /// `tilemap.set_visible`.

@@ -1,5 +1,6 @@
-//! One entry point for every model file a component may name: glTF (`.glb`, `.gltf`), OBJ and
-//! `.bon` rigs all become [`ModelData`], plus what only some formats have.
+//! One entry point for every model file a component may name: glTF (`.glb`, `.gltf`), OBJ,
+//! `.bon` rigs and Defold's mesh `.buffer` files all become [`ModelData`], plus what only some
+//! formats have.
 use crate::base::error::LoadError;
 use crate::project::model_data::ModelData;
 use crate::project::{JointLimitSpec, Resources, bon, gltf, obj};
@@ -25,8 +26,13 @@ pub fn is_bon(path: &str) -> bool {
     path.to_ascii_lowercase().ends_with(".bon")
 }
 
-/// Imports `path` by its extension (anything not OBJ or `.bon` is read as glTF).
+/// Imports `path` by its extension (anything not OBJ, `.bon` or a mesh buffer is read as glTF).
 pub fn import_model(res: &Resources, path: &str) -> Result<Imported, LoadError> {
+    if let Some(m) = crate::project::mesh::MeshRef::of(path) {
+        let data = crate::project::mesh::import(res, &m)?;
+        // The key names more than the file: a save of the file re-imports it.
+        return Ok(Imported { data, files: vec![m.buffer], warnings: Vec::new(), limits: Vec::new() });
+    }
     if is_obj(path) {
         let o = obj::import(res, path)?;
         return Ok(Imported { data: o.data, files: o.files, warnings: o.warnings, limits: Vec::new() });

@@ -13,6 +13,7 @@ pub mod import;
 pub mod input;
 pub mod json;
 pub mod material;
+pub mod mesh;
 pub mod model_data;
 pub mod obj;
 pub mod particlefx;

@@ -98,6 +98,26 @@ pub struct CollisionObjectSpec {
     pub group: String,
     pub mask: Vec<String>,
     pub shapes: Vec<ShapeSpec>,
+    /// A tile map as its shape (Defold's `collision_shape` naming a `.tilemap`; 2D worlds only).
+    pub tiles: Option<std::sync::Arc<TileCollision>>,
+}
+
+/// The hulls of a tile map's tiles that are in a collision group, by group, in the map's frame
+/// (x, y): each group is one compound shape in that group.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TileCollision {
+    /// The `.tilemap`: `tilemap.set_tile` on a map of this file in the same game object
+    /// changes the shape, as in Defold.
+    pub source: String,
+    pub groups: Vec<TileGroup>,
+    /// The collision object's own position and rotation (x, y, z; quaternion) in its game object.
+    pub offset: ([f32; 3], [f32; 4]),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileGroup {
+    pub group: String,
+    pub hulls: Vec<Vec<[f32; 2]>>,
 }
 
 /// One entry of `shapes`, as written.
@@ -158,6 +178,8 @@ pub struct CollisionFields<'a> {
     pub group: Option<&'a Located<String>>,
     pub mask: Option<&'a Located<Vec<String>>>,
     pub shapes: Option<&'a Located<Shapes>>,
+    /// The tile map named as its shape (`tilemap`), its hulls in the map's frame.
+    pub tiles: Option<TileCollision>,
     /// The component's own position and rotation, applied to every shape.
     pub offset: ([f32; 3], [f32; 4]),
 }
@@ -212,13 +234,17 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         Some(m) => m.value.clone(),
         None => vec![group.clone()],
     };
-    let Some(list) = f.shapes else {
-        return Err(bad(None, "needs `shapes` (at least one sphere, box or capsule)".into()));
-    };
-    if list.value.0.is_empty() {
-        return Err(list.error(file, format!("collision object '{id}': `shapes` is empty")));
-    }
     let (offset_p, offset_r) = (glam::Vec3::from(f.offset.0), glam::Quat::from_array(f.offset.1).normalize());
+    let tiles = f.tiles.clone().map(|t| std::sync::Arc::new(TileCollision { offset: f.offset, ..t }));
+    let empty = Located { value: Shapes(Vec::new()), at: None };
+    let list = match f.shapes {
+        Some(l) if l.value.0.is_empty() => {
+            return Err(l.error(file, format!("collision object '{id}': `shapes` is empty")));
+        }
+        Some(l) => l,
+        None if tiles.is_some() => &empty,
+        None => return Err(bad(None, "needs `shapes` (at least one sphere, box or capsule) or a `tilemap`".into())),
+    };
     let mut shapes = Vec::with_capacity(list.value.0.len());
     for (i, s) in list.value.0.iter().enumerate() {
         let here = |msg: String| s.error(file, format!("collision object '{id}', shape {}: {msg}", i + 1));
@@ -299,6 +325,7 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         group,
         mask,
         shapes,
+        tiles,
     })
 }
 

@@ -232,11 +232,11 @@ fn hull_shapes_from_json_and_convexshape_files() {
         e.contains("/main/body.collisionobject:1:1: collision shape file:") && e.contains("none.convexshape"),
         "{e}"
     );
+    // A tile map is read as the shape (its file missing here).
     let e = files(&body.replace("tri.convexshape", "level.tilemap"), tri).unwrap_err();
-    assert!(
-        e.contains("Sinew reads `.convexshape` files (collision shapes from tile maps are not supported yet)"),
-        "{e}"
-    );
+    assert!(e.contains("/main/body.collisionobject:1:18: tilemap 'body': no such file '/main/level.tilemap'"), "{e}");
+    let e = files(&body.replace("tri.convexshape", "level.png"), tri).unwrap_err();
+    assert!(e.contains("Sinew reads `.convexshape` and `.tilemap` files"), "{e}");
 }
 
 #[test]

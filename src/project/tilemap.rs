@@ -147,3 +147,45 @@ fn layer(f: &super::defold::text::Field, count: u32, tile_set: &str, p: &mut Pro
     }
     Some(LayerSpec { id, z, visible, cells })
 }
+
+/// The map's collision shape (a collision object naming it, as Defold's `collision_shape`).
+pub fn collision(map: &TileMapSpec) -> crate::project::physics::TileCollision {
+    crate::project::physics::TileCollision {
+        source: map.path.clone(),
+        groups: tile_groups(&map.tiles, map.layers.iter().flat_map(|l| &l.cells)),
+        offset: ([0.0; 3], [0.0, 0.0, 0.0, 1.0]),
+    }
+}
+
+/// Each cell's tile hull, turned as the cell is drawn, by collision group, in the order given.
+/// Every layer collides, as in Defold; cells whose tile has no hull (no collision group, or no
+/// opaque pixel) do not.
+pub fn tile_groups<'a>(
+    tiles: &Atlas,
+    cells: impl Iterator<Item = &'a Cell>,
+) -> Vec<crate::project::physics::TileGroup> {
+    let mut out: Vec<crate::project::physics::TileGroup> = Vec::new();
+    for c in cells {
+        let (Some(Some(shape)), Some(f)) = (tiles.hulls.get(c.tile as usize), tiles.frames.get(c.tile as usize)) else {
+            continue;
+        };
+        let (w, h) = (f.width as f32, f.height as f32);
+        let centre = [(c.x as f32 + 0.5) * w, (c.y as f32 + 0.5) * h];
+        let hull = shape
+            .hull
+            .iter()
+            .map(|&[u, v]| {
+                // As `game::tilemaps` draws the cell: the image flipped, then turned a quarter
+                // clockwise (its bottom-left to the square's top-left).
+                let (u, v) = (if c.h_flip { -u } else { u } * w, if c.v_flip { -v } else { v } * h);
+                let (u, v) = if c.rotate90 { (v, -u) } else { (u, v) };
+                [centre[0] + u, centre[1] + v]
+            })
+            .collect();
+        match out.iter_mut().find(|g| g.group == shape.group) {
+            Some(g) => g.hulls.push(hull),
+            None => out.push(crate::project::physics::TileGroup { group: shape.group.clone(), hulls: vec![hull] }),
+        }
+    }
+    out
+}

@@ -390,6 +390,46 @@ pub struct CameraSpec {
     pub ortho_height: f32,
     /// Defold's `orthographic_zoom`: the view shows `ortho_height / zoom` world units.
     pub zoom: f32,
+    /// How an orthographic camera's zoom is found (Defold's `orthographic_mode`).
+    pub ortho_mode: OrthoMode,
+    /// The design area's width / height (a Defold camera's: game.project's display), which
+    /// the auto modes fit into or cover the window with; 0: the window's own.
+    pub design_aspect: f32,
+}
+
+/// Defold's `OrthoZoomMode` (camera_ddf.proto), its values those of `camera.ORTHO_MODE_*`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrthoMode {
+    /// `orthographic_zoom` as set.
+    Fixed = 0,
+    /// The design area fits inside the window (the largest zoom that shows all of it).
+    AutoFit = 1,
+    /// The design area covers the window (the smallest zoom that leaves no border).
+    AutoCover = 2,
+}
+
+impl OrthoMode {
+    pub const NAMES: &'static str = "fixed, auto_fit or auto_cover";
+    pub const ALL: [OrthoMode; 3] = [OrthoMode::Fixed, OrthoMode::AutoFit, OrthoMode::AutoCover];
+
+    /// Sinew's lower-case names, or Defold's `ORTHO_MODE_*` constants.
+    pub fn parse(s: &str) -> Option<OrthoMode> {
+        let s = s.strip_prefix("ORTHO_MODE_").map(str::to_ascii_lowercase).unwrap_or_else(|| s.to_string());
+        Self::ALL.into_iter().find(|m| m.name() == s)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OrthoMode::Fixed => "fixed",
+            OrthoMode::AutoFit => "auto_fit",
+            OrthoMode::AutoCover => "auto_cover",
+        }
+    }
+
+    /// The mode of a `camera.ORTHO_MODE_*` value.
+    pub fn from_number(v: f32) -> Option<OrthoMode> {
+        Self::ALL.into_iter().find(|&m| m as i32 as f32 == v)
+    }
 }
 
 impl CameraSpec {

@@ -119,14 +119,7 @@ mod tests {
     #[test]
     fn component_camera_looks_down_minus_z() {
         let world = Mat4::from_translation(Vec3::new(0.0, 0.0, 10.0));
-        let spec = |orthographic| crate::project::types::CameraSpec {
-            fov: 0.8,
-            near: 0.1,
-            far: 100.0,
-            orthographic,
-            ortho_height: 10.0,
-            zoom: 1.0,
-        };
+        let spec = crate::game::camera::tests::spec;
         let cam = camera_from_component(world, &spec(false), 1.5);
         assert_eq!(cam.position, Vec3::new(0.0, 0.0, 10.0));
         let q = ndc(&cam, Vec3::ZERO);

@@ -18,6 +18,9 @@ pub const ATTRIBUTES: [(u32, &str); 8] = [
     (7, "bone_weights"),
 ];
 
+/// Defold's names for streams Sinew names otherwise: a mesh buffer's `color0`.
+const DEFOLD_ALIASES: [(u32, &str); 1] = [(5, "color0")];
+
 /// Inserted after `#version` so Defold shaders compile unchanged (`EDITOR` stays undefined).
 const DEFINES: &str = "#define gl_VertexIndex gl_VertexID\n";
 
@@ -109,7 +112,7 @@ pub fn link(gl: &glow::Context, stages: &[Stage]) -> Result<glow::Program, LoadE
         for &s in &shaders {
             gl.attach_shader(program, s);
         }
-        for (index, name) in ATTRIBUTES.into_iter().chain(super::classic::ALIASES) {
+        for (index, name) in ATTRIBUTES.into_iter().chain(super::classic::ALIASES).chain(DEFOLD_ALIASES) {
             gl.bind_attrib_location(program, index, name);
         }
         gl.link_program(program);

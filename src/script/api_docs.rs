@@ -152,7 +152,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "camera",
         doc: "Camera components: their settings, matrices, and picking between the window and the world.",
         examples: &[],
-        notes: "A nil `camera` means the camera drawn now (the last enabled camera to get `acquire_camera_focus`, else the first enabled one). Camera properties for `go.get`/`go.set`/`go.animate`: `fov`, `near_z`, `far_z`, `orthographic_zoom` (numbers) and `aspect_ratio` (read only: the window's). A light component's `color` (vector3) and `intensity` (number) are properties too. Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
+        notes: "A nil `camera` means the camera drawn now (the last enabled camera to get `acquire_camera_focus`, else the first enabled one). Camera properties for `go.get`/`go.set`/`go.animate`: `fov`, `near_z`, `far_z`, `orthographic_zoom`, `orthographic_mode` (numbers) and `aspect_ratio` (read only: the window's). A light component's `color` (vector3) and `intensity` (number) are properties too. Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
     },
     Namespace {
         name: "gui",
@@ -698,6 +698,20 @@ pub const FUNCS: &[Func] = &[
         "Orthographic zoom (the view shows `ortho_height / zoom`).",
     ),
     f("camera", "set_orthographic_zoom", "camera: url_like|nil, zoom: number", "", "Sets the orthographic zoom (> 0)."),
+    f(
+        "camera",
+        "get_orthographic_mode",
+        "camera?: url_like",
+        "number",
+        "How the orthographic zoom is found: `camera.ORTHO_MODE_FIXED` (the zoom as set), `_AUTO_FIT` or `_AUTO_COVER`.",
+    ),
+    f(
+        "camera",
+        "set_orthographic_mode",
+        "camera: url_like|nil, mode: number",
+        "",
+        "Sets the mode: the auto modes fit the design area (a Defold camera's: the display size) inside the window or cover the window with it, and ignore the zoom.",
+    ),
     f(
         "camera",
         "get_aspect_ratio",
@@ -1612,6 +1626,14 @@ pub fn constants() -> Vec<Const> {
     };
     for (i, n) in PLAYBACK.iter().enumerate() {
         push("go", format!("PLAYBACK_{n}"), i as f64, format!("Playback mode {i} (`go.animate`, `model.play_anim`)."));
+    }
+    for m in crate::project::types::OrthoMode::ALL {
+        let doc = match m {
+            crate::project::types::OrthoMode::Fixed => "The orthographic zoom as set.",
+            crate::project::types::OrthoMode::AutoFit => "The zoom that fits the design area inside the window.",
+            crate::project::types::OrthoMode::AutoCover => "The zoom that covers the window with the design area.",
+        };
+        push("camera", format!("ORTHO_MODE_{}", m.name().to_uppercase()), f64::from(m as i32), doc.to_string());
     }
     {
         use super::api::tilemap::flag;

@@ -357,6 +357,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("CAMERA_FAR_Z", f64::from(camera::which::FAR_Z)),
         ("CAMERA_ORTHOGRAPHIC_ZOOM", f64::from(camera::which::ORTHOGRAPHIC_ZOOM)),
         ("CAMERA_ASPECT_RATIO", f64::from(camera::which::ASPECT_RATIO)),
+        ("CAMERA_ORTHOGRAPHIC_MODE", f64::from(camera::which::ORTHOGRAPHIC_MODE)),
         ("LIGHT_COLOR", f64::from(camera::light_which::COLOR)),
         ("LIGHT_INTENSITY", f64::from(camera::light_which::INTENSITY)),
         ("PLAYER_CURSOR", f64::from(model::player::CURSOR)),
@@ -441,6 +442,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     }
     k.extend(super::api::b2d::constants());
     k.extend(super::api::tilemap::constants());
+    k.extend(super::api::camera::constants());
     k
 }
 

@@ -207,6 +207,7 @@ fn atlas_scene(nodes: usize) -> GuiScene {
             flip_vertical: false,
         }],
         images: Vec::new(),
+        hulls: Vec::new(),
     };
     let image = crate::project::gui::GuiImage {
         name: "a".into(),

@@ -5,6 +5,7 @@
 //! `collision_event`, `contact_point_event` and `trigger_event` tables with both objects as
 //! `a` and `b`, gathered for one call.
 use super::Physics;
+use super::simulation::Party;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::physics::CollisionType;
 use crate::scene::message::{Fields, Key, MsgValue, Record};
@@ -52,7 +53,7 @@ pub(super) fn numbered(values: Vec<MsgValue>) -> Vec<(MsgValue, MsgValue)> {
 
 /// One contact point of a pair: the pair, world position, normal (from the pair's first
 /// object), penetration depth and impulse.
-type Point = ((u32, u32), [f32; 3], [f32; 3], f32, f32);
+type Point = ((Party, Party), [f32; 3], [f32; 3], f32, f32);
 
 /// What a message needs of one side of a pair.
 #[derive(Clone, Copy)]
@@ -101,17 +102,23 @@ impl Sides {
         Sides(vec![None; p.bodies.len()])
     }
 
-    fn get(&mut self, p: &Physics, scene: &Scene, i: u32) -> Option<Side> {
-        match self.0.get_mut(i as usize) {
+    /// The side of `party`: its object's, in the party's own group if it has one (a tile).
+    fn get(&mut self, p: &Physics, scene: &Scene, party: Party) -> Option<Side> {
+        let i = party.object;
+        let mut s = match self.0.get_mut(i as usize) {
             Some(Some(s)) => *s,
             Some(slot) => *slot.insert(side(p, scene, i)),
             None => side(p, scene, i),
+        }?;
+        if party.group > 0 {
+            s.group = p.groups.get(usize::from(party.group - 1)).copied().unwrap_or(0);
         }
+        Some(s)
     }
 }
 
 /// Calls `f(own, other)` for each side of a pair whose object has a script.
-fn to_both(p: &Physics, scene: &Scene, sides: &mut Sides, (a, b): (u32, u32), mut f: impl FnMut(&Side, &Side)) {
+fn to_both(p: &Physics, scene: &Scene, sides: &mut Sides, (a, b): (Party, Party), mut f: impl FnMut(&Side, &Side)) {
     let (Some(sa), Some(sb)) = (sides.get(p, scene, a), sides.get(p, scene, b)) else { return };
     for (own, other) in [(&sa, &sb), (&sb, &sa)] {
         if own.listens {
@@ -150,13 +157,13 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
     let inv = 1.0 / p.settings.scale;
     // Pairs of objects touching this step, lower index first, so each is reported once however
     // many shapes touch, in an order that depends only on the objects.
-    let mut touching: Vec<(u32, u32)> = Vec::new();
+    let mut touching: Vec<(Party, Party)> = Vec::new();
     let mut points: Vec<Point> = Vec::new();
     let mut sides = Sides::new(p);
     let world = &p.spaces[k as usize].world;
     let listening = p.spaces[k as usize].listener.is_some();
-    let mut want = |a: u32, b: u32| {
-        if !(listening || listens(p, scene, a) || listens(p, scene, b)) {
+    let mut want = |a: Party, b: Party| {
+        if !(listening || listens(p, scene, a.object) || listens(p, scene, b.object)) {
             return false;
         }
         touching.push((a.min(b), a.max(b)));
@@ -231,7 +238,11 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
     let mut sides = Sides::new(p);
     if p.spaces[k as usize].listener.is_some() {
         for (pair, enter) in entered.into_iter().chain(left) {
-            let (Some(a), Some(b)) = (sides.get(p, scene, pair.0), sides.get(p, scene, pair.1)) else { continue };
+            let (Some(a), Some(b)) =
+                (sides.get(p, scene, Party::object(pair.0)), sides.get(p, scene, Party::object(pair.1)))
+            else {
+                continue;
+            };
             let who = |s: &Side| table(vec![("id", MsgValue::Hash(s.path)), ("group", MsgValue::Hash(s.group))]);
             let event = table(vec![
                 ("type", MsgValue::Hash(ids.trigger_event)),
@@ -244,8 +255,8 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
         p.spaces[k as usize].overlaps = now;
         return;
     }
-    for (pair, enter) in entered.into_iter().chain(left) {
-        to_both(p, scene, &mut sides, pair, |own, other| {
+    for ((a, b), enter) in entered.into_iter().chain(left) {
+        to_both(p, scene, &mut sides, (Party::object(a), Party::object(b)), |own, other| {
             post(messages, socket, own, ids.trigger, Record::Trigger, |f| {
                 f.hash(Key::OtherId, other.path)
                     .bool(Key::Enter, enter)
@@ -264,7 +275,7 @@ fn listener_events(
     p: &Physics,
     scene: &Scene,
     sides: &mut Sides,
-    touching: &[(u32, u32)],
+    touching: &[(Party, Party)],
     points: Vec<Point>,
 ) -> Vec<MsgValue> {
     let ids = ids();

@@ -45,6 +45,8 @@ pub struct Body {
     pub flip: [bool; 2],
     /// Kept so a change of `physics.scale` can rebuild the body.
     spec: Box<CollisionObjectSpec>,
+    /// The group bit of each of its tile map's collision groups (`spec.tiles`).
+    tile_bits: Vec<u32>,
     /// Tells a `b2d` handle to this object from one to a later object in the same place.
     pub serial: u32,
 }
@@ -124,6 +126,13 @@ pub struct Physics {
     pub b2d_joints: Vec<Option<b2d::Joint>>,
     /// The last serial given to a body or a `b2d` joint.
     b2d_serial: u32,
+    /// The project's settings are in (a collection's first objects are made before).
+    configured: bool,
+}
+
+/// Why a tile map's collision object has no shapes in a 3D world.
+fn tiles_need_2d(id: &str) -> String {
+    format!("collision object '{id}': a tile map collides only in a 2D world (set [physics] type = 2D), as in Defold")
 }
 
 impl Default for Physics {
@@ -142,6 +151,7 @@ impl Default for Physics {
             joints: Vec::new(),
             b2d_joints: Vec::new(),
             b2d_serial: 0,
+            configured: false,
         }
     }
 }
@@ -176,6 +186,12 @@ impl Physics {
                     self.drop_rapier(i);
                     self.build(i, &spec, scene);
                 }
+            }
+        }
+        self.configured = true;
+        if !settings.two_d {
+            for b in self.bodies.iter().filter(|b| b.alive && b.spec.tiles.is_some()) {
+                log::error!("{}", tiles_need_2d(crate::base::hash::name_of(b.id).as_str()));
             }
         }
     }
@@ -262,6 +278,18 @@ impl Physics {
                 .ok_or_else(|| format!("collision object '{id}': more than {MAX_GROUPS} collision groups"))?;
             mask |= 1 << bit;
         }
+        let mut tile_bits = Vec::new();
+        if let Some(tiles) = &spec.tiles {
+            if self.configured && !self.settings.two_d {
+                return Err(tiles_need_2d(id));
+            }
+            for g in &tiles.groups {
+                let bit = self
+                    .group_bit(hash_remembered(&g.group))
+                    .ok_or_else(|| format!("collision object '{id}': more than {MAX_GROUPS} collision groups"))?;
+                tile_bits.push(bit);
+            }
+        }
         let space = self.space_for(scene.socket.get(slot as usize).copied().unwrap_or(0));
         self.b2d_serial += 1;
         let body = Body {
@@ -277,6 +305,7 @@ impl Physics {
             space,
             flip: [false; 2],
             spec: Box::new(spec.clone()),
+            tile_bits,
             serial: self.b2d_serial,
         };
         let i = match self.free.pop() {
@@ -329,8 +358,14 @@ impl Physics {
     /// The colliders of body `i`'s shapes, attached to `handle`, mirrored as its flips say.
     fn attach_colliders(&mut self, i: u32, spec: &CollisionObjectSpec, handle: Handle) -> Vec<Handle> {
         let b = &self.bodies[i as usize];
-        let desc =
-            CollidersDesc { spec, scale: self.settings.scale, flip: b.flip, groups: (1 << b.group, b.mask), user: i };
+        let desc = CollidersDesc {
+            spec,
+            scale: self.settings.scale,
+            flip: b.flip,
+            groups: (1 << b.group, b.mask),
+            user: i,
+            tile_bits: &b.tile_bits,
+        };
         self.spaces[b.space as usize].world.attach(handle, &desc)
     }
 
@@ -352,6 +387,43 @@ impl Physics {
         let colliders = self.attach_colliders(i, &spec, handle);
         self.bodies[i as usize].colliders = colliders;
         Ok(())
+    }
+
+    /// `tilemap.set_tile` changed the map `source` of game object `slot`: the collision objects
+    /// there whose shape is that map take its tiles' hulls now (`groups`), as in Defold.
+    pub fn retile(&mut self, slot: u32, source: &str, groups: &[crate::project::physics::TileGroup]) {
+        for i in 0..self.bodies.len() as u32 {
+            let b = &self.bodies[i as usize];
+            let Some(old) = b.spec.tiles.as_ref().filter(|t| b.alive && b.slot == slot && t.source == source) else {
+                continue;
+            };
+            let tiles = crate::project::physics::TileCollision {
+                source: old.source.clone(),
+                groups: groups.to_vec(),
+                offset: old.offset,
+            };
+            let mut bits = Vec::with_capacity(groups.len());
+            for g in groups {
+                let Some(bit) = self.group_bit(hash_remembered(&g.group)) else {
+                    log::error!(
+                        "tilemap.set_tile: more than {MAX_GROUPS} collision groups; the map's shape is unchanged"
+                    );
+                    return;
+                };
+                bits.push(bit);
+            }
+            let b = &mut self.bodies[i as usize];
+            b.spec.tiles = Some(std::sync::Arc::new(tiles));
+            b.tile_bits = bits;
+            let (handle, k, colliders) = (b.handle, b.space as usize, std::mem::take(&mut b.colliders));
+            if handle == Handle::INVALID {
+                continue;
+            }
+            self.spaces[k].world.remove_colliders(&colliders);
+            self.spaces[k].dirty = true;
+            let spec = self.bodies[i as usize].spec.clone();
+            self.bodies[i as usize].colliders = self.attach_colliders(i, &spec, handle);
+        }
     }
 
     fn drop_rapier(&mut self, i: u32) {

@@ -64,8 +64,10 @@ pub fn raycast(
     let space = &p.spaces[k as usize];
     let dir = (b - a) / length;
     let mut out: Vec<RayHit> = Vec::new();
-    let mut hit = |user: u32, distance: f32, normal: glam::Vec3| {
-        let Some(body) = p.get(user).filter(|b| b.enabled) else { return };
+    let mut hit = |who: super::simulation::Party, distance: f32, normal: glam::Vec3| {
+        let Some(body) = p.get(who.object).filter(|b| b.enabled) else { return };
+        // A tile map's hull answers with its tile's group.
+        let group = if who.group > 0 { u32::from(who.group - 1) } else { body.group };
         let mut point = (a + dir * distance) / s;
         if p.settings.two_d {
             point.z = from[2];
@@ -75,7 +77,7 @@ pub fn raycast(
             position: point.to_array(),
             normal: normal.to_array(),
             id: scene.ids.get(body.slot as usize).copied().unwrap_or(0),
-            group: p.groups.get(body.group as usize).copied().unwrap_or(0),
+            group: p.groups.get(group as usize).copied().unwrap_or(0),
         });
     };
     space.world.cast_ray(a, dir, length, mask, all, space.dirty, &mut hit);

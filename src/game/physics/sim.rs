@@ -4,7 +4,7 @@ use super::rapier::prelude::*;
 use super::{CIRCLE_AXES, TWO_D, angular, angular_vec3, quat, rotation, vec3, vector};
 use crate::game::physics::simulation::{
     BodyDesc, ColliderInfo, CollidersDesc, ContactPoint, DebugLines, Geom, Handle, Iso, JointDesc, JointKind, Material,
-    Simulation, mirrored, share_of_mass,
+    Party, Simulation, mirrored, share_of_mass,
 };
 use crate::project::physics::{CollisionType, ShapeKind};
 
@@ -19,6 +19,13 @@ const MOTOR_GAIN: f32 = 1000.0;
 
 /// A collider's user-data bit above its collision object's index: `b2d.shape.enable_sensor_events`.
 const SENSOR_EVENTS: u128 = 1 << 64;
+/// Where a collider's user data keeps its own group (bit plus one, 0: its object's group).
+const GROUP_SHIFT: u32 = 80;
+
+/// The side of a contact a collider is.
+fn party(c: &Collider) -> Party {
+    Party { object: c.user_data as u32, group: (c.user_data >> GROUP_SHIFT) as u8 }
+}
 
 impl World {
     pub fn new(gravity: glam::Vec3) -> World {
@@ -154,6 +161,40 @@ impl Simulation for World {
             }
             out.push(raw_collider(self.world.insert_collider(b, Some(handle))));
         }
+        // Tile maps collide in 2D only (`Physics::create` says so in 3D).
+        if let Some(tiles) = spec.tiles.as_ref().filter(|_| TWO_D) {
+            // A collider per group, of all its tiles' hulls, in that group and the object's mask.
+            let f = glam::Vec3::new(if c.flip[0] { -1.0 } else { 1.0 }, if c.flip[1] { -1.0 } else { 1.0 }, 1.0);
+            let (at, turn) = (glam::Vec3::from(tiles.offset.0), glam::Quat::from_array(tiles.offset.1).normalize());
+            for (g, &bit) in tiles.groups.iter().zip(c.tile_bits) {
+                let parts: Vec<(Pose, SharedShape)> = g
+                    .hulls
+                    .iter()
+                    .filter_map(|h| {
+                        let pts: Vec<Vector> =
+                            h.iter().map(|p| vector((turn * glam::Vec3::new(p[0], p[1], 0.0) + at) * s * f)).collect();
+                        SharedShape::convex_hull(&pts).map(|shape| (Pose::IDENTITY, shape))
+                    })
+                    .collect();
+                if parts.is_empty() {
+                    continue;
+                }
+                let mut b = ColliderBuilder::new(SharedShape::compound(parts))
+                    .friction(spec.friction)
+                    .restitution(spec.restitution)
+                    .collision_groups(groups((1 << bit, c.groups.1)))
+                    .user_data(u128::from(c.user) | (u128::from(bit + 1) << GROUP_SHIFT))
+                    .active_collision_types(
+                        ActiveCollisionTypes::default()
+                            | ActiveCollisionTypes::KINEMATIC_KINEMATIC
+                            | ActiveCollisionTypes::KINEMATIC_FIXED,
+                    );
+                if spec.collision_type == CollisionType::Trigger {
+                    b = b.sensor(true);
+                }
+                out.push(raw_collider(self.world.insert_collider(b, Some(handle))));
+            }
+        }
         out
     }
 
@@ -189,7 +230,10 @@ impl Simulation for World {
     fn set_groups(&mut self, colliders: &[Handle], g: (u32, u32)) {
         for &h in colliders {
             if let Some(c) = self.world.colliders.get_mut(collider(h)) {
-                c.set_collision_groups(groups(g));
+                // A tile map's hull keeps its tile's group; the object's mask is its filter.
+                let own = party(c).group;
+                let member = if own > 0 { 1u32 << (own - 1) } else { g.0 };
+                c.set_collision_groups(groups((member, g.1)));
             }
         }
     }
@@ -286,7 +330,7 @@ impl Simulation for World {
     fn contacts(
         &self,
         max_per_pair: usize,
-        want: &mut dyn FnMut(u32, u32) -> bool,
+        want: &mut dyn FnMut(Party, Party) -> bool,
         point: &mut dyn FnMut(ContactPoint),
     ) {
         let w = &self.world;
@@ -297,8 +341,8 @@ impl Simulation for World {
             let (Some(c1), Some(c2)) = (w.colliders.get(pair.collider1), w.colliders.get(pair.collider2)) else {
                 continue;
             };
-            let (a, b) = (c1.user_data as u32, c2.user_data as u32);
-            if a == b || !want(a, b) {
+            let (a, b) = (party(c1), party(c2));
+            if a.object == b.object || !want(a, b) {
                 continue;
             }
             // Counted per pair of shapes: an object pair of several shapes reports each pair's.
@@ -343,14 +387,14 @@ impl Simulation for World {
         mask: u32,
         all: bool,
         exact: bool,
-        hit: &mut dyn FnMut(u32, f32, glam::Vec3),
+        hit: &mut dyn FnMut(Party, f32, glam::Vec3),
     ) {
         let w = &self.world;
         let ray = Ray::new(vector(from), vector(dir));
         let filter = QueryFilter::default().exclude_sensors().groups(groups((u32::MAX, mask)));
         let mut report = |h: ColliderHandle, i: RayIntersection| {
             if let Some(c) = w.colliders.get(h) {
-                hit(c.user_data as u32, i.time_of_impact, vec3(i.normal));
+                hit(party(c), i.time_of_impact, vec3(i.normal));
             }
         };
         if exact {

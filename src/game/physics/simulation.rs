@@ -36,14 +36,32 @@ pub struct CollidersDesc<'a> {
     pub flip: [bool; 2],
     pub groups: (u32, u32),
     pub user: u32,
+    /// The group bit of each of `spec.tiles`' groups: a tile map's hulls are in their tiles'
+    /// groups, not the object's.
+    pub tile_bits: &'a [u32],
+}
+
+/// One side of a contact: its collision object (`user` number) and, for a shape in a group of
+/// its own (a tile map's hulls), that group's bit plus one; 0 for the object's group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Party {
+    pub object: u32,
+    pub group: u8,
+}
+
+impl Party {
+    /// A whole object, in its own group.
+    pub fn object(object: u32) -> Party {
+        Party { object, group: 0 }
+    }
 }
 
 /// One contact point of a step, in physics units: the objects (their `user` numbers), the world
 /// position, the normal pointing from `a` to `b`, the penetration (positive when they overlap)
 /// and the impulse.
 pub struct ContactPoint {
-    pub a: u32,
-    pub b: u32,
+    pub a: Party,
+    pub b: Party,
     pub position: Vec3,
     pub normal: Vec3,
     pub depth: f32,
@@ -128,12 +146,12 @@ pub trait Simulation {
     fn contacts(
         &self,
         max_per_pair: usize,
-        want: &mut dyn FnMut(u32, u32) -> bool,
+        want: &mut dyn FnMut(Party, Party) -> bool,
         point: &mut dyn FnMut(ContactPoint),
     );
     /// The pairs of objects a trigger overlaps.
     fn intersections(&self, pair: &mut dyn FnMut(u32, u32));
-    /// Hits of a ray (triggers excluded) on objects in groups `mask`: `hit(user, distance,
+    /// Hits of a ray (triggers excluded) on objects in groups `mask`: `hit(side, distance,
     /// normal)`, the nearest only unless `all`. `exact`: bodies moved since the last step, so
     /// every collider is tested rather than the broad phase's stale boxes.
     #[allow(clippy::too_many_arguments)]
@@ -145,7 +163,7 @@ pub trait Simulation {
         mask: u32,
         all: bool,
         exact: bool,
-        hit: &mut dyn FnMut(u32, f32, Vec3),
+        hit: &mut dyn FnMut(Party, f32, Vec3),
     );
     fn insert_joint(&mut self, a: Handle, b: Handle, j: &JointDesc) -> Result<Handle, String>;
     fn remove_joint(&mut self, joint: Handle);

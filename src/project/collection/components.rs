@@ -34,7 +34,9 @@ pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> 
         far,
         orthographic,
         ortho_height,
+        ortho_width,
         orthographic_zoom,
+        orthographic_mode,
         kind,
         color,
         intensity,
@@ -117,6 +119,8 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("orthographic", c.orthographic.is_some(), &[Camera]),
         ("ortho_height", c.ortho_height.is_some(), &[Camera]),
         ("orthographic_zoom", c.orthographic_zoom.is_some(), &[Camera]),
+        ("ortho_width", c.ortho_width.is_some(), &[Camera]),
+        ("orthographic_mode", c.orthographic_mode.is_some(), &[Camera]),
         ("kind", c.kind.is_some(), &[Light]),
         ("color", c.color.is_some(), &[Light, Label]),
         ("intensity", c.intensity.is_some(), &[Light]),
@@ -156,7 +160,7 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("shapes", c.shapes.is_some(), &[CollisionObject]),
         ("tile_set", c.tile_set.is_some(), &[Sprite]),
         ("particlefx", c.particlefx.is_some(), &[ParticleFx]),
-        ("tilemap", c.tilemap.is_some(), &[TileMap]),
+        ("tilemap", c.tilemap.is_some(), &[TileMap, CollisionObject]),
         ("blend_mode", c.blend_mode.is_some(), &[Sprite]),
         ("size_mode", c.size_mode.is_some(), &[Sprite]),
         ("billboard", c.billboard.is_some(), &[Sprite]),
@@ -334,6 +338,17 @@ pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadEr
         orthographic: c.orthographic.unwrap_or(false),
         ortho_height: c.ortho_height.unwrap_or(10.0),
         zoom: c.orthographic_zoom.unwrap_or(1.0),
+        ortho_mode: match &c.orthographic_mode {
+            None => OrthoMode::Fixed,
+            Some(m) => OrthoMode::parse(&m.value).ok_or_else(|| {
+                m.error(file, format!("unknown orthographic_mode '{}' (expected {})", m.value, OrthoMode::NAMES))
+            })?,
+        },
+        design_aspect: match (c.ortho_width, c.ortho_height) {
+            (Some(w), Some(h)) if h > 0.0 => w / h,
+            (Some(w), None) => w / 10.0,
+            _ => 0.0,
+        },
     };
     let id = &c.id.value.0;
     match cam.problem() {
@@ -480,6 +495,7 @@ pub(super) fn vector(a: &[Value]) -> Option<PropertyValue> {
 pub(super) fn collision_object(
     c: &ComponentDesc,
     file: &str,
+    tiles: Option<crate::project::physics::TileCollision>,
 ) -> Result<crate::project::physics::CollisionObjectSpec, LoadError> {
     let t = component_transform(c, file)?;
     let fields = crate::project::physics::CollisionFields {
@@ -496,6 +512,7 @@ pub(super) fn collision_object(
         group: c.group.as_ref(),
         mask: c.mask.as_ref(),
         shapes: c.shapes.as_ref(),
+        tiles,
         offset: (t.position, t.rotation),
     };
     crate::project::physics::collision_object(&fields, file)

@@ -77,7 +77,12 @@ pub(super) struct ComponentDesc {
     pub(super) far: Option<f32>,
     pub(super) orthographic: Option<bool>,
     pub(super) ortho_height: Option<f32>,
+    /// The design area's width, which `auto_fit` and `auto_cover` fit or cover with
+    /// `ortho_height`; without it, the window's shape.
+    pub(super) ortho_width: Option<f32>,
     pub(super) orthographic_zoom: Option<f32>,
+    /// `fixed` (the default), `auto_fit` or `auto_cover`, or Defold's `ORTHO_MODE_*`.
+    pub(super) orthographic_mode: Option<Located<String>>,
     pub(super) kind: Option<LightKindDesc>,
     /// A light's (3 numbers) or a label's (3 or 4) colour: checked per type after parsing.
     pub(super) color: Option<Located<Vec<f32>>>,

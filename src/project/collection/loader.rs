@@ -251,7 +251,13 @@ impl Loader<'_> {
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
             ComponentType::CollectionProxy => ComponentKind::CollectionProxy(self.proxy(c, file)?),
             ComponentType::Sound => ComponentKind::Sound(super::sound::sound(c, file)?),
-            ComponentType::CollisionObject => ComponentKind::CollisionObject(Box::new(collision_object(c, file)?)),
+            ComponentType::CollisionObject => {
+                let tiles = match c.tilemap {
+                    Some(_) => Some(crate::project::tilemap::collision(&*self.tilemap(c, file)?)),
+                    None => None,
+                };
+                ComponentKind::CollisionObject(Box::new(collision_object(c, file, tiles)?))
+            }
             ComponentType::Sprite => ComponentKind::Sprite(self.sprite(c, file)?),
             ComponentType::ParticleFx => ComponentKind::ParticleFx(crate::project::particlefx::ParticleFxComponent {
                 effect: self.particlefx(c, file)?,

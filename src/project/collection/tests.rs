@@ -145,8 +145,16 @@ fn defaults() {
         receive_shadows: true,
     };
     assert_eq!(o.components[0].kind, ComponentKind::Model(model));
-    let cam =
-        CameraSpec { fov: DEFAULT_FOV, near: 0.1, far: 1000.0, orthographic: false, ortho_height: 10.0, zoom: 1.0 };
+    let cam = CameraSpec {
+        fov: DEFAULT_FOV,
+        near: 0.1,
+        far: 1000.0,
+        orthographic: false,
+        ortho_height: 10.0,
+        zoom: 1.0,
+        ortho_mode: OrthoMode::Fixed,
+        design_aspect: 0.0,
+    };
     assert_eq!(o.components[1].kind, ComponentKind::Camera(cam));
     let light = LightSpec {
         kind: LightKind::Directional,

@@ -6,7 +6,7 @@
 use super::Cx;
 use super::collection::properties;
 use super::node::Node;
-use super::read::{Obj, Reader, embedded, number, numbers};
+use super::read::{Obj, Problems, Reader, embedded, number, numbers};
 use super::text::{Field, Message, Value};
 use crate::project::json::Pos;
 
@@ -83,7 +83,9 @@ pub const FONT: &[&str] = &[
 const DEFAULT_FONT_SIZE: f64 = 14.0;
 
 /// Component kinds Defold has and Sinew does not (yet), by file extension / embedded type.
-const UNSUPPORTED: &[&str] = &["tilegrid", "mesh", "spinemodel", "rivemodel", "buffer"];
+const UNSUPPORTED: &[&str] = &["tilegrid", "spinemodel", "rivemodel", "buffer"];
+/// `MeshDesc` (mesh_ddf.proto).
+const MESH: &[&str] = &["material", "vertices", "textures", "primitive_type", "position_stream", "normal_stream"];
 
 /// CollectionProxyDesc (gamesys/proto/gamesys/collection_proxy_ddf.proto).
 const COLLECTION_PROXY: &[&str] = &["collection", "exclude"];
@@ -125,7 +127,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("tilemap", path, Some(&pf.value_at));
         }
         "label" | "camera" | "factory" | "collectionfactory" | "collectionproxy" | "sound" | "collisionobject"
-        | "sprite" => {
+        | "sprite" | "mesh" => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,
@@ -165,6 +167,7 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             | "directional_light"
             | "point_light"
             | "spot_light"
+            | "mesh"
     ) {
         unsupported(cx, ty, &tf.at);
         return None;
@@ -177,7 +180,13 @@ pub fn embedded_component(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
         return None;
     };
     let inner = embedded(data, cx.depth + 1, &mut cx.problems)?;
+    let before = cx.problems.0.len();
     fill(cx, ty, &inner, &mut out, scale);
+    // An empty `data` has no position of its own: what it lacks is reported at the field.
+    for e in cx.problems.0.iter_mut().skip(before).filter(|e| e.resource.is_empty()) {
+        e.resource.clone_from(&data.at.resource);
+        (e.line, e.column) = (Some(data.at.line), Some(data.at.column));
+    }
     Some((id.to_string(), out))
 }
 
@@ -218,21 +227,23 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
     };
     if let Some((v, f)) = position {
         match kind {
-            "model" | "label" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => keep(out, "position", &v, f),
+            "model" | "mesh" | "label" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => {
+                keep(out, "position", &v, f)
+            }
             _ if v != [0.0; 3] => warn(f, "position"),
             _ => {}
         }
     }
     if let Some((v, f)) = rotation {
         match kind {
-            "model" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => keep(out, "rotation", &v, f),
+            "model" | "mesh" | "collisionobject" | "sprite" | "particlefx" | "tilemap" => keep(out, "rotation", &v, f),
             _ if v != [0.0, 0.0, 0.0, 1.0] => warn(f, "rotation"),
             _ => {}
         }
     }
     match scale {
         // A sprite's scale is its `scale` property (Defold's sprite scale is the component's).
-        Some((v, f)) if kind == "model" || kind == "sprite" => {
+        Some((v, f)) if kind == "model" || kind == "mesh" || kind == "sprite" => {
             keep(out, "scale", &v, f);
             1.0
         }
@@ -262,6 +273,7 @@ fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
             }
         }
         "sound" => super::sound::sound(cx, m, out),
+        "mesh" => mesh(cx, m, out),
         "ambient_light" | "directional_light" | "point_light" | "spot_light" => light(cx, kind, m, out),
         "collectionproxy" => {
             // `exclude` leaves the collection out of a Defold bundle (Live Update); a Sinew
@@ -411,11 +423,62 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
     if let Some((zoom, f)) = r.number("orthographic_zoom", p) {
         out.put("orthographic_zoom", Node::Num(zoom), Some(&f.value_at));
     }
-    if ortho {
-        // Zoom 1 shows one world unit per pixel of the display height.
-        let height = cx.display_height() as f64;
-        out.put("ortho_height", Node::Num(height), None);
+    if let Some((mode, f)) = r.enum_name("orthographic_mode", p) {
+        out.str("orthographic_mode", mode, Some(&f.value_at));
     }
+    if ortho {
+        // Zoom 1 shows one world unit per pixel of the display; the auto modes fit or cover it.
+        let (width, height) = cx.display_size();
+        out.put("ortho_height", Node::Num(f64::from(height)), None);
+        out.put("ortho_width", Node::Num(f64::from(width)), None);
+    }
+}
+
+/// A `textures` list of texture paths (a mesh's, a model's deprecated one), bound to the
+/// material's samplers in order: `tex0`, `tex1`, ...
+fn textures_in_order(r: &Reader, what: &str, p: &mut Problems) -> Obj {
+    let mut textures = Obj::new(None);
+    for (i, f) in r.all("textures").enumerate() {
+        match &f.value {
+            super::text::Value::Str(t, _) if !t.is_empty() => textures.str(&format!("tex{i}"), t, Some(&f.value_at)),
+            _ => p.at(&f.at, format!("`textures` of {what} holds texture paths")),
+        }
+    }
+    textures
+}
+
+/// MeshDesc as a model of one primitive: its `mesh` is the buffer with how to read it
+/// ([`crate::project::mesh::MeshRef`]), its textures bound to the material's samplers in order.
+fn mesh(cx: &mut Cx, m: &Message, out: &mut Obj) {
+    use crate::project::mesh::{MeshRef, Primitive};
+    let p = &mut cx.problems;
+    let r = Reader::new(m, "a mesh", MESH, &["textures"], p);
+    out.str("type", "model", None);
+    let primitive = match r.enum_name("primitive_type", p) {
+        None => Primitive::Triangles,
+        Some((name, f)) => Primitive::parse(name).unwrap_or_else(|| {
+            p.at(
+                &f.value_at,
+                "`primitive_type` must be PRIMITIVE_TRIANGLES, PRIMITIVE_TRIANGLE_STRIP or PRIMITIVE_LINES",
+            );
+            Primitive::Triangles
+        }),
+    };
+    let mut stream = |name: &str, default: &str| r.non_empty(name, p).map_or(default, |(s, _)| s).to_string();
+    let (position_stream, normal_stream) = (stream("position_stream", "position"), stream("normal_stream", "normal"));
+    if let Some((buffer, f)) = r.required("vertices", p) {
+        let key = MeshRef { buffer: buffer.to_string(), primitive, position_stream, normal_stream }.key();
+        out.str("mesh", &key, Some(&f.value_at));
+    }
+    if let Some((mat, f)) = r.required("material", p) {
+        out.str("material", mat, Some(&f.value_at));
+    }
+    let textures = textures_in_order(&r, "a mesh", p).done();
+    if matches!(&textures.node, Node::Map(t) if !t.is_empty()) {
+        out.put_located("textures", textures);
+    }
+    // A buffer has no skeleton or animations; bone objects would be none anyway.
+    out.put("create_go_bones", Node::Bool(false), None);
 }
 
 /// ModelDesc into the `.model` fields Sinew has: one material for the whole model (every entry
@@ -450,17 +513,10 @@ pub fn model(cx: &mut Cx, m: &Message, out: &mut Obj) {
         }
     }
     let mut material: Option<(String, Pos)> = None;
-    let mut textures = Obj::new(None);
     if let Some((mat, f)) = r.non_empty("material", p) {
         material = Some((mat.to_string(), f.at.clone()));
     }
-    // The deprecated list of textures binds them to samplers in order.
-    for (i, f) in r.all("textures").enumerate() {
-        match &f.value {
-            super::text::Value::Str(t, _) if !t.is_empty() => textures.str(&format!("tex{i}"), t, Some(&f.value_at)),
-            _ => p.at(&f.at, "`textures` of a model holds texture paths"),
-        }
-    }
+    let mut textures = textures_in_order(&r, "a model", p);
     for f in r.all("materials") {
         let Some(mm) = super::read::message(f, "a model material", p) else { continue };
         let mr = Reader::new(mm, "a model material", MODEL_MATERIAL, &["textures", "attributes"], p);

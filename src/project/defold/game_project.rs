@@ -262,9 +262,9 @@ pub fn config_tree(text: &str) -> serde_json::Value {
     serde_json::Value::Object(root)
 }
 
-/// `[display] height`, or Defold's default 640 when missing or unreadable.
-pub fn display_height(res: &Resources) -> u32 {
-    load(res).map_or(640, |s| s.height)
+/// `[display] width` and `height`, or Defold's defaults 960 x 640 when missing or unreadable.
+pub fn display_size(res: &Resources) -> (u32, u32) {
+    load(res).map_or((960, 640), |s| (s.width, s.height))
 }
 
 #[cfg(test)]

@@ -154,7 +154,7 @@ fn component_transforms_in_sinew_json() {
 
 #[test]
 fn errors_point_into_embedded_data_and_all_are_reported() {
-    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  children: \"ghost\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"s\\\"\\n\"\n  \"  type: \\\"mesh\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"embedded_components {\\n\"\n  \"  id: \\\"s2\\\"\\n\"\n  \"  type: \\\"mesh\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"components {\\n\"\n  \"  id: \\\"c\\\"\\n\"\n  \"  component: \\\"/x.script\\\"\\n\"\n  \"  colour: 1\\n\"\n  \"}\\n\"\n}\n";
+    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  children: \"ghost\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"s\\\"\\n\"\n  \"  type: \\\"spinemodel\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"embedded_components {\\n\"\n  \"  id: \\\"s2\\\"\\n\"\n  \"  type: \\\"spinemodel\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n  \"components {\\n\"\n  \"  id: \\\"c\\\"\\n\"\n  \"  component: \\\"/x.script\\\"\\n\"\n  \"  colour: 1\\n\"\n  \"}\\n\"\n}\n";
     let p = Project::new(&[("/main/main.collection", text)]);
     let loaded = load_collection_all(&p.res(), "/main/main.collection");
     let all: Vec<String> =
@@ -164,8 +164,8 @@ fn errors_point_into_embedded_data_and_all_are_reported() {
         "{all:?}"
     );
     // One error for the kind, not one per component.
-    assert_eq!(all.iter().filter(|e| e.contains("mesh components are not supported yet")).count(), 1, "{all:?}");
-    assert!(all.iter().any(|e| e.starts_with("/main/main.collection:7:6: mesh components")), "{all:?}");
+    assert_eq!(all.iter().filter(|e| e.contains("spinemodel components are not supported yet")).count(), 1, "{all:?}");
+    assert!(all.iter().any(|e| e.starts_with("/main/main.collection:7:6: spinemodel components")), "{all:?}");
     assert!(
         all.iter().any(|e| e.starts_with("/main/main.collection:18:6: unknown field `colour` in a component")),
         "{all:?}"
@@ -191,11 +191,11 @@ fn models_and_component_files() {
         ("/f.font", "font: \"/f.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\n"),
         (
             "/c.camera",
-            "aspect_ratio: 1.0\nfov: 0.5\nnear_z: -1.0\nfar_z: 1.0\northographic_projection: 1\northographic_zoom: 2.0\n",
+            "aspect_ratio: 1.0\nfov: 0.5\nnear_z: -1.0\nfar_z: 1.0\northographic_projection: 1\northographic_zoom: 2.0\northographic_mode: ORTHO_MODE_AUTO_COVER\n",
         ),
         ("/f.factory", "prototype: \"/p.go\"\n"),
         ("/p.go", "components {\n  id: \"l\"\n  component: \"/l.label\"\n}\n"),
-        ("/game.project", "[bootstrap]\nmain_collection = /c.collectionc\n[display]\nheight = 400\n"),
+        ("/game.project", "[bootstrap]\nmain_collection = /c.collectionc\n[display]\nwidth = 600\nheight = 400\n"),
         (
             "/c.collection",
             "embedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"cam\\\" component: \\\"/c.camera\\\" }\\ncomponents { id: \\\"f\\\" component: \\\"/f.factory\\\" }\\ncomponents { id: \\\"l\\\" component: \\\"/l.label\\\" }\\n\"\n}\n",
@@ -219,6 +219,8 @@ fn models_and_component_files() {
         (cam.fov, cam.near, cam.far, cam.orthographic, cam.ortho_height, cam.zoom),
         (0.5, -1.0, 1.0, true, 400.0, 2.0)
     );
+    // The auto modes fit or cover the display's 600 x 400.
+    assert_eq!((cam.ortho_mode, cam.design_aspect), (OrthoMode::AutoCover, 1.5));
     let ComponentKind::Factory(f) = &kinds[1].kind else { panic!("not a factory") };
     assert_eq!(f.prototype, "/p.go");
     let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };
@@ -265,4 +267,18 @@ fn light_components_become_sinew_lights() {
             ),
         ]
     );
+}
+
+/// An embedded component whose `data` is empty lacks its required fields where `data` is.
+#[test]
+fn an_empty_embedded_mesh_is_reported_at_its_data() {
+    let text = "name: \"main\"\nembedded_instances {\n  id: \"a\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"m\\\"\\n\"\n  \"  type: \\\"mesh\\\"\\n\"\n  \"  data: \\\"\\\"\\n\"\n  \"}\\n\"\n}\n";
+    let p = Project::new(&[("/main/main.collection", text)]);
+    let loaded = load_collection_all(&p.res(), "/main/main.collection");
+    let all: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
+    assert!(
+        all.iter().any(|e| e.starts_with("/main/main.collection:7:") && e.contains("a mesh needs `vertices`")),
+        "{all:?}"
+    );
+    assert!(all.iter().any(|e| e.contains("a mesh needs `material`")), "{all:?}");
 }

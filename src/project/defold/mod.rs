@@ -34,7 +34,7 @@ pub struct Cx<'a> {
     pub unsupported_seen: Vec<String>,
     /// Component offsets Sinew does not apply yet: warned about, not refused.
     pub offsets: Vec<(Pos, String)>,
-    display_height: Option<u32>,
+    display_size: Option<(u32, u32)>,
 }
 
 impl<'a> Cx<'a> {
@@ -45,7 +45,7 @@ impl<'a> Cx<'a> {
             depth: 0,
             unsupported_seen: Vec::new(),
             offsets: Vec::new(),
-            display_height: None,
+            display_size: None,
         }
     }
 
@@ -64,10 +64,10 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// `[display] height` of game.project (Defold's default 640): an orthographic camera's
-    /// zoom is relative to it.
-    pub fn display_height(&mut self) -> u32 {
-        *self.display_height.get_or_insert_with(|| game_project::display_height(self.res))
+    /// `[display] width` and `height` of game.project (Defold's defaults 960 x 640): an
+    /// orthographic camera's zoom is relative to them.
+    pub fn display_size(&mut self) -> (u32, u32) {
+        *self.display_size.get_or_insert_with(|| game_project::display_size(self.res))
     }
 }
 

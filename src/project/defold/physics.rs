@@ -60,7 +60,16 @@ pub fn collision_object(cx: &mut Cx, m: &Message, out: &mut Obj) {
     if let Some(first) = r.field("mask") {
         out.put("mask", Node::List(mask), Some(&first.value_at));
     }
-    let file_shape = r.non_empty("collision_shape", p).and_then(|(path, f)| convex_shape(cx.res, path, f, p));
+    let named = r.non_empty("collision_shape", p);
+    // A tile map as the shape: its tiles' hulls, read with the map (`project::tilemap::collision`).
+    let named = match named {
+        Some((path, f)) if path.ends_with(".tilemap") => {
+            out.str("tilemap", path, Some(&f.value_at));
+            None
+        }
+        other => other,
+    };
+    let file_shape = named.and_then(|(path, f)| convex_shape(cx.res, path, f, p));
     let Some((shape, sf)) = r.message("embedded_collision_shape", p) else {
         if let Some((o, f)) = file_shape {
             out.put("shapes", Node::List(vec![o]), Some(&f.value_at));
@@ -120,12 +129,7 @@ fn convex_shape<'f>(
     p: &mut Problems,
 ) -> Option<(Located, &'f Field)> {
     if !path.ends_with(".convexshape") {
-        p.at(
-            &f.at,
-            format!(
-                "collision shape file '{path}': Sinew reads `.convexshape` files (collision shapes from tile maps are not supported yet)"
-            ),
-        );
+        p.at(&f.at, format!("collision shape file '{path}': Sinew reads `.convexshape` and `.tilemap` files"));
         return None;
     }
     let text = match res.read_string(path, Some(&f.at.resource)) {

@@ -12,7 +12,7 @@ mod material;
 pub(crate) use material::decode_image;
 /// Atlases decode their images under their own page budget.
 pub(crate) use material::decode_image_within;
-mod mesh;
+pub(crate) mod mesh;
 pub mod robot_arm;
 pub mod samples;
 mod scene;

@@ -1,6 +1,6 @@
 //! Defold's `.atlas` and `.tilesource` text rewritten into the Sinew JSON shapes of `files.rs`
 //! (the same serde structs fill both), positions kept, Defold fields Sinew has no use for
-//! (trimming, collision hulls) read and dropped, fields the proto lacks refused.
+//! (trimming, the build's hull points) read and dropped, fields the proto lacks refused.
 use super::files::{AtlasFile, TileSourceFile};
 use crate::base::error::LoadError;
 use crate::project::defold::node::{self, Node};
@@ -40,6 +40,7 @@ const TILE_SET: &[&str] = &[
 ];
 const TILE_ANIMATION: &[&str] =
     &["id", "start_tile", "end_tile", "playback", "fps", "flip_horizontal", "flip_vertical", "cues"];
+const CONVEX_HULL: &[&str] = &["index", "count", "collision_group"];
 const TILE_REPEATED: &[&str] = &["convex_hulls", "convex_hull_points", "collision_groups", "animations"];
 
 /// How a scalar field is carried over.
@@ -139,8 +140,19 @@ pub(super) fn tile_source(path: &str, source: &str) -> Result<TileSourceFile, Lo
         ("tile_spacing", As::Num),
         ("extrude_borders", As::Num),
         ("inner_padding", As::Num),
+        ("collision", As::Str),
     ];
     copy(&r, &fields, &mut out, &mut p);
+    let mut hulls = Vec::new();
+    for f in r.all("convex_hulls") {
+        let Some(m) = read::message(f, "a tile source", &mut p) else { continue };
+        let h = Reader::new(m, "a convex hull", CONVEX_HULL, &[], &mut p);
+        let mut o = Obj::new(Some(&f.value_at));
+        copy(&h, &[("index", As::Num), ("count", As::Num), ("collision_group", As::Str)], &mut o, &mut p);
+        hulls.push(o.done());
+    }
+    let (node, at) = list(hulls, &r.field("convex_hulls"));
+    out.put("convex_hulls", node, at.as_ref());
     for name in ["image", "tile_width", "tile_height"] {
         if r.field(name).is_none() {
             p.0.push(r.missing(name));

@@ -67,6 +67,24 @@ pub(super) struct TileSourceFile {
     pub(super) animations: Vec<Located<TileAnimationDesc>>,
     pub(super) extrude_borders: Option<Located<u32>>,
     pub(super) inner_padding: Option<Located<u32>>,
+    /// The image whose alpha gives each tile its collision hull (usually `image` itself).
+    pub(super) collision: Option<Located<String>>,
+    /// Each tile's collision group, in tile order (Defold's `convex_hulls`).
+    #[serde(default)]
+    pub(super) convex_hulls: Vec<Located<HullDesc>>,
+}
+
+/// Defold's `ConvexHull`: where its points were in Defold's build output and how many (Sinew
+/// computes the points again from the image), and the tile's group.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct HullDesc {
+    #[serde(rename = "index")]
+    _index: Option<u32>,
+    #[serde(rename = "count")]
+    _count: Option<u32>,
+    #[serde(default)]
+    pub(super) collision_group: String,
 }
 
 #[derive(Deserialize)]
@@ -264,6 +282,7 @@ pub(super) fn build_atlas(
         frames: page.frames,
         animations,
         images,
+        hulls: Vec::new(),
     };
     Ok((atlas, missing))
 }
@@ -336,6 +355,27 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
         animations.push(flipbook(&d.id.value, frames, &play!(d), file)?);
     }
     let page = pack::pack(&sources, b).map_err(|e| LoadError::new(file, e))?;
+    let mut images = vec![norm];
+    let hulls = match &t.collision {
+        Some(c) if !c.value.is_empty() => {
+            let path = json::resource_path(c, file)?;
+            let other;
+            let alpha: &[u8] = if path == images[0] {
+                &px
+            } else {
+                let (cw, ch, cpx) = decode(res, &path, c, file, &admit)?;
+                if (cw, ch) != (w, h) {
+                    return Err(c.error(file, format!("the collision image is {cw}x{ch}, the image {w}x{h}")));
+                }
+                images.push(path);
+                other = cpx;
+                &other
+            };
+            let tiles: Vec<Source> = sources.iter().map(|t| Source { pixels: alpha, ..*t }).collect();
+            tile_shapes(&tiles, &t.convex_hulls)
+        }
+        _ => Vec::new(),
+    };
     Ok(Atlas {
         source: file.to_string(),
         width: page.width,
@@ -343,6 +383,28 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
         rgba: page.rgba,
         frames: page.frames,
         animations,
-        images: vec![norm],
+        images,
+        hulls,
     })
+}
+
+/// Each tile's collision shape: the hull of its opaque pixels in the collision image, for the
+/// tiles `groups` puts in a collision group (Defold's tiles without one collide with nothing).
+fn tile_shapes(tiles: &[Source], groups: &[Located<HullDesc>]) -> Vec<Option<TileShape>> {
+    tiles
+        .iter()
+        .zip(groups)
+        .map(|(t, g)| {
+            let group = &g.value.collision_group;
+            if group.is_empty() {
+                return None;
+            }
+            let alpha = |x: u32, y: u32| {
+                let i = ((t.y + y) as usize * t.image_width as usize + (t.x + x) as usize) * 4 + 3;
+                t.pixels.get(i).is_some_and(|&a| a != 0)
+            };
+            let hull = super::hull::tile_hull(t.width, t.height, alpha)?;
+            Some(TileShape { hull, group: group.clone() })
+        })
+        .collect()
 }

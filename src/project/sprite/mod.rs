@@ -8,6 +8,7 @@ use crate::project::Resources;
 
 pub mod defold;
 mod files;
+pub mod hull;
 mod pack;
 #[cfg(test)]
 mod tests;
@@ -40,6 +41,17 @@ pub struct Atlas {
     pub animations: Vec<Flipbook>,
     /// Every image file read, for hot reload.
     pub images: Vec<String>,
+    /// A tile source's collision shapes, one per tile (index as `frames`), from its `collision`
+    /// image: None for a tile with no opaque pixel or no collision group. Empty for atlases and
+    /// tile sources without a collision image.
+    pub hulls: Vec<Option<TileShape>>,
+}
+
+/// The collision shape of one tile: its hull and the collision group it is in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TileShape {
+    pub hull: hull::TileHull,
+    pub group: String,
 }
 
 /// Where one image sits on the page, in pixels from the page's top-left corner.
@@ -140,6 +152,7 @@ impl Atlas {
                 flip_vertical: false,
             }],
             images: vec![],
+            hulls: vec![],
         }
     }
 }

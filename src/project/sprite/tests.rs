@@ -177,6 +177,52 @@ fn tile_source_cuts_the_grid_and_numbers_tiles_from_one() {
     assert_eq!(t, d);
 }
 
+/// Defold's tile sources keep each tile's collision group but not its hull: the hull comes
+/// from the collision image, in the tile's square (-0.5..0.5, y up).
+#[test]
+fn a_tile_sources_collision_image_gives_each_grouped_tile_its_hull() {
+    // Three 4x4 tiles: opaque, opaque in its lower half, opaque without a group.
+    let img = || png(12, 4, |x, y| if x < 4 || y >= 2 || x >= 8 { [9, 9, 9, 255] } else { [0; 4] });
+    let json = r#"{ "image": "/s.png", "tile_width": 4, "tile_height": 4, "collision": "/s.png",
+        "convex_hulls": [{ "collision_group": "ground" }, { "collision_group": "danger" }, { "collision_group": "" }] }"#;
+    let text = "image: \"/s.png\"\ntile_width: 4\ntile_height: 4\ncollision: \"/s.png\"\n\
+        convex_hulls {\n  index: 0\n  count: 4\n  collision_group: \"ground\"\n}\n\
+        convex_hulls {\n  index: 4\n  count: 4\n  collision_group: \"danger\"\n}\n\
+        convex_hulls {\n  index: 8\n  count: 4\n  collision_group: \"\"\n}\n\
+        collision_groups: \"danger\"\ncollision_groups: \"ground\"\n";
+    let files =
+        [("/s.png", img()), ("/t.tilesource", json.as_bytes().to_vec()), ("/d.tilesource", text.as_bytes().to_vec())];
+    let r = res(&files);
+    let t = load_atlas(&r, "/t.tilesource").unwrap();
+    assert_eq!(t.hulls.len(), 3);
+    let span = |h: &[[f32; 2]], k: usize| {
+        h.iter().map(|p| p[k]).fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)))
+    };
+    let ground = t.hulls[0].as_ref().expect("a hull for the opaque tile");
+    assert_eq!(ground.group, "ground");
+    assert_eq!((span(&ground.hull, 0), span(&ground.hull, 1)), ((-0.5, 0.5), (-0.5, 0.5)));
+    let danger = t.hulls[1].as_ref().expect("a hull for the half tile");
+    assert_eq!(danger.group, "danger");
+    // Rows 0 and 1 (y up) of 0..3: the top at 1 / 3 of the square, as Defold scales by width - 1.
+    let (low, top) = span(&danger.hull, 1);
+    assert!(low == -0.5 && (top - (1.0 / 3.0 - 0.5)).abs() < 1e-6, "{:?}", danger.hull);
+    assert_eq!(t.hulls[2], None, "a tile without a group collides with nothing");
+    let mut d = load_atlas(&r, "/d.tilesource").unwrap();
+    d.source = t.source.clone();
+    assert_eq!(t, d, "Defold's text gives the same tile source");
+
+    let other_size = [
+        ("/s.png", img()),
+        ("/c.png", png(4, 4, pattern(1))),
+        (
+            "/t.tilesource",
+            b"{\"image\": \"/s.png\", \"tile_width\": 4, \"tile_height\": 4,\n \"collision\": \"/c.png\"}".to_vec(),
+        ),
+    ];
+    let e = error(&other_size, "/t.tilesource");
+    assert!(e.starts_with("/t.tilesource:2:15:") && e.contains("the collision image is 4x4, the image 12x4"), "{e}");
+}
+
 fn error(files: &[(&str, Vec<u8>)], path: &str) -> String {
     load_atlas(&res(files), path).map(|_| ()).unwrap_err().to_string()
 }

@@ -17,6 +17,24 @@ pub mod which {
     pub const FAR_Z: i32 = 2;
     pub const ORTHOGRAPHIC_ZOOM: i32 = 3;
     pub const ASPECT_RATIO: i32 = 4;
+    /// `camera.get/set_orthographic_mode`: a `camera.ORTHO_MODE_*` value.
+    pub const ORTHOGRAPHIC_MODE: i32 = 5;
+}
+
+/// The `K` constants of `camera.ORTHO_MODE_*`.
+pub fn constants() -> Vec<(&'static str, f64)> {
+    use crate::project::types::OrthoMode;
+    OrthoMode::ALL
+        .iter()
+        .map(|&m| {
+            let name = match m {
+                OrthoMode::Fixed => "CAMERA_ORTHO_MODE_FIXED",
+                OrthoMode::AutoFit => "CAMERA_ORTHO_MODE_AUTO_FIT",
+                OrthoMode::AutoCover => "CAMERA_ORTHO_MODE_AUTO_COVER",
+            };
+            (name, f64::from(m as i32))
+        })
+        .collect()
 }
 
 /// The `which` of `light_prop`.
@@ -99,6 +117,11 @@ fn prop(w: &mut World, i: usize, which: i32, set: bool, value: f32) -> Result<f3
             which::FAR_Z => next.far = value,
             which::ORTHOGRAPHIC_ZOOM => next.zoom = value,
             which::ASPECT_RATIO => return Err("aspect_ratio is read only (it is the window's)".into()),
+            which::ORTHOGRAPHIC_MODE => {
+                next.ortho_mode = crate::project::types::OrthoMode::from_number(value).ok_or_else(|| {
+                    format!("{value} is not an orthographic mode (camera.ORTHO_MODE_FIXED, _AUTO_FIT or _AUTO_COVER)")
+                })?
+            }
             _ => return Err(format!("no camera property {which}")),
         }
         if let Some(why) = next.problem() {
@@ -112,6 +135,7 @@ fn prop(w: &mut World, i: usize, which: i32, set: bool, value: f32) -> Result<f3
         which::FAR_Z => spec.far,
         which::ORTHOGRAPHIC_ZOOM => spec.zoom,
         which::ASPECT_RATIO => ratio,
+        which::ORTHOGRAPHIC_MODE => spec.ortho_mode as i32 as f32,
         _ => return Err(format!("no camera property {which}")),
     })
 }

@@ -11,6 +11,7 @@ local CAMERA = K.COMPONENT_CAMERA
 local PROPS = {
   fov = K.CAMERA_FOV, near_z = K.CAMERA_NEAR_Z, far_z = K.CAMERA_FAR_Z,
   orthographic_zoom = K.CAMERA_ORTHOGRAPHIC_ZOOM, aspect_ratio = K.CAMERA_ASPECT_RATIO,
+  orthographic_mode = K.CAMERA_ORTHOGRAPHIC_MODE,
 }
 
 local function check(rc) if rc ~= 0 then S.fail_last() end end
@@ -126,6 +127,10 @@ for name, which in pairs(PROPS) do
     end
   end
 end
+
+camera.ORTHO_MODE_FIXED = K.CAMERA_ORTHO_MODE_FIXED
+camera.ORTHO_MODE_AUTO_FIT = K.CAMERA_ORTHO_MODE_AUTO_FIT
+camera.ORTHO_MODE_AUTO_COVER = K.CAMERA_ORTHO_MODE_AUTO_COVER
 
 function camera.get_cameras()
   local n = F.camera_list(ctx, nil, 0)
