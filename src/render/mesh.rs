@@ -443,7 +443,7 @@ fn wrap_gl(w: Wrap) -> i32 {
 }
 
 /// Uploads an RGBA8 image with mipmaps (always made, so a material may ask for mipmapped
-/// filtering). Rows go in top first, so glTF UV (0,0) is the image's top-left, unflipped.
+/// filtering; made on the CPU, see `mipmap`). Rows go in top first, so glTF UV (0,0) is the image's top-left, unflipped.
 /// `srgb`: stored as `SRGB8_ALPHA8`, so sampling decodes to linear before filtering (and the
 /// mipmaps average light, not bytes), as three.js and every PBR pipeline read colour maps.
 pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) -> Result<glow::Texture, String> {
@@ -472,21 +472,23 @@ pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) ->
         let tex = gl.create_texture()?;
         gl.bind_texture(target, Some(tex));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
+        let internal = if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 };
         for face in 0..faces {
             let face_target = if t.cube { glow::TEXTURE_CUBE_MAP_POSITIVE_X + face as u32 } else { glow::TEXTURE_2D };
+            let texels = &t.rgba[face * face_bytes..(face + 1) * face_bytes];
             gl.tex_image_2d(
                 face_target,
                 0,
-                if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 } as i32,
+                internal as i32,
                 t.width as i32,
                 t.height as i32,
                 0,
                 glow::RGBA,
                 glow::UNSIGNED_BYTE,
-                glow::PixelUnpackData::Slice(Some(&t.rgba[face * face_bytes..(face + 1) * face_bytes])),
+                glow::PixelUnpackData::Slice(Some(texels)),
             );
+            super::mipmap::upload_levels(gl, target, face_target, internal, (t.width, t.height), texels, srgb);
         }
-        gl.generate_mipmap(target);
         gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_S, wrap_gl(t.wrap_s));
         gl.tex_parameter_i32(target, glow::TEXTURE_WRAP_T, wrap_gl(t.wrap_t));
         if t.cube {

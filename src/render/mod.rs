@@ -17,6 +17,7 @@ mod image;
 mod labels;
 mod material;
 mod mesh;
+mod mipmap;
 mod morph;
 mod overlay;
 mod program;

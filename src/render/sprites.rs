@@ -163,7 +163,8 @@ impl SpriteRenderer {
             // The built-in program samples level 0 (nearest); a custom material's sampler whose
             // filter is left to the default (Defold's FILTER_MODE_MIN_DEFAULT) reads mipmaps, and
             // without them the texture is incomplete and samples black.
-            gl.generate_mipmap(glow::TEXTURE_2D);
+            let size = (atlas.width, atlas.height);
+            super::mipmap::upload_levels(gl, glow::TEXTURE_2D, glow::TEXTURE_2D, glow::RGBA8, size, &atlas.rgba, false);
             t
         };
         self.pages[i] = Some((atlas.clone(), t));
