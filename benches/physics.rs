@@ -33,20 +33,8 @@ fn place(i: usize) -> [f32; 3] {
 }
 
 fn spec(ty: CollisionType, half: [f32; 3]) -> CollisionObjectSpec {
-    CollisionObjectSpec {
-        collision_type: ty,
-        mass: 1.0,
-        friction: 0.5,
-        restitution: 0.0,
-        linear_damping: 0.0,
-        angular_damping: 0.0,
-        locked_rotation: false,
-        bullet: false,
-        group: "default".into(),
-        mask: vec!["default".into()],
-        shapes: vec![ShapeSpec { kind: ShapeKind::Box { half }, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }],
-        tiles: None,
-    }
+    let shapes = vec![ShapeSpec { kind: ShapeKind::Box { half }, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }];
+    CollisionObjectSpec { friction: 0.5, restitution: 0.0, ..CollisionObjectSpec::with_shapes(ty, shapes) }
 }
 
 fn sinew_world() -> RefCell<World> {

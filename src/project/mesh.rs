@@ -246,6 +246,11 @@ mod tests {
         assert_eq!((p.colors[0], p.colors[3]), ([1.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]), "bytes are 0..255");
         assert_eq!(p.normals.len(), 4, "made when the buffer has none");
         assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
+        // Imported as a model, the key names the buffer among its files: a save of the buffer
+        // reloads the mesh.
+        let res = Resources::demo().with_overlay(vec![("/q.buffer".to_string(), QUAD.as_bytes().to_vec())]);
+        let im = crate::project::import::import_model(&res, &key).unwrap();
+        assert_eq!((im.files, im.data.meshes[0].primitives[0].indices.len()), (vec!["/q.buffer".to_string()], 6));
     }
 
     #[test]

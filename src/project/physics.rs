@@ -102,6 +102,28 @@ pub struct CollisionObjectSpec {
     pub tiles: Option<std::sync::Arc<TileCollision>>,
 }
 
+impl CollisionObjectSpec {
+    /// These shapes with the defaults of a component that gives nothing else (mass 1,
+    /// friction 0.1, restitution 0.5, no damping, group `default` meeting itself), for code that
+    /// makes collision objects without a file (tests, benchmarks).
+    pub fn with_shapes(collision_type: CollisionType, shapes: Vec<ShapeSpec>) -> CollisionObjectSpec {
+        CollisionObjectSpec {
+            collision_type,
+            mass: 1.0,
+            friction: 0.1,
+            restitution: 0.5,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            locked_rotation: false,
+            bullet: false,
+            group: "default".into(),
+            mask: vec!["default".into()],
+            shapes,
+            tiles: None,
+        }
+    }
+}
+
 /// The hulls of a tile map's tiles that are in a collision group, by group, in the map's frame
 /// (x, y): each group is one compound shape in that group.
 #[derive(Debug, Clone, PartialEq, Default)]

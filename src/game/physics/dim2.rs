@@ -106,5 +106,15 @@ pub fn geom_of(s: &dyn Shape, local: &Pose) -> Option<Geom> {
     s.as_polyline().map(|l| Geom::Chain { vertices: l.vertices().iter().map(|&v| p(v)).collect(), closed: false })
 }
 
+/// The edges of a shape the debug view has no other drawing for, in its own frame: a
+/// polygon's (hulls, tiles) and a chain's.
+pub fn outline(s: &dyn Shape) -> Vec<(glam::Vec3, glam::Vec3)> {
+    if let Some(poly) = s.as_convex_polygon() {
+        let v = poly.points();
+        return (0..v.len()).map(|k| (vec3(v[k]), vec3(v[(k + 1) % v.len()]))).collect();
+    }
+    s.as_polyline().map_or_else(Vec::new, |l| l.segments().map(|sg| (vec3(sg.a), vec3(sg.b))).collect())
+}
+
 /// The linear axes a mouse joint pulls along.
 pub const LIN_AXES: &[JointAxis] = &[JointAxis::LinX, JointAxis::LinY];

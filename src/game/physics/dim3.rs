@@ -78,5 +78,13 @@ pub fn geom_of(s: &dyn Shape, local: &Pose) -> Option<Geom> {
     s.as_segment().map(|sg| Geom::Segment { a: p(sg.a), b: p(sg.b) })
 }
 
+/// The edges of a shape the debug view has no other drawing for, in its own frame: a hull's.
+pub fn outline(s: &dyn Shape) -> Vec<(glam::Vec3, glam::Vec3)> {
+    s.as_convex_polyhedron().map_or_else(Vec::new, |h| {
+        let v = h.points();
+        h.edges().iter().map(|e| (vec3(v[e.vertices[0] as usize]), vec3(v[e.vertices[1] as usize]))).collect()
+    })
+}
+
 /// The linear axes a mouse joint pulls along.
 pub const LIN_AXES: &[JointAxis] = &[JointAxis::LinX, JointAxis::LinY, JointAxis::LinZ];

@@ -558,6 +558,14 @@ impl Simulation for World {
                 for &d in sides {
                     segs.push((a + d * r, b + d * r));
                 }
+            } else if let Some(parts) = c.shape().as_compound() {
+                // A tile map's hulls, each in its place in the collider.
+                for (pose, part) in parts.shapes() {
+                    let at = |v: glam::Vec3| vec3(pose.transform_point(vector(v)));
+                    segs.extend(super::outline(part.as_ref()).into_iter().map(|(a, b)| (at(a), at(b))));
+                }
+            } else {
+                segs = super::outline(c.shape());
             }
             for (s, e) in segs {
                 if !out.shape(user, at(s), at(e)) {

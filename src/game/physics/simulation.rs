@@ -350,3 +350,69 @@ pub fn mirrored(mut t: Vec3, mut r: Quat, flip: [bool; 2]) -> Iso {
     }
     (t, r)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::project::physics::{ShapeKind, ShapeSpec, TileCollision, TileGroup};
+
+    /// The shape segments a world's debug view draws.
+    #[derive(Default)]
+    struct Collect(Vec<(Vec3, Vec3)>);
+
+    impl DebugLines for Collect {
+        fn shape(&mut self, _: u32, from: Vec3, to: Vec3) -> bool {
+            self.0.push((from, to));
+            true
+        }
+        fn contact(&mut self, _: Vec3, _: Vec3) -> bool {
+            true
+        }
+    }
+
+    fn spec(shapes: Vec<ShapeSpec>, tiles: Option<TileCollision>) -> CollisionObjectSpec {
+        CollisionObjectSpec {
+            tiles: tiles.map(std::sync::Arc::new),
+            ..CollisionObjectSpec::with_shapes(CollisionType::Static, shapes)
+        }
+    }
+
+    fn outline(two_d: bool, spec: &CollisionObjectSpec, tile_bits: &[u32]) -> Vec<(Vec3, Vec3)> {
+        let mut world = new_world(two_d, Vec3::ZERO);
+        let body = world.insert_body(&BodyDesc {
+            ty: CollisionType::Static,
+            pose: (Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY),
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            bullet: false,
+            locked_rotation: false,
+            user: 0,
+        });
+        let desc = CollidersDesc { spec, scale: 1.0, flip: [false; 2], groups: (1, 1), user: 0, tile_bits };
+        world.attach(body, &desc);
+        let mut lines = Collect::default();
+        world.debug_lines(&mut lines);
+        lines.0
+    }
+
+    /// A tile map's hulls (one compound per group) and a 3D hull are outlined edge by edge, in
+    /// the world, like the round shapes.
+    #[test]
+    fn the_debug_view_outlines_tile_hulls_and_3d_hulls() {
+        let square = |x: f32| vec![[x, 0.0], [x + 1.0, 0.0], [x + 1.0, 1.0], [x, 1.0]];
+        let groups = vec![
+            TileGroup { group: "ground".into(), hulls: vec![square(0.0), square(1.0)] },
+            TileGroup { group: "danger".into(), hulls: vec![square(3.0)] },
+        ];
+        let tiles = TileCollision { source: "/m.tilemap".into(), groups, offset: ([0.0; 3], [0.0, 0.0, 0.0, 1.0]) };
+        let lines = outline(true, &spec(Vec::new(), Some(tiles)), &[1, 2]);
+        assert_eq!(lines.len(), 12, "three squares: {lines:?}");
+        let xs: Vec<f32> = lines.iter().flat_map(|(a, b)| [a.x, b.x]).collect();
+        let (lo, hi) = xs.iter().fold((f32::MAX, f32::MIN), |(l, h), &x| (l.min(x), h.max(x)));
+        assert_eq!((lo, hi), (10.0, 14.0), "in the world, at the body");
+        let tetra =
+            ShapeKind::Hull { points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].into() };
+        let hull = ShapeSpec { kind: tetra, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
+        assert_eq!(outline(false, &spec(vec![hull], None), &[]).len(), 6, "a tetrahedron's six edges");
+    }
+}
