@@ -147,7 +147,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     timing(Phase::Animation, t.elapsed());
     {
         let w = &mut *world.borrow_mut();
-        for (slot, source, groups) in w.tilemaps.take_changed() {
+        for (slot, source, groups) in w.tilemaps.take_changed(|slot, file| w.physics.shaped_by_map(slot, file)) {
             w.physics.retile(slot, &source, &groups);
         }
     }

@@ -197,14 +197,19 @@ impl TileMapWorld {
         Ok(())
     }
 
-    /// The maps `set_tile` changed since the last call: each one's game object, file and
-    /// collision hulls by group (cells in layer order, then by coordinates, so a shape is made
-    /// the same way every run).
-    pub fn take_changed(&mut self) -> Vec<(u32, String, Vec<crate::project::physics::TileGroup>)> {
+    /// The maps `set_tile` changed since the last call that `shaped(slot, file)` says a
+    /// collision object takes its shape from (the hulls of others are not made): each one's
+    /// game object, file and collision hulls by group (cells in layer order, then by
+    /// coordinates, so a shape is made the same way every run).
+    pub fn take_changed(
+        &mut self,
+        shaped: impl Fn(u32, &str) -> bool,
+    ) -> Vec<(u32, String, Vec<crate::project::physics::TileGroup>)> {
         let changed = std::mem::take(&mut self.changed);
         changed
             .into_iter()
             .filter_map(|i| self.get(i))
+            .filter(|t| shaped(t.slot, &t.spec.path))
             .map(|t| {
                 let cells = t.layers.iter().flat_map(|l| l.cells.values());
                 (t.slot, t.spec.path.clone(), crate::project::tilemap::tile_groups(&t.spec.tiles, cells))

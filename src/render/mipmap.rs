@@ -32,8 +32,8 @@ pub fn levels(width: u32, height: u32, rgba: &[u8], srgb: bool) -> Vec<(u32, u32
     if rgba.len() != w * h * 4 {
         return out;
     }
-    let mut above: Vec<u8> = rgba.to_vec();
     while w > 1 || h > 1 {
+        let above: &[u8] = out.last().map_or(rgba, |(_, _, l): &(u32, u32, Vec<u8>)| l.as_slice());
         let (nw, nh) = ((w / 2).max(1), (h / 2).max(1));
         let mut level = vec![0u8; nw * nh * 4];
         for y in 0..nh {
@@ -57,8 +57,7 @@ pub fn levels(width: u32, height: u32, rgba: &[u8], srgb: bool) -> Vec<(u32, u32
                 level[o + 3] = ((sum[3] * 0.25).clamp(0.0, 1.0) * 255.0 + 0.5) as u8;
             }
         }
-        out.push((nw as u32, nh as u32, level.clone()));
-        above = level;
+        out.push((nw as u32, nh as u32, level));
         (w, h) = (nw, nh);
     }
     out

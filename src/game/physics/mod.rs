@@ -130,6 +130,11 @@ pub struct Physics {
     configured: bool,
 }
 
+/// Body `b`'s tile map shape, when it is the map `source` of game object `slot`.
+fn map_shape<'a>(b: &'a Body, slot: u32, source: &str) -> Option<&'a crate::project::physics::TileCollision> {
+    b.spec.tiles.as_deref().filter(|t| b.alive && b.slot == slot && t.source == source)
+}
+
 /// Why a tile map's collision object has no shapes in a 3D world.
 fn tiles_need_2d(id: &str) -> String {
     format!("collision object '{id}': a tile map collides only in a 2D world (set [physics] type = 2D), as in Defold")
@@ -389,14 +394,17 @@ impl Physics {
         Ok(())
     }
 
+    /// Whether a collision object of game object `slot` takes its shape from the map `source`.
+    pub fn shaped_by_map(&self, slot: u32, source: &str) -> bool {
+        self.bodies.iter().any(|b| map_shape(b, slot, source).is_some())
+    }
+
     /// `tilemap.set_tile` changed the map `source` of game object `slot`: the collision objects
     /// there whose shape is that map take its tiles' hulls now (`groups`), as in Defold.
     pub fn retile(&mut self, slot: u32, source: &str, groups: &[crate::project::physics::TileGroup]) {
         for i in 0..self.bodies.len() as u32 {
             let b = &self.bodies[i as usize];
-            let Some(old) = b.spec.tiles.as_ref().filter(|t| b.alive && b.slot == slot && t.source == source) else {
-                continue;
-            };
+            let Some(old) = map_shape(b, slot, source) else { continue };
             let tiles = crate::project::physics::TileCollision {
                 source: old.source.clone(),
                 groups: groups.to_vec(),

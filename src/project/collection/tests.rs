@@ -403,6 +403,11 @@ fn semantic_errors_name_the_file_and_position() {
     );
     assert!(e.message.contains("far must be greater than near"), "{e}");
     let e = error_of(
+        "{ \"objects\": [ { \"id\": \"a\", \"components\": [ { \"id\": \"c\", \"type\": \"camera\",\n \"orthographic_mode\": \"sideways\" } ] } ] }",
+    );
+    assert!(e.message.contains("unknown orthographic_mode 'sideways' (expected fixed, auto_fit or auto_cover)"), "{e}");
+    assert_eq!(e.line, Some(2), "{e}");
+    let e = error_of(
         "{ \"objects\": [ { \"id\": \"a\", \"components\": [ { \"id\": \"s\", \"type\": \"script\", \"script\": \"/main/a.script\",\n \"properties\": { \"ok\": 1, \"bad\": { \"x\": 1 } } } ] } ] }",
     );
     assert!(e.message.contains("property 'bad'"), "{e}");
