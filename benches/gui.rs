@@ -77,6 +77,7 @@ fn setup() -> Bench {
         images: vec![image],
         layers: vec!["boxes".into(), "text".into()],
         nodes,
+        effects: Vec::new(),
     };
     let mut gui = GuiWorld::default();
     gui.create(0, "gui", &GuiSpec::new(scene));

@@ -673,3 +673,29 @@ fn mesh_textured_draws_a_grass_quad() {
     assert_eq!(count_pixels(&img, 0..150, 0..720, grass), 0, "and nothing at the sides");
     assert_eq!(img.pixel(100, 100), Some([51, 51, 51, 255]), "the example's clear colour");
 }
+
+/// timer/cancel_timer: a repeating one-second `timer.delay` plays a gui particle node
+/// (`gui.play_particlefx`) at the screen's middle; a click cancels the timer. Its flames fly out
+/// from (360, 400) of the 720x720 display, each turned along the direction it was born with
+/// (`PARTICLE_ORIENTATION_INITIAL_DIRECTION`). At frame 80 (the timer fired at frame 60) the
+/// ring of flames is there; with the click at frame 5 the timer never fires and no flame is.
+#[test]
+fn timer_cancel_timer_plays_a_gui_particle_node_until_cancelled() {
+    let tmp = TempDir::new("defold-cancel-timer");
+    let replay = tmp.path().join("click.jsonl");
+    std::fs::write(&replay, CLICK).expect("replay");
+    let (r, played) = shot("timer_cancel_timer", "80", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_timer_cancel_timer", &played) {
+        panic!("{e}");
+    }
+    let (r, cancelled) = shot_with("timer_cancel_timer", "80", &["--replay", replay.to_str().expect("utf-8")], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    // Flame orange: red high, green in the middle, blue low; around the node (y 400 up is row
+    // 320 down).
+    let orange =
+        |img: &Image| count_pixels(img, 200..520, 160..480, |p| p[0] > 200 && p[1] > 100 && p[1] < 220 && p[2] < 100);
+    let (p, c) = (orange(&played), orange(&cancelled));
+    assert!(p > 300, "flames around the node after the timer fired: {p} orange pixels");
+    assert_eq!(c, 0, "no flame once the timer was cancelled before it fired");
+}

@@ -293,3 +293,13 @@ fn gui_flipbook_matches_the_golden_image() {
         panic!("{e}");
     }
 }
+
+/// Particle nodes (`gui.play_particlefx` and the rest) from a gui script: see its comments.
+#[test]
+fn lua_api_gui_particlefx() {
+    let p = committed("api_gui_particlefx");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--frames", "20", "--fixed-dt", "0.016666668", "--no-watch"]);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert_lua_passed(&r, "api_gui_particlefx");
+}

@@ -157,6 +157,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     dispatch::dispatch(world, hooks);
     // After physics, so an effect on a falling object emits where the object is this frame.
     particles::step(world, hooks, dt);
+    gui::effects::step(world, hooks, dt);
     let t = Instant::now();
     hooks.late_update(dt);
     dispatch::dispatch(world, hooks);

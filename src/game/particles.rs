@@ -32,6 +32,10 @@ struct Particle {
     /// Degrees per second, as Defold's property.
     angular_velocity: f32,
     stretch: [f32; 2],
+    /// `PARTICLE_ORIENTATION_INITIAL_DIRECTION`: the turn of the quad's up axis onto the
+    /// direction it was born moving in (in world space for world-space emitters, else the
+    /// emitter's); the identity otherwise.
+    facing: Quat,
 }
 
 /// Defold's emitter states, numbered as `particlefx.EMITTER_STATE_*` (Lua gets the numbers from
@@ -265,6 +269,15 @@ impl ParticleWorld {
         out.extend(self.instances.iter().filter(|p| p.alive).filter_map(|p| p.listener.map(|l| l.callback)));
     }
 
+    /// Instances whose emitters all sleep stop listening (once their changes were told).
+    pub fn forget_sleeping_listeners(&mut self) {
+        for p in self.instances.iter_mut().filter(|p| p.listener.is_some()) {
+            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
+                p.listener = None;
+            }
+        }
+    }
+
     pub fn listener(&self, i: u32) -> Option<Listener> {
         self.get(i).and_then(|p| p.listener)
     }
@@ -308,17 +321,24 @@ impl ParticleWorld {
         }
     }
 
-    /// Advances every playing instance by `dt` seconds.
+    /// Advances every playing instance of a game object by `dt` seconds.
     pub fn step(&mut self, scene: &Scene, dt: f32) {
+        self.step_placed(dt, |_, p| scene.is_live(p.slot).then(|| Mat4::from(scene.world_of(p.slot))));
+    }
+
+    /// Advances every playing instance by `dt` seconds, each where `place(index, instance)`
+    /// puts it now (None: not stepped): its object's world matrix, or a GUI node's.
+    pub fn step_placed(&mut self, dt: f32, place: impl Fn(u32, &ParticleInstance) -> Option<Mat4>) {
         // NaN included.
         if dt.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
             return;
         }
         for (i, p) in self.instances.iter_mut().enumerate().filter(|(_, p)| p.alive) {
-            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) || !scene.is_live(p.slot) {
+            if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
                 continue;
             }
-            let object = Mat4::from(scene.world_of(p.slot)) * p.local.unwrap_or(Mat4::IDENTITY);
+            let Some(placed) = place(i as u32, p) else { continue };
+            let object = placed * p.local.unwrap_or(Mat4::IDENTITY);
             for (k, e) in p.emitters.iter_mut().enumerate() {
                 let spec = &p.spec.emitters[k];
                 let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
@@ -344,19 +364,25 @@ impl ParticleWorld {
 
     /// Appends the quads of every living particle to `out` (after the sprites').
     pub fn quads(&self, scene: &Scene, out: &mut Vec<SpriteQuad>) {
-        for p in self.instances.iter().filter(|p| p.alive) {
-            let object = Mat4::from(scene.world_of(p.slot)) * p.local.unwrap_or(Mat4::IDENTITY);
-            for (k, e) in p.emitters.iter().enumerate() {
-                let spec = &p.spec.emitters[k];
-                let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
-                let (_, rotation, _) = frame.to_scale_rotation_translation();
-                for q in &e.particles {
-                    if let Some(mut quad) = particle_quad(q, spec, (frame, rotation), &e.look) {
-                        for (c, t) in quad.color.iter_mut().zip(e.tint) {
-                            *c *= t;
-                        }
-                        out.push(quad);
+        for (i, p) in self.instances.iter().enumerate().filter(|(_, p)| p.alive) {
+            self.instance_quads(i as u32, Mat4::from(scene.world_of(p.slot)), out);
+        }
+    }
+
+    /// Appends the quads of instance `i`'s living particles, its object at `placed`.
+    pub fn instance_quads(&self, i: u32, placed: Mat4, out: &mut Vec<SpriteQuad>) {
+        let Some(p) = self.get(i) else { return };
+        let object = placed * p.local.unwrap_or(Mat4::IDENTITY);
+        for (k, e) in p.emitters.iter().enumerate() {
+            let spec = &p.spec.emitters[k];
+            let frame = object * Mat4::from_rotation_translation(spec.rotation, spec.position);
+            let (_, rotation, _) = frame.to_scale_rotation_translation();
+            for q in &e.particles {
+                if let Some(mut quad) = particle_quad(q, spec, (frame, rotation), &e.look) {
+                    for (c, t) in quad.color.iter_mut().zip(e.tint) {
+                        *c *= t;
                     }
+                    out.push(quad);
                 }
             }
         }
@@ -448,7 +474,15 @@ fn born(spec: &EmitterSpec, t: f32, frame: Mat4, rng: &mut u64) -> Option<Partic
     } else {
         (local, dir * speed)
     };
-    Some(Particle { position, velocity, age: 0.0, life, size, color, rotation, angular_velocity, stretch })
+    // As Defold: the rotation taking +Y onto the emission direction, then the emitter's.
+    let mut facing = match dir.try_normalize() {
+        Some(d) if spec.orientation == Orientation::InitialDirection => Quat::from_rotation_arc(Vec3::Y, d),
+        _ => Quat::IDENTITY,
+    };
+    if spec.world_space && spec.orientation == Orientation::InitialDirection {
+        facing = frame.to_scale_rotation_translation().1 * facing;
+    }
+    Some(Particle { position, velocity, age: 0.0, life, size, color, rotation, angular_velocity, stretch, facing })
 }
 
 /// Where in the emitter a particle starts and the direction it leaves in (emitter space).
@@ -579,6 +613,8 @@ fn particle_quad(
         Orientation::MovementDirection if velocity.length_squared() > 1e-12 => {
             Quat::from_rotation_z(velocity.y.atan2(velocity.x))
         }
+        Orientation::InitialDirection if spec.world_space => q.facing,
+        Orientation::InitialDirection => emitter_rotation * q.facing,
         _ => emitter_rotation,
     };
     let r = base * Quat::from_rotation_z(turn);
@@ -646,11 +682,7 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
     let w = &mut *world.borrow_mut();
     w.particles.changes = changes;
     // The changes are told: an effect whose emitters all sleep stops listening.
-    for p in w.particles.instances.iter_mut().filter(|p| p.listener.is_some()) {
-        if p.emitters.iter().all(|e| e.state == EmitterState::Sleeping) {
-            p.listener = None;
-        }
-    }
+    w.particles.forget_sleeping_listeners();
 }
 
 #[cfg(test)]

@@ -402,7 +402,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     ];
     k.extend(tags.iter().map(|&(n, t)| (n, f64::from(t))));
     {
-        use super::api::gui::{choice, flag, flipbook_op, name, resource_list, which};
+        use super::api::gui::{choice, flag, flipbook_op, name, new_kind, resource_list, which};
         let gui = [
             ("GUI_FONTS", resource_list::FONTS),
             ("GUI_TEXTURES", resource_list::TEXTURES),
@@ -432,6 +432,11 @@ pub fn constants() -> Vec<(&'static str, f64)> {
             ("GUI_TEXTURE", name::TEXTURE),
             ("GUI_LAYER", name::LAYER),
             ("GUI_FLIPBOOK", name::FLIPBOOK),
+            ("GUI_PARTICLEFX", name::PARTICLEFX),
+            ("GUI_NEW_BOX", new_kind::BOX),
+            ("GUI_NEW_TEXT", new_kind::TEXT),
+            ("GUI_NEW_PIE", new_kind::PIE),
+            ("GUI_NEW_PARTICLEFX", new_kind::PARTICLEFX),
             ("GUI_FLIP_CANCEL", flipbook_op::CANCEL),
             ("GUI_FLIP_GET_CURSOR", flipbook_op::GET_CURSOR),
             ("GUI_FLIP_SET_CURSOR", flipbook_op::SET_CURSOR),

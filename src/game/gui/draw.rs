@@ -7,12 +7,15 @@
 //! (so nested clippers intersect). Every node then draws where the stencil holds its nearest
 //! clipping ancestor's reference (a clipper: its own). Sinew decision: sibling clippers that
 //! overlap each other clip their children to the earlier one's shape minus the overlap.
+use super::effects::NodeEffect;
 use super::layout::Placed;
+use crate::game::particles::ParticleWorld;
 use crate::project::font::atlas::GlyphAtlas;
 use crate::project::font::file::Font;
 use crate::project::font::quads::{FLOATS, TextEffects, push_text};
 use crate::project::font::{TextLayout, TextStyle};
 use crate::project::gui::{BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds};
+use crate::project::sprite::BlendMode as SpriteBlend;
 use glam::{Mat4, Vec3};
 
 /// Clipping nodes per frame at most (an 8-bit stencil buffer); later ones do not clip.
@@ -259,8 +262,17 @@ fn text_node(
     list.stale |= !push_text(atlas, &font.face, &layout, font.size, [s, s], &fx, &mut place, &mut list.vertices);
 }
 
+/// The particle world of the GUI and the instance's played particle nodes.
+pub type Effects<'a> = (&'a ParticleWorld, &'a [NodeEffect]);
+
 /// Appends one instance's nodes.
-pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, nodes: &[GuiNode], placed: &[Placed]) {
+pub fn append(
+    list: &mut GuiDrawList,
+    atlas: &mut GlyphAtlas,
+    (scene, nodes, placed): (&GuiScene, &[GuiNode], &[Placed]),
+    (particles, effects): Effects,
+) {
+    let mut quads = Vec::new();
     let fallback = Font::default_sized(16.0);
     // The stencil reference each node draws within, and each clipper's own.
     let mut within = vec![0u8; nodes.len()];
@@ -323,6 +335,26 @@ pub fn append(list: &mut GuiDrawList, atlas: &mut GlyphAtlas, scene: &GuiScene, 
                     pie_node(&mut list.vertices, world, r, n, uv, &color);
                 } else {
                     box_node(&mut list.vertices, world, r, n, tex, &color);
+                }
+            }
+            NodeKind::ParticleFx => {
+                quads.clear();
+                super::GuiWorld::effect_quads(particles, effects, i, *world, &mut quads);
+                for q in &quads {
+                    // The instance was made with each emitter's atlas as its scene image.
+                    let Some(img) = scene.images.get(q.atlas as usize) else { continue };
+                    let texture = GuiTexture::Image(list.image(img));
+                    list.batch(texture, test, None, additive || q.blend == SpriteBlend::Add);
+                    let c =
+                        [q.color[0] * color[0], q.color[1] * color[1], q.color[2] * color[2], q.color[3] * color[3]];
+                    let [u0, v0, u1, v1] = q.uv;
+                    let corner = [(u0, v1), (u1, v1), (u1, v0), (u0, v0)];
+                    for k in [0, 1, 2, 0, 2, 3] {
+                        let (p, (u, v)) = (q.corners[k], corner[k]);
+                        list.vertices.extend_from_slice(&[p.x, p.y, 0.0, u, v]);
+                        list.vertices.extend_from_slice(&c);
+                    }
+                    list.seal();
                 }
             }
             NodeKind::Template => {}

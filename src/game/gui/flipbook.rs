@@ -188,6 +188,8 @@ impl GuiWorld {
         for g in self.instances.iter().filter(|g| g.alive) {
             out.extend(g.flipbooks.iter().filter_map(|f| f.listener).map(|l| l.callback));
         }
+        // The particle nodes' emitter state functions.
+        self.particles.extend_live_callbacks(out);
     }
 }
 

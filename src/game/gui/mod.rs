@@ -3,6 +3,7 @@
 //! draw list for all instances ([`draw`]): vertices and batches the renderer draws above the
 //! world, independent of the camera. Game state only; nothing here touches GL.
 pub mod draw;
+pub mod effects;
 pub mod flipbook;
 pub mod layout;
 mod resources;
@@ -39,6 +40,8 @@ pub struct GuiInstance {
     /// Nodes showing an atlas animation, with their clocks (few nodes animate, so the
     /// per-frame pass walks only these).
     pub flipbooks: Vec<flipbook::NodeFlipbook>,
+    /// Particle nodes that were played, with their instances in [`GuiWorld::particles`].
+    pub effects: Vec<effects::NodeEffect>,
 }
 
 /// The bits of a node handle that hold its slot index.
@@ -126,6 +129,13 @@ pub struct GuiWorld {
     /// Node flipbooks that ended in the last [`GuiWorld::animate_flipbooks`] (kept to reuse
     /// the allocation).
     pub done: Vec<flipbook::Done>,
+    /// The particle nodes' effects, in screen pixels ([`effects`]).
+    pub particles: crate::game::particles::ParticleWorld,
+    /// Where each of `particles`' instances is this frame (its node's matrix; None: not
+    /// stepped), kept to reuse the allocation.
+    frames: Vec<Option<glam::Mat4>>,
+    /// Emitters of GUI effects that changed state in the last step, for their listeners.
+    pub effect_changes: Vec<effects::EffectChange>,
 }
 
 /// One float of one node that a tween cell drives.
@@ -218,6 +228,7 @@ impl GuiWorld {
             gens: vec![0; spec.0.nodes.len()],
             free: Vec::new(),
             flipbooks: Vec::new(),
+            effects: Vec::new(),
         };
         g.start_file_flipbooks();
         self.instances.push(g);
@@ -254,6 +265,9 @@ impl GuiWorld {
             g.alive = false;
             g.nodes = Vec::new();
             g.flipbooks = Vec::new();
+            for e in std::mem::take(&mut g.effects) {
+                self.particles.remove(e.instance);
+            }
         }
     }
 
@@ -261,7 +275,7 @@ impl GuiWorld {
     /// `display` (game.project's / project.json's), and rebuilds [`GuiWorld::list`].
     pub fn build(&mut self, display: (u32, u32), window: (u32, u32)) -> &GuiDrawList {
         self.screen = (display, window);
-        let GuiWorld { instances, atlas, list, .. } = self;
+        let GuiWorld { instances, atlas, list, particles, .. } = self;
         let mut order: Vec<usize> =
             (0..instances.len()).filter(|&i| instances[i].alive && instances[i].enabled).collect();
         order.sort_by_key(|&i| instances[i].render_order);
@@ -272,7 +286,7 @@ impl GuiWorld {
             for &i in &order {
                 let g = &instances[i];
                 let placed = layout::layout(&g.nodes, display, window);
-                draw::append(list, atlas, &g.scene, &g.nodes, &placed);
+                draw::append(list, atlas, (&g.scene, &g.nodes, &placed), (particles, &g.effects));
             }
             if !list.stale {
                 break;

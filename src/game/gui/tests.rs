@@ -21,6 +21,7 @@ fn scene(nodes: Vec<GuiNode>) -> GuiScene {
         images: Vec::new(),
         layers: vec!["a".into(), "b".into()],
         nodes,
+        effects: Vec::new(),
     }
 }
 

@@ -83,7 +83,7 @@ const NODE: &[(&str, &str, Kind)] = &[
     ("spine_default_animation", "spine_default_animation", Kind::Skip),
     ("spine_skin", "spine_skin", Kind::Skip),
     ("spine_node_child", "spine_node_child", Kind::Skip),
-    ("particlefx", "particlefx", Kind::Skip),
+    ("particlefx", "particlefx", Kind::Str),
     ("custom_type", "custom_type", Kind::Skip),
     ("enabled", "enabled", Kind::Bool),
     ("visible", "visible", Kind::Bool),
@@ -107,7 +107,7 @@ pub fn gui(cx: &mut Cx, m: &Message) -> Located {
     if let Some((s, f)) = r.enum_name("adjust_reference", p) {
         out.str("adjust_reference", s, Some(&f.value_at));
     }
-    for (list, field) in [("fonts", "font"), ("textures", "texture")] {
+    for (list, field) in [("fonts", "font"), ("textures", "texture"), ("particlefxs", "particlefx")] {
         let mut items = Vec::new();
         for f in r.all(list) {
             let Some(m) = message(f, "a gui scene", p) else { continue };
@@ -203,7 +203,7 @@ fn node(p: &mut Problems, m: &Message, at: &Field) -> Located {
     }
     if let Some(f) = r.field("type")
         && let Value::Ident(t) = &f.value
-        && matches!(t.as_str(), "TYPE_SPINE" | "TYPE_PARTICLEFX" | "TYPE_CUSTOM")
+        && matches!(t.as_str(), "TYPE_SPINE" | "TYPE_CUSTOM")
     {
         p.at(&f.at, format!("gui node type {t} is not supported yet"));
     }

@@ -61,7 +61,7 @@ pub struct GuiDesc {
     #[serde(default)]
     pub resources: Option<serde_json::Value>,
     #[serde(default)]
-    pub particlefxs: Option<serde_json::Value>,
+    pub particlefxs: Vec<ParticleFxEntry>,
     #[serde(default)]
     pub max_dynamic_textures: Option<u32>,
 }
@@ -80,6 +80,14 @@ pub struct FontEntry {
 pub struct TextureEntry {
     pub name: Located<String>,
     pub texture: Located<String>,
+}
+
+/// `{ "name": "sparks", "particlefx": "/fx/sparks.particlefx" }`: an effect particle nodes name.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ParticleFxEntry {
+    pub name: Located<String>,
+    pub particlefx: Located<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -137,6 +145,8 @@ pub struct NodeDesc {
     pub visible: Option<bool>,
     pub material: Option<String>,
     pub font_size: Option<f32>,
+    /// A particle node's effect: a name in the scene's `particlefxs`.
+    pub particlefx: Option<Located<String>>,
     /// Defold's editor bookkeeping: read, not used.
     pub overridden_fields: Option<Vec<f64>>,
     pub custom_type: Option<f64>,

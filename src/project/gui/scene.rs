@@ -6,6 +6,7 @@ use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::font::file::{Font, load_font};
 use crate::project::json::Located;
+use crate::project::particlefx::ParticleFxSpec;
 use crate::project::sprite::Atlas;
 use crate::project::types::Pivot;
 use glam::{EulerRot, Quat, Vec3};
@@ -26,6 +27,8 @@ pub enum NodeKind {
     Pie,
     /// A template's root: a transform for the template's nodes; draws nothing.
     Template,
+    /// A particle effect (`GuiNode::effect`) played at the node (`gui.play_particlefx`).
+    ParticleFx,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,6 +157,8 @@ pub struct GuiNode {
     pub inner_radius: f32,
     pub perimeter_vertices: u32,
     pub pie_fill_angle: f32,
+    /// Index in [`GuiScene::effects`]: a particle node's effect.
+    pub effect: Option<usize>,
     /// `gui.delete_node` removed it: never laid out, drawn or picked, and its handle refuses
     /// every call. Nodes keep their index (handles are indices), so it stays as a tombstone.
     pub deleted: bool,
@@ -172,6 +177,9 @@ pub struct GuiScene {
     pub layers: Vec<String>,
     /// Parents before their children, siblings in file order.
     pub nodes: Vec<GuiNode>,
+    /// (name, effect) of the scene's `particlefxs`, in file order. Their emitters' atlases are
+    /// among `images` (by the atlas's path), which hold the pixels.
+    pub effects: Vec<(String, Arc<ParticleFxSpec>)>,
 }
 
 /// A node with Defold's defaults (`gui.new_*_node` starts from it).
@@ -213,6 +221,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         inner_radius: 0.0,
         perimeter_vertices: 32,
         pie_fill_angle: 360.0,
+        effect: None,
         deleted: false,
     }
 }
@@ -220,6 +229,11 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
 impl GuiScene {
     pub fn node_index(&self, id: &str) -> Option<usize> {
         self.nodes.iter().position(|n| n.id == id)
+    }
+
+    /// The scene image holding the pixels of atlas `source` (an emitter's).
+    pub fn image_of_atlas(&self, source: &str) -> Option<usize> {
+        self.images.iter().position(|i| i.atlas.as_ref().is_some_and(|a| a.source == source))
     }
 }
 
@@ -251,6 +265,7 @@ struct Scope {
     fonts: HashMap<String, usize>,
     textures: HashMap<String, usize>,
     layers: HashMap<String, usize>,
+    effects: HashMap<String, usize>,
 }
 
 struct Loader<'a> {
@@ -264,6 +279,8 @@ struct Loader<'a> {
     scopes: Vec<Scope>,
     /// Atlas path → its image files that were not found (left out of it).
     missing: HashMap<String, Vec<String>>,
+    effects: Vec<(String, Arc<ParticleFxSpec>)>,
+    effect_paths: HashMap<String, usize>,
 }
 
 /// Loads the `.gui` at `path` (Sinew JSON or Defold text), `referrer` naming where it is used.
@@ -279,6 +296,8 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
         layers: Vec::new(),
         scopes: Vec::new(),
         missing: HashMap::new(),
+        effects: Vec::new(),
+        effect_paths: HashMap::new(),
     };
     let script = match &desc.script {
         Some(s) if !s.value.is_empty() => match crate::project::json::resource_path(s, &norm) {
@@ -307,7 +326,16 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
             f.clone_from(file);
         }
     }
-    Ok(GuiScene { path: norm, script, fonts: l.fonts, font_files, images: l.images, layers: l.layers, nodes })
+    Ok(GuiScene {
+        path: norm,
+        script,
+        fonts: l.fonts,
+        font_files,
+        images: l.images,
+        layers: l.layers,
+        nodes,
+        effects: l.effects,
+    })
 }
 
 /// A font file read on its own, as a scene's `fonts` entry reads it (`go.set(gui, "fonts", ...)`).
@@ -546,6 +574,11 @@ impl Loader<'_> {
             };
             scope.textures.insert(t.name.value.clone(), index);
         }
+        for e in &desc.particlefxs {
+            if let Some(index) = self.effect(file, e) {
+                scope.effects.insert(e.name.value.clone(), index);
+            }
+        }
         for layer in &desc.layers {
             let index = match self.layers.iter().position(|l| *l == layer.name.value) {
                 Some(i) => i,
@@ -558,6 +591,66 @@ impl Loader<'_> {
         }
         self.scopes.push(scope);
         self.scopes.len() - 1
+    }
+
+    /// A `particlefxs` entry's effect (read once per scene), its emitters' atlases added to the
+    /// scene's images (an atlas the scene also names as a texture is held once).
+    fn effect(&mut self, file: &str, e: &crate::project::gui::ParticleFxEntry) -> Option<usize> {
+        let norm = match crate::project::json::resource_path(&e.particlefx, file) {
+            Ok(k) => k,
+            Err(err) => {
+                self.p.0.push(err);
+                return None;
+            }
+        };
+        if let Some(&i) = self.effect_paths.get(&norm) {
+            return Some(i);
+        }
+        let text = match self.res.read_string(&norm, Some(file)) {
+            Ok(t) => t,
+            Err(err) => {
+                self.p.at(&e.particlefx, file, format!("particlefx '{}': {}", e.name.value, err.message));
+                return None;
+            }
+        };
+        let mut atlas = |path: &str, at: &crate::project::defold::text::Field| {
+            let located = Located { value: path.to_string(), at: Some(at.value_at.clone()) };
+            let key = crate::project::json::resource_path(&located, &norm)?;
+            if ![".atlas", ".tilesource", ".tileset"].iter().any(|e| key.ends_with(e)) {
+                let msg = format!("'{key}' is an image; an emitter needs an atlas or tile source");
+                return Err(located.error(&norm, msg));
+            }
+            let i = match self.image_paths.get(&key) {
+                Some(&i) => i,
+                None => {
+                    let before = self.p.0.len();
+                    let img = self.atlas(&norm, &key, &key, &located);
+                    let img = img.ok_or_else(|| {
+                        self.p.0.drain(before..).next().unwrap_or_else(|| LoadError::new(&norm, "atlas not loaded"))
+                    })?;
+                    self.images.push(img);
+                    self.image_paths.insert(key.clone(), self.images.len() - 1);
+                    self.images.len() - 1
+                }
+            };
+            match self.images.get(i).and_then(|img| img.atlas.clone()) {
+                Some(a) => Ok(a),
+                None => {
+                    Err(located.error(&norm, format!("'{key}' is an image; an emitter needs an atlas or tile source")))
+                }
+            }
+        };
+        match crate::project::particlefx::parse(&norm, &text, &mut atlas) {
+            Ok(spec) => {
+                self.effects.push((e.name.value.clone(), Arc::new(spec)));
+                self.effect_paths.insert(norm, self.effects.len() - 1);
+                Some(self.effects.len() - 1)
+            }
+            Err(errors) => {
+                self.p.0.extend(errors);
+                None
+            }
+        }
     }
 
     /// An image file (PNG or JPEG), or an atlas or tile source packed onto one page.
@@ -682,6 +775,7 @@ impl Loader<'_> {
                 ("text", NodeKind::Text),
                 ("pie", NodeKind::Pie),
                 ("template", NodeKind::Template),
+                ("particlefx", NodeKind::ParticleFx),
             ],
             NodeKind::Box,
             file,
@@ -794,6 +888,22 @@ impl Loader<'_> {
             },
             _ => None,
         };
+        let effect = match &d.particlefx {
+            Some(f) if !f.value.is_empty() && kind == NodeKind::ParticleFx => {
+                match find(&|s: &Scope| s.effects.get(&f.value).copied()) {
+                    Some(i) => Some(i),
+                    None => {
+                        let msg = format!(
+                            "node '{}': unknown particlefx '{}' (not in the scene's `particlefxs`)",
+                            r.id, f.value
+                        );
+                        p.at(f, file, msg);
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         let perimeter_vertices = match &d.perimeter_vertices {
             None => 32,
             Some(v) if v.value >= 2.0 && v.value <= MAX_PERIMETER_VERTICES as f64 => v.value as u32,
@@ -849,6 +959,7 @@ impl Loader<'_> {
             inner_radius: finite(d.inner_radius, 0.0).max(0.0),
             perimeter_vertices,
             pie_fill_angle: finite(d.pie_fill_angle, 360.0),
+            effect,
             deleted: false,
         }
     }

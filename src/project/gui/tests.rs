@@ -240,3 +240,50 @@ fn atlas_textures_are_packed_pages_with_animations() {
     );
     assert!(e.contains("node 'i': texture 'i' is an image, not an atlas: it has no 'run'"), "{e}");
 }
+
+/// A scene's `particlefxs` are read with their emitters' atlases, which join the scene's images
+/// (one image for an atlas also named as a texture), in Sinew JSON and Defold's text alike; a
+/// particle node names one. An unknown name, a missing effect file and an emitter on a plain
+/// image are reported where they are written.
+#[test]
+fn particle_nodes_name_the_scenes_effects() {
+    let a = png(4, 4);
+    let atlas = "images {\n  image: \"/img/a.png\"\n}\n";
+    let effect = |source: &str| {
+        format!(
+            "emitters {{\n  id: \"e\"\n  mode: PLAY_MODE_ONCE\n  duration: 1\n  space: EMISSION_SPACE_WORLD\n  tile_source: \"{source}\"\n  animation: \"a\"\n  max_particle_count: 8\n  type: EMITTER_TYPE_CIRCLE\n}}\n"
+        )
+    };
+    let json = r#"{ "textures": [ { "name": "t", "texture": "/a.atlas" } ],
+  "particlefxs": [ { "name": "sparks", "particlefx": "/s.particlefx" } ],
+  "nodes": [ { "id": "fx", "type": "particlefx", "particlefx": "sparks" }, { "id": "b", "texture": "t/a" } ] }"#;
+    let defold = "particlefxs {\n  name: \"sparks\"\n  particlefx: \"/s.particlefx\"\n}\nnodes {\n  id: \"fx\"\n  type: TYPE_PARTICLEFX\n  particlefx: \"sparks\"\n}\n";
+    let bad = "particlefxs {\n  name: \"gone\"\n  particlefx: \"/gone.particlefx\"\n}\nparticlefxs {\n  name: \"png\"\n  particlefx: \"/png.particlefx\"\n}\nnodes {\n  id: \"fx\"\n  type: TYPE_PARTICLEFX\n  particlefx: \"nope\"\n}\n";
+    let (s, p) = (effect("/a.atlas"), effect("/img/a.png"));
+    let r = res(&[
+        ("/img/a.png", &a),
+        ("/a.atlas", atlas.as_bytes()),
+        ("/s.particlefx", s.as_bytes()),
+        ("/png.particlefx", p.as_bytes()),
+        ("/j.gui", json.as_bytes()),
+        ("/d.gui", defold.as_bytes()),
+        ("/bad.gui", bad.as_bytes()),
+    ]);
+    for path in ["/j.gui", "/d.gui"] {
+        let scene = load(&r, path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(scene.effects.len(), 1, "{path}");
+        assert_eq!(scene.effects[0].0, "sparks");
+        assert_eq!(scene.images.len(), 1, "{path}: the emitter's atlas is held once");
+        assert_eq!(scene.image_of_atlas("/a.atlas"), Some(0), "{path}");
+        let fx = &scene.nodes[scene.node_index("fx").expect("fx")];
+        assert_eq!((fx.kind, fx.effect), (NodeKind::ParticleFx, Some(0)), "{path}");
+    }
+    let e = load(&r, "/bad.gui").unwrap_err().to_string();
+    for want in [
+        "/bad.gui:3:15: particlefx 'gone'",
+        "/png.particlefx:6:16: '/img/a.png' is an image; an emitter needs an atlas or tile source",
+        "/bad.gui:12:15: node 'fx': unknown particlefx 'nope' (not in the scene's `particlefxs`)",
+    ] {
+        assert!(e.contains(want), "missing {want:?} in\n{e}");
+    }
+}

@@ -98,6 +98,17 @@ pub mod name {
     pub const TEXTURE: i32 = 2;
     pub const LAYER: i32 = 3;
     pub const FLIPBOOK: i32 = 4;
+    /// A particle node's effect (a name in the scene's `particlefxs`).
+    pub const PARTICLEFX: i32 = 5;
+}
+
+/// The `kind` of `gui_new_node` (`gui.new_*_node`).
+pub mod new_kind {
+    pub const BOX: i32 = 0;
+    pub const TEXT: i32 = 1;
+    pub const PIE: i32 = 2;
+    /// Its `text` names the effect.
+    pub const PARTICLEFX: i32 = 3;
 }
 
 /// Defold's `gui.PIVOT_*` order: `PIVOT_CENTER` 0, then N, NE, E, SE, S, SW, W, NW.
@@ -223,8 +234,14 @@ fn get_name(g: &GuiInstance, n: &GuiNode, which: i32) -> Result<String, String> 
             .and_then(|img| img.atlas.as_ref()?.animations.get(n.animation? as usize))
             .map_or_else(String::new, |a| a.id.clone()),
         name::LAYER => n.layer.and_then(|l| g.scene.layers.get(l)).cloned().unwrap_or_default(),
+        name::PARTICLEFX => n.effect.and_then(|e| g.scene.effects.get(e)).map_or_else(String::new, |(name, _)| name.clone()),
         _ => return Err(format!("no gui name property {which}")),
     })
+}
+
+/// The index of the scene's effect `name`.
+fn effect_named(scene: &crate::project::gui::GuiScene, name: &str) -> Result<usize, String> {
+    scene.effects.iter().position(|(n, _)| n == name).ok_or_else(|| format!("particlefx '{name}' is not in the scene's `particlefxs`"))
 }
 
 /// Sets a node's id, font, texture, layer or flipbook by name; names must be the scene's.
@@ -236,6 +253,12 @@ fn set_name(g: &mut GuiInstance, node: usize, which: i32, value: &str) -> Result
                 return Err(format!("the id '{value}' is already in use"));
             }
             g.nodes[node].id = value.to_string();
+        }
+        name::PARTICLEFX => {
+            if g.nodes[node].kind != NodeKind::ParticleFx {
+                return Err(format!("node '{}' is not a particlefx node", g.nodes[node].id));
+            }
+            g.nodes[node].effect = Some(effect_named(&scene, value)?);
         }
         name::FONT => {
             let Some(f) = scene.fonts.iter().position(|(name, _)| name == value) else {
@@ -702,15 +725,22 @@ crate::export! {
                 if g.live_count() >= g.scene.nodes.len() + MAX_NEW_NODES {
                     return fail(format!("more than {MAX_NEW_NODES} new nodes in one gui"));
                 }
-                let kind = match kind {
-                    0 => NodeKind::Box,
-                    1 => NodeKind::Text,
-                    _ => NodeKind::Pie,
+                let (kind, effect) = match kind {
+                    new_kind::BOX => (NodeKind::Box, None),
+                    new_kind::TEXT => (NodeKind::Text, None),
+                    new_kind::PARTICLEFX => match effect_named(&g.scene, &text) {
+                        Ok(e) => (NodeKind::ParticleFx, Some(e)),
+                        Err(e) => return fail(format!("bad argument #2: {e}")),
+                    },
+                    _ => (NodeKind::Pie, None),
                 };
                 let mut node = crate::project::gui::scene::default_node(kind);
                 node.position = Vec3::new(x, y, 0.0);
                 node.size = [sx, sy];
-                node.text = text;
+                node.effect = effect;
+                if effect.is_none() {
+                    node.text = text;
+                }
                 node.id = String::new();
                 let i = g.add(node);
                 index = g.handle(i) as i32;
@@ -866,6 +896,36 @@ crate::export! {
                 Err(e) => return fail(e),
             };
             match live(g, node).and_then(|i| set_name(g, i, which, &value)) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// `gui.play_particlefx`: the node's effect starts (every emitter again); `callback` (0:
+    /// none) of script instance `script` hears its emitters' states.
+    fn gui_play_particlefx(ctx: Ctx, inst: u32, node: u32, script: u32, callback: u32) -> i32 {
+        let listener = (callback != 0).then_some(crate::game::particles::Listener { script, callback });
+        world_status(ctx, |w| {
+            let i = match instance(w, inst).and_then(|g| live(g, node)) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            match w.gui.play_effect(inst, i, listener) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
+        })
+    }
+
+    /// `gui.stop_particlefx`: the node's effect stops spawning (`clear` 1: its particles go).
+    fn gui_stop_particlefx(ctx: Ctx, inst: u32, node: u32, clear: i32) -> i32 {
+        world_status(ctx, |w| {
+            let i = match instance(w, inst).and_then(|g| live(g, node)) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            match w.gui.stop_effect(inst, i, clear != 0) {
                 Ok(()) => OK,
                 Err(e) => fail(e),
             }

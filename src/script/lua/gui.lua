@@ -243,11 +243,11 @@ local function new_node(fname, kind, pos, size, text)
   return handle(i, n)
 end
 
-function gui.new_box_node(pos, size) return new_node("gui.new_box_node", 0, pos, size) end
-function gui.new_pie_node(pos, size) return new_node("gui.new_pie_node", 2, pos, size) end
+function gui.new_box_node(pos, size) return new_node("gui.new_box_node", K.GUI_NEW_BOX, pos, size) end
+function gui.new_pie_node(pos, size) return new_node("gui.new_pie_node", K.GUI_NEW_PIE, pos, size) end
 function gui.new_text_node(pos, text)
   if type(text) ~= "string" then argerr("gui.new_text_node", 2, "string", text) end
-  return new_node("gui.new_text_node", 1, pos, nil, text)
+  return new_node("gui.new_text_node", K.GUI_NEW_TEXT, pos, nil, text)
 end
 
 function gui.reset_nodes()
@@ -437,6 +437,40 @@ name_pair("id", K.GUI_ID)
 name_pair("font", K.GUI_FONT)
 name_pair("texture", K.GUI_TEXTURE)
 name_pair("layer", K.GUI_LAYER)
+name_pair("particlefx", K.GUI_PARTICLEFX)
+
+-- Particle nodes: the effect runs in Rust at the node (game/gui/effects.rs); an emitter state
+-- function is a play callback of the calling script, called with the node it was given.
+function gui.new_particlefx_node(pos, particlefx)
+  local text = name_arg("gui.new_particlefx_node", 2, particlefx, "particlefx")
+  return new_node("gui.new_particlefx_node", K.GUI_NEW_PARTICLEFX, pos, nil, text)
+end
+
+function gui.play_particlefx(h, emitter_state_function)
+  h = node_arg("gui.play_particlefx", h)
+  if emitter_state_function ~= nil and type(emitter_state_function) ~= "function" then
+    argerr("gui.play_particlefx", 2, "function", emitter_state_function)
+  end
+  local r, cb = current(), 0
+  if emitter_state_function then
+    cb = S.add_play_callback(function(self, _, m) emitter_state_function(self, h, m.emitter, m.state) end, r)
+  end
+  local rc = F.gui_play_particlefx(ctx, h.i, h.n, r.index, cb)
+  if rc ~= 0 then
+    if cb ~= 0 then S.take_play_callback(cb) end
+    fail_last()
+  end
+end
+
+function gui.stop_particlefx(h, options)
+  h = node_arg("gui.stop_particlefx", h)
+  local clear = 0
+  if options ~= nil then
+    if type(options) ~= "table" then argerr("gui.stop_particlefx", 2, "table", options) end
+    clear = options.clear and 1 or 0
+  end
+  check(F.gui_stop_particlefx(ctx, h.i, h.n, clear))
+end
 
 function gui.delete_node(h)
   h = node_arg("gui.delete_node", h)
