@@ -303,3 +303,14 @@ fn lua_api_gui_particlefx() {
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     assert_lua_passed(&r, "api_gui_particlefx");
 }
+
+/// Defold's other node property functions (leading, tracking, slice9, rotation, pie bounds,
+/// `screen_to_local`, the scene's size, font resources, the keyboard): see the script.
+#[test]
+fn lua_api_gui_props() {
+    let p = committed("api_gui_props");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&["run", dir, "--headless", "--frames", "2", "--no-watch"]);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert_lua_passed(&r, "api_gui_props");
+}

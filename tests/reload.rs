@@ -932,3 +932,51 @@ fn a_sprite_material_reloads_on_save() {
     r.mark();
     r.wait_for("glow vmath.vector4(0, 1, 0, 0)");
 }
+
+/// A saved `.particlefx` reaches the gui particle nodes that show it: the script's next play
+/// runs the new file's emitter (named in its emitter state function).
+#[test]
+fn a_saved_particlefx_reaches_the_gui_particle_nodes() {
+    let effect = |id: &str| {
+        format!(
+            "emitters {{\n  id: \"{id}\"\n  mode: PLAY_MODE_ONCE\n  duration: 0.05\n  space: EMISSION_SPACE_WORLD\n  tile_source: \"/builtins/graphics/particle_blob.tilesource\"\n  animation: \"anim\"\n  max_particle_count: 8\n  type: EMITTER_TYPE_CIRCLE\n}}\n"
+        )
+    };
+    let p = project(
+        "reload-gui-particlefx",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            (
+                "/main/hud.gui",
+                r#"{ "script": "/main/hud.gui_script", "particlefxs": [ { "name": "fx", "particlefx": "/main/fx.particlefx" } ],
+                     "nodes": [ { "id": "n", "type": "particlefx", "particlefx": "fx" } ] }"#,
+            ),
+            ("/main/fx.particlefx", &effect("first")),
+            (
+                "/main/hud.gui_script",
+                r#"
+function init(self) self.n = 0 end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    gui.play_particlefx(gui.get_node("n"), function(_, _, emitter, state)
+      if state == particlefx.EMITTER_STATE_SPAWNING then print("emitter " .. tostring(emitter)) end
+    end)
+  end
+end
+"#,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("emitter hash: [first]");
+    p.write("/main/fx.particlefx", &effect("second"));
+    r.wait_for("reloaded /main/fx.particlefx");
+    r.mark();
+    r.wait_for("emitter hash: [second]");
+}

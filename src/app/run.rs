@@ -111,6 +111,9 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
             let game::World { physics, scene, .. } = &mut *w;
             physics.configure(settings.physics, settings.fixed_update_frequency, scene);
             w.factories.max_instances = settings.max_instances;
+            // The screen the GUI is laid out on, for `init` (the first frame's layout sets it
+            // again from the window).
+            w.gui.screen = ((settings.width, settings.height), size.unwrap_or((settings.width, settings.height)));
         }
         Err(e) => problems.push(e.to_string()),
     }
@@ -441,9 +444,11 @@ fn reload(
             Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
         }
     }
-    // A font or image a gui scene may use: scenes do not record every file they read, so each
-    // scene in use is read again (a few files; what scripts did is kept either way).
-    let gui_asset = [".font", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".atlas"].iter().any(|e| path.ends_with(e));
+    // A font, image or particle effect a gui scene may use: scenes do not record every file they
+    // read, so each scene in use is read again (a few files; what scripts did is kept either way).
+    let gui_asset = [".font", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".atlas", ".tilesource", ".particlefx"]
+        .iter()
+        .any(|e| path.ends_with(e));
     if gui_asset && reload_gui_scenes(g, res, path) > 0 {
         done = true;
     }

@@ -5,21 +5,24 @@
 //! the node's place in the GUI's draw order, with the emitter atlases' pixels the scene holds.
 //!
 //! Sinew decisions: an instance is made at the first play of a node and lives until the node
-//! is deleted, shows another effect (`gui.set_particlefx`), or its scene is deleted; a node
+//! is deleted, shows another effect (`gui.set_particlefx`), or its scene is deleted or hot
+//! reloaded (a saved `.gui` or effect stops the node's particles until its next play); a node
 //! that is disabled keeps its particles but does not advance or draw them; the node's colour
 //! and alpha tint its particles, as the emitter's `tint` constant does for a game object's.
 use super::{GuiInstance, GuiWorld};
-use crate::game::particles::{EmitterState, Listener};
+use crate::game::particles::{EmitterState, Listener, ParticleWorld};
 use crate::project::gui::NodeKind;
-use crate::project::particlefx::ParticleFxComponent;
+use crate::project::particlefx::{ParticleFxComponent, ParticleFxSpec};
 use glam::Mat4;
+use std::sync::Arc;
 
-/// A particle node that has been played: its node, the effect (index in the scene's
-/// `effects`) its instance runs, and the instance in [`GuiWorld::particles`].
+/// A particle node that has been played: its node and its instance in
+/// [`GuiWorld::particles`] (which runs the effect the node showed then).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct NodeEffect {
     pub node: usize,
-    pub effect: usize,
+    /// The node's generation: a new node in a deleted one's slot does not take its particles.
+    pub generation: u16,
     pub instance: u32,
 }
 
@@ -34,12 +37,22 @@ pub struct EffectChange {
 
 impl GuiInstance {
     /// The effect node `node` shows, or why it has none.
-    fn effect_of(&self, node: usize) -> Result<usize, String> {
-        let n = self.nodes.get(node).ok_or("no such node")?;
+    fn effect_of(&self, node: usize) -> Result<&Arc<ParticleFxSpec>, String> {
+        let n = self.nodes.get(node).filter(|n| !n.deleted).ok_or("the node was deleted")?;
         if n.kind != NodeKind::ParticleFx {
             return Err(format!("node '{}' is not a particlefx node", n.id));
         }
-        n.effect.filter(|&e| e < self.scene.effects.len()).ok_or_else(|| format!("node '{}' has no particlefx", n.id))
+        let effect = n.effect.and_then(|e| self.scene.effects.get(e));
+        effect.map(|(_, spec)| spec).ok_or_else(|| format!("node '{}' has no particlefx", n.id))
+    }
+
+    /// Whether played node `e` still shows the effect its instance runs (not deleted, not
+    /// given another effect, its scene not reloaded since).
+    fn still_shows(&self, e: &NodeEffect, particles: &ParticleWorld) -> bool {
+        self.gens.get(e.node) == Some(&e.generation)
+            && self
+                .effect_of(e.node)
+                .is_ok_and(|spec| particles.get(e.instance).is_some_and(|p| Arc::ptr_eq(&p.spec, spec)))
     }
 }
 
@@ -49,28 +62,26 @@ impl GuiWorld {
     pub fn play_effect(&mut self, inst: u32, node: usize, listener: Option<Listener>) -> Result<(), String> {
         let GuiWorld { instances, particles, .. } = self;
         let g = instances.get_mut(inst as usize).filter(|g| g.alive).ok_or("the gui was deleted")?;
-        let effect = g.effect_of(node)?;
-        let current = g.effects.iter().position(|e| e.node == node);
-        let instance = match current.map(|k| g.effects[k]) {
-            Some(e) if e.effect == effect => e.instance,
+        let effect = g.effect_of(node)?.clone();
+        let current = g.effects.iter().find(|e| e.node == node).copied();
+        let instance = match current {
+            Some(e) if g.still_shows(&e, particles) => e.instance,
             stale => {
                 if let Some(e) = stale {
                     particles.remove(e.instance);
                     g.effects.retain(|x| x.node != node);
                 }
-                let fx = ParticleFxComponent {
-                    effect: g.scene.effects[effect].1.clone(),
-                    transform: crate::project::ComponentTransform::IDENTITY,
-                };
+                let fx = ParticleFxComponent { effect, transform: crate::project::ComponentTransform::IDENTITY };
                 // Each emitter's atlas as its index in the scene's images (which hold the
                 // pixels the GUI draws), and the GUI's program (no custom particle material).
                 let scene = g.scene.clone();
-                let mut image = |a: &std::sync::Arc<crate::project::sprite::Atlas>| {
+                let mut image = |a: &Arc<crate::project::sprite::Atlas>| {
                     scene.image_of_atlas(&a.source).map_or(u32::MAX, |i| i as u32)
                 };
                 let id = g.nodes[node].id.clone();
                 let instance = particles.create(g.slot, &id, &fx, &mut image, &mut |_| Ok(None))?;
-                g.effects.push(NodeEffect { node, effect, instance });
+                let generation = g.gens.get(node).copied().unwrap_or(0);
+                g.effects.push(NodeEffect { node, generation, instance });
                 instance
             }
         };
@@ -89,22 +100,20 @@ impl GuiWorld {
         Ok(())
     }
 
-    /// Forgets the instances of nodes deleted or showing another effect since, and every
-    /// instance of a deleted scene.
+    /// Forgets the instances of nodes deleted or showing another effect since (a reloaded
+    /// scene's effects are new ones), and every instance of a deleted scene.
     fn drop_stale_effects(&mut self) {
         let GuiWorld { instances, particles, .. } = self;
         for g in instances.iter_mut() {
-            let GuiInstance { nodes, effects, alive, .. } = g;
+            let mut effects = std::mem::take(&mut g.effects);
             effects.retain(|e| {
-                let keep = *alive
-                    && nodes
-                        .get(e.node)
-                        .is_some_and(|n| !n.deleted && n.kind == NodeKind::ParticleFx && n.effect == Some(e.effect));
+                let keep = g.alive && g.still_shows(e, particles);
                 if !keep {
                     particles.remove(e.instance);
                 }
                 keep
             });
+            g.effects = effects;
         }
     }
 
@@ -151,7 +160,7 @@ impl GuiWorld {
 
     /// Appends node `node`'s particles (instance `g`'s), the node at `world`.
     pub(super) fn effect_quads(
-        particles: &crate::game::particles::ParticleWorld,
+        particles: &ParticleWorld,
         effects: &[NodeEffect],
         node: usize,
         world: Mat4,

@@ -88,40 +88,76 @@ pub fn position_for_screen(
     p.is_finite().then_some(p)
 }
 
-/// The order to visit `nodes` in so that every parent comes before its children: index order
-/// when that already holds (a scene as loaded), else each node that `gui.set_parent` put under
-/// a later node right after that parent (and its own such children after it). Deleted nodes
-/// are left out.
+/// The order nodes draw in (before layers sort them): depth first, each parent before its
+/// children, siblings by (rank, index) — a scene's file order, with the nodes scripts made,
+/// reparented or moved where Defold puts them. Deleted nodes are left out. Index order when it
+/// already is that order (a scene as loaded, new roots), with no allocation but the result.
 pub fn order(nodes: &[GuiNode]) -> Vec<usize> {
     let n = nodes.len();
-    if nodes.iter().enumerate().all(|(i, x)| x.parent.is_none_or(|p| p < i) && !x.deleted) {
+    if index_order_draws(nodes) {
         return (0..n).collect();
     }
-    let mut out = Vec::with_capacity(n);
-    let mut done = vec![false; n];
-    // Children waiting for a later parent, in index order.
-    let mut waiting: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut stack = Vec::new();
-    for i in 0..n {
-        if nodes[i].deleted {
-            continue;
-        }
-        match nodes[i].parent {
-            Some(p) if p < n && !done[p] => waiting[p].push(i),
-            _ => {
-                stack.push(i);
-                while let Some(k) = stack.pop() {
-                    if done[k] || nodes[k].deleted {
-                        continue;
-                    }
-                    done[k] = true;
-                    out.push(k);
-                    stack.extend(std::mem::take(&mut waiting[k]).into_iter().rev());
-                }
-            }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, x) in nodes.iter().enumerate().filter(|(_, x)| !x.deleted) {
+        match x.parent {
+            // Under a deleted node: deleted with it (`delete` marks the subtree).
+            Some(p) if p < n && nodes[p].deleted => {}
+            Some(p) if p < n && p != i => children[p].push(i),
+            _ => roots.push(i),
         }
     }
+    let key = |&i: &usize| (nodes[i].rank, i);
+    roots.sort_by_key(key);
+    for c in &mut children {
+        c.sort_by_key(key);
+    }
+    let mut out = Vec::with_capacity(n);
+    let mut visited = vec![false; n];
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(i) = stack.pop() {
+        // A parent cycle (never made by the API) is cut rather than looped.
+        if std::mem::replace(&mut visited[i], true) {
+            continue;
+        }
+        out.push(i);
+        stack.extend(children[i].iter().rev());
+    }
     out
+}
+
+/// Whether index order is [`order`]'s: no deleted node, each node's parent is on the path
+/// from the root to the node before it, and siblings' ranks never fall in index order.
+fn index_order_draws(nodes: &[GuiNode]) -> bool {
+    // The current path from a root: (node, rank of its last child seen).
+    let mut path: Vec<(usize, u64)> = Vec::new();
+    let mut last_root = 0u64;
+    for (i, x) in nodes.iter().enumerate() {
+        if x.deleted {
+            return false;
+        }
+        let last = match x.parent {
+            None => {
+                path.clear();
+                &mut last_root
+            }
+            Some(p) => {
+                while path.last().is_some_and(|&(k, _)| k != p) {
+                    path.pop();
+                }
+                match path.last_mut() {
+                    Some((_, r)) => r,
+                    None => return false,
+                }
+            }
+        };
+        if x.rank < *last {
+            return false;
+        }
+        *last = x.rank;
+        path.push((i, 0));
+    }
+    true
 }
 
 /// Places `nodes` (indexed as `nodes`; deleted nodes and those under them are not enabled).

@@ -42,6 +42,9 @@ pub struct GuiInstance {
     pub flipbooks: Vec<flipbook::NodeFlipbook>,
     /// Particle nodes that were played, with their instances in [`GuiWorld::particles`].
     pub effects: Vec<effects::NodeEffect>,
+    /// The rank the next node made or reparented takes: above every rank in use, so it draws
+    /// after its new siblings (as Defold appends it).
+    pub next_rank: u64,
 }
 
 /// The bits of a node handle that hold its slot index.
@@ -65,8 +68,51 @@ impl GuiInstance {
         }
     }
 
-    /// Places a new node in a free slot (a new generation) or at the end; its slot.
-    pub fn add(&mut self, node: GuiNode) -> usize {
+    /// A rank above every rank in use: the node taking it draws after its siblings.
+    pub fn take_rank(&mut self) -> u64 {
+        self.next_rank += 1;
+        self.next_rank
+    }
+
+    /// `gui.move_above` (`above`) and `gui.move_below`: node `node` becomes a sibling of
+    /// `reference`, drawn right after (before) it; with no reference, a root drawn after (before)
+    /// every other root. As Defold's, a move under another parent keeps the node's local
+    /// transform. A reference under the node itself is refused (it would make a cycle).
+    pub fn move_node(&mut self, node: usize, reference: Option<usize>, above: bool) -> Result<(), String> {
+        if reference == Some(node) {
+            return Ok(());
+        }
+        let parent = reference.and_then(|r| self.nodes.get(r)?.parent);
+        let mut up = parent;
+        while let Some(k) = up {
+            if k == node {
+                return Err("the reference is under the node".into());
+            }
+            up = self.nodes.get(k).and_then(|n| n.parent);
+        }
+        self.nodes[node].parent = parent;
+        let order = layout::order(&self.nodes);
+        let mut siblings: Vec<usize> =
+            order.into_iter().filter(|&k| k != node && self.nodes[k].parent == parent).collect();
+        let at = match reference.and_then(|r| siblings.iter().position(|&k| k == r)) {
+            Some(p) if above => p + 1,
+            Some(p) => p,
+            None if above => siblings.len(),
+            None => 0,
+        };
+        siblings.insert(at, node);
+        // Fresh ranks, so a node made later still takes a higher one (u64: a game moving
+        // thousands of nodes every frame takes millions of years to run out).
+        for &s in &siblings {
+            self.nodes[s].rank = self.take_rank();
+        }
+        Ok(())
+    }
+
+    /// Places a new node in a free slot (a new generation) or at the end, drawn after its
+    /// siblings; its slot.
+    pub fn add(&mut self, mut node: GuiNode) -> usize {
+        node.rank = self.take_rank();
         let i = match self.free.pop() {
             Some(i) if i < self.nodes.len() => {
                 self.nodes[i] = node;
@@ -181,6 +227,13 @@ pub mod which {
     pub const SHADOW: i32 = 6;
     /// A pie node's `[fill_angle, inner_radius, perimeter_vertices, 0]`.
     pub const PIE: i32 = 7;
+    /// The rotation as a quaternion `[x, y, z, w]` (`gui.get_rotation`; EULER is the same in
+    /// degrees).
+    pub const ROTATION: i32 = 8;
+    /// `slice9` borders: left, top, right, bottom.
+    pub const SLICE9: i32 = 9;
+    /// A text node's `[leading, tracking, 0, 0]`.
+    pub const SPACING: i32 = 10;
 }
 
 /// True when screen point `at` is inside node `i` as laid out on `window` (and inside every
@@ -229,6 +282,7 @@ impl GuiWorld {
             free: Vec::new(),
             flipbooks: Vec::new(),
             effects: Vec::new(),
+            next_rank: 0,
         };
         g.start_file_flipbooks();
         self.instances.push(g);
@@ -350,6 +404,8 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     let font_in = |n: String| scene.fonts.iter().position(|(f, _)| *f == n);
     let image_in = |n: String| scene.images.iter().position(|i| i.name == n);
     let layer_in = |n: String| scene.layers.iter().position(|l| *l == n);
+    let effect_name = |s: &GuiScene, i| name_at(&s.effects, i, |(n, _)| n.as_str());
+    let effect_in = |n: String| scene.effects.iter().position(|(e, _)| *e == n);
     let from_file: Vec<bool> = {
         let mut v = vec![false; g.nodes.len()];
         for &i in &g.scene_nodes {
@@ -418,6 +474,8 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
         now.texture =
             if now.texture == was.texture { new.texture } else { image_name(&old, now.texture).and_then(image_in) };
         now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
+        now.effect =
+            if now.effect == was.effect { new.effect } else { effect_name(&old, now.effect).and_then(effect_in) };
         if file_animation {
             now.animation = new.animation;
             now.frame = new.frame;
@@ -437,6 +495,7 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             n.font = font_name(&old, n.font).and_then(font_in);
             n.texture = image_name(&old, n.texture).and_then(image_in);
             n.layer = layer_name(&old, n.layer).and_then(layer_in);
+            n.effect = effect_name(&old, n.effect).and_then(effect_in);
             n.animation =
                 anim_ids.get(i).cloned().flatten().as_deref().and_then(|id| animation_in(scene, n.texture, id));
         }

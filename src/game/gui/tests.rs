@@ -266,3 +266,133 @@ fn flipbooks_go_on_through_a_reload_and_stop_with_their_nodes() {
     w.instances[0].reset();
     assert_eq!(w.instances[0].flipbook_cursor(0), 0.0, "reset_nodes plays the file's animations from the start");
 }
+
+/// A scene with particle node `fx` at (100, 50) showing `effect`, its emitter on a one-frame
+/// atlas that is the scene's image 0; `others` are more effects listed before it.
+fn effect_scene(others: &[&str]) -> GuiScene {
+    use crate::project::sprite::Atlas;
+    let mut atlas = Atlas::one_frame("dot", false);
+    atlas.source = "/dot.atlas".into();
+    let image = crate::project::gui::GuiImage::of_atlas("", "/dot.atlas", atlas);
+    let shared = image.atlas.clone().expect("an atlas");
+    let text = "emitters {\n  id: \"e\"\n  mode: PLAY_MODE_LOOP\n  duration: 1\n  space: EMISSION_SPACE_WORLD\n  tile_source: \"/dot.atlas\"\n  animation: \"dot\"\n  max_particle_count: 64\n  type: EMITTER_TYPE_CIRCLE\n  properties { key: EMITTER_KEY_SPAWN_RATE points { y: 60.0 } }\n  properties { key: EMITTER_KEY_PARTICLE_LIFE_TIME points { y: 1.0 } }\n  properties { key: EMITTER_KEY_PARTICLE_SIZE points { y: 4.0 } }\n  properties { key: EMITTER_KEY_PARTICLE_RED points { y: 1.0 } }\n  properties { key: EMITTER_KEY_PARTICLE_ALPHA points { y: 1.0 } }\n}\n";
+    let spec = crate::project::particlefx::parse("/e.particlefx", text, &mut |_, _| Ok(shared.clone()))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let spec = Arc::new(spec);
+    let mut fx = node("fx", NodeKind::ParticleFx, None, [100.0, 50.0]);
+    fx.effect = Some(others.len());
+    let mut s = scene(vec![fx, node("box", NodeKind::Box, None, [10.0, 10.0])]);
+    s.images = vec![image];
+    s.effects = others.iter().map(|n| (n.to_string(), spec.clone())).collect();
+    s.effects.push(("effect".into(), spec));
+    s
+}
+
+/// A played particle node's effect runs at the node in screen pixels and draws there with the
+/// emitter's atlas image; a reloaded scene names the effect again by name (its instance, made
+/// for the old file, goes); a deleted node's instance goes; both leave nothing behind.
+#[test]
+fn particle_nodes_run_at_their_node_and_go_with_it() {
+    let mut gui = GuiWorld::default();
+    let g = gui.create(0, "gui", &GuiSpec::new(effect_scene(&[])));
+    assert!(gui.play_effect(g, 1, None).unwrap_err().contains("node 'box' is not a particlefx node"));
+    gui.play_effect(g, 0, None).expect("played");
+    let screen = ((200, 100), (200, 100));
+    gui.build(screen.0, screen.1);
+    for _ in 0..10 {
+        gui.step_effects(1.0 / 60.0);
+    }
+    let instance = gui.instances[0].effects[0].instance;
+    let alive = gui.particles.get(instance).map_or(0, |p| p.count());
+    assert!(alive >= 8, "{alive} particles after ten frames at 60 a second");
+    let list = gui.build(screen.0, screen.1);
+    assert!(list.batches.iter().any(|b| b.texture == GuiTexture::Image(0)), "{:?}", list.batches);
+    // Every particle vertex near the node (a circle emitter of size 0, speed 0).
+    let floats = crate::project::font::quads::FLOATS;
+    for b in list.batches.iter().filter(|b| b.texture == GuiTexture::Image(0)) {
+        let vertices = &list.vertices[b.first as usize * floats..(b.first + b.count) as usize * floats];
+        for v in vertices.chunks_exact(floats) {
+            assert!((v[0] - 100.0).abs() <= 4.0 && (v[1] - 50.0).abs() <= 4.0, "vertex at ({}, {})", v[0], v[1]);
+        }
+    }
+    // Playing again keeps the instance (its living particles stay).
+    gui.play_effect(g, 0, None).expect("played");
+    assert_eq!(gui.instances[0].effects[0].instance, instance);
+
+    // A reload listing another effect first: the node's effect is the same name at index 1.
+    let reloaded = Arc::new(effect_scene(&["other"]));
+    assert_eq!(gui.reload_scene("/t.gui", &reloaded), 1);
+    assert_eq!(gui.instances[0].nodes[0].effect, Some(1));
+    gui.step_effects(1.0 / 60.0);
+    assert!(gui.instances[0].effects.is_empty() && gui.particles.get(instance).is_none(), "the old instance goes");
+    gui.play_effect(g, 0, None).expect("played after the reload");
+    let again = gui.instances[0].effects[0].instance;
+    assert!(Arc::ptr_eq(&gui.particles.get(again).expect("made").spec, &reloaded.effects[1].1));
+
+    gui.instances[0].delete(&[0]);
+    gui.step_effects(1.0 / 60.0);
+    assert!(gui.instances[0].effects.is_empty() && gui.particles.get(again).is_none(), "a deleted node's goes");
+    assert!(gui.play_effect(g, 0, None).is_err(), "a deleted node plays nothing");
+
+    // A node a script made, played, deleted, and a new one in its slot in the same frame: the
+    // new node starts without the old one's particles.
+    let made = effect_scene(&[]).nodes[0].clone();
+    let k = gui.instances[0].add(made.clone());
+    gui.play_effect(g, k, None).expect("played");
+    for _ in 0..10 {
+        gui.step_effects(1.0 / 60.0);
+    }
+    let old = gui.instances[0].effects[0].instance;
+    assert!(gui.particles.get(old).is_some_and(|p| p.count() > 0));
+    gui.instances[0].delete(&[k]);
+    let k2 = gui.instances[0].add(made);
+    assert_eq!(k2, k, "the slot is reused");
+    gui.play_effect(g, k2, None).expect("played");
+    let fresh = gui.instances[0].effects.iter().find(|e| e.node == k2).expect("an instance").instance;
+    assert_eq!(gui.particles.get(fresh).map(|p| p.count()), Some(0), "a fresh instance, no particles yet");
+}
+
+/// Draw order is depth first, siblings by (rank, index): a scene's file order, a reparented
+/// node last under its new parent (not at the end of everything), and `move_node` puts a node
+/// right above or below its reference, or first or last among the roots, as Defold's
+/// `gui.move_above` / `move_below`.
+#[test]
+fn nodes_draw_depth_first_and_move_above_and_below_their_siblings() {
+    // Roots a, b; a's child a1 (the file order, depth first).
+    let nodes = vec![
+        node("a", NodeKind::Box, None, [0.0, 0.0]),
+        node("a1", NodeKind::Box, Some(0), [0.0, 0.0]),
+        node("b", NodeKind::Box, None, [0.0, 0.0]),
+    ];
+    let mut gui = GuiWorld::default();
+    let g = gui.create(0, "gui", &GuiSpec::new(scene(nodes))) as usize;
+    let g = &mut gui.instances[g];
+    let ids = |g: &GuiInstance| layout::order(&g.nodes).iter().map(|&i| g.nodes[i].id.clone()).collect::<Vec<_>>();
+    assert_eq!(ids(g), ["a", "a1", "b"]);
+    // A new root draws last; reparented under a, it draws after a's other children.
+    let mut n = node("n", NodeKind::Box, None, [0.0, 0.0]);
+    n.rank = 0;
+    let k = g.add(n);
+    assert_eq!(ids(g), ["a", "a1", "b", "n"]);
+    g.nodes[k].parent = Some(0);
+    g.nodes[k].rank = g.take_rank();
+    assert_eq!(ids(g), ["a", "a1", "n", "b"]);
+    // n above b: a sibling of b (a root), right after it; a1 below n: a root before n.
+    g.move_node(k, Some(2), true).expect("moved");
+    assert_eq!(g.nodes[k].parent, None);
+    assert_eq!(ids(g), ["a", "a1", "b", "n"]);
+    g.move_node(1, Some(k), false).expect("moved");
+    assert_eq!(ids(g), ["a", "b", "a1", "n"]);
+    // Without a reference: the last root, or the first.
+    g.move_node(0, None, true).expect("moved");
+    assert_eq!(ids(g), ["b", "a1", "n", "a"]);
+    g.move_node(k, None, false).expect("moved");
+    assert_eq!(ids(g), ["n", "b", "a1", "a"]);
+    // A node made now still draws last among the roots.
+    g.add(node("m", NodeKind::Box, None, [0.0, 0.0]));
+    assert_eq!(ids(g), ["n", "b", "a1", "a", "m"]);
+    // A reference under the node is refused (a cycle); the order stays.
+    g.nodes[1].parent = Some(0);
+    assert!(g.move_node(0, Some(1), true).unwrap_err().contains("under the node"));
+    assert_eq!(g.nodes[0].parent, None);
+}

@@ -159,6 +159,10 @@ pub struct GuiNode {
     pub pie_fill_angle: f32,
     /// Index in [`GuiScene::effects`]: a particle node's effect.
     pub effect: Option<usize>,
+    /// Its place among its siblings: they draw by (rank, index). A scene's nodes have 0 (file
+    /// order); a node a script makes, reparents or moves (`gui.move_above`) gets one that puts
+    /// it where Defold would.
+    pub rank: u64,
     /// `gui.delete_node` removed it: never laid out, drawn or picked, and its handle refuses
     /// every call. Nodes keep their index (handles are indices), so it stays as a tombstone.
     pub deleted: bool,
@@ -222,6 +226,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         perimeter_vertices: 32,
         pie_fill_angle: 360.0,
         effect: None,
+        rank: 0,
         deleted: false,
     }
 }
@@ -960,6 +965,7 @@ impl Loader<'_> {
             perimeter_vertices,
             pie_fill_angle: finite(d.pie_fill_angle, 360.0),
             effect,
+            rank: 0,
             deleted: false,
         }
     }

@@ -7,7 +7,7 @@ use crate::game::World;
 use crate::game::gui::GuiInstance;
 use crate::project::font::TextStyle;
 use crate::project::font::file::Font;
-use crate::project::gui::{AdjustMode, BlendMode, GuiNode, NodeKind, XAnchor, YAnchor};
+use crate::project::gui::{AdjustMode, BlendMode, GuiNode, NodeKind, PieBounds, XAnchor, YAnchor};
 use crate::project::types::Pivot;
 use crate::scene::ComponentRef;
 use crate::anim::{AnimError, Easing, Element, Key, MAX_TWEENS, Playback, Spec, Target};
@@ -78,6 +78,13 @@ pub const CONSTANTS: &[(&str, i32)] = &[
     ("CLIPPING_MODE_STENCIL", 2),
     ("SIZE_MODE_MANUAL", 0),
     ("SIZE_MODE_AUTO", 1),
+    ("PIEBOUNDS_RECTANGLE", 0),
+    ("PIEBOUNDS_ELLIPSE", 1),
+    // `gui.show_keyboard`'s types (dmHID's numbers); a desktop has no on-screen keyboard.
+    ("KEYBOARD_TYPE_DEFAULT", 0),
+    ("KEYBOARD_TYPE_NUMBER_PAD", 1),
+    ("KEYBOARD_TYPE_EMAIL", 2),
+    ("KEYBOARD_TYPE_PASSWORD", 3),
 ];
 
 /// The `which` of `gui_get_enum`/`gui_set_enum`; values are Defold's `gui.*` constants.
@@ -89,6 +96,8 @@ pub mod choice {
     pub const BLEND_MODE: i32 = 4;
     pub const CLIPPING_MODE: i32 = 5;
     pub const SIZE_MODE: i32 = 6;
+    /// A pie node's `outer_bounds`.
+    pub const OUTER_BOUNDS: i32 = 7;
 }
 
 /// The `which` of `gui_get_name`/`gui_set_name`.
@@ -148,6 +157,10 @@ fn get_choice(n: &GuiNode, which: i32) -> Result<i32, String> {
             }
         }
         choice::SIZE_MODE => i32::from(n.size_auto),
+        choice::OUTER_BOUNDS => match n.outer_bounds {
+            PieBounds::Rectangle => 0,
+            PieBounds::Ellipse => 1,
+        },
         _ => return Err(format!("no gui enum property {which}")),
     })
 }
@@ -198,6 +211,13 @@ fn set_choice(n: &mut GuiNode, which: i32, v: i32) -> Result<(), String> {
             n.clipping = match v {
                 0 => false,
                 2 => true,
+                _ => return bad(),
+            }
+        }
+        choice::OUTER_BOUNDS => {
+            n.outer_bounds = match v {
+                0 => PieBounds::Rectangle,
+                1 => PieBounds::Ellipse,
                 _ => return bad(),
             }
         }
@@ -493,6 +513,9 @@ crate::export! {
                     which::OUTLINE => n.outline,
                     which::SHADOW => n.shadow,
                     which::PIE => [n.pie_fill_angle, n.inner_radius, n.perimeter_vertices as f32, 0.0],
+                    which::ROTATION => n.rotation.to_array(),
+                    which::SLICE9 => n.slice9,
+                    which::SPACING => [n.leading, n.tracking, 0.0, 0.0],
                     _ => return fail(format!("no gui property {which}")),
                 };
                 // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
@@ -531,6 +554,16 @@ crate::export! {
                         n.inner_radius = v[1];
                         n.perimeter_vertices = v[2] as u32;
                     }
+                    which::ROTATION => {
+                        let q = Quat::from_array(v);
+                        if q.length_squared() < 1e-12 {
+                            return fail("the rotation must not be a zero quaternion".into());
+                        }
+                        n.rotation = q.normalize();
+                    }
+                    // Borders are widths: a negative one is none.
+                    which::SLICE9 => n.slice9 = v.map(|b| b.max(0.0)),
+                    which::SPACING => (n.leading, n.tracking) = (v[0], v[1]),
                     _ => return fail(format!("no gui property {which}")),
                 }
                 OK
@@ -685,6 +718,65 @@ crate::export! {
                 Err(e) => fail(e),
             }
         })
+    }
+
+    /// `gui.screen_to_local`: the position that would put the node's pivot point at (x, y, z)
+    /// on screen (what `gui_set_screen_position` sets), into `out`; the node stays.
+    fn gui_screen_to_local(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32, z: f32, out: *mut V4) -> i32 {
+        let v = match finite([x, y, z, 0.0]) {
+            Ok(v) => v,
+            Err(e) => return fail(e),
+        };
+        world_status(ctx, |w| {
+            let (display, window) = w.gui.screen;
+            let (g, i) = match instance_node(w, inst, node) {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            };
+            let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
+            let screen = Vec3::new(v[0], v[1], v[2]);
+            match crate::game::gui::layout::position_for_screen(&g.nodes, &placed, i, screen, display, window) {
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                Some(p) => unsafe { put(out, V4 { x: p.x, y: p.y, z: p.z, w: 0.0 }) },
+                None => fail("the node's parent has a zero scale: no position puts it there".into()),
+            }
+        })
+    }
+
+    /// `gui.get_width`/`get_height`: the scene's size, the project's display size (the design
+    /// size the layout adjusts from), into `out.x`, `out.y`.
+    fn gui_scene_size(ctx: Ctx, out: *mut V4) -> i32 {
+        world_status(ctx, |w| {
+            let (display, _) = w.gui.screen;
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, V4 { x: display.0 as f32, y: display.1 as f32, z: 0.0, w: 0.0 }) }
+        })
+    }
+
+    /// `gui.get_font_resource`: the file the scene's font `s` was read from, copied into `buf`
+    /// (its length; -1 with the message when the scene has no such font).
+    fn gui_font_resource(ctx: Ctx, inst: u32, s: *const c_char, n: usize, buf: *mut c_char, cap: usize) -> i32 {
+        if n > MAX_GUI_TEXT {
+            return fail(format!("the font name is too long: {n} bytes"));
+        }
+        // SAFETY: `s` is null or `n` bytes of a Lua string held during this call.
+        let name = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
+        let mut len = -1;
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let found = g.scene.fonts.iter().position(|(f, _)| *f == name).and_then(|i| g.scene.font_files.get(i));
+            match found {
+                Some(file) => {
+                    len = copy_out(file, buf, cap);
+                    OK
+                }
+                None => fail(format!("font '{name}' is not in the scene's `fonts`")),
+            }
+        });
+        len
     }
 
     /// Moves the node so that its pivot point is at (x, y, z) on screen (`gui_screen_position`'s
@@ -1168,8 +1260,34 @@ crate::export! {
                     n.scale = s;
                 }
             }
+            // A new parent's children gain it last, as Defold appends it.
+            if g.nodes[i].parent != p {
+                g.nodes[i].rank = g.take_rank();
+            }
             g.nodes[i].parent = p;
             OK
+        })
+    }
+
+    /// `gui.move_above` (`above` 1) and `gui.move_below` (0): `reference` -1 is none.
+    fn gui_move_node(ctx: Ctx, inst: u32, node: u32, reference: i32, above: i32) -> i32 {
+        world_status(ctx, |w| {
+            let (g, i) = match instance_node(w, inst, node) {
+                Ok(x) => x,
+                Err(e) => return fail(e),
+            };
+            let r = if reference < 0 {
+                None
+            } else {
+                match live(g, reference as u32) {
+                    Ok(r) => Some(r),
+                    Err(e) => return fail(format!("the reference: {e}")),
+                }
+            };
+            match g.move_node(i, r, above != 0) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
         })
     }
 

@@ -144,6 +144,43 @@ gui.set_inner_radius = pie_set("gui.set_inner_radius", 2)
 gui.get_perimeter_vertices = pie_get("gui.get_perimeter_vertices", 3)
 gui.set_perimeter_vertices = pie_set("gui.set_perimeter_vertices", 3)
 
+-- A text node's numbers: [leading, tracking] in one property.
+local function spacing_get(fname, k)
+  return function(h)
+    h = node_arg(fname, h)
+    check(F.gui_get(ctx, h.i, h.n, K.GUI_SPACING, out))
+    return ({ out.x, out.y })[k]
+  end
+end
+local function spacing_set(fname, k)
+  return function(h, v)
+    h = node_arg(fname, h)
+    if type(v) ~= "number" then argerr(fname, 2, "number", v) end
+    check(F.gui_get(ctx, h.i, h.n, K.GUI_SPACING, out))
+    local p = { out.x, out.y }
+    p[k] = v
+    check(F.gui_set(ctx, h.i, h.n, K.GUI_SPACING, p[1], p[2], 0, 0))
+  end
+end
+gui.get_leading = spacing_get("gui.get_leading", 1)
+gui.set_leading = spacing_set("gui.set_leading", 1)
+gui.get_tracking = spacing_get("gui.get_tracking", 2)
+gui.set_tracking = spacing_set("gui.set_tracking", 2)
+
+gui.get_slice9 = getter("gui.get_slice9", K.GUI_SLICE9, as_v4)
+function gui.set_slice9(h, v)
+  h = node_arg("gui.set_slice9", h)
+  if not istype(v4_t, v) then argerr("gui.set_slice9", 2, "vector4", v) end
+  check(F.gui_set(ctx, h.i, h.n, K.GUI_SLICE9, v.x, v.y, v.z, v.w))
+end
+
+gui.get_rotation = getter("gui.get_rotation", K.GUI_ROTATION, function(o) return vm.quat(o.x, o.y, o.z, o.w) end)
+function gui.set_rotation(h, q)
+  h = node_arg("gui.set_rotation", h)
+  if not (istype(vm.quat_t, q) or istype(v4_t, q)) then argerr("gui.set_rotation", 2, "quat or vector4", q) end
+  check(F.gui_set(ctx, h.i, h.n, K.GUI_ROTATION, q.x, q.y, q.z, q.w))
+end
+
 function gui.get_alpha(h)
   return gui.get_color(h).w
 end
@@ -228,6 +265,35 @@ function gui.set_screen_position(h, pos)
   if not (istype(v3_t, pos) or istype(v4_t, pos)) then argerr("gui.set_screen_position", 2, "vector3", pos) end
   check(F.gui_set_screen_position(ctx, h.i, h.n, pos.x, pos.y, pos.z))
 end
+
+function gui.screen_to_local(h, pos)
+  h = node_arg("gui.screen_to_local", h)
+  if not (istype(v3_t, pos) or istype(v4_t, pos)) then argerr("gui.screen_to_local", 2, "vector3", pos) end
+  check(F.gui_screen_to_local(ctx, h.i, h.n, pos.x, pos.y, pos.z, out))
+  return vm.vector3(out.x, out.y, out.z)
+end
+
+-- The scene's size: the project's display size, which the layout adjusts from.
+function gui.get_width()
+  instance("gui.get_width")
+  check(F.gui_scene_size(ctx, out))
+  return out.x
+end
+function gui.get_height()
+  instance("gui.get_height")
+  check(F.gui_scene_size(ctx, out))
+  return out.y
+end
+
+-- A desktop has no on-screen keyboard: as Defold there, these check their arguments and do
+-- nothing (text input arrives through `on_input` as `text` actions either way).
+function gui.show_keyboard(keyboard_type, autoclose)
+  instance("gui.show_keyboard")
+  if type(keyboard_type) ~= "number" then argerr("gui.show_keyboard", 1, "number", keyboard_type) end
+  if type(autoclose) ~= "boolean" then argerr("gui.show_keyboard", 2, "boolean", autoclose) end
+end
+function gui.hide_keyboard() instance("gui.hide_keyboard") end
+function gui.reset_keyboard() instance("gui.reset_keyboard") end
 
 local function new_node(fname, kind, pos, size, text)
   local i = instance(fname)
@@ -389,6 +455,7 @@ enum_pair("adjust_mode", K.GUI_ADJUST_MODE, "gui.ADJUST_*")
 enum_pair("blend_mode", K.GUI_BLEND_MODE, "gui.BLEND_*")
 enum_pair("clipping_mode", K.GUI_CLIPPING_MODE, "gui.CLIPPING_MODE_*")
 enum_pair("size_mode", K.GUI_SIZE_MODE, "gui.SIZE_MODE_*")
+enum_pair("outer_bounds", K.GUI_OUTER_BOUNDS, "gui.PIEBOUNDS_*")
 gui.get_clipping_visible = flag_get("gui.get_clipping_visible", K.GUI_CLIPPING_VISIBLE)
 gui.set_clipping_visible = flag_set("gui.set_clipping_visible", K.GUI_CLIPPING_VISIBLE)
 gui.get_clipping_inverted = flag_get("gui.get_clipping_inverted", K.GUI_CLIPPING_INVERTED)
@@ -438,6 +505,20 @@ name_pair("font", K.GUI_FONT)
 name_pair("texture", K.GUI_TEXTURE)
 name_pair("layer", K.GUI_LAYER)
 name_pair("particlefx", K.GUI_PARTICLEFX)
+
+function gui.get_font_resource(font)
+  local i = instance("gui.get_font_resource")
+  local text = name_arg("gui.get_font_resource", 1, font, "font")
+  local n = F.gui_font_resource(ctx, i, text, #text, namebuf, 256)
+  if n < 0 then fail_last() end
+  if n > 256 then
+    local big = ffi.new("char[?]", n)
+    n = F.gui_font_resource(ctx, i, text, #text, big, n)
+    if n < 0 then fail_last() end
+    return S.hash(ffi.string(big, n))
+  end
+  return S.hash(ffi.string(namebuf, n))
+end
 
 -- Particle nodes: the effect runs in Rust at the node (game/gui/effects.rs); an emitter state
 -- function is a play callback of the calling script, called with the node it was given.
@@ -550,6 +631,19 @@ function gui.set_parent(h, parent, keep_scene_transform)
   end
   check(F.gui_set_parent(ctx, h.i, h.n, p, keep_scene_transform and 1 or 0))
 end
+
+local function move(fname, h, reference, above)
+  h = node_arg(fname, h)
+  local r = -1
+  if reference ~= nil then
+    if getmetatable(reference) ~= NODE then argerr(fname, 2, "node or nil", reference) end
+    if reference.i ~= h.i then fail(fname .. ": the reference is a node of another gui scene") end
+    r = reference.n
+  end
+  check(F.gui_move_node(ctx, h.i, h.n, r, above))
+end
+function gui.move_above(h, reference) move("gui.move_above", h, reference, 1) end
+function gui.move_below(h, reference) move("gui.move_below", h, reference, 0) end
 
 function gui.get_index(h)
   h = node_arg("gui.get_index", h)
