@@ -269,7 +269,7 @@ pub type Effects<'a> = (&'a ParticleWorld, &'a [NodeEffect]);
 pub fn append(
     list: &mut GuiDrawList,
     atlas: &mut GlyphAtlas,
-    (scene, nodes, placed): (&GuiScene, &[GuiNode], &[Placed]),
+    (scene, nodes, placed, walk): (&GuiScene, &[GuiNode], &[Placed], &[usize]),
     (particles, effects): Effects,
 ) {
     let mut quads = Vec::new();
@@ -277,8 +277,7 @@ pub fn append(
     // The stencil reference each node draws within, and each clipper's own.
     let mut within = vec![0u8; nodes.len()];
     let mut own = vec![0u8; nodes.len()];
-    let walk = super::layout::order(nodes);
-    for &i in &walk {
+    for &i in walk {
         let n = &nodes[i];
         within[i] = n.parent.map_or(0, |p| if nodes[p].clipping && own[p] > 0 { own[p] } else { within[p] });
         if n.clipping && placed[i].enabled && list.clippers < MAX_CLIPPERS {
@@ -297,7 +296,7 @@ pub fn append(
     }
     // Layers: nodes without one take their parent's; nodes with none at all draw first.
     let mut layer = vec![-1i64; nodes.len()];
-    for &i in &walk {
+    for &i in walk {
         let n = &nodes[i];
         layer[i] = match (n.layer, n.parent) {
             (Some(l), _) => l as i64,
@@ -305,7 +304,7 @@ pub fn append(
             (None, None) => -1,
         };
     }
-    let mut order: Vec<usize> = walk.into_iter().filter(|&i| placed[i].enabled).collect();
+    let mut order: Vec<usize> = walk.iter().copied().filter(|&i| placed[i].enabled).collect();
     order.sort_by_key(|&i| layer[i]);
     for i in order {
         let n = &nodes[i];

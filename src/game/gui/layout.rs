@@ -162,10 +162,15 @@ fn index_order_draws(nodes: &[GuiNode]) -> bool {
 
 /// Places `nodes` (indexed as `nodes`; deleted nodes and those under them are not enabled).
 pub fn layout(nodes: &[GuiNode], display: (u32, u32), window: (u32, u32)) -> Vec<Placed> {
+    layout_in(nodes, &order(nodes), display, window)
+}
+
+/// [`layout`] with the nodes' [`order`] already worked out (the draw list needs it too).
+pub fn layout_in(nodes: &[GuiNode], walk: &[usize], display: (u32, u32), window: (u32, u32)) -> Vec<Placed> {
     let off = Placed { world: Mat4::IDENTITY, alpha: 0.0, enabled: false, size: [0.0; 2] };
     let mut out: Vec<Placed> = vec![off; nodes.len()];
     let mut placed = vec![false; nodes.len()];
-    for i in order(nodes) {
+    for &i in walk {
         let n = &nodes[i];
         let parent = n.parent.and_then(|p| placed.get(p).copied().unwrap_or(false).then(|| out[p]));
         let finite = n.position.is_finite() && n.scale.is_finite() && n.rotation.is_finite();

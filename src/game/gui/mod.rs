@@ -339,8 +339,9 @@ impl GuiWorld {
             list.clear();
             for &i in &order {
                 let g = &instances[i];
-                let placed = layout::layout(&g.nodes, display, window);
-                draw::append(list, atlas, (&g.scene, &g.nodes, &placed), (particles, &g.effects));
+                let walk = layout::order(&g.nodes);
+                let placed = layout::layout_in(&g.nodes, &walk, display, window);
+                draw::append(list, atlas, (&g.scene, &g.nodes, &placed, &walk), (particles, &g.effects));
             }
             if !list.stale {
                 break;
