@@ -171,3 +171,16 @@ fn custom_settings_must_be_an_object() {
     assert_ne!(r.status, 0, "{}", r.show());
     assert!(r.stderr.contains("/project.json:2:") && r.stderr.contains("custom must be an object"), "{}", r.show());
 }
+
+/// `sys.serialize`/`deserialize`, `exists`, `get_application_path`/`info`, and
+/// `set_error_handler`: the script's errors are logged and handed to the handler; a handler
+/// that fails is logged too, and the game goes on.
+#[test]
+fn lua_api_sys_more() {
+    let p = committed("api_sys_more");
+    let r = run_project(p.path(), 6, &[]);
+    assert_lua_passed(&r, "api_sys_more");
+    for want in ["boom on purpose", "second on purpose", "the error handler (sys.set_error_handler) failed"] {
+        assert!(r.stderr.contains(want), "{want:?} logged: {}", r.show());
+    }
+}

@@ -1218,7 +1218,55 @@ pub const FUNCS: &[Func] = &[
         "table",
         "A table `sys.save` wrote; an empty table when there is no such file.",
     ),
+    f("sys", "get_config", "key: string, default?: string", "string|nil", "`get_config_string`'s older name."),
+    f("sys", "get_connectivity", "", "integer", "`sys.NETWORK_CONNECTED`: Sinew does not probe the network."),
+    f("sys", "set_connectivity_host", "host: string", "", "Checks its argument (no network probe to aim)."),
+    f(
+        "sys",
+        "serialize",
+        "table: table",
+        "string",
+        "The bytes of `table` as `sys.save` writes it (what a message may hold).",
+    ),
+    f("sys", "deserialize", "data: string", "table", "The table `sys.serialize` made of `data`."),
+    f(
+        "sys",
+        "exists",
+        "path: string",
+        "boolean",
+        "Whether a path exists on disk (absolute, or from the working directory).",
+    ),
+    f(
+        "sys",
+        "get_application_path",
+        "",
+        "string",
+        "The project folder (`sinew run DIR`), or the folder of a bundled game's executable.",
+    ),
+    f(
+        "sys",
+        "get_application_info",
+        "app_string: string",
+        "{installed: boolean}",
+        "`installed` is false: a desktop has no app registry to ask.",
+    ),
+    f(
+        "sys",
+        "set_error_handler",
+        "handler?: fun(source: string, message: string, traceback: string)",
+        "",
+        "Called with `\"lua\"`, the message and the traceback for each script error after it is logged (nil: none).",
+    ),
     // ---------------------------------------------------------------- window, json, socket
+    f("window", "get_dim_mode", "", "integer", "`window.DIMMING_UNKNOWN`: a desktop screen does not dim."),
+    f(
+        "window",
+        "set_dim_mode",
+        "mode: integer",
+        "",
+        "Checks `window.DIMMING_ON`/`OFF`; nothing to change on a desktop.",
+    ),
+    f("window", "get_display_scale", "", "number", "1: Sinew draws in window pixels."),
     f("window", "get_size", "", "width: number, height: number", "The window's size in pixels (headless too)."),
     f(
         "window",
@@ -1808,6 +1856,23 @@ pub fn constants() -> Vec<Const> {
         push("gui", n.into(), f64::from(v), doc.into());
     }
     push("timer", "INVALID_TIMER_HANDLE".into(), u32::MAX as f64, "A handle no timer has.".into());
+    // Values from the one list the runtime reads (script::system::constants).
+    let k = crate::script::system_constants();
+    let value = |name: &str| k.iter().find(|(n, _)| *n == name).map_or(-1.0, |(_, v)| *v);
+    for (n, doc) in [
+        ("DISCONNECTED", "`sys.get_connectivity`: no network."),
+        ("CONNECTED", "`sys.get_connectivity`: online (what Sinew answers)."),
+        ("CONNECTED_CELLULAR", "`sys.get_connectivity`: online through a phone network."),
+    ] {
+        push("sys", format!("NETWORK_{n}"), value(&format!("SYS_NETWORK_{n}")), doc.into());
+    }
+    for (n, doc) in [
+        ("UNKNOWN", "`window.get_dim_mode`: not known (a desktop's answer)."),
+        ("ON", "`window.set_dim_mode`: the screen may dim."),
+        ("OFF", "`window.set_dim_mode`: the screen stays lit."),
+    ] {
+        push("window", format!("DIMMING_{n}"), value(&format!("WINDOW_DIMMING_{n}")), doc.into());
+    }
     for (c, n) in crate::game::input::raw::WindowChange::ALL {
         let name = format!("WINDOW_EVENT_{}", n.to_uppercase());
         push("window", name, c as u32 as f64, format!("`window.set_listener` event: {}.", n.replace('_', " ")));

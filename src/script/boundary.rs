@@ -452,6 +452,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     k.extend(super::api::b2d::constants());
     k.extend(super::api::tilemap::constants());
     k.extend(super::api::camera::constants());
+    k.extend(super::system::constants());
     k
 }
 

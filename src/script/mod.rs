@@ -9,6 +9,8 @@ pub mod boundary;
 #[cfg(test)]
 mod message_codec_tests;
 mod system;
+/// `sys.NETWORK_*` and `window.DIMMING_*` (their one list, for the API docs).
+pub use system::constants as system_constants;
 pub mod watchdog;
 
 use crate::game::{ScriptHooks, World};

@@ -1,5 +1,6 @@
 //! The host functions behind `sys.get_config_*`, `sys.get_engine_info`, `sys.get_sys_info`,
-//! `sys.save`/`load`/`get_save_file`, `json.*` and `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
+//! `sys.save`/`load`/`get_save_file`, `sys.exists`, `sys.get_application_path`, `json.*` and
+//! `socket.gettime` (lua/sys.lua). They are called a few times per game, not per
 //! object per frame, so mlua's ~50 ns crossing is fine and they need no FFI declaration.
 use crate::project::Resources;
 use mlua::{Lua, Table, Value};
@@ -12,6 +13,13 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 const MAX_DEPTH: usize = 128;
 
 pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()> {
+    // The project folder for `sinew run DIR`; beside the executable for a bundled game (and the
+    // embedded demo), which is where a Defold desktop build's path points.
+    let app_path = match res.dir() {
+        Some(d) => std::path::absolute(d).unwrap_or_else(|_| d.to_path_buf()),
+        None => std::env::current_exe().ok().and_then(|e| e.parent().map(|p| p.to_path_buf())).unwrap_or_default(),
+    };
+    let app_path = app_path.to_string_lossy().into_owned();
     // project.json as written, read on the first `sys.get_config_*` (check and benches run
     // without one; a missing or broken file then reads as "no such key").
     let settings: Rc<OnceCell<serde_json::Value>> = Rc::new(OnceCell::new());
@@ -68,6 +76,8 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     let epoch = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     t.set("gettime", lua.create_function(move |_, ()| Ok(epoch + start.elapsed().as_secs_f64()))?)?;
     t.set("save_max", SAVE_MAX)?;
+    t.set("exists", lua.create_function(|_, path: String| Ok(std::path::Path::new(&path).exists()))?)?;
+    t.set("application_path", lua.create_function(move |_, ()| Ok(app_path.clone()))?)?;
     t.set(
         "save_path",
         lua.create_function(|lua, (app, file): (String, String)| match save_path(&app, &file) {
@@ -90,6 +100,19 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
         })?,
     )?;
     Ok(())
+}
+
+/// `sys.NETWORK_*` (dmSys's numbers) and `window.DIMMING_*` (Defold's), for Lua as `K.SYS_*` /
+/// `K.WINDOW_*`.
+pub fn constants() -> Vec<(&'static str, f64)> {
+    vec![
+        ("SYS_NETWORK_DISCONNECTED", 0.0),
+        ("SYS_NETWORK_CONNECTED", 1.0),
+        ("SYS_NETWORK_CONNECTED_CELLULAR", 2.0),
+        ("WINDOW_DIMMING_UNKNOWN", 0.0),
+        ("WINDOW_DIMMING_ON", 1.0),
+        ("WINDOW_DIMMING_OFF", 2.0),
+    ]
 }
 
 /// The most a `sys.save` table may take, encoded: far above a game's save, far below a file that

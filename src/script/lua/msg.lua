@@ -224,8 +224,8 @@ end
 
 -- sys.save's bytes: the message format of a whole table, up to `max` bytes, as a Lua string.
 -- (An error leaves the encoder on sys.save's buffer: post_raw takes its own back each time.)
-function S.encode_save(t, max)
-  buf, cap, limit, what = ffi.new("uint8_t[?]", 4096), 4096, max, "sys.save"
+function S.encode_save(t, max, name)
+  buf, cap, limit, what = ffi.new("uint8_t[?]", 4096), 4096, max, name or "sys.save"
   pos = 0
   encode_table(t, 0)
   local out = ffi.string(buf, pos)

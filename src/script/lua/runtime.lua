@@ -354,8 +354,23 @@ function S.set_current(r)
   cur_slot = r ~= nil and r.active and r.slot or nil
 end
 
+local in_handler = false
+-- The handler's own error, with its traceback as a script's (S.handler, below).
+local function handler_of_handler(e) return S.handler(e) end
 local function report(err)
-  R.log_error(tostring(err))
+  err = tostring(err)
+  R.log_error(err)
+  -- sys.set_error_handler's function: the message and the traceback apart, as Defold gives them.
+  local h = S.error_handler
+  if h and not in_handler then
+    local at = err:find("\nstack traceback:", 1, true)
+    local message, traceback = err, ""
+    if at then message, traceback = err:sub(1, at - 1), err:sub(at + 1) end
+    in_handler = true
+    local ok, e = xpcall(h, handler_of_handler, "lua", message, traceback)
+    in_handler = false
+    if not ok then R.log_error("the error handler (sys.set_error_handler) failed: " .. tostring(e)) end
+  end
 end
 S.report = report
 

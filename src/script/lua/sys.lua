@@ -45,6 +45,21 @@ function sys.get_config_int(key, default)
   return v < 0 and math.ceil(v) or math.floor(v)
 end
 
+-- Defold's older name of get_config_string, still in many projects.
+function sys.get_config(key, default)
+  return sys.get_config_string(key, default)
+end
+
+-- Sinew does not probe the network: a desktop game is taken to be online (Sinew decision);
+-- set_connectivity_host, which names the host Defold's probe asks, only checks its argument.
+for _, k in ipairs({ "DISCONNECTED", "CONNECTED", "CONNECTED_CELLULAR" }) do
+  sys["NETWORK_" .. k] = S.K["SYS_NETWORK_" .. k]
+end
+function sys.get_connectivity() return sys.NETWORK_CONNECTED end
+function sys.set_connectivity_host(host)
+  if type(host) ~= "string" then S.argerr("sys.set_connectivity_host", 1, "string", host) end
+end
+
 function sys.get_engine_info() return R.engine_info() end
 function sys.get_sys_info() return R.sys_info() end
 
@@ -83,6 +98,44 @@ function sys.load(filename)
   return t
 end
 
+-- Defold's serialize/deserialize: the bytes sys.save writes (without its file header).
+function sys.serialize(t)
+  if type(t) ~= "table" then S.argerr("sys.serialize", 1, "table", t) end
+  return S.encode_save(t, R.save_max, "sys.serialize")
+end
+
+function sys.deserialize(data)
+  if type(data) ~= "string" then S.argerr("sys.deserialize", 1, "string", data) end
+  local ok, t = pcall(S.decode_message, ffi.cast("const uint8_t *", data), #data)
+  if not ok or type(t) ~= "table" then S.fail("sys.deserialize: not a serialized table: " .. tostring(t)) end
+  return t
+end
+
+-- A path on disk (absolute, or from the working directory), as Defold's.
+function sys.exists(path)
+  if type(path) ~= "string" then S.argerr("sys.exists", 1, "string", path) end
+  return R.exists(path)
+end
+
+function sys.get_application_path() return R.application_path() end
+
+-- Defold asks the operating system whether another app is installed (iOS, Android); a
+-- desktop answers no.
+function sys.get_application_info(app_string)
+  if type(app_string) ~= "string" then S.argerr("sys.get_application_info", 1, "string", app_string) end
+  return { installed = false }
+end
+
+-- Defold's error handler: called as `handler(source, message, traceback)` for each Lua error a
+-- script callback raises (after it is logged, as Defold logs it too); nil removes it. An error
+-- inside the handler is logged, not handed to it again.
+function sys.set_error_handler(handler)
+  if handler ~= nil and type(handler) ~= "function" then
+    S.argerr("sys.set_error_handler", 1, "function or nil", handler)
+  end
+  S.error_handler = handler
+end
+
 S.unsupported_rest("sys", sys)
 
 ---------------------------------------------------------------- window
@@ -109,6 +162,19 @@ local listener = nil
 for _, k in ipairs({ "FOCUS_LOST", "FOCUS_GAINED", "RESIZED", "ICONIFIED", "DEICONIFIED" }) do
   window["WINDOW_EVENT_" .. k] = S.K["WINDOW_EVENT_" .. k]
 end
+-- Screen dimming is a phone's (Defold: iOS and Android): a desktop reports DIMMING_UNKNOWN and
+-- set_dim_mode only checks its argument.
+for _, k in ipairs({ "UNKNOWN", "ON", "OFF" }) do
+  window["DIMMING_" .. k] = S.K["WINDOW_DIMMING_" .. k]
+end
+function window.get_dim_mode() return window.DIMMING_UNKNOWN end
+function window.set_dim_mode(mode)
+  if mode ~= window.DIMMING_ON and mode ~= window.DIMMING_OFF then
+    S.argerr("window.set_dim_mode", 1, "window.DIMMING_ON or DIMMING_OFF", mode)
+  end
+end
+-- Sinew draws in window pixels: one window pixel per layout pixel.
+function window.get_display_scale() return 1 end
 -- Defold spells the iconified constant without its second I.
 window.WINDOW_EVENT_ICONFIED = window.WINDOW_EVENT_ICONIFIED
 function window.set_listener(callback)
