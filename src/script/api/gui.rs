@@ -394,6 +394,20 @@ fn cancel_node_tweens(w: &mut World, inst: u32, slot: u32, gone: &[usize]) {
     w.gui.animated.retain(|a| a.instance != inst || !gone.contains(&(a.node as usize)));
 }
 
+/// The position that puts node `node`'s pivot at screen point `xyz` on the screen last laid
+/// out (through its parent's transform, or a root's anchors and adjust mode), with the node.
+fn position_for_screen(w: &mut World, inst: u32, node: u32, xyz: [f32; 3]) -> Result<(&mut GuiInstance, usize, Vec3), String> {
+    let [x, y, z, _] = finite([xyz[0], xyz[1], xyz[2], 0.0])?;
+    let (display, window) = w.gui.screen;
+    let (g, i) = instance_node(w, inst, node)?;
+    let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
+    let screen = Vec3::new(x, y, z);
+    match crate::game::gui::layout::position_for_screen(&g.nodes, &placed, i, screen, display, window) {
+        Some(p) => Ok((g, i, p)),
+        None => Err("the node's parent has a zero scale: no position puts it there".into()),
+    }
+}
+
 fn finite(v: [f32; 4]) -> Result<[f32; 4], String> {
     if v.iter().all(|x| x.is_finite()) { Ok(v) } else { Err("the value must be finite".into()) }
 }
@@ -723,23 +737,10 @@ crate::export! {
     /// `gui.screen_to_local`: the position that would put the node's pivot point at (x, y, z)
     /// on screen (what `gui_set_screen_position` sets), into `out`; the node stays.
     fn gui_screen_to_local(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32, z: f32, out: *mut V4) -> i32 {
-        let v = match finite([x, y, z, 0.0]) {
-            Ok(v) => v,
-            Err(e) => return fail(e),
-        };
-        world_status(ctx, |w| {
-            let (display, window) = w.gui.screen;
-            let (g, i) = match instance_node(w, inst, node) {
-                Ok(x) => x,
-                Err(e) => return fail(e),
-            };
-            let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
-            let screen = Vec3::new(v[0], v[1], v[2]);
-            match crate::game::gui::layout::position_for_screen(&g.nodes, &placed, i, screen, display, window) {
-                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
-                Some(p) => unsafe { put(out, V4 { x: p.x, y: p.y, z: p.z, w: 0.0 }) },
-                None => fail("the node's parent has a zero scale: no position puts it there".into()),
-            }
+        world_status(ctx, |w| match position_for_screen(w, inst, node, [x, y, z]) {
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            Ok((_, _, p)) => unsafe { put(out, V4 { x: p.x, y: p.y, z: p.z, w: 0.0 }) },
+            Err(e) => fail(e),
         })
     }
 
@@ -782,25 +783,12 @@ crate::export! {
     /// Moves the node so that its pivot point is at (x, y, z) on screen (`gui_screen_position`'s
     /// pixels): the position its parent's transform, or a root's anchors, turn into that point.
     fn gui_set_screen_position(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32, z: f32) -> i32 {
-        let v = match finite([x, y, z, 0.0]) {
-            Ok(v) => v,
-            Err(e) => return fail(e),
-        };
-        world_status(ctx, |w| {
-            let (display, window) = w.gui.screen;
-            let (g, i) = match instance_node(w, inst, node) {
-                Ok(x) => x,
-                Err(e) => return fail(e),
-            };
-            let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
-            let screen = Vec3::new(v[0], v[1], v[2]);
-            match crate::game::gui::layout::position_for_screen(&g.nodes, &placed, i, screen, display, window) {
-                Some(p) => {
-                    g.nodes[i].position = p;
-                    OK
-                }
-                None => fail("the node's parent has a zero scale: no position puts it there".into()),
+        world_status(ctx, |w| match position_for_screen(w, inst, node, [x, y, z]) {
+            Ok((g, i, p)) => {
+                g.nodes[i].position = p;
+                OK
             }
+            Err(e) => fail(e),
         })
     }
 

@@ -119,24 +119,27 @@ function gui.set_scale(h, v)
   check(F.gui_set(ctx, h.i, h.n, SCALE, v.x, v.y, v.z, 0))
 end
 
--- A pie node's numbers: [fill_angle, inner_radius, perimeter_vertices] in one property.
-local function pie_get(fname, k)
+-- Numbers kept together in one vector property (`which`): a pie node's [fill_angle,
+-- inner_radius, perimeter_vertices] and a text node's [leading, tracking]; `k` picks one.
+local function packed_get(fname, which, k)
   return function(h)
     h = node_arg(fname, h)
-    check(F.gui_get(ctx, h.i, h.n, PIE, out))
+    check(F.gui_get(ctx, h.i, h.n, which, out))
     return ({ out.x, out.y, out.z })[k]
   end
 end
-local function pie_set(fname, k)
+local function packed_set(fname, which, k)
   return function(h, v)
     h = node_arg(fname, h)
     if type(v) ~= "number" then argerr(fname, 2, "number", v) end
-    check(F.gui_get(ctx, h.i, h.n, PIE, out))
+    check(F.gui_get(ctx, h.i, h.n, which, out))
     local p = { out.x, out.y, out.z }
     p[k] = v
-    check(F.gui_set(ctx, h.i, h.n, PIE, p[1], p[2], p[3], 0))
+    check(F.gui_set(ctx, h.i, h.n, which, p[1], p[2], p[3], 0))
   end
 end
+local function pie_get(fname, k) return packed_get(fname, PIE, k) end
+local function pie_set(fname, k) return packed_set(fname, PIE, k) end
 gui.get_fill_angle = pie_get("gui.get_fill_angle", 1)
 gui.set_fill_angle = pie_set("gui.set_fill_angle", 1)
 gui.get_inner_radius = pie_get("gui.get_inner_radius", 2)
@@ -144,24 +147,8 @@ gui.set_inner_radius = pie_set("gui.set_inner_radius", 2)
 gui.get_perimeter_vertices = pie_get("gui.get_perimeter_vertices", 3)
 gui.set_perimeter_vertices = pie_set("gui.set_perimeter_vertices", 3)
 
--- A text node's numbers: [leading, tracking] in one property.
-local function spacing_get(fname, k)
-  return function(h)
-    h = node_arg(fname, h)
-    check(F.gui_get(ctx, h.i, h.n, K.GUI_SPACING, out))
-    return ({ out.x, out.y })[k]
-  end
-end
-local function spacing_set(fname, k)
-  return function(h, v)
-    h = node_arg(fname, h)
-    if type(v) ~= "number" then argerr(fname, 2, "number", v) end
-    check(F.gui_get(ctx, h.i, h.n, K.GUI_SPACING, out))
-    local p = { out.x, out.y }
-    p[k] = v
-    check(F.gui_set(ctx, h.i, h.n, K.GUI_SPACING, p[1], p[2], 0, 0))
-  end
-end
+local function spacing_get(fname, k) return packed_get(fname, K.GUI_SPACING, k) end
+local function spacing_set(fname, k) return packed_set(fname, K.GUI_SPACING, k) end
 gui.get_leading = spacing_get("gui.get_leading", 1)
 gui.set_leading = spacing_set("gui.set_leading", 1)
 gui.get_tracking = spacing_get("gui.get_tracking", 2)
