@@ -250,3 +250,11 @@ fn flips_are_refused_in_a_3d_world() {
         r.show()
     );
 }
+
+/// `physics.update_mass`: the new mass is read back at once and a force moves it as F = m·a;
+/// bad values and a static object are refused naming the function.
+#[test]
+fn update_mass_changes_how_a_force_moves_a_body() {
+    let r = run_steps("physics_mass", 8);
+    assert_lua_passed(&r, "physics_mass");
+}

@@ -1111,6 +1111,13 @@ pub const FUNCS: &[Func] = &[
     f("physics", "wakeup", "url: url_like", "", "Wakes a sleeping collision object."),
     f(
         "physics",
+        "update_mass",
+        "url: url_like, mass: number",
+        "",
+        "A dynamic object's new mass (kg, above 0), shared by its shapes as before; taken at once.",
+    ),
+    f(
+        "physics",
         "set_hflip",
         "url: url_like, flip: boolean",
         "",

@@ -297,6 +297,22 @@ impl Simulation for World {
         self.body(body).map(|rb| rb.mass())
     }
 
+    fn set_mass(&mut self, body: Handle, mass: f32) {
+        let Some(rb) = self.body(body) else { return };
+        let handles: Vec<ColliderHandle> = rb.colliders().to_vec();
+        let cs = &mut self.world.colliders;
+        let masses: Vec<f32> = handles.iter().map(|&h| cs.get(h).map_or(0.0, |c| c.mass())).collect();
+        let volumes: Vec<f32> = handles.iter().map(|&h| cs.get(h).map_or(0.0, |c| c.volume())).collect();
+        let shares = if masses.iter().sum::<f32>() > 0.0 { &masses } else { &volumes };
+        let total = shares.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+        for (&h, &share) in handles.iter().zip(shares) {
+            if let Some(c) = cs.get_mut(h) {
+                c.set_mass(mass * share / total);
+            }
+        }
+        self.remass(Some(RigidBodyHandle::from_raw_parts(body.0, body.1)));
+    }
+
     fn damping(&self, body: Handle) -> Option<(f32, f32)> {
         self.body(body).map(|rb| (rb.linear_damping(), rb.angular_damping()))
     }

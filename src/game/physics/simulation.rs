@@ -136,6 +136,9 @@ pub trait Simulation {
     /// Linear and angular damping.
     fn damping(&self, body: Handle) -> Option<(f32, f32)>;
     fn set_damping(&mut self, body: Handle, linear: Option<f32>, angular: Option<f32>);
+    /// `physics.update_mass`: the body's colliders share `mass` as they shared the old one (by
+    /// their own masses; by volume when those are all 0), and the body takes it at once.
+    fn set_mass(&mut self, body: Handle, mass: f32);
     fn wake_up(&mut self, body: Handle);
     /// A force for the next step (until `reset_forces`).
     fn add_force_at_point(&mut self, body: Handle, force: Vec3, at: Vec3);

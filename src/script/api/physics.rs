@@ -125,6 +125,28 @@ crate::export! {
         })
     }
 
+    /// `physics.update_mass`: a dynamic object's mass (kg, above 0), shared by its shapes as
+    /// before; the body takes it at once.
+    fn physics_update_mass(ctx: Ctx, slot: u32, comp: u64, mass: f32) -> i32 {
+        if !(mass.is_finite() && mass > 0.0) {
+            return fail(format!("the mass must be a number above 0 (got {mass})"));
+        }
+        world_status(ctx, |w| {
+            let i = match body_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            if !w.physics.get(i).is_some_and(|b| b.ty == CollisionType::Dynamic) {
+                return fail("only a dynamic collision object has a mass to update".into());
+            }
+            let Some((world, h)) = w.physics.world_of_mut(i) else {
+                return fail("the collision object was deleted".into());
+            };
+            world.set_mass(h, mass);
+            OK
+        })
+    }
+
     /// Casts a ray against the objects of the `n` groups at `groups` (hashes); writes up to
     /// `cap` hits nearest first ([`RAY_FLOATS`] floats and 2 hashes, id and group, each) and
     /// returns how many, -1 on error.

@@ -235,6 +235,12 @@ function physics.set_maskbit(url, group, maskbit)
   check(F.physics_maskbit_set(ctx, slot, u.f, h, maskbit and 1 or 0))
 end
 
+function physics.update_mass(url, mass)
+  local slot, u = body_of("physics.update_mass", url)
+  if type(mass) ~= "number" then S.argerr("physics.update_mass", 2, "number", mass) end
+  S.check_in("physics.update_mass", F.physics_update_mass(ctx, slot, u.f, mass))
+end
+
 function physics.wakeup(url)
   local slot, u = body_of("physics.wakeup", url)
   check(F.physics_wakeup(ctx, slot, u.f))
