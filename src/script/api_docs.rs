@@ -100,6 +100,8 @@ pub const DEFOLD_NAMESPACES: &[&str] = &[
     "zlib",
     "liveupdate",
     "html5",
+    // Runtime font resources (`font.add_font`, `prewarm_text`, ...): Defold 1.9's.
+    "font",
 ];
 
 /// Defold namespaces Sinew lacks: each is a table whose every field raises
