@@ -768,8 +768,7 @@ crate::export! {
                 Ok(g) => g,
                 Err(e) => return fail(e),
             };
-            let found = g.scene.fonts.iter().position(|(f, _)| *f == name).and_then(|i| g.scene.font_files.get(i));
-            match found {
+            match g.font_file(&name) {
                 Some(file) => {
                     len = copy_out(file, buf, cap);
                     OK

@@ -449,16 +449,22 @@ gui.get_clipping_inverted = flag_get("gui.get_clipping_inverted", K.GUI_CLIPPING
 gui.set_clipping_inverted = flag_set("gui.set_clipping_inverted", K.GUI_CLIPPING_INVERTED)
 
 local namebuf = ffi.new("char[?]", 256)
-local function get_name(h, which)
-  local n = F.gui_get_name(ctx, h.i, h.n, which, namebuf, 256)
+-- The text a Rust call copies out: `read(buf, cap)` returns its whole length (-1 on error), so
+-- a text longer than the buffer is read again into one that fits.
+local function read_text(read)
+  local n = read(namebuf, 256)
   if n < 0 then fail_last() end
   if n > 256 then
     local big = ffi.new("char[?]", n)
-    n = F.gui_get_name(ctx, h.i, h.n, which, big, n)
+    n = read(big, n)
     if n < 0 then fail_last() end
     return ffi.string(big, n)
   end
   return ffi.string(namebuf, n)
+end
+
+local function get_name(h, which)
+  return read_text(function(buf, cap) return F.gui_get_name(ctx, h.i, h.n, which, buf, cap) end)
 end
 
 -- A string or a hash whose text is known, as a string (`what` names the argument).
@@ -496,15 +502,7 @@ name_pair("particlefx", K.GUI_PARTICLEFX)
 function gui.get_font_resource(font)
   local i = instance("gui.get_font_resource")
   local text = name_arg("gui.get_font_resource", 1, font, "font")
-  local n = F.gui_font_resource(ctx, i, text, #text, namebuf, 256)
-  if n < 0 then fail_last() end
-  if n > 256 then
-    local big = ffi.new("char[?]", n)
-    n = F.gui_font_resource(ctx, i, text, #text, big, n)
-    if n < 0 then fail_last() end
-    return S.hash(ffi.string(big, n))
-  end
-  return S.hash(ffi.string(namebuf, n))
+  return S.hash(read_text(function(buf, cap) return F.gui_font_resource(ctx, i, text, #text, buf, cap) end))
 end
 
 -- Particle nodes: the effect runs in Rust at the node (game/gui/effects.rs); an emitter state

@@ -88,13 +88,20 @@ function sys.save(filename, t)
   return true
 end
 
+-- The table in `data` (the message format), or nil and why.
+local function decode_table(data)
+  local ok, t = pcall(S.decode_message, ffi.cast("const uint8_t *", data), #data)
+  if not ok or type(t) ~= "table" then return nil, tostring(t) end
+  return t
+end
+
 function sys.load(filename)
   if type(filename) ~= "string" then S.argerr("sys.load", 1, "string", filename) end
   local data, err = R.read_save(filename)
   if err then S.fail("sys.load: " .. filename .. ": " .. err) end
   if data == nil then return {} end
-  local ok, t = pcall(S.decode_message, ffi.cast("const uint8_t *", data), #data)
-  if not ok or type(t) ~= "table" then S.fail("sys.load: " .. filename .. " is damaged: " .. tostring(t)) end
+  local t, why = decode_table(data)
+  if t == nil then S.fail("sys.load: " .. filename .. " is damaged: " .. why) end
   return t
 end
 
@@ -106,8 +113,8 @@ end
 
 function sys.deserialize(data)
   if type(data) ~= "string" then S.argerr("sys.deserialize", 1, "string", data) end
-  local ok, t = pcall(S.decode_message, ffi.cast("const uint8_t *", data), #data)
-  if not ok or type(t) ~= "table" then S.fail("sys.deserialize: not a serialized table: " .. tostring(t)) end
+  local t, why = decode_table(data)
+  if t == nil then S.fail("sys.deserialize: not a serialized table: " .. why) end
   return t
 end
 
