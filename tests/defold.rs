@@ -699,3 +699,54 @@ fn timer_cancel_timer_plays_a_gui_particle_node_until_cancelled() {
     assert!(p > 300, "flames around the node after the timer fired: {p} orange pixels");
     assert_eq!(c, 0, "no flame once the timer was cancelled before it fired");
 }
+
+/// animation/cancel_animation: its description label (SourceSansPro at 32 pixels, `line_break`
+/// with `size.x` 600, at 360, 60) reads "Click or touch anywhere to cancel current animation
+/// and move to the cursor position": in Defold it breaks into two centred lines inside the
+/// 720-pixel window, in its own font, not one line running off both edges in the built-in one.
+#[test]
+fn cancel_animation_example_wraps_its_label_in_its_font() {
+    let tmp = TempDir::new("defold-cancel-animation");
+    let (r, img) = shot("cancel_animation", "30", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_cancel_animation", &img) {
+        panic!("{e}");
+    }
+    // White text on the dark clear colour; the label's centre is row 720 - 60 = 660.
+    let white = |x: std::ops::Range<u32>, y: std::ops::Range<u32>| {
+        count_pixels(&img, x, y, |p| p[0] > 200 && p[1] > 200 && p[2] > 200)
+    };
+    let (upper, lower) = (white(0..720, 622..658), white(0..720, 662..700));
+    assert!(upper > 200 && lower > 200, "two lines of text: {upper} and {lower} white pixels");
+    let edges = white(0..50, 600..720) + white(670..720, 600..720);
+    assert_eq!(edges, 0, "the lines stay within the label's 600-pixel width, centred");
+}
+
+/// sprite/texture_scrolling: four sprites whose material scrolls the image inside its own
+/// region of the atlas, through the `texture_transform_2d` matrix Defold feeds sprite
+/// materials (the region's origin and size in page coordinates) and a `translation` attribute
+/// per sprite. Each square shows the diamond pattern, not one flat colour, and it moves.
+#[test]
+fn texture_scrolling_example_tiles_and_scrolls_inside_the_image() {
+    let tmp = TempDir::new("defold-texture-scrolling");
+    let (r, later) = shot("sprite_texture_scrolling", "60", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden("defold_sprite_texture_scrolling", &later) {
+        panic!("{e}");
+    }
+    let (r, earlier) = shot("sprite_texture_scrolling", "30", &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    // The pattern's two colours, cyan (green and blue high) and a deeper blue (green lower),
+    // in each square.
+    for (x, y) in [(60, 60), (390, 60), (60, 390), (390, 390)] {
+        let cyan = count_pixels(&later, x..x + 270, y..y + 270, |p| p[0] < 60 && p[1] > 200 && p[2] > 200);
+        let blue = count_pixels(&later, x..x + 270, y..y + 270, |p| p[0] < 90 && p[1] < 170 && p[2] > 200);
+        assert!(cyan > 5000 && blue > 5000, "square at {x},{y}: {cyan} cyan and {blue} blue pixels");
+    }
+    let moved = count_pixels(&earlier, 60..330, 60..330, |_| true)
+        - (60..330u32)
+            .flat_map(|y| (60..330u32).map(move |x| (x, y)))
+            .filter(|&(x, y)| earlier.pixel(x, y) == later.pixel(x, y))
+            .count();
+    assert!(moved > 10_000, "the pattern scrolls between frames 30 and 60: {moved} pixels changed");
+}

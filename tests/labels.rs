@@ -67,7 +67,8 @@ fn check_reports_bad_label_fields_with_their_position() {
   { "id": "d", "components": [ { "id": "label", "type": "label", "font": "/fonts/big.font" } ] },
   { "id": "e", "components": [ { "id": "label", "type": "label", "size": -3 } ] },
   { "id": "f", "components": [ { "id": "label", "type": "label", "mesh": "/m.glb" } ] },
-  { "id": "g", "components": [ { "id": "light", "type": "light", "color": [1, 1, 1, 1] } ] }
+  { "id": "g", "components": [ { "id": "light", "type": "light", "color": [1, 1, 1, 1] } ] },
+  { "id": "i", "components": [ { "id": "label", "type": "label", "line_break": true, "width": -5 } ] }
 ] }"#,
             ),
             (
@@ -93,15 +94,60 @@ fn check_reports_bad_label_fields_with_their_position() {
         format!("{f}:4:"),
         "label 'label': 'color' must be 3 or 4 numbers (r, g, b[, a]), each finite".to_string(),
         format!("{f}:5:"),
-        "custom fonts are not supported yet (font '/fonts/big.font'); leave out 'font' to use the built-in font"
-            .to_string(),
+        "/fonts/big.font".to_string(),
         format!("{f}:6:"),
         "size must be a number of pixels above 0".to_string(),
         "field 'mesh' does not apply to label component 'label'".to_string(),
         "light 'light': 'color' must be 3 numbers (r, g, b), each finite".to_string(),
+        format!("{f}:9:"),
+        "label 'label': width must be a number from 0 to 100000".to_string(),
         "/main/typo2.collection:2:".to_string(),
         "invalid type: string \"black\", expected a sequence".to_string(),
     ] {
         assert!(r.stderr.contains(&want), "missing '{want}'\n{}", r.show());
     }
+}
+
+/// A label naming a font file draws in that font's size and breaks its lines at its `width`
+/// (Defold's `line_break` with `size.x`); the same text without `line_break` is one line.
+#[test]
+fn a_label_with_a_font_breaks_its_lines_at_its_width() {
+    let collection = |line_break: bool| {
+        format!(
+            r#"{{ "name": "main", "objects": [
+  {{ "id": "eye", "position": [0, 0, 5], "components": [ {{ "id": "camera", "type": "camera" }} ] }},
+  {{ "id": "text", "components": [ {{ "id": "label", "type": "label", "text": "wrap these words",
+     "font": "/fonts/ui.font", "line_break": {line_break}, "width": 90, "leading": 1.2, "scale": [1, 1, 1] }} ] }}
+] }}"#
+        )
+    };
+    let font = r#"{ "font": "/builtins/fonts/DejaVuSans.ttf", "size": 24 }"#;
+    let mut rows = Vec::new();
+    for line_break in [false, true] {
+        let text = collection(line_break);
+        let p = project(
+            "label_font",
+            &[
+                ("/project.json", r#"{ "main_collection": "/main/main.collection", "clear_color": [0, 0, 0, 1] }"#),
+                ("/main/main.collection", &text),
+                ("/fonts/ui.font", font),
+            ],
+        );
+        let shot = p.path().join("shot.png");
+        let dir = p.path().to_str().expect("utf-8 path");
+        let args = ["run", dir, "--headless", "--size", "320x240", "--frames", "2", "--no-watch", "--screenshot"];
+        let r = sinew(&[&args[..], &[shot.to_str().expect("utf-8")]].concat());
+        assert_eq!(r.status, 0, "{}", r.show());
+        assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+        let img = Image::load_png(&shot).expect("screenshot");
+        let lit = |x: u32, y: u32| img.pixel(x, y).is_some_and(|p| p[0] > 128);
+        let (ys, xs): (Vec<u32>, Vec<u32>) =
+            (0..img.height).flat_map(|y| (0..img.width).map(move |x| (y, x))).filter(|&(y, x)| lit(x, y)).unzip();
+        let span = |v: &[u32]| v.iter().max().zip(v.iter().min()).map_or(0, |(a, b)| a - b);
+        rows.push((span(&ys), span(&xs)));
+    }
+    let [(one_h, one_w), (wrapped_h, wrapped_w)] = rows[..] else { panic!("two shots") };
+    // 24-pixel glyphs: one line is under 30 rows tall and wider than 90; wrapped, three lines.
+    assert!(one_h < 30 && one_w > 150, "one line: {one_h} rows by {one_w} columns");
+    assert!(wrapped_h > 60 && wrapped_w <= 92, "wrapped: {wrapped_h} rows by {wrapped_w} columns");
 }

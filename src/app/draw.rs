@@ -179,15 +179,21 @@ impl Scenery {
         }
         for l in w.labels.instances.iter().filter(|l| l.alive && l.enabled && !l.text.is_empty()) {
             let item = crate::render::LabelItem {
-                position: world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
-                text: Default::default(),
-                size: l.size,
                 scale: [l.scale[0], l.scale[1]],
                 color: l.color,
                 outline: l.outline,
                 anchor: l.anchor,
+                shadow: l.shadow,
+                wrap: l.wrap.unwrap_or(0.0),
+                leading: l.leading,
+                tracking: l.tracking,
+                world_size: l.world_size,
+                ..crate::render::LabelItem::plain(
+                    world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
+                    l.size,
+                )
             };
-            self.list.push_label(item, &l.text);
+            self.list.push_label(item, &l.text, l.font.as_ref().map(|f| &f.font));
         }
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);

@@ -452,6 +452,14 @@ fn reload(
     if gui_asset && reload_gui_scenes(g, res, path) > 0 {
         done = true;
     }
+    if [".font", ".ttf", ".otf"].iter().any(|e| path.ends_with(e)) {
+        for (file, result) in g.world.borrow_mut().labels.reload_fonts(res, path) {
+            match result {
+                Ok(()) => done = true,
+                Err(e) => log::error!("{e}\n(reload failed: the previous version of {file} stays in use)"),
+            }
+        }
+    }
     for (file, result) in g.world.borrow_mut().sprites.reload_atlases(res, path) {
         match result {
             Ok(()) => done = true,

@@ -1,7 +1,10 @@
 //! Label components: text drawn at a game object's position, facing the camera. Game state only;
 //! the app copies live labels into the renderer's draw list each frame.
+use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::project::LabelSpec;
+use crate::project::font::file::load_font;
+use crate::project::{LabelFont, LabelSpec, Resources};
+use std::sync::Arc;
 
 /// The longest label text kept, in bytes (`label.set_text` refuses longer ones): beyond this a
 /// label is a screenful of glyphs, and the draw list would grow by megabytes per frame.
@@ -24,6 +27,14 @@ pub struct LabelInstance {
     pub alive: bool,
     /// The component's offset in its game object.
     pub position: [f32; 3],
+    pub shadow: [f32; 4],
+    /// The font's file, face and effects; `None`: the built-in face.
+    pub font: Option<LabelFont>,
+    /// Wrap width, line height factor and tracking at scale 1 (see [`LabelSpec`]).
+    pub wrap: Option<f32>,
+    pub leading: f32,
+    pub tracking: f32,
+    pub world_size: bool,
 }
 
 /// Which property of a label `get`/`set` address (the Lua side names them).
@@ -52,11 +63,17 @@ impl LabelWorld {
             size: spec.size,
             color: spec.color,
             outline: spec.outline,
-            scale: [1.0; 3],
+            scale: spec.scale,
             anchor: spec.pivot.anchor(),
             enabled: true,
             alive: true,
             position: spec.position,
+            shadow: spec.shadow,
+            font: spec.font.clone(),
+            wrap: spec.wrap,
+            leading: spec.leading,
+            tracking: spec.tracking,
+            world_size: spec.world_size,
         };
         if let Some(i) = self.free.pop() {
             self.instances[i as usize] = l;
@@ -104,6 +121,34 @@ impl LabelWorld {
         true
     }
 
+    /// A saved `.font` or face file: every label drawn with it takes the new version (text,
+    /// colours and scale kept); a broken save keeps the previous one. One result per font
+    /// file read again.
+    pub fn reload_fonts(&mut self, res: &Resources, saved: &str) -> Vec<(String, Result<(), LoadError>)> {
+        let uses = |f: &LabelFont| f.path == saved || f.font.face.path() == saved;
+        let mut fonts: Vec<LabelFont> =
+            self.instances.iter().filter(|l| l.alive).filter_map(|l| l.font.clone()).filter(|f| uses(f)).collect();
+        fonts.sort_by(|a, b| a.path.cmp(&b.path));
+        fonts.dedup_by(|a, b| a.path == b.path);
+        let mut out = Vec::new();
+        for old in fonts {
+            let at = crate::project::json::Located { value: old.path.clone(), at: None };
+            match load_font(res, &at, &old.path, old.font.size) {
+                Ok(font) => {
+                    let new = LabelFont { path: old.path.clone(), font: Arc::new(font) };
+                    for l in self.instances.iter_mut().filter(|l| l.alive) {
+                        if l.font.as_ref().is_some_and(|f| f.path == old.path) {
+                            l.font = Some(new.clone());
+                        }
+                    }
+                    out.push((old.path, Ok(())));
+                }
+                Err(e) => out.push((old.path, Err(e))),
+            }
+        }
+        out
+    }
+
     /// `set_text`: the text the label shows from now on (cut at [`MAX_LABEL_TEXT`] bytes).
     pub fn set_text(&mut self, i: u32, text: &str) -> bool {
         let Some(l) = self.get_mut(i) else { return false };
@@ -138,6 +183,7 @@ mod tests {
             outline: [0.0; 4],
             pivot: Pivot::NE,
             position: [0.0; 3],
+            ..LabelSpec::default()
         }
     }
 
@@ -169,5 +215,33 @@ mod tests {
         assert!(w.set_text(a, &long));
         let t = &w.get(a).map(|l| l.text.clone()).unwrap_or_default();
         assert!(t.len() <= MAX_LABEL_TEXT && t.len() >= MAX_LABEL_TEXT - 1 && t.chars().all(|c| c == 'é'));
+    }
+
+    #[test]
+    fn a_saved_font_reaches_its_labels_and_a_broken_one_is_refused() {
+        let res = |size: &str| {
+            let font = format!(r#"{{ "font": "/builtins/fonts/DejaVuSans.ttf", "size": {size} }}"#);
+            Resources::demo().with_overlay(vec![("/ui.font".into(), font.into_bytes())])
+        };
+        let at = crate::project::json::Located { value: "/ui.font".to_string(), at: None };
+        let loaded = load_font(&res("20"), &at, "/ui.font", 16.0).expect("font");
+        let font = LabelFont { path: "/ui.font".into(), font: Arc::new(loaded) };
+        let mut w = LabelWorld::default();
+        let a = w.create(1, "label", &LabelSpec { font: Some(font), ..spec() });
+        let plain = w.create(2, "label", &spec());
+        w.set_text(a, "kept");
+        let size = |w: &LabelWorld| w.get(a).and_then(|l| l.font.as_ref()).map(|f| f.font.size);
+        assert!(w.reload_fonts(&res("30"), "/other.font").is_empty(), "no label uses it");
+        let r = w.reload_fonts(&res("30"), "/ui.font");
+        assert!(matches!(&r[..], [(p, Ok(()))] if p == "/ui.font"), "{r:?}");
+        assert_eq!(size(&w), Some(30.0));
+        assert_eq!(w.get(a).map(|l| l.text.as_str()), Some("kept"), "what the script set stays");
+        assert!(w.get(plain).is_some_and(|l| l.font.is_none()));
+        // Saving the face reloads the fonts drawn with it too.
+        assert_eq!(w.reload_fonts(&res("24"), "/builtins/fonts/DejaVuSans.ttf").len(), 1);
+        assert_eq!(size(&w), Some(24.0));
+        let r = w.reload_fonts(&res("-1"), "/ui.font");
+        assert!(matches!(&r[..], [(_, Err(_))]), "{r:?}");
+        assert_eq!(size(&w), Some(24.0), "a broken save keeps the previous font");
     }
 }

@@ -40,6 +40,10 @@ pub enum SemanticAttribute {
     /// The vertex's position in the sprite's own pixels, about its centre (Defold's
     /// SEMANTIC_TYPE_POSITION with COORDINATE_SPACE_LOCAL).
     LocalPosition,
+    /// The 3x3 matrix from a quad's own 0..1 coordinates to its image's region of the page
+    /// (Defold's SEMANTIC_TYPE_TEXTURE_TRANSFORM_2D; a shader reading `texture_transform_2d`
+    /// gets it without declaring it, as in Defold).
+    TextureTransform2d,
 }
 
 /// `source` with every identifier `from` (a whole word: not a part of a longer name) made `to`.

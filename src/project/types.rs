@@ -168,20 +168,76 @@ pub enum ComponentKind {
 }
 
 /// A `label` component (gameplay.md section 3): text drawn at its object's position, facing
-/// the camera, in the built-in bitmap font.
+/// the camera, in its font (the built-in face without one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct LabelSpec {
     /// UTF-8; `\n` starts a new line.
     pub text: String,
-    /// Height of one line of text in screen pixels at scale 1.
+    /// Pixels per em at scale 1 (the font's size when the label names a font).
     pub size: f32,
     pub color: [f32; 4],
-    /// Drawn around each glyph (a twelfth of the size wide) when its alpha is above 0.
+    /// Without a font: drawn around each glyph (a twelfth of the size wide) when its alpha is
+    /// above 0. With one: as wide as the font's `outline_width`, times its `outline_alpha`
+    /// (Defold's: a font without an outline draws none).
     pub outline: [f32; 4],
+    /// Drawn under the text at the font's shadow offset, times its `shadow_alpha`.
+    pub shadow: [f32; 4],
     pub pivot: Pivot,
     /// The label's own offset in its game object (engine.md section 2); labels face the
     /// camera, so a component rotation does not turn them.
     pub position: [f32; 3],
+    /// The `scale` property's first value (Defold's label scale times the component's).
+    pub scale: [f32; 3],
+    pub font: Option<LabelFont>,
+    /// Lines break at word boundaries to this width in pixels at scale 1 (Defold's
+    /// `line_break` with the label's `size.x`); `None`: only at `\n`.
+    pub wrap: Option<f32>,
+    /// Line height factor (Defold's `leading`).
+    pub leading: f32,
+    /// Extra advance after each character, in ems (Defold's `tracking`).
+    pub tracking: f32,
+    /// Under an orthographic camera, `size` is in world units (Defold's labels: a zoomed-in
+    /// camera enlarges the text); otherwise, and always under a perspective one, screen pixels.
+    pub world_size: bool,
+}
+
+impl Default for LabelSpec {
+    /// An empty label in the built-in face: white, centred, no outline.
+    fn default() -> Self {
+        LabelSpec {
+            text: String::new(),
+            size: DEFAULT_LABEL_SIZE,
+            color: [1.0; 4],
+            outline: [0.0; 4],
+            shadow: [0.0, 0.0, 0.0, 1.0],
+            pivot: Pivot::Center,
+            position: [0.0; 3],
+            scale: [1.0; 3],
+            font: None,
+            wrap: None,
+            leading: 1.0,
+            tracking: 0.0,
+            world_size: false,
+        }
+    }
+}
+
+/// A label's font file, loaded with the collection. Two are equal when they name the same
+/// file with the same settings (a collection compares its specs on hot reload, and a label
+/// whose font did not change keeps the text its script gave it).
+#[derive(Debug, Clone)]
+pub struct LabelFont {
+    pub path: String,
+    pub font: std::sync::Arc<crate::project::font::file::Font>,
+}
+
+impl PartialEq for LabelFont {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (&self.font, &other.font);
+        self.path == other.path
+            && (a.size, a.alpha, a.outline_width, a.outline_alpha, a.shadow_alpha, a.shadow)
+                == (b.size, b.alpha, b.outline_width, b.outline_alpha, b.shadow_alpha, b.shadow)
+    }
 }
 
 /// `size` (pixels per em of the built-in face) when a label gives none, like `draw_text`.

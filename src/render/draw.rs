@@ -134,6 +134,37 @@ pub struct LabelItem {
     pub outline: [f32; 4],
     /// The point of the text block at `position`, as fractions from its left and bottom edges.
     pub anchor: [f32; 2],
+    pub shadow: [f32; 4],
+    /// 1 + index into [`DrawList::label_fonts`]; 0: the built-in face (set by `push_label`).
+    pub font: u32,
+    /// Wrap width in pixels at scale 1 (0: only at `\n`), line height factor, tracking in ems.
+    pub wrap: f32,
+    pub leading: f32,
+    pub tracking: f32,
+    /// `size` is in world units under an orthographic camera (Defold's labels), else in
+    /// screen pixels.
+    pub world_size: bool,
+}
+
+impl LabelItem {
+    /// A label in the built-in face at `size` pixels: white, no outline, centred, scale 1.
+    pub fn plain(position: Vec3, size: f32) -> LabelItem {
+        LabelItem {
+            position,
+            text: Span::default(),
+            size,
+            scale: [1.0; 2],
+            color: [1.0; 4],
+            outline: [0.0; 4],
+            anchor: [0.5; 2],
+            shadow: [0.0, 0.0, 0.0, 1.0],
+            font: 0,
+            wrap: 0.0,
+            leading: 1.0,
+            tracking: 0.0,
+            world_size: false,
+        }
+    }
 }
 
 /// Everything the renderer draws in one frame.
@@ -158,6 +189,8 @@ pub struct DrawList {
     pub labels: Vec<LabelItem>,
     /// The texts of every label, one after the other.
     pub label_text: String,
+    /// The fonts labels name, each once a frame.
+    pub label_fonts: Vec<std::sync::Arc<crate::project::font::file::Font>>,
 }
 
 impl DrawList {
@@ -177,11 +210,29 @@ impl DrawList {
         self.mesh_worlds.clear();
         self.labels.clear();
         self.label_text.clear();
+        self.label_fonts.clear();
     }
 
     /// Adds a label; `item.text` is replaced by the range `text` takes in the shared text.
-    pub fn push_label(&mut self, mut item: LabelItem, text: &str) {
+    /// `font`: the label's font (`None`: the built-in face), kept once per frame however many
+    /// labels share it.
+    pub fn push_label(
+        &mut self,
+        mut item: LabelItem,
+        text: &str,
+        font: Option<&std::sync::Arc<crate::project::font::file::Font>>,
+    ) {
         item.text = Span { start: self.label_text.len() as u32, len: text.len() as u32 };
+        item.font = match font {
+            None => 0,
+            Some(f) => match self.label_fonts.iter().position(|g| std::sync::Arc::ptr_eq(f, g)) {
+                Some(i) => i as u32 + 1,
+                None => {
+                    self.label_fonts.push(f.clone());
+                    self.label_fonts.len() as u32
+                }
+            },
+        };
         self.label_text.push_str(text);
         self.labels.push(item);
     }
@@ -322,22 +373,18 @@ mod tests {
     #[test]
     fn labels_share_one_text_buffer() {
         let mut list = DrawList::new(CameraView::default());
-        let item = LabelItem {
-            position: Vec3::ZERO,
-            text: Span::default(),
-            size: 16.0,
-            scale: [1.0; 2],
-            color: [1.0; 4],
-            outline: [0.0; 4],
-            anchor: [0.5; 2],
-        };
-        list.push_label(item, "héllo");
-        list.push_label(item, "w");
+        let item = LabelItem::plain(Vec3::ZERO, 16.0);
+        let font = std::sync::Arc::new(crate::project::font::file::Font::default_sized(20.0));
+        list.push_label(item, "héllo", None);
+        list.push_label(item, "w", Some(&font));
+        list.push_label(item, "v", Some(&font.clone()));
         assert_eq!((list.label_text(&list.labels[0]), list.label_text(&list.labels[1])), ("héllo", "w"));
+        let fonts: Vec<u32> = list.labels.iter().map(|l| l.font).collect();
+        assert_eq!((fonts, list.label_fonts.len()), (vec![0, 1, 1], 1), "a font shared by labels is kept once");
         let stray = LabelItem { text: Span { start: 99, len: 2 }, ..item };
         assert_eq!(list.label_text(&stray), "");
         list.clear();
-        assert!(list.labels.is_empty() && list.label_text.is_empty());
+        assert!(list.labels.is_empty() && list.label_text.is_empty() && list.label_fonts.is_empty());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 //! and is hidden by what stands in front of its object (the usual name-tag behaviour of 3D
 //! games; gameplay.md section 3). Glyphs come from the overlay's glyph atlas, in the built-in
 //! face; what the face lacks is its box.
-use super::DrawList;
+use super::{DrawList, LabelItem};
 use crate::project::font::atlas::GlyphAtlas;
+use crate::project::font::file::Font;
 use crate::project::font::quads::{TextEffects, push_text, quad_count};
 use crate::project::font::{Face, TextStyle};
 use glam::Vec4;
@@ -29,6 +30,7 @@ pub(super) fn label_vertices(
 ) -> bool {
     let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
     let view_proj = list.camera.proj * list.camera.view;
+    let zoom = ortho_pixels_per_unit(list.camera.proj, h);
     let mut glyphs = 0usize;
     let mut fresh = true;
     for item in &list.labels {
@@ -39,20 +41,25 @@ pub(super) fn label_vertices(
             continue;
         }
         let ndc = clip.truncate() / clip.w;
-        let (sx, sy) = (item.scale[0], item.scale[1]);
+        let zoom = if item.world_size { zoom } else { 1.0 };
+        let (sx, sy) = (item.scale[0] * zoom, item.scale[1] * zoom);
         let (gw, gh) = (item.size * sx, item.size * sy);
         if !(gw.is_finite() && gh.is_finite() && gw != 0.0 && gh != 0.0) {
             continue;
         }
         let text = list.label_text(item);
+        let font = (item.font as usize).checked_sub(1).and_then(|i| list.label_fonts.get(i));
+        let face = font.map_or(face, |f| &*f.face);
         // Lines align left, centre or right with the pivot.
-        let style = TextStyle { align: item.anchor[0], ..TextStyle::sized(item.size) };
-        let layout = face.layout(text, &style);
-        let fx = TextEffects {
-            outline: item.outline,
-            outline_width: outline_width(item.size),
-            ..TextEffects::plain(item.color)
+        let style = TextStyle {
+            align: item.anchor[0],
+            wrap: (item.wrap > 0.0).then_some(item.wrap),
+            leading: item.leading,
+            tracking: item.tracking,
+            ..TextStyle::sized(item.size)
         };
+        let layout = face.layout(text, &style);
+        let fx = label_effects(item, font.map(|f| &**f));
         let quads = quad_count(&layout, &fx);
         if glyphs + quads > MAX_LABEL_GLYPHS {
             warn_once();
@@ -69,6 +76,41 @@ pub(super) fn label_vertices(
     fresh
 }
 
+/// Screen pixels per world unit under an orthographic projection, where a label whose size is
+/// in world units (Defold's) grows as the camera zooms in; 1 under a perspective one, where
+/// every label keeps its size on screen (a name tag).
+fn ortho_pixels_per_unit(proj: glam::Mat4, height: f32) -> f32 {
+    let ppu = proj.y_axis.y.abs() * height * 0.5;
+    if proj.z_axis.w == 0.0 && ppu.is_finite() && ppu > 0.0 { ppu } else { 1.0 }
+}
+
+/// How a label's text is drawn: with a font, its alpha, outline width and shadow as Defold
+/// draws them (a font without an outline draws none, whatever the label's outline colour);
+/// without one, the built-in face's outline (a twelfth of the size wide) when its alpha is
+/// above 0.
+fn label_effects(item: &LabelItem, font: Option<&Font>) -> TextEffects {
+    let [r, g, b, a] = item.color;
+    match font {
+        None => TextEffects {
+            outline: item.outline,
+            outline_width: outline_width(item.size),
+            ..TextEffects::plain(item.color)
+        },
+        Some(f) => {
+            let [or, og, ob, oa] = item.outline;
+            let [sr, sg, sb, sa] = item.shadow;
+            let shadowed = f.shadow_alpha > 0.0;
+            TextEffects {
+                color: [r, g, b, a * f.alpha],
+                outline: [or, og, ob, if f.outline_width > 0.0 { oa * f.outline_alpha } else { 0.0 }],
+                outline_width: f.outline_width,
+                shadow: [sr, sg, sb, if shadowed { sa * f.shadow_alpha } else { 0.0 }],
+                shadow_offset: f.shadow,
+            }
+        }
+    }
+}
+
 #[cold]
 fn warn_once() {
     static WARNED: std::sync::Once = std::sync::Once::new();
@@ -77,21 +119,13 @@ fn warn_once() {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{CameraView, LabelItem, Span};
+    use super::super::{CameraView, LabelItem};
     use super::*;
     use crate::project::font::quads::FLOATS;
     use glam::{Mat4, Vec3};
 
     fn item(position: Vec3, anchor: [f32; 2]) -> LabelItem {
-        LabelItem {
-            position,
-            text: Span::default(),
-            size: 16.0,
-            scale: [1.0; 2],
-            color: [1.0; 4],
-            outline: [0.0; 4],
-            anchor,
-        }
+        LabelItem { anchor, ..LabelItem::plain(position, 16.0) }
     }
 
     /// A camera whose clip space is the world: x, y in -1..1 map to the whole window.
@@ -120,9 +154,9 @@ mod tests {
     fn pivots_place_the_text_block_around_the_point() {
         let face = Face::default_face();
         let mut l = list();
-        l.push_label(item(Vec3::ZERO, [0.5, 0.5]), "HH");
-        l.push_label(item(Vec3::ZERO, [0.0, 0.0]), "H");
-        l.push_label(item(Vec3::ZERO, [1.0, 1.0]), "H\nHH");
+        l.push_label(item(Vec3::ZERO, [0.5, 0.5]), "HH", None);
+        l.push_label(item(Vec3::ZERO, [0.0, 0.0]), "H", None);
+        l.push_label(item(Vec3::ZERO, [1.0, 1.0]), "H\nHH", None);
         let v = vertices(&l);
         assert_eq!(v.len(), 6 * 6 * FLOATS, "6 glyphs");
         let block = face.layout("HH", &TextStyle::sized(16.0));
@@ -146,11 +180,11 @@ mod tests {
     fn behind_the_camera_is_not_drawn_and_outline_comes_first() {
         let mut l = list();
         l.camera.proj = glam::camera::rh::proj::opengl::perspective(1.0, 2.0, 0.1, 100.0);
-        l.push_label(item(Vec3::new(0.0, 0.0, 5.0), [0.5; 2]), "behind");
+        l.push_label(item(Vec3::new(0.0, 0.0, 5.0), [0.5; 2]), "behind", None);
         let mut outlined = item(Vec3::new(0.0, 0.0, -5.0), [0.5; 2]);
         outlined.outline = [0.0, 0.0, 0.0, 1.0];
         outlined.color = [1.0, 0.0, 0.0, 1.0];
-        l.push_label(outlined, "a \u{10ffff}");
+        l.push_label(outlined, "a \u{10ffff}", None);
         let v = vertices(&l);
         // 'a' and the box for the character the face lacks (the space draws nothing), each
         // outline then text.
@@ -165,9 +199,65 @@ mod tests {
         let mut wide = list();
         wide.camera = l.camera;
         outlined.scale = [2.0, 1.0];
-        wide.push_label(outlined, "a \u{10ffff}");
+        wide.push_label(outlined, "a \u{10ffff}", None);
         let w = vertices(&wide);
         let (one, two) = (bounds(&v, 0, 4), bounds(&w, 0, 4));
         assert!(((two[2] - two[0]) / (one[2] - one[0]) - 2.0).abs() < 0.15, "{one:?} {two:?}");
+    }
+
+    #[test]
+    fn labels_wrap_at_their_width() {
+        let mut l = list();
+        l.push_label(item(Vec3::ZERO, [0.5; 2]), "ab ab ab", None);
+        l.push_label(LabelItem { wrap: 40.0, ..item(Vec3::ZERO, [0.5; 2]) }, "ab ab ab", None);
+        l.push_label(LabelItem { leading: 2.0, ..item(Vec3::ZERO, [0.5; 2]) }, "ab\nab", None);
+        l.push_label(item(Vec3::ZERO, [0.5; 2]), "ab\nab", None);
+        let v = vertices(&l);
+        assert_eq!(v.len(), 20 * 6 * FLOATS, "the same glyphs however the lines break");
+        let (one, three) = (bounds(&v, 0, 6), bounds(&v, 6, 12));
+        let (w, h) = (|b: [f32; 4]| b[2] - b[0], |b: [f32; 4]| b[3] - b[1]);
+        assert!(h(three) > 2.0 * h(one) && w(three) <= 40.0 && w(one) > 40.0, "{one:?} {three:?}");
+        let (spaced, plain) = (bounds(&v, 12, 16), bounds(&v, 16, 20));
+        assert!(h(spaced) > 1.4 * h(plain), "leading 2 spaces the lines: {spaced:?} {plain:?}");
+    }
+
+    #[test]
+    fn a_labels_font_decides_its_outline_and_shadow() {
+        let mut font = Font::default_sized(20.0);
+        let outlined = LabelItem { outline: [1.0, 0.0, 0.0, 1.0], ..item(Vec3::ZERO, [0.5; 2]) };
+        // Defold: a font without an outline draws none, whatever the label's outline colour.
+        let fx = label_effects(&outlined, Some(&font));
+        assert_eq!((fx.outline[3], fx.shadow[3]), (0.0, 0.0));
+        (font.outline_width, font.outline_alpha, font.shadow_alpha, font.shadow) = (3.0, 0.5, 1.0, [2.0, -2.0]);
+        let fx = label_effects(&outlined, Some(&font));
+        assert_eq!((fx.outline, fx.outline_width), ([1.0, 0.0, 0.0, 0.5], 3.0));
+        assert_eq!((fx.shadow, fx.shadow_offset), ([0.0, 0.0, 0.0, 1.0], [2.0, -2.0]));
+        // Without a font: the built-in outline, a twelfth of the size.
+        let fx = label_effects(&outlined, None);
+        assert_eq!((fx.outline[3], fx.outline_width), (1.0, outline_width(16.0)));
+        // Drawn in the font: shadow, outline and text quads for the one glyph.
+        let mut l = list();
+        l.push_label(outlined, "a", Some(&std::sync::Arc::new(font)));
+        assert_eq!(vertices(&l).len(), 3 * 6 * FLOATS);
+    }
+
+    #[test]
+    fn an_orthographic_zoom_scales_labels_and_a_perspective_does_not() {
+        let ortho = glam::camera::rh::proj::opengl::orthographic(0.0, 100.0, 0.0, 50.0, -1.0, 1.0);
+        assert!((ortho_pixels_per_unit(ortho, 100.0) - 2.0).abs() < 1e-5, "50 units over 100 pixels");
+        let perspective = glam::camera::rh::proj::opengl::perspective(1.0, 2.0, 0.1, 100.0);
+        assert_eq!(ortho_pixels_per_unit(perspective, 100.0), 1.0);
+        let text = |proj| {
+            let mut l = list();
+            l.camera.proj = proj;
+            let world = LabelItem { world_size: true, ..item(Vec3::new(50.0, 25.0, 0.0), [0.5; 2]) };
+            l.push_label(world, "HH", None);
+            let v = vertices(&l);
+            let b = bounds(&v, 0, 2);
+            b[3] - b[1]
+        };
+        let (one, two) =
+            (text(glam::camera::rh::proj::opengl::orthographic(0.0, 200.0, 0.0, 100.0, -1.0, 1.0)), text(ortho));
+        assert!((two / one - 2.0).abs() < 0.2, "twice the pixels per unit, twice the height: {one} {two}");
     }
 }

@@ -33,6 +33,9 @@ impl FilterMode {
     }
 }
 
+/// The attribute name Defold feeds the texture transform to without a declaration.
+const TEXTURE_TRANSFORM_2D: &str = "texture_transform_2d";
+
 /// A usable material: linked program, constant defaults and sampler objects, each lined up
 /// with what the program declares.
 pub struct Material {
@@ -48,6 +51,16 @@ pub struct Material {
     pub(crate) attributes: Vec<(crate::base::hash::Hash, u32, [f32; 4])>,
     /// Locations of the attributes the program declares that take the vertex's local position.
     pub(crate) local_position: Vec<u32>,
+    /// First locations of the mat3 attributes that take the quad's texture transform (each
+    /// takes three: one column per location).
+    pub(crate) texture_transform: Vec<u32>,
+}
+
+impl Material {
+    /// Whether the sprite renderer must make the per-vertex data only some programs read.
+    pub(crate) fn reads_quad_extras(&self) -> bool {
+        !self.local_position.is_empty() || !self.texture_transform.is_empty()
+    }
 }
 
 impl Material {
@@ -130,7 +143,24 @@ impl Material {
             .filter(|(_, kind)| *kind == crate::project::material::SemanticAttribute::LocalPosition)
             .filter_map(|(name, _)| location(name))
             .collect();
-        Ok(Material { resource: resource.to_string(), program, defaults, sampler_objects, attributes, local_position })
+        let semantic =
+            |kind| desc.semantic_attributes.iter().filter(move |(_, k)| *k == kind).map(|(name, _)| name.as_str());
+        let mut texture_transform: Vec<u32> = std::iter::once(TEXTURE_TRANSFORM_2D)
+            .chain(semantic(crate::project::material::SemanticAttribute::TextureTransform2d))
+            .filter_map(location)
+            .collect();
+        texture_transform.sort_unstable();
+        texture_transform.dedup();
+        let material = Material {
+            resource: resource.to_string(),
+            program,
+            defaults,
+            sampler_objects,
+            attributes,
+            local_position,
+            texture_transform,
+        };
+        Ok(material)
     }
 
     /// The linked program (to ask what it declares).

@@ -40,10 +40,11 @@ pub struct SpriteRenderer {
     ubo: glow::Buffer,
     block_bytes: Vec<u8>,
     overrides: Vec<(Hash, [f32; 4])>,
-    /// Each vertex's position in its sprite's own pixels (2 floats, in drawing order) as bytes, made
-    /// and uploaded only in frames where a custom material reads it.
-    local_vbo: glow::Buffer,
-    local_bytes: Vec<u8>,
+    /// Per vertex, in drawing order, what only some custom materials read: the position in its
+    /// sprite's own pixels (2 floats) and the texture transform's three columns (9 floats), made
+    /// and uploaded only in frames where such a material draws.
+    extra_vbo: glow::Buffer,
+    extra_bytes: Vec<u8>,
 }
 
 /// Sort key of the order quads are drawn in, and the runs that make one draw call.
@@ -102,7 +103,7 @@ impl SpriteRenderer {
             (gl.get_uniform_location(program, "mtx_viewproj"), gl.get_uniform_location(program, "texture_sampler"))
         };
         // SAFETY: plain object creation on the current context.
-        let (custom_vao, ubo, local_vbo) =
+        let (custom_vao, ubo, extra_vbo) =
             unsafe { (gl.create_vertex_array()?, gl.create_buffer()?, gl.create_buffer()?) };
         Ok(SpriteRenderer {
             program,
@@ -118,8 +119,8 @@ impl SpriteRenderer {
             ubo,
             block_bytes: Vec::new(),
             overrides: Vec::new(),
-            local_vbo,
-            local_bytes: Vec::new(),
+            extra_vbo,
+            extra_bytes: Vec::new(),
         })
     }
 
@@ -204,21 +205,24 @@ impl SpriteRenderer {
         }
         self.bytes.clear();
         self.bytes.extend(self.vertices.iter().flat_map(|f| f.to_ne_bytes()));
-        let wants_local =
-            |q: &SpriteQuad| q.material_index.and_then(material).is_some_and(|m| !m.local_position.is_empty());
-        if quads.iter().any(wants_local) {
-            self.local_bytes.clear();
+        let wants_extras =
+            |q: &SpriteQuad| q.material_index.and_then(material).is_some_and(Material::reads_quad_extras);
+        if quads.iter().any(wants_extras) {
+            self.extra_bytes.clear();
             for &(_, i) in &order {
-                let [x0, y0, x1, y1] = quads[i as usize].local;
+                let q = &quads[i as usize];
+                let [x0, y0, x1, y1] = q.local;
                 let corners = [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+                let transform = texture_transform(q.uv);
                 for k in [0, 1, 2, 0, 2, 3] {
-                    self.local_bytes.extend(corners[k].iter().flat_map(|f| f.to_ne_bytes()));
+                    let floats = corners[k].iter().chain(&transform);
+                    self.extra_bytes.extend(floats.flat_map(|f| f.to_ne_bytes()));
                 }
             }
             // SAFETY: the buffer belongs to this context.
             unsafe {
-                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
-                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.local_bytes, glow::STREAM_DRAW);
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.extra_vbo));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.extra_bytes, glow::STREAM_DRAW);
             }
         }
         let mut calls = 0;
@@ -386,11 +390,19 @@ impl SpriteRenderer {
                 gl.disable_vertex_attrib_array(loc);
                 gl.vertex_attrib_4_f32(loc, v[0], v[1], v[2], v[3]);
             }
-            if !material.local_position.is_empty() {
-                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.local_vbo));
+            if material.reads_quad_extras() {
+                let stride = (EXTRA_FLOATS * 4) as i32;
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.extra_vbo));
                 for &loc in &material.local_position {
                     gl.enable_vertex_attrib_array(loc);
-                    gl.vertex_attrib_pointer_f32(loc, 2, glow::FLOAT, false, 8, 0);
+                    gl.vertex_attrib_pointer_f32(loc, 2, glow::FLOAT, false, stride, 0);
+                }
+                for &loc in &material.texture_transform {
+                    for column in 0..3 {
+                        gl.enable_vertex_attrib_array(loc + column);
+                        let offset = 8 + 12 * column as i32;
+                        gl.vertex_attrib_pointer_f32(loc + column, 3, glow::FLOAT, false, stride, offset);
+                    }
                 }
             }
             gl.draw_arrays(glow::TRIANGLES, first, count);
@@ -407,7 +419,7 @@ impl SpriteRenderer {
         unsafe {
             gl.delete_vertex_array(self.custom_vao);
             gl.delete_buffer(self.ubo);
-            gl.delete_buffer(self.local_vbo);
+            gl.delete_buffer(self.extra_vbo);
             gl.delete_program(self.program);
             gl.delete_vertex_array(self.vao);
             gl.delete_buffer(self.vbo);
@@ -416,6 +428,19 @@ impl SpriteRenderer {
             }
         }
     }
+}
+
+/// Floats per vertex in the extra buffer: local position, texture transform.
+const EXTRA_FLOATS: usize = 11;
+
+/// Defold's texture transform of a quad whose page coordinates are `[left, top, right,
+/// bottom]`: columns `(width, 0, 0)`, `(0, height, 0)` and `(left, top, 1)` in page units, so
+/// `texcoord0 = origin + local × size` for the quad's own 0..1 coordinates, and a shader gets
+/// back to them (to tile or scroll inside the image) with `(texcoord0 - origin) / size`.
+fn texture_transform([l, t, r, b]: [f32; 4]) -> [f32; 9] {
+    let (u0, v0) = (l.min(r), t.min(b));
+    let (du, dv) = ((r - l).abs(), (b - t).abs());
+    [du, 0.0, 0.0, 0.0, dv, 0.0, u0, v0, 1.0]
 }
 
 /// Floats per vertex in the sprite buffer: position, page coordinates, tint.

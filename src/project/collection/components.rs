@@ -134,10 +134,16 @@ pub(super) fn foreign_field(c: &ComponentDesc, ty: ComponentType) -> Option<&'st
         ("outline", c.outline.is_some(), &[Label]),
         ("pivot", c.pivot.is_some(), &[Label]),
         ("font", c.font.is_some(), &[Label]),
+        ("line_break", c.line_break.is_some(), &[Label]),
+        ("width", c.width.is_some(), &[Label]),
+        ("leading", c.leading.is_some(), &[Label]),
+        ("tracking", c.tracking.is_some(), &[Label]),
+        ("shadow", c.shadow.is_some(), &[Label]),
+        ("world_size", c.world_size.is_some(), &[Label]),
         ("position", c.position.is_some(), &[Model, Label, CollisionObject, Sprite, ParticleFx, TileMap]),
         ("rotation", c.rotation.is_some(), &[Model, Label, CollisionObject, Sprite, ParticleFx, TileMap]),
         ("euler", c.euler.is_some(), &[Model, Label, CollisionObject, Sprite, ParticleFx, TileMap]),
-        ("scale", c.scale.is_some(), &[Model, Sprite]),
+        ("scale", c.scale.is_some(), &[Model, Sprite, Label]),
         ("sound", c.sound.is_some(), &[Sound]),
         ("gain", c.gain.is_some(), &[Sound]),
         ("pan", c.pan.is_some(), &[Sound]),
@@ -420,8 +426,9 @@ fn colour(
 /// The largest label text size in pixels: a glyph bigger than a 4K screen is a typo.
 const MAX_LABEL_SIZE: f32 = 2048.0;
 
-/// A `label` component: Defold's pivot names, colours checked, the built-in font only.
-pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadError> {
+/// A `label` component: Defold's pivot names, colours checked, its font loaded (a `.font` or
+/// a face file; the built-in face without one).
+pub(super) fn label(c: &ComponentDesc, file: &str, res: &Resources) -> Result<LabelSpec, LoadError> {
     let id = &c.id.value.0;
     let color = match &c.color {
         Some(v) => colour(v, file, id, ("label", "color"), true)?,
@@ -431,15 +438,19 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         Some(v) => colour(v, file, id, ("label", "outline"), true)?,
         None => [0.0; 4],
     };
+    let shadow = match &c.shadow {
+        Some(v) => colour(v, file, id, ("label", "shadow"), true)?,
+        None => [0.0, 0.0, 0.0, 1.0],
+    };
     let size = match &c.size {
         Some(s) => match s.value.as_f64().map(|v| v as f32) {
-            Some(v) if v > 0.0 && v <= MAX_LABEL_SIZE => v,
+            Some(v) if v > 0.0 && v <= MAX_LABEL_SIZE => Some(v),
             _ => {
                 let msg = format!("label '{id}': size must be a number of pixels above 0 and at most {MAX_LABEL_SIZE}");
                 return Err(s.error(file, msg));
             }
         },
-        None => DEFAULT_LABEL_SIZE,
+        None => None,
     };
     let pivot = match &c.pivot {
         Some(p) => Pivot::parse(&p.value).ok_or_else(|| {
@@ -447,17 +458,44 @@ pub(super) fn label(c: &ComponentDesc, file: &str) -> Result<LabelSpec, LoadErro
         })?,
         None => Pivot::Center,
     };
-    if let Some(f) = &c.font {
-        // Sinew decision: one built-in bitmap font for now; a font file would silently render
-        // with the wrong glyphs, so it is refused where it is written.
-        let msg = format!(
-            "label '{id}': custom fonts are not supported yet (font '{}'); leave out 'font' to use the built-in font",
-            f.value
-        );
-        return Err(f.error(file, msg));
-    }
+    let font = match &c.font {
+        Some(f) => {
+            let loaded = crate::project::font::file::load_font(res, f, file, size.unwrap_or(DEFAULT_LABEL_SIZE))?;
+            let path = crate::project::json::resource_path(f, file)?;
+            Some(LabelFont { path, font: std::sync::Arc::new(loaded) })
+        }
+        None => None,
+    };
+    let size = size.or(font.as_ref().map(|f| f.font.size)).unwrap_or(DEFAULT_LABEL_SIZE);
+    // Widths, leading and tracking: finite, and not beyond what a screen shows.
+    let number = |v: &Option<Located<f32>>, name: &str, lo: f32, hi: f32, default: f32| match v {
+        Some(n) if n.value.is_finite() && (lo..=hi).contains(&n.value) => Ok(n.value),
+        Some(n) => Err(n.error(file, format!("label '{id}': {name} must be a number from {lo} to {hi}"))),
+        None => Ok(default),
+    };
+    let width = number(&c.width, "width", 0.0, 1.0e5, 0.0)?;
+    let wrap = (c.line_break == Some(true)).then_some(width);
+    let leading = number(&c.leading, "leading", 0.0, 100.0, 1.0)?;
+    let tracking = number(&c.tracking, "tracking", -10.0, 10.0, 0.0)?;
+    let scale = c.scale.unwrap_or([1.0; 3]);
     let position = c.position.unwrap_or([0.0; 3]);
-    Ok(LabelSpec { text: c.text.clone().unwrap_or_default(), size, color, outline, pivot, position })
+    let text = c.text.clone().unwrap_or_default();
+    let world_size = c.world_size.unwrap_or(false);
+    Ok(LabelSpec {
+        text,
+        size,
+        color,
+        outline,
+        shadow,
+        pivot,
+        position,
+        scale,
+        font,
+        wrap,
+        leading,
+        tracking,
+        world_size,
+    })
 }
 
 /// Converts one `go.property` override; the JSON shape decides the type, as listed in the spec.

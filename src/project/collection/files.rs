@@ -99,7 +99,15 @@ pub(super) struct ComponentDesc {
     pub(super) size: Option<Located<Value>>,
     pub(super) outline: Option<Located<Vec<f32>>>,
     pub(super) pivot: Option<Located<String>>,
+    /// A label's font: a `.font` file, or a `.ttf`/`.otf` face at the label's `size`.
     pub(super) font: Option<Located<String>>,
+    /// A label's wrapping (Defold's `line_break` with the label's `size.x` as `width`).
+    pub(super) line_break: Option<bool>,
+    pub(super) width: Option<Located<f32>>,
+    pub(super) leading: Option<Located<f32>>,
+    pub(super) tracking: Option<Located<f32>>,
+    pub(super) shadow: Option<Located<Vec<f32>>>,
+    pub(super) world_size: Option<bool>,
     /// The component's own placement (engine.md section 2): models and labels.
     #[serde(default, deserialize_with = "json::position")]
     pub(super) position: Option<[f32; 3]>,

@@ -246,7 +246,7 @@ impl Loader<'_> {
             }
             ComponentType::Camera => ComponentKind::Camera(camera(c, file)?),
             ComponentType::Light => ComponentKind::Light(light(c, file)?),
-            ComponentType::Label => ComponentKind::Label(label(c, file)?),
+            ComponentType::Label => ComponentKind::Label(label(c, file, self.res)?),
             ComponentType::Factory => ComponentKind::Factory(self.factory(c, file, false)?),
             ComponentType::CollectionFactory => ComponentKind::Factory(self.factory(c, file, true)?),
             ComponentType::CollectionProxy => ComponentKind::CollectionProxy(self.proxy(c, file)?),

@@ -99,7 +99,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
     let mut out = Obj::new(Some(&f.at));
     out.str("id", id, Some(&idf.value_at));
-    transform(cx, &r, &mut out, id, ext);
+    let scale = transform(cx, &r, &mut out, id, ext);
     let props = properties(cx, &r, &f.at);
     if ext != "script" && r.field("properties").is_some() {
         cx.problems.at(&pf.at, format!("component '{id}': properties are only for scripts"));
@@ -136,7 +136,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
                     return None;
                 }
             };
-            fill(cx, ext, &parsed, &mut out, 1.0);
+            fill(cx, ext, &parsed, &mut out, scale);
         }
         other => {
             unsupported(cx, other, &pf.at);
@@ -211,10 +211,10 @@ fn unsupported(cx: &mut Cx, kind: &str, at: &Pos) {
 }
 
 /// The component's own position/rotation/scale (engine.md section 2): a model and a sprite
-/// keep all three, a label its offset (its scale becomes its text size, and labels face the camera, so
-/// a rotation is warned about); other kinds are placed at their game object, with a warning
-/// when they have an offset. Returns the scale along y.
-fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f32 {
+/// keep all three, a label its offset (its scale multiplies the label's own `scale`, and
+/// labels face the camera, so a rotation is warned about); other kinds are placed at their
+/// game object, with a warning when they have an offset. Returns a label's scale.
+fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> [f32; 3] {
     let p = &mut cx.problems;
     let position = r.vector::<3>("position", [0.0; 3], p);
     let rotation = r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p);
@@ -245,21 +245,21 @@ fn transform(cx: &mut Cx, r: &Reader, out: &mut Obj, id: &str, kind: &str) -> f3
         // A sprite's scale is its `scale` property (Defold's sprite scale is the component's).
         Some((v, f)) if kind == "model" || kind == "mesh" || kind == "sprite" => {
             keep(out, "scale", &v, f);
-            1.0
+            [1.0; 3]
         }
-        Some((v, _)) if kind == "label" => v[1],
+        Some((v, _)) if kind == "label" => v,
         Some((v, f)) => {
             if v != [1.0; 3] {
                 warn(f, "scale");
             }
-            1.0
+            [1.0; 3]
         }
-        None => 1.0,
+        None => [1.0; 3],
     }
 }
 
 /// The inline fields of one component kind from its Defold message.
-fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: f32) {
+fn fill(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj, scale: [f32; 3]) {
     match kind {
         "label" => label(cx, m, out, scale),
         "camera" => camera(cx, m, out),
@@ -360,50 +360,47 @@ fn light(cx: &mut Cx, kind: &str, m: &Message, out: &mut Obj) {
     }
 }
 
-fn label(cx: &mut Cx, m: &Message, out: &mut Obj, scale: f32) {
+/// LabelDesc (gamesys/proto/gamesys/label_ddf.proto): the font is loaded as the label's (its
+/// face, size, outline and shadow), `size.x` is the wrap width when `line_break` is set, and
+/// the label's `scale` times the component's is the `scale` property's first value.
+fn label(cx: &mut Cx, m: &Message, out: &mut Obj, scale: [f32; 3]) {
     let p = &mut cx.problems;
     let r = Reader::new(m, "a label", LABEL, &[], p);
     out.str("type", "label", None);
+    // Defold draws labels in the world: under its 2D camera a unit is a pixel, and a zoom
+    // enlarges them.
+    out.put("world_size", Node::Bool(true), None);
     if let Some((t, f)) = r.string("text", p) {
         out.str("text", t, Some(&f.value_at));
     }
-    if let Some((v, f)) = r.vector("color", [1.0; 4], p) {
-        out.put("color", numbers(&v, Some(&f.value_at)), Some(&f.value_at));
-    }
-    if let Some((v, f)) = r.vector("outline", [0.0, 0.0, 0.0, 1.0], p) {
-        out.put("outline", numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+    for (name, default) in [("color", [1.0; 4]), ("outline", [0.0, 0.0, 0.0, 1.0]), ("shadow", [0.0, 0.0, 0.0, 1.0])] {
+        if let Some((v, f)) = r.vector(name, default, p) {
+            out.put(name, numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+        }
     }
     if let Some((v, f)) = r.enum_name("pivot", p) {
         out.str("pivot", v, Some(&f.value_at));
     }
-    // Defold's text size is its font's `size`; Sinew draws its one bitmap font at that height.
-    let size = match r.non_empty("font", p) {
-        Some((font, f)) => {
-            let at = f.at.clone();
-            font_size(cx, font, &at)
+    // Vector4 in LabelDesc, as `size`: w is unused.
+    let own = r.vector::<4>("scale", [1.0, 1.0, 1.0, 0.0], p).map_or([1.0; 4], |(v, _)| v);
+    let combined: Vec<f32> = own.iter().zip(scale).map(|(a, b)| a * b).collect();
+    if combined != [1.0; 3] {
+        out.put("scale", numbers(&combined, None), r.field("scale").map(|f| &f.value_at));
+    }
+    if let Some((b, f)) = r.bool("line_break", p) {
+        out.put("line_break", Node::Bool(b), Some(&f.value_at));
+        if b && let Some((v, sf)) = r.vector::<4>("size", [128.0, 32.0, 0.0, 0.0], p) {
+            out.put("width", Node::Num(v[0] as f64), Some(&sf.value_at));
         }
-        None => DEFAULT_FONT_SIZE,
-    };
-    out.put("size", Node::Num(size * scale as f64), r.field("font").map(|f| &f.at));
-}
-
-fn font_size(cx: &mut Cx, font: &str, at: &Pos) -> f64 {
-    let Some(text) = cx.read(font, at) else { return DEFAULT_FONT_SIZE };
-    let msg = match super::text::parse(font, &text) {
-        Ok(m) => m,
-        Err(e) => {
-            cx.problems.extend(e);
-            return DEFAULT_FONT_SIZE;
+    }
+    for name in ["leading", "tracking"] {
+        if let Some((v, f)) = r.number(name, p) {
+            out.put(name, Node::Num(v), Some(&f.value_at));
         }
-    };
-    let r = Reader::new(&msg, "a font", FONT, &[], &mut cx.problems);
-    match r.number("size", &mut cx.problems) {
-        Some((s, _)) if s > 0.0 && s <= 2048.0 => s,
-        Some((_, f)) => {
-            cx.problems.at(&f.at, "font size must be above 0 and at most 2048");
-            DEFAULT_FONT_SIZE
-        }
-        None => DEFAULT_FONT_SIZE,
+    }
+    match r.non_empty("font", p) {
+        Some((font, f)) => out.str("font", font, Some(&f.value_at)),
+        None => out.put("size", Node::Num(DEFAULT_FONT_SIZE), None),
     }
 }
 

@@ -98,7 +98,7 @@ const JSON_COLLECTION: &str = r#"{ "name": "main",
       "components": [ { "id": "script", "properties": { "speed": 3.5, "target": [1, 2, 3], "team": "hash:red" } } ],
       "children": [ { "id": "sword", "position": [0, 0.5, 0], "components": [
         { "id": "label", "type": "label", "text": "hi", "pivot": "PIVOT_W", "color": [1, 0.5, 0.25, 1],
-          "size": 14, "position": [4, 5, 0] },
+          "size": 14, "position": [4, 5, 0], "world_size": true },
         { "id": "model", "type": "model", "mesh": "/m.glb", "material": "/m.material",
           "textures": { "tex0": "/t.png" }, "rotation": [0, 1, 0, 0] } ] } ] } ],
   "collections": [ { "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0] } ] }"#;
@@ -144,12 +144,46 @@ fn component_transforms_in_sinew_json() {
     assert_eq!(m.transform.scale, [2.0; 3]);
     assert!(m.transform.matrix().is_some());
     assert_eq!(ComponentTransform::IDENTITY.matrix(), None);
+    // A label's scale is its `scale` property's first value; a camera has none.
+    let scaled = Project::new(&[(
+        "/c.collection",
+        "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n  { \"id\": \"l\", \"type\": \"label\", \"scale\": [2, 3, 1] } ] } ] }",
+    )]);
+    let c = scaled.load("/c.collection").unwrap();
+    let ComponentKind::Label(l) = &c.objects[0].components[0].kind else { panic!("not a label") };
+    assert_eq!(l.scale, [2.0, 3.0, 1.0]);
     let bad = Project::new(&[(
         "/c.collection",
-        "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n  { \"id\": \"l\", \"type\": \"label\", \"scale\": [2, 2, 2] } ] } ] }",
+        "{ \"objects\": [ { \"id\": \"a\", \"components\": [\n  { \"id\": \"c\", \"type\": \"camera\", \"scale\": [2, 2, 2] } ] } ] }",
     )]);
     let e = bad.load("/c.collection").unwrap_err();
-    assert!(e.message.contains("field 'scale' does not apply to label component 'l'"), "{e}");
+    assert!(e.message.contains("field 'scale' does not apply to camera component 'c'"), "{e}");
+}
+
+/// LabelDesc as Defold writes it (vector4 `size` and `scale`): `size.x` wraps with
+/// `line_break`, the label's scale times the component's is its scale, leading, tracking and
+/// shadow are kept, the font is the label's.
+#[test]
+fn a_defold_label_keeps_its_wrap_scale_and_font() {
+    let label = "size {\n  x: 300.0\n  y: 32.0\n  z: 0.0\n  w: 0.0\n}\nscale {\n  x: 0.5\n  y: 0.5\n  z: 1.0\n  w: 0.0\n}\nshadow {\n  x: 1.0\n  y: 0.0\n  z: 0.0\n  w: 0.5\n}\nleading: 1.5\ntracking: 0.1\nline_break: true\ntext: \"a b\"\nfont: \"/f.font\"\nmaterial: \"/builtins/fonts/label-df.material\"\n";
+    let p = Project::new(&[
+        ("/w.label", label),
+        (
+            "/f.font",
+            "font: \"/builtins/fonts/DejaVuSans.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 40\noutline_width: 2.0\n",
+        ),
+        ("/game.project", "[bootstrap]\nmain_collection = /c.collectionc\n"),
+        (
+            "/c.collection",
+            "embedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"l\\\" component: \\\"/w.label\\\" scale { x: 2.0 y: 4.0 z: 1.0 } }\\n\"\n}\n",
+        ),
+    ]);
+    let c = p.load("/c.collection").unwrap();
+    let ComponentKind::Label(l) = &c.objects[0].components[0].kind else { panic!("not a label") };
+    assert_eq!((l.size, l.wrap, l.scale), (40.0, Some(300.0), [1.0, 2.0, 1.0]));
+    assert_eq!((l.leading, l.tracking, l.shadow), (1.5, 0.1, [1.0, 0.0, 0.0, 0.5]));
+    assert_eq!(l.font.as_ref().map(|f| f.font.outline_width), Some(2.0));
+    assert!(l.world_size, "Defold's labels are sized in world units");
 }
 
 #[test]
@@ -188,7 +222,10 @@ fn models_and_component_files() {
             "mesh: \"/m.glb\"\nmaterials { name: \"a\" material: \"/builtins/materials/model_skinned.material\" }\nmaterials { name: \"b\" material: \"/builtins/materials/model.material\" }\n",
         ),
         ("/l.label", "text: \"score\"\nfont: \"/f.font\"\nsize { x: 100 y: 20 }\n"),
-        ("/f.font", "font: \"/f.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\n"),
+        (
+            "/f.font",
+            "font: \"/builtins/fonts/DejaVuSans.ttf\"\nmaterial: \"/builtins/fonts/font.material\"\nsize: 28\n",
+        ),
         (
             "/c.camera",
             "aspect_ratio: 1.0\nfov: 0.5\nnear_z: -1.0\nfar_z: 1.0\northographic_projection: 1\northographic_zoom: 2.0\northographic_mode: ORTHO_MODE_AUTO_COVER\n",
@@ -225,6 +262,8 @@ fn models_and_component_files() {
     assert_eq!(f.prototype, "/p.go");
     let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };
     assert_eq!((l.text.as_str(), l.size), ("score", 28.0), "a label's size is its font's");
+    assert_eq!(l.font.as_ref().map(|f| (f.path.as_str(), f.font.size)), Some(("/f.font", 28.0)));
+    assert_eq!(l.wrap, None, "size.x wraps only with line_break");
 }
 
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,

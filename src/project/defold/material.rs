@@ -166,6 +166,9 @@ fn attributes(r: &Reader, p: &mut Problems) -> Attributes {
             "SEMANTIC_TYPE_POSITION" if space == "COORDINATE_SPACE_LOCAL" => {
                 semantic.push((name.to_string(), SemanticAttribute::LocalPosition));
             }
+            "SEMANTIC_TYPE_TEXTURE_TRANSFORM_2D" => {
+                semantic.push((name.to_string(), SemanticAttribute::TextureTransform2d));
+            }
             // Sinew's own `position`, `texcoord0`, `color` and `page_index` carry these.
             "SEMANTIC_TYPE_POSITION"
             | "SEMANTIC_TYPE_TEXCOORD"
