@@ -439,3 +439,43 @@ fn a_broken_tilemap_file_is_reported_where_it_is_wrong() {
         r.show()
     );
 }
+
+/// Sprite pages are sampled as the project says: Sinew's projects nearest (pixel-exact) unless
+/// project.json sets `default_texture_mag_filter`; Defold's linear unless game.project's
+/// `[graphics]` says nearest. A 2x2 black-and-white checker scaled 40 times shows only black
+/// and white with nearest, and greys between the squares with linear.
+#[test]
+fn sprite_pages_are_filtered_as_the_project_says() {
+    let checker = {
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, 2, 2);
+        enc.set_color(png::ColorType::Rgba);
+        let mut wr = enc.write_header().expect("header");
+        let (b, w) = ([0u8, 0, 0, 255], [255u8, 255, 255, 255]);
+        wr.write_image_data(&[b, w, w, b].concat()).expect("pixels");
+        drop(wr);
+        out
+    };
+    let collection = r#"{ "name": "main", "objects": [
+      { "id": "s", "position": [80, 60, 0], "scale": [40, 40, 1], "components": [
+        { "id": "sprite", "type": "sprite", "tile_set": "/main/c.atlas", "default_animation": "checker" } ] } ] }"#;
+    let atlas = r#"{ "images": [{ "image": "/main/checker.png" }] }"#;
+    let greys = |settings: &str| {
+        let p = common::project(
+            "sprite-filter",
+            &[("/project.json", settings), ("/main/main.collection", collection), ("/main/c.atlas", atlas)],
+        );
+        std::fs::write(p.path().join("main/checker.png"), &checker).expect("png");
+        let img = shot(&p, "160x120", "2", None);
+        (0..120u32)
+            .flat_map(|y| (0..160u32).map(move |x| (x, y)))
+            .filter_map(|(x, y)| img.pixel(x, y))
+            .filter(|p| p[0] > 40 && p[0] < 215 && p[0] == p[1])
+            .count()
+    };
+    let base = r#""main_collection": "/main/main.collection", "clear_color": [0, 0, 0, 1]"#;
+    let nearest = greys(&format!("{{ {base} }}"));
+    let linear = greys(&format!(r#"{{ {base}, "default_texture_mag_filter": "linear" }}"#));
+    assert_eq!(nearest, 0, "nearest: black and white only");
+    assert!(linear > 500, "linear: greys between the squares ({linear} pixels)");
+}

@@ -203,6 +203,7 @@ impl Scenery {
         let (renderer, handles) = (&self.renderer, &self.materials);
         let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
         let frame = renderer.frame();
+        self.sprites.set_filter(gl, self.look.texture_filter);
         self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, frame);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));

@@ -95,6 +95,31 @@ pub enum FilterMode {
     LinearMipmapLinear,
 }
 
+impl FilterMode {
+    /// The names project settings use (Defold's `default_texture_min_filter` values; the
+    /// `.material` form in snake case too).
+    pub const NAMES: [(&'static str, FilterMode); 6] = [
+        ("nearest", FilterMode::Nearest),
+        ("linear", FilterMode::Linear),
+        ("nearest_mipmap_nearest", FilterMode::NearestMipmapNearest),
+        ("nearest_mipmap_linear", FilterMode::NearestMipmapLinear),
+        ("linear_mipmap_nearest", FilterMode::LinearMipmapNearest),
+        ("linear_mipmap_linear", FilterMode::LinearMipmapLinear),
+    ];
+
+    pub fn from_name(name: &str) -> Option<FilterMode> {
+        Self::NAMES.iter().find(|(n, _)| *n == name).map(|(_, f)| *f)
+    }
+
+    /// The magnifying part: mipmaps only apply to minifying.
+    pub fn magnifying(self) -> FilterMode {
+        match self {
+            FilterMode::Linear | FilterMode::LinearMipmapNearest | FilterMode::LinearMipmapLinear => FilterMode::Linear,
+            _ => FilterMode::Nearest,
+        }
+    }
+}
+
 /// Parses a `.material` strictly; errors carry line and column. Defold's protobuf text form
 /// is read into the same description.
 pub fn parse_material(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {

@@ -2,6 +2,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::{self, Located};
+use crate::project::material::FilterMode;
 use crate::project::types::{Look, MAX_WINDOW_SIDE, ProjectSettings, SHADOW_MAP_SIZES, Shading, ToneMapping};
 use serde::Deserialize;
 
@@ -32,6 +33,8 @@ struct SettingsFile {
     shadow_distance: Option<Located<f32>>,
     physics: Option<crate::project::physics::PhysicsFile>,
     custom_resources: Option<Vec<Located<String>>>,
+    default_texture_min_filter: Option<Located<String>>,
+    default_texture_mag_filter: Option<Located<String>>,
 }
 
 #[derive(Deserialize)]
@@ -224,6 +227,18 @@ fn parse_look(file: &SettingsFile, look: &mut Look) -> Result<(), LoadError> {
         }
         look.exposure = e.value;
     }
+    if let Some(m) = &file.default_texture_min_filter {
+        look.texture_filter.min = FilterMode::from_name(&m.value).ok_or_else(|| {
+            let names: Vec<&str> = FilterMode::NAMES.iter().map(|(n, _)| *n).collect();
+            m.error(SETTINGS_PATH, format!("default_texture_min_filter must be one of {}", names.join(", ")))
+        })?;
+    }
+    if let Some(m) = &file.default_texture_mag_filter {
+        look.texture_filter.mag = match FilterMode::from_name(&m.value) {
+            Some(f @ (FilterMode::Nearest | FilterMode::Linear)) => f,
+            _ => return Err(m.error(SETTINGS_PATH, "default_texture_mag_filter must be \"nearest\" or \"linear\"")),
+        };
+    }
     look.shadows.enabled = file.shadows.unwrap_or(look.shadows.enabled);
     if let Some(m) = &file.shadow_map_size {
         if !SHADOW_MAP_SIZES.contains(&m.value) {
@@ -267,6 +282,27 @@ mod tests {
         assert_eq!(s.update_frequency, 30.0);
         assert_eq!(s.input, "/input/game.input_binding");
         assert_eq!((s.fixed_update_frequency, s.repeat_delay, s.repeat_interval), (120.0, 0.3, 0.1));
+    }
+
+    #[test]
+    fn texture_filters_by_name() {
+        use crate::project::TextureFilter;
+        let s = parse_settings(r#"{ "main_collection": "/m.collection" }"#).unwrap();
+        assert_eq!(s.look.texture_filter, TextureFilter::NEAREST, "Sinew's projects: pixel-exact");
+        let s = parse_settings(
+            r#"{ "main_collection": "/m.collection", "default_texture_min_filter": "linear_mipmap_linear", "default_texture_mag_filter": "linear" }"#,
+        )
+        .unwrap();
+        assert_eq!(s.look.texture_filter.min, FilterMode::LinearMipmapLinear);
+        assert_eq!(s.look.texture_filter.mag, FilterMode::Linear);
+        let e = parse_settings(
+            r#"{ "main_collection": "/m.collection", "default_texture_mag_filter": "linear_mipmap_linear" }"#,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("default_texture_mag_filter must be \"nearest\" or \"linear\""), "{e}");
+        let e = parse_settings(r#"{ "main_collection": "/m.collection", "default_texture_min_filter": "smooth" }"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("must be one of nearest, linear, nearest_mipmap_nearest"), "{e}");
     }
 
     #[test]

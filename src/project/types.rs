@@ -47,6 +47,29 @@ pub struct Look {
     pub exposure: f32,
     /// The first directional light's shadow map.
     pub shadows: Shadows,
+    /// How sprite, particle and tile map pages are sampled where no material sampler says.
+    pub texture_filter: TextureFilter,
+}
+
+/// `default_texture_min_filter` / `default_texture_mag_filter` (project.json, and Defold's
+/// `[graphics]` keys in game.project).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextureFilter {
+    pub min: crate::project::material::FilterMode,
+    pub mag: crate::project::material::FilterMode,
+}
+
+impl TextureFilter {
+    /// Sinew's own projects: pixel-exact sprites (what its pictures were made with).
+    pub const NEAREST: TextureFilter = TextureFilter {
+        min: crate::project::material::FilterMode::Nearest,
+        mag: crate::project::material::FilterMode::Nearest,
+    };
+    /// Defold's default when game.project names none: smooth.
+    pub const LINEAR: TextureFilter = TextureFilter {
+        min: crate::project::material::FilterMode::Linear,
+        mag: crate::project::material::FilterMode::Linear,
+    };
 }
 
 /// `shadows`, `shadow_map_size` and `shadow_distance` in project.json (docs/formats.md).
@@ -83,6 +106,7 @@ impl Default for Look {
             tone_mapping: ToneMapping::None,
             exposure: 1.0,
             shadows: Shadows::default(),
+            texture_filter: TextureFilter::NEAREST,
         }
     }
 }

@@ -45,6 +45,8 @@ pub struct SpriteRenderer {
     /// and uploaded only in frames where such a material draws.
     extra_vbo: glow::Buffer,
     extra_bytes: Vec<u8>,
+    /// The pages' GL min and mag filters (the project's `texture_filter`).
+    filters: (i32, i32),
 }
 
 /// Sort key of the order quads are drawn in, and the runs that make one draw call.
@@ -121,6 +123,7 @@ impl SpriteRenderer {
             overrides: Vec::new(),
             extra_vbo,
             extra_bytes: Vec::new(),
+            filters: (glow::NEAREST as i32, glow::NEAREST as i32),
         })
     }
 
@@ -154,12 +157,12 @@ impl SpriteRenderer {
                 glow::PixelUnpackData::Slice(Some(&atlas.rgba)),
             );
             for (k, v) in [
-                (glow::TEXTURE_MIN_FILTER, glow::NEAREST),
-                (glow::TEXTURE_MAG_FILTER, glow::NEAREST),
-                (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE),
-                (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE),
+                (glow::TEXTURE_MIN_FILTER, self.filters.0),
+                (glow::TEXTURE_MAG_FILTER, self.filters.1),
+                (glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32),
+                (glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32),
             ] {
-                gl.tex_parameter_i32(glow::TEXTURE_2D, k, v as i32);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, k, v);
             }
             // The built-in program samples level 0 (nearest); a custom material's sampler whose
             // filter is left to the default (Defold's FILTER_MODE_MIN_DEFAULT) reads mipmaps, and
@@ -170,6 +173,24 @@ impl SpriteRenderer {
         };
         self.pages[i] = Some((atlas.clone(), t));
         Some(t)
+    }
+
+    /// Samples every page (made or to be made) with `filter` from now on: the project's
+    /// setting, read again when the settings are saved.
+    pub fn set_filter(&mut self, gl: &glow::Context, filter: crate::project::TextureFilter) {
+        let filters = (filter.min.gl().0, filter.mag.magnifying().gl().1);
+        if filters == self.filters {
+            return;
+        }
+        self.filters = filters;
+        // SAFETY: the pages were made on this context.
+        unsafe {
+            for (_, t) in self.pages.iter().flatten() {
+                gl.bind_texture(glow::TEXTURE_2D, Some(*t));
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MIN_FILTER, filters.0);
+                gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_MAG_FILTER, filters.1);
+            }
+        }
     }
 
     /// Draws `quads` (pages from the world's atlases, constants from its sprites) through the

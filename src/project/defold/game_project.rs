@@ -145,6 +145,17 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
             }
         }
     }
+    // Defold's default samplers are linear unless [graphics] says otherwise.
+    s.look.texture_filter = crate::project::TextureFilter::LINEAR;
+    for (key, mag) in [("default_texture_min_filter", false), ("default_texture_mag_filter", true)] {
+        if let Some(e) = get(&entries, "graphics", key) {
+            match crate::project::material::FilterMode::from_name(e.value.trim()) {
+                Some(f) if mag => s.look.texture_filter.mag = f.magnifying(),
+                Some(f) => s.look.texture_filter.min = f,
+                None => errors.push(err(e, format!("graphics.{key} must be nearest, linear or a mipmap mode"))),
+            }
+        }
+    }
     if let Some(e) = get(&entries, "display", "vsync") {
         s.vsync = e.value != "0";
     }
@@ -283,6 +294,23 @@ mod tests {
         assert_eq!(s.clear_color, [0.25, 0.5, 1.0, 1.0]);
         assert_eq!(s.max_instances, 32765);
         assert_eq!(s.repeat_interval, 0.05);
+    }
+
+    #[test]
+    fn texture_filters_are_linear_unless_graphics_says() {
+        use crate::project::TextureFilter;
+        use crate::project::material::FilterMode;
+        assert_eq!(parse(EXAMPLE).unwrap().look.texture_filter, TextureFilter::LINEAR);
+        let pixel = format!(
+            "{EXAMPLE}\n[graphics]\ndefault_texture_min_filter = nearest\ndefault_texture_mag_filter = nearest_mipmap_linear\n"
+        );
+        let f = parse(&pixel).unwrap().look.texture_filter;
+        assert_eq!((f.min, f.mag), (FilterMode::Nearest, FilterMode::Nearest), "a mipmap mode magnifies by its base");
+        let e = parse(&format!("{EXAMPLE}\n[graphics]\ndefault_texture_min_filter = blurry\n")).unwrap_err();
+        assert!(
+            e.to_string().contains("graphics.default_texture_min_filter must be nearest, linear or a mipmap mode"),
+            "{e}"
+        );
     }
 
     #[test]
