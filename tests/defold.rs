@@ -39,6 +39,16 @@ fn shot_with(name: &str, frames: &str, extra: &[&str], tmp: &TempDir) -> (Run, I
 }
 
 /// Pixels of `img` in the rectangle `xs` × `ys` (rows top to bottom) that `f` accepts.
+/// `shot`, asserting the run reported no error and the picture matches its golden image.
+fn golden_shot(example: &str, frames: &str, golden: &str, tmp: &TempDir) -> Image {
+    let (r, img) = shot(example, frames, tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    if let Err(e) = golden::check_golden(golden, &img) {
+        panic!("{e}");
+    }
+    img
+}
+
 fn count_pixels(img: &Image, xs: std::ops::Range<u32>, ys: std::ops::Range<u32>, f: impl Fn([u8; 4]) -> bool) -> usize {
     ys.flat_map(|y| xs.clone().map(move |x| (x, y))).filter_map(|(x, y)| img.pixel(x, y)).filter(|p| f(*p)).count()
 }
@@ -95,11 +105,7 @@ fn gltf_example_matches_golden_image() {
 #[test]
 fn sprite_tint_example_matches_golden_image() {
     let tmp = TempDir::new("defold-tint");
-    let (r, img) = shot("sprite_tint", "30", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_sprite_tint", &img) {
-        panic!("{e}");
-    }
+    let img = golden_shot("sprite_tint", "30", "defold_sprite_tint", &tmp);
     // The first logo (at 120, 120 in a 720x720 display, tinted red) shows only red.
     let y = img.height - 120;
     let red = (100..140).filter_map(|x| img.pixel(x, y)).filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60).count();
@@ -112,11 +118,7 @@ fn sprite_tint_example_matches_golden_image() {
 #[test]
 fn physics_dynamic_example_keeps_its_blocks_inside_the_walls() {
     let tmp = TempDir::new("defold-dynamic");
-    let (r, img) = shot("physics_dynamic", "120", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_physics_dynamic", &img) {
-        panic!("{e}");
-    }
+    let img = golden_shot("physics_dynamic", "120", "defold_physics_dynamic", &tmp);
     // The stone's grey (the clear colour is white): rows of it in the lowest quarter, none in
     // the top half.
     let grey = |y: u32| (0..img.width).filter_map(|x| img.pixel(x, y)).filter(|p| p[0] < 200 && p[2] < 200).count();
@@ -645,11 +647,7 @@ fn render_orthographic_zoom_zooms_on_the_wheel() {
 #[test]
 fn mesh_triangle_draws_its_buffers_coloured_corners() {
     let tmp = TempDir::new("defold-mesh-triangle");
-    let (r, img) = shot("mesh_triangle", "3", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_mesh_triangle", &img) {
-        panic!("{e}");
-    }
+    let img = golden_shot("mesh_triangle", "3", "defold_mesh_triangle", &tmp);
     let px = |x, y| img.pixel(x, y).expect("inside");
     // Just inside each corner: (-0.5, -0.5) green, (0.5, -0.5) red, (0, 0.5) blue.
     let (green, red, blue) = (px(318, 402), px(402, 402), px(360, 318));
@@ -684,11 +682,7 @@ fn timer_cancel_timer_plays_a_gui_particle_node_until_cancelled() {
     let tmp = TempDir::new("defold-cancel-timer");
     let replay = tmp.path().join("click.jsonl");
     std::fs::write(&replay, CLICK).expect("replay");
-    let (r, played) = shot("timer_cancel_timer", "80", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_timer_cancel_timer", &played) {
-        panic!("{e}");
-    }
+    let played = golden_shot("timer_cancel_timer", "80", "defold_timer_cancel_timer", &tmp);
     let (r, cancelled) = shot_with("timer_cancel_timer", "80", &["--replay", replay.to_str().expect("utf-8")], &tmp);
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     // Flame orange: red high, green in the middle, blue low; around the node (y 400 up is row
@@ -707,11 +701,7 @@ fn timer_cancel_timer_plays_a_gui_particle_node_until_cancelled() {
 #[test]
 fn cancel_animation_example_wraps_its_label_in_its_font() {
     let tmp = TempDir::new("defold-cancel-animation");
-    let (r, img) = shot("cancel_animation", "30", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_cancel_animation", &img) {
-        panic!("{e}");
-    }
+    let img = golden_shot("cancel_animation", "30", "defold_cancel_animation", &tmp);
     // White text on the dark clear colour; the label's centre is row 720 - 60 = 660.
     let white = |x: std::ops::Range<u32>, y: std::ops::Range<u32>| {
         count_pixels(&img, x, y, |p| p[0] > 200 && p[1] > 200 && p[2] > 200)
@@ -729,11 +719,7 @@ fn cancel_animation_example_wraps_its_label_in_its_font() {
 #[test]
 fn texture_scrolling_example_tiles_and_scrolls_inside_the_image() {
     let tmp = TempDir::new("defold-texture-scrolling");
-    let (r, later) = shot("sprite_texture_scrolling", "60", &tmp);
-    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
-    if let Err(e) = golden::check_golden("defold_sprite_texture_scrolling", &later) {
-        panic!("{e}");
-    }
+    let later = golden_shot("sprite_texture_scrolling", "60", "defold_sprite_texture_scrolling", &tmp);
     let (r, earlier) = shot("sprite_texture_scrolling", "30", &tmp);
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     // The pattern's two colours, cyan (green and blue high) and a deeper blue (green lower),

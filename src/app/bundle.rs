@@ -35,9 +35,9 @@ fn licences() -> String {
          - LuaJIT, (c) Mike Pall, MIT licence (https://luajit.org/luajit.html).\n\
          - Rust crates, each under its own licence (MIT or Apache-2.0 for most; see Cargo.lock of the Sinew \
          source it was built from).\n\
-         - The default font DejaVu Sans, under the licence below.\n\
+         - The fonts DejaVu Sans and DejaVu Sans Mono Bold, under the licence below.\n\
          Linked at run time: SDL2 (zlib licence), the system's OpenGL and C libraries.\n\n\
-         ---- DejaVu Sans ----\n{font}"
+         ---- DejaVu Sans, DejaVu Sans Mono Bold ----\n{font}"
     )
 }
 

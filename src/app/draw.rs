@@ -184,16 +184,16 @@ impl Scenery {
                 outline: l.outline,
                 anchor: l.anchor,
                 shadow: l.shadow,
-                wrap: l.wrap.unwrap_or(0.0),
-                leading: l.leading,
-                tracking: l.tracking,
-                world_size: l.world_size,
+                wrap: l.layout.wrap.unwrap_or(0.0),
+                leading: l.layout.leading,
+                tracking: l.layout.tracking,
+                world_size: l.layout.world_size,
                 ..crate::render::LabelItem::plain(
                     world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
                     l.size,
                 )
             };
-            self.list.push_label(item, &l.text, l.font.as_ref().map(|f| &f.font));
+            self.list.push_label(item, &l.text, l.layout.font.as_ref().map(|f| &f.font));
         }
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);

@@ -3,7 +3,7 @@
 use crate::base::error::LoadError;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::project::font::file::load_font;
-use crate::project::{LabelFont, LabelSpec, Resources};
+use crate::project::{LabelFont, LabelLayout, LabelSpec, Resources};
 use std::sync::Arc;
 
 /// The longest label text kept, in bytes (`label.set_text` refuses longer ones): beyond this a
@@ -28,13 +28,7 @@ pub struct LabelInstance {
     /// The component's offset in its game object.
     pub position: [f32; 3],
     pub shadow: [f32; 4],
-    /// The font's file, face and effects; `None`: the built-in face.
-    pub font: Option<LabelFont>,
-    /// Wrap width, line height factor and tracking at scale 1 (see [`LabelSpec`]).
-    pub wrap: Option<f32>,
-    pub leading: f32,
-    pub tracking: f32,
-    pub world_size: bool,
+    pub layout: LabelLayout,
 }
 
 /// Which property of a label `get`/`set` address (the Lua side names them).
@@ -69,11 +63,7 @@ impl LabelWorld {
             alive: true,
             position: spec.position,
             shadow: spec.shadow,
-            font: spec.font.clone(),
-            wrap: spec.wrap,
-            leading: spec.leading,
-            tracking: spec.tracking,
-            world_size: spec.world_size,
+            layout: spec.layout.clone(),
         };
         if let Some(i) = self.free.pop() {
             self.instances[i as usize] = l;
@@ -126,8 +116,13 @@ impl LabelWorld {
     /// file read again.
     pub fn reload_fonts(&mut self, res: &Resources, saved: &str) -> Vec<(String, Result<(), LoadError>)> {
         let uses = |f: &LabelFont| f.path == saved || f.font.face.path() == saved;
-        let mut fonts: Vec<LabelFont> =
-            self.instances.iter().filter(|l| l.alive).filter_map(|l| l.font.clone()).filter(|f| uses(f)).collect();
+        let mut fonts: Vec<LabelFont> = self
+            .instances
+            .iter()
+            .filter(|l| l.alive)
+            .filter_map(|l| l.layout.font.clone())
+            .filter(|f| uses(f))
+            .collect();
         fonts.sort_by(|a, b| a.path.cmp(&b.path));
         fonts.dedup_by(|a, b| a.path == b.path);
         let mut out = Vec::new();
@@ -137,8 +132,8 @@ impl LabelWorld {
                 Ok(font) => {
                     let new = LabelFont { path: old.path.clone(), font: Arc::new(font) };
                     for l in self.instances.iter_mut().filter(|l| l.alive) {
-                        if l.font.as_ref().is_some_and(|f| f.path == old.path) {
-                            l.font = Some(new.clone());
+                        if l.layout.font.as_ref().is_some_and(|f| f.path == old.path) {
+                            l.layout.font = Some(new.clone());
                         }
                     }
                     out.push((old.path, Ok(())));
@@ -227,16 +222,20 @@ mod tests {
         let loaded = load_font(&res("20"), &at, "/ui.font", 16.0).expect("font");
         let font = LabelFont { path: "/ui.font".into(), font: Arc::new(loaded) };
         let mut w = LabelWorld::default();
-        let a = w.create(1, "label", &LabelSpec { font: Some(font), ..spec() });
+        let a = w.create(
+            1,
+            "label",
+            &LabelSpec { layout: LabelLayout { font: Some(font), ..LabelLayout::default() }, ..spec() },
+        );
         let plain = w.create(2, "label", &spec());
         w.set_text(a, "kept");
-        let size = |w: &LabelWorld| w.get(a).and_then(|l| l.font.as_ref()).map(|f| f.font.size);
+        let size = |w: &LabelWorld| w.get(a).and_then(|l| l.layout.font.as_ref()).map(|f| f.font.size);
         assert!(w.reload_fonts(&res("30"), "/other.font").is_empty(), "no label uses it");
         let r = w.reload_fonts(&res("30"), "/ui.font");
         assert!(matches!(&r[..], [(p, Ok(()))] if p == "/ui.font"), "{r:?}");
         assert_eq!(size(&w), Some(30.0));
         assert_eq!(w.get(a).map(|l| l.text.as_str()), Some("kept"), "what the script set stays");
-        assert!(w.get(plain).is_some_and(|l| l.font.is_none()));
+        assert!(w.get(plain).is_some_and(|l| l.layout.font.is_none()));
         // Saving the face reloads the fonts drawn with it too.
         assert_eq!(w.reload_fonts(&res("24"), "/builtins/fonts/DejaVuSans.ttf").len(), 1);
         assert_eq!(size(&w), Some(24.0));

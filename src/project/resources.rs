@@ -36,11 +36,12 @@ fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
     table.iter().find(|(p, _)| *p == path).map(|(_, b)| *b)
 }
 
-/// Defold's built-in fonts that Sinew answers with its own face (docs/formats.md, "Built-in
-/// files"): Bitstream Vera, Defold's debug and 3D-text face, is DejaVu's ancestor, so DejaVu
-/// Sans stands in rather than a second face in the binary.
+/// Defold's built-in files that Sinew answers with its own (docs/formats.md, "Built-in
+/// files"): Bitstream Vera Sans Mono Bold, the face of Defold's default, debug and 3D-text
+/// fonts, is DejaVu Sans Mono Bold's ancestor (the same Latin glyphs), so text in Defold's
+/// default font keeps its width and weight.
 const BUILTIN_ALIASES: &[(&str, &str)] = &[
-    ("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSans.ttf"),
+    ("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSansMono-Bold.ttf"),
     // Defold's model materials per vertex path (skinned, instanced) and per lighting (its
     // `_lit` ones read its light components): Sinew's one built-in model material skins,
     // instances and is lit by light components already.
@@ -247,7 +248,8 @@ mod tests {
         let m =
             crate::project::gltf::import_bytes("/builtins/assets/gltf/quad.gltf", &quad, Some(&r)).expect("imports");
         assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
-        assert_eq!(builtin("/builtins/fonts/vera_mo_bd.ttf"), builtin("/builtins/fonts/DejaVuSans.ttf"));
+        assert_eq!(builtin("/builtins/fonts/vera_mo_bd.ttf"), builtin("/builtins/fonts/DejaVuSansMono-Bold.ttf"));
+        assert!(builtin("/builtins/fonts/vera_mo_bd.ttf").is_some_and(|b| b.len() > 100_000));
         assert!(r.read("/builtins/fonts/debug/always_on_top.font", None).is_ok());
     }
 

@@ -212,6 +212,14 @@ pub struct LabelSpec {
     pub position: [f32; 3],
     /// The `scale` property's first value (Defold's label scale times the component's).
     pub scale: [f32; 3],
+    pub layout: LabelLayout,
+}
+
+/// How a label's text is laid out and sized, beyond what scripts set: each instance keeps a
+/// copy of its spec's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelLayout {
+    /// `None`: the built-in face.
     pub font: Option<LabelFont>,
     /// Lines break at word boundaries to this width in pixels at scale 1 (Defold's
     /// `line_break` with the label's `size.x`); `None`: only at `\n`.
@@ -223,6 +231,12 @@ pub struct LabelSpec {
     /// Under an orthographic camera, `size` is in world units (Defold's labels: a zoomed-in
     /// camera enlarges the text); otherwise, and always under a perspective one, screen pixels.
     pub world_size: bool,
+}
+
+impl Default for LabelLayout {
+    fn default() -> Self {
+        LabelLayout { font: None, wrap: None, leading: 1.0, tracking: 0.0, world_size: false }
+    }
 }
 
 impl Default for LabelSpec {
@@ -237,11 +251,7 @@ impl Default for LabelSpec {
             pivot: Pivot::Center,
             position: [0.0; 3],
             scale: [1.0; 3],
-            font: None,
-            wrap: None,
-            leading: 1.0,
-            tracking: 0.0,
-            world_size: false,
+            layout: LabelLayout::default(),
         }
     }
 }

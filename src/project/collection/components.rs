@@ -480,22 +480,8 @@ pub(super) fn label(c: &ComponentDesc, file: &str, res: &Resources) -> Result<La
     let scale = c.scale.unwrap_or([1.0; 3]);
     let position = c.position.unwrap_or([0.0; 3]);
     let text = c.text.clone().unwrap_or_default();
-    let world_size = c.world_size.unwrap_or(false);
-    Ok(LabelSpec {
-        text,
-        size,
-        color,
-        outline,
-        shadow,
-        pivot,
-        position,
-        scale,
-        font,
-        wrap,
-        leading,
-        tracking,
-        world_size,
-    })
+    let layout = LabelLayout { font, wrap, leading, tracking, world_size: c.world_size.unwrap_or(false) };
+    Ok(LabelSpec { text, size, color, outline, shadow, pivot, position, scale, layout })
 }
 
 /// Converts one `go.property` override; the JSON shape decides the type, as listed in the spec.

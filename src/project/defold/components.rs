@@ -373,9 +373,12 @@ fn label(cx: &mut Cx, m: &Message, out: &mut Obj, scale: [f32; 3]) {
     if let Some((t, f)) = r.string("text", p) {
         out.str("text", t, Some(&f.value_at));
     }
+    // Defold's editor leaves out a colour at its default: white text, black outline and shadow
+    // (which show when the font has an outline width or shadow alpha).
     for (name, default) in [("color", [1.0; 4]), ("outline", [0.0, 0.0, 0.0, 1.0]), ("shadow", [0.0, 0.0, 0.0, 1.0])] {
-        if let Some((v, f)) = r.vector(name, default, p) {
-            out.put(name, numbers(&v, Some(&f.value_at)), Some(&f.value_at));
+        match r.vector(name, default, p) {
+            Some((v, f)) => out.put(name, numbers(&v, Some(&f.value_at)), Some(&f.value_at)),
+            None => out.put(name, numbers(&default, None), None),
         }
     }
     if let Some((v, f)) = r.enum_name("pivot", p) {

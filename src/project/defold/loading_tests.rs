@@ -98,7 +98,7 @@ const JSON_COLLECTION: &str = r#"{ "name": "main",
       "components": [ { "id": "script", "properties": { "speed": 3.5, "target": [1, 2, 3], "team": "hash:red" } } ],
       "children": [ { "id": "sword", "position": [0, 0.5, 0], "components": [
         { "id": "label", "type": "label", "text": "hi", "pivot": "PIVOT_W", "color": [1, 0.5, 0.25, 1],
-          "size": 14, "position": [4, 5, 0], "world_size": true },
+          "size": 14, "position": [4, 5, 0], "world_size": true, "outline": [0, 0, 0, 1] },
         { "id": "model", "type": "model", "mesh": "/m.glb", "material": "/m.material",
           "textures": { "tex0": "/t.png" }, "rotation": [0, 1, 0, 0] } ] } ] } ],
   "collections": [ { "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0] } ] }"#;
@@ -180,10 +180,10 @@ fn a_defold_label_keeps_its_wrap_scale_and_font() {
     ]);
     let c = p.load("/c.collection").unwrap();
     let ComponentKind::Label(l) = &c.objects[0].components[0].kind else { panic!("not a label") };
-    assert_eq!((l.size, l.wrap, l.scale), (40.0, Some(300.0), [1.0, 2.0, 1.0]));
-    assert_eq!((l.leading, l.tracking, l.shadow), (1.5, 0.1, [1.0, 0.0, 0.0, 0.5]));
-    assert_eq!(l.font.as_ref().map(|f| f.font.outline_width), Some(2.0));
-    assert!(l.world_size, "Defold's labels are sized in world units");
+    assert_eq!((l.size, l.layout.wrap, l.scale), (40.0, Some(300.0), [1.0, 2.0, 1.0]));
+    assert_eq!((l.layout.leading, l.layout.tracking, l.shadow), (1.5, 0.1, [1.0, 0.0, 0.0, 0.5]));
+    assert_eq!(l.layout.font.as_ref().map(|f| f.font.outline_width), Some(2.0));
+    assert!(l.layout.world_size, "Defold's labels are sized in world units");
 }
 
 #[test]
@@ -262,8 +262,10 @@ fn models_and_component_files() {
     assert_eq!(f.prototype, "/p.go");
     let ComponentKind::Label(l) = &kinds[2].kind else { panic!("not a label") };
     assert_eq!((l.text.as_str(), l.size), ("score", 28.0), "a label's size is its font's");
-    assert_eq!(l.font.as_ref().map(|f| (f.path.as_str(), f.font.size)), Some(("/f.font", 28.0)));
-    assert_eq!(l.wrap, None, "size.x wraps only with line_break");
+    assert_eq!(l.layout.font.as_ref().map(|f| (f.path.as_str(), f.font.size)), Some(("/f.font", 28.0)));
+    assert_eq!(l.layout.wrap, None, "size.x wraps only with line_break");
+    // Colours the file leaves out are Defold's defaults: white text, black outline and shadow.
+    assert_eq!((l.color, l.outline, l.shadow), ([1.0; 4], [0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]));
 }
 
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
