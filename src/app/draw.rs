@@ -178,6 +178,7 @@ impl Scenery {
             }
         }
         for l in w.labels.instances.iter().filter(|l| l.alive && l.enabled && !l.text.is_empty()) {
+            let world = world_matrix(w, l.slot);
             let item = crate::render::LabelItem {
                 scale: [l.scale[0], l.scale[1]],
                 color: l.color,
@@ -188,10 +189,8 @@ impl Scenery {
                 leading: l.layout.leading,
                 tracking: l.layout.tracking,
                 world_size: l.layout.world_size,
-                ..crate::render::LabelItem::plain(
-                    world_matrix(w, l.slot).transform_point3(Vec3::from(l.position)),
-                    l.size,
-                )
+                axes: [world.x_axis.truncate(), world.y_axis.truncate()],
+                ..crate::render::LabelItem::plain(world.transform_point3(Vec3::from(l.position)), l.size)
             };
             self.list.push_label(item, &l.text, l.layout.font.as_ref().map(|f| &f.font));
         }

@@ -144,6 +144,9 @@ pub struct LabelItem {
     /// `size` is in world units under an orthographic camera (Defold's labels), else in
     /// screen pixels.
     pub world_size: bool,
+    /// The label's world x and y axes (its object's rotation and scale): a world-sized label
+    /// under an orthographic camera turns and scales with them.
+    pub axes: [Vec3; 2],
 }
 
 impl LabelItem {
@@ -163,6 +166,7 @@ impl LabelItem {
             leading: 1.0,
             tracking: 0.0,
             world_size: false,
+            axes: [Vec3::X, Vec3::Y],
         }
     }
 }

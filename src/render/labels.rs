@@ -30,7 +30,7 @@ pub(super) fn label_vertices(
 ) -> bool {
     let (w, h) = (size.0.max(1) as f32, size.1.max(1) as f32);
     let view_proj = list.camera.proj * list.camera.view;
-    let zoom = ortho_pixels_per_unit(list.camera.proj, h);
+    let ortho = is_orthographic(list.camera.proj);
     let mut glyphs = 0usize;
     let mut fresh = true;
     for item in &list.labels {
@@ -41,8 +41,13 @@ pub(super) fn label_vertices(
             continue;
         }
         let ndc = clip.truncate() / clip.w;
-        let zoom = if item.world_size { zoom } else { 1.0 };
-        let (sx, sy) = (item.scale[0] * zoom, item.scale[1] * zoom);
+        // A world-sized label under an orthographic camera: its object's axes on screen, in
+        // pixels per unit, give its size and its turn; otherwise upright at its own size.
+        let (zoom, turn) = match item.world_size && ortho {
+            true => on_screen(view_proj, item.axes, (w, h)),
+            false => ([1.0; 2], [1.0, 0.0]),
+        };
+        let (sx, sy) = (item.scale[0] * zoom[0], item.scale[1] * zoom[1]);
         let (gw, gh) = (item.size * sx, item.size * sy);
         if !(gw.is_finite() && gh.is_finite() && gw != 0.0 && gh != 0.0) {
             continue;
@@ -66,22 +71,43 @@ pub(super) fn label_vertices(
             break;
         }
         glyphs += quads;
-        // Whole pixels, so the text stays as crisp as its rasterisation.
+        // Whole pixels, so the text stays as crisp as its rasterisation (unturned).
         let (px, py) = ((ndc.x + 1.0) * 0.5 * w, (ndc.y + 1.0) * 0.5 * h);
         let left = (px - item.anchor[0] * layout.width * sx).round();
         let top = (py + (1.0 - item.anchor[1]) * layout.height * sy).round();
-        let mut place = |x: f32, y: f32| [(left + x) / w * 2.0 - 1.0, (top + y) / h * 2.0 - 1.0, ndc.z];
+        let [c, s] = turn;
+        let mut place = |x: f32, y: f32| {
+            // Turned about the label's point.
+            let (dx, dy) = (left + x - px, top + y - py);
+            let (x, y) = (px + c * dx - s * dy, py + s * dx + c * dy);
+            [x / w * 2.0 - 1.0, y / h * 2.0 - 1.0, ndc.z]
+        };
         fresh &= push_text(atlas, face, &layout, item.size, [sx, sy], &fx, &mut place, out);
     }
     fresh
 }
 
-/// Screen pixels per world unit under an orthographic projection, where a label whose size is
-/// in world units (Defold's) grows as the camera zooms in; 1 under a perspective one, where
-/// every label keeps its size on screen (a name tag).
-fn ortho_pixels_per_unit(proj: glam::Mat4, height: f32) -> f32 {
-    let ppu = proj.y_axis.y.abs() * height * 0.5;
-    if proj.z_axis.w == 0.0 && ppu.is_finite() && ppu > 0.0 { ppu } else { 1.0 }
+/// Under an orthographic projection a label whose size is in world units (Defold's) is drawn
+/// in its object's plane: it grows as the camera zooms in and turns and scales with its
+/// object. Under a perspective one every label keeps its size on screen, upright (a name tag).
+fn is_orthographic(proj: glam::Mat4) -> bool {
+    proj.z_axis.w == 0.0 && proj.w_axis.w == 1.0
+}
+
+/// The screen pixels one unit along each of `axes` (a label's world x and y axes, its object's
+/// scale included) covers, and the x axis's direction on screen as (cos, sin); an axis that
+/// vanishes on screen gives 1 and no turn.
+fn on_screen(view_proj: glam::Mat4, axes: [glam::Vec3; 2], (w, h): (f32, f32)) -> ([f32; 2], [f32; 2]) {
+    let pixels = |a: glam::Vec3| {
+        let d = view_proj * a.extend(0.0);
+        glam::Vec2::new(d.x * 0.5 * w, d.y * 0.5 * h)
+    };
+    let (x, y) = (pixels(axes[0]), pixels(axes[1]));
+    let (lx, ly) = (x.length(), y.length());
+    if !(lx.is_finite() && ly.is_finite() && lx > 1e-6 && ly > 1e-6) {
+        return ([1.0; 2], [1.0, 0.0]);
+    }
+    ([lx, ly], [x.x / lx, x.y / lx])
 }
 
 /// How a label's text is drawn: with a font, its alpha, outline width and shadow as Defold
@@ -244,9 +270,16 @@ mod tests {
     #[test]
     fn an_orthographic_zoom_scales_labels_and_a_perspective_does_not() {
         let ortho = glam::camera::rh::proj::opengl::orthographic(0.0, 100.0, 0.0, 50.0, -1.0, 1.0);
-        assert!((ortho_pixels_per_unit(ortho, 100.0) - 2.0).abs() < 1e-5, "50 units over 100 pixels");
+        let ((zoom, turn), axes) = (on_screen(ortho, [Vec3::X, Vec3::Y], (200.0, 100.0)), [Vec3::X, Vec3::Y]);
+        assert!((zoom[0] - 2.0).abs() < 1e-5 && (zoom[1] - 2.0).abs() < 1e-5, "100 units over 200 pixels: {zoom:?}");
+        assert_eq!(turn, [1.0, 0.0]);
+        // An object turned a quarter and scaled 3 along its x axis.
+        let turned = [Vec3::Y * 3.0, -Vec3::X];
+        let (zoom, turn) = on_screen(ortho, turned, (200.0, 100.0));
+        assert!((zoom[0] - 6.0).abs() < 1e-4 && (turn[1] - 1.0).abs() < 1e-5, "{zoom:?} {turn:?} {axes:?}");
+        assert!(is_orthographic(ortho));
         let perspective = glam::camera::rh::proj::opengl::perspective(1.0, 2.0, 0.1, 100.0);
-        assert_eq!(ortho_pixels_per_unit(perspective, 100.0), 1.0);
+        assert!(!is_orthographic(perspective));
         let text = |proj| {
             let mut l = list();
             l.camera.proj = proj;
@@ -259,5 +292,25 @@ mod tests {
         let (one, two) =
             (text(glam::camera::rh::proj::opengl::orthographic(0.0, 200.0, 0.0, 100.0, -1.0, 1.0)), text(ortho));
         assert!((two / one - 2.0).abs() < 0.2, "twice the pixels per unit, twice the height: {one} {two}");
+    }
+
+    #[test]
+    fn a_world_sized_label_turns_with_its_object_under_an_orthographic_camera() {
+        let mut l = list();
+        l.camera.proj = glam::camera::rh::proj::opengl::orthographic(0.0, 200.0, 0.0, 100.0, -1.0, 1.0);
+        let at = Vec3::new(100.0, 50.0, 0.0);
+        let upright = LabelItem { world_size: true, ..item(at, [0.5; 2]) };
+        let turned = LabelItem { axes: [Vec3::Y, -Vec3::X], ..upright };
+        let name_tag = LabelItem { world_size: false, ..turned };
+        for label in [upright, turned, name_tag] {
+            l.push_label(label, "HHHH", None);
+        }
+        let v = vertices(&l);
+        let (w, h) = (|b: [f32; 4]| b[2] - b[0], |b: [f32; 4]| b[3] - b[1]);
+        let (a, b, c) = (bounds(&v, 0, 4), bounds(&v, 4, 8), bounds(&v, 8, 12));
+        assert!(w(a) > 2.0 * h(a), "upright: a wide block {a:?}");
+        assert!(h(b) > 2.0 * w(b), "a quarter turn: a tall block {b:?}");
+        assert!((w(b) - h(a)).abs() < 1.0 && (h(b) - w(a)).abs() < 1.0, "the same block turned: {a:?} {b:?}");
+        assert!(w(c) > 2.0 * h(c), "a label sized in pixels stays upright: {c:?}");
     }
 }
