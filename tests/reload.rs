@@ -980,3 +980,41 @@ end
     r.mark();
     r.wait_for("emitter hash: [second]");
 }
+
+/// A saved `.font` reaches the labels drawn with it while the game runs, and a broken one is
+/// reported with the previous font kept (the label and its text stay either way).
+#[test]
+fn a_saved_font_reaches_the_labels_drawn_with_it() {
+    let font = |size: &str| format!(r#"{{ "font": "/builtins/fonts/DejaVuSans.ttf", "size": {size} }}"#);
+    let p = project(
+        "reload-label-font",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "tag", "components": [
+                    { "id": "label", "type": "label", "text": "hello", "font": "/main/ui.font" },
+                    { "id": "script", "type": "script", "script": "/main/tag.script" } ] } ] }"#,
+            ),
+            ("/main/ui.font", &font("20")),
+            (
+                "/main/tag.script",
+                r##"
+function init(self) self.n = 0 end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then print("label says " .. label.get_text("#label")) end
+end
+"##,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("label says hello");
+    p.write("/main/ui.font", &font("32"));
+    r.wait_for("reloaded /main/ui.font");
+    p.write("/main/ui.font", &font("-1"));
+    r.wait_for("reload failed: the previous version of /main/ui.font stays in use");
+    r.mark();
+    r.wait_for("label says hello");
+}
