@@ -1,8 +1,10 @@
 //! Label quads: each label's text is laid out in screen pixels around the point its game object
 //! projects to, at that point's depth, so it always faces the camera, keeps its size on screen
 //! and is hidden by what stands in front of its object (the usual name-tag behaviour of 3D
-//! games; gameplay.md section 3). Glyphs come from the overlay's glyph atlas, in the built-in
-//! face; what the face lacks is its box.
+//! games; gameplay.md section 3) — except that a world-sized label (Defold's) under an
+//! orthographic camera is sized, turned and scaled as its object is on screen, as Defold's 2D
+//! views draw labels. Glyphs come from the overlay's glyph atlas, in the label's font or the
+//! built-in face; what the face lacks is its box.
 use super::{DrawList, LabelItem};
 use crate::project::font::atlas::GlyphAtlas;
 use crate::project::font::file::Font;
