@@ -426,6 +426,20 @@ fn colour(
 /// The largest label text size in pixels: a glyph bigger than a 4K screen is a typo.
 const MAX_LABEL_SIZE: f32 = 2048.0;
 
+/// A number field's value, `default` when left out, or the field itself when it is outside
+/// `range` (NaN included), for the caller to word the error.
+pub(super) fn in_range(
+    v: &Option<Located<f32>>,
+    range: std::ops::RangeInclusive<f32>,
+    default: f32,
+) -> Result<f32, &Located<f32>> {
+    match v {
+        Some(x) if range.contains(&x.value) => Ok(x.value),
+        Some(x) => Err(x),
+        None => Ok(default),
+    }
+}
+
 /// A `label` component: Defold's pivot names, colours checked, its font loaded (a `.font` or
 /// a face file; the built-in face without one).
 pub(super) fn label(c: &ComponentDesc, file: &str, res: &Resources) -> Result<LabelSpec, LoadError> {
@@ -468,10 +482,9 @@ pub(super) fn label(c: &ComponentDesc, file: &str, res: &Resources) -> Result<La
     };
     let size = size.or(font.as_ref().map(|f| f.font.size)).unwrap_or(DEFAULT_LABEL_SIZE);
     // Widths, leading and tracking: finite, and not beyond what a screen shows.
-    let number = |v: &Option<Located<f32>>, name: &str, lo: f32, hi: f32, default: f32| match v {
-        Some(n) if n.value.is_finite() && (lo..=hi).contains(&n.value) => Ok(n.value),
-        Some(n) => Err(n.error(file, format!("label '{id}': {name} must be a number from {lo} to {hi}"))),
-        None => Ok(default),
+    let number = |v: &Option<Located<f32>>, name: &str, lo: f32, hi: f32, default: f32| {
+        in_range(v, lo..=hi, default)
+            .map_err(|n| n.error(file, format!("label '{id}': {name} must be a number from {lo} to {hi}")))
     };
     let width = number(&c.width, "width", 0.0, 1.0e5, 0.0)?;
     let wrap = (c.line_break == Some(true)).then_some(width);

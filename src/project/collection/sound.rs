@@ -18,12 +18,9 @@ pub(super) fn sound(c: &ComponentDesc, file: &str) -> Result<SoundSpec, LoadErro
     if !(sound.ends_with(".wav") || sound.ends_with(".ogg")) {
         return Err(path.error(file, format!("sound '{id}': '{sound}' must be a .wav or .ogg file")));
     }
-    let ranged = |v: &Option<Located<f32>>, name: &str, lo: f32, hi: f32, default: f32| match v {
-        Some(x) if !(x.value >= lo && x.value <= hi) => {
-            Err(x.error(file, format!("sound '{id}': '{name}' must be a number from {lo} to {hi}")))
-        }
-        Some(x) => Ok(x.value),
-        None => Ok(default),
+    let ranged = |v: &Option<Located<f32>>, name: &str, lo: f32, hi: f32, default: f32| {
+        super::components::in_range(v, lo..=hi, default)
+            .map_err(|x| x.error(file, format!("sound '{id}': '{name}' must be a number from {lo} to {hi}")))
     };
     let gain = ranged(&c.gain, "gain", 0.0, MAX_GAIN, 1.0)?;
     let pan = ranged(&c.pan, "pan", -1.0, 1.0, 0.0)?;
