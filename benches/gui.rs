@@ -78,6 +78,7 @@ fn setup() -> Bench {
         layers: vec!["boxes".into(), "text".into()],
         nodes,
         effects: Vec::new(),
+        materials: Vec::new(),
     };
     let mut gui = GuiWorld::default();
     gui.create(0, "gui", &GuiSpec::new(scene));

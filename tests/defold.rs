@@ -375,6 +375,51 @@ fn gui_get_set_texture_swaps_the_atlas_on_click() {
     assert!(centre.iter().take(3).any(|&c| c < 200), "the logo-colour image before: {centre:?}");
 }
 
+/// gui/get_set_material: on a click the script sets its gui's material `default` (the built-in
+/// `/builtins/materials/gui.material`) to a `resource.material` property whose fragment program
+/// multiplies the node's colour (0.702, 0.8, 1) by (v, u, 0): the flat light-blue box becomes a
+/// gradient, black at the bottom left, red at the top left and green at the bottom right, as
+/// Defold's texture coordinates run (v up the box). A click again brings the built-in back.
+#[test]
+fn gui_get_set_material_swaps_the_node_material_on_click() {
+    let tmp = TempDir::new("defold-get-set-material");
+    let (before, after) = before_and_after_a_click("gui_get_set_material", &tmp);
+    // The box is 200x100 at (360, 360) of a 720x720 display: x 130..230, y 155..205 here.
+    let rgb = |img: &Image, x, y| img.pixel(x, y).map(|p| [p[0], p[1], p[2]]).expect("inside");
+    let flat = rgb(&before, 180, 180);
+    assert!(flat.iter().zip([179u8, 204, 255]).all(|(a, b)| a.abs_diff(b) <= 3), "built-in before: {flat:?}");
+    let [top_left, bottom_left, bottom_right, centre] =
+        [(133, 157), (133, 203), (227, 203), (180, 180)].map(|(x, y)| rgb(&after, x, y));
+    assert!(top_left[0] > 160 && top_left[1] < 20 && top_left[2] < 5, "red at the top left: {top_left:?}");
+    assert!(bottom_left.iter().all(|&c| c < 20), "black at the bottom left: {bottom_left:?}");
+    assert!(bottom_right[1] > 180 && bottom_right[0] < 20, "green at the bottom right: {bottom_right:?}");
+    let half = [0.702 * 0.5 * 255.0, 0.8 * 0.5 * 255.0, 0.0];
+    assert!(centre.iter().zip(half).all(|(&a, b)| (f32::from(a) - b).abs() <= 6.0), "centre: {centre:?}");
+    if let Err(e) = golden::check_golden("defold_gui_get_set_material", &after) {
+        panic!("{e}");
+    }
+}
+
+/// resource/create_atlas: the script makes a 128x128 texture (`resource.create_texture`),
+/// fills it through a `buffer` stream (left half green, right half red) with
+/// `resource.set_texture`, makes an atlas of its two halves (`resource.create_atlas`), shows
+/// the left one on the sprite (`go.set(.., "image", ..)`, `sprite.play_flipbook`) and gives the
+/// atlas to the gui under a new key, whose script shows the right one on its box node. The
+/// sprite is at (360, 199) of a 720x720 display, the box at (360, 502): both 64x128.
+#[test]
+fn resource_create_atlas_shows_both_halves_of_a_made_texture() {
+    let tmp = TempDir::new("defold-create-atlas");
+    let img = golden_shot("resource_create_atlas", "3", "defold_resource_create_atlas", &tmp);
+    let rgb = |x, y| img.pixel(x, y).map(|p| [p[0], p[1], p[2]]).expect("inside");
+    // Screen rows run down: the sprite's centre is row 720 - 199, the box's 720 - 502.
+    assert_eq!(rgb(360, 521), [0, 255, 0], "the sprite: the texture's left half");
+    assert_eq!(rgb(360, 218), [255, 0, 0], "the gui box: its right half");
+    let green = count_pixels(&img, 300..420, 440..600, |p| p[1] == 255 && p[0] == 0);
+    let red = count_pixels(&img, 300..420, 140..300, |p| p[0] == 255 && p[1] == 0);
+    assert!((64 * 128 - 200..=64 * 128 + 200).contains(&green), "sprite pixels {green}");
+    assert!((64 * 128 - 200..=64 * 128 + 200).contains(&red), "box pixels {red}");
+}
+
 /// A `.cubemap` (Defold's six images) on a material's `samplerCube`: a quad whose fragment
 /// program samples direction +X on its left half and -Y on its right half shows the `right`
 /// face's colour and the `bottom` face's, each face a solid colour (so orientation within a

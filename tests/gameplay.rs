@@ -158,6 +158,15 @@ fn lua_api_sys() {
     assert_lua_passed(&r, "api_sys");
 }
 
+/// Defold's `buffer` namespace and the `resource` functions that make textures and atlases at
+/// run time, with their bad arguments: see the script.
+#[test]
+fn lua_api_resource() {
+    let p = committed("api_resource");
+    let r = run_project(p.path(), 5, &[]);
+    assert_lua_passed(&r, "api_resource");
+}
+
 #[test]
 fn custom_settings_must_be_an_object() {
     let p = project(

@@ -305,7 +305,8 @@ fn lua_api_gui_particlefx() {
 }
 
 /// Defold's other node property functions (leading, tracking, slice9, rotation, pie bounds,
-/// `screen_to_local`, the scene's size, font resources, the keyboard): see the script.
+/// `screen_to_local`, the scene's size, font resources, materials, the keyboard) and a gui's
+/// `materials` through `go.get`/`go.set`: see the scripts.
 #[test]
 fn lua_api_gui_props() {
     let p = committed("api_gui_props");
@@ -313,4 +314,5 @@ fn lua_api_gui_props() {
     let r = sinew(&["run", dir, "--headless", "--frames", "2", "--no-watch"]);
     assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     assert_lua_passed(&r, "api_gui_props");
+    assert_lua_passed(&r, "api_gui_materials");
 }

@@ -243,9 +243,13 @@ impl Scenery {
                 stencil_test: b.stencil_test,
                 stencil_write: b.stencil_write,
                 additive: b.additive,
+                material: b.material,
             }
         }));
-        self.gui.draw(gl, size, &list.vertices, &self.gui_calls, &list.images, &w.gui.atlas);
+        let (renderer, handles) = (&self.renderer, &self.materials);
+        let material = |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
+        let frame = renderer.frame();
+        self.gui.draw(gl, size, &list.vertices, &self.gui_calls, &list.images, &w.gui.atlas, &material, frame);
     }
 
     /// The active camera component (the last to acquire focus, else the first enabled), else a camera framing the models (or, with none,

@@ -354,6 +354,7 @@ fn write_events(w: &mut impl std::io::Write, frame: u64, events: &[RawEvent]) {
 /// longer loads is reported and keeps its previous version. Returns how many instances took a
 /// new scene.
 fn reload_gui_scenes(g: &mut Game, res: &Resources, saved: &str) -> usize {
+    use crate::project::gui::BUILTIN_GUI_MATERIAL;
     let mut paths: Vec<String> =
         g.world.borrow().gui.instances.iter().filter(|i| i.alive).map(|i| i.scene.path.clone()).collect();
     paths.sort();
@@ -362,7 +363,29 @@ fn reload_gui_scenes(g: &mut Game, res: &Resources, saved: &str) -> usize {
     for path in paths {
         let at = crate::project::json::Located { value: path.clone(), at: None };
         match crate::project::gui::load_gui(res, &at, &path) {
-            Ok(scene) => count += g.world.borrow_mut().gui.reload_scene(&path, &std::sync::Arc::new(scene)),
+            Ok(scene) => {
+                let crate::game::World { gui, models, .. } = &mut *g.world.borrow_mut();
+                // Every material read first: one that does not load keeps the previous scene.
+                let read: Result<Vec<u32>, _> = scene
+                    .materials
+                    .iter()
+                    .filter(|(_, m)| m != BUILTIN_GUI_MATERIAL)
+                    .map(|(_, m)| models.material(res, m, &path))
+                    .collect();
+                if let Err(e) = read {
+                    log::error!("{e}\n(reload of {saved} failed: the previous version of {path} stays in use)");
+                    continue;
+                }
+                count += gui.reload_scene(&path, &std::sync::Arc::new(scene));
+                for i in 0..gui.instances.len() as u32 {
+                    if gui.instances[i as usize].scene.path == path {
+                        let mut register = |m: &str| models.material(res, m, &path).map_err(|e| e.to_string());
+                        if let Err(e) = gui.resolve_materials(i, &mut register) {
+                            log::error!("{e}");
+                        }
+                    }
+                }
+            }
             Err(e) => log::error!("{e}\n(reload of {saved} failed: the previous version of {path} stays in use)"),
         }
     }

@@ -244,7 +244,14 @@ pub fn spawn_collection(
                             Err(mut e) => problems.append(&mut e),
                         }
                     }
-                    ComponentRef::Gui(world.borrow_mut().gui.create(slot, &c.id, g))
+                    let super::World { gui, models, .. } = &mut *world.borrow_mut();
+                    let i = gui.create(slot, &c.id, g);
+                    // Materials go through the models' registry, as a sprite's do.
+                    let mut register = |m: &str| models.material(res, m, &g.0.path).map_err(|e| e.to_string());
+                    if let Err(e) = gui.resolve_materials(i, &mut register) {
+                        problems.push(format!("{e}\n(gui '{}' of {})", c.id, o.path));
+                    }
+                    ComponentRef::Gui(i)
                 }
             };
             let id = hash_remembered(&c.id);

@@ -43,6 +43,8 @@ pub struct World {
     pub physics: super::physics::Physics,
     /// Sprite components (sprites.md).
     pub sprites: super::sprites::SpriteWorld,
+    /// Textures scripts made (`resource.create_texture`); their atlases join `sprites`.
+    pub textures: super::runtime_textures::RuntimeTextures,
     /// Particle effect components (their quads are drawn with the sprites').
     pub particles: super::particles::ParticleWorld,
     pub tilemaps: super::tilemaps::TileMapWorld,
@@ -74,6 +76,7 @@ impl World {
             sounds: Default::default(),
             physics: Default::default(),
             sprites: Default::default(),
+            textures: Default::default(),
             particles: Default::default(),
             tilemaps: Default::default(),
             proxies: Default::default(),

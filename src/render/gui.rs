@@ -1,7 +1,19 @@
 //! Draws the GUI draw list (`game::gui`, passed in as plain slices) on top of everything, in
 //! screen pixels, independent of the camera: one call per batch, images uploaded once per file,
 //! the GUI glyph atlas uploaded when it changed, clipping through the stencil buffer.
+//!
+//! A batch with a project material (a node's `material`) is drawn with its program, fed as
+//! Defold feeds its GUI materials: attributes `position` (screen pixels), `texcoord0` and
+//! `color` (the node's, straight alpha: Defold's `gui.vp` premultiplies it), `view_proj` (or
+//! any VIEWPROJ constant) mapping pixels to the screen, the node's texture (white without one)
+//! on every `sampler2D`, Defold's premultiplied blending. Its texture coordinates run up the
+//! screen as Defold's do (v = 0 at the bottom of a box), so the images such batches sample are
+//! uploaded a second time, bottom row first.
+use super::material::Material;
+use super::program::FrameValues;
 use crate::project::font::atlas::{ATLAS_SIZE, GlyphAtlas};
+/// Floats per GUI vertex: position (3), texture coordinates (2), colour (4).
+use crate::project::font::quads::FLOATS;
 use crate::project::gui::GuiImage;
 use glam::Mat4;
 use glow::HasContext;
@@ -21,6 +33,8 @@ pub struct GuiCall {
     pub stencil_test: u8,
     pub stencil_write: Option<u8>,
     pub additive: bool,
+    /// A compiled material's index (see the module doc).
+    pub material: Option<u32>,
 }
 
 pub struct GuiRenderer {
@@ -38,6 +52,16 @@ pub struct GuiRenderer {
     /// The glyph atlas version in `glyphs`.
     glyphs_version: u64,
     bytes: Vec<u8>,
+    /// Project materials: a vertex array whose attribute locations are set per batch, the
+    /// vertices with v flipped, the uniform buffer their blocks go to, a white texture for
+    /// nodes without one, and images uploaded bottom row first (see the module doc).
+    custom_vao: glow::VertexArray,
+    custom_vbo: glow::Buffer,
+    custom_bytes: Vec<u8>,
+    ubo: glow::Buffer,
+    block_bytes: Vec<u8>,
+    white: glow::Texture,
+    flipped: HashMap<String, (glow::Texture, std::sync::Arc<Vec<u8>>)>,
 }
 
 /// A texture with linear filtering and clamped edges.
@@ -82,7 +106,15 @@ impl GuiRenderer {
         // SAFETY: the context is current.
         unsafe {
             let glyphs = texture(gl, ATLAS_SIZE as i32, ATLAS_SIZE as i32, glow::RED, glow::R8, &empty)?;
+            let white = texture(gl, 1, 1, glow::RGBA, glow::RGBA8, &[255; 4])?;
             Ok(GuiRenderer {
+                custom_vao: gl.create_vertex_array()?,
+                custom_vbo: gl.create_buffer()?,
+                custom_bytes: Vec::new(),
+                ubo: gl.create_buffer()?,
+                block_bytes: Vec::new(),
+                white,
+                flipped: HashMap::new(),
                 u_viewproj: gl.get_uniform_location(program, "mtx_viewproj"),
                 u_texture: gl.get_uniform_location(program, "texture_sampler"),
                 u_mode: gl.get_uniform_location(program, "mode"),
@@ -126,8 +158,88 @@ impl GuiRenderer {
         }
     }
 
-    /// Draws `vertices` by `calls` on a `size` pixel screen, over whatever is there.
-    pub fn draw(
+    /// `img` uploaded bottom row first, once per pixels.
+    fn flipped_image(&mut self, gl: &glow::Context, img: &GuiImage) -> Option<glow::Texture> {
+        if let Some((t, px)) = self.flipped.get(&img.path)
+            && std::sync::Arc::ptr_eq(px, &img.rgba)
+        {
+            return Some(*t);
+        }
+        let row = img.width as usize * 4;
+        let rows: Vec<u8> =
+            if row == 0 { Vec::new() } else { img.rgba.chunks_exact(row).rev().flatten().copied().collect() };
+        // SAFETY: the context is current; `rows` is the image's width × height texels.
+        unsafe {
+            match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, &rows) {
+                Ok(t) => {
+                    if let Some((old, _)) = self.flipped.insert(img.path.clone(), (t, img.rgba.clone())) {
+                        gl.delete_texture(old);
+                    }
+                    Some(t)
+                }
+                Err(e) => {
+                    log::error!("gui: {}: {e}", img.path);
+                    None
+                }
+            }
+        }
+    }
+
+    /// One batch with a project material (see the module doc); the built-in program is
+    /// current again afterwards.
+    fn draw_custom(
+        &mut self,
+        gl: &glow::Context,
+        material: &Material,
+        frame: &FrameValues,
+        c: &GuiCall,
+        images: &[GuiImage],
+    ) {
+        let tex = match c.mode {
+            2 => images.get(c.image as usize).and_then(|i| self.flipped_image(gl, i)),
+            _ => None,
+        }
+        .unwrap_or(self.white);
+        material.use_for_quads(gl, frame, &[], self.ubo, &mut self.block_bytes);
+        let p = material.program();
+        let stride = (FLOATS * 4) as i32;
+        // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
+        unsafe {
+            for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
+                if slot.array {
+                    continue;
+                }
+                gl.active_texture(glow::TEXTURE0 + slot.unit);
+                gl.bind_texture(glow::TEXTURE_2D, Some(tex));
+                gl.bind_sampler(slot.unit, *sampler);
+            }
+            gl.bind_vertex_array(Some(self.custom_vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.custom_vbo));
+            material.point_quad_attributes(gl, stride);
+            if c.additive {
+                gl.blend_func(glow::ONE, glow::ONE);
+            } else {
+                gl.blend_func(glow::ONE, glow::ONE_MINUS_SRC_ALPHA);
+            }
+            gl.draw_arrays(glow::TRIANGLES, c.first as i32, c.count as i32);
+            for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
+                if sampler.is_some() {
+                    gl.bind_sampler(slot.unit, None);
+                }
+            }
+            gl.active_texture(glow::TEXTURE0);
+            gl.use_program(Some(self.program));
+            gl.bind_vertex_array(Some(self.vao));
+            gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
+        }
+    }
+
+    /// Draws `vertices` by `calls` on a `size` pixel screen, over whatever is there;
+    /// `material` finds a compiled project material by index (a batch whose material is
+    /// missing or failed to compile draws built-in), `frame` is the world's frame (time, lights
+    /// for the materials that read them).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn draw<'m>(
         &mut self,
         gl: &glow::Context,
         size: (u32, u32),
@@ -135,6 +247,8 @@ impl GuiRenderer {
         calls: &[GuiCall],
         images: &[GuiImage],
         atlas: &GlyphAtlas,
+        material: &dyn Fn(u32) -> Option<&'m Material>,
+        frame: &FrameValues,
     ) {
         if calls.is_empty() {
             return;
@@ -145,6 +259,24 @@ impl GuiRenderer {
             * Mat4::from_scale(glam::Vec3::new(2.0 / w, 2.0 / h, 1.0));
         self.bytes.clear();
         self.bytes.extend(vertices.iter().flat_map(|f| f.to_ne_bytes()));
+        let custom = calls.iter().any(|c| c.material.and_then(material).is_some());
+        let gui_frame =
+            custom.then(|| FrameValues { view: Mat4::IDENTITY, proj: screen, viewproj: screen, ..frame.clone() });
+        if custom {
+            self.custom_bytes.clear();
+            for v in vertices.chunks_exact(FLOATS) {
+                for (k, f) in v.iter().enumerate() {
+                    // Texture coordinates' v (the fifth float) runs up the screen.
+                    let f = if k == 4 { 1.0 - f } else { *f };
+                    self.custom_bytes.extend(f.to_ne_bytes());
+                }
+            }
+            // SAFETY: the buffer belongs to this context.
+            unsafe {
+                gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.custom_vbo));
+                gl.buffer_data_u8_slice(glow::ARRAY_BUFFER, &self.custom_bytes, glow::STREAM_DRAW);
+            }
+        }
         // SAFETY: every object belongs to this context; the buffer holds every vertex drawn.
         unsafe {
             gl.active_texture(glow::TEXTURE0);
@@ -186,6 +318,12 @@ impl GuiRenderer {
                         gl.color_mask(true, true, true, true);
                     }
                 }
+                if c.stencil_write.is_none()
+                    && let (Some(m), Some(f)) = (c.material.and_then(material), &gui_frame)
+                {
+                    self.draw_custom(gl, m, f, c, images);
+                    continue;
+                }
                 if c.additive {
                     gl.blend_func(glow::SRC_ALPHA, glow::ONE);
                 } else {
@@ -219,7 +357,11 @@ impl GuiRenderer {
             gl.delete_vertex_array(self.vao);
             gl.delete_buffer(self.vbo);
             gl.delete_texture(self.glyphs);
-            for (t, _) in self.images.into_values() {
+            gl.delete_texture(self.white);
+            gl.delete_vertex_array(self.custom_vao);
+            gl.delete_buffer(self.custom_vbo);
+            gl.delete_buffer(self.ubo);
+            for (t, _) in self.images.into_values().chain(self.flipped.into_values()) {
                 gl.delete_texture(t);
             }
         }

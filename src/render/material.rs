@@ -3,10 +3,12 @@
 
 use glow::HasContext;
 
-use super::program::ShaderProgram;
+use super::program::{DrawMatrices, FrameValues, ShaderProgram, Values, set_plain, write_blocks};
 use crate::base::error::LoadError;
+use crate::base::hash::Hash;
 use crate::project::json;
 pub use crate::project::material::{FilterMode, MaterialDesc, SamplerDesc, WrapMode, parse_material};
+use glam::Mat4;
 
 impl WrapMode {
     pub(crate) fn gl(self) -> i32 {
@@ -166,6 +168,83 @@ impl Material {
     /// The linked program (to ask what it declares).
     pub fn program(&self) -> &ShaderProgram {
         &self.program
+    }
+
+    /// Points the program's `position` (3 floats), `texcoord0` (2) and `color` (4) attributes,
+    /// those it declares, at the bound array buffer: the layout of sprite and GUI vertices,
+    /// `stride` bytes apart.
+    pub(crate) fn point_quad_attributes(&self, gl: &glow::Context, stride: i32) {
+        let program = self.program.program;
+        // SAFETY: the context is current and the program belongs to it.
+        unsafe {
+            for (name, size, offset) in [("position", 3, 0), ("texcoord0", 2, 12), ("color", 4, 20)] {
+                if let Some(loc) = gl.get_attrib_location(program, name) {
+                    gl.enable_vertex_attrib_array(loc);
+                    gl.vertex_attrib_pointer_f32(loc, size, glow::FLOAT, false, stride, offset);
+                }
+            }
+        }
+    }
+
+    /// Makes the program current with every uniform a batch of quads already in world (or
+    /// screen) space reads — sprites', tiles', particles', GUI nodes' — from `frame`, then
+    /// `overrides`, then the material's defaults; uniform blocks are written to `ubo` through
+    /// `scratch`.
+    pub(crate) fn use_for_quads(
+        &self,
+        gl: &glow::Context,
+        frame: &FrameValues,
+        overrides: &[(Hash, [f32; 4])],
+        ubo: glow::Buffer,
+        scratch: &mut Vec<u8>,
+    ) {
+        let p = &self.program;
+        let m = DrawMatrices {
+            world: Mat4::IDENTITY,
+            worldview: frame.view,
+            worldviewproj: frame.viewproj,
+            normal: Mat4::IDENTITY,
+        };
+        let zero = [0.0; 4];
+        let values = Values {
+            frame,
+            m: &m,
+            base_color: [1.0; 4],
+            texcoord: zero,
+            emissive: zero,
+            texcoord_sets: zero,
+            normal_scale: zero,
+            occlusion_strength: zero,
+            metallic_roughness: zero,
+            alpha: zero,
+            opaque: zero,
+            overrides,
+            program_constants: &p.constants,
+            defaults: &self.defaults,
+            morph: &[],
+            morph_count: zero,
+            animation: zero,
+            bones: &[],
+            texture_srgb: zero,
+            shadow_receive: zero,
+        };
+        // SAFETY: the context is current (as for every renderer call) and every object
+        // belongs to it.
+        unsafe {
+            gl.use_program(Some(p.program));
+            set_plain(gl, &p.frame_uniforms, &values, None);
+            set_plain(gl, &p.draw_uniforms, &values, None);
+            if p.block_bytes > 0 {
+                scratch.clear();
+                scratch.resize(p.block_bytes, 0);
+                write_blocks(p, scratch, &values);
+                gl.bind_buffer(glow::UNIFORM_BUFFER, Some(ubo));
+                gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, scratch, glow::STREAM_DRAW);
+                for b in &p.blocks {
+                    gl.bind_buffer_range(glow::UNIFORM_BUFFER, b.binding, Some(ubo), b.offset as i32, b.size as i32);
+                }
+            }
+        }
     }
 
     /// Frees GL objects; call with the context that created them.

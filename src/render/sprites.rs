@@ -11,7 +11,7 @@
 //! contract of `render::program` (`mtx_viewproj`, `mtx_view`, `mtx_proj`, constants such as
 //! `tint` from the sprite, then the material's defaults), plain or in uniform blocks.
 use super::material::Material;
-use super::program::{DrawMatrices, FrameValues, Values, set_plain, write_blocks};
+use super::program::FrameValues;
 use crate::base::hash::{Hash, hash_remembered};
 use crate::game::sprites::SpriteWorld;
 use crate::game::sprites::quads::SpriteQuad;
@@ -323,58 +323,11 @@ impl SpriteRenderer {
             self.overrides.push((tint_hash(), s.tint));
             self.overrides.extend_from_slice(&s.constants);
         }
-        let m = DrawMatrices {
-            world: Mat4::IDENTITY,
-            worldview: frame.view,
-            worldviewproj: frame.viewproj,
-            normal: Mat4::IDENTITY,
-        };
-        let zero = [0.0; 4];
-        let values = Values {
-            frame,
-            m: &m,
-            base_color: [1.0; 4],
-            texcoord: zero,
-            emissive: zero,
-            texcoord_sets: zero,
-            normal_scale: zero,
-            occlusion_strength: zero,
-            metallic_roughness: zero,
-            alpha: zero,
-            opaque: zero,
-            overrides: &self.overrides,
-            program_constants: &p.constants,
-            defaults: &material.defaults,
-            morph: &[],
-            morph_count: zero,
-            animation: zero,
-            bones: &[],
-            texture_srgb: zero,
-            shadow_receive: zero,
-        };
+        material.use_for_quads(gl, frame, &self.overrides, self.ubo, &mut self.block_bytes);
         let stride = (FLOATS_PER_VERTEX * 4) as i32;
         // SAFETY: the context is current (as for every renderer call); every object belongs to
         // it and the vertex buffer holds `first + count` vertices.
         unsafe {
-            gl.use_program(Some(p.program));
-            set_plain(gl, &p.frame_uniforms, &values, None);
-            set_plain(gl, &p.draw_uniforms, &values, None);
-            if p.block_bytes > 0 {
-                self.block_bytes.clear();
-                self.block_bytes.resize(p.block_bytes, 0);
-                write_blocks(p, &mut self.block_bytes, &values);
-                gl.bind_buffer(glow::UNIFORM_BUFFER, Some(self.ubo));
-                gl.buffer_data_u8_slice(glow::UNIFORM_BUFFER, &self.block_bytes, glow::STREAM_DRAW);
-                for b in &p.blocks {
-                    gl.bind_buffer_range(
-                        glow::UNIFORM_BUFFER,
-                        b.binding,
-                        Some(self.ubo),
-                        b.offset as i32,
-                        b.size as i32,
-                    );
-                }
-            }
             // The sprite's further pages uploaded first: an upload binds on the active unit.
             for &(_, i) in sprite.map_or(&[][..], |s| &s.textures) {
                 if let Some(a) = atlases.get(i as usize) {
@@ -393,12 +346,7 @@ impl SpriteRenderer {
             }
             gl.bind_vertex_array(Some(self.custom_vao));
             gl.bind_buffer(glow::ARRAY_BUFFER, Some(self.vbo));
-            for (name, size, offset) in [("position", 3, 0), ("texcoord0", 2, 12), ("color", 4, 20)] {
-                if let Some(loc) = gl.get_attrib_location(p.program, name) {
-                    gl.enable_vertex_attrib_array(loc);
-                    gl.vertex_attrib_pointer_f32(loc, size, glow::FLOAT, false, stride, offset);
-                }
-            }
+            material.point_quad_attributes(gl, stride);
             // Sinew's atlases are one page: Defold's `page_index` is a constant 0.
             if let Some(loc) = gl.get_attrib_location(p.program, "page_index") {
                 gl.disable_vertex_attrib_array(loc);

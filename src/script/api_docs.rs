@@ -160,13 +160,25 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "gui",
         doc: "The nodes of a gui component, from its .gui_script.",
         examples: &["../gui.md"],
-        notes: "Callable only from a `.gui_script`; nodes are the script's own scene's.",
+        notes: "Callable only from a `.gui_script`; nodes are the script's own scene's. Gui properties for `go.get`/`go.set` with `{ key = name }`: `fonts`, `textures` and `materials` (hashes of files: `resource.font`, `resource.atlas`, `resource.material`).",
     },
     Namespace {
         name: "resource",
-        doc: "Resource properties: the path of an atlas, tile source, font, material or texture for `go.property`.",
+        doc: "Resource properties (the path of an atlas, tile source, font, material or texture for `go.property`), and textures and atlases made at run time.",
         examples: &["../sprites.md#from-lua"],
-        notes: "Each returns the hash of its path. `go.set(url, \"image\", v)` of a sprite takes it and loads the atlas or tile source if no sprite has used it. The functions that create or change resources at run time (`resource.set_texture`, `resource.create_atlas`, ...) raise \"not supported\".",
+        notes: "The property constructors return the hash of their path; `go.set(url, \"image\", v)` of a sprite takes it and loads the atlas or tile source if no sprite has used it. A texture made by `create_texture` counts rows from the bottom, as Defold's: `set_texture`'s `x`, `y` and its buffer's first row are the bottom's; `create_atlas`'s `uvs` are texture pixels from the top left (as Defold's), each geometry one frame (the bounding box of its uvs). Constants: `graphics`'s `TEXTURE_TYPE_2D`, `TEXTURE_FORMAT_LUMINANCE`, `_RGB`, `_RGBA`, `COMPRESSION_TYPE_DEFAULT`. The rest of Defold's `resource` functions (`get_atlas`, `set_atlas`, `load`, ...) raise \"not supported\".",
+    },
+    Namespace {
+        name: "buffer",
+        doc: "Buffers: elements of named streams of numbers, for `resource.set_texture`.",
+        examples: &[],
+        notes: "A buffer and its streams are userdata. A stream is read and written like an array, 1 to `#stream` (every value of every element, element after element); an index outside it or a value that is not a number raises. Constants: `VALUE_TYPE_UINT8`, `_UINT16`, `_UINT32`, `_UINT64`, `_INT8`, `_INT16`, `_INT32`, `_INT64`, `_FLOAT32`. A buffer holds at most 256 MiB. The rest of Defold's `buffer` functions (`copy_stream`, metadata, ...) raise \"not supported\".",
+    },
+    Namespace {
+        name: "graphics",
+        doc: "Texture constants for `resource.create_texture` and `resource.set_texture`.",
+        examples: &[],
+        notes: "`TEXTURE_TYPE_2D`, `TEXTURE_FORMAT_LUMINANCE`, `TEXTURE_FORMAT_RGB`, `TEXTURE_FORMAT_RGBA`, `COMPRESSION_TYPE_DEFAULT`; any other field raises \"not supported\".",
     },
     Namespace {
         name: "types",
@@ -880,6 +892,21 @@ pub const FUNCS: &[Func] = &[
         "",
         "Shows another of the scene's `particlefxs` (from its next play).",
     ),
+    f(
+        "gui",
+        "get_material",
+        "node: node",
+        "hash",
+        "The name of the material (in the scene's `materials`) a box or pie node draws with; empty for the scene's own.",
+    ),
+    f(
+        "gui",
+        "set_material",
+        "node: node, material: string|hash",
+        "",
+        "Draws a box or pie node with another of the scene's `materials` (text nodes draw built-in).",
+    ),
+    f("gui", "reset_material", "node: node", "", "The node draws with the scene's own material again."),
     f("gui", "reset_nodes", "", "", "Every node back as the scene has it; new nodes are dropped."),
     f("gui", "set_render_order", "order: integer", "", "Draws this scene after those of lower order (0 to 15)."),
     f(
@@ -1056,6 +1083,48 @@ pub const FUNCS: &[Func] = &[
     f("resource", "font", "path: string", "hash", "A font for a script property."),
     f("resource", "material", "path: string", "hash", "A material for a script property."),
     f("resource", "texture", "path: string", "hash", "A texture for a script property."),
+    f(
+        "resource",
+        "create_texture",
+        "path: string, params: table",
+        "hash",
+        "A transparent texture of `params.width` x `params.height` (1 to 8192), `type` and `format` as `graphics.*`; its path's hash.",
+    ),
+    f(
+        "resource",
+        "set_texture",
+        "path: string|hash, params: table, buffer: buffer",
+        "",
+        "Writes the buffer's first stream into the region `params.width` x `height` at (`x`, `y`) of a texture `create_texture` made, in `params.format`; atlases over it follow.",
+    ),
+    f(
+        "resource",
+        "create_atlas",
+        "path: string, params: table",
+        "hash",
+        "An atlas over `params.texture` with `geometries` (`uvs`) and `animations` (`id`, `frame_start`, `frame_end` not included, `fps`, `playback`, `flip_horizontal`/`flip_vertical`); sprites and guis take its hash.",
+    ),
+    f(
+        "buffer",
+        "create",
+        "count: integer, declaration: table",
+        "buffer",
+        "A zero-filled buffer of `count` elements of the streams `{ name, type, count }` declared.",
+    ),
+    f(
+        "buffer",
+        "get_stream",
+        "buffer: buffer, name: string|hash",
+        "bufferstream",
+        "The stream of that name, read and written as an array.",
+    ),
+    f(
+        "buffer",
+        "get_bytes",
+        "buffer: buffer, name?: string|hash",
+        "string",
+        "The stream's bytes (every stream's, one after another, without a name).",
+    ),
     f("types", "is_hash", "v: any", "boolean", "Whether `v` is a hash."),
     f("types", "is_url", "v: any", "boolean", "Whether `v` is a URL (`msg.url`)."),
     f("types", "is_vector", "v: any", "boolean", "Whether `v` is a `vmath.vector` (any length)."),
@@ -1776,6 +1845,14 @@ pub fn constants() -> Vec<Const> {
         };
         push("camera", format!("ORTHO_MODE_{}", m.name().to_uppercase()), f64::from(m as i32), doc.to_string());
     }
+    for &(n, v, ctype) in super::api::resource::VALUE_TYPES {
+        push("buffer", n.to_string(), f64::from(v), format!("A stream of `{ctype}` values (`buffer.create`)."));
+    }
+    for (n, v) in super::api::resource::graphics_constants() {
+        let doc = format!("`resource.create_texture` / `set_texture` parameter value (`{}`).", n.to_lowercase());
+        push("graphics", n.to_string(), v, doc.clone());
+        push("resource", n.to_string(), v, doc);
+    }
     {
         use super::api::tilemap::flag;
         for (n, v, d) in [
@@ -2035,6 +2112,13 @@ const LUALS_TYPES: &str = r#"---@meta
 
 ---A node of the calling .gui_script's scene (`gui.get_node`).
 ---@class node
+
+---Elements of named streams (`buffer.create`).
+---@class buffer
+
+---A buffer's stream, read and written as an array, 1 to `#stream` (`buffer.get_stream`).
+---@class bufferstream
+---@field [integer] number
 
 ---@class matrix4
 ---@field c0 vector4

@@ -406,6 +406,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         let gui = [
             ("GUI_FONTS", resource_list::FONTS),
             ("GUI_TEXTURES", resource_list::TEXTURES),
+            ("GUI_MATERIALS", resource_list::MATERIALS),
             ("GUI_POSITION", which::POSITION),
             ("GUI_EULER", which::EULER),
             ("GUI_SCALE", which::SCALE),
@@ -437,6 +438,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
             ("GUI_LAYER", name::LAYER),
             ("GUI_FLIPBOOK", name::FLIPBOOK),
             ("GUI_PARTICLEFX", name::PARTICLEFX),
+            ("GUI_MATERIAL", name::MATERIAL),
             ("GUI_NEW_BOX", new_kind::BOX),
             ("GUI_NEW_TEXT", new_kind::TEXT),
             ("GUI_NEW_PIE", new_kind::PIE),

@@ -42,6 +42,8 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("factory", include_str!("lua/factory.lua")),
     ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
+    ("buffer", include_str!("lua/buffer.lua")),
+    ("graphics", include_str!("lua/graphics.lua")),
     ("resource", include_str!("lua/resource.lua")),
     ("sound", include_str!("lua/sound.lua")),
     ("physics", include_str!("lua/physics.lua")),
@@ -284,6 +286,12 @@ impl ScriptHost {
         let records = crate::scene::message::RECORDS.iter().map(|keys| keys.iter().map(|&k| k as u8 + 1).collect());
         t.set("message_records", lua.create_sequence_from(records.map(|k: Vec<u8>| k))?)?;
         t.set("gui_constants", lua.create_table_from(api::gui::CONSTANTS.iter().copied())?)?;
+        t.set("graphics_constants", lua.create_table_from(api::resource::graphics_constants())?)?;
+        let value_types = api::resource::VALUE_TYPES
+            .iter()
+            .map(|&(name, v, ctype)| vec![name.to_string(), v.to_string(), ctype.to_string()]);
+        t.set("buffer_value_types", lua.create_sequence_from(value_types)?)?;
+        t.set("buffer_max_bytes", api::resource::BUFFER_MAX_BYTES)?;
         t.set("K", lua.create_table_from(boundary::constants())?)?;
         t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
         let read_res = res.clone();

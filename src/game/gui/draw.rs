@@ -42,6 +42,9 @@ pub struct GuiBatch {
     /// Write this reference into the stencil instead of drawing colour (a clipper's shape).
     pub stencil_write: Option<u8>,
     pub additive: bool,
+    /// A project material (its index in the models' material registry) instead of the
+    /// built-in drawing.
+    pub material: Option<u32>,
 }
 
 #[derive(Default)]
@@ -82,16 +85,25 @@ impl GuiDrawList {
 
     /// Starts or extends the batch for this state; vertices pushed next belong to it.
     fn batch(&mut self, texture: GuiTexture, stencil_test: u8, stencil_write: Option<u8>, additive: bool) {
+        self.batch_with(texture, stencil_test, stencil_write, additive, None);
+    }
+
+    fn batch_with(
+        &mut self,
+        texture: GuiTexture,
+        stencil_test: u8,
+        stencil_write: Option<u8>,
+        additive: bool,
+        material: Option<u32>,
+    ) {
         let first = (self.vertices.len() / FLOATS) as u32;
+        let next = GuiBatch { texture, first, count: 0, stencil_test, stencil_write, additive, material };
         if let Some(b) = self.batches.last_mut()
-            && b.texture == texture
-            && b.stencil_test == stencil_test
-            && b.stencil_write == stencil_write
-            && b.additive == additive
+            && (GuiBatch { first: b.first, count: b.count, ..next }) == *b
         {
             return;
         }
-        self.batches.push(GuiBatch { texture, first, count: 0, stencil_test, stencil_write, additive });
+        self.batches.push(next);
     }
 
     /// Closes the last batch over the vertices pushed since it began.
@@ -265,12 +277,14 @@ fn text_node(
 /// The particle world of the GUI and the instance's played particle nodes.
 pub type Effects<'a> = (&'a ParticleWorld, &'a [NodeEffect]);
 
-/// Appends one instance's nodes.
+/// Appends one instance's nodes; `materials` is the instance's table
+/// ([`super::GuiInstance::materials`]).
 pub fn append(
     list: &mut GuiDrawList,
     atlas: &mut GlyphAtlas,
     (scene, nodes, placed, walk): (&GuiScene, &[GuiNode], &[Placed], &[usize]),
     (particles, effects): Effects,
+    materials: &[(String, Option<u32>)],
 ) {
     let mut quads = Vec::new();
     let fallback = Font::default_sized(16.0);
@@ -326,7 +340,8 @@ pub fn append(
                     Some(img) => GuiTexture::Image(list.image(img)),
                     None => GuiTexture::White,
                 };
-                list.batch(texture, test, None, additive);
+                let material = n.material.and_then(|k| materials.get(k)?.1);
+                list.batch_with(texture, test, None, additive, material);
                 let tex = img.and_then(|_| texel(scene, n));
                 let r = rect(n, auto_size(scene, n));
                 if n.kind == NodeKind::Pie {

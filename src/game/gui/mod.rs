@@ -11,7 +11,7 @@ mod resources;
 mod tests;
 
 use crate::project::font::atlas::GlyphAtlas;
-use crate::project::gui::{GuiNode, GuiScene, GuiSpec};
+use crate::project::gui::{BUILTIN_GUI_MATERIAL, GuiNode, GuiScene, GuiSpec};
 use std::sync::Arc;
 
 pub use draw::{GuiBatch, GuiDrawList, GuiTexture};
@@ -45,6 +45,15 @@ pub struct GuiInstance {
     /// The rank the next node made or reparented takes: above every rank in use, so it draws
     /// after its new siblings (as Defold appends it).
     pub next_rank: u64,
+    /// Per scene material (`scene.materials`): the `.material` it is now (a script may set
+    /// another) and its index in the models' material registry, which compiles it (`None`:
+    /// the built-in drawing). Filled by [`GuiWorld::resolve_materials`].
+    pub materials: Vec<(String, Option<u32>)>,
+}
+
+/// A scene's materials as its file names them, not yet registered.
+fn file_materials(scene: &GuiScene) -> Vec<(String, Option<u32>)> {
+    scene.materials.iter().map(|(_, path)| (path.clone(), None)).collect()
 }
 
 /// The bits of a node handle that hold its slot index.
@@ -283,10 +292,29 @@ impl GuiWorld {
             flipbooks: Vec::new(),
             effects: Vec::new(),
             next_rank: 0,
+            materials: file_materials(&spec.0),
         };
         g.start_file_flipbooks();
         self.instances.push(g);
         (self.instances.len() - 1) as u32
+    }
+
+    /// Gives instance `i`'s materials their registry indices: `register` reads a `.material`
+    /// (once per file) and answers its index. The first that fails is the error; the ones
+    /// before keep theirs, the rest draw built-in.
+    pub fn resolve_materials(
+        &mut self,
+        i: u32,
+        register: &mut dyn FnMut(&str) -> Result<u32, String>,
+    ) -> Result<(), String> {
+        let Some(g) = self.get_mut(i) else { return Ok(()) };
+        for (path, index) in &mut g.materials {
+            *index = None;
+            if path != BUILTIN_GUI_MATERIAL {
+                *index = Some(register(path)?);
+            }
+        }
+        Ok(())
     }
 
     pub fn get_mut(&mut self, i: u32) -> Option<&mut GuiInstance> {
@@ -341,7 +369,7 @@ impl GuiWorld {
                 let g = &instances[i];
                 let walk = layout::order(&g.nodes);
                 let placed = layout::layout_in(&g.nodes, &walk, display, window);
-                draw::append(list, atlas, (&g.scene, &g.nodes, &placed, &walk), (particles, &g.effects));
+                draw::append(list, atlas, (&g.scene, &g.nodes, &placed, &walk), (particles, &g.effects), &g.materials);
             }
             if !list.stale {
                 break;
@@ -407,6 +435,8 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     let layer_in = |n: String| scene.layers.iter().position(|l| *l == n);
     let effect_name = |s: &GuiScene, i| name_at(&s.effects, i, |(n, _)| n.as_str());
     let effect_in = |n: String| scene.effects.iter().position(|(e, _)| *e == n);
+    let material_name = |s: &GuiScene, i| name_at(&s.materials, i, |(n, _)| n.as_str());
+    let material_in = |n: String| scene.materials.iter().position(|(m, _)| *m == n);
     let from_file: Vec<bool> = {
         let mut v = vec![false; g.nodes.len()];
         for &i in &g.scene_nodes {
@@ -477,6 +507,11 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
         now.layer = if now.layer == was.layer { new.layer } else { layer_name(&old, now.layer).and_then(layer_in) };
         now.effect =
             if now.effect == was.effect { new.effect } else { effect_name(&old, now.effect).and_then(effect_in) };
+        now.material = if now.material == was.material {
+            new.material
+        } else {
+            material_name(&old, now.material).and_then(material_in)
+        };
         if file_animation {
             now.animation = new.animation;
             now.frame = new.frame;
@@ -497,6 +532,7 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
             n.texture = image_name(&old, n.texture).and_then(image_in);
             n.layer = layer_name(&old, n.layer).and_then(layer_in);
             n.effect = effect_name(&old, n.effect).and_then(effect_in);
+            n.material = material_name(&old, n.material).and_then(material_in);
             n.animation =
                 anim_ids.get(i).cloned().flatten().as_deref().and_then(|id| animation_in(scene, n.texture, id));
         }
@@ -535,6 +571,7 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     }
     g.scene_nodes = index_of_new.into_iter().map(|i| i.unwrap_or(usize::MAX)).collect();
     g.scene = scene.clone();
+    g.materials = file_materials(scene);
     reload_flipbooks(g, &playing);
 }
 

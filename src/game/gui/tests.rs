@@ -22,6 +22,7 @@ fn scene(nodes: Vec<GuiNode>) -> GuiScene {
         layers: vec!["a".into(), "b".into()],
         nodes,
         effects: Vec::new(),
+        materials: Vec::new(),
     }
 }
 

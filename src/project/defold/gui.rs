@@ -107,7 +107,9 @@ pub fn gui(cx: &mut Cx, m: &Message) -> Located {
     if let Some((s, f)) = r.enum_name("adjust_reference", p) {
         out.str("adjust_reference", s, Some(&f.value_at));
     }
-    for (list, field) in [("fonts", "font"), ("textures", "texture"), ("particlefxs", "particlefx")] {
+    for (list, field) in
+        [("fonts", "font"), ("textures", "texture"), ("particlefxs", "particlefx"), ("materials", "material")]
+    {
         let mut items = Vec::new();
         for f in r.all(list) {
             let Some(m) = message(f, "a gui scene", p) else { continue };

@@ -10,8 +10,8 @@ use crate::project::json::Located;
 use serde::Deserialize;
 
 pub use scene::{
-    AdjustMode, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor, load_gui,
-    load_scene_font, load_scene_image,
+    AdjustMode, BUILTIN_GUI_MATERIAL, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor,
+    load_gui, load_scene_font, load_scene_image,
 };
 
 /// A loaded scene shared by every instance of the component that names it. Two specs are equal
@@ -45,8 +45,9 @@ pub struct GuiDesc {
     pub layers: Vec<LayerDesc>,
     #[serde(default)]
     pub nodes: Vec<NodeDesc>,
+    /// The material of every node that names none (the built-in one when absent).
     #[serde(default)]
-    pub material: Option<String>,
+    pub material: Option<Located<String>>,
     #[serde(default)]
     pub adjust_reference: Option<String>,
     #[serde(default)]
@@ -56,8 +57,10 @@ pub struct GuiDesc {
     /// Defold's layouts (alternative node sets per display profile): read, not used.
     #[serde(default)]
     pub layouts: Option<serde_json::Value>,
+    /// Materials nodes name (`material: "name"`); `/builtins/materials/gui.material` is the
+    /// built-in drawing.
     #[serde(default)]
-    pub materials: Option<serde_json::Value>,
+    pub materials: Vec<MaterialEntry>,
     #[serde(default)]
     pub resources: Option<serde_json::Value>,
     #[serde(default)]
@@ -80,6 +83,14 @@ pub struct FontEntry {
 pub struct TextureEntry {
     pub name: Located<String>,
     pub texture: Located<String>,
+}
+
+/// `{ "name": "glow", "material": "/materials/glow.material" }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialEntry {
+    pub name: Located<String>,
+    pub material: Located<String>,
 }
 
 /// `{ "name": "sparks", "particlefx": "/fx/sparks.particlefx" }`: an effect particle nodes name.
@@ -143,7 +154,8 @@ pub struct NodeDesc {
     pub size_mode: Option<Located<String>>,
     pub enabled: Option<bool>,
     pub visible: Option<bool>,
-    pub material: Option<String>,
+    /// A name in the scene's `materials`; empty or absent: the scene's material.
+    pub material: Option<Located<String>>,
     pub font_size: Option<f32>,
     /// A particle node's effect: a name in the scene's `particlefxs`.
     pub particlefx: Option<Located<String>>,

@@ -159,6 +159,8 @@ pub struct GuiNode {
     pub pie_fill_angle: f32,
     /// Index in [`GuiScene::effects`]: a particle node's effect.
     pub effect: Option<usize>,
+    /// Index in [`GuiScene::materials`] (box and pie nodes); `None`: the built-in drawing.
+    pub material: Option<usize>,
     /// Its place among its siblings: they draw by (rank, index). A scene's nodes have 0 (file
     /// order); a node a script makes, reparents or moves (`gui.move_above`) gets one that puts
     /// it where Defold would.
@@ -184,7 +186,14 @@ pub struct GuiScene {
     /// (name, effect) of the scene's `particlefxs`, in file order. Their emitters' atlases are
     /// among `images` (by the atlas's path), which hold the pixels.
     pub effects: Vec<(String, Arc<ParticleFxSpec>)>,
+    /// (name, `.material` path) of the scene's `materials`, in file order
+    /// ([`BUILTIN_GUI_MATERIAL`]: the built-in drawing); the scene's own `material`, when it
+    /// is not the built-in one, is among them with an empty name.
+    pub materials: Vec<(String, String)>,
 }
+
+/// The material a `.gui` names for drawing as Sinew's GUI renderer draws by itself.
+pub const BUILTIN_GUI_MATERIAL: &str = "/builtins/materials/gui.material";
 
 /// A node with Defold's defaults (`gui.new_*_node` starts from it).
 pub fn default_node(kind: NodeKind) -> GuiNode {
@@ -226,6 +235,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         perimeter_vertices: 32,
         pie_fill_angle: 360.0,
         effect: None,
+        material: None,
         rank: 0,
         deleted: false,
     }
@@ -271,6 +281,7 @@ struct Scope {
     textures: HashMap<String, usize>,
     layers: HashMap<String, usize>,
     effects: HashMap<String, usize>,
+    materials: HashMap<String, usize>,
 }
 
 struct Loader<'a> {
@@ -286,6 +297,9 @@ struct Loader<'a> {
     missing: HashMap<String, Vec<String>>,
     effects: Vec<(String, Arc<ParticleFxSpec>)>,
     effect_paths: HashMap<String, usize>,
+    materials: Vec<(String, String)>,
+    /// The scene's own `material` when it is not the built-in one.
+    scene_material: Option<usize>,
 }
 
 /// Loads the `.gui` at `path` (Sinew JSON or Defold text), `referrer` naming where it is used.
@@ -303,7 +317,12 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
         missing: HashMap::new(),
         effects: Vec::new(),
         effect_paths: HashMap::new(),
+        materials: Vec::new(),
+        scene_material: None,
     };
+    if let Some(m) = desc.material.as_ref().filter(|m| !m.value.is_empty()) {
+        l.scene_material = l.material(&norm, "", m);
+    }
     let script = match &desc.script {
         Some(s) if !s.value.is_empty() => match crate::project::json::resource_path(s, &norm) {
             Ok(p) if res.exists(&p) => Some(p),
@@ -340,6 +359,7 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
         layers: l.layers,
         nodes,
         effects: l.effects,
+        materials: l.materials,
     })
 }
 
@@ -584,6 +604,11 @@ impl Loader<'_> {
                 scope.effects.insert(e.name.value.clone(), index);
             }
         }
+        for m in &desc.materials {
+            if let Some(index) = self.material(file, &m.name.value, &m.material) {
+                scope.materials.insert(m.name.value.clone(), index);
+            }
+        }
         for layer in &desc.layers {
             let index = match self.layers.iter().position(|l| *l == layer.name.value) {
                 Some(i) => i,
@@ -596,6 +621,29 @@ impl Loader<'_> {
         }
         self.scopes.push(scope);
         self.scopes.len() - 1
+    }
+
+    /// A `materials` entry (or the scene's `material`, named ""): its index in the scene's
+    /// materials; `None` for a file that is not there (reported) and for the scene's material
+    /// when it is the built-in one.
+    fn material(&mut self, file: &str, name: &str, path: &Located<String>) -> Option<usize> {
+        let key = match crate::project::json::resource_path(path, file) {
+            Ok(k) => k,
+            Err(e) => {
+                self.p.0.push(e);
+                return None;
+            }
+        };
+        if key == BUILTIN_GUI_MATERIAL && name.is_empty() {
+            return None;
+        }
+        if key != BUILTIN_GUI_MATERIAL && !key.ends_with(".material") || !self.res.exists(&key) {
+            let what = if name.is_empty() { "the scene's material".to_string() } else { format!("material '{name}'") };
+            self.p.at(path, file, format!("{what}: '{key}' is no .material file of the project"));
+            return None;
+        }
+        self.materials.push((name.to_string(), key));
+        Some(self.materials.len() - 1)
     }
 
     /// A `particlefxs` entry's effect (read once per scene), its emitters' atlases added to the
@@ -909,6 +957,18 @@ impl Loader<'_> {
             }
             _ => None,
         };
+        let material = match &d.material {
+            Some(m) if !m.value.is_empty() => match find(&|s: &Scope| s.materials.get(&m.value).copied()) {
+                Some(i) => Some(i),
+                None => {
+                    let msg =
+                        format!("node '{}': unknown material '{}' (not in the scene's `materials`)", r.id, m.value);
+                    p.at(m, file, msg);
+                    None
+                }
+            },
+            _ => self.scene_material,
+        };
         let perimeter_vertices = match &d.perimeter_vertices {
             None => 32,
             Some(v) if v.value >= 2.0 && v.value <= MAX_PERIMETER_VERTICES as f64 => v.value as u32,
@@ -965,6 +1025,7 @@ impl Loader<'_> {
             perimeter_vertices,
             pie_fill_angle: finite(d.pie_fill_angle, 360.0),
             effect,
+            material,
             rank: 0,
             deleted: false,
         }

@@ -287,3 +287,41 @@ fn particle_nodes_name_the_scenes_effects() {
         assert!(e.contains(want), "missing {want:?} in\n{e}");
     }
 }
+
+/// `materials` (Defold's MaterialDesc list) and a node's `material` name: the built-in
+/// `gui.material` is an entry like any other (a script may swap it), the scene's own custom
+/// `material` is the one of nodes naming none, and every wrong name or file is reported at its
+/// position, all in one error.
+#[test]
+fn materials_resolve_by_name_and_bad_ones_are_reported() {
+    let defold = "materials {\n  name: \"default\"\n  material: \"/builtins/materials/gui.material\"\n}\nmaterials {\n  name: \"glow\"\n  material: \"/glow.material\"\n}\nnodes {\n  id: \"a\"\n  type: TYPE_BOX\n  material: \"glow\"\n}\nnodes {\n  id: \"b\"\n  type: TYPE_BOX\n  material: \"default\"\n}\nnodes {\n  id: \"c\"\n  type: TYPE_BOX\n  material: \"\"\n}\nmaterial: \"/base.material\"\n";
+    let json = r#"{ "materials": [ { "name": "glow", "material": "/glow.material" } ],
+  "nodes": [ { "id": "a", "type": "box", "material": "glow" }, { "id": "c", "type": "box" } ] }"#;
+    let bad = "materials {\n  name: \"gone\"\n  material: \"/gone.material\"\n}\nmaterials {\n  name: \"png\"\n  material: \"/a.png\"\n}\nnodes {\n  id: \"a\"\n  type: TYPE_BOX\n  material: \"nope\"\n}\n";
+    let r = res(&[
+        ("/glow.material", b"name: \"glow\"\n"),
+        ("/base.material", b"name: \"base\"\n"),
+        ("/a.png", &png(2, 2)),
+        ("/d.gui", defold.as_bytes()),
+        ("/j.gui", json.as_bytes()),
+        ("/bad.gui", bad.as_bytes()),
+    ]);
+    let s = load(&r, "/d.gui").unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<(&str, &str)> = s.materials.iter().map(|(n, m)| (n.as_str(), m.as_str())).collect();
+    assert_eq!(
+        names,
+        [("", "/base.material"), ("default", "/builtins/materials/gui.material"), ("glow", "/glow.material")]
+    );
+    let material = |s: &GuiScene, id: &str| s.nodes[s.node_index(id).expect("node")].material;
+    assert_eq!([material(&s, "a"), material(&s, "b"), material(&s, "c")], [Some(2), Some(1), Some(0)]);
+    let s = load(&r, "/j.gui").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!([material(&s, "a"), material(&s, "c")], [Some(0), None], "no scene material: built-in");
+    let e = load(&r, "/bad.gui").unwrap_err().to_string();
+    for want in [
+        "/bad.gui:3:13: material 'gone': '/gone.material' is no .material file of the project",
+        "/bad.gui:7:13: material 'png': '/a.png' is no .material file of the project",
+        "/bad.gui:12:13: node 'a': unknown material 'nope' (not in the scene's `materials`)",
+    ] {
+        assert!(e.contains(want), "missing {want:?} in\n{e}");
+    }
+}

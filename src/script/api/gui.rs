@@ -37,6 +37,7 @@ pub use crate::game::gui::which;
 pub mod resource_list {
     pub const FONTS: i32 = 0;
     pub const TEXTURES: i32 = 1;
+    pub const MATERIALS: i32 = 2;
 }
 
 /// The `which` of `gui_get_flag`/`gui_set_flag`.
@@ -109,6 +110,8 @@ pub mod name {
     pub const FLIPBOOK: i32 = 4;
     /// A particle node's effect (a name in the scene's `particlefxs`).
     pub const PARTICLEFX: i32 = 5;
+    /// A box or pie node's material (a name in the scene's `materials`; "" the scene's own).
+    pub const MATERIAL: i32 = 6;
 }
 
 /// The `kind` of `gui_new_node` (`gui.new_*_node`).
@@ -255,6 +258,7 @@ fn get_name(g: &GuiInstance, n: &GuiNode, which: i32) -> Result<String, String> 
             .map_or_else(String::new, |a| a.id.clone()),
         name::LAYER => n.layer.and_then(|l| g.scene.layers.get(l)).cloned().unwrap_or_default(),
         name::PARTICLEFX => n.effect.and_then(|e| g.scene.effects.get(e)).map_or_else(String::new, |(name, _)| name.clone()),
+        name::MATERIAL => n.material.and_then(|m| g.scene.materials.get(m)).map_or_else(String::new, |(name, _)| name.clone()),
         _ => return Err(format!("no gui name property {which}")),
     })
 }
@@ -314,6 +318,13 @@ fn set_name(g: &mut GuiInstance, node: usize, which: i32, value: &str) -> Result
             g.drop_stale_flipbooks();
         }
         name::FLIPBOOK => g.play_flipbook(node, value, 0.0, 1.0, None)?,
+        name::MATERIAL => {
+            // The empty name is the scene's own material (built-in when it has none).
+            let Some(m) = scene.materials.iter().position(|(name, _)| name == value).or(value.is_empty().then_some(usize::MAX)) else {
+                return Err(format!("material '{value}' is not in the scene's `materials`"));
+            };
+            g.nodes[node].material = (m != usize::MAX).then_some(m);
+        }
         name::LAYER => {
             g.nodes[node].layer = if value.is_empty() {
                 None
@@ -421,6 +432,9 @@ fn resource_name(g: &GuiInstance, which: i32, key: u64) -> Result<String, String
     let (names, kind): (Vec<&str>, _) = match which {
         resource_list::FONTS => (g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect(), "font"),
         resource_list::TEXTURES => (g.scene.images.iter().map(|i| i.name.as_str()).collect(), "texture"),
+        resource_list::MATERIALS => {
+            (g.scene.materials.iter().map(|(n, _)| n.as_str()).filter(|n| !n.is_empty()).collect(), "material")
+        }
         _ => return Err(format!("no gui resource list {which}")),
     };
     match names.iter().find(|n| crate::base::hash::hash_str(n) == key) {
@@ -443,7 +457,11 @@ crate::export! {
                 Ok(x) => x,
                 Err(e) => return fail(e),
             };
-            let file = if which == resource_list::FONTS { g.font_file(&name) } else { g.texture_file(&name) };
+            let file = match which {
+                resource_list::FONTS => g.font_file(&name),
+                resource_list::MATERIALS => g.material_file(&name),
+                _ => g.texture_file(&name),
+            };
             out = crate::base::hash::hash_remembered(file.unwrap_or(""));
             OK
         });
@@ -457,16 +475,42 @@ crate::export! {
     fn gui_resource_set(ctx: Ctx, inst: u32, which: i32, key: u64, value: u64) -> i32 {
         world_status(ctx, |w| {
             let Some(res) = w.factories.res.clone() else { return fail("no resources to load from".into()) };
-            let (g, name) = match instance(w, inst).and_then(|g| resource_name(g, which, key).map(|n| (g, n))) {
+            let Some(text) = crate::base::hash::text_of(value) else {
+                return fail(format!("{} is no resource path (use resource.font, resource.atlas or resource.material)", crate::base::hash::to_hex(value)));
+            };
+            let built = [".fontc", ".atlasc", ".tilesourcec", ".ttfc", ".materialc"];
+            let path = if built.iter().any(|e| text.ends_with(e)) { &text[..text.len() - 1] } else { text.as_str() };
+            // A material is read (and later compiled) through the models' registry, as a
+            // sprite's is; the built-in one is the built-in drawing.
+            let material = if which != resource_list::MATERIALS || path == crate::project::gui::BUILTIN_GUI_MATERIAL {
+                None
+            } else if !path.ends_with(".material") {
+                return fail(format!("'{path}' is no .material file (use resource.material)"));
+            } else {
+                let from = instance(w, inst).map(|g| g.scene.path.clone()).unwrap_or_default();
+                match w.models.material(&res, path, &from) {
+                    Ok(m) => Some(m),
+                    Err(e) => return fail(e.to_string()),
+                }
+            };
+            // An atlas a script made (`resource.create_atlas`) is among the sprites' atlases.
+            let made = w.sprites.atlases.iter().find(|a| a.source == path).map(|a| (**a).clone());
+            let (g, name) = match instance(w, inst).and_then(|g| match resource_name(g, which, key) {
+                Ok(n) => Ok((g, n)),
+                // A texture key the scene lacks adds a texture of that name, as in Defold.
+                Err(_) if which == resource_list::TEXTURES && crate::base::hash::text_of(key).is_some() => {
+                    Ok((g, crate::base::hash::text_of(key).unwrap_or_default()))
+                }
+                Err(e) => Err(e),
+            }) {
                 Ok(x) => x,
                 Err(e) => return fail(e),
             };
-            let Some(text) = crate::base::hash::text_of(value) else {
-                return fail(format!("{} is no resource path (use resource.font or resource.atlas)", crate::base::hash::to_hex(value)));
-            };
-            let built = [".fontc", ".atlasc", ".tilesourcec", ".ttfc"];
-            let path = if built.iter().any(|e| text.ends_with(e)) { &text[..text.len() - 1] } else { text.as_str() };
-            let done = if which == resource_list::FONTS {
+            let done = if let Some(atlas) = made.filter(|_| which == resource_list::TEXTURES) {
+                g.set_texture(&name, crate::project::gui::GuiImage::of_atlas(&name, path, atlas))
+            } else if which == resource_list::MATERIALS {
+                g.set_material(&name, path, material)
+            } else if which == resource_list::FONTS {
                 crate::project::gui::load_scene_font(&res, path).map_err(|e| e.to_string()).and_then(|f| g.set_font(&name, f, path))
             } else {
                 crate::project::gui::load_scene_image(&res, &name, path).map_err(|e| e.to_string()).and_then(|i| g.set_texture(&name, i))

@@ -25,7 +25,8 @@ macro_rules! namespaces {
 }
 
 namespaces!(
-    sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d, tilemap
+    sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d, tilemap,
+    resource
 );
 
 use super::boundary::{CType, Export, OK, fail};

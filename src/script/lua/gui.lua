@@ -386,17 +386,16 @@ function gui.cancel_animation(h, property)
 end
 
 
--- go.get / go.set of a gui component's `fonts` and `textures` by `{ key = name }` (Defold's
--- resource properties of a gui): the hash of the file, and a font or atlas to use instead.
--- `materials` is Defold's too; Sinew's guis draw with their one built-in program.
-local RESOURCES = { fonts = K.GUI_FONTS, textures = K.GUI_TEXTURES, materials = false }
+-- go.get / go.set of a gui component's `fonts`, `textures` and `materials` by `{ key = name }`
+-- (Defold's resource properties of a gui): the hash of the file, and a font, atlas or
+-- material to use instead.
+local RESOURCES = { fonts = K.GUI_FONTS, textures = K.GUI_TEXTURES, materials = K.GUI_MATERIALS }
 local gui_props = {}
 S.component_kinds[K.COMPONENT_GUI] = gui_props
 function gui_props.kind(slot, comp, name) return RESOURCES[name] ~= nil and "hash" or nil end
 local function gui_resource(slot, comp, name, where_text, options)
   local which = RESOURCES[name]
   if which == nil then fail(string.format("'%s' does not have any property called '%s'", where_text, name)) end
-  if which == false then fail(string.format("the gui property '%s' is not supported by Sinew (a gui draws with its built-in material)", name)) end
   local key = type(options) == "table" and options.key or nil
   if key == nil then fail(string.format("the property '%s' of '%s' needs a key: { key = name }", name, where_text)) end
   local inst = F.gui_instance(ctx, slot, comp)
@@ -498,6 +497,11 @@ name_pair("font", K.GUI_FONT)
 name_pair("texture", K.GUI_TEXTURE)
 name_pair("layer", K.GUI_LAYER)
 name_pair("particlefx", K.GUI_PARTICLEFX)
+name_pair("material", K.GUI_MATERIAL)
+function gui.reset_material(h)
+  h = node_arg("gui.reset_material", h)
+  check(F.gui_set_name(ctx, h.i, h.n, K.GUI_MATERIAL, "", 0))
+end
 
 function gui.get_font_resource(font)
   local i = instance("gui.get_font_resource")
