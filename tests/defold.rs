@@ -420,6 +420,25 @@ fn resource_create_atlas_shows_both_halves_of_a_made_texture() {
     assert!((64 * 128 - 200..=64 * 128 + 200).contains(&red), "box pixels {red}");
 }
 
+/// resource/modify_atlas: on a click the script reads its atlas (`resource.get_atlas`, its
+/// page's `resource.get_texture_info`), decodes a PNG from its custom resources (`image.load`)
+/// into a `buffer` and writes it over the atlas's first image (`resource.set_texture` at the
+/// uvs the atlas gave): both pink ships turn yellow, the green ones stay.
+#[test]
+fn resource_modify_atlas_replaces_the_pink_ships_on_click() {
+    let tmp = TempDir::new("defold-modify-atlas");
+    let (before, after) = before_and_after_a_click("resource_modify_atlas", &tmp);
+    let all = |img: &Image, f: &dyn Fn([u8; 4]) -> bool| count_pixels(img, 0..360, 0..360, f);
+    let pink = |p: [u8; 4]| p[0] > 200 && p[2] > 110 && p[1] < 160;
+    let yellow = |p: [u8; 4]| p[0] > 200 && p[1] > 150 && p[2] < 90;
+    let green = |p: [u8; 4]| p[1] > 150 && p[0] < 150 && p[2] > 100 && p[2] < 190;
+    let counts = |img: &Image| (all(img, &pink), all(img, &yellow), all(img, &green));
+    let ((p0, y0, g0), (p1, y1, g1)) = (counts(&before), counts(&after));
+    assert!(p0 > 500 && y0 < 20, "before: pink {p0}, yellow {y0}");
+    assert!(p1 < 20 && y1 > 500, "after: pink {p1}, yellow {y1}");
+    assert!(g0 > 500 && g0.abs_diff(g1) < g0 / 20, "the green ships stay: {g0} then {g1}");
+}
+
 /// A `.cubemap` (Defold's six images) on a material's `samplerCube`: a quad whose fragment
 /// program samples direction +X on its left half and -Y on its right half shows the `right`
 /// face's colour and the `bottom` face's, each face a solid colour (so orientation within a

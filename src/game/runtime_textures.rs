@@ -78,9 +78,9 @@ impl RuntimeTextures {
         self.atlases.push((atlas.to_string(), texture.to_string()));
     }
 
-    /// Whether atlas `atlas` was made over texture `texture`.
-    pub fn is_atlas_of(&self, atlas: &str, texture: &str) -> bool {
-        self.atlases.iter().any(|(a, t)| a == atlas && t == texture)
+    /// The texture atlas `atlas` was made over, when a script made it.
+    pub fn texture_of(&self, atlas: &str) -> Option<&str> {
+        self.atlases.iter().find(|(a, _)| a == atlas).map(|(_, t)| t.as_str())
     }
 
     /// `resource.create_texture(path, { width, height, type, format })`: a transparent black
@@ -108,7 +108,7 @@ impl RuntimeTextures {
 }
 
 /// Writes a `set_texture` region into `t`, all checked before a byte changes.
-fn write_region(t: &mut RuntimeTexture, params: &MsgValue, data: &[u8]) -> Result<(), String> {
+pub fn write_region(t: &mut RuntimeTexture, params: &MsgValue, data: &[u8]) -> Result<(), String> {
     let (w, h) = (side(params, "width", "")?, side(params, "height", "")?);
     let (x, y) = (whole(params, "x", "", Some(0.0))?, whole(params, "y", "", Some(0.0))?);
     if x < 0.0 || y < 0.0 || x + f64::from(w) > f64::from(t.width) || y + f64::from(h) > f64::from(t.height) {
@@ -206,13 +206,24 @@ pub fn atlas_from_table(path: &str, page: &RuntimeTexture, params: &MsgValue) ->
         if animations.iter().any(|b| b.id == id) {
             return Err(format!("{at}id: '{id}' is used twice"));
         }
-        let (start, end) = (whole(a, "frame_start", &at, None)?, whole(a, "frame_end", &at, None)?);
-        if start < 1.0 || end <= start || end - 1.0 > frames.len() as f64 {
-            return Err(format!(
-                "{at}frame_start {start}, frame_end {end}: not geometries 1 to {} (the end is not included)",
-                frames.len()
-            ));
-        }
+        // `frames` (geometry numbers, as `get_atlas` gives them), else `frame_start` to
+        // `frame_end`, the end not included.
+        let order: Vec<u32> = if a.get("frames").is_some() {
+            let numbers = numbers(a, "frames", &at)?;
+            if numbers.is_empty() || numbers.iter().any(|&k| k < 1.0 || k > frames.len() as f64 || k.fract() != 0.0) {
+                return Err(format!("{at}frames: geometry numbers from 1 to {} expected", frames.len()));
+            }
+            numbers.iter().map(|&k| k as u32 - 1).collect()
+        } else {
+            let (start, end) = (whole(a, "frame_start", &at, None)?, whole(a, "frame_end", &at, None)?);
+            if start < 1.0 || end <= start || end - 1.0 > frames.len() as f64 {
+                return Err(format!(
+                    "{at}frame_start {start}, frame_end {end}: not geometries 1 to {} (the end is not included)",
+                    frames.len()
+                ));
+            }
+            (start as u32 - 1..end as u32 - 1).collect()
+        };
         let playback = whole(a, "playback", &at, Some(1.0))?;
         let playback = PLAYBACKS
             .get(playback as usize)
@@ -227,7 +238,7 @@ pub fn atlas_from_table(path: &str, page: &RuntimeTexture, params: &MsgValue) ->
         let flag = |k: &str| matches!(a.get(k), Some(MsgValue::Bool(true)));
         animations.push(Flipbook {
             id,
-            frames: (start as u32 - 1..end as u32 - 1).collect(),
+            frames: order,
             fps,
             playback,
             flip_horizontal: flag("flip_horizontal"),
@@ -244,6 +255,85 @@ pub fn atlas_from_table(path: &str, page: &RuntimeTexture, params: &MsgValue) ->
         images: Vec::new(),
         hulls: Vec::new(),
     })
+}
+
+/// The texture a file atlas's page is, by Defold's built names: `/a/b.atlas` is
+/// `/a/b.a.texturec`, `/a/t.tilesource` is `/a/t.t.texturec`.
+pub fn page_texture_path(source: &str) -> String {
+    if let Some(stem) = source.strip_suffix(".atlas") {
+        format!("{stem}.a.texturec")
+    } else if let Some(stem) = source.strip_suffix(".tilesource") {
+        format!("{stem}.t.texturec")
+    } else {
+        format!("{source}.texturec")
+    }
+}
+
+/// The atlas or tile source a `resource.get_atlas` path names: Defold's built names
+/// (`.a.texturesetc`, `.t.texturesetc`, `.atlasc`) are their source files'.
+pub fn atlas_source_path(text: &str) -> String {
+    if let Some(stem) = text.strip_suffix(".a.texturesetc") {
+        format!("{stem}.atlas")
+    } else if let Some(stem) = text.strip_suffix(".t.texturesetc") {
+        format!("{stem}.tilesource")
+    } else if let Some(path) = text.strip_suffix(".atlasc").or_else(|| text.strip_suffix(".tilesourcec")) {
+        format!("{path}{}", if text.ends_with(".atlasc") { ".atlas" } else { ".tilesource" })
+    } else {
+        text.to_string()
+    }
+}
+
+/// `resource.get_atlas`'s table of atlas `a` whose page is texture `texture`: each frame a
+/// geometry (a quad: `vertices` in its own pixels, `uvs` in texture pixels from the top left,
+/// Defold's corner order: bottom left, top left, top right, bottom right), each flipbook an
+/// animation with its `frames` (geometry numbers). [`atlas_from_table`] reads it back.
+pub fn atlas_to_table(a: &Atlas, texture: &str) -> MsgValue {
+    let s = |k: &str| MsgValue::String(k.to_string());
+    let n = |x: f64| MsgValue::Number(x);
+    let list = |items: Vec<MsgValue>| {
+        MsgValue::Table(items.into_iter().enumerate().map(|(i, v)| (n((i + 1) as f64), v)).collect())
+    };
+    let numbers = |xs: &[f64]| list(xs.iter().map(|&x| n(x)).collect());
+    let geometries = a
+        .frames
+        .iter()
+        .map(|f| {
+            let (x, y, w, h) = (f64::from(f.x), f64::from(f.y), f64::from(f.width), f64::from(f.height));
+            MsgValue::Table(vec![
+                (s("width"), n(w)),
+                (s("height"), n(h)),
+                (s("pivot_x"), n(0.5)),
+                (s("pivot_y"), n(0.5)),
+                (s("rotated"), MsgValue::Bool(false)),
+                (s("vertices"), numbers(&[0.0, h, 0.0, 0.0, w, 0.0, w, h])),
+                (s("uvs"), numbers(&[x, y + h, x, y, x + w, y, x + w, y + h])),
+                (s("indices"), numbers(&[0.0, 1.0, 2.0, 0.0, 2.0, 3.0])),
+            ])
+        })
+        .collect();
+    let animations = a
+        .animations
+        .iter()
+        .map(|b| {
+            let first = b.frames.first().and_then(|&k| a.frames.get(k as usize));
+            let playback = PLAYBACKS.iter().position(|p| *p == b.playback).unwrap_or(1);
+            MsgValue::Table(vec![
+                (s("id"), s(&b.id)),
+                (s("width"), n(first.map_or(0.0, |f| f64::from(f.width)))),
+                (s("height"), n(first.map_or(0.0, |f| f64::from(f.height)))),
+                (s("fps"), n(f64::from(b.fps))),
+                (s("playback"), n(playback as f64)),
+                (s("flip_horizontal"), MsgValue::Bool(b.flip_horizontal)),
+                (s("flip_vertical"), MsgValue::Bool(b.flip_vertical)),
+                (s("frames"), list(b.frames.iter().map(|&k| n(f64::from(k) + 1.0)).collect())),
+            ])
+        })
+        .collect();
+    MsgValue::Table(vec![
+        (s("texture"), MsgValue::Hash(crate::base::hash::hash_remembered(texture))),
+        (s("animations"), list(animations)),
+        (s("geometries"), list(geometries)),
+    ])
 }
 
 /// `go.PLAYBACK_*` by value.
@@ -364,6 +454,49 @@ mod tests {
         let ids: Vec<(&str, &[u32])> = a.animations.iter().map(|b| (b.id.as_str(), &b.frames[..])).collect();
         assert_eq!(ids, [("left", &[0u32][..]), ("right", &[1u32][..])]);
         assert_eq!((a.animations[0].fps, a.animations[0].playback), (30.0, Playback::OnceForward));
+    }
+
+    /// `get_atlas`'s table makes the same atlas again (`set_atlas`/`create_atlas` read it),
+    /// its uvs from the top left and each animation's `frames` kept.
+    #[test]
+    fn an_atlas_table_reads_back_as_the_same_atlas() {
+        let page = RuntimeTexture { path: "/t".into(), width: 32, height: 16, rgba: vec![9; 32 * 16 * 4] };
+        let mut atlas = Atlas {
+            source: "/a.atlas".into(),
+            width: 32,
+            height: 16,
+            rgba: page.rgba.clone(),
+            frames: vec![Frame { x: 0, y: 2, width: 8, height: 10 }, Frame { x: 8, y: 0, width: 24, height: 16 }],
+            animations: Vec::new(),
+            images: Vec::new(),
+            hulls: Vec::new(),
+        };
+        atlas.animations.push(Flipbook {
+            id: "walk".into(),
+            frames: vec![1, 0, 1],
+            fps: 12.0,
+            playback: Playback::LoopPingpong,
+            flip_horizontal: true,
+            flip_vertical: false,
+        });
+        let table = atlas_to_table(&atlas, "/a.a.texturec");
+        let uvs = table.get("geometries").and_then(|g| match g {
+            MsgValue::Table(items) => items.first().and_then(|(_, first)| first.get("uvs").cloned()),
+            _ => None,
+        });
+        let first: Vec<f64> = match uvs {
+            Some(MsgValue::Table(items)) => {
+                items.iter().filter_map(|(_, v)| if let MsgValue::Number(x) = v { Some(*x) } else { None }).collect()
+            }
+            _ => Vec::new(),
+        };
+        assert_eq!(first, [0.0, 12.0, 0.0, 2.0, 8.0, 2.0, 8.0, 12.0], "bottom left, top left, top right, bottom right");
+        let back = atlas_from_table("/a.atlas", &page, &table).unwrap();
+        assert_eq!((back.frames, back.animations), (atlas.frames, atlas.animations));
+        assert_eq!(page_texture_path("/x/a.atlas"), "/x/a.a.texturec");
+        assert_eq!(atlas_source_path("/x/a.a.texturesetc"), "/x/a.atlas");
+        assert_eq!(atlas_source_path("/x/t.t.texturesetc"), "/x/t.tilesource");
+        assert_eq!(atlas_source_path("/x/a.atlasc"), "/x/a.atlas");
     }
 
     #[test]

@@ -166,13 +166,19 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "resource",
         doc: "Resource properties (the path of an atlas, tile source, font, material or texture for `go.property`), and textures and atlases made at run time.",
         examples: &["../sprites.md#from-lua"],
-        notes: "The property constructors return the hash of their path; `go.set(url, \"image\", v)` of a sprite takes it and loads the atlas or tile source if no sprite has used it. A texture made by `create_texture` counts rows from the bottom, as Defold's: `set_texture`'s `x`, `y` and its buffer's first row are the bottom's; `create_atlas`'s `uvs` are texture pixels from the top left (as Defold's), each geometry one frame (the bounding box of its uvs). Constants: `graphics`'s `TEXTURE_TYPE_2D`, `TEXTURE_FORMAT_LUMINANCE`, `_RGB`, `_RGBA`, `COMPRESSION_TYPE_DEFAULT`. The rest of Defold's `resource` functions (`get_atlas`, `set_atlas`, `load`, ...) raise \"not supported\".",
+        notes: "The property constructors return the hash of their path; `go.set(url, \"image\", v)` of a sprite takes it and loads the atlas or tile source if no sprite has used it. A texture made by `create_texture` counts rows from the bottom, as Defold's: `set_texture`'s `x`, `y` and its buffer's first row are the bottom's; `create_atlas`'s `uvs` are texture pixels from the top left (as Defold's), each geometry one frame (the bounding box of its uvs). Constants: `graphics`'s `TEXTURE_TYPE_2D`, `TEXTURE_FORMAT_LUMINANCE`, `_RGB`, `_RGBA`, `COMPRESSION_TYPE_DEFAULT`. `set_texture` on an atlas's page (`get_atlas`'s `texture`) changes the file atlas's pixels for the sprites drawing it (a gui keeps its own copy). The rest of Defold's `resource` functions (`set_atlas`, `load`, ...) raise \"not supported\".",
     },
     Namespace {
         name: "buffer",
         doc: "Buffers: elements of named streams of numbers, for `resource.set_texture`.",
         examples: &[],
         notes: "A buffer and its streams are userdata. A stream is read and written like an array, 1 to `#stream` (every value of every element, element after element); an index outside it or a value that is not a number raises. Constants: `VALUE_TYPE_UINT8`, `_UINT16`, `_UINT32`, `_UINT64`, `_INT8`, `_INT16`, `_INT32`, `_INT64`, `_FLOAT32`. A buffer holds at most 256 MiB. The rest of Defold's `buffer` functions (`copy_stream`, metadata, ...) raise \"not supported\".",
+    },
+    Namespace {
+        name: "image",
+        doc: "Decoding PNG and JPEG images held in strings.",
+        examples: &[],
+        notes: "`image.load` always answers RGBA (`image.TYPE_RGBA`), four bytes a pixel, whatever the file's channels. Constants: `TYPE_RGB`, `TYPE_RGBA`, `TYPE_LUMINANCE`, `TYPE_LUMINANCE_ALPHA`.",
     },
     Namespace {
         name: "graphics",
@@ -1085,6 +1091,27 @@ pub const FUNCS: &[Func] = &[
     f("resource", "texture", "path: string", "hash", "A texture for a script property."),
     f(
         "resource",
+        "get_atlas",
+        "path: string|hash",
+        "table",
+        "An atlas's table (`texture`, `animations` with their `frames`, `geometries` with `vertices`, `uvs` from the top left, `indices`), by Defold's built name (`.a.texturesetc`) or the file's; a file no sprite used is read now.",
+    ),
+    f(
+        "resource",
+        "get_texture_info",
+        "path: string|hash",
+        "table",
+        "`{ handle, width, height, depth, mipmaps, type, page_count, flags }` of a texture `create_texture` made or an atlas's page (`.a.texturec`).",
+    ),
+    f(
+        "image",
+        "load",
+        "data: string, options?: table",
+        "table|nil",
+        "A PNG or JPEG's `{ width, height, type, buffer }` (RGBA rows top first; `premultiply_alpha`, `flip_vertically`), nil for bytes that are no image.",
+    ),
+    f(
+        "resource",
         "create_texture",
         "path: string, params: table",
         "hash",
@@ -1844,6 +1871,14 @@ pub fn constants() -> Vec<Const> {
             crate::project::types::OrthoMode::AutoCover => "The zoom that covers the window with the design area.",
         };
         push("camera", format!("ORTHO_MODE_{}", m.name().to_uppercase()), f64::from(m as i32), doc.to_string());
+    }
+    for &(n, v) in super::api::resource::IMAGE_TYPES {
+        let doc = if n == "TYPE_RGBA" {
+            "RGBA, four bytes a pixel: what `image.load` answers."
+        } else {
+            "Defold's image type (`image.load` answers RGBA)."
+        };
+        push("image", n.to_string(), v, doc.to_string());
     }
     for &(n, v, ctype) in super::api::resource::VALUE_TYPES {
         push("buffer", n.to_string(), f64::from(v), format!("A stream of `{ctype}` values (`buffer.create`)."));

@@ -44,6 +44,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("types", include_str!("lua/types.lua")),
     ("buffer", include_str!("lua/buffer.lua")),
     ("graphics", include_str!("lua/graphics.lua")),
+    ("image", include_str!("lua/image.lua")),
     ("resource", include_str!("lua/resource.lua")),
     ("sound", include_str!("lua/sound.lua")),
     ("physics", include_str!("lua/physics.lua")),
@@ -292,6 +293,18 @@ impl ScriptHost {
             .map(|&(name, v, ctype)| vec![name.to_string(), v.to_string(), ctype.to_string()]);
         t.set("buffer_value_types", lua.create_sequence_from(value_types)?)?;
         t.set("buffer_max_bytes", api::resource::BUFFER_MAX_BYTES)?;
+        t.set("image_constants", lua.create_table_from(api::resource::IMAGE_TYPES.iter().copied())?)?;
+        t.set(
+            "image_decode",
+            lua.create_function(|lua, (data, premultiply, flip): (mlua::LuaString, bool, bool)| {
+                match api::resource::decode_image(&data.as_bytes(), premultiply, flip) {
+                    Some((w, h, px)) => {
+                        Ok((Value::Number(w.into()), Value::Number(h.into()), Value::String(lua.create_string(&px)?)))
+                    }
+                    None => Ok((Value::Nil, Value::Nil, Value::Nil)),
+                }
+            })?,
+        )?;
         t.set("K", lua.create_table_from(boundary::constants())?)?;
         t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
         let read_res = res.clone();

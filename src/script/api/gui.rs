@@ -381,15 +381,6 @@ fn subtree(nodes: &[GuiNode], root: usize) -> Vec<usize> {
     out
 }
 
-/// Copies `len` bytes of `text` into `buf` (room for `cap`) and returns the whole length.
-fn copy_out(text: &str, buf: *mut c_char, cap: usize) -> i32 {
-    if !buf.is_null() {
-        let k = text.len().min(cap);
-        // SAFETY: `buf` has room for `cap` bytes (a Lua-side buffer alive during the call).
-        unsafe { std::ptr::copy_nonoverlapping(text.as_ptr(), buf.cast(), k) };
-    }
-    text.len().min(i32::MAX as usize) as i32
-}
 
 /// Stops every tween of nodes `gone` of instance `inst` (their nodes were deleted).
 fn cancel_node_tweens(w: &mut World, inst: u32, slot: u32, gone: &[usize]) {
@@ -814,7 +805,7 @@ crate::export! {
             };
             match g.font_file(&name) {
                 Some(file) => {
-                    len = copy_out(file, buf, cap);
+                    len = super::copy_out(file, buf, cap);
                     OK
                 }
                 None => fail(format!("font '{name}' is not in the scene's `fonts`")),
@@ -998,7 +989,7 @@ crate::export! {
             };
             match live(g, node).and_then(|i| get_name(g, &g.nodes[i], which)) {
                 Ok(text) => {
-                    len = copy_out(&text, buf, cap);
+                    len = super::copy_out(&text, buf, cap);
                     OK
                 }
                 Err(e) => fail(e),

@@ -87,6 +87,18 @@ pub(super) unsafe fn put<T>(p: *mut T, v: T) -> i32 {
     }
 }
 
+/// Copies `data` into the Lua-side buffer `buf` of `cap` bytes (as much as fits) and returns
+/// its whole length: a caller whose buffer was too small calls again with one that fits.
+pub(super) fn copy_out(data: impl AsRef<[u8]>, buf: *mut std::ffi::c_char, cap: usize) -> i32 {
+    let data = data.as_ref();
+    if !buf.is_null() {
+        let k = data.len().min(cap);
+        // SAFETY: `buf` has room for `cap` bytes (a Lua-side buffer alive during the call).
+        unsafe { std::ptr::copy_nonoverlapping(data.as_ptr(), buf.cast(), k) };
+    }
+    data.len().min(i32::MAX as usize) as i32
+}
+
 /// The `n` bytes of a Lua string argument (empty for a null pointer).
 ///
 /// # Safety

@@ -3,10 +3,16 @@
 //! and `graphics` namespaces they take. Lua side: `lua/resource.lua`, `lua/buffer.lua`,
 //! `lua/graphics.lua`; the tables arrive in the message format (`S.encode_save`) and are
 //! checked by `game::runtime_textures`.
-use super::{Ctx, bytes, world_status};
+use super::types::V3;
+use super::{Ctx, bytes, copy_out, put, world_status};
 use crate::base::hash::{hash_remembered, name_of};
-use crate::game::runtime_textures::{MAX_TEXTURE_SIDE, TEXTURE_FORMATS, TEXTURE_TYPE_2D, atlas_from_table};
-use crate::scene::message::{MsgValue, decode};
+use crate::game::World;
+use crate::game::runtime_textures::{
+    MAX_TEXTURE_SIDE, RuntimeTexture, TEXTURE_FORMATS, TEXTURE_TYPE_2D, atlas_from_table, atlas_source_path,
+    atlas_to_table, page_texture_path, write_region,
+};
+use crate::project::sprite::Atlas;
+use crate::scene::message::{MsgValue, decode, encode};
 use crate::script::boundary::{OK, fail};
 use std::ffi::c_char;
 use std::sync::Arc;
@@ -36,6 +42,30 @@ pub fn graphics_constants() -> Vec<(&'static str, f64)> {
     k
 }
 
+/// Defold's `image.TYPE_*`; `image.load` answers RGBA.
+pub const IMAGE_TYPES: &[(&str, f64)] =
+    &[("TYPE_RGB", 0.0), ("TYPE_RGBA", 1.0), ("TYPE_LUMINANCE", 2.0), ("TYPE_LUMINANCE_ALPHA", 3.0)];
+
+/// `image.load`'s pixels: a PNG or JPEG as RGBA8, rows top first (bottom first when `flip`),
+/// colours times alpha when `premultiply`; `None` for bytes that are no image it reads (or
+/// one past the decoder's size limits, refused before its pixels are allocated).
+pub fn decode_image(data: &[u8], premultiply: bool, flip: bool) -> Option<(u32, u32, Vec<u8>)> {
+    let (w, h, mut rgba) = crate::project::gltf::decode_image(data).ok()?;
+    if premultiply {
+        for px in rgba.chunks_exact_mut(4) {
+            let a = u16::from(px[3]);
+            for c in &mut px[..3] {
+                *c = ((u16::from(*c) * a + 127) / 255) as u8;
+            }
+        }
+    }
+    if flip && w > 0 {
+        let row = w as usize * 4;
+        rgba = rgba.chunks_exact(row).rev().flatten().copied().collect();
+    }
+    Some((w, h, rgba))
+}
+
 /// A table the Lua side encoded (`n` bytes at `p`).
 ///
 /// # Safety
@@ -52,6 +82,32 @@ unsafe fn table(p: *const c_char, n: usize) -> Result<MsgValue, String> {
 unsafe fn path(p: *const c_char, n: usize) -> String {
     // SAFETY: as the function's contract says.
     String::from_utf8_lossy(unsafe { bytes(p, n) }).into_owned()
+}
+
+/// The texture an atlas's page is: the one a script made it over, else the file atlas's
+/// (Defold's built name, [`page_texture_path`]).
+fn page_of(w: &World, a: &Atlas) -> String {
+    w.textures.texture_of(&a.source).map_or_else(|| page_texture_path(&a.source), str::to_string)
+}
+
+/// The atlas whose path (or Defold's built name for it) hashes to `path`, with its page's
+/// texture: one the game uses, else the file read now (and kept, for `set_texture`).
+fn atlas_named(w: &mut World, path: u64) -> Result<(Arc<Atlas>, String), String> {
+    let Some(text) = crate::base::hash::text_of(path) else {
+        return Err(format!("{} is no atlas the game knows", name_of(path)));
+    };
+    let source = atlas_source_path(&text);
+    if let Some(a) = w.sprites.atlases.iter().find(|a| a.source == source).cloned() {
+        let texture = page_of(w, &a);
+        return Ok((a, texture));
+    }
+    let is_file = source.ends_with(".atlas") || source.ends_with(".tilesource");
+    let Some(res) = w.factories.res.clone().filter(|_| is_file) else {
+        return Err(format!("'{text}' is no atlas or tile source"));
+    };
+    let atlas = Arc::new(crate::project::sprite::load_atlas(&res, &source).map_err(|e| e.to_string())?);
+    w.sprites.atlas_index(&atlas);
+    Ok((atlas, page_texture_path(&source)))
 }
 
 crate::export! {
@@ -95,16 +151,32 @@ crate::export! {
             let Some(path) = crate::base::hash::text_of(texture) else {
                 return fail(format!("{} is no texture made by resource.create_texture", name_of(texture)));
             };
-            if let Err(e) = w.textures.set(&path, &params, data) {
+            if w.textures.get(&path).is_some()
+                && let Err(e) = w.textures.set(&path, &params, data)
+            {
                 return fail(e);
             }
-            // Atlases over this texture take its new pixels (a new page: the renderer uploads it).
-            let crate::game::World { textures, sprites, .. } = w;
-            let Some(t) = textures.get(&path) else { return OK };
-            for a in sprites.atlases.iter_mut().filter(|a| textures.is_atlas_of(&a.source, &path)) {
-                let mut new = (**a).clone();
-                new.rgba.clone_from(&t.rgba);
-                *a = Arc::new(new);
+            // Atlases over this texture take its new pixels (a new page: the renderer uploads
+            // it); a file atlas's page is written itself.
+            let made = w.textures.get(&path).map(|t| t.rgba.clone());
+            let pages: Vec<usize> =
+                (0..w.sprites.atlases.len()).filter(|&i| page_of(w, &w.sprites.atlases[i]) == path).collect();
+            if made.is_none() && pages.is_empty() {
+                return fail(format!("'{path}' is no texture made by resource.create_texture or atlas page"));
+            }
+            for i in pages {
+                let a = &w.sprites.atlases[i];
+                let rgba = match &made {
+                    Some(rgba) => rgba.clone(),
+                    None => {
+                        let mut page = RuntimeTexture { path: path.clone(), width: a.width, height: a.height, rgba: a.rgba.clone() };
+                        if let Err(e) = write_region(&mut page, &params, data) {
+                            return fail(e);
+                        }
+                        page.rgba
+                    }
+                };
+                w.sprites.atlases[i] = Arc::new(Atlas { rgba, ..(**a).clone() });
             }
             OK
         })
@@ -141,6 +213,41 @@ crate::export! {
                     OK
                 }
                 Err(e) => fail(e),
+            }
+        })
+    }
+    /// `resource.get_atlas(path)`: the atlas's table (`game::runtime_textures::atlas_to_table`)
+    /// in the message format, copied into `buf`; its length, -1 with the message. An atlas or
+    /// tile source file no sprite has used is read now.
+    fn resource_get_atlas(ctx: Ctx, path: u64, buf: *mut c_char, cap: usize) -> i32 {
+        let mut len = -1;
+        world_status(ctx, |w| match atlas_named(w, path) {
+            Ok((atlas, texture)) => {
+                let mut out = Vec::new();
+                encode(&atlas_to_table(&atlas, &texture), &mut out);
+                len = copy_out(&out, buf, cap);
+                OK
+            }
+            Err(e) => fail(e),
+        });
+        len
+    }
+
+    /// `resource.get_texture_info(path)`: the width and height (x, y of `out`) of a texture a
+    /// script made or an atlas's page.
+    fn resource_texture_info(ctx: Ctx, texture: u64, out: *mut V3) -> i32 {
+        world_status(ctx, |w| {
+            let Some(path) = crate::base::hash::text_of(texture) else {
+                return fail(format!("{} is no texture", name_of(texture)));
+            };
+            let size = w.textures.get(&path).map(|t| (t.width, t.height)).or_else(|| {
+                let a = w.sprites.atlases.iter().find(|a| page_texture_path(&a.source) == path)?;
+                Some((a.width, a.height))
+            });
+            match size {
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                Some((x, y)) => unsafe { put(out, V3 { x: x as f32, y: y as f32, z: 0.0 }) },
+                None => fail(format!("'{path}' is no texture made by resource.create_texture or atlas page")),
             }
         })
     }

@@ -1,9 +1,11 @@
 -- Defold's resource property constructors, for `go.property("name", resource.atlas("/x.atlas"))`:
 -- each checks the path and returns its hash, which `go.set(url, "image", v)` of a sprite takes
 -- (the atlas or tile source is loaded then if no sprite has used it yet). Textures and atlases
--- made at run time (`create_texture`, `set_texture`, `create_atlas`): the tables go to Rust in
--- the message format and are checked there (game/runtime_textures.rs). The rest of Defold's
+-- made at run time (`create_texture`, `set_texture`, `create_atlas`) and read (`get_atlas`,
+-- `get_texture_info`): the tables cross in the message format and are checked in Rust
+-- (game/runtime_textures.rs). The rest of Defold's
 -- `resource` namespace raises "not supported".
+local ffi = require("ffi")
 local S = ...
 local F, ctx = S.F, S.ctx
 local argerr = S.argerr
@@ -48,6 +50,31 @@ function resource.set_texture(path, params, buffer)
   check(fname, F.resource_set_texture(ctx, h.h, t, #t, data, len))
 end
 
+
+-- get_atlas: the table comes back in the message format, into a buffer that grows to fit.
+local atlas_cap = 4096
+local atlas_buf = ffi.new("uint8_t[?]", atlas_cap)
+function resource.get_atlas(path)
+  local fname = "resource.get_atlas"
+  local h = S.to_hash(path, fname, 1)
+  local n = F.resource_get_atlas(ctx, h.h, ffi.cast("char *", atlas_buf), atlas_cap)
+  if n < 0 then check(fname, n) end
+  if n > atlas_cap then
+    atlas_cap = n
+    atlas_buf = ffi.new("uint8_t[?]", atlas_cap)
+    n = F.resource_get_atlas(ctx, h.h, ffi.cast("char *", atlas_buf), atlas_cap)
+  end
+  return S.decode_message(atlas_buf, n)
+end
+
+local size = S.vm.vector3_t()
+function resource.get_texture_info(path)
+  local fname = "resource.get_texture_info"
+  local h = S.to_hash(path, fname, 1)
+  check(fname, F.resource_texture_info(ctx, h.h, size))
+  return { handle = h, width = size.x, height = size.y, depth = 1, mipmaps = 1, page_count = 1,
+           type = S.R.graphics_constants.TEXTURE_TYPE_2D, flags = 0 }
+end
 
 for k, v in pairs(S.R.graphics_constants) do resource[k] = v end
 
