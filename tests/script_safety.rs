@@ -305,7 +305,11 @@ fn an_endless_message_handler_is_stopped_by_the_time_limit() {
     let r = run(p.path(), 3);
     assert_survived(&r);
     assert!(r.stdout.contains("stop\tfalse\t/main/s.script:1: script ran too long (more than 0.3 s"), "{}", r.show());
-    assert!(r.stdout.contains("error\tfalse\terror in error handling"), "{}", r.show());
+    // LuaJIT reports the handler's stop as "error in error handling"; on a loaded machine the
+    // limit can fire while `error` itself unwinds, which hands back the stop's own message.
+    // Either way the endless handler was stopped and the game went on.
+    let stopped = ["error\tfalse\terror in error handling", "error\tfalse\t/main/s.script:1: script ran too long"];
+    assert!(stopped.iter().any(|m| r.stdout.contains(m)), "{}", r.show());
 }
 
 /// Issue 32 item 10: NaN, infinities, zero and negative scales and a zero quaternion are refused

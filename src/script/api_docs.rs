@@ -2009,8 +2009,8 @@ pub fn constants() -> Vec<Const> {
             push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));
         }
     }
-    for (i, n) in ["FIXED", "HINGE", "SPRING", "SLIDER"].iter().enumerate() {
-        push("physics", format!("JOINT_TYPE_{n}"), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
+    for (i, (n, _)) in crate::game::physics::joints::JointType::ALL.iter().enumerate() {
+        push("physics", n.to_string(), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
     }
     for n in GUI_PROPS {
         let animated = if ["rotation", "euler", "leading", "tracking", "slice9"].contains(n) {

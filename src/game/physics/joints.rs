@@ -21,14 +21,17 @@ pub enum JointType {
 }
 
 impl JointType {
+    /// Every kind by its `physics.JOINT_TYPE_*` name, in the order of its value (the index):
+    /// Lua's constants are made from this list.
+    pub const ALL: [(&'static str, JointType); 4] = [
+        ("JOINT_TYPE_FIXED", JointType::Fixed),
+        ("JOINT_TYPE_HINGE", JointType::Hinge),
+        ("JOINT_TYPE_SPRING", JointType::Spring),
+        ("JOINT_TYPE_SLIDER", JointType::Slider),
+    ];
+
     pub fn from_index(i: u32) -> Option<JointType> {
-        Some(match i {
-            0 => JointType::Fixed,
-            1 => JointType::Hinge,
-            2 => JointType::Spring,
-            3 => JointType::Slider,
-            _ => return None,
-        })
+        Self::ALL.get(i as usize).map(|&(_, t)| t)
     }
 }
 

@@ -258,22 +258,26 @@ for axis, name in ipairs({ "set_hflip", "set_vflip" }) do
 end
 
 ---------------------------------------------------------------- joints
--- Property names in the order of the Rust list (game::physics::joints::JointProps::NAMES);
--- `local_axis_a` is a vector3 over three of its entries.
-local JOINT_NAMES = {
-  "collide_connected", "max_length", "reference_angle", "lower_angle", "upper_angle",
-  "max_motor_torque", "motor_speed", "enable_limit", "enable_motor", "length", "frequency",
-  "damping_ratio", "local_axis_a_x", "local_axis_a_y", "local_axis_a_z", "lower_translation",
-  "upper_translation", "max_motor_force",
-}
+-- Property names in the order of the Rust list (game::physics::joints::JointProps::NAMES, from
+-- Rust); `local_axis_a` is a vector3 over its three `local_axis_a_*` entries.
+local JOINT_NAMES = S.R.physics_joint_props
 local NPROPS = K.PHYSICS_JOINT_PROPS
 local BOOLS = { collide_connected = true, enable_limit = true, enable_motor = true }
 local KNOWN = { local_axis_a = true }
 for _, n in ipairs(JOINT_NAMES) do KNOWN[n] = true end
 local props_buf = ffi.new("float[?]", NPROPS)
 local tybox = ffi.new("int32_t[1]")
-local JOINT_TYPES = { [0] = "FIXED", "HINGE", "SPRING", "SLIDER" }
-for i = 0, 3 do physics["JOINT_TYPE_" .. JOINT_TYPES[i]] = i end
+-- physics.JOINT_TYPE_* from Rust (game::physics::joints::JointType::ALL).
+local JOINT_TYPES = {}
+for name, value in pairs(S.R.physics_joint_types) do
+  physics[name] = value
+  JOINT_TYPES[value] = name
+end
+local AXIS_A = {}
+for i, name in ipairs(JOINT_NAMES) do
+  local axis = name:match("^local_axis_a_([xyz])$")
+  if axis then AXIS_A[axis] = i - 1 end
+end
 
 -- A properties table into props_buf (NaN where not given).
 local function joint_props(fname, n, t)
@@ -288,7 +292,7 @@ local function joint_props(fname, n, t)
         tostring(k), table.concat(JOINT_NAMES, ", ")))
     elseif k == "local_axis_a" then
       vector3_arg(fname, n, v)
-      props_buf[12], props_buf[13], props_buf[14] = v.x, v.y, v.z
+      props_buf[AXIS_A.x], props_buf[AXIS_A.y], props_buf[AXIS_A.z] = v.x, v.y, v.z
     else
       local idx
       for i, name in ipairs(JOINT_NAMES) do if name == k then idx = i - 1 end end
@@ -330,9 +334,9 @@ function physics.get_joint_properties(co, joint_id)
   for i, name in ipairs(JOINT_NAMES) do
     local v = props_buf[i - 1]
     if BOOLS[name] then v = v ~= 0 end
-    if i < 13 or i > 15 then out[name] = v end
+    if not name:match("^local_axis_a_") then out[name] = v end
   end
-  out.local_axis_a = vm.vector3(props_buf[12], props_buf[13], props_buf[14])
+  out.local_axis_a = vm.vector3(props_buf[AXIS_A.x], props_buf[AXIS_A.y], props_buf[AXIS_A.z])
   return out
 end
 
