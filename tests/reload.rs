@@ -1018,3 +1018,56 @@ end
     r.mark();
     r.wait_for("label says hello");
 }
+
+/// A saved `.gui` that gives a node another of its `materials` reaches the running instance;
+/// one naming a `.material` that does not parse is reported (the materials are read before the
+/// scene is swapped) and the previous scene stays.
+#[test]
+fn a_saved_gui_reaches_its_node_materials() {
+    let gui = |node_material: &str, extra: &str| {
+        format!(
+            r#"{{ "script": "/main/hud.gui_script",
+  "materials": [ {{ "name": "glow", "material": "/main/glow.material" }},
+                 {{ "name": "plain", "material": "/builtins/materials/gui.material" }}{extra} ],
+  "nodes": [ {{ "id": "box", "type": "box", "position": [50, 50, 0], "material": "{node_material}" }} ] }}"#
+        )
+    };
+    let material = "name: \"glow\"\ntags: \"gui\"\nvertex_program: \"/builtins/materials/gui.vp\"\nfragment_program: \"/builtins/materials/gui.fp\"\nvertex_constants {\n  name: \"view_proj\"\n  type: CONSTANT_TYPE_VIEWPROJ\n}\n";
+    let p = project(
+        "reload-gui-material",
+        &[
+            ("/project.json", r#"{ "main_collection": "/main/main.collection" }"#),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            ("/main/hud.gui", &gui("glow", "")),
+            ("/main/glow.material", material),
+            ("/main/broken.material", "name: \"broken\"\nvertex_program: 5\n"),
+            (
+                "/main/hud.gui_script",
+                r##"
+function init(self) self.n = 0 end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    print("box material " .. (gui.get_material(gui.get_node("box")) == hash("plain") and "plain" or "glow"))
+  end
+end
+"##,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("box material glow");
+    p.write("/main/hud.gui", &gui("plain", ""));
+    r.wait_for("reloaded /main/hud.gui");
+    r.mark();
+    r.wait_for("box material plain");
+    let broken = r#", { "name": "bad", "material": "/main/broken.material" }"#;
+    p.write("/main/hud.gui", &gui("glow", broken));
+    r.wait_for("the previous version of /main/hud.gui stays in use");
+    r.mark();
+    r.wait_for("box material plain");
+}

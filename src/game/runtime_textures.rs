@@ -9,6 +9,9 @@ use crate::scene::message::MsgValue;
 /// Texture sides at most: what OpenGL 3.3 drivers take (llvmpipe included), and a size whose
 /// pixels (256 MiB) a script cannot exceed by accident.
 pub const MAX_TEXTURE_SIDE: u32 = 8192;
+/// Bytes of pixels all of a game's made textures may hold: a script that makes textures in a
+/// loop is refused before it takes the machine's memory.
+pub const MAX_TOTAL_BYTES: usize = 1 << 30;
 /// Geometries and animations per created atlas at most.
 pub const MAX_ATLAS_ENTRIES: usize = 65536;
 
@@ -91,7 +94,16 @@ impl RuntimeTextures {
         if self.get(path).is_some() {
             return Err(format!("'{path}' exists already"));
         }
-        let rgba = vec![0; width as usize * height as usize * 4];
+        let bytes = width as usize * height as usize * 4;
+        let held: usize = self.textures.iter().map(|t| t.rgba.len()).sum();
+        if held + bytes > MAX_TOTAL_BYTES {
+            return Err(format!(
+                "a {width}x{height} texture would take the game's made textures past {} MiB ({} MiB held)",
+                MAX_TOTAL_BYTES >> 20,
+                held >> 20
+            ));
+        }
+        let rgba = vec![0; bytes];
         self.textures.push(RuntimeTexture { path: path.to_string(), width, height, rgba });
         Ok(())
     }
@@ -385,6 +397,13 @@ mod tests {
         assert!(t.get("/t.texturec").is_none(), "nothing made");
         t.create("/t.texturec", &size(2.0, 2.0)).unwrap();
         assert_eq!(t.create("/t.texturec", &size(2.0, 2.0)).unwrap_err(), "'/t.texturec' exists already");
+        // Four full-size textures fill the budget (1 GiB); a fifth is refused, nothing made.
+        for i in 0..3 {
+            t.create(&format!("/big{i}"), &size(8192.0, 8192.0)).unwrap();
+        }
+        let e = t.create("/big3", &size(8192.0, 8192.0)).unwrap_err();
+        assert!(e.contains("past 1024 MiB (768 MiB held)"), "{e}");
+        assert!(t.get("/big3").is_none());
     }
 
     /// Defold's texture rows run bottom first: the buffer's first row lands on the bottom row
