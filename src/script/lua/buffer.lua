@@ -47,6 +47,13 @@ stream_mt.__newindex = function(s, i, v)
 end
 stream_mt.__tostring = function(s) return string.format("bufferstream(%d values)", streams[s].n) end
 
+-- A new userdata of `proto`'s metatable standing for `data` in `registry`.
+local function proxy(proto, registry, data)
+  local p = newproxy(proto)
+  registry[p] = data
+  return p
+end
+
 local function buffer_arg(fname, n, b)
   local d = type(b) == "userdata" and buffers[b]
   if not d then argerr(fname, n, "buffer", b) end
@@ -85,17 +92,12 @@ function buffer.create(count, declaration)
     end
     d.streams[i] = { name = h, n = count * c, size = t.size, array = t.ctype(count * c) }
   end
-  local b = newproxy(buffer_proto)
-  buffers[b] = d
-  return b
+  return proxy(buffer_proto, buffers, d)
 end
 
 function buffer.get_stream(b, name)
   local d = buffer_arg("buffer.get_stream", 1, b)
-  local s = stream_of("buffer.get_stream", d, name)
-  local p = newproxy(stream_proto)
-  streams[p] = s
-  return p
+  return proxy(stream_proto, streams, stream_of("buffer.get_stream", d, name))
 end
 
 function buffer.get_bytes(b, name)
