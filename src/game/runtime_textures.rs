@@ -2,7 +2,9 @@
 //! `resource.set_texture` and `resource.create_atlas`): plain pixels, and `Atlas` values built
 //! from Defold's creation tables, each table checked whole before anything changes (every
 //! problem named by its field path). Sprites and guis use an atlas made here as one read from a
-//! file (it joins `SpriteWorld::atlases`); nothing here touches GL.
+//! file (it joins `SpriteWorld::atlases`). The other way, `resource.get_atlas`'s table of any
+//! atlas ([`atlas_to_table`]) reads back through [`atlas_from_table`], and Defold's built names
+//! (`.a.texturesetc`, `.a.texturec`) map to Sinew's files here. Nothing here touches GL.
 use crate::project::sprite::{Atlas, Flipbook, Frame, Playback};
 use crate::scene::message::MsgValue;
 

@@ -1,8 +1,9 @@
-//! FFI endpoints of the `resource` functions that make and change resources while the game
-//! runs (`create_texture`, `set_texture`, `create_atlas`), with the constants of the `buffer`
-//! and `graphics` namespaces they take. Lua side: `lua/resource.lua`, `lua/buffer.lua`,
-//! `lua/graphics.lua`; the tables arrive in the message format (`S.encode_save`) and are
-//! checked by `game::runtime_textures`.
+//! FFI endpoints of the `resource` functions that make, read and change textures and atlases
+//! while the game runs (`create_texture`, `set_texture`, `create_atlas`, `get_atlas`,
+//! `get_texture_info`), with the constants of the `buffer`, `graphics` and `image` namespaces
+//! and `image.load`'s decoding. Lua side: `lua/resource.lua`, `lua/buffer.lua`,
+//! `lua/graphics.lua`, `lua/image.lua`; tables cross in the message format (`S.encode_save`,
+//! `S.decode_message`) and are checked and built by `game::runtime_textures`.
 use super::types::V3;
 use super::{Ctx, bytes, copy_out, put, world_status};
 use crate::base::hash::{hash_remembered, name_of};
