@@ -239,7 +239,7 @@ pub fn atlas_from_table(path: &str, page: &RuntimeTexture, params: &MsgValue) ->
             (start as u32 - 1..end as u32 - 1).collect()
         };
         let playback = whole(a, "playback", &at, Some(1.0))?;
-        let playback = PLAYBACKS
+        let playback = Playback::BY_VALUE
             .get(playback as usize)
             .copied()
             .filter(|_| playback >= 0.0)
@@ -330,7 +330,7 @@ pub fn atlas_to_table(a: &Atlas, texture: &str) -> MsgValue {
         .iter()
         .map(|b| {
             let first = b.frames.first().and_then(|&k| a.frames.get(k as usize));
-            let playback = PLAYBACKS.iter().position(|p| *p == b.playback).unwrap_or(1);
+            let playback = Playback::BY_VALUE.iter().position(|p| *p == b.playback).unwrap_or(1);
             MsgValue::Table(vec![
                 (s("id"), s(&b.id)),
                 (s("width"), n(first.map_or(0.0, |f| f64::from(f.width)))),
@@ -349,17 +349,6 @@ pub fn atlas_to_table(a: &Atlas, texture: &str) -> MsgValue {
         (s("geometries"), list(geometries)),
     ])
 }
-
-/// `go.PLAYBACK_*` by value.
-const PLAYBACKS: [Playback; 7] = [
-    Playback::None,
-    Playback::OnceForward,
-    Playback::OnceBackward,
-    Playback::OncePingpong,
-    Playback::LoopForward,
-    Playback::LoopBackward,
-    Playback::LoopPingpong,
-];
 
 #[cfg(test)]
 mod tests {

@@ -48,7 +48,7 @@ pub struct GuiRenderer {
     /// Image path → texture, and the pixels it was made from: a hot reload hands new pixels
     /// under the same path (a saved image, a repacked atlas), which are uploaded again. Holding
     /// the old pixels keeps their address from being reused by the new ones.
-    images: HashMap<String, (glow::Texture, std::sync::Arc<Vec<u8>>)>,
+    images: ImageCache,
     /// The glyph atlas version in `glyphs`.
     glyphs_version: u64,
     bytes: Vec<u8>,
@@ -61,7 +61,7 @@ pub struct GuiRenderer {
     ubo: glow::Buffer,
     block_bytes: Vec<u8>,
     white: glow::Texture,
-    flipped: HashMap<String, (glow::Texture, std::sync::Arc<Vec<u8>>)>,
+    flipped: ImageCache,
 }
 
 /// A texture with linear filtering and clamped edges.
@@ -94,6 +94,29 @@ pub(super) unsafe fn texture(
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
         gl.tex_parameter_i32(glow::TEXTURE_2D, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
         Ok(t)
+    }
+}
+
+/// Texture caches by image path, each entry with the pixels it was made from.
+type ImageCache = HashMap<String, (glow::Texture, std::sync::Arc<Vec<u8>>)>;
+
+/// Uploads `texels` (`img`'s size, RGBA) as `img`'s texture in `cache`, deleting the one it
+/// replaces; a failed upload is logged and leaves the old one.
+fn cache_image(gl: &glow::Context, cache: &mut ImageCache, img: &GuiImage, texels: &[u8]) -> Option<glow::Texture> {
+    // SAFETY: the context is current; `texels` is the image's width × height RGBA texels.
+    unsafe {
+        match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, texels) {
+            Ok(t) => {
+                if let Some((old, _)) = cache.insert(img.path.clone(), (t, img.rgba.clone())) {
+                    gl.delete_texture(old);
+                }
+                Some(t)
+            }
+            Err(e) => {
+                log::error!("gui: {}: {e}", img.path);
+                None
+            }
+        }
     }
 }
 
@@ -136,14 +159,7 @@ impl GuiRenderer {
             for img in images {
                 let current = self.images.get(&img.path).is_some_and(|(_, px)| std::sync::Arc::ptr_eq(px, &img.rgba));
                 if !current {
-                    match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, &img.rgba) {
-                        Ok(t) => {
-                            if let Some((old, _)) = self.images.insert(img.path.clone(), (t, img.rgba.clone())) {
-                                gl.delete_texture(old);
-                            }
-                        }
-                        Err(e) => log::error!("gui: {}: {e}", img.path),
-                    }
+                    cache_image(gl, &mut self.images, img, &img.rgba);
                 }
             }
             if atlas.version() != self.glyphs_version {
@@ -168,21 +184,7 @@ impl GuiRenderer {
         let row = img.width as usize * 4;
         let rows: Vec<u8> =
             if row == 0 { Vec::new() } else { img.rgba.chunks_exact(row).rev().flatten().copied().collect() };
-        // SAFETY: the context is current; `rows` is the image's width × height texels.
-        unsafe {
-            match texture(gl, img.width as i32, img.height as i32, glow::RGBA, glow::RGBA8, &rows) {
-                Ok(t) => {
-                    if let Some((old, _)) = self.flipped.insert(img.path.clone(), (t, img.rgba.clone())) {
-                        gl.delete_texture(old);
-                    }
-                    Some(t)
-                }
-                Err(e) => {
-                    log::error!("gui: {}: {e}", img.path);
-                    None
-                }
-            }
-        }
+        cache_image(gl, &mut self.flipped, img, &rows)
     }
 
     /// One batch with a project material (see the module doc); the built-in program is

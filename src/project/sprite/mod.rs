@@ -88,6 +88,17 @@ pub enum Playback {
 }
 
 impl Playback {
+    /// Every mode in the order of its `go.PLAYBACK_*` value (the index), as Lua tables give it.
+    pub const BY_VALUE: [Playback; 7] = [
+        Playback::None,
+        Playback::OnceForward,
+        Playback::OnceBackward,
+        Playback::OncePingpong,
+        Playback::LoopForward,
+        Playback::LoopBackward,
+        Playback::LoopPingpong,
+    ];
+
     pub const NAMES: &'static str =
         "none, once_forward, once_backward, once_pingpong, loop_forward, loop_backward or loop_pingpong";
 

@@ -485,7 +485,9 @@ crate::export! {
                 }
             };
             // An atlas a script made (`resource.create_atlas`) is among the sprites' atlases.
-            let made = w.sprites.atlases.iter().find(|a| a.source == path).map(|a| (**a).clone());
+            let made = (which == resource_list::TEXTURES)
+                .then(|| w.sprites.atlases.iter().find(|a| a.source == path).map(|a| (**a).clone()))
+                .flatten();
             let (g, name) = match instance(w, inst).and_then(|g| match resource_name(g, which, key) {
                 Ok(n) => Ok((g, n)),
                 // A texture key the scene lacks adds a texture of that name, as in Defold.
@@ -497,7 +499,7 @@ crate::export! {
                 Ok(x) => x,
                 Err(e) => return fail(e),
             };
-            let done = if let Some(atlas) = made.filter(|_| which == resource_list::TEXTURES) {
+            let done = if let Some(atlas) = made {
                 g.set_texture(&name, crate::project::gui::GuiImage::of_atlas(&name, path, atlas))
             } else if which == resource_list::MATERIALS {
                 g.set_material(&name, path, material)

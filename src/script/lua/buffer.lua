@@ -30,18 +30,17 @@ getmetatable(buffer_proto).__len = function(b) return buffers[b].count end
 local stream_proto = newproxy(true)
 local stream_mt = getmetatable(stream_proto)
 stream_mt.__len = function(s) return streams[s].n end
-stream_mt.__index = function(s, i)
+-- The stream's data, once `i` is checked to be one of its indexes.
+local function at(s, i)
   local d = streams[s]
   if type(i) ~= "number" or i < 1 or i > d.n or i % 1 ~= 0 then
     fail(string.format("buffer stream: index %s is outside 1..%d", tostring(i), d.n))
   end
-  return tonumber(d.array[i - 1])
+  return d
 end
+stream_mt.__index = function(s, i) return tonumber(at(s, i).array[i - 1]) end
 stream_mt.__newindex = function(s, i, v)
-  local d = streams[s]
-  if type(i) ~= "number" or i < 1 or i > d.n or i % 1 ~= 0 then
-    fail(string.format("buffer stream: index %s is outside 1..%d", tostring(i), d.n))
-  end
+  local d = at(s, i)
   if type(v) ~= "number" then fail(string.format("buffer stream: a number expected, got %s", type(v))) end
   d.array[i - 1] = v
 end
