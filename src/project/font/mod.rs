@@ -176,8 +176,8 @@ impl Face {
         self.inner.horizontal_kern_indexed(left, right, size).unwrap_or(0.0)
     }
 
-    /// Lays out `text` (UTF-8; `\n` starts a line): advances from the face with its kerning,
-    /// words wrapped at `style.wrap`.
+    /// Lays out `text` (UTF-8; `\n` starts a line, except at the very end): advances from the
+    /// face with its kerning, words wrapped at `style.wrap`.
     pub fn layout(&self, text: &str, style: &TextStyle) -> TextLayout {
         let size = if style.size.is_finite() { style.size.clamp(0.0, MAX_TEXT_SIZE) } else { 0.0 };
         let (ascent, descent, line_height) = self.line(size);
@@ -186,7 +186,10 @@ impl Face {
         // Each line as (glyph, x) with its advance width; alignment is applied once its width
         // is known.
         let mut lines: Vec<(Vec<(u16, f32)>, f32)> = Vec::new();
-        for paragraph in text.split('\n') {
+        // A newline that ends the text starts no line of its own (Defold's layout: "Score:\n"
+        // is one line, centred as one).
+        let body = text.strip_suffix('\n').unwrap_or(text);
+        for paragraph in body.split('\n') {
             let mut line: Vec<(u16, f32)> = Vec::new();
             let mut pen = 0.0f32;
             let mut prev: Option<u16> = None;

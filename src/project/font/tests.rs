@@ -64,6 +64,12 @@ fn lines_wrap_at_words_and_align() {
     let last_a = l.glyphs[4];
     assert!((l.glyphs[0].x - last_a.x).abs() < 1e-3);
     assert_eq!(l.lines, 2);
+    // As Defold lays text out, a newline at the very end starts no line; one before it does.
+    let s20 = TextStyle::sized(20.0);
+    assert_eq!(f.layout("Score:\n", &s20).lines, 1);
+    assert_eq!(f.layout("Score:\n", &s20).height, f.layout("Score:", &s20).height);
+    assert_eq!(f.layout("a\n\n", &s20).lines, 2);
+    assert_eq!(f.layout("\n", &s20).lines, 1);
     // UTF-8: characters, not bytes; one the face lacks is its box (glyph 0).
     let u = f.layout("é€\u{10ffff}", &TextStyle::sized(20.0));
     assert_eq!(u.glyphs.len(), 3);
