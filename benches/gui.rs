@@ -79,6 +79,7 @@ fn setup() -> Bench {
         nodes,
         effects: Vec::new(),
         materials: Vec::new(),
+        layouts: Vec::new(),
     };
     let mut gui = GuiWorld::default();
     gui.create(0, "gui", &GuiSpec::new(scene));

@@ -346,6 +346,34 @@ fn text_pixels(img: &Image, rows: std::ops::Range<u32>) -> usize {
         .count()
 }
 
+/// Grey panel pixels (the example's box colour, 0.4 grey) in the rectangle `xs` × `ys`.
+fn grey_pixels(img: &Image, xs: std::ops::Range<u32>, ys: std::ops::Range<u32>) -> usize {
+    count_pixels(img, xs, ys, |p| p[0].abs_diff(p[1]) < 4 && p[1].abs_diff(p[2]) < 4 && (85..125).contains(&p[0]))
+}
+
+/// gui/layouts: "A small UI panel that changes its position depending on the screen size ...
+/// using the Defold layouts system", with a Portrait and a Landscape layout. A square window
+/// is portrait (Defold's rule), so the panel starts as the Portrait layout has it: a wide bar
+/// at the top. The click posts `@render: resize` 20 pixels wider: the window turns landscape,
+/// the scene switches to its Landscape layout (a tall bar at the left edge), and its script's
+/// `layout_changed` handler writes the scores back (a golden image shows them).
+#[test]
+fn gui_layouts_switch_to_landscape_when_the_window_widens() {
+    let tmp = TempDir::new("defold-layouts");
+    let (before, after) = before_and_after_a_click("gui_layouts", &tmp);
+    assert_eq!((before.width, before.height), (360, 360));
+    assert_eq!((after.width, after.height), (380, 360), "the resize reaches the drawing area");
+    let (top, left) = ((100..260, 0..45), (0..50, 100..260));
+    let (a, b) =
+        (grey_pixels(&before, top.0.clone(), top.1.clone()), grey_pixels(&before, left.0.clone(), left.1.clone()));
+    assert!(a > 3000 && b == 0, "portrait: panel pixels at the top {a}, at the left {b}");
+    let (c, d) = (grey_pixels(&after, top.0, top.1), grey_pixels(&after, left.0, left.1));
+    assert!(c == 0 && d > 3000, "landscape: panel pixels at the top {c}, at the left {d}");
+    if let Err(e) = golden::check_golden("defold_gui_layouts_landscape", &after) {
+        panic!("{e}");
+    }
+}
+
 /// gui/get_set_font: a script reads its gui's font `default` (`go.get("#gui", "fonts", { key =
 /// "default" })`) and on a click sets it to a `resource.font` property (text48.font): the text
 /// node is drawn in the 48 px face instead of the 14 px default, so it covers far more pixels.

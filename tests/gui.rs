@@ -80,6 +80,21 @@ fn lua_api_gui() {
     assert_lua_passed(&r, "api_gui");
 }
 
+/// GUI layouts in Sinew's JSON with a project's own display profiles: chosen before `init`,
+/// `gui.set_layout`, `gui.get_layout`, `layout_changed`, and a replayed resize that switches.
+#[test]
+fn lua_api_gui_layouts() {
+    let p = committed("api_gui_layouts");
+    let dir = p.path().to_str().expect("utf-8 path");
+    let replay = p.path().join("main/resize.replay");
+    let args = ["--headless", "--size", "800x400", "--frames", "8", "--fixed-dt", "0.1", "--no-watch"];
+    let mut all = vec!["run", dir, "--replay", replay.to_str().expect("utf-8")];
+    all.extend_from_slice(&args);
+    let r = sinew(&all);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert_lua_passed(&r, "api_gui_layouts");
+}
+
 /// Defold's gui/healthbar example (github.com/defold/examples, CC0, tests/defold/LICENSE),
 /// copied unchanged into tests/defold/gui_healthbar (with the two images of its atlas it shows),
 /// run from its own folder: a timer sends `update_health` every second and the gui script

@@ -1071,3 +1071,64 @@ end
     r.mark();
     r.wait_for("box material plain");
 }
+
+/// A saved `.display_profiles` reaches the running scenes: a 32x32 window (portrait) shows the
+/// layout of the profile that is portrait, so swapping the profiles' sizes switches the scene
+/// to its other layout with `layout_changed`; a broken save keeps the previous profiles.
+#[test]
+fn saved_display_profiles_switch_the_layout() {
+    let profiles = |a: (u32, u32), b: (u32, u32)| {
+        format!(
+            "profiles {{\n  name: \"A\"\n  qualifiers {{\n    width: {}\n    height: {}\n  }}\n}}\nprofiles {{\n  name: \"B\"\n  qualifiers {{\n    width: {}\n    height: {}\n  }}\n}}\n",
+            a.0, a.1, b.0, b.1
+        )
+    };
+    let p = project(
+        "reload-display-profiles",
+        &[
+            (
+                "/project.json",
+                r#"{ "main_collection": "/main/main.collection", "display_profiles": "/main/ui.display_profiles" }"#,
+            ),
+            (
+                "/main/main.collection",
+                r#"{ "name": "main", "objects": [ { "id": "ui", "components": [
+                    { "id": "hud", "type": "gui", "gui": "/main/hud.gui" } ] } ] }"#,
+            ),
+            ("/main/ui.display_profiles", &profiles((100, 200), (200, 100))),
+            (
+                "/main/hud.gui",
+                r#"{ "script": "/main/hud.gui_script", "nodes": [ { "id": "box" } ],
+  "layouts": [ { "name": "A", "nodes": [ { "id": "box", "position": [1, 0, 0] } ] },
+               { "name": "B", "nodes": [ { "id": "box", "position": [2, 0, 0] } ] } ] }"#,
+            ),
+            (
+                "/main/hud.gui_script",
+                r##"
+function init(self) self.n = 0 end
+function on_message(self, id, m)
+  if id == hash("layout_changed") then print("changed to " .. tostring(m.id)) end
+end
+function update(self)
+  self.n = self.n + 1
+  if self.n % 10 == 0 then
+    print("layout " .. tostring(gui.get_layout()) .. " x " .. gui.get_position(gui.get_node("box")).x)
+  end
+end
+"##,
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("layout hash: [A] x 1");
+    p.write("/main/ui.display_profiles", &profiles((200, 100), (100, 200)));
+    // The script hears the switch in the frame the reload is logged after.
+    r.wait_for("changed to hash: [B]");
+    r.wait_for("reloaded /main/ui.display_profiles");
+    r.mark();
+    r.wait_for("layout hash: [B] x 2");
+    p.write("/main/ui.display_profiles", "profiles {\n  name: \"A\"\n  qualifiers {\n    width: -3\n  }\n}\n");
+    r.wait_for("the previous version of /main/ui.display_profiles stays in use");
+    r.mark();
+    r.wait_for("layout hash: [B] x 2");
+}

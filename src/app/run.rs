@@ -63,10 +63,19 @@ struct Spawned {
 /// overrides, models), so one pass finds everything.
 /// `limit`: the project's `script_time_limit`, already in force for the scripts' top levels;
 /// `max_instances`: its capacity, which no collection may expand past.
-fn spawn(res: &Resources, path: &str, limit: Option<std::time::Duration>, max_instances: u32) -> Spawned {
+/// `setup` readies the new world before anything is spawned into it (what components read when
+/// they are made: the GUI's screen and display profiles).
+fn spawn(
+    res: &Resources,
+    path: &str,
+    limit: Option<std::time::Duration>,
+    max_instances: u32,
+    setup: impl FnOnce(&mut World),
+) -> Spawned {
     let loaded = collection::load_collection_within(res, path, max_instances);
     let mut problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
     let world = Rc::new(RefCell::new(World::new(&loaded.spec.name)));
+    setup(&mut world.borrow_mut());
     let scripts = match ScriptHost::new(world.clone(), res.clone()) {
         Ok(mut scripts) => {
             scripts.set_time_limit(limit);
@@ -93,8 +102,18 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
+    let display = (settings.width, settings.height);
+    let profiles = crate::project::display_profiles::load_display_profiles(res, &settings.display_profiles);
+    let profiles_problem = profiles.as_ref().err().map(ToString::to_string);
+    // The screen the GUI is laid out on and its layouts chosen for, from the scenes' start
+    // (each frame's layout sets it again from the window).
+    let setup = |w: &mut World| {
+        w.gui.screen = (display, size.unwrap_or(display));
+        w.gui.profiles = profiles.unwrap_or_default();
+    };
     let Spawned { world, scripts, mut problems, spec } =
-        spawn(res, &settings.main_collection, limit, settings.max_instances);
+        spawn(res, &settings.main_collection, limit, settings.max_instances, setup);
+    problems.extend(profiles_problem);
     match input::load_binding(res, &settings.input, settings::settings_file(res)) {
         Ok(binding) => {
             let mut w = world.borrow_mut();
@@ -111,9 +130,6 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
             let game::World { physics, scene, .. } = &mut *w;
             physics.configure(settings.physics, settings.fixed_update_frequency, scene);
             w.factories.max_instances = settings.max_instances;
-            // The screen the GUI is laid out on, for `init` (the first frame's layout sets it
-            // again from the window).
-            w.gui.screen = ((settings.width, settings.height), size.unwrap_or((settings.width, settings.height)));
         }
         Err(e) => problems.push(e.to_string()),
     }
@@ -226,6 +242,9 @@ pub fn run(opts: RunOptions) -> i32 {
         }
     };
     let mut events: Vec<RawEvent> = Vec::new();
+    // Events the game itself caused (a headless `@render: resize`), for the next frame; not
+    // recorded, since replaying the game causes them again.
+    let mut caused: Vec<RawEvent> = Vec::new();
     let mut watcher = match (opts.watch, res.dir()) {
         (true, Some(dir)) => match super::watch::Watcher::new(dir) {
             Ok(w) => Some(w),
@@ -253,6 +272,7 @@ pub fn run(opts: RunOptions) -> i32 {
         if let Some(w) = &mut recorder {
             write_events(w, frames, &events);
         }
+        events.append(&mut caused);
         if events.iter().any(|e| matches!(e, RawEvent::Quit)) || crate::script::watchdog::quit_requested() {
             break 0;
         }
@@ -260,6 +280,12 @@ pub fn run(opts: RunOptions) -> i32 {
             let input = &mut g.world.borrow_mut().input;
             for e in &events {
                 input.feed(e);
+            }
+            // The drawing area follows the window, so the GUI lays out on (and its layouts are
+            // chosen for) the window's size.
+            let (width, height) = input.window_size();
+            if let Err(e) = gfx.resize(width as u32, height as u32) {
+                log::error!("{e}; drawing stays at {}x{}", gfx.size().0, gfx.size().1);
             }
         }
         if let Some(w) = &mut watcher {
@@ -274,6 +300,13 @@ pub fn run(opts: RunOptions) -> i32 {
         last = now;
         step(&mut g, dt, &mut stats);
         gfx.set_mouse_lock(g.world.borrow().input.mouse_lock);
+        if let Some((width, height)) = g.world.borrow_mut().render.resize.take() {
+            if gfx.is_headless() {
+                caused.push(RawEvent::Resize { width, height });
+            } else {
+                gfx.set_window_size(width, height);
+            }
+        }
         audio.write(&g.world.borrow().sounds.out);
         let t = Instant::now();
         let clear = g.world.borrow().render.clear_color.unwrap_or(g.settings.clear_color);
@@ -407,6 +440,20 @@ fn reload(
         return match input::load_binding(res, path, settings::settings_file(res)) {
             Ok(b) => {
                 g.world.borrow_mut().input.set_binding(&b);
+                Some(saved)
+            }
+            Err(e) => {
+                log::error!("{e}\n(reload failed: the previous version of {path} stays in use)");
+                None
+            }
+        };
+    }
+    if path == g.settings.display_profiles {
+        return match crate::project::display_profiles::load_display_profiles(res, path) {
+            Ok(p) => {
+                // Scenes take the layout the new profiles choose at the next frame's start,
+                // with `layout_changed` as for a resize.
+                g.world.borrow_mut().gui.profiles = p;
                 Some(saved)
             }
             Err(e) => {
@@ -580,6 +627,15 @@ fn reload_settings(g: &mut Game, res: &Resources, scenery: &mut Scenery) -> bool
     s.physics = old.physics;
     s.input = old.input;
     (s.update_frequency, s.fixed_update_frequency) = (old.update_frequency, old.fixed_update_frequency);
+    if s.display_profiles != old.display_profiles {
+        match crate::project::display_profiles::load_display_profiles(res, &s.display_profiles) {
+            Ok(p) => g.world.borrow_mut().gui.profiles = p,
+            Err(e) => {
+                log::error!("{e}\n(the previous display profiles stay in use)");
+                s.display_profiles = old.display_profiles;
+            }
+        }
+    }
     true
 }
 
@@ -684,6 +740,9 @@ pub fn check(dir: &Path) -> i32 {
             if let Err(e) = input::load_binding(&res, &s.input, settings::settings_file(&res)) {
                 problems.push(e.to_string());
             }
+            if let Err(e) = crate::project::display_profiles::load_display_profiles(&res, &s.display_profiles) {
+                problems.push(e.to_string());
+            }
             limit = (s.script_time_limit > 0.0).then(|| std::time::Duration::from_secs_f32(s.script_time_limit));
             max_instances = s.max_instances;
             main = Some(s.main_collection);
@@ -699,7 +758,7 @@ pub fn check(dir: &Path) -> i32 {
         roots.insert(0, main);
     }
     for path in roots {
-        let s = spawn(&res, &path, limit, max_instances);
+        let s = spawn(&res, &path, limit, max_instances, |_| {});
         problems.extend(s.problems);
         for c in s.spec.objects.iter().flat_map(|o| &o.components) {
             match &c.kind {

@@ -117,6 +117,14 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     if !scale.is_empty() {
         hooks.time_scale(&scale);
     }
+    {
+        // GUI layouts follow the window before anything of this frame reads a node, so the
+        // scripts hear `layout_changed` in this frame's first dispatch.
+        let w = &mut *world.borrow_mut();
+        let (width, height) = w.input.window_size();
+        let changes = w.gui.follow_window((width as u32, height as u32));
+        gui::display_layouts::report(w, &changes);
+    }
     input::deliver(world, hooks, dt);
     dispatch::dispatch(world, hooks);
     input::fixed_update(world, hooks, dt);

@@ -1,8 +1,9 @@
-//! Defold's render-script messages that Sinew's fixed renderer honours: `draw_text`, `draw_line`
-//! and `clear_color` sent to `@render:`, and the `@system:` socket. Game state only: the
+//! Defold's render-script messages that Sinew's fixed renderer honours: `draw_text`, `draw_line`,
+//! `clear_color` and `resize` sent to `@render:`, and the `@system:` socket. Game state only: the
 //! renderer reads the frame's requests; nothing here touches GL.
 use crate::base::hash::{hash_str, name_of};
 use crate::project::font::MAX_TEXT_SIZE;
+use crate::project::types::MAX_WINDOW_SIDE;
 use crate::scene::Message;
 use crate::scene::message::{MsgValue, decode};
 use std::collections::HashSet;
@@ -16,6 +17,7 @@ struct Ids {
     draw_text: u64,
     draw_line: u64,
     clear_color: u64,
+    resize: u64,
 }
 
 fn ids() -> &'static Ids {
@@ -26,6 +28,7 @@ fn ids() -> &'static Ids {
         draw_text: hash_str("draw_text"),
         draw_line: hash_str("draw_line"),
         clear_color: hash_str("clear_color"),
+        resize: hash_str("resize"),
     })
 }
 
@@ -70,6 +73,8 @@ pub struct RenderRequests {
     pub lines: Vec<DebugLine>,
     /// Set by `clear_color`; stays until changed, as in Defold's render script.
     pub clear_color: Option<[f32; 4]>,
+    /// The window size the last `resize` asked for, until the app applies it.
+    pub resize: Option<(u32, u32)>,
     warned: HashSet<u64>,
     dropped: bool,
     /// Characters of this frame's `texts`.
@@ -206,6 +211,19 @@ impl RenderRequests {
             match data.get("color") {
                 Some(MsgValue::Vector4(c)) => self.clear_color = Some(*c),
                 _ => log::error!("@render: clear_color needs a vector4 'color'"),
+            }
+        } else if m.id == ids().resize {
+            let side = |k: &str| match data.get(k) {
+                Some(MsgValue::Number(n)) if n.fract() == 0.0 && (1.0..=f64::from(MAX_WINDOW_SIDE)).contains(n) => {
+                    Some(*n as u32)
+                }
+                _ => None,
+            };
+            match (side("width"), side("height")) {
+                (Some(w), Some(h)) => self.resize = Some((w, h)),
+                _ => log::error!(
+                    "@render: resize needs whole numbers 'width' and 'height' from 1 to {MAX_WINDOW_SIDE}; the window keeps its size"
+                ),
             }
         } else {
             self.warn_once("@render", m.id);

@@ -6,6 +6,7 @@ pub mod bon;
 pub mod collection;
 pub mod cubemap;
 pub mod defold;
+pub mod display_profiles;
 pub mod font;
 pub mod gltf;
 pub mod gui;

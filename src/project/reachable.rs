@@ -30,6 +30,9 @@ pub fn reachable(res: &Resources) -> Result<Vec<String>, Vec<String>> {
     if let Err(e) = crate::project::input::load_binding(&res, &s.input, settings::settings_file(&res)) {
         w.problems.push(e.to_string());
     }
+    if let Err(e) = crate::project::display_profiles::load_display_profiles(&res, &s.display_profiles) {
+        w.problems.push(e.to_string());
+    }
     let loaded = load_collection_within(&res, &s.main_collection, s.max_instances);
     w.problems.extend(loaded.problems.iter().map(ToString::to_string));
     w.objects(&loaded.spec.objects);

@@ -33,6 +33,7 @@ struct SettingsFile {
     shadow_distance: Option<Located<f32>>,
     physics: Option<crate::project::physics::PhysicsFile>,
     custom_resources: Option<Vec<Located<String>>>,
+    display_profiles: Option<Located<String>>,
     default_texture_min_filter: Option<Located<String>>,
     default_texture_mag_filter: Option<Located<String>>,
 }
@@ -73,6 +74,7 @@ impl Default for ProjectSettings {
             look: Look::default(),
             physics: Default::default(),
             custom_resources: Vec::new(),
+            display_profiles: crate::project::display_profiles::DEFAULT_DISPLAY_PROFILES.into(),
         }
     }
 }
@@ -132,6 +134,9 @@ pub fn parse_settings(text: &str) -> Result<ProjectSettings, LoadError> {
     }
     for r in file.custom_resources.iter().flatten() {
         s.custom_resources.push(json::resource_path(r, SETTINGS_PATH)?);
+    }
+    if let Some(d) = &file.display_profiles {
+        s.display_profiles = json::resource_path(d, SETTINGS_PATH)?;
     }
     if let Some(t) = file.title {
         // The window system takes a C string: a NUL would fail the window after a clean check.

@@ -33,6 +33,8 @@ pub struct ProjectSettings {
     /// Files and folders a bundle packs besides what the game reaches by itself (the resources
     /// `sys.load_resource` reads): Defold's `[project] custom_resources`.
     pub custom_resources: Vec<String>,
+    /// The `.display_profiles` GUI layouts are chosen from (`[display] display_profiles`).
+    pub display_profiles: String,
 }
 
 /// The project-wide lighting and output settings the renderer reads each frame.

@@ -165,6 +165,44 @@ impl Gfx {
         (self.width, self.height)
     }
 
+    /// Draws at `width` x `height` from the next frame on: the frame buffer is made again at
+    /// that size (the window follows the game's window size, as Defold's drawing area does).
+    /// A size the driver refuses keeps the old frame buffer, with the error.
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), String> {
+        if (width, height) == (self.width, self.height) {
+            return Ok(());
+        }
+        if width == 0 || height == 0 {
+            return Err(format!("cannot draw at {width}x{height}"));
+        }
+        let (fbo, color, depth) = create_framebuffer(&self.gl, width, height)?;
+        // SAFETY: the old objects belong to this context, which is current; nothing holds them.
+        unsafe {
+            self.gl.delete_framebuffer(self.fbo);
+            self.gl.delete_renderbuffer(self.color_rb);
+            self.gl.delete_renderbuffer(self.depth_rb);
+        }
+        (self.fbo, self.color_rb, self.depth_rb) = (fbo, color, depth);
+        (self.width, self.height) = (width, height);
+        Ok(())
+    }
+
+    /// Asks the window system for a window of `width` x `height` (`@render: resize`); its
+    /// resize event follows. Headless: nothing (the caller reports the resize itself).
+    pub fn set_window_size(&mut self, width: u32, height: u32) {
+        if self.headless {
+            return;
+        }
+        if let Err(e) = self.window.set_size(width, height) {
+            log::warn!("could not resize the window to {width}x{height}: {e}");
+        }
+    }
+
+    /// Whether this is a headless (offscreen) surface.
+    pub fn is_headless(&self) -> bool {
+        self.headless
+    }
+
     /// `GL_VERSION` and `GL_RENDERER`, plus the SDL video driver, for a log line.
     pub fn renderer_info(&self) -> String {
         // SAFETY: plain queries on the current context.

@@ -132,7 +132,7 @@ impl GuiWorld {
             if !g.effects.iter().any(playing) {
                 continue;
             }
-            let placed = super::layout::layout(&g.nodes, display, window);
+            let placed = super::layout::layout(&g.nodes, g.resolution.unwrap_or(display), window);
             for e in &g.effects {
                 if let (Some(p), Some(f)) =
                     (placed.get(e.node).filter(|p| p.enabled), frames.get_mut(e.instance as usize))

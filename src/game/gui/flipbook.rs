@@ -79,7 +79,7 @@ impl GuiInstance {
     }
 
     /// Adds a clock for a node that has none and shows its first frame.
-    fn push_clock(&mut self, node: usize, offset: f32, rate: f32, listener: Option<Listener>) {
+    pub(super) fn push_clock(&mut self, node: usize, offset: f32, rate: f32, listener: Option<Listener>) {
         let Some(f) = book(&self.scene, &self.nodes, node) else { return };
         let clock = Clock::start(f, offset, rate);
         let frame = f.frames.get(clock.frame(f) as usize).copied().unwrap_or(0);

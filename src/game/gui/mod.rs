@@ -2,6 +2,7 @@
 //! laid out in screen space against the project's display size ([`layout`]) and turned into one
 //! draw list for all instances ([`draw`]): vertices and batches the renderer draws above the
 //! world, independent of the camera. Game state only; nothing here touches GL.
+pub mod display_layouts;
 pub mod draw;
 pub mod effects;
 pub mod flipbook;
@@ -49,6 +50,10 @@ pub struct GuiInstance {
     /// another) and its index in the models' material registry, which compiles it (`None`:
     /// the built-in drawing). Filled by [`GuiWorld::resolve_materials`].
     pub materials: Vec<(String, Option<u32>)>,
+    /// The scene layout its file nodes show (`GuiScene::layout_nodes`' index; 0: the default).
+    pub layout: usize,
+    /// The design size of that layout's display profile, instead of the project's.
+    pub resolution: Option<(u32, u32)>,
 }
 
 /// A scene's materials as its file names them, not yet registered.
@@ -191,6 +196,8 @@ pub struct GuiWorld {
     frames: Vec<Option<glam::Mat4>>,
     /// Emitters of GUI effects that changed state in the last step, for their listeners.
     pub effect_changes: Vec<effects::EffectChange>,
+    /// The display profiles scenes' layouts are chosen from (game.project's).
+    pub profiles: crate::project::display_profiles::DisplayProfiles,
 }
 
 /// One float of one node that a tween cell drives.
@@ -277,12 +284,19 @@ pub fn pick(
 }
 
 impl GuiWorld {
+    /// A new instance of `spec`, showing the layout that best fits the window now (chosen
+    /// before its script's `init`, without a `layout_changed`, as Defold does).
     pub fn create(&mut self, slot: u32, id: &str, spec: &GuiSpec) -> u32 {
+        let layout = if self.profiles.auto_layout_selection {
+            display_layouts::best_layout(&self.profiles, &spec.0, self.screen.1)
+        } else {
+            0
+        };
         let mut g = GuiInstance {
             slot,
             id: id.to_string(),
             scene: spec.0.clone(),
-            nodes: spec.0.nodes.clone(),
+            nodes: spec.0.layout_nodes(layout).to_vec(),
             alive: true,
             enabled: true,
             render_order: 0,
@@ -293,6 +307,8 @@ impl GuiWorld {
             effects: Vec::new(),
             next_rank: 0,
             materials: file_materials(&spec.0),
+            layout,
+            resolution: display_layouts::resolution(&self.profiles, &spec.0, layout),
         };
         g.start_file_flipbooks();
         self.instances.push(g);
@@ -368,7 +384,7 @@ impl GuiWorld {
             for &i in &order {
                 let g = &instances[i];
                 let walk = layout::order(&g.nodes);
-                let placed = layout::layout_in(&g.nodes, &walk, display, window);
+                let placed = layout::layout_in(&g.nodes, &walk, g.resolution.unwrap_or(display), window);
                 draw::append(list, atlas, (&g.scene, &g.nodes, &placed, &walk), (particles, &g.effects), &g.materials);
             }
             if !list.stale {
@@ -391,10 +407,20 @@ impl GuiWorld {
     /// value, the others take the new file's; nodes the file no longer has are deleted, nodes it
     /// gained are added at the end, and nodes the script made stay. Returns how many instances
     /// were updated.
+    /// A scene keeps the layout it showed when the new file still has one by that name, else
+    /// takes the one that fits the window.
     pub fn reload_scene(&mut self, path: &str, scene: &Arc<GuiScene>) -> usize {
         let mut count = 0;
-        for g in self.instances.iter_mut().filter(|g| g.alive && g.scene.path == path) {
-            reload_instance(g, scene);
+        let GuiWorld { instances, profiles, screen, .. } = self;
+        for g in instances.iter_mut().filter(|g| g.alive && g.scene.path == path) {
+            let layout = match scene.layout_index(g.scene.layout_name(g.layout)) {
+                Some(k) => k,
+                None if profiles.auto_layout_selection => display_layouts::best_layout(profiles, scene, screen.1),
+                None => 0,
+            };
+            reload_instance(g, scene, layout);
+            g.layout = layout;
+            g.resolution = display_layouts::resolution(profiles, scene, layout);
             count += 1;
         }
         count
@@ -415,8 +441,12 @@ struct Playing {
     clock: flipbook::NodeFlipbook,
 }
 
-fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
+/// `layout`: the new scene's layout the instance shows from now on; a node's values are
+/// compared with and taken from the layouts shown before and after.
+fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>, layout: usize) {
     let old = g.scene.clone();
+    let old_nodes = old.layout_nodes(g.layout);
+    let new_nodes = scene.layout_nodes(layout);
     let playing: Vec<Playing> = g
         .flipbooks
         .iter()
@@ -454,9 +484,9 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     for (k, was) in old.nodes.iter().enumerate().rev() {
         by_id.entry(was.id.as_str()).or_default().push(k);
     }
-    for (k, new) in scene.nodes.iter().enumerate() {
+    for (k, new) in new_nodes.iter().enumerate() {
         let Some(k_old) = by_id.get_mut(new.id.as_str()).and_then(|v| v.pop()) else { continue };
-        let (Some(was), Some(&i)) = (old.nodes.get(k_old), g.scene_nodes.get(k_old)) else { continue };
+        let (Some(was), Some(&i)) = (old_nodes.get(k_old), g.scene_nodes.get(k_old)) else { continue };
         let Some(deleted) = g.nodes.get(i).map(|n| n.deleted) else { continue };
         kept[i] = true;
         index_of_new[k] = Some(i);
@@ -543,7 +573,7 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>) {
     g.scene_nodes = index_of_new.iter().flatten().copied().collect();
     g.free_slots(&lost);
     let mut fresh = Vec::new();
-    for (k, new) in scene.nodes.iter().enumerate() {
+    for (k, new) in new_nodes.iter().enumerate() {
         if index_of_new[k].is_none() {
             let i = g.add(new.clone());
             index_of_new[k] = Some(i);
@@ -606,12 +636,15 @@ fn reload_flipbooks(g: &mut GuiInstance, playing: &[Playing]) {
 }
 
 impl GuiInstance {
-    /// `gui.reset_nodes`: every node of the scene back as the file has it (at the index its
-    /// handles know), and the nodes scripts made deleted (their slots free).
+    /// `gui.reset_nodes`: every node of the scene back as the file has it in the layout shown
+    /// (at the index its handles know), and the nodes scripts made deleted (their slots free).
     pub fn reset(&mut self) {
         let mut from_file = vec![false; self.nodes.len()];
+        let scene = self.scene.clone();
         for (k, &i) in self.scene_nodes.iter().enumerate() {
-            let (Some(src), Some(slot)) = (self.scene.nodes.get(k), self.nodes.get_mut(i)) else { continue };
+            let (Some(src), Some(slot)) = (scene.layout_nodes(self.layout).get(k), self.nodes.get_mut(i)) else {
+                continue;
+            };
             *slot = src.clone();
             slot.parent = src.parent.and_then(|p| self.scene_nodes.get(p).copied());
             from_file[i] = true;

@@ -23,6 +23,7 @@ fn scene(nodes: Vec<GuiNode>) -> GuiScene {
         nodes,
         effects: Vec::new(),
         materials: Vec::new(),
+        layouts: Vec::new(),
     }
 }
 
@@ -396,4 +397,54 @@ fn nodes_draw_depth_first_and_move_above_and_below_their_siblings() {
     g.nodes[1].parent = Some(0);
     assert!(g.move_node(0, Some(1), true).unwrap_err().contains("under the node"));
     assert_eq!(g.nodes[0].parent, None);
+}
+
+/// A scene with layouts shows the one fitting the window from its start, switches when the
+/// window turns, resets only the file's live nodes (keeping parents and draw order), lays out
+/// from the profile's size, and stays put when automatic selection is off.
+#[test]
+fn layouts_follow_the_window() {
+    use crate::project::gui::GuiLayout;
+    let nodes =
+        vec![node("panel", NodeKind::Box, None, [10.0, 10.0]), node("gone", NodeKind::Box, Some(0), [0.0, 0.0])];
+    let mut s = scene(nodes.clone());
+    let mut tall = nodes.clone();
+    tall[0].position = Vec3::new(360.0, 1200.0, 0.0);
+    let mut wide = nodes;
+    wide[0].position = Vec3::new(80.0, 360.0, 0.0);
+    s.layouts =
+        vec![GuiLayout { name: "Portrait".into(), nodes: tall }, GuiLayout { name: "Landscape".into(), nodes: wide }];
+    let mut w = GuiWorld { screen: ((960, 640), (720, 720)), ..GuiWorld::default() };
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(s));
+    let g = &w.instances[i as usize];
+    assert_eq!((g.layout, g.resolution), (1, Some((720, 1280))), "a square window is portrait");
+    assert_eq!(g.nodes[0].position, Vec3::new(360.0, 1200.0, 0.0));
+    assert_eq!(w.screen_of(i).0, (720, 1280));
+    // A script's changes: a moved node, a deleted one, a new one.
+    let g = &mut w.instances[i as usize];
+    g.nodes[0].position = Vec3::ZERO;
+    g.delete(&[1]);
+    let made = g.add(node("made", NodeKind::Box, Some(0), [5.0, 5.0]));
+    let rank = g.nodes[0].rank;
+    assert!(w.follow_window((720, 720)).is_empty(), "no switch while the layout fits");
+    let changes = w.follow_window((740, 720));
+    assert_eq!(changes, vec![display_layouts::LayoutChange { instance: i, layout: 2, previous: 1 }]);
+    let g = &w.instances[i as usize];
+    assert_eq!(g.nodes[0].position, Vec3::new(80.0, 360.0, 0.0), "the layout's value replaces the script's");
+    assert_eq!(g.nodes[0].rank, rank);
+    assert!(g.nodes[1].deleted, "a deleted node stays deleted");
+    assert_eq!((g.nodes[made].position, g.nodes[made].parent), (Vec3::new(5.0, 5.0, 0.0), Some(0)));
+    assert_eq!(w.screen_of(i).0, (1280, 720));
+    assert_eq!(
+        w.set_layout(i, "Default"),
+        Ok(Some(display_layouts::LayoutChange { instance: i, layout: 0, previous: 2 }))
+    );
+    assert_eq!(w.screen_of(i).0, (960, 640), "the default layout is laid out from the project's size");
+    assert_eq!(w.set_layout(i, "Default"), Ok(None));
+    assert!(
+        w.set_layout(i, "Square").unwrap_err().contains("no layout 'Square' (it has Default, Portrait, Landscape)")
+    );
+    w.profiles.auto_layout_selection = false;
+    assert!(w.follow_window((400, 1000)).is_empty());
+    assert_eq!(w.instances[i as usize].layout, 0);
 }

@@ -76,7 +76,7 @@ fn get<'a>(entries: &'a [Entry], section: &str, key: &str) -> Option<&'a Entry> 
 /// Defold names compiled resources (`/main/main.collectionc`); the source is the name
 /// without the `c`.
 fn source_path(value: &str) -> String {
-    for ext in [".collectionc", ".input_bindingc", ".goc", ".render_scriptc", ".renderc", ".displayprofilesc"] {
+    for ext in [".collectionc", ".input_bindingc", ".goc", ".render_scriptc", ".renderc", ".display_profilesc"] {
         if let Some(stem) = value.strip_suffix(ext) {
             return format!("{stem}{}", &ext[..ext.len() - 1]);
         }
@@ -132,6 +132,14 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
                 Ok(p) => s.custom_resources.push(p),
                 Err(x) => errors.push(x),
             }
+        }
+    }
+    if let Some(e) = get(&entries, "display", "display_profiles")
+        && !e.value.is_empty()
+    {
+        match path(e) {
+            Ok(p) => s.display_profiles = p,
+            Err(x) => errors.push(x),
         }
     }
     for (key, slot) in [("width", &mut s.width), ("height", &mut s.height)] {

@@ -39,59 +39,60 @@ enum Kind {
     Skip,
 }
 
-/// NodeDesc's fields: (Defold name, Sinew name, kind).
-const NODE: &[(&str, &str, Kind)] = &[
-    ("position", "position", Kind::Vector),
-    ("rotation", "euler", Kind::Vector),
-    ("scale", "scale", Kind::Vector),
-    ("size", "size", Kind::Vector),
-    ("color", "color", Kind::Vector),
-    ("type", "type", Kind::Enum),
-    ("blend_mode", "blend_mode", Kind::Enum),
-    ("text", "text", Kind::Str),
-    ("texture", "texture", Kind::Str),
-    ("font", "font", Kind::Str),
-    ("id", "id", Kind::Str),
-    ("xanchor", "xanchor", Kind::Enum),
-    ("yanchor", "yanchor", Kind::Enum),
-    ("pivot", "pivot", Kind::Enum),
-    ("outline", "outline", Kind::Vector),
-    ("shadow", "shadow", Kind::Vector),
-    ("adjust_mode", "adjust_mode", Kind::Enum),
-    ("line_break", "line_break", Kind::Bool),
-    ("parent", "parent", Kind::Str),
-    ("layer", "layer", Kind::Str),
-    ("inherit_alpha", "inherit_alpha", Kind::Bool),
-    ("slice9", "slice9", Kind::Vector),
-    ("outerBounds", "outer_bounds", Kind::Enum),
-    ("innerRadius", "inner_radius", Kind::Num),
-    ("perimeterVertices", "perimeter_vertices", Kind::Num),
-    ("pieFillAngle", "pie_fill_angle", Kind::Num),
-    ("clipping_mode", "clipping_mode", Kind::Enum),
-    ("clipping_visible", "clipping_visible", Kind::Bool),
-    ("clipping_inverted", "clipping_inverted", Kind::Bool),
-    ("alpha", "alpha", Kind::Num),
-    ("outline_alpha", "outline_alpha", Kind::Num),
-    ("shadow_alpha", "shadow_alpha", Kind::Num),
-    ("overridden_fields", "overridden_fields", Kind::Skip),
-    ("template", "template", Kind::Str),
-    ("template_node_child", "template_node_child", Kind::Bool),
-    ("text_leading", "text_leading", Kind::Num),
-    ("text_tracking", "text_tracking", Kind::Num),
-    ("size_mode", "size_mode", Kind::Enum),
-    ("spine_scene", "spine_scene", Kind::Skip),
-    ("spine_default_animation", "spine_default_animation", Kind::Skip),
-    ("spine_skin", "spine_skin", Kind::Skip),
-    ("spine_node_child", "spine_node_child", Kind::Skip),
-    ("particlefx", "particlefx", Kind::Str),
-    ("custom_type", "custom_type", Kind::Skip),
-    ("enabled", "enabled", Kind::Bool),
-    ("visible", "visible", Kind::Bool),
-    ("material", "material", Kind::Str),
-    ("spine_create_bones", "spine_create_bones", Kind::Skip),
-    ("custom_type_name", "custom_type_name", Kind::Skip),
-    ("custom_properties", "custom_properties", Kind::Skip),
-    ("font_size", "font_size", Kind::Num),
+/// NodeDesc's fields: (Defold name, Sinew name, kind, field number). The numbers are
+/// `gui_ddf.proto`'s: a layout node's `overridden_fields` lists the fields it sets by them.
+const NODE: &[(&str, &str, Kind, u32)] = &[
+    ("position", "position", Kind::Vector, 1),
+    ("rotation", "euler", Kind::Vector, 2),
+    ("scale", "scale", Kind::Vector, 3),
+    ("size", "size", Kind::Vector, 4),
+    ("color", "color", Kind::Vector, 5),
+    ("type", "type", Kind::Enum, 6),
+    ("blend_mode", "blend_mode", Kind::Enum, 7),
+    ("text", "text", Kind::Str, 8),
+    ("texture", "texture", Kind::Str, 9),
+    ("font", "font", Kind::Str, 10),
+    ("id", "id", Kind::Str, 11),
+    ("xanchor", "xanchor", Kind::Enum, 12),
+    ("yanchor", "yanchor", Kind::Enum, 13),
+    ("pivot", "pivot", Kind::Enum, 14),
+    ("outline", "outline", Kind::Vector, 15),
+    ("shadow", "shadow", Kind::Vector, 16),
+    ("adjust_mode", "adjust_mode", Kind::Enum, 17),
+    ("line_break", "line_break", Kind::Bool, 18),
+    ("parent", "parent", Kind::Str, 19),
+    ("layer", "layer", Kind::Str, 20),
+    ("inherit_alpha", "inherit_alpha", Kind::Bool, 21),
+    ("slice9", "slice9", Kind::Vector, 22),
+    ("outerBounds", "outer_bounds", Kind::Enum, 23),
+    ("innerRadius", "inner_radius", Kind::Num, 24),
+    ("perimeterVertices", "perimeter_vertices", Kind::Num, 25),
+    ("pieFillAngle", "pie_fill_angle", Kind::Num, 26),
+    ("clipping_mode", "clipping_mode", Kind::Enum, 27),
+    ("clipping_visible", "clipping_visible", Kind::Bool, 28),
+    ("clipping_inverted", "clipping_inverted", Kind::Bool, 29),
+    ("alpha", "alpha", Kind::Num, 30),
+    ("outline_alpha", "outline_alpha", Kind::Num, 31),
+    ("shadow_alpha", "shadow_alpha", Kind::Num, 32),
+    ("overridden_fields", "overridden_fields", Kind::Skip, 33),
+    ("template", "template", Kind::Str, 34),
+    ("template_node_child", "template_node_child", Kind::Bool, 35),
+    ("text_leading", "text_leading", Kind::Num, 36),
+    ("text_tracking", "text_tracking", Kind::Num, 37),
+    ("size_mode", "size_mode", Kind::Enum, 38),
+    ("spine_scene", "spine_scene", Kind::Skip, 39),
+    ("spine_default_animation", "spine_default_animation", Kind::Skip, 40),
+    ("spine_skin", "spine_skin", Kind::Skip, 41),
+    ("spine_node_child", "spine_node_child", Kind::Skip, 42),
+    ("particlefx", "particlefx", Kind::Str, 43),
+    ("custom_type", "custom_type", Kind::Skip, 44),
+    ("enabled", "enabled", Kind::Bool, 45),
+    ("visible", "visible", Kind::Bool, 46),
+    ("material", "material", Kind::Str, 47),
+    ("spine_create_bones", "spine_create_bones", Kind::Skip, 48),
+    ("custom_type_name", "custom_type_name", Kind::Skip, 49),
+    ("custom_properties", "custom_properties", Kind::Skip, 50),
+    ("font_size", "font_size", Kind::Num, 51),
 ];
 
 pub fn gui(cx: &mut Cx, m: &Message) -> Located {
@@ -140,19 +141,46 @@ pub fn gui(cx: &mut Cx, m: &Message) -> Located {
     let mut nodes = Vec::new();
     for f in r.all("nodes") {
         if let Some(m) = message(f, "a gui scene", p) {
-            nodes.push(node(p, m, f));
+            nodes.push(node(p, m, f, false));
         }
     }
     out.put("nodes", Node::List(nodes), None);
+    let mut layouts = Vec::new();
+    for f in r.all("layouts") {
+        let Some(m) = message(f, "a gui scene", p) else { continue };
+        let e = Reader::new(m, "a gui layout", &["name", "nodes"], &["nodes"], p);
+        let Some((name, at)) = e.required("name", p) else { continue };
+        let mut o = Obj::new(Some(&f.at));
+        o.str("name", name, Some(&at.value_at));
+        let mut nodes = Vec::new();
+        for f in e.all("nodes") {
+            if let Some(m) = message(f, "a gui layout", p) {
+                nodes.push(node(p, m, f, true));
+            }
+        }
+        o.put("nodes", Node::List(nodes), None);
+        layouts.push(o.done());
+    }
+    out.put("layouts", Node::List(layouts), None);
     out.done()
 }
 
-fn node(p: &mut Problems, m: &Message, at: &Field) -> Located {
-    let names: Vec<&str> = NODE.iter().map(|(n, _, _)| *n).collect();
+/// One NodeDesc. In a layout (`in_layout`) Defold's editor writes every field but means only
+/// those its `overridden_fields` numbers list (the rest follow the default layout), so only
+/// those and the `id` are kept; a layout node without the list (older files) keeps them all.
+fn node(p: &mut Problems, m: &Message, at: &Field, in_layout: bool) -> Located {
+    let names: Vec<&str> = NODE.iter().map(|(n, _, _, _)| *n).collect();
     let r = Reader::new(m, "a gui node", &names, &["overridden_fields", "custom_properties"], p);
+    let overridden: Vec<u32> =
+        r.all("overridden_fields").filter_map(|f| number(f, "a gui node", p)).map(|n| n as u32).collect();
+    let keep =
+        |name: &str, field: u32| !in_layout || overridden.is_empty() || name == "id" || overridden.contains(&field);
     let mut out = Obj::new(Some(&at.at));
     for f in &r.msg.fields {
-        let Some(&(_, to, kind)) = NODE.iter().find(|(n, _, _)| *n == f.name) else { continue };
+        let Some(&(_, to, kind, number_of_field)) = NODE.iter().find(|(n, _, _, _)| *n == f.name) else { continue };
+        if !keep(&f.name, number_of_field) {
+            continue;
+        }
         let node = match kind {
             Kind::Skip => continue,
             Kind::Vector => {

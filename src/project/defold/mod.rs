@@ -11,6 +11,7 @@ use std::path::Path;
 
 pub mod collection;
 pub mod components;
+pub mod display_profiles;
 pub mod font;
 pub mod game_project;
 pub mod gui;
@@ -87,6 +88,7 @@ pub fn parse_as<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str
         }
         "font" => font::font(&mut cx, &msg),
         "gui" => gui::gui(&mut cx, &msg),
+        "display_profiles" => display_profiles::display_profiles(&mut cx, &msg),
         _ => return Err(LoadError::new(resource, format!("Defold's .{ext} files are not read here"))),
     };
     for (at, w) in std::mem::take(&mut cx.offsets) {

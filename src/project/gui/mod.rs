@@ -10,8 +10,8 @@ use crate::project::json::Located;
 use serde::Deserialize;
 
 pub use scene::{
-    AdjustMode, BUILTIN_GUI_MATERIAL, BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds, XAnchor, YAnchor,
-    load_gui, load_scene_font, load_scene_image,
+    AdjustMode, BUILTIN_GUI_MATERIAL, BlendMode, DEFAULT_LAYOUT, GuiImage, GuiLayout, GuiNode, GuiScene, NodeKind,
+    PieBounds, XAnchor, YAnchor, load_gui, load_scene_font, load_scene_image,
 };
 
 /// A loaded scene shared by every instance of the component that names it. Two specs are equal
@@ -54,9 +54,10 @@ pub struct GuiDesc {
     pub max_nodes: Option<u32>,
     #[serde(default)]
     pub background_color: Option<Vec<f32>>,
-    /// Defold's layouts (alternative node sets per display profile): read, not used.
+    /// Defold's layouts: per display profile name, the node fields that differ from the
+    /// default layout (the scene's `nodes`).
     #[serde(default)]
-    pub layouts: Option<serde_json::Value>,
+    pub layouts: Vec<LayoutDesc>,
     /// Materials nodes name (`material: "name"`); `/builtins/materials/gui.material` is the
     /// built-in drawing.
     #[serde(default)]
@@ -99,6 +100,16 @@ pub struct MaterialEntry {
 pub struct ParticleFxEntry {
     pub name: Located<String>,
     pub particlefx: Located<String>,
+}
+
+/// `{ "name": "Landscape", "nodes": [{ "id": "panel", "position": [80, 353, 0] }] }`: a node
+/// of a layout names a node of the scene by `id` and sets only the fields it writes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LayoutDesc {
+    pub name: Located<String>,
+    #[serde(default)]
+    pub nodes: Vec<NodeDesc>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

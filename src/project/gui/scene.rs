@@ -1,7 +1,7 @@
 //! A `.gui` file checked and resolved: templates expanded, names of parents, fonts, textures
 //! and layers turned into indices, enum names parsed, Defold's defaults applied. Every problem
 //! of a scene is reported in one error, each at its `path:line:column`.
-use super::{GuiDesc, NodeDesc};
+use super::{GuiDesc, LayoutDesc, NodeDesc};
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::font::file::{Font, load_font};
@@ -190,7 +190,20 @@ pub struct GuiScene {
     /// ([`BUILTIN_GUI_MATERIAL`]: the built-in drawing); the scene's own `material`, when it
     /// is not the built-in one, is among them with an empty name.
     pub materials: Vec<(String, String)>,
+    /// The scene's layouts in file order, each a whole node list parallel to `nodes` (the same
+    /// nodes in the same order, the layout's fields over the default layout's).
+    pub layouts: Vec<GuiLayout>,
 }
+
+/// One of a scene's `layouts`, named after the display profile it is for.
+#[derive(Debug, Clone)]
+pub struct GuiLayout {
+    pub name: String,
+    pub nodes: Vec<GuiNode>,
+}
+
+/// Layouts a scene may have: Defold's editor offers one per display profile, a handful.
+pub const MAX_GUI_LAYOUTS: usize = 64;
 
 /// The material a `.gui` names for drawing as Sinew's GUI renderer draws by itself.
 pub const BUILTIN_GUI_MATERIAL: &str = "/builtins/materials/gui.material";
@@ -246,6 +259,27 @@ impl GuiScene {
         self.nodes.iter().position(|n| n.id == id)
     }
 
+    /// The nodes of layout `layout`: 0 is the default layout (`nodes`), `k` is `layouts[k - 1]`.
+    pub fn layout_nodes(&self, layout: usize) -> &[GuiNode] {
+        match layout.checked_sub(1).and_then(|k| self.layouts.get(k)) {
+            Some(l) => &l.nodes,
+            None => &self.nodes,
+        }
+    }
+
+    /// The index `layout_nodes` takes for layout `name` ("Default" or absent: 0).
+    pub fn layout_index(&self, name: &str) -> Option<usize> {
+        if name == DEFAULT_LAYOUT {
+            return Some(0);
+        }
+        self.layouts.iter().position(|l| l.name == name).map(|k| k + 1)
+    }
+
+    /// The name of layout index `layout` (as `layout_nodes` takes it).
+    pub fn layout_name(&self, layout: usize) -> &str {
+        layout.checked_sub(1).and_then(|k| self.layouts.get(k)).map_or(DEFAULT_LAYOUT, |l| l.name.as_str())
+    }
+
     /// The scene image holding the pixels of atlas `source` (an emitter's).
     pub fn image_of_atlas(&self, source: &str) -> Option<usize> {
         self.images.iter().position(|i| i.atlas.as_ref().is_some_and(|a| a.source == source))
@@ -262,7 +296,11 @@ impl Problems {
     }
 }
 
+/// The name of the layout every scene has: its own `nodes` (`gui.get_layout` answers its hash).
+pub const DEFAULT_LAYOUT: &str = "Default";
+
 /// A node as read from its file, before parents are resolved.
+#[derive(Clone)]
 struct Raw {
     desc: NodeDesc,
     id: String,
@@ -272,6 +310,66 @@ struct Raw {
     parent: Option<Located<String>>,
     /// Names of fonts, textures, layers resolve in the scene that wrote the node.
     scope: usize,
+}
+
+/// Where the nodes as read go: `order` lists them parents first (depth first, siblings in
+/// file order), `parent[i]` is read node `i`'s parent as read, `new_index[i]` its place in
+/// `order`.
+struct Tree {
+    order: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    new_index: Vec<usize>,
+}
+
+/// A layout node's fields over the scene node's (all but the ones that make the tree).
+fn overlay(to: &mut NodeDesc, from: &NodeDesc) {
+    macro_rules! take {
+        ($($f:ident),*) => { $( if from.$f.is_some() { to.$f.clone_from(&from.$f); } )* };
+    }
+    take!(
+        position,
+        rotation,
+        euler,
+        scale,
+        size,
+        color,
+        alpha,
+        inherit_alpha,
+        blend_mode,
+        text,
+        texture,
+        font,
+        xanchor,
+        yanchor,
+        pivot,
+        outline,
+        shadow,
+        outline_alpha,
+        shadow_alpha,
+        adjust_mode,
+        line_break,
+        layer,
+        slice9,
+        outer_bounds,
+        inner_radius,
+        perimeter_vertices,
+        pie_fill_angle,
+        clipping_mode,
+        clipping_visible,
+        clipping_inverted,
+        text_leading,
+        text_tracking,
+        size_mode,
+        enabled,
+        visible,
+        material,
+        font_size,
+        particlefx
+    );
+    // One rotation: a layout's quaternion replaces the scene's Euler angles too.
+    if from.rotation.is_some() && from.euler.is_none() {
+        to.euler = None;
+    }
 }
 
 /// The names a file declares: fonts, textures, layers (templates have their own).
@@ -340,7 +438,9 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
     let mut raw = Vec::new();
     let mut chain = vec![norm.clone()];
     l.collect(&norm, &desc, "", None, &mut raw, &mut chain);
-    let nodes = l.resolve(raw);
+    let tree = l.tree(&raw);
+    let nodes = l.build(&raw, &tree);
+    let layouts = l.layouts(&norm, &desc.layouts, &raw, &tree);
     if !l.p.0.is_empty() {
         return Err(crate::project::defold::joined(l.p.0));
     }
@@ -360,6 +460,7 @@ pub fn load_gui(res: &Resources, path: &Located<String>, referrer: &str) -> Resu
         nodes,
         effects: l.effects,
         materials: l.materials,
+        layouts,
     })
 }
 
@@ -760,7 +861,43 @@ impl Loader<'_> {
     }
 
     /// Parents resolved (unknown ones and cycles reported), nodes ordered parents first.
-    fn resolve(&mut self, raw: Vec<Raw>) -> Vec<GuiNode> {
+    /// Each layout's nodes: the scene's (`raw`), the layout's fields over them, placed as
+    /// `tree` places the scene's. A layout keeps the scene's tree: its `parent`, `type`,
+    /// `template` are not applied (Defold sets them only when it makes the nodes).
+    fn layouts(&mut self, file: &str, descs: &[LayoutDesc], raw: &[Raw], tree: &Tree) -> Vec<GuiLayout> {
+        let mut out: Vec<GuiLayout> = Vec::new();
+        if descs.len() > MAX_GUI_LAYOUTS {
+            self.p.0.push(LoadError::new(file, format!("more than {MAX_GUI_LAYOUTS} layouts")));
+            return out;
+        }
+        for d in descs {
+            let name = &d.name.value;
+            if name.is_empty() || name == DEFAULT_LAYOUT || out.iter().any(|l| l.name == *name) {
+                let why = if name.is_empty() { "must not be empty" } else { "is used twice" };
+                self.p.at(&d.name, file, format!("layout name '{name}' {why}"));
+                continue;
+            }
+            let mut merged = raw.to_vec();
+            for n in &d.nodes {
+                let Some(id) = &n.id else {
+                    self.p.0.push(LoadError::new(file, format!("layout '{name}': a node needs an `id`")));
+                    continue;
+                };
+                match merged.iter_mut().find(|r| r.id == id.value) {
+                    Some(r) => overlay(&mut r.desc, n),
+                    None => self.p.at(id, file, format!("layout '{name}': node '{}' is not in the scene", id.value)),
+                }
+            }
+            out.push(GuiLayout { name: name.clone(), nodes: self.build(&merged, tree) });
+        }
+        out
+    }
+
+    fn build(&mut self, raw: &[Raw], tree: &Tree) -> Vec<GuiNode> {
+        tree.order.iter().map(|&i| self.node(&raw[i], tree.parent[i].map(|j| tree.new_index[j]))).collect()
+    }
+
+    fn tree(&mut self, raw: &[Raw]) -> Tree {
         let index: HashMap<&str, usize> = raw.iter().enumerate().map(|(i, r)| (r.id.as_str(), i)).collect();
         let mut parent: Vec<Option<usize>> = vec![None; raw.len()];
         for (i, r) in raw.iter().enumerate() {
@@ -814,7 +951,7 @@ impl Loader<'_> {
         for (k, &i) in order.iter().enumerate() {
             new_index[i] = k;
         }
-        order.iter().map(|&i| self.node(&raw[i], parent[i].map(|j| new_index[j]))).collect()
+        Tree { order, parent, new_index }
     }
 
     fn node(&mut self, r: &Raw, parent: Option<usize>) -> GuiNode {

@@ -325,3 +325,62 @@ fn materials_resolve_by_name_and_bad_ones_are_reported() {
         assert!(e.contains(want), "missing {want:?} in\n{e}");
     }
 }
+
+/// Defold writes every field of a layout node but means only those `overridden_fields`
+/// numbers; the JSON form writes only those. Both give each layout a whole node list.
+#[test]
+fn layouts_override_only_the_fields_they_name() {
+    let defold = r#"nodes {
+  position { x: 10.0 y: 20.0 z: 0.0 }
+  size { x: 100.0 y: 50.0 z: 0.0 }
+  type: TYPE_BOX
+  id: "panel"
+}
+nodes {
+  type: TYPE_TEXT
+  text: "Score:\n"
+  id: "score"
+  parent: "panel"
+}
+layouts {
+  name: "Landscape"
+  nodes {
+    position { x: 80.0 y: 353.0 z: 0.0 }
+    size { x: 999.0 y: 999.0 z: 0.0 }
+    type: TYPE_BOX
+    id: "panel"
+    overridden_fields: 1
+  }
+}
+"#;
+    let json = r#"{ "nodes": [
+    { "id": "panel", "position": [10, 20, 0], "size": [100, 50, 0] },
+    { "id": "score", "type": "text", "text": "Score:\n", "parent": "panel" } ],
+  "layouts": [ { "name": "Landscape", "nodes": [ { "id": "panel", "position": [80, 353, 0] } ] } ] }"#;
+    for (path, text) in [("/d.gui", defold), ("/j.gui", json)] {
+        let r = res(&[(path, text.as_bytes())]);
+        let s = load(&r, path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(s.layouts.len(), 1, "{path}");
+        assert_eq!(s.layout_index("Landscape"), Some(1));
+        assert_eq!(s.layout_index("Default"), Some(0));
+        assert_eq!(s.layout_name(1), "Landscape");
+        let l = s.layout_nodes(1);
+        assert_eq!(l.len(), s.nodes.len());
+        let panel = s.node_index("panel").expect("panel");
+        assert_eq!(l[panel].position, glam::Vec3::new(80.0, 353.0, 0.0), "{path}: the overridden position");
+        assert_eq!(l[panel].size, [100.0, 50.0], "{path}: the size is not overridden, whatever is written");
+        assert_eq!(s.layout_nodes(0)[panel].position, glam::Vec3::new(10.0, 20.0, 0.0));
+        let score = s.node_index("score").expect("score");
+        assert_eq!(l[score].parent, Some(panel), "{path}: the tree is the scene's");
+        assert_eq!(l[score].text, "Score:\n");
+    }
+    let bad = r#"{ "nodes": [ { "id": "panel" } ],
+  "layouts": [ { "name": "Wide", "nodes": [ { "id": "ghost", "position": [1, 2, 0] },
+                                             { "id": "panel", "pivot": "sideways" } ] },
+               { "name": "Wide" } ] }"#;
+    let r = res(&[("/b.gui", bad.as_bytes())]);
+    let e = load(&r, "/b.gui").expect_err("refused").to_string();
+    assert!(e.contains("/b.gui:2:") && e.contains("layout 'Wide': node 'ghost' is not in the scene"), "{e}");
+    assert!(e.contains("/b.gui:3:") && e.contains("unknown pivot 'sideways'"), "{e}");
+    assert!(e.contains("/b.gui:4:") && e.contains("layout name 'Wide' is used twice"), "{e}");
+}

@@ -400,7 +400,7 @@ fn cancel_node_tweens(w: &mut World, inst: u32, slot: u32, gone: &[usize]) {
 /// out (through its parent's transform, or a root's anchors and adjust mode), with the node.
 fn position_for_screen(w: &mut World, inst: u32, node: u32, xyz: [f32; 3]) -> Result<(&mut GuiInstance, usize, Vec3), String> {
     let [x, y, z, _] = finite([xyz[0], xyz[1], xyz[2], 0.0])?;
-    let (display, window) = w.gui.screen;
+    let (display, window) = w.gui.screen_of(inst);
     let (g, i) = instance_node(w, inst, node)?;
     let placed = crate::game::gui::layout::layout(&g.nodes, display, window);
     let screen = Vec3::new(x, y, z);
@@ -729,7 +729,7 @@ crate::export! {
     fn gui_pick(ctx: Ctx, inst: u32, node: u32, x: f32, y: f32) -> i32 {
         let mut hit = 0;
         let rc = world_status(ctx, |w| {
-            let (display, window) = w.gui.screen;
+            let (display, window) = w.gui.screen_of(inst);
             match instance(w, inst) {
                 Ok(g) => {
                     let i = match live(g, node) {
@@ -753,7 +753,7 @@ crate::export! {
     /// The node's pivot point on screen, in pixels from the bottom-left.
     fn gui_screen_position(ctx: Ctx, inst: u32, node: u32, out: *mut V4) -> i32 {
         world_status(ctx, |w| {
-            let (display, window) = w.gui.screen;
+            let (display, window) = w.gui.screen_of(inst);
             match instance(w, inst) {
                 Ok(g) => {
                     let i = match live(g, node) {
@@ -781,13 +781,41 @@ crate::export! {
         })
     }
 
-    /// `gui.get_width`/`get_height`: the scene's size, the project's display size (the design
-    /// size the layout adjusts from), into `out.x`, `out.y`.
-    fn gui_scene_size(ctx: Ctx, out: *mut V4) -> i32 {
+    /// `gui.get_width`/`get_height`: the scene's size, the project's display size or its
+    /// layout's profile size (the design size the layout adjusts from), into `out.x`, `out.y`.
+    fn gui_scene_size(ctx: Ctx, inst: u32, out: *mut V4) -> i32 {
         world_status(ctx, |w| {
-            let (display, _) = w.gui.screen;
+            let (display, _) = w.gui.screen_of(inst);
             // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
             unsafe { put(out, V4 { x: display.0 as f32, y: display.1 as f32, z: 0.0, w: 0.0 }) }
+        })
+    }
+
+    /// `gui.get_layout`: the name of the layout the scene shows ("Default" for its own nodes),
+    /// copied into `buf` (its length; -1 on error).
+    fn gui_layout(ctx: Ctx, inst: u32, buf: *mut c_char, cap: usize) -> i32 {
+        let mut len = -1;
+        world_status(ctx, |w| match instance(w, inst) {
+            Ok(g) => {
+                len = super::copy_out(g.scene.layout_name(g.layout), buf, cap);
+                OK
+            }
+            Err(e) => fail(e),
+        });
+        len
+    }
+
+    /// `gui.set_layout`: shows the scene's layout named `s` (`n` bytes) and, when that is a
+    /// switch, posts `layout_changed` to the script.
+    fn gui_set_layout(ctx: Ctx, inst: u32, s: *const c_char, n: usize) -> i32 {
+        // SAFETY: `s` is null or `n` bytes of a Lua string held during this call.
+        let name = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
+        world_status(ctx, |w| match w.gui.set_layout(inst, &name) {
+            Ok(change) => {
+                crate::game::gui::display_layouts::report(w, change.as_slice());
+                OK
+            }
+            Err(e) => fail(e),
         })
     }
 
@@ -1239,7 +1267,7 @@ crate::export! {
     /// `keep_scene_transform`); a parent under the node itself is refused.
     fn gui_set_parent(ctx: Ctx, inst: u32, node: u32, parent: i32, keep: i32) -> i32 {
         world_status(ctx, |w| {
-            let (display, window) = w.gui.screen;
+            let (display, window) = w.gui.screen_of(inst);
             let (g, i) = match instance_node(w, inst, node) {
                 Ok(x) => x,
                 Err(e) => return fail(e),

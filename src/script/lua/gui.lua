@@ -262,13 +262,13 @@ end
 
 -- The scene's size: the project's display size, which the layout adjusts from.
 function gui.get_width()
-  instance("gui.get_width")
-  check(F.gui_scene_size(ctx, out))
+  local i = instance("gui.get_width")
+  check(F.gui_scene_size(ctx, i, out))
   return out.x
 end
 function gui.get_height()
-  instance("gui.get_height")
-  check(F.gui_scene_size(ctx, out))
+  local i = instance("gui.get_height")
+  check(F.gui_scene_size(ctx, i, out))
   return out.y
 end
 
@@ -507,6 +507,19 @@ function gui.get_font_resource(font)
   local i = instance("gui.get_font_resource")
   local text = name_arg("gui.get_font_resource", 1, font, "font")
   return S.hash(read_text(function(buf, cap) return F.gui_font_resource(ctx, i, text, #text, buf, cap) end))
+end
+
+-- Layouts (game/gui/display_layouts.rs): the one the scene shows, by the name of its display
+-- profile; setting one resets the nodes to it and posts `layout_changed`, as a resize does.
+function gui.get_layout()
+  local i = instance("gui.get_layout")
+  return S.hash(read_text(function(buf, cap) return F.gui_layout(ctx, i, buf, cap) end))
+end
+
+function gui.set_layout(layout)
+  local i = instance("gui.set_layout")
+  local text = name_arg("gui.set_layout", 1, layout, "layout")
+  check(F.gui_set_layout(ctx, i, text, #text))
 end
 
 -- Particle nodes: the effect runs in Rust at the node (game/gui/effects.rs); an emitter state

@@ -1,0 +1,145 @@
+//! A scene's layouts (Defold's GUI layouts): which of its node sets the scene shows, chosen
+//! for the window from the project's display profiles when the scene starts and whenever the
+//! window changes size, or by `gui.set_layout`. Switching puts every node of the file back as
+//! the chosen layout has it (what scripts changed on them is lost, as in Defold, which is why
+//! the script hears `layout_changed`), makes the profile's size the scene's design size, and
+//! leaves nodes scripts made alone. Not placement on screen: that is [`super::layout`].
+use super::{GuiInstance, GuiWorld};
+use crate::project::display_profiles::DisplayProfiles;
+use crate::project::gui::GuiScene;
+
+/// A layout switch to report to the scene's script: layout indices as
+/// [`GuiScene::layout_nodes`] takes them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutChange {
+    pub instance: u32,
+    pub layout: usize,
+    pub previous: usize,
+}
+
+/// The layout of `scene` that best fits `window`: the default one when the scene has no
+/// layout for any profile.
+pub fn best_layout(profiles: &DisplayProfiles, scene: &GuiScene, window: (u32, u32)) -> usize {
+    if scene.layouts.is_empty() {
+        return 0;
+    }
+    profiles.best(window, |name| scene.layout_index(name).is_some()).and_then(|n| scene.layout_index(n)).unwrap_or(0)
+}
+
+/// The design size layout `layout` of `scene` was made for: its profile's size (`None`: the
+/// project's display size, for the default layout or a layout no profile names).
+pub fn resolution(profiles: &DisplayProfiles, scene: &GuiScene, layout: usize) -> Option<(u32, u32)> {
+    if layout == 0 {
+        return None;
+    }
+    profiles.size_of(scene.layout_name(layout))
+}
+
+impl GuiInstance {
+    /// Every node of the file that is not deleted takes layout `layout`'s values, keeping its
+    /// parent, draw order and handle; flipbooks of those nodes start again.
+    pub fn apply_layout(&mut self, layout: usize, resolution: Option<(u32, u32)>) {
+        let scene = self.scene.clone();
+        let src = scene.layout_nodes(layout);
+        let mut restarted = Vec::new();
+        for (k, &i) in self.scene_nodes.iter().enumerate() {
+            let (Some(from), Some(n)) = (src.get(k), self.nodes.get_mut(i)) else { continue };
+            if n.deleted {
+                continue;
+            }
+            let (parent, rank) = (n.parent, n.rank);
+            *n = from.clone();
+            n.parent = parent;
+            n.rank = rank;
+            restarted.push(i);
+        }
+        self.flipbooks.retain(|f| !restarted.contains(&f.node));
+        for i in restarted {
+            if self.nodes[i].animation.is_some() {
+                self.push_clock(i, 0.0, 1.0, None);
+            }
+        }
+        self.layout = layout;
+        self.resolution = resolution;
+    }
+}
+
+impl GuiWorld {
+    /// Every scene with layouts takes the one that best fits `window`, unless the profiles
+    /// turn automatic selection off; the switches, for `layout_changed`.
+    pub fn follow_window(&mut self, window: (u32, u32)) -> Vec<LayoutChange> {
+        let GuiWorld { instances, profiles, .. } = self;
+        let mut out = Vec::new();
+        if !profiles.auto_layout_selection {
+            return out;
+        }
+        for (i, g) in instances.iter_mut().enumerate() {
+            if !g.alive || g.scene.layouts.is_empty() {
+                continue;
+            }
+            let layout = best_layout(profiles, &g.scene, window);
+            // Profiles may change while the game runs (a saved file): the size follows.
+            g.resolution = resolution(profiles, &g.scene, g.layout);
+            if layout != g.layout {
+                let previous = g.layout;
+                g.apply_layout(layout, resolution(profiles, &g.scene, layout));
+                out.push(LayoutChange { instance: i as u32, layout, previous });
+            }
+        }
+        out
+    }
+
+    /// `gui.set_layout`: instance `i` switches to layout `name` (refused when its scene has no
+    /// such layout); `None` when it already shows it.
+    pub fn set_layout(&mut self, i: u32, name: &str) -> Result<Option<LayoutChange>, String> {
+        let GuiWorld { instances, profiles, .. } = self;
+        let Some(g) = instances.get_mut(i as usize).filter(|g| g.alive) else {
+            return Err("the gui component was deleted".into());
+        };
+        let Some(layout) = g.scene.layout_index(name) else {
+            let mut names: Vec<&str> = g.scene.layouts.iter().map(|l| l.name.as_str()).collect();
+            names.insert(0, crate::project::gui::DEFAULT_LAYOUT);
+            return Err(format!("the scene has no layout '{name}' (it has {})", names.join(", ")));
+        };
+        if layout == g.layout {
+            return Ok(None);
+        }
+        let previous = g.layout;
+        g.apply_layout(layout, resolution(profiles, &g.scene, layout));
+        Ok(Some(LayoutChange { instance: i, layout, previous }))
+    }
+
+    /// The design size instance `i` is laid out from, and the window: `pick_node` and
+    /// `get_screen_position` answer for the screen last drawn.
+    pub fn screen_of(&self, i: u32) -> ((u32, u32), (u32, u32)) {
+        let (display, window) = self.screen;
+        let own = self.instances.get(i as usize).and_then(|g| g.resolution);
+        (own.unwrap_or(display), window)
+    }
+}
+
+/// Tells each switched scene's script: `layout_changed { id, previous_id }`, from and to its
+/// own component, as Defold sends it.
+pub fn report(w: &mut crate::game::World, changes: &[LayoutChange]) {
+    use crate::base::hash::hash_remembered;
+    use crate::scene::message::{MsgValue, encode};
+    if changes.is_empty() {
+        return;
+    }
+    let id = hash_remembered("layout_changed");
+    for c in changes {
+        let Some(g) = w.gui.instances.get(c.instance as usize) else { continue };
+        let Some(&path) = w.scene.ids.get(g.slot as usize) else { continue };
+        let url = crate::scene::Url { socket: w.socket_of(g.slot), path, fragment: hash_remembered(&g.id) };
+        let table = MsgValue::Table(vec![
+            (MsgValue::String("id".into()), MsgValue::Hash(hash_remembered(g.scene.layout_name(c.layout)))),
+            (MsgValue::String("previous_id".into()), MsgValue::Hash(hash_remembered(g.scene.layout_name(c.previous)))),
+        ]);
+        let mut data = Vec::new();
+        encode(&table, &mut data);
+        let msg = crate::scene::Message { sender: url, receiver: url, id, data };
+        if w.messages.post(msg).is_err() {
+            log::warn!("layout_changed dropped: the frame's message budget is spent");
+        }
+    }
+}
