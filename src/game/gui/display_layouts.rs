@@ -41,7 +41,7 @@ impl GuiInstance {
     pub fn apply_layout(&mut self, layout: usize, resolution: Option<(u32, u32)>) {
         let scene = self.scene.clone();
         let src = scene.layout_nodes(layout);
-        let mut restarted = Vec::new();
+        let mut reset = vec![false; self.nodes.len()];
         for (k, &i) in self.scene_nodes.iter().enumerate() {
             let (Some(from), Some(n)) = (src.get(k), self.nodes.get_mut(i)) else { continue };
             if n.deleted {
@@ -51,11 +51,11 @@ impl GuiInstance {
             *n = from.clone();
             n.parent = parent;
             n.rank = rank;
-            restarted.push(i);
+            reset[i] = true;
         }
-        self.flipbooks.retain(|f| !restarted.contains(&f.node));
-        for i in restarted {
-            if self.nodes[i].animation.is_some() {
+        self.flipbooks.retain(|f| !reset.get(f.node).copied().unwrap_or(false));
+        for (i, was_reset) in reset.into_iter().enumerate() {
+            if was_reset && self.nodes[i].animation.is_some() {
                 self.push_clock(i, 0.0, 1.0, None);
             }
         }
