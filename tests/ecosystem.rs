@@ -6,13 +6,30 @@ use std::path::Path;
 
 #[test]
 fn sinew_new_writes_a_project_that_checks_and_runs() {
+    starter_checks_and_runs(&[], &["project.json"]);
+}
+
+/// `--defold`: the same game in Defold's formats, read by Sinew's Defold loader.
+#[test]
+fn sinew_new_defold_writes_a_defold_project_that_checks_and_runs() {
+    let dir = starter_checks_and_runs(&["--defold"], &["game.project", "main/hero.go", "main/ground.model"]);
+    assert!(!dir.path().join("my_game/project.json").exists(), "a Defold project has no project.json");
+    let collection = std::fs::read_to_string(dir.path().join("my_game/main/main.collection")).expect("collection");
+    assert!(collection.starts_with("name: \"main\"\ninstances {"), "Defold's text format:\n{collection}");
+}
+
+/// Writes the starter with `flags`, checks it has the common files and `own`, that `sinew check`
+/// finds nothing, that the hero shows and that space makes it wave. The temp dir holds it in
+/// `my_game`.
+fn starter_checks_and_runs(flags: &[&str], own: &[&str]) -> TempDir {
     let tmp = TempDir::new("new");
     let dir = tmp.path().join("my_game");
     let d = dir.to_str().expect("utf-8");
-    let made = sinew(&["new", d]);
+    let mut args = vec!["new", d];
+    args.extend_from_slice(flags);
+    let made = sinew(&args);
     assert_eq!(made.status, 0, "{}", made.show());
     for f in [
-        "project.json",
         "main/main.collection",
         "main/hero.script",
         "main/hero.model",
@@ -24,7 +41,10 @@ fn sinew_new_writes_a_project_that_checks_and_runs() {
         "annotations/go.lua",
         "annotations/model.lua",
         "annotations/vmath.lua",
-    ] {
+    ]
+    .iter()
+    .chain(own)
+    {
         assert!(dir.join(f).is_file(), "sinew new did not write {f}");
     }
     let luarc = std::fs::read_to_string(dir.join(".luarc.json")).expect("luarc");
@@ -75,6 +95,7 @@ fn sinew_new_writes_a_project_that_checks_and_runs() {
     assert_eq!(waved.status, 0, "{}", waved.show());
     assert_eq!(waved.stdout.lines().filter(|l| *l == "wave").count(), 1, "{}", waved.show());
     assert!(!waved.stderr.contains("has no animation"), "{}", waved.show());
+    tmp
 }
 
 #[test]

@@ -40,7 +40,12 @@ enum Command {
         args: Vec<String>,
     },
     /// Write a starter project (a model, a script, an input binding, editor annotations) into DIR.
-    New { dir: PathBuf },
+    New {
+        dir: PathBuf,
+        /// In Defold's own formats (game.project, .collection, .go, .model, .input_binding).
+        #[arg(long)]
+        defold: bool,
+    },
     /// Write the Lua API as lua-language-server annotations (--lua DIR) or markdown (--markdown DIR).
     Api {
         /// Folder for the annotation files (one per namespace).
@@ -221,7 +226,7 @@ pub fn main() -> i32 {
         Some(Command::Bundle { project_dir, out, single_file }) => {
             super::bundle::bundle(&project_dir, &out, single_file)
         }
-        Some(Command::New { dir }) => super::new::new_project(&dir),
+        Some(Command::New { dir, defold }) => super::new::new_project(&dir, defold),
         Some(Command::Api { lua, markdown }) => super::api::api(lua.as_deref(), markdown.as_deref()),
         Some(Command::Inspect(a)) if a.weights.is_some() => {
             if crate::project::import::is_bon(&a.model.to_string_lossy()) && a.vertices.is_none() {
