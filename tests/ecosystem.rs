@@ -50,6 +50,13 @@ fn starter_checks_and_runs(flags: &[&str], own: &[&str]) -> TempDir {
     let luarc = std::fs::read_to_string(dir.join(".luarc.json")).expect("luarc");
     let parsed: serde_json::Value = serde_json::from_str(&luarc).expect(".luarc.json is JSON");
     assert_eq!(parsed["workspace.library"][0], "annotations");
+    // `inspect` takes the model component file too (either format), and reports its mesh.
+    let model = dir.join("main/hero.model");
+    let inspected = sinew(&["inspect", model.to_str().expect("utf-8")]);
+    assert_eq!(inspected.status, 0, "{}", inspected.show());
+    assert!(inspected.stdout.starts_with("/main/hero.model (project "), "{}", inspected.show());
+    assert!(inspected.stdout.contains("  mesh /models/humanoid.glb\n"), "{}", inspected.show());
+    assert!(inspected.stdout.contains("\"wave\""), "the mesh's clips are listed: {}", inspected.show());
     let checked = sinew(&["check", d]);
     assert_eq!(checked.status, 0, "{}", checked.show());
     assert!(checked.stdout.contains("no problems found"), "{}", checked.show());

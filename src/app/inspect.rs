@@ -12,6 +12,9 @@ pub fn inspect(path: &Path) -> i32 {
     if crate::project::import::is_bon(&path.to_string_lossy()) {
         return inspect_rig(path, None);
     }
+    if path.extension().is_some_and(|e| e == "model") {
+        return inspect_model_file(path);
+    }
     match load_imported(path) {
         Ok(im) => {
             let status = super::stdout::status_after(&report(&path.display().to_string(), &im.data));
@@ -28,6 +31,50 @@ pub fn inspect(path: &Path) -> i32 {
             1
         }
     }
+}
+
+/// A `.model` component file (Sinew's JSON or Defold's text format), read in its project (the
+/// nearest folder above it with `game.project` or `project.json`, else its own): what it names,
+/// then the report of its mesh.
+fn inspect_model_file(path: &Path) -> i32 {
+    let Ok(abs) = path.canonicalize() else {
+        eprintln!("error: {}: cannot open the file", path.display());
+        return 1;
+    };
+    let own = abs.parent().map(Path::to_path_buf).unwrap_or_default();
+    let is_root = |d: &&Path| d.join("game.project").is_file() || d.join("project.json").is_file();
+    let root = own.ancestors().find(is_root).unwrap_or(&own).to_path_buf();
+    let Ok(rel) = abs.strip_prefix(&root) else {
+        eprintln!("error: {}: not inside its project folder", path.display());
+        return 1;
+    };
+    let resource = format!("/{}", rel.to_string_lossy().replace('\\', "/"));
+    let spec =
+        match Resources::open_dir(&root).and_then(|res| crate::project::collection::load_model_file(&res, &resource)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 1;
+            }
+        };
+    let mut out = format!("{resource} (project {})\n  mesh {}\n", root.display(), spec.mesh);
+    if !spec.skeleton.is_empty() && spec.skeleton != spec.mesh {
+        let _ = writeln!(out, "  skeleton {}", spec.skeleton);
+    }
+    for a in &spec.animations {
+        let _ = writeln!(out, "  animations {a}");
+    }
+    if let Some(d) = &spec.default_animation {
+        let _ = writeln!(out, "  default_animation {}", d.value);
+    }
+    let _ = writeln!(out, "  material {}", spec.material);
+    for (sampler, texture) in &spec.textures {
+        let _ = writeln!(out, "  texture {sampler}: {texture}");
+    }
+    if super::stdout::status_after(&out) != 0 {
+        return 1;
+    }
+    inspect(&root.join(spec.mesh.trim_start_matches('/')))
 }
 
 /// Imports the model with its folder as the project root; errors name the path as given.
