@@ -262,6 +262,32 @@ mod tests {
         ("text", MsgValue::String(s.to_string()))
     }
 
+    fn message(id: &str, fields: &[(&str, MsgValue)]) -> Message {
+        let mut data = Vec::new();
+        encode(&table(fields), &mut data);
+        Message { sender: Default::default(), receiver: Default::default(), id: hash_str(id), data }
+    }
+
+    /// `resize` asks for a window size the app applies; a size that is not a whole number from 1
+    /// to the window limit leaves the request as it was.
+    #[test]
+    fn resize_takes_whole_sizes_in_range() {
+        let mut r = RenderRequests::default();
+        let size =
+            |w: f64, h: f64| message("resize", &[("width", MsgValue::Number(w)), ("height", MsgValue::Number(h))]);
+        r.render_message(&size(740.0, 720.0));
+        assert_eq!(r.resize, Some((740, 720)));
+        for (w, h) in [(0.0, 10.0), (10.5, 10.0), (f64::NAN, 1.0), (1.0, f64::from(MAX_WINDOW_SIDE) + 1.0), (-5.0, 5.0)]
+        {
+            r.render_message(&size(w, h));
+            assert_eq!(r.resize, Some((740, 720)), "{w}x{h} is refused");
+        }
+        r.render_message(&message("resize", &[("width", MsgValue::String("wide".into()))]));
+        assert_eq!(r.resize, Some((740, 720)));
+        r.render_message(&size(1.0, f64::from(MAX_WINDOW_SIDE)));
+        assert_eq!(r.resize, Some((1, MAX_WINDOW_SIDE)));
+    }
+
     /// Issue 32's glyph bomb: 4,096 texts of 1,920 glyphs a frame. What is kept stays within the
     /// budget (the overlay's memory follows it), cut at a character, and the next frame starts over.
     #[test]

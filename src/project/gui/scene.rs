@@ -204,6 +204,9 @@ pub struct GuiLayout {
 
 /// Layouts a scene may have: Defold's editor offers one per display profile, a handful.
 pub const MAX_GUI_LAYOUTS: usize = 64;
+/// Nodes all of a scene's layouts hold together (each is a whole copy of the scene's nodes):
+/// four layouts of the largest scene, refused before any is made.
+pub const MAX_GUI_LAYOUT_NODES: usize = 4 * MAX_GUI_NODES;
 
 /// The material a `.gui` names for drawing as Sinew's GUI renderer draws by itself.
 pub const BUILTIN_GUI_MATERIAL: &str = "/builtins/materials/gui.material";
@@ -868,6 +871,15 @@ impl Loader<'_> {
         let mut out: Vec<GuiLayout> = Vec::new();
         if descs.len() > MAX_GUI_LAYOUTS {
             self.p.0.push(LoadError::new(file, format!("more than {MAX_GUI_LAYOUTS} layouts")));
+            return out;
+        }
+        if descs.len().saturating_mul(raw.len()) > MAX_GUI_LAYOUT_NODES {
+            let msg = format!(
+                "{} layouts of {} nodes: more than {MAX_GUI_LAYOUT_NODES} layout nodes in all",
+                descs.len(),
+                raw.len()
+            );
+            self.p.0.push(LoadError::new(file, msg));
             return out;
         }
         for d in descs {

@@ -383,4 +383,11 @@ layouts {
     assert!(e.contains("/b.gui:2:") && e.contains("layout 'Wide': node 'ghost' is not in the scene"), "{e}");
     assert!(e.contains("/b.gui:3:") && e.contains("unknown pivot 'sideways'"), "{e}");
     assert!(e.contains("/b.gui:4:") && e.contains("layout name 'Wide' is used twice"), "{e}");
+    // Each layout copies every node: a large scene with many layouts is refused before any is.
+    let nodes: Vec<String> = (0..5000).map(|i| format!("{{ \"id\": \"n{i}\" }}")).collect();
+    let layouts: Vec<String> = (0..20).map(|i| format!("{{ \"name\": \"L{i}\" }}")).collect();
+    let huge = format!("{{ \"nodes\": [{}], \"layouts\": [{}] }}", nodes.join(","), layouts.join(","));
+    let r = res(&[("/h.gui", huge.as_bytes())]);
+    let e = load(&r, "/h.gui").expect_err("refused").to_string();
+    assert!(e.contains("20 layouts of 5000 nodes: more than 65536 layout nodes in all"), "{e}");
 }
