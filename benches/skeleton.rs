@@ -322,11 +322,16 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
     );
     // Each layer's cost inside a frame (players advancing, the layer blending over a fresh base
     // pose): the frame with that layer alone, less the one-clip frame.
+    // Only the layer measured advances: the other layer's clock is no part of its cost.
     let mut with = |use_over: bool, use_add: bool| {
         time_ns(50, 200, || {
             inst.player.update(DT);
-            over.player.update(DT);
-            add.player.update(DT);
+            if use_over {
+                over.player.update(DT);
+            }
+            if use_add {
+                add.player.update(DT);
+            }
             let mut r = inst.player.pose(clips, skeleton, &mut inst.scratch, &mut inst.locals, &mut inst.weights);
             for (on, layer) in [(use_over, &mut over), (use_add, &mut add)] {
                 if on {
