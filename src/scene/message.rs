@@ -355,7 +355,15 @@ pub struct MessageQueue {
     posted_this_frame: usize,
     refused_this_frame: bool,
     spare: Vec<Message>,
+    /// Emptied data buffers of delivered messages, for [`MessageQueue::buffer`]: a physics step
+    /// posts thousands of messages a frame, each of which would allocate and free one.
+    spare_data: Vec<Vec<u8>>,
 }
+
+/// Data buffers kept for reuse: a frame's worth of messages ...
+const MAX_SPARE_BUFFERS: usize = MAX_MESSAGES_PER_FRAME;
+/// ... of small records only (a contact point's is 136 bytes): at most 4 MiB held.
+const MAX_SPARE_BUFFER_BYTES: usize = 256;
 
 impl MessageQueue {
     /// Queues `m` unless [`MAX_MESSAGES_PER_FRAME`] messages were already posted this frame.
@@ -382,8 +390,30 @@ impl MessageQueue {
         batch.extend(self.queue.drain(..));
         batch
     }
-    /// Takes back a batch from [`MessageQueue::take_all`], emptied.
+    /// An empty buffer for a message's data, with room for `capacity` bytes: one a delivered
+    /// message gave back when there is one.
+    pub fn buffer(&mut self, capacity: usize) -> Vec<u8> {
+        match self.spare_data.pop() {
+            Some(mut b) => {
+                b.reserve(capacity);
+                b
+            }
+            None => Vec::with_capacity(capacity),
+        }
+    }
+    /// Takes back a batch from [`MessageQueue::take_all`], emptied; the small data buffers are
+    /// kept for [`MessageQueue::buffer`].
     pub fn give_back(&mut self, mut batch: Vec<Message>) {
+        for m in batch.drain(..) {
+            if self.spare_data.len() >= MAX_SPARE_BUFFERS {
+                break;
+            }
+            let mut data = m.data;
+            if data.capacity() > 0 && data.capacity() <= MAX_SPARE_BUFFER_BYTES {
+                data.clear();
+                self.spare_data.push(data);
+            }
+        }
         batch.clear();
         if batch.capacity() > self.spare.capacity() {
             self.spare = batch;
@@ -403,6 +433,31 @@ impl MessageQueue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Delivered messages' small data buffers come back empty from `buffer`; large ones are not
+    /// kept, and neither is more than a frame's worth.
+    #[test]
+    fn data_buffers_are_reused_within_bounds() {
+        let mut q = MessageQueue::default();
+        let message = |data: Vec<u8>| Message { sender: Url::default(), receiver: Url::default(), id: 1, data };
+        let mut small = q.buffer(136);
+        small.extend_from_slice(&[7; 100]);
+        let kept = small.as_ptr();
+        q.post(message(small)).expect("posted");
+        q.post(message(vec![1; MAX_SPARE_BUFFER_BYTES + 1])).expect("posted");
+        q.post(message(Vec::new())).expect("posted");
+        let batch = q.take_all();
+        assert_eq!(batch.len(), 3);
+        q.give_back(batch);
+        assert_eq!(q.spare_data.len(), 1, "only the small buffer is kept");
+        let again = q.buffer(10);
+        assert!(again.is_empty() && again.capacity() >= 136);
+        assert_eq!(again.as_ptr(), kept, "the same allocation");
+        assert_eq!(q.buffer(10).capacity(), 10, "then new ones");
+        let many: Vec<Message> = (0..MAX_SPARE_BUFFERS + 5).map(|_| message(Vec::with_capacity(8))).collect();
+        q.give_back(many);
+        assert_eq!(q.spare_data.len(), MAX_SPARE_BUFFERS);
+    }
 
     #[test]
     fn round_trip_and_bad_input() {
