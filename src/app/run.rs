@@ -245,6 +245,8 @@ pub fn run(opts: RunOptions) -> i32 {
     // Events the game itself caused (a headless `@render: resize`), for the next frame; not
     // recorded, since replaying the game causes them again.
     let mut caused: Vec<RawEvent> = Vec::new();
+    // A window size the frame buffer could not take, reported once (the window keeps it).
+    let mut refused: Option<(u32, u32)> = None;
     let mut watcher = match (opts.watch, res.dir()) {
         (true, Some(dir)) => match super::watch::Watcher::new(dir) {
             Ok(w) => Some(w),
@@ -283,9 +285,12 @@ pub fn run(opts: RunOptions) -> i32 {
             }
             // The drawing area follows the window, so the GUI lays out on (and its layouts are
             // chosen for) the window's size.
-            let (width, height) = input.window_size();
-            if let Err(e) = gfx.resize(width as u32, height as u32) {
+            let want = (input.window_size().0 as u32, input.window_size().1 as u32);
+            if refused != Some(want)
+                && let Err(e) = gfx.resize(want.0, want.1)
+            {
                 log::error!("{e}; drawing stays at {}x{}", gfx.size().0, gfx.size().1);
+                refused = Some(want);
             }
         }
         if let Some(w) = &mut watcher {

@@ -106,7 +106,19 @@ fn event(o: &Map<String, Value>) -> Result<(u64, RawEvent), String> {
         "gamepad_button" => {
             RawEvent::GamepadButton { gamepad: uint("gamepad")?, input: input(Device::Gamepad)?, down: down()? }
         }
-        "resize" => RawEvent::Resize { width: uint("width")?.max(1), height: uint("height")?.max(1) },
+        "resize" => {
+            // The drawing area follows the window: a size no window could have is refused here,
+            // before a frame buffer of it is made.
+            let side = |k: &str| {
+                let v = uint(k)?;
+                if (1..=crate::project::types::MAX_WINDOW_SIDE).contains(&v) {
+                    Ok(v)
+                } else {
+                    Err(format!("\"{k}\" must be from 1 to {}", crate::project::types::MAX_WINDOW_SIDE))
+                }
+            };
+            RawEvent::Resize { width: side("width")?, height: side("height")? }
+        }
         "window" => {
             let name = text("event")?;
             match super::raw::WindowChange::ALL
@@ -222,6 +234,14 @@ mod tests {
             ("{\"frame\": -1, \"type\": \"quit\"}", "r:1: missing or bad \"frame\""),
             ("{\"frame\": 1, \"type\": \"quit\"", "r:1: not a JSON object"),
             ("[1]", "r:1: not a JSON object"),
+            (
+                "{\"frame\": 1, \"type\": \"resize\", \"width\": 100000, \"height\": 10}",
+                "r:1: \"width\" must be from 1 to 16384",
+            ),
+            (
+                "{\"frame\": 1, \"type\": \"resize\", \"width\": 10, \"height\": 0}",
+                "r:1: \"height\" must be from 1 to 16384",
+            ),
         ];
         for (text, want) in bad {
             let e = parse("r", text).unwrap_err();
