@@ -876,8 +876,15 @@ pub const FUNCS: &[Func] = &[
         "gui",
         "set_layout",
         "layout: string|hash",
+        "boolean",
+        "Shows the scene's layout of that name (its nodes back as the layout has them, `layout_changed` posted): true; false when the scene has no such layout.",
+    ),
+    f(
+        "gui",
+        "get_layouts",
         "",
-        "Shows the scene's layout of that name: its nodes back as the layout has them, and `layout_changed` posted.",
+        "table<hash, vector3>",
+        "Each layout's id to its display profile's size (the default layout: the scene's size now; 0, 0 for a layout no profile names).",
     ),
     f("gui", "get_font_resource", "font: string|hash", "hash", "The file the scene's font of that name was read from."),
     f(

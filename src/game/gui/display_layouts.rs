@@ -26,18 +26,27 @@ pub fn best_layout(profiles: &DisplayProfiles, scene: &GuiScene, window: (u32, u
     profiles.best(window, |name| scene.layout_index(name).is_some()).and_then(|n| scene.layout_index(n)).unwrap_or(0)
 }
 
-/// The design size layout `layout` of `scene` was made for: its profile's size (`None`: the
-/// project's display size, for the default layout or a layout no profile names).
+/// The design size layout `layout` of `scene` was made for: its profile's size; `None` for a
+/// layout no profile names (the default one, unless a profile is called "Default"), which keeps
+/// the size the scene had, as Defold does.
 pub fn resolution(profiles: &DisplayProfiles, scene: &GuiScene, layout: usize) -> Option<(u32, u32)> {
-    if layout == 0 {
-        return None;
-    }
     profiles.size_of(scene.layout_name(layout))
+}
+
+/// What `gui.set_layout` did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LayoutSet {
+    /// The scene has no layout of that name: nothing changed.
+    Unknown,
+    /// The scene already showed it.
+    Same,
+    Changed(LayoutChange),
 }
 
 impl GuiInstance {
     /// Every node of the file that is not deleted takes layout `layout`'s values, keeping its
-    /// parent, draw order and handle; flipbooks of those nodes start again.
+    /// parent, draw order and handle; flipbooks of those nodes start again. The design size
+    /// becomes `resolution`, or stays when it is `None`.
     pub fn apply_layout(&mut self, layout: usize, resolution: Option<(u32, u32)>) {
         let scene = self.scene.clone();
         let src = scene.layout_nodes(layout);
@@ -60,7 +69,9 @@ impl GuiInstance {
             }
         }
         self.layout = layout;
-        self.resolution = resolution;
+        if resolution.is_some() {
+            self.resolution = resolution;
+        }
     }
 }
 
@@ -79,7 +90,9 @@ impl GuiWorld {
             }
             let layout = best_layout(profiles, &g.scene, window);
             // Profiles may change while the game runs (a saved file): the size follows.
-            g.resolution = resolution(profiles, &g.scene, g.layout);
+            if let Some(size) = resolution(profiles, &g.scene, g.layout) {
+                g.resolution = Some(size);
+            }
             if layout != g.layout {
                 let previous = g.layout;
                 g.apply_layout(layout, resolution(profiles, &g.scene, layout));
@@ -89,24 +102,38 @@ impl GuiWorld {
         out
     }
 
-    /// `gui.set_layout`: instance `i` switches to layout `name` (refused when its scene has no
-    /// such layout); `None` when it already shows it.
-    pub fn set_layout(&mut self, i: u32, name: &str) -> Result<Option<LayoutChange>, String> {
+    /// `gui.set_layout`: instance `i` switches to layout `name`, as Defold's: a name the scene
+    /// lacks changes nothing (the script gets `false`).
+    pub fn set_layout(&mut self, i: u32, name: &str) -> Result<LayoutSet, String> {
         let GuiWorld { instances, profiles, .. } = self;
         let Some(g) = instances.get_mut(i as usize).filter(|g| g.alive) else {
             return Err("the gui component was deleted".into());
         };
-        let Some(layout) = g.scene.layout_index(name) else {
-            let mut names: Vec<&str> = g.scene.layouts.iter().map(|l| l.name.as_str()).collect();
-            names.insert(0, crate::project::gui::DEFAULT_LAYOUT);
-            return Err(format!("the scene has no layout '{name}' (it has {})", names.join(", ")));
-        };
+        let Some(layout) = g.scene.layout_index(name) else { return Ok(LayoutSet::Unknown) };
         if layout == g.layout {
-            return Ok(None);
+            return Ok(LayoutSet::Same);
         }
         let previous = g.layout;
         g.apply_layout(layout, resolution(profiles, &g.scene, layout));
-        Ok(Some(LayoutChange { instance: i, layout, previous }))
+        Ok(LayoutSet::Changed(LayoutChange { instance: i, layout, previous }))
+    }
+
+    /// `gui.get_layouts`: instance `i`'s layouts (the default one first) with the size of each
+    /// one's display profile: the scene's present size for the default layout, (0, 0) for a
+    /// layout no profile names.
+    pub fn layouts(&self, i: u32) -> Vec<(String, (u32, u32))> {
+        let Some(g) = self.instances.get(i as usize).filter(|g| g.alive) else { return Vec::new() };
+        (0..=g.scene.layouts.len())
+            .map(|k| {
+                let name = g.scene.layout_name(k);
+                let size = match self.profiles.size_of(name) {
+                    Some(s) => s,
+                    None if k == 0 => self.screen_of(i).0,
+                    None => (0, 0),
+                };
+                (name.to_string(), size)
+            })
+            .collect()
     }
 
     /// The design size instance `i` is laid out from, and the window: `pick_node` and

@@ -420,7 +420,9 @@ impl GuiWorld {
             };
             reload_instance(g, scene, layout);
             g.layout = layout;
-            g.resolution = display_layouts::resolution(profiles, scene, layout);
+            if let Some(size) = display_layouts::resolution(profiles, scene, layout) {
+                g.resolution = Some(size);
+            }
             count += 1;
         }
         count

@@ -435,15 +435,19 @@ fn layouts_follow_the_window() {
     assert!(g.nodes[1].deleted, "a deleted node stays deleted");
     assert_eq!((g.nodes[made].position, g.nodes[made].parent), (Vec3::new(5.0, 5.0, 0.0), Some(0)));
     assert_eq!(w.screen_of(i).0, (1280, 720));
+    let sizes = w.layouts(i);
     assert_eq!(
-        w.set_layout(i, "Default"),
-        Ok(Some(display_layouts::LayoutChange { instance: i, layout: 0, previous: 2 }))
+        sizes,
+        [("Default".to_string(), (1280, 720)), ("Portrait".into(), (720, 1280)), ("Landscape".into(), (1280, 720))],
+        "the default layout's size is the scene's present one"
     );
-    assert_eq!(w.screen_of(i).0, (960, 640), "the default layout is laid out from the project's size");
-    assert_eq!(w.set_layout(i, "Default"), Ok(None));
-    assert!(
-        w.set_layout(i, "Square").unwrap_err().contains("no layout 'Square' (it has Default, Portrait, Landscape)")
-    );
+    use display_layouts::{LayoutChange, LayoutSet};
+    let back = LayoutSet::Changed(LayoutChange { instance: i, layout: 0, previous: 2 });
+    assert_eq!(w.set_layout(i, "Default"), Ok(back));
+    assert_eq!(w.screen_of(i).0, (1280, 720), "no profile is named Default: the size stays, as Defold's");
+    assert_eq!(w.set_layout(i, "Default"), Ok(LayoutSet::Same));
+    assert_eq!(w.set_layout(i, "Square"), Ok(LayoutSet::Unknown));
+    assert_eq!(w.instances[i as usize].layout, 0);
     w.profiles.auto_layout_selection = false;
     assert!(w.follow_window((400, 1000)).is_empty());
     assert_eq!(w.instances[i as usize].layout, 0);

@@ -806,17 +806,58 @@ crate::export! {
     }
 
     /// `gui.set_layout`: shows the scene's layout named `s` (`n` bytes) and, when that is a
-    /// switch, posts `layout_changed` to the script.
+    /// switch, posts `layout_changed` to the script. 1 when the scene has the layout, 0 (with a
+    /// warning) when not, as Defold answers `true`/`false`; -1 on error.
     fn gui_set_layout(ctx: Ctx, inst: u32, s: *const c_char, n: usize) -> i32 {
+        use crate::game::gui::display_layouts::{LayoutSet, report};
         // SAFETY: `s` is null or `n` bytes of a Lua string held during this call.
         let name = String::from_utf8_lossy(unsafe { bytes(s, n) }).into_owned();
-        world_status(ctx, |w| match w.gui.set_layout(inst, &name) {
-            Ok(change) => {
-                crate::game::gui::display_layouts::report(w, change.as_slice());
+        let mut found = 0;
+        let rc = world_status(ctx, |w| match w.gui.set_layout(inst, &name) {
+            Ok(LayoutSet::Unknown) => {
+                log::warn!("gui.set_layout: the scene has no layout '{name}'");
+                OK
+            }
+            Ok(LayoutSet::Same) => {
+                found = 1;
+                OK
+            }
+            Ok(LayoutSet::Changed(change)) => {
+                found = 1;
+                report(w, &[change]);
                 OK
             }
             Err(e) => fail(e),
-        })
+        });
+        if rc == OK { found } else { -1 }
+    }
+
+    /// `gui.get_layouts`: how many layouts the scene has, the default one counted; -1 on error.
+    fn gui_layout_count(ctx: Ctx, inst: u32) -> i32 {
+        let mut n = -1;
+        world_status(ctx, |w| match instance(w, inst) {
+            Ok(g) => {
+                n = (g.scene.layouts.len() + 1) as i32;
+                OK
+            }
+            Err(e) => fail(e),
+        });
+        n
+    }
+
+    /// Layout `k` of the scene (0: the default one): its name copied into `buf` (its length;
+    /// -1 on error) and its profile's size into `out.x`, `out.y`.
+    fn gui_layout_at(ctx: Ctx, inst: u32, k: u32, buf: *mut c_char, cap: usize, out: *mut V4) -> i32 {
+        let mut len = -1;
+        world_status(ctx, |w| match w.gui.layouts(inst).get(k as usize) {
+            Some((name, (width, height))) => {
+                len = super::copy_out(name, buf, cap);
+                // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+                unsafe { put(out, V4 { x: *width as f32, y: *height as f32, z: 0.0, w: 0.0 }) }
+            }
+            None => fail(format!("the scene has no layout {k}")),
+        });
+        len
     }
 
     /// `gui.get_font_resource`: the file the scene's font `s` was read from, copied into `buf`

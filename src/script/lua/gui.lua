@@ -516,10 +516,27 @@ function gui.get_layout()
   return S.hash(read_text(function(buf, cap) return F.gui_layout(ctx, i, buf, cap) end))
 end
 
+-- As Defold's: true when the scene has the layout (shown now), false when not.
 function gui.set_layout(layout)
   local i = instance("gui.set_layout")
   local text = name_arg("gui.set_layout", 1, layout, "layout")
-  check(F.gui_set_layout(ctx, i, text, #text))
+  local found = F.gui_set_layout(ctx, i, text, #text)
+  if found < 0 then fail_last() end
+  return found == 1
+end
+
+-- Each layout's id (hash) to its display profile's size, vector3(width, height, 0).
+local layout_size = vm.vector4_t()
+function gui.get_layouts()
+  local i = instance("gui.get_layouts")
+  local n = F.gui_layout_count(ctx, i)
+  if n < 0 then fail_last() end
+  local layouts = {}
+  for k = 0, n - 1 do
+    local name = read_text(function(buf, cap) return F.gui_layout_at(ctx, i, k, buf, cap, layout_size) end)
+    layouts[S.hash(name)] = vm.vector3(layout_size.x, layout_size.y, 0)
+  end
+  return layouts
 end
 
 -- Particle nodes: the effect runs in Rust at the node (game/gui/effects.rs); an emitter state
