@@ -109,7 +109,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     // (each frame's layout sets it again from the window).
     let setup = |w: &mut World| {
         w.gui.screen = (display, size.unwrap_or(display));
-        w.gui.profiles = profiles.unwrap_or_default();
+        w.gui.set_profiles(profiles.unwrap_or_default());
     };
     let Spawned { world, scripts, mut problems, spec } =
         spawn(res, &settings.main_collection, limit, settings.max_instances, setup);
@@ -458,7 +458,7 @@ fn reload(
             Ok(p) => {
                 // Scenes take the layout the new profiles choose at the next frame's start,
                 // with `layout_changed` as for a resize.
-                g.world.borrow_mut().gui.profiles = p;
+                g.world.borrow_mut().gui.set_profiles(p);
                 Some(saved)
             }
             Err(e) => {
@@ -634,7 +634,7 @@ fn reload_settings(g: &mut Game, res: &Resources, scenery: &mut Scenery) -> bool
     (s.update_frequency, s.fixed_update_frequency) = (old.update_frequency, old.fixed_update_frequency);
     if s.display_profiles != old.display_profiles {
         match crate::project::display_profiles::load_display_profiles(res, &s.display_profiles) {
-            Ok(p) => g.world.borrow_mut().gui.profiles = p,
+            Ok(p) => g.world.borrow_mut().gui.set_profiles(p),
             Err(e) => {
                 log::error!("{e}\n(the previous display profiles stay in use)");
                 s.display_profiles = old.display_profiles;

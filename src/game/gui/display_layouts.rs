@@ -76,11 +76,22 @@ impl GuiInstance {
 }
 
 impl GuiWorld {
-    /// Every scene with layouts takes the one that best fits `window`, unless the profiles
-    /// turn automatic selection off; the switches, for `layout_changed`.
+    /// New profiles (a saved file): the layouts are chosen again at the next frame's start.
+    pub fn set_profiles(&mut self, profiles: DisplayProfiles) {
+        self.profiles = profiles;
+        self.chosen_for = None;
+    }
+
+    /// When the window is not the size the layouts were last chosen for, every scene with
+    /// layouts takes the one that best fits it, unless the profiles turn automatic selection
+    /// off; the switches, for `layout_changed`.
     pub fn follow_window(&mut self, window: (u32, u32)) -> Vec<LayoutChange> {
-        let GuiWorld { instances, profiles, .. } = self;
         let mut out = Vec::new();
+        if self.chosen_for == Some(window) {
+            return out;
+        }
+        self.chosen_for = Some(window);
+        let GuiWorld { instances, profiles, .. } = self;
         if !profiles.auto_layout_selection {
             return out;
         }

@@ -196,8 +196,12 @@ pub struct GuiWorld {
     frames: Vec<Option<glam::Mat4>>,
     /// Emitters of GUI effects that changed state in the last step, for their listeners.
     pub effect_changes: Vec<effects::EffectChange>,
-    /// The display profiles scenes' layouts are chosen from (game.project's).
-    pub profiles: crate::project::display_profiles::DisplayProfiles,
+    /// The display profiles scenes' layouts are chosen from (game.project's); set with
+    /// [`GuiWorld::set_profiles`].
+    profiles: crate::project::display_profiles::DisplayProfiles,
+    /// The window size the layouts were last chosen for: they are chosen again only when the
+    /// window (or the profiles) change, so a layout a script set stays until then, as in Defold.
+    chosen_for: Option<(u32, u32)>,
 }
 
 /// One float of one node that a tween cell drives.

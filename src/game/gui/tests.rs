@@ -448,7 +448,14 @@ fn layouts_follow_the_window() {
     assert_eq!(w.set_layout(i, "Default"), Ok(LayoutSet::Same));
     assert_eq!(w.set_layout(i, "Square"), Ok(LayoutSet::Unknown));
     assert_eq!(w.instances[i as usize].layout, 0);
-    w.profiles.auto_layout_selection = false;
-    assert!(w.follow_window((400, 1000)).is_empty());
+    assert!(w.follow_window((740, 720)).is_empty(), "a layout a script set stays while the window does");
     assert_eq!(w.instances[i as usize].layout, 0);
+    assert_eq!(w.follow_window((720, 720)).len(), 1, "a new window size chooses again");
+    assert_eq!(w.instances[i as usize].layout, 1);
+    w.set_profiles(crate::project::display_profiles::DisplayProfiles {
+        auto_layout_selection: false,
+        ..Default::default()
+    });
+    assert!(w.follow_window((1000, 400)).is_empty());
+    assert_eq!(w.instances[i as usize].layout, 1, "no automatic choice: the layout stays");
 }
