@@ -103,7 +103,8 @@ impl DisplayProfiles {
 /// Reads and checks a `.display_profiles` file (Defold's text format or the same fields in
 /// JSON); every problem is reported, with its position.
 pub fn load_display_profiles(res: &Resources, path: &str) -> Result<DisplayProfiles, LoadError> {
-    let text = res.read_string(path, None)?;
+    // A missing file is the settings' problem: reported against game.project / project.json.
+    let text = res.read_string(path, Some(crate::project::settings::settings_file(res)))?;
     let file: ProfilesFile = crate::project::json::parse_resource(res, path, &text)?;
     let mut errors = Vec::new();
     if file.profiles.len() > MAX_PROFILES {
@@ -184,6 +185,8 @@ mod tests {
         let e = load_display_profiles(&res, "/bad.display_profiles").expect_err("refused").to_string();
         assert!(e.contains("/bad.display_profiles:3:") && e.contains("whole numbers from 1 to 16384"), "{e}");
         assert!(e.contains("/bad.display_profiles:9:") && e.contains("profile name 'a' is used twice"), "{e}");
+        let e = load_display_profiles(&res, "/none.display_profiles").expect_err("missing").to_string();
+        assert!(e.starts_with("/project.json: resource '/none.display_profiles' not found"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
