@@ -285,7 +285,8 @@ pub fn run(opts: RunOptions) -> i32 {
             }
             // The drawing area follows the window, so the GUI lays out on (and its layouts are
             // chosen for) the window's size.
-            let want = (input.window_size().0 as u32, input.window_size().1 as u32);
+            let (width, height) = input.window_size();
+            let want = (width as u32, height as u32);
             if refused != Some(want)
                 && let Err(e) = gfx.resize(want.0, want.1)
             {

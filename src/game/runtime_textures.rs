@@ -290,8 +290,10 @@ pub fn atlas_source_path(text: &str) -> String {
         format!("{stem}.atlas")
     } else if let Some(stem) = text.strip_suffix(".t.texturesetc") {
         format!("{stem}.tilesource")
-    } else if let Some(path) = text.strip_suffix(".atlasc").or_else(|| text.strip_suffix(".tilesourcec")) {
-        format!("{path}{}", if text.ends_with(".atlasc") { ".atlas" } else { ".tilesource" })
+    } else if let Some(stem) = text.strip_suffix(".atlasc") {
+        format!("{stem}.atlas")
+    } else if let Some(stem) = text.strip_suffix(".tilesourcec") {
+        format!("{stem}.tilesource")
     } else {
         text.to_string()
     }

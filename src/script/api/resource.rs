@@ -159,25 +159,25 @@ crate::export! {
             }
             // Atlases over this texture take its new pixels (a new page: the renderer uploads
             // it); a file atlas's page is written itself.
-            let made = w.textures.get(&path).map(|t| t.rgba.clone());
             let pages: Vec<usize> =
                 (0..w.sprites.atlases.len()).filter(|&i| page_of(w, &w.sprites.atlases[i]) == path).collect();
-            if made.is_none() && pages.is_empty() {
+            if w.textures.get(&path).is_none() && pages.is_empty() {
                 return fail(format!("'{path}' is no texture made by resource.create_texture or atlas page"));
             }
             for i in pages {
-                let a = &w.sprites.atlases[i];
-                let rgba = match &made {
-                    Some(rgba) => rgba.clone(),
+                let mut atlas: Atlas = (*w.sprites.atlases[i]).clone();
+                match w.textures.get(&path) {
+                    Some(made) => atlas.rgba.clone_from(&made.rgba),
                     None => {
-                        let mut page = RuntimeTexture { path: path.clone(), width: a.width, height: a.height, rgba: a.rgba.clone() };
+                        let (width, height, rgba) = (atlas.width, atlas.height, std::mem::take(&mut atlas.rgba));
+                        let mut page = RuntimeTexture { path: path.clone(), width, height, rgba };
                         if let Err(e) = write_region(&mut page, &params, data) {
                             return fail(e);
                         }
-                        page.rgba
+                        atlas.rgba = page.rgba;
                     }
-                };
-                w.sprites.atlases[i] = Arc::new(Atlas { rgba, ..(**a).clone() });
+                }
+                w.sprites.atlases[i] = Arc::new(atlas);
             }
             OK
         })
