@@ -13,17 +13,27 @@ pub struct Stats {
     last: SubmitStats,
     /// Draw calls the sprites took in the last frame.
     sprite_draw_calls: u32,
-    /// Start-up, step by step: milliseconds since the run began when each step ended.
-    startup: Vec<(&'static str, f64)>,
+    /// Start-up, step by step: milliseconds since the run began when each step ended, and the
+    /// memory held then (KiB).
+    startup: Vec<(&'static str, f64, u64)>,
 }
 
 /// The most memory the process has held (`VmHWM`, KiB), or 0 where /proc does not say.
 pub fn peak_rss_kib() -> u64 {
+    proc_status_kib("VmHWM:")
+}
+
+/// The memory the process holds now (`VmRSS`, KiB), or 0 where /proc does not say.
+pub fn rss_kib() -> u64 {
+    proc_status_kib("VmRSS:")
+}
+
+fn proc_status_kib(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
             s.lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .find_map(|l| l.strip_prefix(field))
                 .and_then(|v| v.split_whitespace().next().and_then(|n| n.parse().ok()))
         })
         .unwrap_or(0)
@@ -46,7 +56,7 @@ impl Stats {
 
     /// Marks the end of a start-up step, `since` being when the run began.
     pub fn startup_step(&mut self, step: &'static str, since: std::time::Instant) {
-        self.startup.push((step, since.elapsed().as_secs_f64() * 1000.0));
+        self.startup.push((step, since.elapsed().as_secs_f64() * 1000.0, rss_kib()));
     }
 
     /// One JSON line: frames, per phase the mean, median and p99 in milliseconds, and the last
@@ -70,12 +80,17 @@ impl Stats {
         obj.insert("sprite_draw_calls".into(), self.sprite_draw_calls.into());
         // Each step's own time (issue 40: where start-up goes), and the total to the first frame.
         let mut startup = serde_json::Map::new();
+        // And the memory each step added (issue 40: where the start-up's memory goes).
         let mut before = 0.0;
-        for (step, at) in &self.startup {
+        let mut held = 0;
+        for (step, at, rss) in &self.startup {
             startup.insert(format!("{step}_ms"), (at - before).into());
+            startup.insert(format!("{step}_mib"), ((*rss as f64 - held as f64) / 1024.0).into());
             before = *at;
+            held = *rss;
         }
         startup.insert("total_ms".into(), before.into());
+        startup.insert("rss_mib".into(), (held as f64 / 1024.0).into());
         obj.insert("startup".into(), serde_json::Value::Object(startup));
         obj.insert("peak_rss_mib".into(), (peak_rss_kib() as f64 / 1024.0).into());
         serde_json::Value::Object(obj).to_string()

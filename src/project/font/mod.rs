@@ -22,9 +22,14 @@ pub const MAX_TEXT_SIZE: f32 = 2048.0;
 pub const MAX_LAYOUT_CHARS: usize = 1 << 16;
 
 /// One parsed font file. `id` tells faces apart in glyph-atlas keys without comparing bytes.
+/// Outlines are read from the file when a glyph is rasterised (ab_glyph), not all at parse time:
+/// parsing every outline of DejaVu Sans up front took 25-90 ms and 24 MiB of the start-up
+/// (issue 40), and a game draws a few dozen of its 6,000 glyphs.
 pub struct Face {
     id: u32,
-    inner: fontdue::Font,
+    inner: ab_glyph::FontArc,
+    /// Pixels per font unit at 1 pixel per em.
+    per_unit: f32,
     path: String,
 }
 
@@ -91,22 +96,25 @@ impl Face {
         if bytes.len() > MAX_FACE_BYTES {
             return Err(LoadError::new(path, format!("font file of {} bytes is over {MAX_FACE_BYTES}", bytes.len())));
         }
-        let settings = fontdue::FontSettings { scale: 40.0, ..Default::default() };
-        // The parser is not ours: a malformed file must come back as an error, not a panic.
-        let parsed = std::panic::catch_unwind(|| fontdue::Font::from_bytes(bytes, settings));
-        let inner = match parsed {
-            Ok(Ok(f)) => f,
-            Ok(Err(e)) => return Err(LoadError::new(path, format!("not a TrueType/OpenType font: {e}"))),
-            Err(_) => return Err(LoadError::new(path, "not a TrueType/OpenType font (the parser failed)")),
+        // The built-in face is read where the binary holds it; another file is copied once.
+        let font = match crate::project::resources::builtin(DEFAULT_FACE_PATH) {
+            Some(builtin) if builtin == bytes => ab_glyph::FontRef::try_from_slice(builtin).map(ab_glyph::FontArc::new),
+            _ => ab_glyph::FontArc::try_from_vec(bytes.to_vec()),
         };
-        if inner.horizontal_line_metrics(1.0).is_none() {
+        let inner = font.map_err(|e| LoadError::new(path, format!("not a TrueType/OpenType font: {e}")))?;
+        use ab_glyph::Font;
+        let per_unit = match inner.units_per_em() {
+            Some(u) if u.is_finite() && u > 0.0 => 1.0 / u,
+            _ => return Err(LoadError::new(path, "the font has no units per em")),
+        };
+        if inner.height_unscaled() <= 0.0 {
             return Err(LoadError::new(path, "the font has no horizontal metrics"));
         }
-        Ok(Face { id: next_id(), inner, path: path.to_string() })
+        Ok(Face { id: next_id(), inner, per_unit, path: path.to_string() })
     }
 
-    /// [`Face::parse`], but the built-in face's bytes give the built-in face itself: parsing
-    /// DejaVu Sans takes 25-90 ms and a few MB, and most fonts of a project (the demo's HUD,
+    /// [`Face::parse`], but the built-in face's bytes give the built-in face itself: one set of
+    /// glyph caches and atlas pages, since most fonts of a project (the demo's HUD,
     /// Defold's default fonts) are that file again.
     pub fn parse_shared(path: &str, bytes: &[u8]) -> Result<Arc<Face>, LoadError> {
         match crate::project::resources::builtin(DEFAULT_FACE_PATH) {
@@ -139,14 +147,16 @@ impl Face {
 
     /// The glyph of `c`; 0 (the face's "missing" box) when the face lacks it.
     pub fn glyph(&self, c: char) -> u16 {
-        self.inner.lookup_glyph_index(c)
+        use ab_glyph::Font;
+        self.inner.glyph_id(c).0
     }
 
     fn line(&self, size: f32) -> (f32, f32, f32) {
-        match self.inner.horizontal_line_metrics(size) {
-            Some(m) => (m.ascent, -m.descent, m.new_line_size),
-            None => (size, 0.0, size),
-        }
+        use ab_glyph::Font;
+        let f = &self.inner;
+        let k = size * self.per_unit;
+        let (ascent, descent) = (f.ascent_unscaled() * k, -f.descent_unscaled() * k);
+        (ascent, descent, ascent + descent + f.line_gap_unscaled() * k)
     }
 
     /// Ascent above the baseline and descent below it (both positive), in pixels.
@@ -162,18 +172,32 @@ impl Face {
 
     /// The pen's advance after `glyph`, in pixels: the face's own horizontal advance.
     pub fn advance(&self, glyph: u16, size: f32) -> f32 {
-        self.inner.metrics_indexed(glyph, size).advance_width
+        use ab_glyph::Font;
+        self.inner.h_advance_unscaled(ab_glyph::GlyphId(glyph)) * size * self.per_unit
     }
 
     /// Coverage bitmap (rows top first) of `glyph` at `size`, with its placement: the bitmap's
     /// left and bottom edges from the pen position, in pixels.
     pub fn rasterize(&self, glyph: u16, size: f32) -> (Vec<u8>, usize, usize, i32, i32) {
-        let (m, px) = self.inner.rasterize_indexed(glyph, size);
-        (px, m.width, m.height, m.xmin, m.ymin)
+        use ab_glyph::Font;
+        // ab_glyph's scale is the height of ascent to descent; sizes here are pixels per em.
+        let scale = size * self.per_unit * self.inner.height_unscaled();
+        let g = ab_glyph::GlyphId(glyph).with_scale(scale);
+        let Some(outlined) = self.inner.outline_glyph(g) else { return (Vec::new(), 0, 0, 0, 0) };
+        let b = outlined.px_bounds();
+        let (w, h) = ((b.max.x - b.min.x).max(0.0) as usize, (b.max.y - b.min.y).max(0.0) as usize);
+        let mut px = vec![0u8; w * h];
+        outlined.draw(|x, y, c| {
+            if let Some(p) = px.get_mut(y as usize * w + x as usize) {
+                *p = (c.clamp(0.0, 1.0) * 255.0).round() as u8;
+            }
+        });
+        (px, w, h, b.min.x as i32, -b.max.y as i32)
     }
 
     fn kern(&self, left: u16, right: u16, size: f32) -> f32 {
-        self.inner.horizontal_kern_indexed(left, right, size).unwrap_or(0.0)
+        use ab_glyph::Font;
+        self.inner.kern_unscaled(ab_glyph::GlyphId(left), ab_glyph::GlyphId(right)) * size * self.per_unit
     }
 
     /// Lays out `text` (UTF-8; `\n` starts a line, except at the very end): advances from the
