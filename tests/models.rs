@@ -26,7 +26,7 @@ fn lua_api_anim() {
     // The warning names the object and the script line that asked (issue 31 item 6).
     assert!(
         r.stderr.contains(
-            "/main/anim_test.script:92: 'main:/looper#model' has no animation named 'dance' (animations: wiggle)"
+            "/main/anim_test.script:94: 'main:/looper#model' has no animation named 'dance' (animations: wiggle)"
         ),
         "{}",
         r.show()

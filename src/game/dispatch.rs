@@ -374,6 +374,10 @@ fn builtin_object_message(w: &mut World, slot: u32, m: &Message) {
         Some(MsgValue::Bool(b)) => *b,
         _ => true,
     };
+    // A bone object that was not watched is posed before it is read as a parent.
+    if parent != NONE {
+        w.models.watch(&mut w.scene, parent);
+    }
     // Defold updates world transforms before dispatching messages, so a `go.set_position` in the
     // callback that posted this message counts. Only the two chains this message reads need it.
     if keep {

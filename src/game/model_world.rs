@@ -448,6 +448,25 @@ impl ModelWorld {
         &[]
     }
 
+    /// Marks `slot` as read from now on ([`Scene::watch`]). A bone object that was not
+    /// watched has not been driven since it stopped being: it gets its model's last pose now,
+    /// before anything reads it.
+    pub fn watch(&self, scene: &mut crate::scene::Scene, slot: u32) {
+        if !scene.watch(slot) || !scene.is_on_demand(slot) {
+            return;
+        }
+        let Some(&owner) = scene.parent.get(slot as usize) else { return };
+        let pose = self
+            .instances
+            .iter()
+            .filter(|m| m.alive && m.slot == owner)
+            .filter_map(|m| m.anim.as_ref())
+            .find_map(|a| a.bones().iter().find(|&&(_, s)| s == slot).map(|&(node, _)| a.bone_matrix(node)));
+        if let Some(Some(m)) = pose {
+            scene.drive(slot, &m);
+        }
+    }
+
     /// True when `slot` is the game object of a model's bone (scripts cannot delete those).
     pub fn is_bone(&self, slot: u32) -> bool {
         self.instances

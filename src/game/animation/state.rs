@@ -80,8 +80,9 @@ pub struct AnimState {
     rig_weights: Vec<f32>,
     /// Model-space matrix of every skeleton node after the last pose in the instance's own
     /// buffers (creation, a script-posed frame, a frame of the parallel pass); the serial pass
-    /// poses animated instances in the shared `PoseBuffers` and leaves this as it was. The bone
-    /// objects always have the last pose.
+    /// poses animated instances in the shared `PoseBuffers` and leaves this as it was. The
+    /// watched bone objects always have the last pose, and [`AnimState::bone_matrix`] gives it
+    /// to one that becomes watched.
     pub model: Vec<Mat4>,
     /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout).
     pub palette: Vec<Mat4>,
@@ -184,6 +185,28 @@ impl AnimState {
     /// Bone game objects: (skeleton node, game object slot).
     pub fn bones(&self) -> &[(usize, u32)] {
         &self.bones
+    }
+
+    /// The model-space matrix of skin joint `node` in the last pose, from the palette (which
+    /// every pose writes, shared buffers or not): its skinning matrix times the inverse of its
+    /// inverse bind matrix. `None` for a node of no skin or a bind matrix with no inverse.
+    pub fn bone_matrix(&self, node: usize) -> Option<Mat4> {
+        let sk = &self.rig.skeleton;
+        let mut at = 0;
+        for s in 0..sk.skin_count() {
+            let joints = sk.skin_joints(s);
+            if let Some(j) = joints.iter().position(|&n| n == node) {
+                let ib = *sk.inverse_bind(s).get(j)?;
+                let det = ib.determinant();
+                if !det.is_finite() || det.abs() < 1e-12 {
+                    return None;
+                }
+                let m = *self.palette.get(at + j)? * ib.inverse();
+                return m.is_finite().then_some(m);
+            }
+            at += joints.len();
+        }
+        None
     }
 
     /// Gives the instance these bone objects, counting the change in `edits`.
@@ -511,6 +534,15 @@ impl AnimState {
     /// wrote to the bone objects, then the rest of the pose, then the bone objects again.
     /// `weights` as for [`AnimState::pose`].
     pub(super) fn pose_from_bones(&mut self, scene: &mut Scene, weights: &mut [f32]) {
+        // Every bone object is read here: one the pass did not write (nothing had asked for it)
+        // takes the last pose first, so a cancelled animation holds its pose.
+        for &(node, slot) in &self.bones {
+            if scene.watch(slot)
+                && let Some(m) = self.bone_matrix(node)
+            {
+                scene.drive(slot, &m);
+            }
+        }
         let mut bp = std::mem::take(&mut self.bone_pose);
         bp.take_writes(&self.rig.skeleton, &self.bones, &mut self.locals, &mut self.model, scene);
         self.finish_pose(weights);

@@ -286,6 +286,8 @@ crate::export! {
                 .find(|(n, _)| *n == node)
                 .map(|(_, s)| *s)
                 .ok_or_else(|| format!("no game object found for the bone '{name}'"))?;
+            // The script may read the bone object from now on: it is driven every frame.
+            w.models.watch(&mut w.scene, slot);
             id = w.scene.ids[slot as usize];
             Ok(())
         });
