@@ -354,9 +354,10 @@ impl ModelWorld {
     }
 
     /// Gives model instance `model` these bone objects: (skeleton node, game object slot).
-    pub fn set_bones(&mut self, model: u32, bones: Vec<(usize, u32)>) {
+    pub fn set_bones(&mut self, model: u32, bones: Vec<(usize, u32)>, scene: &crate::scene::Scene) {
         if let Some(a) = self.instances.get_mut(model as usize).and_then(|m| m.anim.as_mut()) {
-            a.set_bones(bones, &mut self.bone_edits);
+            let any_watched = bones.iter().any(|&(_, s)| scene.is_watched(s));
+            a.set_bones(bones, any_watched, &mut self.bone_edits);
         }
     }
 
@@ -388,7 +389,7 @@ impl ModelWorld {
                     l.listener = None;
                 }
                 // The bone objects go with the model; their slots will be reused.
-                a.set_bones(Vec::new(), bone_edits);
+                a.set_bones(Vec::new(), false, bone_edits);
             }
             free_instances.push(i as u32);
         }
@@ -451,19 +452,22 @@ impl ModelWorld {
     /// Marks `slot` as read from now on ([`Scene::watch`]). A bone object that was not
     /// watched has not been driven since it stopped being: it gets its model's last pose now,
     /// before anything reads it.
-    pub fn watch(&self, scene: &mut crate::scene::Scene, slot: u32) {
+    pub fn watch(&mut self, scene: &mut crate::scene::Scene, slot: u32) {
         if !scene.watch(slot) || !scene.is_on_demand(slot) {
             return;
         }
         let Some(&owner) = scene.parent.get(slot as usize) else { return };
-        let pose = self
+        let owning = self
             .instances
-            .iter()
+            .iter_mut()
             .filter(|m| m.alive && m.slot == owner)
-            .filter_map(|m| m.anim.as_ref())
-            .find_map(|a| a.bones().iter().find(|&&(_, s)| s == slot).map(|&(node, _)| a.bone_matrix(node)));
-        if let Some(Some(m)) = pose {
-            scene.drive(slot, &m);
+            .filter_map(|m| m.anim.as_mut())
+            .find_map(|a| a.bones().iter().find(|&&(_, s)| s == slot).map(|&(node, _)| node).map(|node| (a, node)));
+        if let Some((a, node)) = owning {
+            a.bone_watched();
+            if let Some(m) = a.bone_matrix(node) {
+                scene.drive(slot, &m);
+            }
         }
     }
 

@@ -50,7 +50,7 @@ fn prefetch_ahead(instances: &[ModelInstance], i: usize) {
 /// for a model's bones, which are made one after another: the first and the last bone's.
 #[inline(always)]
 fn prefetch_bones_ahead(instances: &[ModelInstance], stream: &BoneStream, i: usize) {
-    if let Some(a) = instances.get(i + 1).and_then(|n| n.anim.as_ref())
+    if let Some(a) = instances.get(i + 1).and_then(|n| n.anim.as_ref()).filter(|a| a.any_bone_watched())
         && let (Some(first), Some(last)) = (a.bones().first(), a.bones().last())
     {
         stream.prefetch(first.1);

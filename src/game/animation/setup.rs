@@ -20,7 +20,7 @@ pub fn create_bones(w: &mut World, model: u32, go_path: &str, comp: &str, spawne
         let path = format!("{go_path}#{comp}/{}#{node}", sk.name(node));
         bones.push((node, spawn_bone(&mut w.scene, &path, owner, &anim.model[node], spawned)?));
     }
-    w.models.set_bones(model, bones);
+    w.models.set_bones(model, bones, &w.scene);
     Ok(())
 }
 
@@ -72,7 +72,7 @@ pub(super) fn rebind_bones(w: &mut World, model: u32, mut old: Vec<(String, u32)
     for (_, slot) in old {
         w.scene.remove(slot);
     }
-    w.models.set_bones(model, bones);
+    w.models.set_bones(model, bones, &w.scene);
     Ok(())
 }
 

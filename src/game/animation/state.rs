@@ -89,6 +89,11 @@ pub struct AnimState {
     /// Bone game objects: (skeleton node, game object slot). Written only by
     /// [`AnimState::set_bones`], which counts the change (see [`BoneEdits`]).
     bones: Vec<(usize, u32)>,
+    /// Whether some bone object is watched (`Scene::watch`): an instance with none skips its
+    /// bones in the pass altogether (a crowd's usual case), instead of reading each one's flag.
+    /// Set wherever a bone becomes watched: `ModelWorld::watch`, [`AnimState::set_bones`],
+    /// `pose_from_bones`.
+    any_watched: bool,
     pub listener: Option<Listener>,
     /// The script that started layer 0's animation (it gets the events).
     pub starter: Option<Listener>,
@@ -154,6 +159,7 @@ impl AnimState {
             model: vec![Mat4::IDENTITY; sk.node_count()],
             palette: vec![Mat4::IDENTITY; joints],
             bones: Vec::new(),
+            any_watched: false,
             listener: None,
             starter: None,
             layer0: LayerParams::default(),
@@ -210,9 +216,21 @@ impl AnimState {
     }
 
     /// Gives the instance these bone objects, counting the change in `edits`.
-    pub fn set_bones(&mut self, bones: Vec<(usize, u32)>, edits: &mut BoneEdits) {
+    /// `any_watched`: whether one of `bones` is watched already (bones kept through a reload).
+    pub fn set_bones(&mut self, bones: Vec<(usize, u32)>, any_watched: bool, edits: &mut BoneEdits) {
         self.bones = bones;
+        self.any_watched = any_watched;
         edits.0 += 1;
+    }
+
+    /// Some bone object became watched.
+    pub fn bone_watched(&mut self) {
+        self.any_watched = true;
+    }
+
+    /// See the `any_watched` field.
+    pub fn any_bone_watched(&self) -> bool {
+        self.any_watched
     }
 
     /// Gives the instance its model's masks, chains and events (IK state reset).
@@ -362,6 +380,9 @@ impl AnimState {
         }
         let (locals, model) = (&mut buffers.locals[..n], &mut buffers.model[..n]);
         self.pose_with(locals, model, weights);
+        if !self.any_watched {
+            return;
+        }
         for &(node, slot) in &self.bones {
             if let Some(m) = model.get(node) {
                 drive(slot, m);
@@ -543,6 +564,7 @@ impl AnimState {
                 scene.drive(slot, &m);
             }
         }
+        self.any_watched = true;
         let mut bp = std::mem::take(&mut self.bone_pose);
         bp.take_writes(&self.rig.skeleton, &self.bones, &mut self.locals, &mut self.model, scene);
         self.finish_pose(weights);
