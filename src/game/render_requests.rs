@@ -3,7 +3,7 @@
 //! renderer reads the frame's requests; nothing here touches GL.
 use crate::base::hash::{hash_str, name_of};
 use crate::project::font::MAX_TEXT_SIZE;
-use crate::project::types::MAX_WINDOW_SIDE;
+use crate::project::types::{MAX_WINDOW_SIDE, window_side};
 use crate::scene::Message;
 use crate::scene::message::{MsgValue, decode};
 use std::collections::HashSet;
@@ -214,9 +214,7 @@ impl RenderRequests {
             }
         } else if m.id == ids().resize {
             let side = |k: &str| match data.get(k) {
-                Some(MsgValue::Number(n)) if n.fract() == 0.0 && (1.0..=f64::from(MAX_WINDOW_SIDE)).contains(n) => {
-                    Some(*n as u32)
-                }
+                Some(MsgValue::Number(n)) => window_side(*n),
                 _ => None,
             };
             match (side("width"), side("height")) {

@@ -13,7 +13,6 @@ pub const DEFAULT_DISPLAY_PROFILES: &str = "/builtins/render/default.display_pro
 
 /// Most profiles and qualifiers a file may list (Defold's editor offers a handful).
 const MAX_PROFILES: usize = 256;
-const MAX_SIDE: u32 = 16384;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,13 +119,13 @@ pub fn load_display_profiles(res: &Resources, path: &str) -> Result<DisplayProfi
         }
         let mut qualifiers = Vec::new();
         for q in p.qualifiers.iter().take(MAX_PROFILES) {
-            let side = |v: f64| (v.fract() == 0.0 && (1.0..=f64::from(MAX_SIDE)).contains(&v)).then_some(v as u32);
-            match (side(q.value.width), side(q.value.height)) {
+            use crate::project::types::{MAX_WINDOW_SIDE, window_side};
+            match (window_side(q.value.width), window_side(q.value.height)) {
                 (Some(w), Some(h)) => qualifiers.push((w, h)),
                 _ => errors.push(q.error(
                     path,
                     format!(
-                        "profile '{}': a qualifier's width and height must be whole numbers from 1 to {MAX_SIDE}",
+                        "profile '{}': a qualifier's width and height must be whole numbers from 1 to {MAX_WINDOW_SIDE}",
                         p.name.value
                     ),
                 )),

@@ -358,6 +358,12 @@ pub struct FactorySpec {
 /// and already a gigabyte of pixels.
 pub const MAX_WINDOW_SIDE: u32 = 16384;
 
+/// `v` as a window or screen side: a whole number from 1 to [`MAX_WINDOW_SIDE`], else `None`
+/// (NaN included).
+pub fn window_side(v: f64) -> Option<u32> {
+    (v.fract() == 0.0 && (1.0..=f64::from(MAX_WINDOW_SIDE)).contains(&v)).then_some(v as u32)
+}
+
 /// `max_instances` when project.json gives none (Defold's default collection capacity is
 /// smaller; a runtime with flat arrays has no reason to be stingy).
 pub const DEFAULT_MAX_INSTANCES: u32 = 65_536;

@@ -150,7 +150,9 @@ pub struct Scene {
     /// the game asked for it ([`Scene::watch`]: `model.get_go`, an IK target). The animation
     /// pass drives only watched bone objects: a crowd's 24,000 bone objects are nearly never
     /// read, and writing them every frame was 0.1 ms of its 0.55 (issue 40). The game poses a
-    /// bone object when it becomes watched, so no read ever sees it behind.
+    /// bone object when it becomes watched, so no read ever sees it behind: whatever can name a
+    /// bone object (`model.get_go`, the `set_parent` message) goes through
+    /// `ModelWorld::watch`, which also tells the bone's model.
     watched: Vec<bool>,
     /// Live children per slot, so removing a leaf (the common case: spawned objects) does not
     /// scan every slot for children to re-attach.

@@ -133,18 +133,19 @@ impl GuiWorld {
     /// one's display profile: the scene's present size for the default layout, (0, 0) for a
     /// layout no profile names.
     pub fn layouts(&self, i: u32) -> Vec<(String, (u32, u32))> {
-        let Some(g) = self.instances.get(i as usize).filter(|g| g.alive) else { return Vec::new() };
-        (0..=g.scene.layouts.len())
-            .map(|k| {
-                let name = g.scene.layout_name(k);
-                let size = match self.profiles.size_of(name) {
-                    Some(s) => s,
-                    None if k == 0 => self.screen_of(i).0,
-                    None => (0, 0),
-                };
-                (name.to_string(), size)
-            })
-            .collect()
+        (0..).map_while(|k| self.layout_at(i, k)).map(|(name, size)| (name.to_string(), size)).collect()
+    }
+
+    /// Layout `k` of instance `i` as [`GuiWorld::layouts`] lists it; `None` past the last.
+    pub fn layout_at(&self, i: u32, k: usize) -> Option<(&str, (u32, u32))> {
+        let g = self.instances.get(i as usize).filter(|g| g.alive && k <= g.scene.layouts.len())?;
+        let name = g.scene.layout_name(k);
+        let size = match self.profiles.size_of(name) {
+            Some(s) => s,
+            None if k == 0 => self.screen_of(i).0,
+            None => (0, 0),
+        };
+        Some((name, size))
     }
 
     /// The design size instance `i` is laid out from, and the window: `pick_node` and

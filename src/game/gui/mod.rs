@@ -647,10 +647,9 @@ impl GuiInstance {
     pub fn reset(&mut self) {
         let mut from_file = vec![false; self.nodes.len()];
         let scene = self.scene.clone();
+        let file = scene.layout_nodes(self.layout);
         for (k, &i) in self.scene_nodes.iter().enumerate() {
-            let (Some(src), Some(slot)) = (scene.layout_nodes(self.layout).get(k), self.nodes.get_mut(i)) else {
-                continue;
-            };
+            let (Some(src), Some(slot)) = (file.get(k), self.nodes.get_mut(i)) else { continue };
             *slot = src.clone();
             slot.parent = src.parent.and_then(|p| self.scene_nodes.get(p).copied());
             from_file[i] = true;

@@ -849,11 +849,11 @@ crate::export! {
     /// -1 on error) and its profile's size into `out.x`, `out.y`.
     fn gui_layout_at(ctx: Ctx, inst: u32, k: u32, buf: *mut c_char, cap: usize, out: *mut V4) -> i32 {
         let mut len = -1;
-        world_status(ctx, |w| match w.gui.layouts(inst).get(k as usize) {
+        world_status(ctx, |w| match w.gui.layout_at(inst, k as usize) {
             Some((name, (width, height))) => {
                 len = super::copy_out(name, buf, cap);
                 // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
-                unsafe { put(out, V4 { x: *width as f32, y: *height as f32, z: 0.0, w: 0.0 }) }
+                unsafe { put(out, V4 { x: width as f32, y: height as f32, z: 0.0, w: 0.0 }) }
             }
             None => fail(format!("the scene has no layout {k}")),
         });
