@@ -177,7 +177,9 @@ impl Face {
     }
 
     /// Coverage bitmap (rows top first) of `glyph` at `size`, with its placement: the bitmap's
-    /// left and bottom edges from the pen position, in pixels.
+    /// left and bottom edges from the pen position, in pixels. A glyph wider or taller than a
+    /// glyph-atlas page gets none (no ink): a malformed outline's bounds, or a face with few
+    /// units per em, could otherwise ask for gigabytes before anything is drawn.
     pub fn rasterize(&self, glyph: u16, size: f32) -> (Vec<u8>, usize, usize, i32, i32) {
         use ab_glyph::Font;
         // ab_glyph's scale is the height of ascent to descent; sizes here are pixels per em.
@@ -186,6 +188,9 @@ impl Face {
         let Some(outlined) = self.inner.outline_glyph(g) else { return (Vec::new(), 0, 0, 0, 0) };
         let b = outlined.px_bounds();
         let (w, h) = ((b.max.x - b.min.x).max(0.0) as usize, (b.max.y - b.min.y).max(0.0) as usize);
+        if w > atlas::ATLAS_SIZE || h > atlas::ATLAS_SIZE {
+            return (Vec::new(), 0, 0, 0, 0);
+        }
         let mut px = vec![0u8; w * h];
         outlined.draw(|x, y, c| {
             if let Some(p) = px.get_mut(y as usize * w + x as usize) {

@@ -90,6 +90,30 @@ fn hostile_sizes_and_text_are_bounded() {
     assert_eq!(raster_size(f32::NAN).0, 1);
 }
 
+/// A face claiming 16 units per em (the built-in one says 2048) draws its glyphs 128 times
+/// bigger: at the largest raster size a "W" would be a bitmap of about a gigabyte. It gets no
+/// bitmap, and nothing is allocated for it.
+#[test]
+fn a_glyph_bigger_than_an_atlas_page_is_not_rasterised() {
+    let mut bytes = crate::project::resources::builtin(DEFAULT_FACE_PATH).expect("built-in face").to_vec();
+    // The table directory: 12 bytes, then 16 per table (tag, checksum, offset, length);
+    // `unitsPerEm` is at byte 18 of `head`.
+    let tables = u16::from_be_bytes([bytes[4], bytes[5]]) as usize;
+    let head = (0..tables)
+        .map(|t| 12 + 16 * t)
+        .find(|&at| &bytes[at..at + 4] == b"head")
+        .map(|at| u32::from_be_bytes([bytes[at + 8], bytes[at + 9], bytes[at + 10], bytes[at + 11]]) as usize)
+        .expect("a head table");
+    bytes[head + 18..head + 20].copy_from_slice(&16u16.to_be_bytes());
+    let big = Face::parse("/big.ttf", &bytes).expect("still a font");
+    let (px, w, h, _, _) = big.rasterize(big.glyph('W'), atlas::MAX_RASTER_SIZE);
+    assert_eq!((px.len(), w, h), (0, 0, 0));
+    let (px, w, h, _, _) = big.rasterize(big.glyph('W'), 1.0);
+    assert!(w > 0 && h > 0 && px.len() == w * h, "a small size still draws: {w}x{h}");
+    let mut a = GlyphAtlas::default();
+    assert_eq!(a.glyph(&big, big.glyph('W'), atlas::MAX_RASTER_SIZE as u16, 0), None, "no ink in the atlas");
+}
+
 #[test]
 fn atlas_rasterises_once_and_outlines_grow_the_glyph() {
     let f = face();
