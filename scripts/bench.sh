@@ -225,8 +225,11 @@ if rows.get("startup"):
     mem = ", ".join(f"{k[:-4].replace('_', ' ')} {med(k):.0f}" for k in runs[0]["startup"] if k.endswith("_mib")
                     and k != "rss_mib")
     rss = statistics.median(r["peak_rss_mib"] for r in runs)
+    # And the first frame's drawing, pass by pass.
+    passes = ", ".join(f"{k} {statistics.median(r['passes'][k]['first_ms'] for r in runs):.0f}"
+                       for k in runs[0].get("passes", {}))
     print(f"| startup: the demo to its first frame, `sinew run --headless --frames 1 --stats` | {med('total_ms'):.0f} ms "
-          f"({steps}), peak RSS {rss:.0f} MiB ({mem}), median of {len(runs)} | | | <= 100 ms, <= 80 MiB | `sinew run --headless --frames 1 --stats` |")
+          f"({steps}; the first frame's passes: {passes}), peak RSS {rss:.0f} MiB ({mem}), median of {len(runs)} | | | <= 100 ms, <= 80 MiB | `sinew run --headless --frames 1 --stats` |")
 # Kernel rows: each bench's own figure lines, with its target (docs/benchmarks.md says more).
 KERNELS = {
     "gui": ("5,000 GUI nodes each with a running tween: tweens + layout + draw list", "<= 1 ms, <= 10 calls"),

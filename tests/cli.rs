@@ -401,6 +401,36 @@ fn stats_break_down_the_start_up_and_say_the_peak_memory() {
     assert!(v["peak_rss_mib"].as_f64().is_some_and(|m| m > 1.0), "{line}");
 }
 
+/// `--stats` says where the drawing goes, pass by pass, for the first frame (most of the
+/// start-up) and as a median: every pass named, none negative, and the first frame's passes
+/// inside the first frame's start-up step (each pass is waited for, so none hides in another).
+#[test]
+fn stats_split_the_drawing_into_passes() {
+    let demo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    let r = run_project(&demo, 3, &["--stats", "--no-watch"]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    let line = r.stderr.lines().find(|l| l.starts_with('{')).expect("stats line");
+    let v: serde_json::Value = serde_json::from_str(line).expect("json");
+    let passes = v["passes"].as_object().expect("passes");
+    let mut names: Vec<&str> = passes.keys().map(String::as_str).collect();
+    names.sort();
+    let mut expected = ["shadow", "models", "sprites", "overlay", "gui"];
+    expected.sort();
+    assert_eq!(names, expected, "{line}");
+    let mut first = 0.0;
+    for (name, p) in passes {
+        for key in ["first_ms", "median_ms"] {
+            assert!(p[key].as_f64().is_some_and(|ms| ms >= 0.0 && ms.is_finite()), "{name} {key}: {line}");
+        }
+        first += p["first_ms"].as_f64().unwrap_or(0.0);
+    }
+    let frame = v["startup"]["first_frame_ms"].as_f64().expect("first frame");
+    assert!(
+        first > 0.0 && first <= frame,
+        "the first frame's passes ({first} ms) within its step ({frame} ms): {line}"
+    );
+}
+
 #[test]
 fn bad_usage_exits_2() {
     for args in [&["run", "--frames", "x"][..], &["run", "--size", "10"], &["fly"], &["run", "--fixed-dt", "-1"]] {

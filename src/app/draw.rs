@@ -6,7 +6,8 @@ use crate::project::model_data::Aabb;
 use crate::project::{LightKind, Look, Resources};
 use crate::render::{CameraView, camera_from_component, default_camera, transform_aabb};
 use crate::render::{
-    DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, SubmitStats, TextureHandle,
+    DebugCube, DebugDraw, DrawList, LightItem, MaterialHandle, ModelHandle, ModelRenderer, Pass, SubmitStats,
+    TextureHandle,
 };
 use glam::{Mat4, Vec3};
 
@@ -194,6 +195,7 @@ impl Scenery {
             };
             self.list.push_label(item, &l.text, l.layout.font.as_ref().map(|f| &f.font));
         }
+        self.renderer.clock.begin(gl);
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         w.particles.quads(&w.scene, &mut self.sprite_quads);
@@ -204,6 +206,7 @@ impl Scenery {
         let frame = renderer.frame();
         self.sprites.set_filter(gl, self.look.texture_filter);
         self.sprite_draw_calls = self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, frame);
+        self.renderer.clock.lap(gl, Pass::Sprites);
         if let Some(d) = &self.debug {
             let half = Mat4::from_scale(Vec3::splat(0.5));
             let cubes: Vec<DebugCube> = (0..w.scene.capacity())
@@ -220,7 +223,9 @@ impl Scenery {
         }
         self.overlay.labels(&self.list, size);
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
+        self.renderer.clock.lap(gl, Pass::Overlay);
         self.draw_gui(gl, w, size);
+        self.renderer.clock.lap(gl, Pass::Gui);
         stats
     }
 

@@ -228,6 +228,7 @@ pub fn run(opts: RunOptions) -> i32 {
     // real time at update_frequency.
     let pace = opts.fixed_dt.is_none() && (headless || !g.settings.vsync);
     gfx.finish_frames(opts.stats);
+    scenery.renderer.clock.set_on(opts.stats);
     g.world.borrow_mut().proxies.reproducible = fixed_dt.is_some();
     let mut next_frame = Instant::now();
     {
@@ -324,6 +325,9 @@ pub fn run(opts: RunOptions) -> i32 {
             scenery.sync(gfx.gl(), &w, &res);
             let submitted = scenery.draw(gfx.gl(), &w, gfx.size());
             stats.record_submit(&submitted);
+            if opts.stats {
+                stats.record_passes(scenery.renderer.clock.took());
+            }
             stats.record_sprites(scenery.sprite_draw_calls);
         }
         gfx.end_frame();

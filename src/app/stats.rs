@@ -1,7 +1,7 @@
 //! Per-phase frame timings for `--stats`, and what the last frame drew.
 use std::time::Duration;
 
-use crate::render::SubmitStats;
+use crate::render::{PASSES, SubmitStats};
 
 pub const PHASES: [&str; 5] = ["scripts", "tweens", "animation", "transforms", "render"];
 
@@ -13,6 +13,8 @@ pub struct Stats {
     last: SubmitStats,
     /// Draw calls the sprites took in the last frame.
     sprite_draw_calls: u32,
+    /// Per drawing pass ([`PASSES`]), its milliseconds in each frame.
+    passes: [Vec<f64>; PASSES.len()],
     /// Start-up, step by step: milliseconds since the run began when each step ended, and the
     /// memory held then (KiB).
     startup: Vec<(&'static str, f64, u64)>,
@@ -54,6 +56,13 @@ impl Stats {
         self.sprite_draw_calls = draw_calls;
     }
 
+    /// One frame's drawing, pass by pass (`PassClock::took`).
+    pub fn record_passes(&mut self, took: &[f64; PASSES.len()]) {
+        for (samples, &ms) in self.passes.iter_mut().zip(took) {
+            samples.push(ms);
+        }
+    }
+
     /// Marks the end of a start-up step, `since` being when the run began.
     pub fn startup_step(&mut self, step: &'static str, since: std::time::Instant) {
         self.startup.push((step, since.elapsed().as_secs_f64() * 1000.0, rss_kib()));
@@ -65,15 +74,17 @@ impl Stats {
         let mut obj = serde_json::Map::new();
         obj.insert("frames".into(), frames.into());
         for (name, samples) in PHASES.iter().zip(&self.samples) {
-            let mut s = samples.clone();
-            s.sort_by(|a, b| a.total_cmp(b));
-            let pick = |q: f64| if s.is_empty() { 0.0 } else { s[((s.len() - 1) as f64 * q).round() as usize] };
-            let mean = if s.is_empty() { 0.0 } else { s.iter().sum::<f64>() / s.len() as f64 };
-            obj.insert(
-                name.to_string(),
-                serde_json::json!({ "mean_ms": mean, "median_ms": pick(0.5), "p99_ms": pick(0.99) }),
-            );
+            let (mean, median, p99) = summary(samples);
+            obj.insert(name.to_string(), serde_json::json!({ "mean_ms": mean, "median_ms": median, "p99_ms": p99 }));
         }
+        // The drawing pass by pass: the first frame's (most of the start-up's first frame) and
+        // the median.
+        let mut passes = serde_json::Map::new();
+        for (name, samples) in PASSES.iter().zip(&self.passes) {
+            let first = samples.first().copied().unwrap_or(0.0);
+            passes.insert(name.to_string(), serde_json::json!({ "first_ms": first, "median_ms": summary(samples).1 }));
+        }
+        obj.insert("passes".into(), serde_json::Value::Object(passes));
         obj.insert("draw_calls".into(), self.last.draw_calls.into());
         obj.insert("triangles".into(), self.last.triangles.into());
         obj.insert("skinned_instances".into(), self.last.skinned_instances.into());
@@ -97,6 +108,15 @@ impl Stats {
     }
 }
 
+/// Mean, median and 99th percentile of `samples` (zeros for none).
+fn summary(samples: &[f64]) -> (f64, f64, f64) {
+    let mut s = samples.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    let pick = |q: f64| if s.is_empty() { 0.0 } else { s[((s.len() - 1) as f64 * q).round() as usize] };
+    let mean = if s.is_empty() { 0.0 } else { s.iter().sum::<f64>() / s.len() as f64 };
+    (mean, pick(0.5), pick(0.99))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +131,25 @@ mod tests {
             assert!(v[p]["median_ms"].is_number(), "{p}");
         }
         assert_eq!(v["draw_calls"], 0);
+        // No frame drawn: every pass at zero, the first frame's included.
+        for p in PASSES {
+            assert_eq!(
+                (v["passes"][p]["first_ms"].as_f64(), v["passes"][p]["median_ms"].as_f64()),
+                (Some(0.0), Some(0.0))
+            );
+        }
+        s.record_passes(&[1.0, 2.0, 0.0, 0.0, 3.0]);
+        s.record_passes(&[5.0, 6.0, 0.0, 0.0, 7.0]);
+        s.record_passes(&[4.0, 4.0, 0.0, 0.0, 4.0]);
+        let v: serde_json::Value = serde_json::from_str(&s.to_json(3)).unwrap();
+        assert_eq!(
+            (v["passes"]["shadow"]["first_ms"].as_f64(), v["passes"]["shadow"]["median_ms"].as_f64()),
+            (Some(1.0), Some(4.0))
+        );
+        assert_eq!(
+            (v["passes"]["gui"]["first_ms"].as_f64(), v["passes"]["gui"]["median_ms"].as_f64()),
+            (Some(3.0), Some(4.0))
+        );
         s.record_submit(&SubmitStats { draw_calls: 3, triangles: 12, skinned_instances: 2, ..Default::default() });
         let v: serde_json::Value = serde_json::from_str(&s.to_json(1)).unwrap();
         assert_eq!(

@@ -20,6 +20,7 @@ mod mesh;
 mod mipmap;
 mod morph;
 mod overlay;
+mod pass_clock;
 mod program;
 mod renderer;
 mod sdl_input;
@@ -41,6 +42,7 @@ pub use material::{FilterMode, Material, MaterialDesc, SamplerDesc, WrapMode, pa
 pub use mesh::{GpuModel, node_world_matrices};
 pub use morph::{MorphLimits, MorphTexture, morph_grid, pack_morph_texels};
 pub use overlay::Overlay;
+pub use pass_clock::{PASSES, Pass, PassClock};
 pub use program::{MAX_LIGHTS, ShaderProgram};
 pub use renderer::{ModelRenderer, SubmitStats};
 pub use shader::{ATTRIBUTES, preprocess};

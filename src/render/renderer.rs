@@ -31,6 +31,7 @@ use super::draw::{
 use super::material::Material;
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
 use super::morph::zero_morph_texture;
+use super::pass_clock::{Pass, PassClock};
 use super::program::{
     DrawMatrices, FrameValues, INSTANCE_FLOATS, MAX_LIGHTS, ShaderProgram, Values, set_plain, write_blocks,
 };
@@ -157,6 +158,9 @@ pub struct ModelRenderer {
     shadow: ShadowMap,
     shadow_map: u64,
     errors: Vec<String>,
+    /// `--stats`: each pass of the frame waited for and timed (the shadow and model passes
+    /// here, the later ones by whoever draws them).
+    pub clock: PassClock,
 }
 
 impl ModelRenderer {
@@ -253,6 +257,7 @@ impl ModelRenderer {
             shadow,
             shadow_map: hash_str("shadow_map"),
             errors: Vec::new(),
+            clock: PassClock::default(),
         })
     }
 
@@ -347,6 +352,7 @@ impl ModelRenderer {
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
         self.shadow.render(gl, list, &self.models, &self.pose, &self.item_bones, &self.frustum, shadow_light(list));
+        self.clock.lap(gl, Pass::Shadow);
         for e in self.shadow.take_errors() {
             self.errors.push(e);
         }
@@ -374,6 +380,7 @@ impl ModelRenderer {
             }
         }
         self.issue(gl, list, &mut stats);
+        self.clock.lap(gl, Pass::Models);
         stats
     }
 
