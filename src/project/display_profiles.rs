@@ -5,6 +5,7 @@
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::json::Located;
+use crate::project::types::{MAX_WINDOW_SIDE, window_side};
 use serde::Deserialize;
 
 /// The profiles a project without `[display] display_profiles` has: Defold's
@@ -119,7 +120,6 @@ pub fn load_display_profiles(res: &Resources, path: &str) -> Result<DisplayProfi
         }
         let mut qualifiers = Vec::new();
         for q in p.qualifiers.iter().take(MAX_PROFILES) {
-            use crate::project::types::{MAX_WINDOW_SIDE, window_side};
             match (window_side(q.value.width), window_side(q.value.height)) {
                 (Some(w), Some(h)) => qualifiers.push((w, h)),
                 _ => errors.push(q.error(

@@ -796,10 +796,8 @@ mod tests {
         assert!((s.position[b as usize].x + 2.0).abs() < 1e-5);
     }
 
-    /// Two scenes with the same objects, one computing the leaf "bones" when read: every world
-    /// transform reads the same, bit for bit, through driving, settling, a script-style write,
-    /// a child attached (the bone joins the pass) and removed again, and a reparent keeping the
-    /// world transform.
+    /// Bone objects nobody reads are not written by the pass; a parent, a bone given a child
+    /// and a bone asked for (`watch`) are, and `Scene::drive` writes either way.
     #[test]
     fn the_pass_drives_watched_bone_objects_only() {
         let mut s = Scene::new();
@@ -838,6 +836,10 @@ mod tests {
         assert!(!s.is_watched(again));
     }
 
+    /// Two scenes with the same objects, one computing the leaf "bones" when read: every world
+    /// transform reads the same, bit for bit, through driving, settling, a script-style write,
+    /// a child attached (the bone joins the pass) and removed again, and a reparent keeping the
+    /// world transform.
     #[test]
     fn world_on_demand_reads_as_the_pass_computes() {
         let build = |lazy: bool| {
