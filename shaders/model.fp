@@ -5,13 +5,18 @@
 // lighting is linear; the result is exposed, tone mapped and sRGB-encoded for the 8-bit frame
 // buffer. Occlusion darkens the ambient term only (glTF: it applies to indirect light).
 //
-// Two lighting models (the project's `shading`, or the material's `material_shading` constant):
+// Two lighting models (SINEW_STANDARD: the project's `shading`, or the material's
+// `material_shading` constant):
 // 0 Lambert: colour x (ambient + sum of N.L x light).
 // 1 glTF 2.0 metallic-roughness, the specification's Appendix B: Lambert diffuse of the
 //   non-metal part, GGX distribution, height-correlated Smith visibility, Schlick Fresnel mixing
 //   diffuse and specular. Light units: a light of intensity 1 gives a white surface facing it the
 //   diffuse value 1 (the BRDF is multiplied by pi), i.e. three.js's lights at intensity pi,
 //   ambient included (three.js since r155 divides diffuse by pi).
+//
+// The renderer compiles one program per combination of the SINEW_* features below that a draw
+// needs (render::variant), so each pixel runs only the code its draw uses: llvmpipe executes
+// what lies behind a uniform branch, whichever way it goes.
 in vec3 var_position;
 in vec3 var_normal;
 in vec2 var_texcoord0; // the base colour texture's set
@@ -35,22 +40,18 @@ uniform float occlusion_strength; // 0: no occlusion map
 uniform float alpha_cutoff; // glTF alphaCutoff for MASK, else 0
 uniform float alpha_opaque; // 1 for OPAQUE and MASK (alpha is ignored), 0 for BLEND
 uniform vec4 texture_srgb; // x base colour, y emissive: 1 when stored as sRGB (decoded before filtering)
-uniform float shading_model; // the project's shading
-uniform vec4 material_shading; // x < 0: the project's; 0: Lambert; 1: metallic-roughness
-uniform float tone_mapping; // 0 none, 1 ACES, 2 AgX
 uniform float exposure;
 uniform mat4 mtx_proj;
 uniform vec4 ambient;
-// View space. w = 0: directional, xyz points towards the light; w = 1: point light position;
-// w = -1: no light here or in any later slot.
+// View space. w = 0: directional, xyz points towards the light; w = 1: point light position.
+// The first SINEW_LIGHTS slots are in use.
 uniform vec4 light_position[8];
 uniform vec4 light_color[8]; // rgb = colour x intensity, w = a point light's range (0: 1 / (1 + d^2))
 uniform vec4 light_spot[8]; // a spot light's cone (render::program): (0, 0, 0, 1) for other lights
 // Shadows of the first directional light (project setting `shadows`, see render::shadow).
 uniform sampler2DShadow shadow_map; // depth, compared in hardware, linear filtering
 uniform mat4 mtx_shadow;    // view space -> map: xy texture coordinates, z depth
-uniform vec4 shadow_params; // x: the shadowed light's slot (-1: none), y: a texel in world units, z: in uv
-uniform float shadow_receive; // 0: this model's receive_shadows is off
+uniform vec4 shadow_params; // y: a texel in world units, z: in uv (the slot is SINEW_SHADOW_SLOT)
 
 out vec4 out_color;
 
@@ -119,11 +120,13 @@ vec3 agx(vec3 c)
 vec3 tone_map(vec3 c)
 {
     c *= exposure > 0.0 ? exposure : 1.0;
-    if (tone_mapping > 1.5)
-        return agx(c);
-    if (tone_mapping > 0.5)
-        return aces(c);
+#if SINEW_TONE_MAPPING == 2
+    return agx(c);
+#elif SINEW_TONE_MAPPING == 1
+    return aces(c);
+#else
     return c;
+#endif
 }
 
 // Appendix B's specular lobe without Fresnel: V x D, height-correlated Smith-GGX visibility and
@@ -195,23 +198,27 @@ float shadow_factor(vec3 geometric_n, vec3 l)
 void main()
 {
     vec4 albedo = colour_texel(tex0, var_texcoord0, texture_srgb.x) * base_color * var_color * tint;
+#if SINEW_ALPHA_MASK
+    // Only masked materials discard: a program that may discard loses llvmpipe's early depth
+    // test, and every hidden pixel of every opaque draw would be shaded.
     if (albedo.a < alpha_cutoff)
         discard;
+#endif
     vec3 n = normalize(var_normal);
     if (!gl_FrontFacing)
         n = -n; // double-sided materials light their back faces too
+#if SINEW_STANDARD
     // How fast the interpolated normal turns across a pixel: added to the roughness (below),
     // so a highlight is never thinner than the facets it lies on (three.js's
     // geometryRoughness). Taken here, in uniform control flow.
     vec3 dn = max(abs(dFdx(n)), abs(dFdy(n)));
     float geometry_roughness = max(max(dn.x, dn.y), dn.z);
-    // Once, before the light loop, under a condition that is the same for every pixel of the
-    // draw: inside the loop, behind N.L > 0, llvmpipe ran the nine lookups for every light.
-    int shadowed = shadow_receive > 0.5 && shadow_params.y > 0.0 ? int(shadow_params.x) : -1;
-    float in_light = 1.0;
-    if (shadowed >= 0)
-        in_light = shadow_factor(n, normalize(light_position[shadowed].xyz));
-    if (normal_scale != 0.0)
+#endif
+#if SINEW_SHADOW_SLOT >= 0
+    // Before the normal map bends n: the offset follows the geometry.
+    float in_light = shadow_factor(n, normalize(light_position[SINEW_SHADOW_SLOT].xyz));
+#endif
+#if SINEW_NORMAL_MAP
     {
         vec3 m = texture(normal_map, uv(texcoord_sets.y)).xyz * 2.0 - 1.0;
         m.xy *= normal_scale;
@@ -223,52 +230,49 @@ void main()
             n = normalize(mat3(t, b, n) * m);
         }
     }
+#endif
     float ao = 1.0;
-    if (occlusion_strength != 0.0)
-        ao = 1.0 + occlusion_strength * (texture(occlusion_map, uv(texcoord_sets.w)).r - 1.0);
-    bool standard = material_shading.x < -0.5 ? shading_model > 0.5 : material_shading.x > 0.5;
+#if SINEW_OCCLUSION_MAP
+    ao = 1.0 + occlusion_strength * (texture(occlusion_map, uv(texcoord_sets.w)).r - 1.0);
+#endif
+#if SINEW_STANDARD
     float metallic = metallic_roughness.x;
     float roughness = metallic_roughness.y;
-    if (standard && metallic_roughness.w > 0.5)
-    {
-        vec4 mr = texture(metallic_roughness_map, uv(metallic_roughness.z));
-        roughness *= mr.g;
-        metallic *= mr.b;
-    }
+#if SINEW_METALLIC_ROUGHNESS_MAP
+    vec4 mr = texture(metallic_roughness_map, uv(metallic_roughness.z));
+    roughness *= mr.g;
+    metallic *= mr.b;
+#endif
     // A floor (Filament's and three.js's 0.045) so a mirror-smooth surface keeps a visible
     // highlight, plus the geometry's own roughness.
     roughness = min(max(roughness, 0.045) + geometry_roughness, 1.0);
     float alpha = roughness * roughness;
-    vec3 diffuse = standard ? albedo.rgb * (1.0 - metallic) : albedo.rgb;
+    vec3 diffuse = albedo.rgb * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), albedo.rgb, metallic);
     // Orthographic projections look along -Z everywhere.
     vec3 v = mtx_proj[3][3] > 0.5 ? vec3(0.0, 0.0, 1.0) : normalize(-var_position);
     float nv = max(dot(n, v), 1e-4);
     vec3 colour = diffuse * ambient.rgb * ao;
-    vec3 multi_scatter = vec3(1.0);
-    if (standard)
+    // Energy the specular lobe takes is not there for the diffuse layer: the ambient light's
+    // diffuse share is what a dielectric's (F0 0.04) single and multiple scattering leave
+    // (Fdez-Aguera 2019); direct specular gets back what single scattering loses (Turquin
+    // 2019), tinted by F0. three.js r187 does both.
+    vec2 fab = dfg(roughness, nv);
+    float ess = fab.x + fab.y;
+    float fss_ess = 0.04 * fab.x + fab.y;
+    float favg = 0.04 + 0.96 / 21.0;
+    float fms_ems = fss_ess * favg / (1.0 - (1.0 - ess) * favg) * (1.0 - ess);
+    colour *= 1.0 - fss_ess - fms_ems;
+    vec3 multi_scatter = 1.0 + f0 * (1.0 / max(ess, 1e-4) - 1.0);
+#else
+    vec3 diffuse = albedo.rgb;
+    vec3 colour = diffuse * ambient.rgb * ao;
+#endif
+    // The slots in use come first, SINEW_LIGHTS of them this frame: a loop of known length,
+    // unrolled, with nothing to test per slot.
+    for (int i = 0; i < SINEW_LIGHTS; ++i)
     {
-        // Energy the specular lobe takes is not there for the diffuse layer: the ambient
-        // light's diffuse share is what a dielectric's (F0 0.04) single and multiple scattering
-        // leave (Fdez-Aguera 2019); direct specular gets back what single scattering loses
-        // (Turquin 2019), tinted by F0. three.js r187 does both.
-        vec2 fab = dfg(roughness, nv);
-        float ess = fab.x + fab.y;
-        float fss_ess = 0.04 * fab.x + fab.y;
-        float favg = 0.04 + 0.96 / 21.0;
-        float fms_ems = fss_ess * favg / (1.0 - (1.0 - ess) * favg) * (1.0 - ess);
-        colour *= 1.0 - fss_ess - fms_ems;
-        multi_scatter = 1.0 + f0 * (1.0 / max(ess, 1e-4) - 1.0);
-    }
-    for (int i = 0; i < 8; ++i)
-    {
-        // The slots in use come first; w = -1 marks the first free one. Stopping there (not
-        // skipping the free slots) matters on llvmpipe, which runs both sides of a branch: the
-        // demo's frame took 80 ms rather than 60.
-        if (light_position[i].w < 0.0)
-            break;
-        if (dot(light_color[i].rgb, vec3(1.0)) <= 0.0)
-            continue;
+#if SINEW_POINT_LIGHTS
         vec3 l = light_position[i].xyz - var_position * light_position[i].w;
         float d2 = dot(l, l);
         // Point lights fall off as 1 / (1 + d^2), or with a range as Defold's (1 - d / range)^2;
@@ -279,26 +283,34 @@ void main()
         l *= inversesqrt(max(d2, 1e-12));
         float spot = clamp(dot(-l, light_spot[i].xyz) + light_spot[i].w, 0.0, 1.0);
         atten *= spot * spot;
+#else
+        // Directional lights only this frame: xyz is already the unit vector towards the light.
+        vec3 l = light_position[i].xyz;
+        float atten = 1.0;
+#endif
         float nl = max(dot(n, l), 0.0);
         vec3 radiance = light_color[i].rgb * nl * atten;
-        if (i == shadowed)
+#if SINEW_SHADOW_SLOT >= 0
+        if (i == SINEW_SHADOW_SLOT)
             radiance *= in_light;
-        if (!standard)
-        {
-            colour += diffuse * radiance;
-            continue;
-        }
-        if (nl <= 0.0)
-            continue;
+#endif
+#if SINEW_STANDARD
         vec3 h = normalize(l + v);
         float fc = pow(1.0 - max(dot(v, h), 0.0), 5.0);
         vec3 f = f0 + (1.0 - f0) * fc;
         float spec = specular_vd(nl, nv, max(dot(n, h), 0.0), alpha);
         // The diffuse layer loses what the dielectric interface (F0 0.04) reflects, as glTF's
         // fresnel_mix and three.js weigh it; x pi: the light units above (diffuse = colour x
-        // N.L x light at intensity 1).
+        // N.L x light at intensity 1). Where N.L is 0, radiance is 0 and so is the sum.
         colour += ((1.0 - (0.04 + 0.96 * fc)) * diffuse + PI * f * spec * multi_scatter) * radiance;
+#else
+        colour += diffuse * radiance;
+#endif
     }
+#if SINEW_EMISSIVE_MAP
     colour += emissive_factor.rgb * colour_texel(emissive_map, uv(texcoord_sets.z), texture_srgb.y).rgb;
+#else
+    colour += emissive_factor.rgb;
+#endif
     out_color = vec4(linear_to_srgb(tone_map(colour)), mix(albedo.a, 1.0, alpha_opaque));
 }

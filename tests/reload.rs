@@ -542,7 +542,10 @@ fn a_reload_keeps_every_layer_and_drops_those_whose_clip_or_mask_is_gone() {
     r.mark();
     let later = r.wait_for("layers l1 ");
     let (b, a, l) = (layer_numbers(&before), layer_numbers(&after), layer_numbers(&later));
-    assert!(a[4] < b[4] && l[4] < a[4] && a[4] > 0.99, "layer 2's weight fade goes on: {before} / {after} / {later}");
+    // Frames run flat out at a fixed dt, so how far the 1000 s fade gets during the reload
+    // depends on the machine (a few seconds of game time on a fast one): neither restarted nor
+    // finished is what counts.
+    assert!(a[4] < b[4] && l[4] < a[4] && a[4] > 0.9, "layer 2's weight fade goes on: {before} / {after} / {later}");
     // Mask and additive flag kept: the bone where the same layers put it (the fade moves it
     // by far less than the tolerance over these frames).
     for k in 5..8 {

@@ -4,6 +4,7 @@
 use glow::HasContext;
 
 use super::program::{DrawMatrices, FrameValues, ShaderProgram, Values, set_plain, write_blocks};
+use super::variant::{Uses, Variant};
 use crate::base::error::LoadError;
 use crate::base::hash::Hash;
 use crate::project::json;
@@ -56,6 +57,20 @@ pub struct Material {
     /// First locations of the mat3 attributes that take the quad's texture transform (each
     /// takes three: one column per location).
     pub(crate) texture_transform: Vec<u32>,
+    /// What its programs are compiled from when they name features (`render::variant`): this
+    /// material is then the zero variant, and the renderer makes the others from it.
+    pub(crate) variants: Option<Box<VariantSource>>,
+}
+
+/// A material's description and expanded sources, kept to compile its other variants.
+pub(crate) struct VariantSource {
+    pub uses: Uses,
+    desc: MaterialDesc,
+    vertex: (String, String),
+    fragment: (String, String),
+    /// The material's own `material_shading` constant: Some(standard) pins the shading model,
+    /// None follows the project's `shading`.
+    pub standard: Option<bool>,
 }
 
 impl Material {
@@ -83,27 +98,53 @@ impl Material {
             vs = crate::project::material::rename_identifier(&vs, from, to);
             fs = crate::project::material::rename_identifier(&fs, from, to);
         }
-        Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), ubo_alignment).map_err(|mut e| {
-            // A driver's `N:line` counts in the N-th file of the stage that failed.
-            let files = if e.resource == fp { &fs_files } else { &vs_files };
-            if files.len() > 1 {
-                let list: Vec<String> = files.iter().enumerate().map(|(i, f)| format!("{i} {f}")).collect();
-                e.message.push_str(&format!("\n(N:line in the log is line of file N: {})", list.join(", ")));
-            }
-            e
-        })
+        let uses = Uses::of(&[&vs, &fs]);
+        let defines = uses.map_or(String::new(), |_| Variant::default().defines());
+        let mut material = Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), &defines, ubo_alignment)
+            .map_err(|mut e| {
+                // A driver's `N:line` counts in the N-th file of the stage that failed.
+                let files = if e.resource == fp { &fs_files } else { &vs_files };
+                if files.len() > 1 {
+                    let list: Vec<String> = files.iter().enumerate().map(|(i, f)| format!("{i} {f}")).collect();
+                    e.message.push_str(&format!("\n(N:line in the log is line of file N: {})", list.join(", ")));
+                }
+                e
+            })?;
+        if let Some(uses) = uses {
+            let shading = desc.fragment_constants.iter().flat_map(|m| &m.0).find(|(n, _)| n == "material_shading");
+            let standard = shading.map(|(_, v)| v[0]).filter(|x| *x > -0.5).map(|x| x > 0.5);
+            material.variants =
+                Some(Box::new(VariantSource { uses, desc, vertex: (vp, vs), fragment: (fp, fs), standard }));
+        }
+        Ok(material)
     }
 
-    /// Builds a material from an already-parsed description and program sources.
-    pub fn new(
+    /// This material's program compiled for `variant` (its zero variant being `self`), with
+    /// the same constants and samplers. None for a material not compiled in variants.
+    pub(crate) fn variant(
+        &self,
+        gl: &glow::Context,
+        variant: Variant,
+        ubo_alignment: usize,
+    ) -> Option<Result<Material, LoadError>> {
+        let v = self.variants.as_ref()?;
+        let (vertex, fragment) =
+            ((v.vertex.0.as_str(), v.vertex.1.as_str()), (v.fragment.0.as_str(), v.fragment.1.as_str()));
+        Some(Material::new(gl, &self.resource, &v.desc, vertex, fragment, &variant.defines(), ubo_alignment))
+    }
+
+    /// Builds a material from an already-parsed description and program sources, compiled with
+    /// `defines` (a variant's, or empty).
+    fn new(
         gl: &glow::Context,
         resource: &str,
         desc: &MaterialDesc,
         vertex: (&str, &str),
         fragment: (&str, &str),
+        defines: &str,
         ubo_alignment: usize,
     ) -> Result<Material, LoadError> {
-        let program = ShaderProgram::new(gl, vertex, fragment, ubo_alignment)?;
+        let program = ShaderProgram::new(gl, vertex, fragment, defines, ubo_alignment)?;
         let mut defaults = vec![[0.0; 4]; program.constants.len()];
         let listed = desc.vertex_constants.iter().chain(&desc.fragment_constants).flat_map(|m| &m.0);
         for (name, value) in listed {
@@ -161,6 +202,7 @@ impl Material {
             attributes,
             local_position,
             texture_transform,
+            variants: None,
         };
         Ok(material)
     }

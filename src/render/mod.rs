@@ -28,6 +28,7 @@ mod shader;
 mod shadow;
 mod skin;
 pub mod sprites;
+mod variant;
 
 pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, screen_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};

@@ -361,18 +361,20 @@ fn base_name(name: &str) -> &str {
 }
 
 impl ShaderProgram {
-    /// Compiles, links and reflects a vertex + fragment program. Errors name the resource.
+    /// Compiles, links and reflects a vertex + fragment program, with a variant's `defines`
+    /// (empty for none) in both stages. Errors name the resource.
     pub fn new(
         gl: &glow::Context,
         vertex: (&str, &str),
         fragment: (&str, &str),
+        defines: &str,
         ubo_alignment: usize,
     ) -> Result<ShaderProgram, LoadError> {
         let program = link(
             gl,
             &[
-                Stage { kind: glow::VERTEX_SHADER, resource: vertex.0, source: vertex.1 },
-                Stage { kind: glow::FRAGMENT_SHADER, resource: fragment.0, source: fragment.1 },
+                Stage { kind: glow::VERTEX_SHADER, resource: vertex.0, source: vertex.1, defines },
+                Stage { kind: glow::FRAGMENT_SHADER, resource: fragment.0, source: fragment.1, defines },
             ],
         )?;
         Ok(reflect(gl, program, ubo_alignment.max(16)))

@@ -28,7 +28,7 @@ use glow::HasContext;
 use super::draw::{
     DrawItem, DrawList, LightKind, MaterialHandle, ModelHandle, Shading, Span, TextureHandle, ToneMapping,
 };
-use super::material::Material;
+use super::material::{Material, VariantSource};
 use super::mesh::{GpuModel, GpuPrimitive, set_attribute_defaults, upload_texture};
 use super::morph::zero_morph_texture;
 use super::pass_clock::{Pass, PassClock};
@@ -37,6 +37,7 @@ use super::program::{
 };
 use super::shadow::{ShadowMap, shadow_light};
 use super::skin::{PoseCache, texels_to_cols};
+use super::variant::{Feature, Variant};
 use crate::base::error::LoadError;
 use crate::base::hash::hash_str;
 use crate::project::model_data::{AlphaMode, ModelData, TextureData, Wrap};
@@ -74,6 +75,10 @@ pub struct SubmitStats {
 #[derive(Clone, Copy, Debug)]
 struct DrawRec {
     key: u64,
+    /// The material slot it draws with: the item's material, or one of its variants.
+    material: u32,
+    /// The variant of the item's material it needs (the zero one for a material without).
+    variant: Variant,
     /// Hash of what else an instanced draw must share (overrides, morph weights); 0 for none,
     /// so lists without overrides keep the (key, item) order.
     group: u64,
@@ -98,9 +103,23 @@ const TRACKED_UNITS: usize = 16;
 /// `item_bones` entry of an item without bones in the pose cache.
 const NO_BONES: u32 = u32::MAX;
 
+/// A program variant of a material (see `variant`), kept in `ModelRenderer::materials` after
+/// the materials with handles.
+#[derive(Clone, Copy, Debug)]
+struct VariantSlot {
+    base: u32,
+    variant: Variant,
+    /// Its index in `materials`; `u32::MAX` when it failed to compile (reported once).
+    slot: u32,
+}
+
 pub struct ModelRenderer {
     models: Vec<Option<GpuModel>>,
+    /// The loaded materials by handle, and their variants (`variants` says whose).
     materials: Vec<Option<Material>>,
+    variants: Vec<VariantSlot>,
+    /// What every draw of this frame shares: lights, shadow slot, shading, tone mapping.
+    frame_variant: Variant,
     /// Frame whose per-frame uniforms each material's program last got.
     material_frames: Vec<u64>,
     /// Per material, the last value set for each of its per-draw plain uniforms.
@@ -215,6 +234,8 @@ impl ModelRenderer {
         Ok(ModelRenderer {
             models: Vec::new(),
             materials: Vec::new(),
+            variants: Vec::new(),
+            frame_variant: Variant::default(),
             material_frames: Vec::new(),
             uniform_cache: Vec::new(),
             textures: Vec::new(),
@@ -296,17 +317,50 @@ impl ModelRenderer {
         read: &mut dyn FnMut(&str) -> Result<String, LoadError>,
     ) -> Result<MaterialHandle, LoadError> {
         let m = Material::load(gl, resource, read, self.ubo_alignment)?;
+        Ok(MaterialHandle(self.push_material(m)))
+    }
+
+    fn push_material(&mut self, m: Material) -> u32 {
         self.uniform_cache.push(vec![[f32::NAN; 4]; m.program.draw_uniforms.len()]);
         self.materials.push(Some(m));
         self.material_frames.push(u64::MAX);
-        Ok(MaterialHandle(self.materials.len() as u32 - 1))
+        self.materials.len() as u32 - 1
     }
 
-    /// Frees a material (e.g. before reloading it); items still naming it are skipped.
+    /// Frees a material (e.g. before reloading it) and its variants; items still naming it
+    /// are skipped.
     pub fn remove_material(&mut self, gl: &glow::Context, h: MaterialHandle) {
-        if let Some(m) = self.materials.get_mut(h.0 as usize).and_then(Option::take) {
-            m.destroy(gl);
+        let slots = self.variants.iter().filter(|v| v.base == h.0).map(|v| v.slot);
+        for slot in std::iter::once(h.0).chain(slots) {
+            if let Some(m) = self.materials.get_mut(slot as usize).and_then(Option::take) {
+                m.destroy(gl);
+            }
         }
+        self.variants.retain(|v| v.base != h.0);
+    }
+
+    /// The slot in `materials` of `base`'s program for `variant`, compiled on first use;
+    /// None when it does not compile (reported once, its draws skipped).
+    fn variant_slot(&mut self, gl: &glow::Context, base: u32, variant: Variant) -> Option<u32> {
+        if variant == Variant::default() {
+            return Some(base);
+        }
+        if let Some(v) = self.variants.iter().find(|v| v.base == base && v.variant == variant) {
+            return (v.slot != u32::MAX).then_some(v.slot);
+        }
+        let material = self.materials.get(base as usize)?.as_ref()?;
+        let uses = material.variants.as_ref()?.uses;
+        let slot = match material.variant(gl, variant, self.ubo_alignment)? {
+            Ok(m) => self.push_material(m),
+            Err(e) => {
+                let e = format!("{e}\n(the variant with {}; its draws are skipped)", uses.describe(variant));
+                log::error!("{e}");
+                self.errors.push(e);
+                u32::MAX
+            }
+        };
+        self.variants.push(VariantSlot { base, variant, slot });
+        (slot != u32::MAX).then_some(slot)
     }
 
     pub fn material(&self, h: MaterialHandle) -> Option<&Material> {
@@ -360,7 +414,10 @@ impl ModelRenderer {
         // View space, where the programs light: the camera's inverse first.
         self.values.shadow_matrix = shadow.world_to_map * self.values.view.inverse();
         self.values.shadow_params = shadow.params;
-        self.collect(list, &mut stats);
+        let casting = shadow.params[0] >= 0.0 && shadow.params[1] > 0.0;
+        self.frame_variant =
+            self.frame_variant.with(Feature::ShadowSlot, if casting { shadow.params[0] as i32 } else { -1 });
+        self.collect(gl, list, &mut stats);
         self.batch(list);
         self.prepare(list);
         stats.uniform_block_bytes = self.arena.len() as u32;
@@ -386,7 +443,8 @@ impl ModelRenderer {
 
     fn frame_values(&mut self, list: &DrawList) {
         const NO_CONE: [f32; 4] = [0.0, 0.0, 0.0, 1.0];
-        // w = -1: the built-in program's light loop ends at the first free slot.
+        // w = -1: the first free slot, where `lighting.glsl`'s light loop ends (the built-in model
+        // program loops over `SINEW_LIGHTS` slots instead).
         const NO_LIGHT: [f32; 4] = [0.0, 0.0, 0.0, -1.0];
         let v = &mut self.values;
         v.view = list.camera.view;
@@ -426,6 +484,19 @@ impl ModelRenderer {
                 slot += 1;
             }
         }
+        let point = v.light_position[..slot].iter().any(|p| p[3] != 0.0);
+        self.frame_variant = Variant::default()
+            .with(Feature::Lights, slot as i32)
+            .with(Feature::PointLights, i32::from(point))
+            .with(Feature::Standard, i32::from(list.look.shading == Shading::Standard))
+            .with(
+                Feature::ToneMapping,
+                match list.look.tone_mapping {
+                    ToneMapping::None => 0,
+                    ToneMapping::Aces => 1,
+                    ToneMapping::Agx => 2,
+                },
+            );
         let a = ambient.unwrap_or(Vec3::from(list.look.ambient));
         v.ambient = [a.x, a.y, a.z, 1.0];
         v.shading = [if list.look.shading == Shading::Standard { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
@@ -486,8 +557,9 @@ impl ModelRenderer {
         }
     }
 
-    /// Lists every primitive to draw and sorts both passes.
-    fn collect(&mut self, list: &DrawList, stats: &mut SubmitStats) {
+    /// Lists every primitive to draw, with the program variant each needs, and sorts both
+    /// passes.
+    fn collect(&mut self, gl: &glow::Context, list: &DrawList, stats: &mut SubmitStats) {
         self.opaque.clear();
         self.blend.clear();
         for (ii, item) in list.items.iter().enumerate() {
@@ -547,10 +619,13 @@ impl ModelRenderer {
                         continue;
                     }
                 }
+                let variant = material.variants.as_deref().map_or(Variant::default(), |source| {
+                    draw_variant(self.frame_variant, source, list, item, prim, self.material_maps[1])
+                });
                 let rec = DrawRec {
-                    key: (item.material.0 as u64) << 48
-                        | (item.model.0 as u64 & 0xff_ffff) << 24
-                        | pi as u64 & 0xff_ffff,
+                    key: (item.model.0 as u64 & 0xff_ffff) << 24 | pi as u64 & 0xff_ffff,
+                    material: item.material.0,
+                    variant,
                     group: 0,
                     depth: 0.0,
                     item: ii as u32,
@@ -572,6 +647,7 @@ impl ModelRenderer {
                 }
             }
         }
+        self.resolve_variants(gl, stats);
         // Instances with the same overrides next to each other, so they can share a draw call.
         self.opaque.sort_unstable_by_key(|r| (r.key, r.group, r.item));
         // View-space z is negative in front of the camera: most negative (farthest) first.
@@ -579,6 +655,34 @@ impl ModelRenderer {
         self.recs.clear();
         self.recs.extend_from_slice(&self.opaque);
         self.recs.extend_from_slice(&self.blend);
+    }
+
+    /// Points each draw at its material's program for the variant it needs (compiling those not
+    /// made yet) and puts that slot first in its sort key; drops the draws whose variant does
+    /// not compile.
+    fn resolve_variants(&mut self, gl: &glow::Context, stats: &mut SubmitStats) {
+        let mut last: Option<(u32, Variant, Option<u32>)> = None;
+        for pass in [0, 1] {
+            let mut recs = std::mem::take(if pass == 0 { &mut self.opaque } else { &mut self.blend });
+            recs.retain_mut(|r| {
+                let slot = match last {
+                    Some((base, variant, slot)) if base == r.material && variant == r.variant => slot,
+                    _ => {
+                        let slot = self.variant_slot(gl, r.material, r.variant);
+                        last = Some((r.material, r.variant, slot));
+                        slot
+                    }
+                };
+                let Some(slot) = slot else {
+                    stats.skipped_items += 1;
+                    return false;
+                };
+                r.material = slot;
+                r.key |= (slot as u64) << 48;
+                true
+            });
+            *(if pass == 0 { &mut self.opaque } else { &mut self.blend }) = recs;
+        }
     }
 
     /// Groups the draw order into batches: runs of opaque draws that may share a draw call.
@@ -609,7 +713,7 @@ impl ModelRenderer {
             let rec = &self.recs[batch.start as usize];
             let item = &list.items[rec.item as usize];
             let (Some(Some(model)), Some(Some(material))) =
-                (self.models.get(item.model.0 as usize), self.materials.get(item.material.0 as usize))
+                (self.models.get(item.model.0 as usize), self.materials.get(rec.material as usize))
             else {
                 // Never batched with anything (`collect` skips such items); keeps indices aligned.
                 self.matrices.push(DrawMatrices::default());
@@ -688,7 +792,7 @@ impl ModelRenderer {
             }
             let item = &list.items[rec.item as usize];
             let (Some(Some(model)), Some(Some(material))) =
-                (self.models.get(item.model.0 as usize), self.materials.get(item.material.0 as usize))
+                (self.models.get(item.model.0 as usize), self.materials.get(rec.material as usize))
             else {
                 continue;
             };
@@ -711,8 +815,8 @@ impl ModelRenderer {
             (values.animation, values.bones) = (animation_data(&self.pose, base, model, prim), &self.bone_scratch);
             // SAFETY: every object below belongs to this context; uniform data are plain floats.
             unsafe {
-                if bound_material != item.material.0 {
-                    bound_material = item.material.0;
+                if bound_material != rec.material {
+                    bound_material = rec.material;
                     gl.use_program(Some(p.program));
                     stats.program_binds += 1;
                     for (slot, sampler) in p.samplers.iter().zip(&material.sampler_objects) {
@@ -723,13 +827,13 @@ impl ModelRenderer {
                         gl.bind_sampler(slot.unit, sampler);
                         max_unit = max_unit.max(slot.unit);
                     }
-                    let stamp = &mut self.material_frames[item.material.0 as usize];
+                    let stamp = &mut self.material_frames[rec.material as usize];
                     if *stamp != self.frame {
                         *stamp = self.frame;
                         set_plain(gl, &p.frame_uniforms, &values, None);
                         // Uniform values live in the program; start each frame from scratch
                         // anyway so nothing stale can survive a context-level surprise.
-                        self.uniform_cache[item.material.0 as usize].fill([f32::NAN; 4]);
+                        self.uniform_cache[rec.material as usize].fill([f32::NAN; 4]);
                     }
                 }
                 let double_sided = prim.material.double_sided;
@@ -807,7 +911,7 @@ impl ModelRenderer {
                     gl.bind_texture(glow::TEXTURE_2D, Some(tex));
                     stats.texture_binds += 1;
                 }
-                let cache = self.uniform_cache.get_mut(item.material.0 as usize).map(Vec::as_mut_slice);
+                let cache = self.uniform_cache.get_mut(rec.material as usize).map(Vec::as_mut_slice);
                 set_plain(gl, &p.draw_uniforms, &values, cache);
                 let base = self.block_offsets[n] as i32;
                 for b in &p.blocks {
@@ -936,15 +1040,12 @@ fn instances_compatible(
     b: &DrawRec,
 ) -> bool {
     let (ia, ib) = (&list.items[a.item as usize], &list.items[b.item as usize]);
-    if ia.model != ib.model
-        || ia.material != ib.material
-        || a.prim != b.prim
-        || ia.receive_shadows != ib.receive_shadows
+    if ia.model != ib.model || a.material != b.material || a.prim != b.prim || ia.receive_shadows != ib.receive_shadows
     {
         return false;
     }
     let (Some(Some(model)), Some(Some(material))) =
-        (models.get(ia.model.0 as usize), materials.get(ia.material.0 as usize))
+        (models.get(ia.model.0 as usize), materials.get(a.material as usize))
     else {
         return false;
     };
@@ -1083,6 +1184,32 @@ fn texture_srgb(
         }
     };
     [flag(tex0, prim.material.texture), flag(emissive, prim.material.emissive_map), 0.0, 0.0]
+}
+
+/// The program variant a primitive of an item needs: the frame's, with the item's shadow and
+/// the primitive's maps and alpha mode. `emissive_map` is that sampler's name hash (an item may
+/// bring the texture).
+fn draw_variant(
+    frame: Variant,
+    source: &VariantSource,
+    list: &DrawList,
+    item: &DrawItem,
+    prim: &GpuPrimitive,
+    emissive_map: u64,
+) -> Variant {
+    let pm = &prim.material;
+    let emissive =
+        pm.emissive_map.is_some() || item.textures.of(&list.textures).iter().any(|(h, _)| *h == emissive_map);
+    let standard = source.standard.map_or(frame.get(Feature::Standard), i32::from);
+    let v = frame
+        .with(Feature::ShadowSlot, if item.receive_shadows { frame.get(Feature::ShadowSlot) } else { -1 })
+        .with(Feature::Standard, standard)
+        .with(Feature::NormalMap, i32::from(pm.normal_scale != 0.0))
+        .with(Feature::OcclusionMap, i32::from(pm.occlusion_strength != 0.0))
+        .with(Feature::MetallicRoughnessMap, i32::from(pm.metallic_roughness[3] > 0.5))
+        .with(Feature::EmissiveMap, i32::from(emissive))
+        .with(Feature::AlphaMask, i32::from(pm.alpha_mode == AlphaMode::Mask));
+    source.uses.keep(v)
 }
 
 /// The uniform values of one draw; `morph` is (weights, target count).

@@ -27,7 +27,12 @@ const DEFINES: &str = "#define gl_VertexIndex gl_VertexID\n";
 /// Keeps `#version` first (adding `#version 140` when missing), inserts [`DEFINES`] after it,
 /// and a `#line` so driver messages keep the file's own line numbers.
 pub fn preprocess(source: &str) -> String {
-    let mut out = String::with_capacity(source.len() + 64);
+    preprocess_with(source, "")
+}
+
+/// [`preprocess`] with `extra` lines (a program variant's defines) after [`DEFINES`].
+pub fn preprocess_with(source: &str, extra: &str) -> String {
+    let mut out = String::with_capacity(source.len() + extra.len() + 64);
     let mut offset = 0;
     for (index, line) in source.split_inclusive('\n').enumerate() {
         let end = offset + line.len();
@@ -38,6 +43,7 @@ pub fn preprocess(source: &str) -> String {
                 out.push('\n');
             }
             out.push_str(DEFINES);
+            out.push_str(extra);
             // GLSL before 4.30 (Mesa follows the shader's version) numbers the line after
             // `#line N` as N + 1; the file's next line is index + 2 (1-based).
             out.push_str(&format!("#line {}\n", index + 1));
@@ -51,21 +57,24 @@ pub fn preprocess(source: &str) -> String {
     }
     out.push_str("#version 140\n");
     out.push_str(DEFINES);
+    out.push_str(extra);
     out.push_str("#line 0\n");
     out.push_str(source);
     out
 }
 
-/// One shader stage to compile: GL stage, resource name (for messages), GLSL source.
+/// One shader stage to compile: GL stage, resource name (for messages), GLSL source, and the
+/// defines of the program variant it is compiled for (empty for none).
 pub struct Stage<'a> {
     pub kind: u32,
     pub resource: &'a str,
     pub source: &'a str,
+    pub defines: &'a str,
 }
 
 fn compile(gl: &glow::Context, stage: &Stage) -> Result<glow::Shader, LoadError> {
     let classic = if stage.kind == glow::VERTEX_SHADER { super::classic::rewrite(stage.source) } else { None };
-    let source = preprocess(classic.as_deref().unwrap_or(stage.source));
+    let source = preprocess_with(classic.as_deref().unwrap_or(stage.source), stage.defines);
     // SAFETY: the context is current; the shader is deleted on failure.
     unsafe {
         let shader = gl.create_shader(stage.kind).map_err(|e| LoadError::new(stage.resource, e))?;
@@ -147,6 +156,15 @@ mod tests {
         let out = preprocess("void main() {}");
         assert!(out.starts_with("#version 140\n#define gl_VertexIndex gl_VertexID\n"), "{out}");
         assert!(out.ends_with("void main() {}"));
+    }
+
+    #[test]
+    fn variant_defines_follow_the_builtin_ones_and_keep_line_numbers() {
+        let out = preprocess_with("#version 140\nvoid main() {}\n", "#define SINEW_LIGHTS 2\n");
+        assert_eq!(
+            out,
+            "#version 140\n#define gl_VertexIndex gl_VertexID\n#define SINEW_LIGHTS 2\n#line 1\nvoid main() {}\n"
+        );
     }
 
     #[test]

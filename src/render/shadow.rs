@@ -168,8 +168,18 @@ impl DepthProgram {
         let program = link(
             gl,
             &[
-                Stage { kind: glow::VERTEX_SHADER, resource: "/builtins/shaders/model.vp", source: VERTEX_SOURCE },
-                Stage { kind: glow::FRAGMENT_SHADER, resource: "/builtins/shaders/shadow.fp", source: fragment },
+                Stage {
+                    kind: glow::VERTEX_SHADER,
+                    resource: "/builtins/shaders/model.vp",
+                    source: VERTEX_SOURCE,
+                    defines: "",
+                },
+                Stage {
+                    kind: glow::FRAGMENT_SHADER,
+                    resource: "/builtins/shaders/shadow.fp",
+                    source: fragment,
+                    defines: "",
+                },
             ],
         )
         .map_err(|e| e.to_string())?;
