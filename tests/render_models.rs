@@ -57,6 +57,13 @@ impl Scene {
             |p: &str| files.get(p).map(|s| s.to_string()).ok_or_else(|| LoadError::new(p, "resource not found"));
         self.r.add_material(self.gfx.gl(), path, &mut read)
     }
+
+    /// A material of just these two programs.
+    fn program(&mut self, vp: &str, fp: &str) -> Result<MaterialHandle, String> {
+        let material = "{\"vertex_program\": \"/m/p.vp\", \"fragment_program\": \"/m/p.fp\"}";
+        let files = [("/m/p.material", material), ("/m/p.vp", vp), ("/m/p.fp", fp)];
+        self.material(&files, "/m/p.material").map_err(|e| e.to_string())
+    }
 }
 
 fn camera(eye: Vec3, target: Vec3) -> CameraView {
@@ -500,14 +507,8 @@ fn link_and_json_errors() -> Result<(), String> {
 
 fn minimal_program() -> Result<(), String> {
     let mut s = Scene::new()?;
-    let vp = "#version 140\nin vec4 position;\nuniform mat4 mtx_worldviewproj;\nvoid main() { gl_Position = mtx_worldviewproj * position; }\n";
     let fp = "#version 140\nout vec4 c;\nvoid main() { c = vec4(1.0, 0.5, 0.0, 1.0); }\n";
-    let files = [
-        ("/m/min.material", "{\"vertex_program\": \"/m/min.vp\", \"fragment_program\": \"/m/min.fp\"}"),
-        ("/m/min.vp", vp),
-        ("/m/min.fp", fp),
-    ];
-    let mat = s.material(&files, "/m/min.material").map_err(|e| e.to_string())?;
+    let mat = s.program(PLAIN_VP, fp)?;
     let cube = s.add(&textured_cube_model())?;
     let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO));
     list.push_with(cube, mat, Mat4::IDENTITY, &[(hash_str("tint"), [0.0; 4])], &[], &[]);
@@ -534,24 +535,12 @@ void main() { gl_Position = mtx_worldviewproj * position; }
 
 fn program_variants() -> Result<(), String> {
     let mut s = Scene::new()?;
-    let files = [
-        ("/m/v.material", "{\"vertex_program\": \"/m/v.vp\", \"fragment_program\": \"/m/v.fp\"}"),
-        ("/m/v.vp", PLAIN_VP),
-        ("/m/v.fp", VARIANT_FP),
-    ];
-    let mat = s.material(&files, "/m/v.material").map_err(|e| e.to_string())?;
-    let opaque = s.add(&single_mesh_model(
-        "/test/opaque.gltf",
-        cube_primitive(Some(0)),
-        vec![material([1.0; 4], None, AlphaMode::Opaque, false)],
-        vec![],
-    ))?;
-    let masked = s.add(&single_mesh_model(
-        "/test/masked.gltf",
-        cube_primitive(Some(0)),
-        vec![material([1.0; 4], None, AlphaMode::Mask, false)],
-        vec![],
-    ))?;
+    let mat = s.program(PLAIN_VP, VARIANT_FP)?;
+    let white_cube = |mode| {
+        let m = vec![material([1.0; 4], None, mode, false)];
+        single_mesh_model(&format!("/test/{mode:?}.gltf"), cube_primitive(Some(0)), m, vec![])
+    };
+    let (opaque, masked) = (s.add(&white_cube(AlphaMode::Opaque))?, s.add(&white_cube(AlphaMode::Mask))?);
     let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO));
     list.push(opaque, mat, Mat4::from_translation(Vec3::new(-0.8, 0.0, 0.0)));
     list.push(masked, mat, Mat4::from_translation(Vec3::new(0.8, 0.0, 0.0)));
@@ -594,12 +583,7 @@ void main()
 #endif
 }
 ";
-    let files = [
-        ("/m/v.material", "{\"vertex_program\": \"/m/v.vp\", \"fragment_program\": \"/m/v.fp\"}"),
-        ("/m/v.vp", PLAIN_VP),
-        ("/m/v.fp", fp),
-    ];
-    let mat = s.material(&files, "/m/v.material").map_err(|e| e.to_string())?;
+    let mat = s.program(PLAIN_VP, fp)?;
     let cube = s.add(&textured_cube_model())?;
     let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO));
     list.push(cube, mat, Mat4::from_translation(Vec3::new(-0.8, 0.0, 0.0)));
@@ -617,7 +601,7 @@ void main()
     println!("       {}", errors.join("\n").replace('\n', "\n       "));
     ensure(errors.len() == 1, || format!("reported once: {errors:?}"))?;
     let e = &errors[0];
-    ensure(e.contains("/m/v.fp") && e.contains("undefined_thing") && e.contains("SINEW_LIGHTS 2"), || e.clone())?;
+    ensure(e.contains("/m/p.fp") && e.contains("undefined_thing") && e.contains("SINEW_LIGHTS 2"), || e.clone())?;
     // Removing the material removes its variants: its draws are skipped, nothing else is.
     s.r.remove_material(s.gfx.gl(), mat);
     let (_, stats) = s.render(&list)?;
