@@ -58,7 +58,7 @@ pub struct Material {
     /// takes three: one column per location).
     pub(crate) texture_transform: Vec<u32>,
     /// What its programs are compiled from when they name features (`render::variant`): this
-    /// material is then the zero variant, and the renderer makes the others from it.
+    /// material is then the variant `Variant::LOADED`, and the renderer makes the others from it.
     pub(crate) variants: Option<Box<VariantSource>>,
 }
 
@@ -99,7 +99,7 @@ impl Material {
             fs = crate::project::material::rename_identifier(&fs, from, to);
         }
         let uses = Uses::of(&[&vs, &fs]);
-        let defines = uses.map_or(String::new(), |_| Variant::default().defines());
+        let defines = uses.map_or(String::new(), |u| u.keep(Variant::LOADED).defines());
         let mut material = Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), &defines, ubo_alignment)
             .map_err(|mut e| {
                 // A driver's `N:line` counts in the N-th file of the stage that failed.
@@ -119,7 +119,7 @@ impl Material {
         Ok(material)
     }
 
-    /// This material's program compiled for `variant` (its zero variant being `self`), with
+    /// This material's program compiled for `variant` (`self` being `Variant::LOADED`), with
     /// the same constants and samplers. None for a material not compiled in variants.
     pub(crate) fn variant(
         &self,

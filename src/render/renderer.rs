@@ -342,14 +342,14 @@ impl ModelRenderer {
     /// The slot in `materials` of `base`'s program for `variant`, compiled on first use;
     /// None when it does not compile (reported once, its draws skipped).
     fn variant_slot(&mut self, gl: &glow::Context, base: u32, variant: Variant) -> Option<u32> {
-        if variant == Variant::default() {
+        let material = self.materials.get(base as usize)?.as_ref()?;
+        let Some(uses) = material.variants.as_ref().map(|v| v.uses) else { return Some(base) };
+        if variant == uses.keep(Variant::LOADED) {
             return Some(base);
         }
         if let Some(v) = self.variants.iter().find(|v| v.base == base && v.variant == variant) {
             return (v.slot != u32::MAX).then_some(v.slot);
         }
-        let material = self.materials.get(base as usize)?.as_ref()?;
-        let uses = material.variants.as_ref()?.uses;
         let slot = match material.variant(gl, variant, self.ubo_alignment)? {
             Ok(m) => self.push_material(m),
             Err(e) => {
@@ -1208,7 +1208,9 @@ fn draw_variant(
         .with(Feature::OcclusionMap, i32::from(pm.occlusion_strength != 0.0))
         .with(Feature::MetallicRoughnessMap, i32::from(pm.metallic_roughness[3] > 0.5))
         .with(Feature::EmissiveMap, i32::from(emissive))
-        .with(Feature::AlphaMask, i32::from(pm.alpha_mode == AlphaMode::Mask));
+        .with(Feature::AlphaMask, i32::from(pm.alpha_mode == AlphaMode::Mask))
+        .with(Feature::Morph, i32::from(prim.morph.is_some()))
+        .with(Feature::Skinned, i32::from(prim.skin.is_some()));
     source.uses.keep(v)
 }
 

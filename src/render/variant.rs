@@ -31,10 +31,14 @@ pub(crate) enum Feature {
     AlphaMask,
     /// The project's `tone_mapping`: 0 none, 1 ACES, 2 AgX.
     ToneMapping,
+    /// 1 when the primitive has morph targets (the vertex program adds their deltas).
+    Morph,
+    /// 1 when the primitive is skinned (the vertex program reads `pose_matrix_cache`).
+    Skinned,
 }
 
 impl Feature {
-    pub(crate) const ALL: [Feature; 10] = [
+    pub(crate) const ALL: [Feature; 12] = [
         Feature::Lights,
         Feature::PointLights,
         Feature::ShadowSlot,
@@ -45,6 +49,8 @@ impl Feature {
         Feature::EmissiveMap,
         Feature::AlphaMask,
         Feature::ToneMapping,
+        Feature::Morph,
+        Feature::Skinned,
     ];
 
     pub(crate) fn define(self) -> &'static str {
@@ -59,11 +65,13 @@ impl Feature {
             Feature::EmissiveMap => "SINEW_EMISSIVE_MAP",
             Feature::AlphaMask => "SINEW_ALPHA_MASK",
             Feature::ToneMapping => "SINEW_TONE_MAPPING",
+            Feature::Morph => "SINEW_MORPH",
+            Feature::Skinned => "SINEW_SKINNED",
         }
     }
 
     /// (smallest value, bits of the key it takes).
-    fn range(self) -> (i32, u32) {
+    const fn range(self) -> (i32, u32) {
         match self {
             Feature::Lights => (0, 4),
             Feature::ShadowSlot => (-1, 4),
@@ -72,21 +80,32 @@ impl Feature {
         }
     }
 
-    fn shift(self) -> u32 {
-        Feature::ALL.iter().take_while(|&&f| f != self).map(|f| f.range().1).sum()
+    const fn shift(self) -> u32 {
+        let (mut shift, mut i) = (0, 0);
+        while i < Feature::ALL.len() && Feature::ALL[i] as u32 != self as u32 {
+            shift += Feature::ALL[i].range().1;
+            i += 1;
+        }
+        shift
     }
 
-    fn mask(self) -> u32 {
+    const fn mask(self) -> u32 {
         ((1 << self.range().1) - 1) << self.shift()
     }
 }
 
 /// A combination of feature values, packed: each feature's value less its smallest value, so
-/// the zero key is every feature at its smallest (no lights, no shadow, Lambert, no maps).
+/// the zero key is every feature at its smallest (no lights, no shadow, Lambert, no maps, not
+/// morphed, not skinned).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Variant(u32);
 
 impl Variant {
+    /// The variant a material is compiled with when it loads: the zero one with morphing and
+    /// skinning, so what the renderer asks of the material's program before choosing a variant
+    /// (how many morph weights and bones it holds) has its answer.
+    pub(crate) const LOADED: Variant = Variant(Feature::Morph.mask() | Feature::Skinned.mask());
+
     /// This variant with `f` set to `value`, clamped to what the feature takes.
     pub(crate) fn with(self, f: Feature, value: i32) -> Variant {
         let (min, bits) = f.range();
@@ -156,7 +175,7 @@ mod tests {
     fn every_feature_keeps_its_value_and_leaves_the_others_alone() {
         let mut v = Variant::default();
         assert_eq!(v.get(Feature::ShadowSlot), -1, "the zero key has no shadow");
-        let values = [8, 1, 7, 1, 1, 0, 1, 1, 0, 2];
+        let values = [8, 1, 7, 1, 1, 0, 1, 1, 0, 2, 1, 1];
         for (f, value) in Feature::ALL.into_iter().zip(values) {
             v = v.with(f, value);
         }
@@ -200,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_builtin_model_program_names_every_feature() {
-        let uses = Uses::of(&[include_str!("../../shaders/model.fp")]).unwrap();
+        let uses = Uses::of(&[include_str!("../../shaders/model.vp"), include_str!("../../shaders/model.fp")]).unwrap();
         for f in Feature::ALL {
             assert!(uses.has(f), "model.fp does not name {}", f.define());
         }
