@@ -32,6 +32,7 @@ fn main() {
         ("program without optional uniforms still draws", minimal_program),
         ("a program naming SINEW_* features is compiled per variant a draw needs", program_variants),
         ("a variant that does not compile is reported once and its draws skipped", broken_variant),
+        ("a variant's compile error lists the files its program includes", broken_variant_include),
         ("state is sorted and shared across instances", sorting_and_sharing),
         ("instances share draw calls only where nothing differs, same picture", instanced_draws),
         ("base colour texture can use texcoord1", texcoord1),
@@ -606,6 +607,29 @@ void main()
     s.r.remove_material(s.gfx.gl(), mat);
     let (_, stats) = s.render(&list)?;
     ensure(stats.draws == 1 && stats.skipped_items == 1, || format!("after removal: {stats:?}"))
+}
+
+fn broken_variant_include() -> Result<(), String> {
+    let mut s = Scene::new()?;
+    let fp = "#version 140\nout vec4 c;\n#include \"/m/part.glsl\"\nvoid main() { c = colour(); }\n";
+    let part = "vec4 colour()\n{\n#if SINEW_LIGHTS > 1\n    return undefined_thing;\n#else\n    return vec4(1.0);\n#endif\n}\n";
+    let files = [
+        ("/m/i.material", "{\"vertex_program\": \"/m/i.vp\", \"fragment_program\": \"/m/i.fp\"}"),
+        ("/m/i.vp", PLAIN_VP),
+        ("/m/i.fp", fp),
+        ("/m/part.glsl", part),
+    ];
+    let mat = s.material(&files, "/m/i.material").map_err(|e| e.to_string())?;
+    let cube = s.add(&textured_cube_model())?;
+    let mut list = lit_list(camera(Vec3::new(0.0, 0.0, 4.0), Vec3::ZERO));
+    list.lights.push(LightItem::default_key_light());
+    list.push(cube, mat, Mat4::IDENTITY);
+    let (_, stats) = s.render(&list)?;
+    ensure(stats.skipped_items == 1, || format!("{stats:?}"))?;
+    let e = s.r.errors().join("\n");
+    println!("       {}", e.replace('\n', "\n       "));
+    // The error is in file 1 (the include) at its line 4.
+    ensure(e.contains("1:4(") && e.contains("1 /m/part.glsl") && e.contains("SINEW_LIGHTS 2"), || e.clone())
 }
 
 fn sorting_and_sharing() -> Result<(), String> {

@@ -36,6 +36,17 @@ impl FilterMode {
     }
 }
 
+/// A driver's `N:line` counts in the N-th file of the stage that failed: lists those files
+/// (`files`: the vertex stage's, then the fragment stage's, `fragment` naming the latter).
+fn name_files(mut e: LoadError, fragment: &str, files: &[Vec<String>; 2]) -> LoadError {
+    let files = &files[usize::from(e.resource == fragment)];
+    if files.len() > 1 {
+        let list: Vec<String> = files.iter().enumerate().map(|(i, f)| format!("{i} {f}")).collect();
+        e.message.push_str(&format!("\n(N:line in the log is line of file N: {})", list.join(", ")));
+    }
+    e
+}
+
 /// The attribute name Defold feeds the texture transform to without a declaration.
 const TEXTURE_TRANSFORM_2D: &str = "texture_transform_2d";
 
@@ -68,6 +79,8 @@ pub(crate) struct VariantSource {
     desc: MaterialDesc,
     vertex: (String, String),
     fragment: (String, String),
+    /// The files each stage's source was expanded from (`#include`), for its errors.
+    files: [Vec<String>; 2],
     /// The material's own `material_shading` constant: Some(standard) pins the shading model,
     /// None follows the project's `shading`.
     pub standard: Option<bool>,
@@ -100,21 +113,14 @@ impl Material {
         }
         let uses = Uses::of(&[&vs, &fs]);
         let defines = uses.map_or(String::new(), |u| u.keep(Variant::LOADED).defines());
+        let files = [vs_files, fs_files];
         let mut material = Material::new(gl, resource, &desc, (&vp, &vs), (&fp, &fs), &defines, ubo_alignment)
-            .map_err(|mut e| {
-                // A driver's `N:line` counts in the N-th file of the stage that failed.
-                let files = if e.resource == fp { &fs_files } else { &vs_files };
-                if files.len() > 1 {
-                    let list: Vec<String> = files.iter().enumerate().map(|(i, f)| format!("{i} {f}")).collect();
-                    e.message.push_str(&format!("\n(N:line in the log is line of file N: {})", list.join(", ")));
-                }
-                e
-            })?;
+            .map_err(|e| name_files(e, &fp, &files))?;
         if let Some(uses) = uses {
             let shading = desc.fragment_constants.iter().flat_map(|m| &m.0).find(|(n, _)| n == "material_shading");
             let standard = shading.map(|(_, v)| v[0]).filter(|x| *x > -0.5).map(|x| x > 0.5);
-            material.variants =
-                Some(Box::new(VariantSource { uses, desc, vertex: (vp, vs), fragment: (fp, fs), standard }));
+            let (vertex, fragment) = ((vp, vs), (fp, fs));
+            material.variants = Some(Box::new(VariantSource { uses, desc, vertex, fragment, files, standard }));
         }
         Ok(material)
     }
@@ -130,7 +136,8 @@ impl Material {
         let v = self.variants.as_ref()?;
         let (vertex, fragment) =
             ((v.vertex.0.as_str(), v.vertex.1.as_str()), (v.fragment.0.as_str(), v.fragment.1.as_str()));
-        Some(Material::new(gl, &self.resource, &v.desc, vertex, fragment, &variant.defines(), ubo_alignment))
+        let made = Material::new(gl, &self.resource, &v.desc, vertex, fragment, &variant.defines(), ubo_alignment);
+        Some(made.map_err(|e| name_files(e, &v.fragment.0, &v.files)))
     }
 
     /// Builds a material from an already-parsed description and program sources, compiled with

@@ -484,30 +484,26 @@ impl ModelRenderer {
                 slot += 1;
             }
         }
+        // The operator and shading model once, as the custom programs' uniforms and as the
+        // built-in program's variant.
+        let tone = match list.look.tone_mapping {
+            ToneMapping::None => 0,
+            ToneMapping::Aces => 1,
+            ToneMapping::Agx => 2,
+        };
+        let standard = i32::from(list.look.shading == Shading::Standard);
         let point = v.light_position[..slot].iter().any(|p| p[3] != 0.0);
         self.frame_variant = Variant::default()
             .with(Feature::Lights, slot as i32)
             .with(Feature::PointLights, i32::from(point))
-            .with(Feature::Standard, i32::from(list.look.shading == Shading::Standard))
-            .with(
-                Feature::ToneMapping,
-                match list.look.tone_mapping {
-                    ToneMapping::None => 0,
-                    ToneMapping::Aces => 1,
-                    ToneMapping::Agx => 2,
-                },
-            );
+            .with(Feature::Standard, standard)
+            .with(Feature::ToneMapping, tone);
         let a = ambient.unwrap_or(Vec3::from(list.look.ambient));
         v.ambient = [a.x, a.y, a.z, 1.0];
-        v.shading = [if list.look.shading == Shading::Standard { 1.0 } else { 0.0 }, 0.0, 0.0, 0.0];
-        let tone = match list.look.tone_mapping {
-            ToneMapping::None => 0.0,
-            ToneMapping::Aces => 1.0,
-            ToneMapping::Agx => 2.0,
-        };
+        v.shading = [standard as f32, 0.0, 0.0, 0.0];
         let exposure =
             if list.look.exposure.is_finite() && list.look.exposure > 0.0 { list.look.exposure } else { 1.0 };
-        v.tone_mapping = [tone, exposure, 0.0, 0.0];
+        v.tone_mapping = [tone as f32, exposure, 0.0, 0.0];
     }
 
     /// Puts every skinned item's bones into the pose cache and uploads it (one texture upload).
