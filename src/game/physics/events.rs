@@ -94,20 +94,38 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
 }
 
 /// The sides of a step's pairs by object index, each looked up once however many messages it is
-/// in (`None` not looked up yet).
-struct Sides(Vec<Option<Option<Side>>>);
+/// in (`None` not looked up yet). Kept between steps with what a step found cleared, as the
+/// pairs and points are: a pile of thousands of touching objects would otherwise allocate,
+/// fault in and zero several hundred kilobytes a step.
+#[derive(Default)]
+struct Sides {
+    slots: Vec<Option<Option<Side>>>,
+    filled: Vec<u32>,
+}
 
 impl Sides {
-    fn new(p: &Physics) -> Sides {
-        Sides(vec![None; p.bodies.len()])
+    /// Forgets the last step's sides (only the slots it filled) and makes room for every body.
+    fn reset(&mut self, p: &Physics) {
+        for &i in &self.filled {
+            if let Some(s) = self.slots.get_mut(i as usize) {
+                *s = None;
+            }
+        }
+        self.filled.clear();
+        if self.slots.len() < p.bodies.len() {
+            self.slots.resize(p.bodies.len(), None);
+        }
     }
 
     /// The side of `party`: its object's, in the party's own group if it has one (a tile).
     fn get(&mut self, p: &Physics, scene: &Scene, party: Party) -> Option<Side> {
         let i = party.object;
-        let mut s = match self.0.get_mut(i as usize) {
+        let mut s = match self.slots.get_mut(i as usize) {
             Some(Some(s)) => *s,
-            Some(slot) => *slot.insert(side(p, scene, i)),
+            Some(slot) => {
+                self.filled.push(i);
+                *slot.insert(side(p, scene, i))
+            }
             None => side(p, scene, i),
         }?;
         if party.group > 0 {
@@ -115,6 +133,15 @@ impl Sides {
         }
         Some(s)
     }
+}
+
+/// What `post_events` works in, kept in [`Physics`] between steps so a step allocates nothing
+/// once the first has sized it.
+#[derive(Default)]
+pub(super) struct Scratch {
+    touching: Vec<(Party, Party)>,
+    points: Vec<Point>,
+    sides: Sides,
 }
 
 /// Calls `f(own, other)` for each side of a pair whose object has a script.
@@ -154,18 +181,35 @@ fn post(
 
 /// Posts the messages of the step space `k` just took.
 pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+    let mut scratch = std::mem::take(&mut p.scratch);
+    scratch.sides.reset(p);
+    contact_events(p, k, scene, messages, socket, &mut scratch);
+    scratch.sides.reset(p);
+    triggers(p, k, scene, messages, socket, &mut scratch.sides);
+    p.scratch = scratch;
+}
+
+/// The contact pairs' and points' messages (or a listener's events) of the step space `k` took.
+fn contact_events(
+    p: &mut Physics,
+    k: u32,
+    scene: &mut Scene,
+    messages: &mut MessageQueue,
+    socket: Hash,
+    scratch: &mut Scratch,
+) {
     let ids = ids();
     let inv = 1.0 / p.settings.scale;
     // Pairs of objects touching this step, lower index first, so each is reported once however
     // many shapes touch, in an order that depends only on the objects.
-    let mut touching: Vec<(Party, Party)> = Vec::new();
-    let mut points: Vec<Point> = Vec::new();
-    let mut sides = Sides::new(p);
+    let Scratch { touching, points, sides } = scratch;
+    touching.clear();
+    points.clear();
     let world = &p.spaces[k as usize].world;
     let listening = p.spaces[k as usize].listener.is_some();
     // Nobody to tell: the contact pairs (thousands in a pile) are not walked at all.
     if !listening && !p.bodies.iter().any(|b| b.alive && b.space == k && scene.has_script(b.slot)) {
-        return triggers(p, k, scene, messages, socket);
+        return;
     }
     let mut want = |a: Party, b: Party| {
         if !(listening || listens(p, scene, a.object) || listens(p, scene, b.object)) {
@@ -183,12 +227,12 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
     touching.sort_unstable();
     touching.dedup();
     if listening {
-        let mut events = listener_events(p, scene, &mut sides, &touching, points);
+        let mut events = listener_events(p, scene, sides, touching, points);
         p.spaces[k as usize].events.append(&mut events);
-        return triggers(p, k, scene, messages, socket);
+        return;
     }
-    for &pair in &touching {
-        to_both(p, scene, &mut sides, pair, |own, other| {
+    for &pair in touching.iter() {
+        to_both(p, scene, sides, pair, |own, other| {
             post(messages, socket, own, ids.collision, Record::Collision, |f| {
                 f.hash(Key::OtherId, other.path)
                     .vector3(Key::OtherPosition, other.position)
@@ -198,7 +242,7 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
             });
         });
     }
-    for (key, position, normal, distance, impulse) in points {
+    for &(key, position, normal, distance, impulse) in points.iter() {
         let (Some(sa), Some(sb)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
         for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
             if !own.listens {
@@ -224,12 +268,11 @@ pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut Me
             });
         }
     }
-    triggers(p, k, scene, messages, socket);
 }
 
 /// Compares this step's trigger overlaps with the last step's: one `enter` when a pair starts
 /// overlapping, one exit when it stops.
-fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
+fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash, sides: &mut Sides) {
     let ids = ids();
     let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
     p.spaces[k as usize].world.intersections(&mut |a, b| {
@@ -240,7 +283,6 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
     let before = &p.spaces[k as usize].overlaps;
     let entered: Vec<_> = now.difference(before).map(|&pair| (pair, true)).collect();
     let left: Vec<_> = before.difference(&now).map(|&pair| (pair, false)).collect();
-    let mut sides = Sides::new(p);
     if p.spaces[k as usize].listener.is_some() {
         for (pair, enter) in entered.into_iter().chain(left) {
             let (Some(a), Some(b)) =
@@ -261,7 +303,7 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
         return;
     }
     for ((a, b), enter) in entered.into_iter().chain(left) {
-        to_both(p, scene, &mut sides, (Party::object(a), Party::object(b)), |own, other| {
+        to_both(p, scene, sides, (Party::object(a), Party::object(b)), |own, other| {
             post(messages, socket, own, ids.trigger, Record::Trigger, |f| {
                 f.hash(Key::OtherId, other.path)
                     .bool(Key::Enter, enter)
@@ -281,7 +323,7 @@ fn listener_events(
     scene: &Scene,
     sides: &mut Sides,
     touching: &[(Party, Party)],
-    points: Vec<Point>,
+    points: &[Point],
 ) -> Vec<MsgValue> {
     let ids = ids();
     let v3 = MsgValue::Vector3;
@@ -297,7 +339,7 @@ fn listener_events(
         };
         out.push(table(vec![("type", MsgValue::Hash(ids.collision_event)), ("a", who(&a)), ("b", who(&b))]));
     }
-    for (key, position, normal, distance, impulse) in points {
+    for &(key, position, normal, distance, impulse) in points {
         let (Some(a), Some(b)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
         // Each side's normal points from the other object towards it.
         let who = |own: &Side, other: &Side, sign: f32| {

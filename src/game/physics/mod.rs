@@ -128,6 +128,8 @@ pub struct Physics {
     b2d_serial: u32,
     /// The project's settings are in (a collection's first objects are made before).
     configured: bool,
+    /// `post_events`' buffers, kept between steps.
+    scratch: events::Scratch,
 }
 
 /// Body `b`'s tile map shape, when it is the map `source` of game object `slot`.
@@ -157,6 +159,7 @@ impl Default for Physics {
             b2d_joints: Vec::new(),
             b2d_serial: 0,
             configured: false,
+            scratch: events::Scratch::default(),
         }
     }
 }
