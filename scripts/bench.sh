@@ -228,8 +228,17 @@ if rows.get("startup"):
     # And the first frame's drawing, pass by pass.
     passes = ", ".join(f"{k} {statistics.median(r['passes'][k]['first_ms'] for r in runs):.0f}"
                        for k in runs[0].get("passes", {}))
+    # Where that memory lies after the first frame (Linux): the libraries (the GL driver's),
+    # anonymous memory, the executable.
+    mems = [r["startup"]["memory"] for r in runs if "memory" in r["startup"]]
+    lies = ""
+    if mems:
+        mm = lambda key: statistics.median(m[key] for m in mems)
+        top = ", ".join(f"{l['name']} {l['mib']:.0f}" for l in mems[0]["largest_libraries"][:2])
+        lies = (f"; it lies in libraries {mm('libraries_mib'):.0f} ({top}), anonymous memory "
+                f"{mm('anonymous_mib'):.0f}, the executable {mm('executable_mib'):.0f}")
     print(f"| startup: the demo to its first frame, `sinew run --headless --frames 1 --stats` | {med('total_ms'):.0f} ms "
-          f"({steps}; the first frame's passes: {passes}), peak RSS {rss:.0f} MiB ({mem}), median of {len(runs)} | | | <= 100 ms, <= 80 MiB | `sinew run --headless --frames 1 --stats` |")
+          f"({steps}; the first frame's passes: {passes}), peak RSS {rss:.0f} MiB ({mem}{lies}), median of {len(runs)} | | | <= 100 ms, <= 80 MiB | `sinew run --headless --frames 1 --stats` |")
 # Kernel rows: each bench's own figure lines, with its target (docs/benchmarks.md says more).
 KERNELS = {
     "gui": ("5,000 GUI nodes each with a running tween: tweens + layout + draw list", "<= 1 ms, <= 10 calls"),

@@ -342,6 +342,9 @@ pub fn run(opts: RunOptions) -> i32 {
         frames += 1;
         if frames == 1 {
             stats.startup_step("first_frame", began);
+            if opts.stats {
+                stats.map_memory();
+            }
         }
         if let Some(code) = g.world.borrow().exit_code {
             break code;
