@@ -389,7 +389,18 @@ fn stats_break_down_the_start_up_and_say_the_peak_memory() {
     assert_eq!(r.status, 0, "{}", r.show());
     let line = r.stderr.lines().find(|l| l.starts_with('{')).expect("stats line");
     let v: serde_json::Value = serde_json::from_str(line).expect("json");
-    let steps = ["resources", "load_and_init", "gl_context", "renderer", "audio_and_watcher", "first_frame"];
+    let steps = [
+        "resources",
+        "project_files",
+        "world",
+        "lua_state",
+        "spawn",
+        "init",
+        "gl_context",
+        "renderer",
+        "audio_and_watcher",
+        "first_frame",
+    ];
     let mut sum = 0.0;
     for step in steps {
         let ms = v["startup"][format!("{step}_ms")].as_f64().unwrap_or(-1.0);

@@ -71,17 +71,22 @@ fn spawn(
     limit: Option<std::time::Duration>,
     max_instances: u32,
     setup: impl FnOnce(&mut World),
+    mark: &mut dyn FnMut(&'static str),
 ) -> Spawned {
     let loaded = collection::load_collection_within(res, path, max_instances);
+    mark("project_files");
     let mut problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
     let world = Rc::new(RefCell::new(World::new(&loaded.spec.name)));
     setup(&mut world.borrow_mut());
+    mark("world");
     let scripts = match ScriptHost::new(world.clone(), res.clone()) {
         Ok(mut scripts) => {
+            mark("lua_state");
             scripts.set_time_limit(limit);
             if let Err(p) = game::spawn::spawn_collection(&world, res, &loaded.spec, &mut scripts) {
                 problems.extend(p);
             }
+            mark("spawn");
             Some(scripts)
         }
         Err(e) => {
@@ -99,6 +104,19 @@ fn spawn(
 /// post). Refuses with every load problem, one per line. `size`: the window size asked for
 /// (`--size`), which `window.get_size` reports from `init` on, before the window exists.
 pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, String> {
+    load_game_marked(res, size, &mut |_| {})
+}
+
+/// [`load_game`], calling `mark` as each of its steps ends (`--stats`' start-up breakdown):
+/// `project_files` (settings, display profiles, the main collection's files read and checked),
+/// `world` (the game world and its worker threads), `lua_state` (LuaJIT and every binding),
+/// `spawn` (the objects, their models imported and their scripts loaded) and `init` (the input
+/// binding, every `init` and the messages it posts).
+pub fn load_game_marked(
+    res: &Resources,
+    size: Option<(u32, u32)>,
+    mark: &mut dyn FnMut(&'static str),
+) -> Result<Game, String> {
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
@@ -112,7 +130,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
         w.gui.set_profiles(profiles.unwrap_or_default());
     };
     let Spawned { world, scripts, mut problems, spec } =
-        spawn(res, &settings.main_collection, limit, settings.max_instances, setup);
+        spawn(res, &settings.main_collection, limit, settings.max_instances, setup, mark);
     problems.extend(profiles_problem);
     match input::load_binding(res, &settings.input, settings::settings_file(res)) {
         Ok(binding) => {
@@ -139,6 +157,7 @@ pub fn load_game(res: &Resources, size: Option<(u32, u32)>) -> Result<Game, Stri
     };
     scripts.init_new();
     game::post_update(&world, &mut scripts);
+    mark("init");
     Ok(Game { settings, spec, world, scripts })
 }
 
@@ -184,7 +203,7 @@ pub fn run(opts: RunOptions) -> i32 {
         }
     };
     stats.startup_step("resources", began);
-    let mut g = match load_game(&res, opts.size) {
+    let mut g = match load_game_marked(&res, opts.size, &mut |step| stats.startup_step(step, began)) {
         Ok(g) => g,
         Err(e) => {
             log::error!("{e}");
@@ -192,7 +211,6 @@ pub fn run(opts: RunOptions) -> i32 {
             return 1;
         }
     };
-    stats.startup_step("load_and_init", began);
     let headless = opts.headless || !crate::render::display_available();
     if headless && !opts.headless {
         log::info!("no display available: running headless");
@@ -771,7 +789,7 @@ pub fn check(dir: &Path) -> i32 {
         roots.insert(0, main);
     }
     for path in roots {
-        let s = spawn(&res, &path, limit, max_instances, |_| {});
+        let s = spawn(&res, &path, limit, max_instances, |_| {}, &mut |_| {});
         problems.extend(s.problems);
         for c in s.spec.objects.iter().flat_map(|o| &o.components) {
             match &c.kind {
