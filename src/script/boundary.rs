@@ -539,6 +539,39 @@ mod tests {
         all
     }
 
+    /// Each runtime file loads from the bytecode build.rs made (the source is only the
+    /// fallback), and that bytecode is exactly what this LuaJIT makes of the file now: not
+    /// stale, and with the chunk name and lines errors and tracebacks show.
+    #[test]
+    fn every_runtime_file_loads_from_its_current_bytecode() {
+        use crate::script::builtin_lua::{BUILTIN_BYTECODE, BUILTIN_PRELUDE};
+        use crate::script::fingerprint::fingerprint;
+        // SAFETY: binary chunks are refused by a safe state; nothing is run here.
+        let lua = unsafe { mlua::Lua::unsafe_new() };
+        for (name, source) in lua_files() {
+            let &(_, len, print, bytecode) = BUILTIN_BYTECODE
+                .iter()
+                .find(|b| b.0 == name)
+                .unwrap_or_else(|| panic!("{name}.lua has no bytecode (build.rs)"));
+            // Compiled from the file as it is now (dumps themselves differ between states: a
+            // table constructor's keys are laid out by string hashes LuaJIT seeds per state).
+            assert_eq!((len, print), (source.len(), fingerprint(source.as_bytes())), "{name}.lua's bytecode is stale");
+            let loaded = lua
+                .load(bytecode)
+                .set_mode(mlua::chunk::ChunkMode::Binary)
+                .into_function()
+                .unwrap_or_else(|e| panic!("{name}.lua's bytecode does not load: {e}"));
+            let parsed = lua
+                .load(format!("{BUILTIN_PRELUDE}{source}"))
+                .set_name(format!("@/builtins/{name}.lua"))
+                .into_function()
+                .unwrap_or_else(|e| panic!("{name}.lua: {e}"));
+            assert_eq!(loaded.dump(false).len(), parsed.dump(false).len(), "{name}");
+            let info = loaded.info();
+            assert_eq!(info.source.as_deref(), Some(format!("@/builtins/{name}.lua").as_str()), "{name}");
+        }
+    }
+
     /// A namespace file that is not registered is not an error anywhere else (an unlisted
     /// module is simply not compiled, an unlisted Lua file not loaded): each file in `lua/` is
     /// in `lua_files`, and each file in `api/` exports something (its name is in `namespaces!`).
