@@ -190,6 +190,22 @@ fn joints_hold_swing_and_pull_as_the_formulas_say() {
     assert!(all.contains("physics.create_joint: unknown joint property 'speed' ignored"), "{}", r.show());
 }
 
+/// Defold's six joint kinds by its own property names (`damping`, read-only `joint_angle`,
+/// `joint_translation`, `joint_speed`), each kind's own fields from `get_joint_properties`, a
+/// spring at frequency 0 as Box2D's rigid distance joint, rigid and soft welds, a sprung and
+/// motored wheel: the same numbers in a 3D world and in a 2D one (Defold's joints are Box2D's).
+#[test]
+fn defold_joint_kinds_and_their_properties_in_3d_and_2d() {
+    let r = run_steps("physics_joints_defold", 121);
+    assert_lua_passed(&r, "physics_joints_defold");
+    let p = committed("physics_joints_defold");
+    let settings = r#"{ "title": "physics_joints_defold", "main_collection": "/main/main.collection",
+        "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
+    p.write("/project.json", settings);
+    let r = run_dir(&p, 121);
+    assert_lua_passed(&r, "physics_joints_defold");
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

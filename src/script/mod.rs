@@ -308,6 +308,15 @@ impl ScriptHost {
         let joint_types = crate::game::physics::joints::JointType::ALL.iter().enumerate().map(|(i, &(n, _))| (n, i));
         t.set("physics_joint_types", lua.create_table_from(joint_types)?)?;
         t.set("physics_joint_props", lua.create_sequence_from(crate::game::physics::joints::JointProps::NAMES)?)?;
+        let fields = lua.create_table()?;
+        for (i, &(_, ty)) in crate::game::physics::joints::JointType::ALL.iter().enumerate() {
+            fields.set(i, lua.create_sequence_from(ty.fields().iter().copied())?)?;
+        }
+        t.set("physics_joint_fields", fields)?;
+        t.set(
+            "physics_joint_read_only",
+            lua.create_sequence_from(crate::game::physics::joints::JointProps::READ_ONLY)?,
+        )?;
         let value_types = api::resource::VALUE_TYPES
             .iter()
             .map(|&(name, v, ctype)| vec![name.to_string(), v.to_string(), ctype.to_string()]);

@@ -56,6 +56,10 @@ pub fn reaction(impulses: SpatialVector, frame: Rotation) -> (glam::Vec3, f32) {
     (vec3(frame * Vector::new(impulses.x, impulses.y)), impulses.z.abs())
 }
 
+/// What a wheel joint locks in its frame (x along the axis, z the spin axis): the second
+/// anchor off the line, and in 3D the tilt out of the plane.
+pub const WHEEL_LOCKED: JointAxesMask = JointAxesMask::LIN_Y;
+
 /// The axis a hinge turns about and a revolute motor drives.
 pub const TURN_AXIS: JointAxis = JointAxis::AngX;
 

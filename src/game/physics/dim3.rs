@@ -52,6 +52,11 @@ pub fn reaction(impulses: SpatialVector, frame: Rotation) -> (glam::Vec3, f32) {
     (vec3(frame * Vector::new(i[0], i[1], i[2])), (frame * Vector::new(i[3], i[4], i[5])).length())
 }
 
+/// What a wheel joint locks in its frame (x along the axis, z the spin axis): the second
+/// anchor off the line, and in 3D the tilt out of the plane.
+pub const WHEEL_LOCKED: JointAxesMask =
+    JointAxesMask::LIN_Y.union(JointAxesMask::LIN_Z).union(JointAxesMask::ANG_X).union(JointAxesMask::ANG_Y);
+
 /// The axis a hinge turns about and a revolute motor drives.
 pub const TURN_AXIS: JointAxis = JointAxis::AngZ;
 

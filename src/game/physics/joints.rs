@@ -1,4 +1,4 @@
-//! Joints between two collision objects (`physics.create_joint`): Defold's four kinds on rapier's
+//! Joints between two collision objects (`physics.create_joint`): Defold's six kinds on rapier's
 //! impulse joints. A joint belongs to its first object and is addressed by that object and an
 //! id; it goes with either object. Changing its properties rebuilds it.
 use super::Physics;
@@ -18,17 +18,70 @@ pub enum JointType {
     Spring,
     /// Slides along `local_axis_a`.
     Slider,
+    /// Holds the second object at the first, turned `reference_angle`; `frequency` and
+    /// `damping` soften the turn (Box2D's weld).
+    Weld,
+    /// Keeps the second anchor on the line along `local_axis_a`, sprung back by `frequency`
+    /// and `damping`, turning freely or by its motor (Box2D's wheel).
+    Wheel,
 }
 
 impl JointType {
     /// Every kind by its `physics.JOINT_TYPE_*` name, in the order of its value (the index):
     /// Lua's constants are made from this list.
-    pub const ALL: [(&'static str, JointType); 4] = [
+    pub const ALL: [(&'static str, JointType); 6] = [
         ("JOINT_TYPE_FIXED", JointType::Fixed),
         ("JOINT_TYPE_HINGE", JointType::Hinge),
         ("JOINT_TYPE_SPRING", JointType::Spring),
         ("JOINT_TYPE_SLIDER", JointType::Slider),
+        ("JOINT_TYPE_WELD", JointType::Weld),
+        ("JOINT_TYPE_WHEEL", JointType::Wheel),
     ];
+
+    /// The properties Defold's `physics.get_joint_properties` returns for this kind, after
+    /// `collide_connected` (its API reference, one list a kind; `local_axis_a` stands for the
+    /// vector of the three `local_axis_a_*` entries). The read-only ones ([`JointProps::READ_ONLY`])
+    /// are the joint's motion now.
+    pub fn fields(self) -> &'static [&'static str] {
+        match self {
+            JointType::Fixed => &["max_length"],
+            JointType::Hinge => &[
+                "reference_angle",
+                "lower_angle",
+                "upper_angle",
+                "max_motor_torque",
+                "motor_speed",
+                "enable_limit",
+                "enable_motor",
+                "joint_angle",
+                "joint_speed",
+            ],
+            JointType::Spring => &["length", "frequency", "damping"],
+            JointType::Slider => &[
+                "local_axis_a",
+                "reference_angle",
+                "enable_limit",
+                "lower_translation",
+                "upper_translation",
+                "enable_motor",
+                "max_motor_force",
+                "motor_speed",
+                "joint_translation",
+                "joint_speed",
+            ],
+            JointType::Weld => &["reference_angle", "frequency", "damping"],
+            JointType::Wheel => &[
+                "local_axis_a",
+                "max_motor_torque",
+                "motor_speed",
+                "enable_motor",
+                "frequency",
+                "damping",
+                "joint_translation",
+                "joint_speed",
+            ],
+        }
+    }
 
     pub fn from_index(i: u32) -> Option<JointType> {
         Self::ALL.get(i as usize).map(|&(_, t)| t)
@@ -41,7 +94,7 @@ impl JointType {
 pub struct JointProps(pub [f32; JointProps::COUNT]);
 
 impl JointProps {
-    pub const COUNT: usize = 18;
+    pub const COUNT: usize = 21;
     /// Defold's property names, in the list's order (booleans are 0 or 1).
     pub const NAMES: [&'static str; Self::COUNT] = [
         "collide_connected",
@@ -55,14 +108,20 @@ impl JointProps {
         "enable_motor",
         "length",
         "frequency",
-        "damping_ratio",
+        "damping",
         "local_axis_a_x",
         "local_axis_a_y",
         "local_axis_a_z",
         "lower_translation",
         "upper_translation",
         "max_motor_force",
+        "joint_angle",
+        "joint_translation",
+        "joint_speed",
     ];
+    /// Properties `physics.get_joint_properties` reports and creating or setting ignores, as
+    /// Defold does: the joint's motion now.
+    pub const READ_ONLY: [&'static str; 3] = ["joint_angle", "joint_translation", "joint_speed"];
 
     fn get(&self, name: &str) -> f32 {
         Self::NAMES.iter().position(|n| *n == name).map_or(f32::NAN, |i| self.0[i])
@@ -88,14 +147,20 @@ impl JointProps {
             ("enable_motor", 0.0),
             ("length", distance),
             ("frequency", 0.0),
-            ("damping_ratio", 0.0),
+            ("damping", 0.0),
             ("local_axis_a_x", 1.0),
             ("local_axis_a_y", 0.0),
             ("local_axis_a_z", 0.0),
             ("lower_translation", 0.0),
             ("upper_translation", 0.0),
             ("max_motor_force", 0.0),
+            ("joint_angle", 0.0),
+            ("joint_translation", 0.0),
+            ("joint_speed", 0.0),
         ];
+        for name in Self::READ_ONLY {
+            self.set(name, f32::NAN);
+        }
         for (name, v) in defaults {
             if self.get(name).is_nan() {
                 self.set(name, v);
@@ -103,6 +168,12 @@ impl JointProps {
         }
         self
     }
+}
+
+/// Box2D's softness of a weld or wheel: `frequency` Hz (0: none) and the `damping` ratio.
+fn spring(p: &JointProps) -> Option<(f32, f32)> {
+    let hz = p.get("frequency");
+    (hz > 0.0).then(|| (hz, p.get("damping").max(0.0)))
 }
 
 pub struct Joint {
@@ -175,6 +246,11 @@ impl Physics {
             (Some(_), Some(_)) => return Err("the collision objects are in different worlds (collections)".into()),
             _ => return Err("the collision object was deleted".into()),
         };
+        for (lo, hi) in [("lower_angle", "upper_angle"), ("lower_translation", "upper_translation")] {
+            if p.get(lo) > p.get(hi) {
+                return Err(format!("property field '{lo}' must be lower or equal to '{hi}'"));
+            }
+        }
         let limit = p.get("enable_limit") != 0.0;
         let motor = p.get("enable_motor") != 0.0;
         let kind = match ty {
@@ -186,6 +262,8 @@ impl Physics {
                     motor: motor.then(|| (p.get("motor_speed"), p.get("max_motor_torque").max(0.0))),
                 }
             }
+            // Box2D's distance joint at frequency 0 is rigid.
+            JointType::Spring if p.get("frequency") <= 0.0 => JointKind::Rod { length: p.get("length").max(0.0) * s },
             JointType::Spring => {
                 // Box2D's frequency and damping ratio, for the mass of the moving body.
                 let m = [b, a].iter().filter_map(|&i| self.mass(i)).find(|m| *m > 0.0).unwrap_or(1.0);
@@ -193,9 +271,15 @@ impl Physics {
                 JointKind::Spring {
                     rest: p.get("length").max(0.0) * s,
                     k: m * w * w,
-                    c: 2.0 * m * p.get("damping_ratio").max(0.0) * w,
+                    c: 2.0 * m * p.get("damping").max(0.0) * w,
                 }
             }
+            JointType::Weld => JointKind::Weld { angle: p.get("reference_angle"), spring: spring(p) },
+            JointType::Wheel => JointKind::Wheel {
+                axis: glam::Vec3::new(p.get("local_axis_a_x"), p.get("local_axis_a_y"), p.get("local_axis_a_z")),
+                motor: motor.then(|| (p.get("motor_speed"), p.get("max_motor_torque").max(0.0))),
+                spring: spring(p),
+            },
             JointType::Slider => {
                 let axis = glam::Vec3::new(p.get("local_axis_a_x"), p.get("local_axis_a_y"), p.get("local_axis_a_z"));
                 if axis.length() < 1e-6 {
@@ -228,9 +312,21 @@ impl Physics {
         Ok(())
     }
 
+    /// The joint's kind and properties, the read-only ones its motion now (world units).
     pub fn joint_properties(&self, a: u32, id: Hash) -> Result<(JointType, JointProps), String> {
         let k = self.find_joint(a, id).ok_or("the collision object has no such joint")?;
-        Ok((self.joints[k].ty, self.joints[k].props))
+        let j = &self.joints[k];
+        let mut props = j.props;
+        let state = self.world_of(a).and_then(|(world, _)| world.joint_state(j.handle)).unwrap_or_default();
+        let s = self.settings.scale;
+        let (translation, speed) = match j.ty {
+            JointType::Hinge => (0.0, state.angular_speed),
+            _ => (state.translation / s, state.linear_speed / s),
+        };
+        props.set("joint_angle", state.angle - props.get("reference_angle"));
+        props.set("joint_translation", translation);
+        props.set("joint_speed", speed);
+        Ok((j.ty, props))
     }
 
     /// Changes the given properties (NaN keeps one) and rebuilds the joint with them.
@@ -244,6 +340,9 @@ impl Physics {
             if !v.is_nan() {
                 *slot = v;
             }
+        }
+        for name in JointProps::READ_ONLY {
+            merged.set(name, f32::NAN);
         }
         let j = &self.joints[k];
         let (ty, b, anchors, old) = (j.ty, j.b, j.anchors, j.handle);

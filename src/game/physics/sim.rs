@@ -3,8 +3,8 @@
 use super::rapier::prelude::*;
 use super::{CIRCLE_AXES, TWO_D, angular, angular_vec3, quat, rotation, vec3, vector};
 use crate::game::physics::simulation::{
-    BodyDesc, ColliderInfo, CollidersDesc, ContactPoint, DebugLines, Geom, Handle, Iso, JointDesc, JointKind, Material,
-    Party, Simulation, mirrored, share_of_mass,
+    BodyDesc, ColliderInfo, CollidersDesc, ContactPoint, DebugLines, Geom, Handle, Iso, JointDesc, JointKind,
+    JointState, Material, Party, Simulation, mirrored, share_of_mass,
 };
 use crate::project::physics::{CollisionType, ShapeKind};
 
@@ -449,6 +449,13 @@ impl Simulation for World {
                 }
                 r.into()
             }
+            JointKind::Rod { length } => GenericJointBuilder::new(JointAxesMask::empty())
+                .coupled_axes(JointAxesMask::LIN_AXES)
+                .limits(JointAxis::LinX, [length, length])
+                .local_anchor1(la)
+                .local_anchor2(lb)
+                .contacts_enabled(j.collide)
+                .into(),
             JointKind::Spring { rest, k, c } => SpringJointBuilder::new(rest, k, c)
                 .local_anchor1(la)
                 .local_anchor2(lb)
@@ -475,7 +482,45 @@ impl Simulation for World {
                 }
                 p.into()
             }
-            JointKind::Weld { angle } => FixedJointBuilder::new()
+            JointKind::Weld { angle, spring: Some((hz, ratio)) } => {
+                // Box2D's soft weld: the anchors held rigidly, the turn pulled towards `angle` as
+                // a spring of `hz` and `ratio` whatever the inertia (rapier's acceleration-based
+                // motor model, as the mouse joint below).
+                let omega = std::f32::consts::TAU * hz;
+                super::revolute()
+                    .local_anchor1(la)
+                    .local_anchor2(lb)
+                    .contacts_enabled(j.collide)
+                    .motor_position(angle, omega * omega, 2.0 * ratio * omega)
+                    .into()
+            }
+            JointKind::Wheel { axis, motor, spring } => {
+                if axis.length() < 1e-6 || (TWO_D && axis.truncate().length() < 1e-6) {
+                    return Err("local_axis_a must not be zero".into());
+                }
+                let axis = axis.normalize();
+                // The frame's x along the axis; an axis in the plane turns it about z only, so its
+                // z stays the plane's normal (the wheel's spin axis).
+                let turn = if axis.z.abs() < 1e-6 {
+                    glam::Quat::from_rotation_z(axis.y.atan2(axis.x))
+                } else {
+                    glam::Quat::from_rotation_arc(glam::Vec3::X, axis)
+                };
+                let frame = rotation(turn);
+                let mut m = GenericJointBuilder::new(super::WHEEL_LOCKED)
+                    .local_frame1(Pose::from_parts(la, frame))
+                    .local_frame2(Pose::from_parts(lb, frame))
+                    .contacts_enabled(j.collide);
+                if let Some((hz, ratio)) = spring {
+                    let omega = std::f32::consts::TAU * hz;
+                    m = m.motor_position(JointAxis::LinX, 0.0, omega * omega, 2.0 * ratio * omega);
+                }
+                if let Some((speed, max)) = motor {
+                    m = m.motor_velocity(super::TURN_AXIS, speed, MOTOR_GAIN).motor_max_force(super::TURN_AXIS, max);
+                }
+                m.into()
+            }
+            JointKind::Weld { angle, spring: None } => FixedJointBuilder::new()
                 .local_frame1(Pose::from_parts(la, rotation(glam::Quat::from_rotation_z(angle))))
                 .local_frame2(Pose::from_translation(lb))
                 .contacts_enabled(j.collide)
@@ -818,6 +863,31 @@ impl Simulation for World {
         let (a, b) = (w.bodies.get(j.body1())?, w.bodies.get(j.body2())?);
         let (f1, f2) = (*a.position() * j.data.local_frame1, *b.position() * j.data.local_frame2);
         Some((f2.translation - f1.translation).dot(f1.rotation * Vector::X))
+    }
+
+    fn joint_state(&self, joint: Handle) -> Option<JointState> {
+        let w = &self.world;
+        let j = w.impulse_joints.get(ImpulseJointHandle::from_raw_parts(joint.0, joint.1))?;
+        let (a, b) = (w.bodies.get(j.body1())?, w.bodies.get(j.body2())?);
+        let (f1, f2) = (*a.position() * j.data.local_frame1, *b.position() * j.data.local_frame2);
+        let qa = quat(a.position().rotation);
+        // The shorter way round: w >= 0 puts the twist's half angle in [-pi/2, pi/2].
+        let rel = qa.inverse() * quat(b.position().rotation);
+        let rel = if rel.w < 0.0 { -rel } else { rel };
+        let (wa, wb) = (angular_vec3(a.angvel()), angular_vec3(b.angvel()));
+        let (pa, pb) = (vec3(f1.translation), vec3(f2.translation));
+        let axis = vec3(f1.rotation * Vector::X);
+        let d = pb - pa;
+        // Box2D's prismatic speed: the anchors' relative velocity along the axis, plus the axis
+        // turning with the first body.
+        let at =
+            |rb: &RigidBody, p: glam::Vec3, w: glam::Vec3| vec3(rb.linvel()) + w.cross(p - vec3(rb.center_of_mass()));
+        Some(JointState {
+            angle: 2.0 * rel.z.atan2(rel.w),
+            angular_speed: (wb - wa).dot(qa * glam::Vec3::Z),
+            translation: d.dot(axis),
+            linear_speed: d.dot(wa.cross(axis)) + axis.dot(at(b, pb, wb) - at(a, pa, wa)),
+        })
     }
 
     fn gravity_scale(&self, body: Handle) -> Option<f32> {

@@ -76,13 +76,32 @@ pub enum JointKind {
     Revolute { limits: Option<[f32; 2]>, motor: Option<(f32, f32)> },
     /// Pulled towards `rest` apart with stiffness `k` and damping `c`.
     Spring { rest: f32, k: f32, c: f32 },
+    /// Exactly `length` apart (Box2D's distance joint with no frequency: a rod on ball joints).
+    Rod { length: f32 },
     /// Slides along `axis` (unit length) of the first body.
     Prismatic { axis: Vec3, limits: Option<[f32; 2]>, motor: Option<(f32, f32)> },
-    /// Holds the second body at the first's anchor, turned `angle` from it (Box2D's weld).
-    Weld { angle: f32 },
+    /// Holds the second body at the first's anchor, turned `angle` from it (Box2D's weld);
+    /// `spring` (frequency in Hz, damping ratio) makes the turn soft, the anchors stay rigid.
+    Weld { angle: f32, spring: Option<(f32, f32)> },
+    /// Box2D's wheel: the second anchor keeps to the line through the first along `axis` (unit,
+    /// the first body's frame), pulled back to it by `spring` (Hz, damping ratio; None: free
+    /// along the line); the second body turns freely or by `motor` (speed, max torque).
+    Wheel { axis: Vec3, motor: Option<(f32, f32)>, spring: Option<(f32, f32)> },
     /// Pulls the second body's anchor towards the first's as a spring of `hertz` and
     /// `damping_ratio`, with at most `max_force` (Box2D's mouse joint).
     Mouse { hertz: f32, damping_ratio: f32, max_force: f32 },
+}
+
+/// A joint's motion now: the second body's turn from the first's about the first's z axis
+/// (radians, in (-pi, pi]) and its rate; the second anchor's distance from the first along the
+/// first frame's x axis (a slider's or wheel's axis; physics units) and its rate, as Box2D's
+/// `GetJointTranslation` / `GetJointSpeed` measure them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct JointState {
+    pub angle: f32,
+    pub angular_speed: f32,
+    pub translation: f32,
+    pub linear_speed: f32,
 }
 
 /// A joint to insert: anchors in each body's own frame, physics units.
@@ -227,6 +246,8 @@ pub trait Simulation {
     /// How far the second anchor is from the first along the first frame's x axis (a prismatic
     /// joint's translation).
     fn joint_translation(&self, joint: Handle) -> Option<f32>;
+    /// Where the joint stands now, for Defold's read-only joint properties.
+    fn joint_state(&self, joint: Handle) -> Option<JointState>;
     /// The joint's softness (see [`JointDesc::softness`]).
     fn set_joint_softness(&mut self, joint: Handle, hertz: f32, damping_ratio: f32);
     fn gravity_scale(&self, body: Handle) -> Option<f32>;

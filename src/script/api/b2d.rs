@@ -323,7 +323,7 @@ fn joint_desc(ty: JointType, d: &JointDef, s: f32) -> Result<JointDesc, String> 
             let axis = Vec3::new(or(d.axis[0], 1.0), or(d.axis[1], 0.0), 0.0);
             JointKind::Prismatic { axis, limits: limits(s, LINEAR_SLOP), motor: motor(s) }
         }
-        JointType::Weld => JointKind::Weld { angle: or(d.reference_angle, 0.0) },
+        JointType::Weld => JointKind::Weld { angle: or(d.reference_angle, 0.0), spring: None },
         JointType::Mouse => JointKind::Mouse {
             hertz: or(d.hertz, 4.0).max(0.0),
             damping_ratio: or(d.damping_ratio, 1.0).max(0.0),

@@ -265,6 +265,11 @@ local NPROPS = K.PHYSICS_JOINT_PROPS
 local BOOLS = { collide_connected = true, enable_limit = true, enable_motor = true }
 local KNOWN = { local_axis_a = true }
 for _, n in ipairs(JOINT_NAMES) do KNOWN[n] = true end
+-- Read back only (the joint's motion): creating and setting ignore them, as Defold does.
+local READ_ONLY = {}
+for _, n in ipairs(S.R.physics_joint_read_only) do READ_ONLY[n] = true end
+-- What get_joint_properties returns for each kind, from Rust (JointType::fields).
+local JOINT_FIELDS = S.R.physics_joint_fields
 local props_buf = ffi.new("float[?]", NPROPS)
 local tybox = ffi.new("int32_t[1]")
 -- physics.JOINT_TYPE_* from Rust (game::physics::joints::JointType::ALL).
@@ -273,8 +278,9 @@ for name, value in pairs(S.R.physics_joint_types) do
   physics[name] = value
   JOINT_TYPES[value] = name
 end
-local AXIS_A = {}
+local AXIS_A, INDEX = {}, {}
 for i, name in ipairs(JOINT_NAMES) do
+  INDEX[name] = i - 1
   local axis = name:match("^local_axis_a_([xyz])$")
   if axis then AXIS_A[axis] = i - 1 end
 end
@@ -286,16 +292,16 @@ local function joint_props(fname, n, t)
   if type(t) ~= "table" then argerr(fname, n, "table", t) end
   for k, v in pairs(t) do
     if not KNOWN[k] then
-      -- Defold reads the properties it knows and ignores the rest (its pendulum example passes
-      -- `damping`): a warning, not an error.
+      -- Defold reads the properties it knows and ignores the rest: a warning, not an error.
       S.R.log_warn(string.format("%s%s: unknown joint property '%s' ignored (known: %s)", S.where(), fname,
         tostring(k), table.concat(JOINT_NAMES, ", ")))
+    elseif READ_ONLY[k] then
+      -- Ignored, as Defold ignores them.
     elseif k == "local_axis_a" then
       vector3_arg(fname, n, v)
       props_buf[AXIS_A.x], props_buf[AXIS_A.y], props_buf[AXIS_A.z] = v.x, v.y, v.z
     else
-      local idx
-      for i, name in ipairs(JOINT_NAMES) do if name == k then idx = i - 1 end end
+      local idx = INDEX[k]
       if BOOLS[k] then
         if type(v) ~= "boolean" then fail(string.format("%s: joint property '%s' must be a boolean", fname, k)) end
         v = v and 1 or 0
@@ -330,13 +336,17 @@ end
 function physics.get_joint_properties(co, joint_id)
   local slot, u = body_of("physics.get_joint_properties", co)
   check(F.physics_joint_get(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_properties", 2).h, props_buf, NPROPS, tybox))
-  local out = {}
-  for i, name in ipairs(JOINT_NAMES) do
-    local v = props_buf[i - 1]
-    if BOOLS[name] then v = v ~= 0 end
-    if not name:match("^local_axis_a_") then out[name] = v end
+  -- Defold's table for the kind: collide_connected and the kind's own fields.
+  local out = { collide_connected = props_buf[INDEX.collide_connected] ~= 0 }
+  for _, name in ipairs(JOINT_FIELDS[tybox[0]]) do
+    if name == "local_axis_a" then
+      out.local_axis_a = vm.vector3(props_buf[AXIS_A.x], props_buf[AXIS_A.y], props_buf[AXIS_A.z])
+    else
+      local v = props_buf[INDEX[name]]
+      if BOOLS[name] then v = v ~= 0 end
+      out[name] = v
+    end
   end
-  out.local_axis_a = vm.vector3(props_buf[AXIS_A.x], props_buf[AXIS_A.y], props_buf[AXIS_A.z])
   return out
 end
 
