@@ -33,7 +33,8 @@ fn place(i: usize) -> [f32; 3] {
 }
 
 fn spec(ty: CollisionType, half: [f32; 3]) -> CollisionObjectSpec {
-    let shapes = vec![ShapeSpec { kind: ShapeKind::Box { half }, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }];
+    let shapes =
+        vec![ShapeSpec { kind: ShapeKind::Box { half }, id: None, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] }];
     CollisionObjectSpec { friction: 0.5, restitution: 0.0, ..CollisionObjectSpec::with_shapes(ty, shapes) }
 }
 
@@ -147,6 +148,7 @@ fn sphere_spec() -> CollisionObjectSpec {
     CollisionObjectSpec {
         shapes: vec![ShapeSpec {
             kind: ShapeKind::Sphere { radius: 0.5 },
+            id: None,
             position: [0.0; 3],
             rotation: [0.0, 0.0, 0.0, 1.0],
         }],

@@ -196,14 +196,29 @@ fn joints_hold_swing_and_pull_as_the_formulas_say() {
 /// motored wheel: the same numbers in a 3D world and in a 2D one (Defold's joints are Box2D's).
 #[test]
 fn defold_joint_kinds_and_their_properties_in_3d_and_2d() {
-    let r = run_steps("physics_joints_defold", 121);
-    assert_lua_passed(&r, "physics_joints_defold");
-    let p = committed("physics_joints_defold");
-    let settings = r#"{ "title": "physics_joints_defold", "main_collection": "/main/main.collection",
-        "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
-    p.write("/project.json", settings);
-    let r = run_dir(&p, 121);
-    assert_lua_passed(&r, "physics_joints_defold");
+    passes_in_3d_and_2d("physics_joints_defold", 121);
+}
+
+/// Runs committed project `name` (a 3D world, g = 10 at 60 Hz) and again as a 2D world.
+fn passes_in_3d_and_2d(name: &str, frames: u32) {
+    let r = run_steps(name, frames);
+    assert_lua_passed(&r, name);
+    let p = committed(name);
+    let settings = format!(
+        r#"{{ "title": "{name}", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+        "physics": {{ "type": "2d", "gravity": [0, -10, 0] }} }}"#
+    );
+    p.write("/project.json", &settings);
+    let r = run_dir(&p, frames);
+    assert_lua_passed(&r, name);
+}
+
+/// `physics.get_shape` / `set_shape` by shape id: sizes as Defold gives them (diameters, a
+/// box's whole dimensions), a ball and the ground under it resized move where the ball rests,
+/// bad requests are Lua errors naming the problem; in a 3D world and in a 2D one.
+#[test]
+fn shapes_are_read_and_resized_by_id_in_3d_and_2d() {
+    passes_in_3d_and_2d("physics_shapes", 301);
 }
 
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,

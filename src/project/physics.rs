@@ -77,6 +77,9 @@ pub enum ShapeKind {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShapeSpec {
     pub kind: ShapeKind,
+    /// Defold's shape id (`physics.get_shape` / `set_shape` address shapes by it); None when
+    /// the file gives none or an empty one.
+    pub id: Option<crate::base::hash::Hash>,
     /// Relative to the collision object (the component's own transform already applied).
     pub position: [f32; 3],
     /// Quaternion x, y, z, w (normalized).
@@ -151,7 +154,7 @@ pub struct ShapeDesc {
     pub position: Option<[f32; 3]>,
     pub rotation: Option<[f32; 4]>,
     pub data: Located<Vec<f32>>,
-    /// Defold's shape id (kept for its files; Sinew does not address shapes by id).
+    /// Defold's shape id, for `physics.get_shape` / `set_shape`.
     pub id: Option<String>,
 }
 
@@ -333,7 +336,8 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         }
         let position = offset_p + offset_r * glam::Vec3::from(p);
         let rotation = (offset_r * q.normalize()).normalize();
-        shapes.push(ShapeSpec { kind, position: position.to_array(), rotation: rotation.to_array() });
+        let id = d.id.as_deref().filter(|s| !s.is_empty()).map(crate::base::hash::hash_remembered);
+        shapes.push(ShapeSpec { kind, id, position: position.to_array(), rotation: rotation.to_array() });
     }
     Ok(CollisionObjectSpec {
         collision_type,

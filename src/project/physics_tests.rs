@@ -31,8 +31,8 @@ const BODY: &str = r#"{ "id": "body", "type": "collisionobject", "collision_type
   "mass": 2, "friction": 0.25, "restitution": 0.75, "linear_damping": 0.5, "angular_damping": 0.125,
   "locked_rotation": true, "bullet": true, "group": "player", "mask": ["world", "enemy"],
   "position": [1, 0, 0],
-  "shapes": [ { "shape_type": "sphere", "position": [0, 0.5, 0], "data": [0.5] },
-              { "shape_type": "box", "rotation": [0, 0, 0.70710677, 0.70710677], "data": [1, 2, 3] },
+  "shapes": [ { "shape_type": "sphere", "position": [0, 0.5, 0], "data": [0.5], "id": "ball" },
+              { "shape_type": "box", "rotation": [0, 0, 0.70710677, 0.70710677], "data": [1, 2, 3], "id": "" },
               { "shape_type": "capsule", "data": [0.25, 1.5] } ] }"#;
 
 #[test]
@@ -52,6 +52,9 @@ fn json_fields_become_the_spec() {
     assert_eq!(co.shapes[1].kind, ShapeKind::Box { half: [1.0, 2.0, 3.0] });
     assert!((co.shapes[1].rotation[2] - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-6);
     assert_eq!(co.shapes[2].kind, ShapeKind::Capsule { radius: 0.25, height: 1.5 });
+    // Shape ids (physics.get_shape / set_shape): an empty one is none.
+    let ids: Vec<_> = co.shapes.iter().map(|s| s.id).collect();
+    assert_eq!(ids, [Some(crate::base::hash::hash_str("ball")), None, None]);
 }
 
 #[test]
@@ -81,6 +84,7 @@ embedded_collision_shape {
     rotation { }
     index: 0
     count: 1
+    id: "ball"
   }
   shapes {
     shape_type: TYPE_BOX
@@ -88,6 +92,7 @@ embedded_collision_shape {
     rotation { z: 0.70710677 w: 0.70710677 }
     index: 1
     count: 3
+    id: ""
   }
   shapes {
     shape_type: TYPE_CAPSULE
@@ -191,7 +196,7 @@ fn defold_nan_and_bad_slices_are_refused() {
     assert!(e.contains("/main/body.collisionobject:"), "points into the Defold file: {e}");
     let e = go(&DEFOLD_BODY.replacen("count: 2", "count: 9", 1));
     assert!(e.contains("outside `data`"), "{e}");
-    assert!(e.contains("/main/body.collisionobject:24:"), "{e}");
+    assert!(e.contains("/main/body.collisionobject:26:"), "{e}");
     let e = go(&DEFOLD_BODY.replacen("TYPE_BOX", "TYPE_HULL", 1));
     assert!(e.contains("a hull takes `data` of x, y, z per point, 3 to 256 points (got 3 numbers)"), "{e}");
 }

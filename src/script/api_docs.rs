@@ -1291,6 +1291,20 @@ pub const FUNCS: &[Func] = &[
         "number",
         "The torque the joint applied in the last step.",
     ),
+    f(
+        "physics",
+        "get_shape",
+        "url: url_like, shape: hash_like",
+        "table",
+        "A shape's `type` (`physics.SHAPE_TYPE_*`) and sizes: `diameter`; `dimensions`; `diameter`, `height`.",
+    ),
+    f(
+        "physics",
+        "set_shape",
+        "url: url_like, shape: hash_like, table: table",
+        "",
+        "Resizes a sphere, box or capsule shape (the table as `get_shape` gives it).",
+    ),
     // ---------------------------------------------------------------- sys
     f("sys", "exit", "code?: integer", "", "Ends the run after this frame with exit status `code`."),
     f(
@@ -2035,6 +2049,9 @@ pub fn constants() -> Vec<Const> {
         for (i, n) in ["UNLOADED", "LOADING", "LOADED"].iter().enumerate() {
             push(ns, format!("STATUS_{n}"), i as f64, format!("`{ns}.get_status` result."));
         }
+    }
+    for (i, (n, _)) in crate::game::physics::shapes::ShapeType::ALL.iter().enumerate() {
+        push("physics", n.to_string(), i as f64, format!("Shape type {i} (`physics.get_shape`, `physics.set_shape`)."));
     }
     for (i, (n, _)) in crate::game::physics::joints::JointType::ALL.iter().enumerate() {
         push("physics", n.to_string(), i as f64, format!("Joint type {i} (`physics.create_joint`)."));

@@ -313,6 +313,8 @@ impl ScriptHost {
             fields.set(i, lua.create_sequence_from(ty.fields().iter().copied())?)?;
         }
         t.set("physics_joint_fields", fields)?;
+        let shape_types = crate::game::physics::shapes::ShapeType::ALL.iter().enumerate().map(|(i, &(n, _))| (n, i));
+        t.set("physics_shape_types", lua.create_table_from(shape_types)?)?;
         t.set(
             "physics_joint_read_only",
             lua.create_sequence_from(crate::game::physics::joints::JointProps::READ_ONLY)?,

@@ -11,6 +11,7 @@ mod dim3;
 mod events;
 pub mod joints;
 pub mod query;
+pub mod shapes;
 pub mod simulation;
 
 use crate::base::hash::{Hash, hash_remembered};
@@ -388,13 +389,29 @@ impl Physics {
             return Ok(());
         }
         b.flip[axis] = on;
+        self.rebuild_colliders(i);
+        Ok(())
+    }
+
+    /// Body `i`'s colliders made again from its spec and flips; the body keeps its pose and
+    /// velocities. One that is out of the simulation (disabled) is made from them when back.
+    fn rebuild_colliders(&mut self, i: u32) {
+        let Some(b) = self.bodies.get_mut(i as usize).filter(|b| b.alive) else { return };
         let (handle, spec, old, k) = (b.handle, b.spec.clone(), std::mem::take(&mut b.colliders), b.space as usize);
+        if handle == Handle::INVALID {
+            return;
+        }
         let sp = &mut self.spaces[k];
         sp.world.remove_colliders(&old);
         sp.dirty = true;
         let colliders = self.attach_colliders(i, &spec, handle);
-        self.bodies[i as usize].colliders = colliders;
-        Ok(())
+        let b = &mut self.bodies[i as usize];
+        b.colliders = colliders;
+        if !b.enabled {
+            // Flipped off and on, so the new colliders leave the simulation with their body.
+            self.spaces[k].world.set_enabled(handle, true);
+            self.spaces[k].world.set_enabled(handle, false);
+        }
     }
 
     /// Whether a collision object of game object `slot` takes its shape from the map `source`.

@@ -436,7 +436,7 @@ mod tests {
         assert_eq!((lo, hi), (10.0, 14.0), "in the world, at the body");
         let tetra =
             ShapeKind::Hull { points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].into() };
-        let hull = ShapeSpec { kind: tetra, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
+        let hull = ShapeSpec { kind: tetra, id: None, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
         assert_eq!(outline(false, &spec(vec![hull], None), &[]).len(), 6, "a tetrahedron's six edges");
     }
 }

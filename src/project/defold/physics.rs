@@ -96,6 +96,9 @@ pub fn collision_object(cx: &mut Cx, m: &Message, out: &mut Obj) {
         if let Some((t, tf)) = r.enum_name("shape_type", p) {
             o.str("shape_type", t, Some(&tf.value_at));
         }
+        if let Some((id, idf)) = r.string("id", p).filter(|(id, _)| !id.is_empty()) {
+            o.str("id", id, Some(&idf.value_at));
+        }
         if let Some((v, vf)) = r.vector::<3>("position", [0.0; 3], p) {
             o.put("position", numbers(&v, Some(&vf.value_at)), Some(&vf.value_at));
         }

@@ -6,6 +6,7 @@ use super::{Ctx, put, slice, world_status};
 use crate::base::hash::{Hash, name_of};
 use crate::game::World;
 use crate::game::physics::joints::{JointProps, JointType};
+use crate::game::physics::shapes::ShapeType;
 use crate::game::physics::query::{self, MAX_PENDING_RAYS, MAX_RAY_RESULTS, RayRequest};
 use crate::project::physics::{CollisionType, MAX_GROUPS};
 use crate::scene::{ComponentRef, Url};
@@ -405,6 +406,32 @@ crate::export! {
             // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
             Ok((f, t)) => unsafe { put(out, V4 { x: f[0], y: f[1], z: f[2], w: t }) },
             Err(e) => fail(e),
+        })
+    }
+
+    /// `physics.get_shape`: the shape's `physics.SHAPE_TYPE_*` value and its sizes in `out`'s
+    /// x, y, z (`Physics::shape`).
+    fn physics_shape_get(ctx: Ctx, slot: u32, comp: u64, id: u64, out: *mut V4, ty: *mut i32) -> i32 {
+        world_status(ctx, |w| match body_of(w, slot, comp).and_then(|i| w.physics.shape(i, id)) {
+            // SAFETY: both out-pointers are null or cdata the Lua wrapper made for this call.
+            Ok((t, s)) => unsafe {
+                put(ty, t as i32);
+                put(out, V4 { x: s[0], y: s[1], z: s[2], w: 0.0 })
+            },
+            Err(e) => fail(e),
+        })
+    }
+
+    /// `physics.set_shape`: kind `ty` (`physics.SHAPE_TYPE_*`) with the sizes in `sizes`' x, y, z.
+    fn physics_shape_set(ctx: Ctx, slot: u32, comp: u64, id: u64, ty: i32, sizes: *const V4) -> i32 {
+        world_status(ctx, |w| {
+            let Some(ty) = ShapeType::from_index(ty) else { return fail(format!("unknown shape type {ty}")) };
+            // SAFETY: null or a cdata the Lua wrapper made for this call.
+            let Some(v) = (unsafe { sizes.as_ref() }) else { return fail("null sizes".into()) };
+            match body_of(w, slot, comp).and_then(|i| w.physics.set_shape(i, id, ty, [v.x, v.y, v.z])) {
+                Ok(()) => OK,
+                Err(e) => fail(e),
+            }
         })
     }
 }

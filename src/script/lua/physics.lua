@@ -350,11 +350,17 @@ function physics.get_joint_properties(co, joint_id)
   return out
 end
 
+-- The arguments (collision object, id, table) of set_joint_properties and set_shape, checked.
+local function object_id_table(fname, url, id, t)
+  local slot, u = body_of(fname, url)
+  local h = S.to_hash(id, fname, 2)
+  if type(t) ~= "table" then argerr(fname, 3, "table", t) end
+  return slot, u, h
+end
+
 function physics.set_joint_properties(co, joint_id, properties)
   local fname = "physics.set_joint_properties"
-  local slot, u = body_of(fname, co)
-  local id = S.to_hash(joint_id, fname, 2)
-  if type(properties) ~= "table" then argerr(fname, 3, "table", properties) end
+  local slot, u, id = object_id_table(fname, co, joint_id, properties)
   joint_props(fname, 3, properties)
   check(F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
 end
@@ -369,6 +375,50 @@ function physics.get_joint_reaction_torque(co, joint_id)
   local slot, u = body_of("physics.get_joint_reaction_torque", co)
   check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_torque", 2).h, s4))
   return s4.w
+end
+
+---------------------------------------------------------------- shapes
+-- physics.SHAPE_TYPE_* from Rust (game::physics::shapes::ShapeType::ALL).
+local SHAPE_TYPES = {}
+for name, value in pairs(S.R.physics_shape_types) do
+  physics[name] = value
+  SHAPE_TYPES[value] = name
+end
+
+function physics.get_shape(url, shape)
+  local fname = "physics.get_shape"
+  local slot, u = body_of(fname, url)
+  check(F.physics_shape_get(ctx, slot, u.f, S.to_hash(shape, fname, 2).h, s4, ibox))
+  local ty = ibox[0]
+  local name = SHAPE_TYPES[ty]
+  if name == "SHAPE_TYPE_SPHERE" then return { type = ty, diameter = s4.x } end
+  if name == "SHAPE_TYPE_BOX" then return { type = ty, dimensions = vm.vector3(s4.x, s4.y, s4.z) } end
+  if name == "SHAPE_TYPE_CAPSULE" then return { type = ty, diameter = s4.x, height = s4.y } end
+  return { type = ty }
+end
+
+function physics.set_shape(url, shape, data)
+  local fname = "physics.set_shape"
+  local slot, u, id = object_id_table(fname, url, shape, data)
+  local ty = data.type
+  local name = SHAPE_TYPES[ty]
+  if name == nil then fail(fname .. ": the table's `type` must be a physics.SHAPE_TYPE_* constant") end
+  local function size(key)
+    local v = data[key]
+    if type(v) ~= "number" then fail(string.format("%s: a %s needs a number `%s`", fname, name, key)) end
+    return v
+  end
+  s4.x, s4.y, s4.z = 0, 0, 0
+  if name == "SHAPE_TYPE_SPHERE" then
+    s4.x = size("diameter")
+  elseif name == "SHAPE_TYPE_BOX" then
+    local d = data.dimensions
+    if not istype(vm.vector3_t, d) then fail(fname .. ": a SHAPE_TYPE_BOX needs a vector3 `dimensions`") end
+    s4.x, s4.y, s4.z = d.x, d.y, d.z
+  elseif name == "SHAPE_TYPE_CAPSULE" then
+    s4.x, s4.y = size("diameter"), size("height")
+  end
+  check(F.physics_shape_set(ctx, slot, u.f, id.h, ty, s4))
 end
 
 return S.unsupported_rest("physics", physics)
