@@ -221,6 +221,14 @@ fn shapes_are_read_and_resized_by_id_in_3d_and_2d() {
     passes_in_3d_and_2d("physics_shapes", 301);
 }
 
+/// Shapes take their game object's scale (the smallest axis's), when made and when it changes:
+/// a scaled ball rests on a scaled ground where the sizes say, scaled back it settles lower and
+/// a ray finds its new top; a factory's scale too; in 3D and in 2D.
+#[test]
+fn shapes_take_their_objects_scale_in_3d_and_2d() {
+    passes_in_3d_and_2d("physics_scale", 181);
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -22,6 +22,11 @@ use std::collections::BTreeSet;
 
 pub use events::post_events;
 
+/// The range of game object scales shapes follow: beyond it (a zero or absurd scale) the shapes
+/// keep a usable size rather than vanish or swallow the world.
+const MIN_SHAPE_SCALE: f32 = 1e-4;
+const MAX_SHAPE_SCALE: f32 = 1e4;
+
 /// Longest step taken when there is no fixed-update clock: a hitch must not tunnel bodies.
 const MAX_VARIABLE_STEP: f32 = 1.0 / 20.0;
 
@@ -50,6 +55,12 @@ pub struct Body {
     tile_bits: Vec<u32>,
     /// Tells a `b2d` handle to this object from one to a later object in the same place.
     pub serial: u32,
+    /// The game object's world scale its shapes are made at (Defold: the smallest axis's, as
+    /// shapes scale uniformly); followed each step.
+    shape_scale: f32,
+    /// The game object's local scale when `shape_scale` was taken: a dynamic body looks at its
+    /// world scale again only when this changes (its world transform is the body's own).
+    seen_scale: glam::Vec3,
 }
 
 /// The simulation of one game world. Objects of different worlds never meet, a world's
@@ -316,6 +327,8 @@ impl Physics {
             spec: Box::new(spec.clone()),
             tile_bits,
             serial: self.b2d_serial,
+            shape_scale: 1.0,
+            seen_scale: glam::Vec3::ONE,
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -335,16 +348,34 @@ impl Physics {
     /// The game object's world position and rotation in physics units (a 2D world keeps x, y
     /// and the turn about z of it).
     fn object_pose(&self, slot: u32, scene: &mut Scene) -> Iso {
+        self.object_pose_and_scale(slot, scene).0
+    }
+
+    /// The uniform scale shapes take from a world scale `s`: the smallest of its axes' (x and y
+    /// in a 2D world), as Defold's, within [`MIN_SHAPE_SCALE`, `MAX_SHAPE_SCALE`]; 1 when it is
+    /// not a number.
+    fn uniform_scale(&self, s: glam::Vec3) -> f32 {
+        let s = s.abs();
+        let u = if self.settings.two_d { s.x.min(s.y) } else { s.min_element() };
+        if u.is_finite() { u.clamp(MIN_SHAPE_SCALE, MAX_SHAPE_SCALE) } else { 1.0 }
+    }
+
+    /// [`Physics::object_pose`] and the uniform scale of the same world transform.
+    fn object_pose_and_scale(&self, slot: u32, scene: &mut Scene) -> (Iso, f32) {
         scene.update_world_transform_of(slot);
-        let (_, r, t) = scene.world_of(slot).to_scale_rotation_translation();
-        (t * self.settings.scale, r.normalize())
+        let (s, r, t) = scene.world_of(slot).to_scale_rotation_translation();
+        ((t * self.settings.scale, r.normalize()), self.uniform_scale(s))
     }
 
     fn build(&mut self, i: u32, spec: &CollisionObjectSpec, scene: &mut Scene) {
         let slot = self.bodies[i as usize].slot;
+        let (pose, scale) = self.object_pose_and_scale(slot, scene);
+        let b = &mut self.bodies[i as usize];
+        b.shape_scale = scale;
+        b.seen_scale = scene.scale.get(slot as usize).copied().unwrap_or(glam::Vec3::ONE);
         let desc = BodyDesc {
             ty: spec.collision_type,
-            pose: self.object_pose(slot, scene),
+            pose,
             linear_damping: spec.linear_damping,
             angular_damping: spec.angular_damping,
             bullet: spec.bullet,
@@ -369,7 +400,7 @@ impl Physics {
         let b = &self.bodies[i as usize];
         let desc = CollidersDesc {
             spec,
-            scale: self.settings.scale,
+            scale: self.settings.scale * b.shape_scale,
             flip: b.flip,
             groups: (1 << b.group, b.mask),
             user: i,
@@ -618,15 +649,33 @@ impl Physics {
         steps
     }
 
+    /// Moves the bodies that follow their game objects to them, and remakes the shapes of any
+    /// object whose scale changed since they were made.
     fn follow_objects(&mut self, k: u32, scene: &mut Scene) {
         for i in 0..self.bodies.len() {
             let b = &self.bodies[i];
-            if !b.alive || !b.enabled || b.space != k || b.ty == CollisionType::Dynamic || !scene.is_live(b.slot) {
+            if !b.alive || !b.enabled || b.space != k || !scene.is_live(b.slot) {
                 continue;
             }
-            let (slot, handle, ty) = (b.slot, b.handle, b.ty);
-            let pose = self.object_pose(slot, scene);
-            self.spaces[k as usize].world.follow(handle, pose, ty != CollisionType::Static);
+            let (slot, handle, ty, was) = (b.slot, b.handle, b.ty, b.shape_scale);
+            let now = if ty != CollisionType::Dynamic {
+                let (pose, scale) = self.object_pose_and_scale(slot, scene);
+                self.spaces[k as usize].world.follow(handle, pose, ty != CollisionType::Static);
+                scale
+            } else {
+                // The body writes the object's place; only a script changes its scale.
+                let local = scene.scale.get(slot as usize).copied().unwrap_or(glam::Vec3::ONE);
+                if local == b.seen_scale {
+                    continue;
+                }
+                self.bodies[i].seen_scale = local;
+                scene.update_world_transform_of(slot);
+                self.uniform_scale(scene.world_of(slot).to_scale_rotation_translation().0)
+            };
+            if (now - was).abs() > 1e-4 * was {
+                self.bodies[i].shape_scale = now;
+                self.rebuild_colliders(i as u32);
+            }
         }
     }
 
