@@ -407,7 +407,11 @@ impl Simulation for World {
     ) {
         let w = &self.world;
         let ray = Ray::new(vector(from), vector(dir));
-        let filter = QueryFilter::default().exclude_sensors().groups(groups((u32::MAX, mask)));
+        // Defold's rays (Box2D's) ignore the shapes their start lies in: a character casting
+        // from its own centre finds the ground, not itself.
+        let start = vector(from);
+        let outside = |_: ColliderHandle, c: &Collider| !c.shape().contains_point(c.position(), start);
+        let filter = QueryFilter::default().exclude_sensors().groups(groups((u32::MAX, mask))).predicate(&outside);
         let mut report = |h: ColliderHandle, i: RayIntersection| {
             if let Some(c) = w.colliders.get(h) {
                 hit(party(c), i.time_of_impact, vec3(i.normal));
