@@ -1192,7 +1192,7 @@ pub const FUNCS: &[Func] = &[
         "raycast",
         "from: vector3, to: vector3, groups: hash_like[], options?: { all?: boolean }",
         "table|nil",
-        "The nearest hit (`fraction`, `position`, `normal`, `id`, `group`) of the objects in `groups`, or with `all` every hit nearest first; nil when nothing is hit.",
+        "The nearest hit (`fraction`, `position`, `normal`, `id`, `group`) of the objects in `groups`; with `options` a list of it, or with `all` of every hit nearest first; nil when nothing is hit.",
     ),
     f(
         "physics",

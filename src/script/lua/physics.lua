@@ -151,11 +151,10 @@ function physics.raycast(from, to, groups, options)
   ends(from, to)
   local count = F.physics_raycast(ctx, r.url.s, s4, t4, groupbuf, n, all and 1 or 0, floats, hashes, all and MAX_RESULTS or 1)
   if count < 0 then S.fail_last() end
-  if not all then
-    if count == 0 then return nil end
-    return hit(0)
-  end
   if count == 0 then return nil end
+  -- As Defold's: with an options table the answer is a list (of one hit unless `all`), without
+  -- one the nearest hit itself.
+  if options == nil then return hit(0) end
   local out = {}
   for j = 0, count - 1 do out[j + 1] = hit(j) end
   return out
