@@ -310,7 +310,7 @@ impl ScriptHost {
         t.set("physics_joint_props", lua.create_sequence_from(crate::game::physics::joints::JointProps::NAMES)?)?;
         let fields = lua.create_table()?;
         for (i, &(_, ty)) in crate::game::physics::joints::JointType::ALL.iter().enumerate() {
-            fields.set(i, lua.create_sequence_from(ty.fields().iter().copied())?)?;
+            fields.set(i, lua.create_sequence_from(ty.fields().split_whitespace())?)?;
         }
         t.set("physics_joint_fields", fields)?;
         let shape_types = crate::game::physics::shapes::ShapeType::ALL.iter().enumerate().map(|(i, &(n, _))| (n, i));

@@ -39,47 +39,25 @@ impl JointType {
     ];
 
     /// The properties Defold's `physics.get_joint_properties` returns for this kind, after
-    /// `collide_connected` (its API reference, one list a kind; `local_axis_a` stands for the
-    /// vector of the three `local_axis_a_*` entries). The read-only ones ([`JointProps::READ_ONLY`])
-    /// are the joint's motion now.
-    pub fn fields(self) -> &'static [&'static str] {
+    /// `collide_connected`, separated by spaces (its API reference, one list a kind;
+    /// `local_axis_a` stands for the vector of the three `local_axis_a_*` entries). The
+    /// read-only ones ([`JointProps::READ_ONLY`]) are the joint's motion now.
+    pub fn fields(self) -> &'static str {
         match self {
-            JointType::Fixed => &["max_length"],
-            JointType::Hinge => &[
-                "reference_angle",
-                "lower_angle",
-                "upper_angle",
-                "max_motor_torque",
-                "motor_speed",
-                "enable_limit",
-                "enable_motor",
-                "joint_angle",
-                "joint_speed",
-            ],
-            JointType::Spring => &["length", "frequency", "damping"],
-            JointType::Slider => &[
-                "local_axis_a",
-                "reference_angle",
-                "enable_limit",
-                "lower_translation",
-                "upper_translation",
-                "enable_motor",
-                "max_motor_force",
-                "motor_speed",
-                "joint_translation",
-                "joint_speed",
-            ],
-            JointType::Weld => &["reference_angle", "frequency", "damping"],
-            JointType::Wheel => &[
-                "local_axis_a",
-                "max_motor_torque",
-                "motor_speed",
-                "enable_motor",
-                "frequency",
-                "damping",
-                "joint_translation",
-                "joint_speed",
-            ],
+            JointType::Fixed => "max_length",
+            JointType::Hinge => {
+                "reference_angle lower_angle upper_angle max_motor_torque motor_speed enable_limit enable_motor \
+                 joint_angle joint_speed"
+            }
+            JointType::Spring => "length frequency damping",
+            JointType::Slider => {
+                "local_axis_a reference_angle enable_limit lower_translation upper_translation enable_motor \
+                 max_motor_force motor_speed joint_translation joint_speed"
+            }
+            JointType::Weld => "reference_angle frequency damping",
+            JointType::Wheel => {
+                "local_axis_a max_motor_torque motor_speed enable_motor frequency damping joint_translation joint_speed"
+            }
         }
     }
 
@@ -367,5 +345,24 @@ impl Physics {
     /// Forgets the joints of a removed object (rapier removed them with its body).
     pub(super) fn forget_joints(&mut self, i: u32) {
         self.joints.retain(|j| j.a != i && j.b != i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What `get_joint_properties` lists for a kind is read from the flat property list: every
+    /// name must be in it (`local_axis_a` through its three entries).
+    #[test]
+    fn every_kinds_fields_are_properties() {
+        for (name, ty) in JointType::ALL {
+            for field in ty.fields().split_whitespace() {
+                let known =
+                    JointProps::NAMES.contains(&field) || JointProps::NAMES.contains(&format!("{field}_x").as_str());
+                assert!(known, "{name}: '{field}' is not a joint property");
+            }
+        }
+        assert!(JointProps::READ_ONLY.iter().all(|r| JointProps::NAMES.contains(r)));
     }
 }
