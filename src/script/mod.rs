@@ -315,6 +315,18 @@ impl ScriptHost {
         t.set("physics_joint_fields", fields)?;
         let shape_types = crate::game::physics::shapes::ShapeType::ALL.iter().enumerate().map(|(i, &(n, _))| (n, i));
         t.set("physics_shape_types", lua.create_table_from(shape_types)?)?;
+        let shape_fields = lua.create_table()?;
+        for (i, &(_, ty)) in crate::game::physics::shapes::ShapeType::ALL.iter().enumerate() {
+            let list = lua.create_table()?;
+            for (k, &(name, n)) in ty.fields().iter().enumerate() {
+                let row = lua.create_table()?;
+                row.set(1, name)?;
+                row.set(2, n)?;
+                list.set(k + 1, row)?;
+            }
+            shape_fields.set(i, list)?;
+        }
+        t.set("physics_shape_fields", shape_fields)?;
         t.set(
             "physics_joint_read_only",
             lua.create_sequence_from(crate::game::physics::joints::JointProps::READ_ONLY)?,

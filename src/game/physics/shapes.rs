@@ -36,13 +36,22 @@ impl ShapeType {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The size fields of Defold's shape table for this kind, each with how many numbers it
+    /// takes (3: a vector3), in the order [`Physics::shape`] lays them out: Lua's `get_shape`
+    /// and `set_shape` tables are made and read from this list.
+    pub fn fields(self) -> &'static [(&'static str, usize)] {
         match self {
-            ShapeType::Sphere => "sphere",
-            ShapeType::Box => "box",
-            ShapeType::Capsule => "capsule",
-            ShapeType::Hull => "hull",
+            ShapeType::Sphere => &[("diameter", 1)],
+            ShapeType::Box => &[("dimensions", 3)],
+            ShapeType::Capsule => &[("diameter", 1), ("height", 1)],
+            ShapeType::Hull => &[],
         }
+    }
+
+    /// "sphere", "box", ... from the constant's name.
+    fn name(self) -> String {
+        let full = Self::ALL.iter().find(|(_, t)| *t == self).map_or("", |(n, _)| n);
+        full.trim_start_matches("SHAPE_TYPE_").to_ascii_lowercase()
     }
 }
 
@@ -78,14 +87,10 @@ impl Physics {
         if now != ty {
             return Err(format!("the shape is a {}, not a {}", now.name(), ty.name()));
         }
-        let used = match ty {
-            ShapeType::Sphere => 1,
-            ShapeType::Box => 3,
-            ShapeType::Capsule => 2,
-            ShapeType::Hull => {
-                return Err("a hull's points cannot be changed (only its primitive shapes resize)".into());
-            }
-        };
+        if ty == ShapeType::Hull {
+            return Err("a hull's points cannot be changed (only its primitive shapes resize)".into());
+        }
+        let used: usize = ty.fields().iter().map(|&(_, n)| n).sum();
         if !sizes[..used].iter().all(|v| v.is_finite() && *v > 0.0 && *v <= MAX_MAGNITUDE) {
             return Err(format!("shape sizes must be above 0 and at most {MAX_MAGNITUDE}"));
         }

@@ -377,23 +377,28 @@ function physics.get_joint_reaction_torque(co, joint_id)
 end
 
 ---------------------------------------------------------------- shapes
--- physics.SHAPE_TYPE_* from Rust (game::physics::shapes::ShapeType::ALL).
+-- physics.SHAPE_TYPE_* from Rust (game::physics::shapes::ShapeType::ALL), and each kind's size
+-- fields as {name, count} (ShapeType::fields; count 3 is a vector3), filling x, y, z in order.
 local SHAPE_TYPES = {}
 for name, value in pairs(S.R.physics_shape_types) do
   physics[name] = value
   SHAPE_TYPES[value] = name
 end
+local SHAPE_FIELDS = S.R.physics_shape_fields
+local XYZ = { "x", "y", "z" }
 
 function physics.get_shape(url, shape)
   local fname = "physics.get_shape"
   local slot, u = body_of(fname, url)
   check(F.physics_shape_get(ctx, slot, u.f, S.to_hash(shape, fname, 2).h, s4, ibox))
   local ty = ibox[0]
-  local name = SHAPE_TYPES[ty]
-  if name == "SHAPE_TYPE_SPHERE" then return { type = ty, diameter = s4.x } end
-  if name == "SHAPE_TYPE_BOX" then return { type = ty, dimensions = vm.vector3(s4.x, s4.y, s4.z) } end
-  if name == "SHAPE_TYPE_CAPSULE" then return { type = ty, diameter = s4.x, height = s4.y } end
-  return { type = ty }
+  local out, k = { type = ty }, 1
+  for _, f in ipairs(SHAPE_FIELDS[ty] or {}) do
+    local n = f[2]
+    out[f[1]] = n == 3 and vm.vector3(s4.x, s4.y, s4.z) or s4[XYZ[k]]
+    k = k + n
+  end
+  return out
 end
 
 function physics.set_shape(url, shape, data)
@@ -402,20 +407,18 @@ function physics.set_shape(url, shape, data)
   local ty = data.type
   local name = SHAPE_TYPES[ty]
   if name == nil then fail(fname .. ": the table's `type` must be a physics.SHAPE_TYPE_* constant") end
-  local function size(key)
-    local v = data[key]
-    if type(v) ~= "number" then fail(string.format("%s: a %s needs a number `%s`", fname, name, key)) end
-    return v
-  end
   s4.x, s4.y, s4.z = 0, 0, 0
-  if name == "SHAPE_TYPE_SPHERE" then
-    s4.x = size("diameter")
-  elseif name == "SHAPE_TYPE_BOX" then
-    local d = data.dimensions
-    if not istype(vm.vector3_t, d) then fail(fname .. ": a SHAPE_TYPE_BOX needs a vector3 `dimensions`") end
-    s4.x, s4.y, s4.z = d.x, d.y, d.z
-  elseif name == "SHAPE_TYPE_CAPSULE" then
-    s4.x, s4.y = size("diameter"), size("height")
+  local k = 1
+  for _, f in ipairs(SHAPE_FIELDS[ty]) do
+    local v, n = data[f[1]], f[2]
+    if n == 3 then
+      if not istype(vm.vector3_t, v) then fail(string.format("%s: a %s needs a vector3 `%s`", fname, name, f[1])) end
+      s4.x, s4.y, s4.z = v.x, v.y, v.z
+    else
+      if type(v) ~= "number" then fail(string.format("%s: a %s needs a number `%s`", fname, name, f[1])) end
+      s4[XYZ[k]] = v
+    end
+    k = k + n
   end
   check(F.physics_shape_set(ctx, slot, u.f, id.h, ty, s4))
 end
