@@ -229,6 +229,28 @@ fn shapes_take_their_objects_scale_in_3d_and_2d() {
     passes_in_3d_and_2d("physics_scale", 181);
 }
 
+/// A script moving or turning a dynamic body's game object moves the body, as Defold's with
+/// `allow_dynamic_transforms` (its default): a falling ball put elsewhere is there a frame later,
+/// falling on at its speed, and lands there; a lying plank stood up is found standing by a ray.
+/// With the setting off (in project.json; game.project's key is read in `project::physics_tests`) the bodies keep their own places
+/// and their objects follow them again; in 3D and in 2D.
+#[test]
+fn scripts_move_dynamic_bodies_unless_the_project_says_not_to() {
+    passes_in_3d_and_2d("physics_teleport", 151);
+    for ty in ["3d", "2d"] {
+        let p = committed("physics_teleport");
+        p.write(
+            "/project.json",
+            &format!(
+                r#"{{ "title": "physics_teleport", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+                "physics": {{ "type": "{ty}", "gravity": [0, -10, 0], "allow_dynamic_transforms": false }} }}"#
+            ),
+        );
+        let r = run_dir(&p, 151);
+        assert_lua_passed(&r, "physics_teleport");
+    }
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

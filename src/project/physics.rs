@@ -366,11 +366,15 @@ pub struct PhysicsSettings {
     pub scale: f32,
     /// Draw shapes, contacts and rays over the scene.
     pub debug: bool,
+    /// Defold's `allow_dynamic_transforms` (on by default): a script moving, turning or scaling
+    /// a body's game object moves, turns or rescales the body, dynamic ones included. Off,
+    /// shapes keep the scale they were made at and a dynamic body keeps its own place.
+    pub dynamic_transforms: bool,
 }
 
 impl Default for PhysicsSettings {
     fn default() -> Self {
-        PhysicsSettings { two_d: false, gravity: [0.0, -10.0, 0.0], scale: 1.0, debug: false }
+        PhysicsSettings { two_d: false, gravity: [0.0, -10.0, 0.0], scale: 1.0, debug: false, dynamic_transforms: true }
     }
 }
 
@@ -383,6 +387,7 @@ pub struct PhysicsFile {
     pub gravity: Option<Located<[f32; 3]>>,
     pub scale: Option<Located<f32>>,
     pub debug: Option<bool>,
+    pub allow_dynamic_transforms: Option<bool>,
 }
 
 /// Checks project.json's `"physics"`.
@@ -405,6 +410,7 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
         s.scale = check_scale(sc.value).map_err(|m| sc.error(file, m))?;
     }
     s.debug = f.debug.unwrap_or(false);
+    s.dynamic_transforms = f.allow_dynamic_transforms.unwrap_or(true);
     Ok(s)
 }
 

@@ -251,7 +251,10 @@ fn physics_settings_from_both_project_files() {
              "physics": { "type": "2d", "gravity": [0, -20, 0], "scale": 0.5, "debug": true } }"#,
     )
     .unwrap();
-    assert_eq!(s.physics, PhysicsSettings { two_d: true, gravity: [0.0, -20.0, 0.0], scale: 0.5, debug: true });
+    assert_eq!(
+        s.physics,
+        PhysicsSettings { two_d: true, gravity: [0.0, -20.0, 0.0], scale: 0.5, debug: true, dynamic_transforms: true }
+    );
     let e = crate::project::settings::parse_settings(
         r#"{ "main_collection": "/main/main.collection", "physics": { "scale": 0 } }"#,
     )
@@ -261,7 +264,28 @@ fn physics_settings_from_both_project_files() {
         "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ntype = 2D\ngravity_y = -500\ndebug = 1\n",
     )
     .unwrap();
-    assert_eq!(d.physics, PhysicsSettings { two_d: true, gravity: [0.0, -500.0, 0.0], scale: 0.02, debug: true });
+    assert_eq!(
+        d.physics,
+        PhysicsSettings {
+            two_d: true,
+            gravity: [0.0, -500.0, 0.0],
+            scale: 0.02,
+            debug: true,
+            dynamic_transforms: true
+        }
+    );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
     assert_eq!(plain.physics, PhysicsSettings::default());
+    assert!(plain.physics.dynamic_transforms, "on unless the project says otherwise, as in Defold");
+    // Off in either file.
+    let off = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "allow_dynamic_transforms": false } }"#,
+    )
+    .unwrap();
+    assert!(!off.physics.dynamic_transforms);
+    let off = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nallow_dynamic_transforms = 0\n",
+    )
+    .unwrap();
+    assert!(!off.physics.dynamic_transforms);
 }

@@ -61,6 +61,11 @@ pub struct Body {
     /// The game object's local scale when `shape_scale` was taken: a dynamic body looks at its
     /// world scale again only when this changes (its world transform is the body's own).
     seen_scale: glam::Vec3,
+    /// A dynamic body's object's local position and rotation as the body last wrote them (or
+    /// as they were when it was made): anything else there was put by a script, and moves
+    /// the body (Defold's `allow_dynamic_transforms`). Comparing with these costs two reads
+    /// a body a step, where reading every world transform measurably slowed large piles.
+    written: (glam::Vec3, glam::Quat),
 }
 
 /// The simulation of one game world. Objects of different worlds never meet, a world's
@@ -329,6 +334,7 @@ impl Physics {
             serial: self.b2d_serial,
             shape_scale: 1.0,
             seen_scale: glam::Vec3::ONE,
+            written: (glam::Vec3::ZERO, glam::Quat::IDENTITY),
         };
         let i = match self.free.pop() {
             Some(i) => {
@@ -373,6 +379,7 @@ impl Physics {
         let b = &mut self.bodies[i as usize];
         b.shape_scale = scale;
         b.seen_scale = scene.scale.get(slot as usize).copied().unwrap_or(glam::Vec3::ONE);
+        b.written = local_place(scene, slot);
         let desc = BodyDesc {
             ty: spec.collision_type,
             pose,
@@ -652,6 +659,7 @@ impl Physics {
     /// Moves the bodies that follow their game objects to them, and remakes the shapes of any
     /// object whose scale changed since they were made.
     fn follow_objects(&mut self, k: u32, scene: &mut Scene) {
+        let dynamic_transforms = self.settings.dynamic_transforms;
         for i in 0..self.bodies.len() {
             let b = &self.bodies[i];
             if !b.alive || !b.enabled || b.space != k || !scene.is_live(b.slot) {
@@ -662,17 +670,33 @@ impl Physics {
                 let (pose, scale) = self.object_pose_and_scale(slot, scene);
                 self.spaces[k as usize].world.follow(handle, pose, ty != CollisionType::Static);
                 scale
+            } else if !dynamic_transforms {
+                // The body keeps its place: a script's move is undone, asleep or not.
+                if local_place(scene, slot) != b.written
+                    && let Some(pose) = self.spaces[k as usize].world.pose(handle)
+                {
+                    write_object(&self.settings, &mut self.bodies[i], pose, scene);
+                }
+                continue;
             } else {
-                // The body writes the object's place; only a script changes its scale.
+                // The body writes the object's place: only a script changes it, or the scale.
+                let placed = local_place(scene, slot);
                 let local = scene.scale.get(slot as usize).copied().unwrap_or(glam::Vec3::ONE);
-                if local == b.seen_scale {
+                let moved = placed != b.written;
+                if !moved && local == b.seen_scale {
                     continue;
                 }
                 self.bodies[i].seen_scale = local;
-                scene.update_world_transform_of(slot);
-                self.uniform_scale(scene.world_of(slot).to_scale_rotation_translation().0)
+                let (pose, scale) = self.object_pose_and_scale(slot, scene);
+                if moved {
+                    // Put where the script put its object, at the speed it had (Box2D's
+                    // SetTransform, Bullet's setWorldTransform), and woken.
+                    self.bodies[i].written = placed;
+                    self.spaces[k as usize].world.follow(handle, pose, false);
+                }
+                scale
             };
-            if (now - was).abs() > 1e-4 * was {
+            if dynamic_transforms && (now - was).abs() > 1e-4 * was {
                 self.bodies[i].shape_scale = now;
                 self.rebuild_colliders(i as u32);
             }
@@ -680,22 +704,14 @@ impl Physics {
     }
 
     fn write_objects(&mut self, k: u32, scene: &mut Scene) {
-        let inv = 1.0 / self.settings.scale;
         let world = &self.spaces[k as usize].world;
-        for b in &self.bodies {
+        for b in &mut self.bodies {
             if !b.alive || !b.enabled || b.space != k || b.ty != CollisionType::Dynamic || !scene.is_live(b.slot) {
                 continue;
             }
-            let Some((t, r)) = world.awake_pose(b.handle) else { continue };
-            let mut t = t * inv;
-            if self.settings.two_d {
-                // The body lives at z = 0; the object keeps its own depth.
-                t.z = scene.world_of(b.slot).translation.z;
+            if let Some(pose) = world.awake_pose(b.handle) {
+                write_object(&self.settings, b, pose, scene);
             }
-            if !t.is_finite() || !r.is_finite() {
-                continue;
-            }
-            place_object(scene, b.slot, t, r);
         }
     }
 
@@ -704,6 +720,28 @@ impl Physics {
         let b = self.get(i)?;
         Some(if b.ty == CollisionType::Dynamic { self.world_of(i).and_then(|(w, h)| w.mass(h))? } else { 0.0 })
     }
+}
+
+/// Puts dynamic body `b`'s game object where the body is (`pose`, in physics units).
+fn write_object(settings: &PhysicsSettings, b: &mut Body, pose: Iso, scene: &mut Scene) {
+    let (t, r) = pose;
+    let mut t = t * (1.0 / settings.scale);
+    if settings.two_d {
+        // The body lives at z = 0; the object keeps its own depth.
+        t.z = scene.world_of(b.slot).translation.z;
+    }
+    if !t.is_finite() || !r.is_finite() {
+        return;
+    }
+    place_object(scene, b.slot, t, r);
+    b.written = local_place(scene, b.slot);
+}
+
+/// Game object `slot`'s local position and rotation, as a script writes them.
+fn local_place(scene: &Scene, slot: u32) -> (glam::Vec3, glam::Quat) {
+    let s = slot as usize;
+    let p = scene.position.get(s).copied().unwrap_or(glam::Vec3::ZERO);
+    (p, scene.rotation.get(s).copied().unwrap_or(glam::Quat::IDENTITY))
 }
 
 /// Puts game object `slot` at world position `t` and rotation `r` (its local transform made

@@ -141,8 +141,9 @@ pub trait Simulation {
     fn set_groups(&mut self, colliders: &[Handle], groups: (u32, u32));
     fn step(&mut self, dt: f32);
     fn reset_forces(&mut self, body: Handle);
-    /// Moves a fixed body to `pose`; a kinematic one is placed there and aimed one more move on,
-    /// so what it pushes is pushed at the speed it moves.
+    /// Moves a fixed body to `pose`, or a dynamic one a script moved (woken, keeping its
+    /// velocities); a kinematic one is placed there and aimed one more move on, so what it
+    /// pushes is pushed at the speed it moves.
     fn follow(&mut self, body: Handle, pose: Iso, kinematic: bool);
     /// The body's pose, None while it sleeps.
     fn awake_pose(&self, body: Handle) -> Option<Iso>;

@@ -223,7 +223,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
     if errors.is_empty() { Ok(s) } else { Err(super::joined(errors)) }
 }
 
-/// `[physics] type, gravity_x/y/z, scale, debug`.
+/// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
     // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
     // project says 3D.
@@ -256,6 +256,10 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
     }
     if let Some(e) = get(entries, "physics", "debug") {
         s.debug = e.value != "0";
+    }
+    // Defold reads it as an integer: anything but 0 is on.
+    if let Some(e) = get(entries, "physics", "allow_dynamic_transforms") {
+        s.dynamic_transforms = e.value.trim() != "0";
     }
 }
 
