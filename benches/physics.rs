@@ -231,7 +231,7 @@ return function()
     on_message(kept, cid, { other_id = h1, other_position = v3(i, 0, 0), other_group = h2, own_group = h3,
       group = h2 }, url())
     on_message(kept, pid, { position = v3(i, 1, 0), normal = v3(0, 1, 0), relative_velocity = v3(0, 0, 0),
-      distance = 0.01, applied_impulse = 1.5, life = 0, mass = 1, other_mass = 0, other_id = h1,
+      distance = 0.01, applied_impulse = 1.5, life_time = 0, mass = 1, other_mass = 0, other_id = h1,
       other_position = v3(i, 0, 0), group = h2, other_group = h2, own_group = h3 }, url())
   end
 end

@@ -60,7 +60,7 @@ message_keys! {
     RelativeVelocity => "relative_velocity",
     Distance => "distance",
     AppliedImpulse => "applied_impulse",
-    Life => "life",
+    LifeTime => "life_time",
     Mass => "mass",
     OtherMass => "other_mass",
     Enter => "enter",
@@ -81,7 +81,7 @@ macro_rules! message_records {
 message_records! {
     Collision => [OtherId, OtherPosition, OtherGroup, OwnGroup, Group],
     ContactPoint => [
-        Position, Normal, RelativeVelocity, Distance, AppliedImpulse, Life, Mass, OtherMass, OtherId,
+        Position, Normal, RelativeVelocity, Distance, AppliedImpulse, LifeTime, Mass, OtherMass, OtherId,
         OtherPosition, Group, OtherGroup, OwnGroup,
     ],
     Trigger => [OtherId, Enter, OtherGroup, OwnGroup, Group],
@@ -512,12 +512,13 @@ mod tests {
         let mut f = Fields::record(&mut contact, Record::ContactPoint);
         f.vector3(Key::Position, [1.0, -2.0, 3.5]).vector3(Key::Normal, [0.0, 1.0, 0.0]);
         f.vector3(Key::RelativeVelocity, [0.0; 3]).number(Key::Distance, 0.25).number(Key::AppliedImpulse, 2.0);
-        f.number(Key::Life, 0.0).number(Key::Mass, 1.0).number(Key::OtherMass, 0.0).hash(Key::OtherId, 9);
+        f.number(Key::LifeTime, 0.0).number(Key::Mass, 1.0).number(Key::OtherMass, 0.0).hash(Key::OtherId, 9);
         f.vector3(Key::OtherPosition, [0.0; 3]).hash(Key::Group, 1).hash(Key::OtherGroup, 1).hash(Key::OwnGroup, 2);
         drop(f);
         let d = decode(&contact).expect("a contact point");
         assert_eq!(d.get("position"), Some(&MsgValue::Vector3([1.0, -2.0, 3.5])));
         assert_eq!(d.get("own_group"), Some(&MsgValue::Hash(2)));
+        assert_eq!(d.get("life_time"), Some(&MsgValue::Number(0.0)), "Defold's field name");
     }
 
     #[test]

@@ -257,7 +257,7 @@ fn contact_events(
                     .vector3(Key::RelativeVelocity, rel)
                     .number(Key::Distance, f64::from(distance))
                     .number(Key::AppliedImpulse, f64::from(impulse))
-                    .number(Key::Life, 0.0)
+                    .number(Key::LifeTime, 0.0)
                     .number(Key::Mass, f64::from(own.mass))
                     .number(Key::OtherMass, f64::from(other.mass))
                     .hash(Key::OtherId, other.path)
