@@ -231,12 +231,14 @@ fn shapes_take_their_objects_scale_in_3d_and_2d() {
 
 /// A script moving or turning a dynamic body's game object moves the body, as Defold's with
 /// `allow_dynamic_transforms` (its default): a falling ball put elsewhere is there a frame later,
-/// falling on at its speed, and lands there; a lying plank stood up is found standing by a ray.
+/// falling on at its speed, and lands there; a lying plank stood up is found standing by a ray; a
+/// ball under a scaled parent rests where its world size says, is carried when the parent moves
+/// (a ray finds the body there) and shrinks when the parent's scale does.
 /// With the setting off (in project.json; game.project's key is read in `project::physics_tests`) the bodies keep their own places
 /// and their objects follow them again; in 3D and in 2D.
 #[test]
 fn scripts_move_dynamic_bodies_unless_the_project_says_not_to() {
-    passes_in_3d_and_2d("physics_teleport", 151);
+    passes_in_3d_and_2d("physics_teleport", 221);
     for ty in ["3d", "2d"] {
         let p = committed("physics_teleport");
         p.write(
@@ -246,7 +248,7 @@ fn scripts_move_dynamic_bodies_unless_the_project_says_not_to() {
                 "physics": {{ "type": "{ty}", "gravity": [0, -10, 0], "allow_dynamic_transforms": false }} }}"#
             ),
         );
-        let r = run_dir(&p, 151);
+        let r = run_dir(&p, 221);
         assert_lua_passed(&r, "physics_teleport");
     }
 }

@@ -670,6 +670,21 @@ impl Physics {
                 let (pose, scale) = self.object_pose_and_scale(slot, scene);
                 self.spaces[k as usize].world.follow(handle, pose, ty != CollisionType::Static);
                 scale
+            } else if scene.parent.get(slot as usize).is_some_and(|&p| p != crate::scene::NONE) {
+                // Under a parent, which may move or scale it without touching its local
+                // transform: the object's world pose against the body's, as Defold compares.
+                let (pose, scale) = self.object_pose_and_scale(slot, scene);
+                let world = &mut self.spaces[k as usize].world;
+                let Some(body) = world.pose(handle) else { continue };
+                if moved_apart(&self.settings, pose, body) {
+                    if dynamic_transforms {
+                        world.follow(handle, pose, false);
+                        self.bodies[i].written = local_place(scene, slot);
+                    } else {
+                        write_object(&self.settings, &mut self.bodies[i], body, scene);
+                    }
+                }
+                scale
             } else if !dynamic_transforms {
                 // The body keeps its place: a script's move is undone, asleep or not.
                 if local_place(scene, slot) != b.written
@@ -722,6 +737,20 @@ impl Physics {
     }
 }
 
+/// Whether an object's world pose `object` is another place than its body's `body` (both in
+/// physics units), by Defold's thresholds (a squared distance of 0.00005 × the physics scale in
+/// world units, a rotation 0.00007 apart): what a body writes comes back within rounding.
+fn moved_apart(settings: &PhysicsSettings, object: Iso, body: Iso) -> bool {
+    let mut d = (object.0 - body.0) / settings.scale;
+    if settings.two_d {
+        // The body lives at z = 0; the object keeps its own depth.
+        d.z = 0.0;
+    }
+    let (p, q) = (object.1, body.1);
+    let turn = (p - q).length().min((p + q).length());
+    d.length_squared() > 5e-5 * settings.scale || turn > 7e-5
+}
+
 /// Puts dynamic body `b`'s game object where the body is (`pose`, in physics units).
 fn write_object(settings: &PhysicsSettings, b: &mut Body, pose: Iso, scene: &mut Scene) {
     let (t, r) = pose;
@@ -752,10 +781,14 @@ fn place_object(scene: &mut Scene, slot: u32, t: glam::Vec3, r: glam::Quat) {
     let (t, r) = if parent == crate::scene::NONE {
         (t, r)
     } else {
-        let (_, pr, pt) = scene.world_of(parent).to_scale_rotation_translation();
+        let (ps, pr, pt) = scene.world_of(parent).to_scale_rotation_translation();
         let pinv = pr.inverse();
-        (pinv * (t - pt), pinv * r)
+        (pinv * (t - pt) / ps, pinv * r)
     };
+    // A parent scaled to 0 has no local place that puts the object there.
+    if !t.is_finite() || !r.is_finite() {
+        return;
+    }
     scene.settle_for_write(slot);
     scene.position[s] = t;
     scene.rotation[s] = r.normalize();
