@@ -250,6 +250,10 @@ impl Simulation for World {
     }
 
     fn follow(&mut self, body: Handle, at: Iso, kinematic: bool) {
+        // A script's NaN or infinite transform is not passed on: it would poison the world.
+        if !at.0.is_finite() || !at.1.is_finite() {
+            return;
+        }
         let at = pose(at);
         let Some(rb) = self.body_mut(body) else { return };
         if !kinematic {
