@@ -253,6 +253,25 @@ fn scripts_move_dynamic_bodies_unless_the_project_says_not_to() {
     }
 }
 
+/// A Defold project steps its physics as Defold does: once a frame by the frame's time unless
+/// game.project says `use_fixed_timestep = 1`, then whole steps of the fixed-update frequency, at
+/// most `max_fixed_timesteps` (2) a frame. At 30 frames a second a ball falls for 30 frames:
+/// 30 steps of 1/30, 60 of 1/60, or 30 of 1/60 with one step a frame at most.
+#[test]
+fn a_defold_project_steps_physics_as_its_game_project_says() {
+    let base = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/projects/physics_timestep_defold/game.project"),
+    )
+    .expect("game.project");
+    for extra in ["", "use_fixed_timestep = 1\n", "use_fixed_timestep = 1\nmax_fixed_timesteps = 1\n"] {
+        let p = committed("physics_timestep_defold");
+        p.write("/game.project", &format!("{base}{extra}"));
+        let dir = p.path().to_str().expect("utf-8 path");
+        let r = sinew(&["run", dir, "--headless", "--size", "64x48", "--frames", "32", "--fixed-dt", "0.033333335"]);
+        assert_lua_passed(&r, "physics_timestep_defold");
+    }
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -370,11 +370,25 @@ pub struct PhysicsSettings {
     /// a body's game object moves, turns or rescales the body, dynamic ones included. Off,
     /// shapes keep the scale they were made at and a dynamic body keeps its own place.
     pub dynamic_transforms: bool,
+    /// Whether the world steps at the fixed-update frequency (whole steps, at most
+    /// `max_fixed_steps` a frame, or the fixed clock's own limit) or once a frame by the
+    /// frame's time: Defold's `use_fixed_timestep`, off by default in game.project; Sinew's
+    /// project.json steps at the fixed frequency unless it says otherwise.
+    pub fixed_timestep: bool,
+    pub max_fixed_steps: Option<u32>,
 }
 
 impl Default for PhysicsSettings {
     fn default() -> Self {
-        PhysicsSettings { two_d: false, gravity: [0.0, -10.0, 0.0], scale: 1.0, debug: false, dynamic_transforms: true }
+        PhysicsSettings {
+            two_d: false,
+            gravity: [0.0, -10.0, 0.0],
+            scale: 1.0,
+            debug: false,
+            dynamic_transforms: true,
+            fixed_timestep: true,
+            max_fixed_steps: None,
+        }
     }
 }
 
@@ -388,6 +402,8 @@ pub struct PhysicsFile {
     pub scale: Option<Located<f32>>,
     pub debug: Option<bool>,
     pub allow_dynamic_transforms: Option<bool>,
+    pub use_fixed_timestep: Option<bool>,
+    pub max_fixed_timesteps: Option<Located<u32>>,
 }
 
 /// Checks project.json's `"physics"`.
@@ -411,6 +427,13 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
     }
     s.debug = f.debug.unwrap_or(false);
     s.dynamic_transforms = f.allow_dynamic_transforms.unwrap_or(true);
+    s.fixed_timestep = f.use_fixed_timestep.unwrap_or(true);
+    if let Some(m) = &f.max_fixed_timesteps {
+        if m.value == 0 {
+            return Err(m.error(file, "physics.max_fixed_timesteps must be at least 1"));
+        }
+        s.max_fixed_steps = Some(m.value);
+    }
     Ok(s)
 }
 

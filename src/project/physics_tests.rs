@@ -253,7 +253,15 @@ fn physics_settings_from_both_project_files() {
     .unwrap();
     assert_eq!(
         s.physics,
-        PhysicsSettings { two_d: true, gravity: [0.0, -20.0, 0.0], scale: 0.5, debug: true, dynamic_transforms: true }
+        PhysicsSettings {
+            two_d: true,
+            gravity: [0.0, -20.0, 0.0],
+            scale: 0.5,
+            debug: true,
+            dynamic_transforms: true,
+            fixed_timestep: true,
+            max_fixed_steps: None
+        }
     );
     let e = crate::project::settings::parse_settings(
         r#"{ "main_collection": "/main/main.collection", "physics": { "scale": 0 } }"#,
@@ -271,7 +279,10 @@ fn physics_settings_from_both_project_files() {
             gravity: [0.0, -500.0, 0.0],
             scale: 0.02,
             debug: true,
-            dynamic_transforms: true
+            dynamic_transforms: true,
+            // Defold's defaults: a step a frame by the frame's time; fixed, at most 2 a frame.
+            fixed_timestep: false,
+            max_fixed_steps: Some(2)
         }
     );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
@@ -288,4 +299,26 @@ fn physics_settings_from_both_project_files() {
     )
     .unwrap();
     assert!(!off.physics.dynamic_transforms);
+    // The fixed step: Defold's keys and project.json's.
+    let fixed = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nuse_fixed_timestep = 1\nmax_fixed_timesteps = 3\n",
+    )
+    .unwrap();
+    assert_eq!((fixed.physics.fixed_timestep, fixed.physics.max_fixed_steps), (true, Some(3)));
+    let e = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nmax_fixed_timesteps = 0\n",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("at least 1"), "{e}");
+    let json = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection",
+             "physics": { "use_fixed_timestep": false, "max_fixed_timesteps": 2 } }"#,
+    )
+    .unwrap();
+    assert_eq!((json.physics.fixed_timestep, json.physics.max_fixed_steps), (false, Some(2)));
+    let e = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "max_fixed_timesteps": 0 } }"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("physics.max_fixed_timesteps must be at least 1"), "{e}");
 }

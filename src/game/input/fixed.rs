@@ -12,12 +12,20 @@ pub struct FixedClock {
     since_warning: f64,
     dropped: u64,
     warned_once: bool,
+    /// Steps a frame may take at most.
+    max_steps: u32,
 }
 
 impl FixedClock {
     pub fn new(frequency: f32) -> FixedClock {
+        FixedClock::with_max_steps(frequency, MAX_STEPS)
+    }
+
+    /// A clock taking at most `max_steps` (at least 1) a frame: Defold's
+    /// `physics.max_fixed_timesteps` for the physics step.
+    pub fn with_max_steps(frequency: f32, max_steps: u32) -> FixedClock {
         let step = if frequency > 0.0 { 1.0 / frequency as f64 } else { 0.0 };
-        FixedClock { step, ..FixedClock::default() }
+        FixedClock { step, max_steps: max_steps.max(1), ..FixedClock::default() }
     }
 
     /// Adds a frame's `dt`; returns how many fixed steps to run now.
@@ -31,9 +39,10 @@ impl FixedClock {
         let eps = self.step * 1e-6;
         let mut steps = ((self.acc + eps) / self.step).floor() as u64;
         self.acc = (self.acc - steps as f64 * self.step).max(0.0);
-        if steps > MAX_STEPS as u64 {
-            self.dropped += steps - MAX_STEPS as u64;
-            steps = MAX_STEPS as u64;
+        let max = u64::from(self.max_steps);
+        if steps > max {
+            self.dropped += steps - max;
+            steps = max;
         }
         steps as u32
     }
@@ -64,6 +73,14 @@ mod tests {
             assert_eq!(total, expected, "{freq} Hz");
         }
         assert_eq!(FixedClock::new(0.0).advance(1.0), 0);
+    }
+
+    #[test]
+    fn a_clock_takes_at_most_its_own_number_of_steps() {
+        let mut c = FixedClock::with_max_steps(60.0, 2);
+        assert_eq!(c.advance(0.1), 2, "six steps due, two taken");
+        assert_eq!(c.warning(), Some(4));
+        assert_eq!(FixedClock::with_max_steps(60.0, 0).advance(0.1), 1, "at least one");
     }
 
     #[test]

@@ -98,7 +98,7 @@ impl Space {
         Space {
             socket,
             world: simulation::new_world(settings.two_d, gravity_of(settings)),
-            clock: crate::game::input::FixedClock::new(fixed_frequency),
+            clock: clock_for(settings, fixed_frequency),
             overlaps: BTreeSet::new(),
             dirty: false,
             live: 0,
@@ -107,6 +107,14 @@ impl Space {
             joint_tuning: b2d::JOINT_TUNING,
         }
     }
+}
+
+/// A world's step clock: whole steps of the fixed-update frequency, or none (a step a frame by
+/// the frame's time) when the project does not step physics at a fixed rate.
+fn clock_for(settings: &PhysicsSettings, fixed_frequency: f32) -> crate::game::input::FixedClock {
+    use crate::game::input::{FixedClock, fixed::MAX_STEPS};
+    let frequency = if settings.fixed_timestep { fixed_frequency } else { 0.0 };
+    FixedClock::with_max_steps(frequency, settings.max_fixed_steps.unwrap_or(MAX_STEPS))
 }
 
 /// The project's gravity in physics units: it is written in world units per second squared and
@@ -196,7 +204,7 @@ impl Physics {
                 sp.world = simulation::new_world(settings.two_d, gravity_of(&settings));
             }
             sp.world.set_gravity(gravity_of(&settings));
-            sp.clock = crate::game::input::FixedClock::new(fixed_frequency);
+            sp.clock = clock_for(&settings, fixed_frequency);
         }
         if redim {
             for b in &mut self.bodies {

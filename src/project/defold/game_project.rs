@@ -223,12 +223,17 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
     if errors.is_empty() { Ok(s) } else { Err(super::joined(errors)) }
 }
 
-/// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms`.
+/// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms, use_fixed_timestep,
+/// max_fixed_timesteps`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
     // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
     // project says 3D.
     s.scale = 0.02;
     s.two_d = true;
+    // Defold steps physics once a frame by the frame's time unless `use_fixed_timestep` is
+    // set, and then at most 2 fixed steps a frame.
+    s.fixed_timestep = false;
+    s.max_fixed_steps = Some(2);
     if let Some(e) = get(entries, "physics", "type") {
         match e.value.to_ascii_uppercase().as_str() {
             "2D" => s.two_d = true,
@@ -260,6 +265,15 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
     // Defold reads it as an integer: anything but 0 is on.
     if let Some(e) = get(entries, "physics", "allow_dynamic_transforms") {
         s.dynamic_transforms = e.value.trim() != "0";
+    }
+    if let Some(e) = get(entries, "physics", "use_fixed_timestep") {
+        s.fixed_timestep = e.value.trim() != "0";
+    }
+    if let Some(e) = get(entries, "physics", "max_fixed_timesteps") {
+        match e.value.trim().parse::<u32>() {
+            Ok(n) if n >= 1 => s.max_fixed_steps = Some(n),
+            _ => errors.push(err(e, "physics.max_fixed_timesteps must be a whole number of at least 1")),
+        }
     }
 }
 

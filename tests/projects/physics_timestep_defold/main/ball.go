@@ -1,0 +1,4 @@
+components {
+  id: "co"
+  component: "/main/ball.collisionobject"
+}
