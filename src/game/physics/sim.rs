@@ -865,14 +865,6 @@ impl Simulation for World {
         }
     }
 
-    fn joint_translation(&self, joint: Handle) -> Option<f32> {
-        let w = &self.world;
-        let j = w.impulse_joints.get(ImpulseJointHandle::from_raw_parts(joint.0, joint.1))?;
-        let (a, b) = (w.bodies.get(j.body1())?, w.bodies.get(j.body2())?);
-        let (f1, f2) = (*a.position() * j.data.local_frame1, *b.position() * j.data.local_frame2);
-        Some((f2.translation - f1.translation).dot(f1.rotation * Vector::X))
-    }
-
     fn joint_state(&self, joint: Handle) -> Option<JointState> {
         let w = &self.world;
         let j = w.impulse_joints.get(ImpulseJointHandle::from_raw_parts(joint.0, joint.1))?;

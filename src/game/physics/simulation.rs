@@ -244,10 +244,8 @@ pub trait Simulation {
     fn set_joint_motor_speed(&mut self, joint: Handle, angular: bool, speed: f32);
     /// Moves a joint's anchor on its first body (a mouse joint's target).
     fn set_joint_anchor1(&mut self, joint: Handle, local: Vec3);
-    /// How far the second anchor is from the first along the first frame's x axis (a prismatic
-    /// joint's translation).
-    fn joint_translation(&self, joint: Handle) -> Option<f32>;
-    /// Where the joint stands now, for Defold's read-only joint properties.
+    /// Where the joint stands now: Defold's read-only joint properties, and `b2d`'s prismatic
+    /// translation.
     fn joint_state(&self, joint: Handle) -> Option<JointState>;
     /// The joint's softness (see [`JointDesc::softness`]).
     fn set_joint_softness(&mut self, joint: Handle, hertz: f32, damping_ratio: f32);

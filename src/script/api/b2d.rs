@@ -774,7 +774,7 @@ crate::export! {
                     return fail("b2d.joint.set_mouse_target can only be used with mouse joints.".into());
                 }
                 joint_op::GET_TRANSLATION if ty == JointType::Prismatic => {
-                    let t = world.joint_translation(handle).unwrap_or(0.0) / s;
+                    let t = world.joint_state(handle).map_or(0.0, |j| j.translation) / s;
                     // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
                     return unsafe { put(out, t) };
                 }
