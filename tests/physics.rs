@@ -272,6 +272,29 @@ fn a_defold_project_steps_physics_as_its_game_project_says() {
     }
 }
 
+/// `contact_point_response`'s `applied_impulse` in world units (Defold divides by the physics
+/// scale, as for positions): a resting ball's is m g dt. With `contact_impulse_limit` above
+/// that, the resting ball sends nothing and its landing still reports; in 3D and 2D, at
+/// physics scale 0.5.
+#[test]
+fn contact_impulses_are_in_world_units_and_the_limit_filters_them() {
+    for mode in ["3d", "2d"] {
+        for limit in ["0", "1"] {
+            let p = committed("physics_impulse");
+            p.write(
+                "/project.json",
+                &format!(
+                    r#"{{ "title": "physics_impulse", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+                    "physics": {{ "type": "{mode}", "gravity": [0, -10, 0], "scale": 0.5, "contact_impulse_limit": {limit} }} }}"#
+                ),
+            );
+            p.write("/main/limit.lua", &format!("return {limit}\n"));
+            let r = run_dir(&p, 151);
+            assert_lua_passed(&r, "physics_impulse");
+        }
+    }
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -376,6 +376,10 @@ pub struct PhysicsSettings {
     /// project.json steps at the fixed frequency unless it says otherwise.
     pub fixed_timestep: bool,
     pub max_fixed_steps: Option<u32>,
+    /// Defold's `contact_impulse_limit`, in world units as the messages' `applied_impulse`: a
+    /// pair of shapes pushing each other less than this in a step sends no collision or contact
+    /// message that step (a resting crate stops reporting, its landing still does).
+    pub contact_impulse_limit: f32,
 }
 
 impl Default for PhysicsSettings {
@@ -388,6 +392,7 @@ impl Default for PhysicsSettings {
             dynamic_transforms: true,
             fixed_timestep: true,
             max_fixed_steps: None,
+            contact_impulse_limit: 0.0,
         }
     }
 }
@@ -404,6 +409,7 @@ pub struct PhysicsFile {
     pub allow_dynamic_transforms: Option<bool>,
     pub use_fixed_timestep: Option<bool>,
     pub max_fixed_timesteps: Option<Located<u32>>,
+    pub contact_impulse_limit: Option<Located<f32>>,
 }
 
 /// Checks project.json's `"physics"`.
@@ -434,7 +440,19 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
         }
         s.max_fixed_steps = Some(m.value);
     }
+    if let Some(l) = &f.contact_impulse_limit {
+        s.contact_impulse_limit = check_impulse_limit(l.value).map_err(|m| l.error(file, m))?;
+    }
     Ok(s)
+}
+
+/// A contact impulse limit is a finite impulse, 0 or more.
+pub fn check_impulse_limit(v: f32) -> Result<f32, String> {
+    if v.is_finite() && (0.0..=MAX_MAGNITUDE).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("physics.contact_impulse_limit must be a number from 0 to {MAX_MAGNITUDE}"))
+    }
 }
 
 /// Defold's range for `physics.scale`.

@@ -260,7 +260,8 @@ fn physics_settings_from_both_project_files() {
             debug: true,
             dynamic_transforms: true,
             fixed_timestep: true,
-            max_fixed_steps: None
+            max_fixed_steps: None,
+            contact_impulse_limit: 0.0,
         }
     );
     let e = crate::project::settings::parse_settings(
@@ -282,7 +283,8 @@ fn physics_settings_from_both_project_files() {
             dynamic_transforms: true,
             // Defold's defaults: a step a frame by the frame's time; fixed, at most 2 a frame.
             fixed_timestep: false,
-            max_fixed_steps: Some(2)
+            max_fixed_steps: Some(2),
+            contact_impulse_limit: 0.0,
         }
     );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
@@ -321,4 +323,27 @@ fn physics_settings_from_both_project_files() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("physics.max_fixed_timesteps must be at least 1"), "{e}");
+    // The contact impulse limit, in both files; a negative or non-number one refused where it is.
+    let limit = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ncontact_impulse_limit = 2.5\n",
+    )
+    .unwrap();
+    assert_eq!(limit.physics.contact_impulse_limit, 2.5);
+    let json = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "contact_impulse_limit": 0.75 } }"#,
+    )
+    .unwrap();
+    assert_eq!(json.physics.contact_impulse_limit, 0.75);
+    for bad in ["-1", "x", "inf"] {
+        let e = crate::project::defold::game_project::parse(&format!(
+            "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ncontact_impulse_limit = {bad}\n"
+        ))
+        .unwrap_err();
+        assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("contact_impulse_limit"), "{e}");
+    }
+    let e = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "contact_impulse_limit": -2 } }"#,
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("physics.contact_impulse_limit must be a number from 0"), "{e}");
 }

@@ -218,10 +218,12 @@ fn contact_events(
         touching.push((a.min(b), a.max(b)));
         true
     };
-    world.contacts(MAX_POINTS_PER_PAIR, &mut want, &mut |c| {
+    // Defold's limit is in world units, as the impulses it reports.
+    let min_impulse = p.settings.contact_impulse_limit * p.settings.scale;
+    world.contacts(MAX_POINTS_PER_PAIR, min_impulse, &mut want, &mut |c| {
         // Stored as seen from the pair's lower index.
         let (key, normal) = if c.a < c.b { ((c.a, c.b), c.normal) } else { ((c.b, c.a), -c.normal) };
-        points.push((key, (c.position * inv).to_array(), normal.to_array(), c.depth * inv, c.impulse));
+        points.push((key, (c.position * inv).to_array(), normal.to_array(), c.depth * inv, c.impulse * inv));
     });
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();

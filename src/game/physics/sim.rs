@@ -350,6 +350,7 @@ impl Simulation for World {
     fn contacts(
         &self,
         max_per_pair: usize,
+        min_impulse: f32,
         want: &mut dyn FnMut(Party, Party) -> bool,
         point: &mut dyn FnMut(ContactPoint),
     ) {
@@ -362,23 +363,41 @@ impl Simulation for World {
                 continue;
             };
             let (a, b) = (party(c1), party(c2));
-            if a.object == b.object || !want(a, b) {
+            if a.object == b.object {
+                continue;
+            }
+            // Box2D's and Bullet's test in Defold: the largest impulse of any point, 0 if none.
+            if min_impulse > 0.0
+                && pair.manifolds().iter().flat_map(|m| m.points.iter()).fold(0.0f32, |m, c| m.max(c.data.impulse))
+                    < min_impulse
+            {
+                continue;
+            }
+            if !want(a, b) {
                 continue;
             }
             // Counted per pair of shapes: an object pair of several shapes reports each pair's.
             let mut n = 0;
             for m in pair.manifolds() {
+                let normal = c1.position().transform_vector(m.local_n1);
                 for c in &m.points {
-                    if n >= max_per_pair || c.dist > 0.0 {
+                    if n >= max_per_pair {
                         continue;
                     }
-                    let position = vec3(c1.position().transform_point(c.local_p1));
+                    // The points' separation now: rapier keeps a resting pair's points from the
+                    // step it found them (their `dist` with them, a speculative contact's gap
+                    // before it closed) and moves them with the bodies, as its solver does.
+                    let p1 = c1.position().transform_point(c.local_p1);
+                    let dist = (c2.position().transform_point(c.local_p2) - p1).dot(normal);
+                    if dist > 0.0 {
+                        continue;
+                    }
                     point(ContactPoint {
                         a,
                         b,
-                        position,
-                        normal: vec3(m.data.normal),
-                        depth: -c.dist,
+                        position: vec3(p1),
+                        normal: vec3(normal),
+                        depth: -dist,
                         impulse: c.data.impulse,
                     });
                     n += 1;

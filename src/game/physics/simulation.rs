@@ -165,10 +165,13 @@ pub trait Simulation {
     /// A point of the body's frame in the world.
     fn to_world(&self, body: Handle, local: Vec3) -> Option<Vec3>;
     /// The step's contact points: `want(a, b)` for each touching pair of objects (false skips its
-    /// points), then at most `max_per_pair` points of each pair of shapes.
+    /// points), then at most `max_per_pair` points of each pair of shapes. A pair of shapes whose
+    /// largest impulse this step is below `min_impulse` is left out, pair and points (Defold's
+    /// `contact_impulse_limit`: 0 leaves out none).
     fn contacts(
         &self,
         max_per_pair: usize,
+        min_impulse: f32,
         want: &mut dyn FnMut(Party, Party) -> bool,
         point: &mut dyn FnMut(ContactPoint),
     );

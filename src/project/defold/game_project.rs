@@ -224,7 +224,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
 }
 
 /// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms, use_fixed_timestep,
-/// max_fixed_timesteps`.
+/// max_fixed_timesteps, contact_impulse_limit`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
     // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
     // project says 3D.
@@ -273,6 +273,15 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
         match e.value.trim().parse::<u32>() {
             Ok(n) if n >= 1 => s.max_fixed_steps = Some(n),
             _ => errors.push(err(e, "physics.max_fixed_timesteps must be a whole number of at least 1")),
+        }
+    }
+    if let Some(e) = get(entries, "physics", "contact_impulse_limit") {
+        match num(e)
+            .ok_or_else(|| "physics.contact_impulse_limit must be a number".to_string())
+            .and_then(crate::project::physics::check_impulse_limit)
+        {
+            Ok(v) => s.contact_impulse_limit = v,
+            Err(m) => errors.push(err(e, m)),
         }
     }
 }
