@@ -295,6 +295,26 @@ fn contact_impulses_are_in_world_units_and_the_limit_filters_them() {
     }
 }
 
+/// Friction and restitution combine as in Defold's engines (Box2D in 2D: geometric mean and
+/// larger; Bullet in 3D: products), checked against the formulas: a box's sliding distance
+/// v² / (2 μ g), a ball's bounce height e² h; a slow contact does not bounce in 2D (Box2D's
+/// 1 unit a second threshold) unless `velocity_threshold` is 0.
+#[test]
+fn friction_and_restitution_combine_as_in_defold() {
+    for physics in [r#""type": "3d""#, r#""type": "2d""#, r#""type": "2d", "velocity_threshold": 0"#] {
+        let p = committed("physics_material");
+        p.write(
+            "/project.json",
+            &format!(
+                r#"{{ "title": "physics_material", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+                "physics": {{ {physics}, "gravity": [0, -10, 0] }} }}"#
+            ),
+        );
+        let r = run_dir(&p, 241);
+        assert_lua_passed(&r, "physics_material");
+    }
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -380,6 +380,9 @@ pub struct PhysicsSettings {
     /// pair of shapes pushing each other less than this in a step sends no collision or contact
     /// message that step (a resting crate stops reporting, its landing still does).
     pub contact_impulse_limit: f32,
+    /// Defold's `velocity_threshold` (2D, world units a second): contacts closing slower do not
+    /// bounce. Unset: Box2D's fixed 1 physics unit a second.
+    pub velocity_threshold: Option<f32>,
 }
 
 impl Default for PhysicsSettings {
@@ -393,6 +396,7 @@ impl Default for PhysicsSettings {
             fixed_timestep: true,
             max_fixed_steps: None,
             contact_impulse_limit: 0.0,
+            velocity_threshold: None,
         }
     }
 }
@@ -410,6 +414,7 @@ pub struct PhysicsFile {
     pub use_fixed_timestep: Option<bool>,
     pub max_fixed_timesteps: Option<Located<u32>>,
     pub contact_impulse_limit: Option<Located<f32>>,
+    pub velocity_threshold: Option<Located<f32>>,
 }
 
 /// Checks project.json's `"physics"`.
@@ -443,6 +448,9 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
     if let Some(l) = &f.contact_impulse_limit {
         s.contact_impulse_limit = check_impulse_limit(l.value).map_err(|m| l.error(file, m))?;
     }
+    if let Some(v) = &f.velocity_threshold {
+        s.velocity_threshold = Some(check_velocity_threshold(v.value).map_err(|m| v.error(file, m))?);
+    }
     Ok(s)
 }
 
@@ -452,6 +460,15 @@ pub fn check_impulse_limit(v: f32) -> Result<f32, String> {
         Ok(v)
     } else {
         Err(format!("physics.contact_impulse_limit must be a number from 0 to {MAX_MAGNITUDE}"))
+    }
+}
+
+/// A restitution threshold is a finite speed, 0 or more.
+pub fn check_velocity_threshold(v: f32) -> Result<f32, String> {
+    if v.is_finite() && (0.0..=MAX_MAGNITUDE).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("physics.velocity_threshold must be a number from 0 to {MAX_MAGNITUDE}"))
     }
 }
 

@@ -262,6 +262,7 @@ fn physics_settings_from_both_project_files() {
             fixed_timestep: true,
             max_fixed_steps: None,
             contact_impulse_limit: 0.0,
+            velocity_threshold: None,
         }
     );
     let e = crate::project::settings::parse_settings(
@@ -285,6 +286,7 @@ fn physics_settings_from_both_project_files() {
             fixed_timestep: false,
             max_fixed_steps: Some(2),
             contact_impulse_limit: 0.0,
+            velocity_threshold: None,
         }
     );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
@@ -346,4 +348,20 @@ fn physics_settings_from_both_project_files() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("physics.contact_impulse_limit must be a number from 0"), "{e}");
+    // The 2D restitution threshold, in both files.
+    let t = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nvelocity_threshold = 50.0\n",
+    )
+    .unwrap();
+    assert_eq!(t.physics.velocity_threshold, Some(50.0));
+    let json = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "velocity_threshold": 2 } }"#,
+    )
+    .unwrap();
+    assert_eq!(json.physics.velocity_threshold, Some(2.0));
+    let e = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nvelocity_threshold = -3\n",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("velocity_threshold"), "{e}");
 }

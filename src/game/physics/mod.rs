@@ -97,7 +97,7 @@ impl Space {
     fn new(socket: Hash, settings: &PhysicsSettings, fixed_frequency: f32) -> Space {
         Space {
             socket,
-            world: simulation::new_world(settings.two_d, gravity_of(settings)),
+            world: new_world(settings),
             clock: clock_for(settings, fixed_frequency),
             overlaps: BTreeSet::new(),
             dirty: false,
@@ -115,6 +115,24 @@ fn clock_for(settings: &PhysicsSettings, fixed_frequency: f32) -> crate::game::i
     use crate::game::input::{FixedClock, fixed::MAX_STEPS};
     let frequency = if settings.fixed_timestep { fixed_frequency } else { 0.0 };
     FixedClock::with_max_steps(frequency, settings.max_fixed_steps.unwrap_or(MAX_STEPS))
+}
+
+fn new_world(settings: &PhysicsSettings) -> Box<dyn simulation::Simulation> {
+    let mut world = simulation::new_world(settings.two_d, gravity_of(settings));
+    world.set_restitution_threshold(restitution_threshold(settings));
+    world
+}
+
+/// The speed below which a 2D contact does not bounce, in physics units a second: Box2D 2.2's
+/// fixed `b2_velocityThreshold` of 1 (Defold's default 2D engine, which ignores game.project's
+/// `velocity_threshold`), or that setting times the physics scale when the project gives it
+/// (Defold's Box2D 3 path; Defold's own physics/interpolation example sets 50 at scale 0.02,
+/// the same 1).
+fn restitution_threshold(settings: &PhysicsSettings) -> f32 {
+    if !settings.two_d {
+        return 0.0;
+    }
+    settings.velocity_threshold.map_or(1.0, |v| v * settings.scale)
 }
 
 /// The project's gravity in physics units: it is written in world units per second squared and
@@ -201,9 +219,10 @@ impl Physics {
         for sp in &mut self.spaces {
             if redim {
                 // A world of the other dimension: its bodies are made again below.
-                sp.world = simulation::new_world(settings.two_d, gravity_of(&settings));
+                sp.world = new_world(&settings);
             }
             sp.world.set_gravity(gravity_of(&settings));
+            sp.world.set_restitution_threshold(restitution_threshold(&settings));
             sp.clock = clock_for(&settings, fixed_frequency);
         }
         if redim {

@@ -140,6 +140,9 @@ pub trait Simulation {
     fn place_at_rest(&mut self, body: Handle, pose: Iso);
     fn set_groups(&mut self, colliders: &[Handle], groups: (u32, u32));
     fn step(&mut self, dt: f32);
+    /// Contacts closing slower than `speed` (physics units a second) do not bounce, as Box2D's;
+    /// 0: every new contact bounces. A 3D world has none (Bullet's has none).
+    fn set_restitution_threshold(&mut self, speed: f32);
     fn reset_forces(&mut self, body: Handle);
     /// Moves a fixed body to `pose`, or a dynamic one a script moved (woken, keeping its
     /// velocities); a kinematic one is placed there and aimed one more move on, so what it

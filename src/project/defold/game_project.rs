@@ -224,7 +224,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
 }
 
 /// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms, use_fixed_timestep,
-/// max_fixed_timesteps, contact_impulse_limit`.
+/// max_fixed_timesteps, contact_impulse_limit, velocity_threshold`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
     // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
     // project says 3D.
@@ -281,6 +281,15 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
             .and_then(crate::project::physics::check_impulse_limit)
         {
             Ok(v) => s.contact_impulse_limit = v,
+            Err(m) => errors.push(err(e, m)),
+        }
+    }
+    if let Some(e) = get(entries, "physics", "velocity_threshold") {
+        match num(e)
+            .ok_or_else(|| "physics.velocity_threshold must be a number".to_string())
+            .and_then(crate::project::physics::check_velocity_threshold)
+        {
+            Ok(v) => s.velocity_threshold = Some(v),
             Err(m) => errors.push(err(e, m)),
         }
     }
