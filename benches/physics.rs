@@ -65,16 +65,31 @@ fn sinew_step(w: &RefCell<World>) -> (Duration, usize) {
     (took, n)
 }
 
+/// Sinew's 3D worlds combine coefficients as Bullet does (products): the same scene here.
+const BULLET: CoefficientCombineRule = CoefficientCombineRule::Multiply;
+
 fn rapier_world() -> PhysicsWorld {
     let mut world = PhysicsWorld::new();
     world.gravity = Vector::new(0.0, -10.0, 0.0);
     world.integration_parameters.dt = DT;
     let body = world.insert_body(RigidBodyBuilder::fixed());
-    world.insert_collider(ColliderBuilder::cuboid(50.0, 0.5, 50.0).friction(0.5).restitution(0.0), Some(body));
+    world.insert_collider(
+        ColliderBuilder::cuboid(50.0, 0.5, 50.0)
+            .friction(0.5)
+            .restitution(0.0)
+            .friction_combine_rule(BULLET)
+            .restitution_combine_rule(BULLET),
+        Some(body),
+    );
     for i in 0..BOXES {
         let p = place(i);
         let body = world.insert_body(RigidBodyBuilder::dynamic().translation(Vector::new(p[0], p[1], p[2])));
-        let c = ColliderBuilder::cuboid(0.5, 0.5, 0.5).friction(0.5).restitution(0.0).mass(1.0);
+        let c = ColliderBuilder::cuboid(0.5, 0.5, 0.5)
+            .friction(0.5)
+            .restitution(0.0)
+            .friction_combine_rule(BULLET)
+            .restitution_combine_rule(BULLET)
+            .mass(1.0);
         world.insert_collider(c, Some(body));
     }
     world
@@ -186,11 +201,26 @@ fn rapier_spheres() -> PhysicsWorld {
     world.gravity = Vector::new(0.0, -10.0, 0.0);
     world.integration_parameters.dt = DT;
     let body = world.insert_body(RigidBodyBuilder::fixed());
-    world.insert_collider(ColliderBuilder::cuboid(100.0, 0.5, 100.0).friction(0.5).restitution(0.0), Some(body));
+    world.insert_collider(
+        ColliderBuilder::cuboid(100.0, 0.5, 100.0)
+            .friction(0.5)
+            .restitution(0.0)
+            .friction_combine_rule(BULLET)
+            .restitution_combine_rule(BULLET),
+        Some(body),
+    );
     for i in 0..SPHERES {
         let p = sphere_at(i);
         let body = world.insert_body(RigidBodyBuilder::dynamic().translation(Vector::new(p.x, p.y, p.z)));
-        world.insert_collider(ColliderBuilder::ball(0.5).friction(0.5).restitution(0.0).mass(1.0), Some(body));
+        world.insert_collider(
+            ColliderBuilder::ball(0.5)
+                .friction(0.5)
+                .restitution(0.0)
+                .friction_combine_rule(BULLET)
+                .restitution_combine_rule(BULLET)
+                .mass(1.0),
+            Some(body),
+        );
     }
     world
 }

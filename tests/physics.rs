@@ -315,6 +315,25 @@ fn friction_and_restitution_combine_as_in_defold() {
     }
 }
 
+/// Defold's `max_collisions` / `max_contacts`: at most that many touching pairs and contact
+/// points reported a step, the rest lost with one warning (not one a step); 0, none lost.
+#[test]
+fn message_limits_drop_what_is_over_them_with_one_warning() {
+    let r = run_steps("physics_limits", 61);
+    assert_lua_passed(&r, "physics_limits");
+    assert_eq!(r.stderr.matches("touching pairs reported this step").count(), 1, "{}", r.show());
+    assert_eq!(r.stderr.matches("contact points reported this step").count(), 1, "{}", r.show());
+    let p = committed("physics_limits");
+    p.write(
+        "/project.json",
+        r#"{ "title": "physics_limits", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+        "physics": { "gravity": [0, -10, 0], "max_collisions": 0, "max_contacts": 0 } }"#,
+    );
+    let r = run_dir(&p, 61);
+    assert_lua_passed(&r, "physics_limits");
+    assert!(!r.stderr.contains("reported this step"), "{}", r.show());
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -383,6 +383,12 @@ pub struct PhysicsSettings {
     /// Defold's `velocity_threshold` (2D, world units a second): contacts closing slower do not
     /// bounce. Unset: Box2D's fixed 1 physics unit a second.
     pub velocity_threshold: Option<f32>,
+    /// Defold's `max_collisions` and `max_contacts`: at most this many touching pairs send
+    /// `collision_response` and this many points `contact_point_response` in a step, the rest
+    /// dropped with a warning. None: all (project.json's default; game.project's are Defold's
+    /// 64 and 128, and 0 there means all, as in Defold).
+    pub max_collisions: Option<u32>,
+    pub max_contacts: Option<u32>,
 }
 
 impl Default for PhysicsSettings {
@@ -397,6 +403,8 @@ impl Default for PhysicsSettings {
             max_fixed_steps: None,
             contact_impulse_limit: 0.0,
             velocity_threshold: None,
+            max_collisions: None,
+            max_contacts: None,
         }
     }
 }
@@ -415,6 +423,8 @@ pub struct PhysicsFile {
     pub max_fixed_timesteps: Option<Located<u32>>,
     pub contact_impulse_limit: Option<Located<f32>>,
     pub velocity_threshold: Option<Located<f32>>,
+    pub max_collisions: Option<u32>,
+    pub max_contacts: Option<u32>,
 }
 
 /// Checks project.json's `"physics"`.
@@ -451,6 +461,8 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
     if let Some(v) = &f.velocity_threshold {
         s.velocity_threshold = Some(check_velocity_threshold(v.value).map_err(|m| v.error(file, m))?);
     }
+    s.max_collisions = f.max_collisions.filter(|&n| n > 0);
+    s.max_contacts = f.max_contacts.filter(|&n| n > 0);
     Ok(s)
 }
 

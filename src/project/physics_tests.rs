@@ -263,6 +263,8 @@ fn physics_settings_from_both_project_files() {
             max_fixed_steps: None,
             contact_impulse_limit: 0.0,
             velocity_threshold: None,
+            max_collisions: None,
+            max_contacts: None,
         }
     );
     let e = crate::project::settings::parse_settings(
@@ -287,6 +289,9 @@ fn physics_settings_from_both_project_files() {
             max_fixed_steps: Some(2),
             contact_impulse_limit: 0.0,
             velocity_threshold: None,
+            // Defold's 64 pairs and 128 points a step.
+            max_collisions: Some(64),
+            max_contacts: Some(128),
         }
     );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();
@@ -364,4 +369,20 @@ fn physics_settings_from_both_project_files() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("velocity_threshold"), "{e}");
+    // The message limits: game.project's, 0 for none; project.json's; a bad one refused.
+    let m = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nmax_collisions = 256\nmax_contacts = 0\n",
+    )
+    .unwrap();
+    assert_eq!((m.physics.max_collisions, m.physics.max_contacts), (Some(256), None));
+    let json = crate::project::settings::parse_settings(
+        r#"{ "main_collection": "/main/main.collection", "physics": { "max_collisions": 3, "max_contacts": 0 } }"#,
+    )
+    .unwrap();
+    assert_eq!((json.physics.max_collisions, json.physics.max_contacts), (Some(3), None));
+    let e = crate::project::defold::game_project::parse(
+        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nmax_contacts = -1\n",
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("max_contacts"), "{e}");
 }

@@ -142,6 +142,28 @@ pub(super) struct Scratch {
     touching: Vec<(Party, Party)>,
     points: Vec<Point>,
     sides: Sides,
+    /// Whether the pairs' and the points' limits were warned of, until a step fits again.
+    warned: [bool; 2],
+}
+
+/// Keeps the first `max` of a step's `found` (Defold's `max_collisions` / `max_contacts`),
+/// warning once, as Defold does, until a step fits again.
+fn limit<T>(found: &mut Vec<T>, max: Option<u32>, warned: &mut bool, key: &str) {
+    match max {
+        Some(m) if found.len() > m as usize => {
+            if !*warned {
+                log::warn!(
+                    "physics: {} of {} {} reported this step, the rest lost; raise physics.{key} in the project settings",
+                    m,
+                    found.len(),
+                    if key == "max_collisions" { "touching pairs" } else { "contact points" }
+                );
+                *warned = true;
+            }
+            found.truncate(m as usize);
+        }
+        _ => *warned = false,
+    }
 }
 
 /// Calls `f(own, other)` for each side of a pair whose object has a script.
@@ -202,7 +224,7 @@ fn contact_events(
     let inv = 1.0 / p.settings.scale;
     // Pairs of objects touching this step, lower index first, so each is reported once however
     // many shapes touch, in an order that depends only on the objects.
-    let Scratch { touching, points, sides } = scratch;
+    let Scratch { touching, points, sides, warned } = scratch;
     touching.clear();
     points.clear();
     let world = &p.spaces[k as usize].world;
@@ -228,6 +250,8 @@ fn contact_events(
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
     touching.dedup();
+    limit(touching, p.settings.max_collisions, &mut warned[0], "max_collisions");
+    limit(points, p.settings.max_contacts, &mut warned[1], "max_contacts");
     if listening {
         let mut events = listener_events(p, scene, sides, touching, points);
         p.spaces[k as usize].events.append(&mut events);

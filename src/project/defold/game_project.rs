@@ -224,7 +224,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
 }
 
 /// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms, use_fixed_timestep,
-/// max_fixed_timesteps, contact_impulse_limit, velocity_threshold`.
+/// max_fixed_timesteps, contact_impulse_limit, velocity_threshold, max_collisions, max_contacts`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
     // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
     // project says 3D.
@@ -234,6 +234,9 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
     // set, and then at most 2 fixed steps a frame.
     s.fixed_timestep = false;
     s.max_fixed_steps = Some(2);
+    // And at most 64 touching pairs and 128 contact points reported a step.
+    s.max_collisions = Some(64);
+    s.max_contacts = Some(128);
     if let Some(e) = get(entries, "physics", "type") {
         match e.value.to_ascii_uppercase().as_str() {
             "2D" => s.two_d = true,
@@ -291,6 +294,15 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
         {
             Ok(v) => s.velocity_threshold = Some(v),
             Err(m) => errors.push(err(e, m)),
+        }
+    }
+    for (key, slot) in [("max_collisions", &mut s.max_collisions), ("max_contacts", &mut s.max_contacts)] {
+        if let Some(e) = get(entries, "physics", key) {
+            match e.value.trim().parse::<u32>() {
+                // 0: no limit (Defold's newer sources test `max > 0`).
+                Ok(n) => *slot = Some(n).filter(|&n| n > 0),
+                Err(_) => errors.push(err(e, format!("physics.{key} must be a whole number, 0 or more"))),
+            }
         }
     }
 }
