@@ -9,6 +9,20 @@ fn run_steps(name: &str, frames: u32) -> Run {
     run_dir(&committed(name), frames)
 }
 
+/// Committed project `name` with project.json's `"physics"` given by `physics` (its members),
+/// titled `name`, 60 fixed updates a second.
+fn with_physics(name: &str, physics: &str) -> TempDir {
+    let p = committed(name);
+    p.write(
+        "/project.json",
+        &format!(
+            r#"{{ "title": "{name}", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
+            "physics": {{ {physics} }} }}"#
+        ),
+    );
+    p
+}
+
 fn run_dir(p: &TempDir, frames: u32) -> Run {
     run_sized(p, frames, "64x48", &[])
 }
@@ -203,12 +217,7 @@ fn defold_joint_kinds_and_their_properties_in_3d_and_2d() {
 fn passes_in_3d_and_2d(name: &str, frames: u32) {
     let r = run_steps(name, frames);
     assert_lua_passed(&r, name);
-    let p = committed(name);
-    let settings = format!(
-        r#"{{ "title": "{name}", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
-        "physics": {{ "type": "2d", "gravity": [0, -10, 0] }} }}"#
-    );
-    p.write("/project.json", &settings);
+    let p = with_physics(name, r#""type": "2d", "gravity": [0, -10, 0]"#);
     let r = run_dir(&p, frames);
     assert_lua_passed(&r, name);
 }
@@ -280,13 +289,9 @@ fn a_defold_project_steps_physics_as_its_game_project_says() {
 fn contact_impulses_are_in_world_units_and_the_limit_filters_them() {
     for mode in ["3d", "2d"] {
         for limit in ["0", "1"] {
-            let p = committed("physics_impulse");
-            p.write(
-                "/project.json",
-                &format!(
-                    r#"{{ "title": "physics_impulse", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
-                    "physics": {{ "type": "{mode}", "gravity": [0, -10, 0], "scale": 0.5, "contact_impulse_limit": {limit} }} }}"#
-                ),
+            let p = with_physics(
+                "physics_impulse",
+                &format!(r#""type": "{mode}", "gravity": [0, -10, 0], "scale": 0.5, "contact_impulse_limit": {limit}"#),
             );
             p.write("/main/limit.lua", &format!("return {limit}\n"));
             let r = run_dir(&p, 151);
@@ -302,14 +307,7 @@ fn contact_impulses_are_in_world_units_and_the_limit_filters_them() {
 #[test]
 fn friction_and_restitution_combine_as_in_defold() {
     for physics in [r#""type": "3d""#, r#""type": "2d""#, r#""type": "2d", "velocity_threshold": 0"#] {
-        let p = committed("physics_material");
-        p.write(
-            "/project.json",
-            &format!(
-                r#"{{ "title": "physics_material", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
-                "physics": {{ {physics}, "gravity": [0, -10, 0] }} }}"#
-            ),
-        );
+        let p = with_physics("physics_material", &format!(r#"{physics}, "gravity": [0, -10, 0]"#));
         let r = run_dir(&p, 241);
         assert_lua_passed(&r, "physics_material");
     }
@@ -323,12 +321,7 @@ fn message_limits_drop_what_is_over_them_with_one_warning() {
     assert_lua_passed(&r, "physics_limits");
     assert_eq!(r.stderr.matches("touching pairs reported this step").count(), 1, "{}", r.show());
     assert_eq!(r.stderr.matches("contact points reported this step").count(), 1, "{}", r.show());
-    let p = committed("physics_limits");
-    p.write(
-        "/project.json",
-        r#"{ "title": "physics_limits", "main_collection": "/main/main.collection", "fixed_update_frequency": 60,
-        "physics": { "gravity": [0, -10, 0], "max_collisions": 0, "max_contacts": 0 } }"#,
-    );
+    let p = with_physics("physics_limits", r#""gravity": [0, -10, 0], "max_collisions": 0, "max_contacts": 0"#);
     let r = run_dir(&p, 61);
     assert_lua_passed(&r, "physics_limits");
     assert!(!r.stderr.contains("reported this step"), "{}", r.show());

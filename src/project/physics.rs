@@ -456,31 +456,23 @@ pub fn settings(f: &PhysicsFile, file: &str) -> Result<PhysicsSettings, LoadErro
         s.max_fixed_steps = Some(m.value);
     }
     if let Some(l) = &f.contact_impulse_limit {
-        s.contact_impulse_limit = check_impulse_limit(l.value).map_err(|m| l.error(file, m))?;
+        s.contact_impulse_limit = check_not_negative("contact_impulse_limit", l.value).map_err(|m| l.error(file, m))?;
     }
     if let Some(v) = &f.velocity_threshold {
-        s.velocity_threshold = Some(check_velocity_threshold(v.value).map_err(|m| v.error(file, m))?);
+        s.velocity_threshold = Some(check_not_negative("velocity_threshold", v.value).map_err(|m| v.error(file, m))?);
     }
     s.max_collisions = f.max_collisions.filter(|&n| n > 0);
     s.max_contacts = f.max_contacts.filter(|&n| n > 0);
     Ok(s)
 }
 
-/// A contact impulse limit is a finite impulse, 0 or more.
-pub fn check_impulse_limit(v: f32) -> Result<f32, String> {
+/// A limit or threshold (`contact_impulse_limit`, `velocity_threshold`): a finite number, 0 or
+/// more; `key` names it in the message.
+pub fn check_not_negative(key: &str, v: f32) -> Result<f32, String> {
     if v.is_finite() && (0.0..=MAX_MAGNITUDE).contains(&v) {
         Ok(v)
     } else {
-        Err(format!("physics.contact_impulse_limit must be a number from 0 to {MAX_MAGNITUDE}"))
-    }
-}
-
-/// A restitution threshold is a finite speed, 0 or more.
-pub fn check_velocity_threshold(v: f32) -> Result<f32, String> {
-    if v.is_finite() && (0.0..=MAX_MAGNITUDE).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("physics.velocity_threshold must be a number from 0 to {MAX_MAGNITUDE}"))
+        Err(format!("physics.{key} must be a number from 0 to {MAX_MAGNITUDE}"))
     }
 }
 

@@ -244,6 +244,18 @@ fn hull_shapes_from_json_and_convexshape_files() {
     assert!(e.contains("Sinew reads `.convexshape` and `.tilemap` files"), "{e}");
 }
 
+/// game.project's `[physics]` with `lines`, read.
+fn game_physics(lines: &str) -> Result<PhysicsSettings, crate::base::error::LoadError> {
+    let text = format!("[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\n{lines}\n");
+    crate::project::defold::game_project::parse(&text).map(|s| s.physics)
+}
+
+/// project.json with `"physics": { members }`, read.
+fn json_physics(members: &str) -> Result<PhysicsSettings, crate::base::error::LoadError> {
+    let text = format!(r#"{{ "main_collection": "/main/main.collection", "physics": {{ {members} }} }}"#);
+    crate::project::settings::parse_settings(&text).map(|s| s.physics)
+}
+
 #[test]
 fn physics_settings_from_both_project_files() {
     let s = crate::project::settings::parse_settings(
@@ -330,59 +342,29 @@ fn physics_settings_from_both_project_files() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("physics.max_fixed_timesteps must be at least 1"), "{e}");
-    // The contact impulse limit, in both files; a negative or non-number one refused where it is.
-    let limit = crate::project::defold::game_project::parse(
-        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ncontact_impulse_limit = 2.5\n",
-    )
-    .unwrap();
-    assert_eq!(limit.physics.contact_impulse_limit, 2.5);
-    let json = crate::project::settings::parse_settings(
-        r#"{ "main_collection": "/main/main.collection", "physics": { "contact_impulse_limit": 0.75 } }"#,
-    )
-    .unwrap();
-    assert_eq!(json.physics.contact_impulse_limit, 0.75);
-    for bad in ["-1", "x", "inf"] {
-        let e = crate::project::defold::game_project::parse(&format!(
-            "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\ncontact_impulse_limit = {bad}\n"
-        ))
-        .unwrap_err();
-        assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("contact_impulse_limit"), "{e}");
+    // The contact impulse limit, the 2D restitution threshold and the message limits, in both
+    // files; bad values refused where they are (game.project's line 4).
+    let limit = game_physics("contact_impulse_limit = 2.5").unwrap();
+    assert_eq!(limit.contact_impulse_limit, 2.5);
+    assert_eq!(json_physics(r#""contact_impulse_limit": 0.75"#).unwrap().contact_impulse_limit, 0.75);
+    let t = game_physics("velocity_threshold = 50.0").unwrap();
+    assert_eq!(t.velocity_threshold, Some(50.0));
+    assert_eq!(json_physics(r#""velocity_threshold": 2"#).unwrap().velocity_threshold, Some(2.0));
+    let m = game_physics("max_collisions = 256\nmax_contacts = 0").unwrap();
+    assert_eq!((m.max_collisions, m.max_contacts), (Some(256), None));
+    let m = json_physics(r#""max_collisions": 3, "max_contacts": 0"#).unwrap();
+    assert_eq!((m.max_collisions, m.max_contacts), (Some(3), None));
+    for bad in [
+        "contact_impulse_limit = -1",
+        "contact_impulse_limit = x",
+        "contact_impulse_limit = inf",
+        "velocity_threshold = -3",
+        "max_contacts = -1",
+    ] {
+        let e = game_physics(bad).unwrap_err().to_string();
+        let key = bad.split(' ').next().unwrap();
+        assert!(e.contains("game.project:4:") && e.contains(key), "{e}");
     }
-    let e = crate::project::settings::parse_settings(
-        r#"{ "main_collection": "/main/main.collection", "physics": { "contact_impulse_limit": -2 } }"#,
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("physics.contact_impulse_limit must be a number from 0"), "{e}");
-    // The 2D restitution threshold, in both files.
-    let t = crate::project::defold::game_project::parse(
-        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nvelocity_threshold = 50.0\n",
-    )
-    .unwrap();
-    assert_eq!(t.physics.velocity_threshold, Some(50.0));
-    let json = crate::project::settings::parse_settings(
-        r#"{ "main_collection": "/main/main.collection", "physics": { "velocity_threshold": 2 } }"#,
-    )
-    .unwrap();
-    assert_eq!(json.physics.velocity_threshold, Some(2.0));
-    let e = crate::project::defold::game_project::parse(
-        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nvelocity_threshold = -3\n",
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("velocity_threshold"), "{e}");
-    // The message limits: game.project's, 0 for none; project.json's; a bad one refused.
-    let m = crate::project::defold::game_project::parse(
-        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nmax_collisions = 256\nmax_contacts = 0\n",
-    )
-    .unwrap();
-    assert_eq!((m.physics.max_collisions, m.physics.max_contacts), (Some(256), None));
-    let json = crate::project::settings::parse_settings(
-        r#"{ "main_collection": "/main/main.collection", "physics": { "max_collisions": 3, "max_contacts": 0 } }"#,
-    )
-    .unwrap();
-    assert_eq!((json.physics.max_collisions, json.physics.max_contacts), (Some(3), None));
-    let e = crate::project::defold::game_project::parse(
-        "[bootstrap]\nmain_collection = /main/main.collectionc\n[physics]\nmax_contacts = -1\n",
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("game.project:4:") && e.to_string().contains("max_contacts"), "{e}");
+    let e = json_physics(r#""contact_impulse_limit": -2"#).unwrap_err().to_string();
+    assert!(e.contains("physics.contact_impulse_limit must be a number from 0"), "{e}");
 }

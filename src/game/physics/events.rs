@@ -148,15 +148,13 @@ pub(super) struct Scratch {
 
 /// Keeps the first `max` of a step's `found` (Defold's `max_collisions` / `max_contacts`),
 /// warning once, as Defold does, until a step fits again.
-fn limit<T>(found: &mut Vec<T>, max: Option<u32>, warned: &mut bool, key: &str) {
+fn limit<T>(found: &mut Vec<T>, max: Option<u32>, warned: &mut bool, (key, what): (&str, &str)) {
     match max {
         Some(m) if found.len() > m as usize => {
             if !*warned {
                 log::warn!(
-                    "physics: {} of {} {} reported this step, the rest lost; raise physics.{key} in the project settings",
-                    m,
-                    found.len(),
-                    if key == "max_collisions" { "touching pairs" } else { "contact points" }
+                    "physics: {m} of {} {what} reported this step, the rest lost; raise physics.{key} in the project settings",
+                    found.len()
                 );
                 *warned = true;
             }
@@ -250,8 +248,8 @@ fn contact_events(
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
     touching.dedup();
-    limit(touching, p.settings.max_collisions, &mut warned[0], "max_collisions");
-    limit(points, p.settings.max_contacts, &mut warned[1], "max_contacts");
+    limit(touching, p.settings.max_collisions, &mut warned[0], ("max_collisions", "touching pairs"));
+    limit(points, p.settings.max_contacts, &mut warned[1], ("max_contacts", "contact points"));
     if listening {
         let mut events = listener_events(p, scene, sides, touching, points);
         p.spaces[k as usize].events.append(&mut events);

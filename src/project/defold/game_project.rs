@@ -253,14 +253,26 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
             }
         }
     }
-    if let Some(e) = get(entries, "physics", "scale") {
-        match num(e)
-            .ok_or_else(|| "physics.scale must be a number".to_string())
-            .and_then(crate::project::physics::check_scale)
-        {
-            Ok(v) => s.scale = v,
-            Err(m) => errors.push(err(e, m)),
+    // A number key, checked: its value, or its error at its position.
+    let mut checked = |key: &str, check: &dyn Fn(f32) -> Result<f32, String>| {
+        let e = get(entries, "physics", key)?;
+        match num(e).ok_or_else(|| format!("physics.{key} must be a number")).and_then(check) {
+            Ok(v) => Some(v),
+            Err(m) => {
+                errors.push(err(e, m));
+                None
+            }
         }
+    };
+    use crate::project::physics::{check_not_negative, check_scale};
+    if let Some(v) = checked("scale", &check_scale) {
+        s.scale = v;
+    }
+    if let Some(v) = checked("contact_impulse_limit", &|v| check_not_negative("contact_impulse_limit", v)) {
+        s.contact_impulse_limit = v;
+    }
+    if let Some(v) = checked("velocity_threshold", &|v| check_not_negative("velocity_threshold", v)) {
+        s.velocity_threshold = Some(v);
     }
     if let Some(e) = get(entries, "physics", "debug") {
         s.debug = e.value != "0";
@@ -276,24 +288,6 @@ fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, 
         match e.value.trim().parse::<u32>() {
             Ok(n) if n >= 1 => s.max_fixed_steps = Some(n),
             _ => errors.push(err(e, "physics.max_fixed_timesteps must be a whole number of at least 1")),
-        }
-    }
-    if let Some(e) = get(entries, "physics", "contact_impulse_limit") {
-        match num(e)
-            .ok_or_else(|| "physics.contact_impulse_limit must be a number".to_string())
-            .and_then(crate::project::physics::check_impulse_limit)
-        {
-            Ok(v) => s.contact_impulse_limit = v,
-            Err(m) => errors.push(err(e, m)),
-        }
-    }
-    if let Some(e) = get(entries, "physics", "velocity_threshold") {
-        match num(e)
-            .ok_or_else(|| "physics.velocity_threshold must be a number".to_string())
-            .and_then(crate::project::physics::check_velocity_threshold)
-        {
-            Ok(v) => s.velocity_threshold = Some(v),
-            Err(m) => errors.push(err(e, m)),
         }
     }
     for (key, slot) in [("max_collisions", &mut s.max_collisions), ("max_contacts", &mut s.max_contacts)] {
