@@ -327,6 +327,19 @@ fn message_limits_drop_what_is_over_them_with_one_warning() {
     assert!(!r.stderr.contains("reported this step"), "{}", r.show());
 }
 
+/// Defold's per-object event switches (`event_collision`, `event_contact`, `event_trigger`):
+/// each decides which messages its own object's scripts are sent; a world's event listener gets
+/// a pair's events when either side's switch is on.
+#[test]
+fn event_switches_decide_what_each_object_is_sent() {
+    let r = run_steps("physics_event_flags", 91);
+    assert_lua_passed(&r, "physics_event_flags");
+    let p = committed("physics_event_flags");
+    p.write("/main/mode.lua", "return { listener = true }\n");
+    let r = run_dir(&p, 91);
+    assert_lua_passed(&r, "physics_event_flags");
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

@@ -103,6 +103,25 @@ pub struct CollisionObjectSpec {
     pub shapes: Vec<ShapeSpec>,
     /// A tile map as its shape (Defold's `collision_shape` naming a `.tilemap`; 2D worlds only).
     pub tiles: Option<std::sync::Arc<TileCollision>>,
+    /// Defold's "Generate Collision / Contact / Trigger Events": which messages this object's
+    /// scripts get (and, for a world's event listener, whether a pair's events are made at all:
+    /// when either side wants them).
+    pub events: Events,
+}
+
+/// Which of the physics messages an object is sent; Defold's `event_collision`,
+/// `event_contact` and `event_trigger`, all on by default.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Events {
+    pub collision: bool,
+    pub contact: bool,
+    pub trigger: bool,
+}
+
+impl Default for Events {
+    fn default() -> Self {
+        Events { collision: true, contact: true, trigger: true }
+    }
 }
 
 impl CollisionObjectSpec {
@@ -123,6 +142,7 @@ impl CollisionObjectSpec {
             mask: vec!["default".into()],
             shapes,
             tiles: None,
+            events: Events::default(),
         }
     }
 }
@@ -200,6 +220,8 @@ pub struct CollisionFields<'a> {
     pub angular_damping: Option<&'a Located<f32>>,
     pub locked_rotation: Option<bool>,
     pub bullet: Option<bool>,
+    /// `event_collision`, `event_contact`, `event_trigger`.
+    pub events: [Option<bool>; 3],
     pub group: Option<&'a Located<String>>,
     pub mask: Option<&'a Located<Vec<String>>>,
     pub shapes: Option<&'a Located<Shapes>>,
@@ -352,6 +374,11 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         mask,
         shapes,
         tiles,
+        events: Events {
+            collision: f.events[0].unwrap_or(true),
+            contact: f.events[1].unwrap_or(true),
+            trigger: f.events[2].unwrap_or(true),
+        },
     })
 }
 

@@ -30,6 +30,7 @@ fn load_json(component: &str) -> Result<CollectionSpec, String> {
 const BODY: &str = r#"{ "id": "body", "type": "collisionobject", "collision_type": "kinematic",
   "mass": 2, "friction": 0.25, "restitution": 0.75, "linear_damping": 0.5, "angular_damping": 0.125,
   "locked_rotation": true, "bullet": true, "group": "player", "mask": ["world", "enemy"],
+  "event_contact": false, "event_trigger": false,
   "position": [1, 0, 0],
   "shapes": [ { "shape_type": "sphere", "position": [0, 0.5, 0], "data": [0.5], "id": "ball" },
               { "shape_type": "box", "rotation": [0, 0, 0.70710677, 0.70710677], "data": [1, 2, 3], "id": "" },
@@ -43,6 +44,8 @@ fn json_fields_become_the_spec() {
     assert_eq!((co.mass, co.friction, co.restitution), (2.0, 0.25, 0.75));
     assert_eq!((co.linear_damping, co.angular_damping), (0.5, 0.125));
     assert!(co.locked_rotation && co.bullet);
+    let events = crate::project::physics::Events { collision: true, contact: false, trigger: false };
+    assert_eq!(co.events, events, "Defold's event switches, on unless given");
     assert_eq!(co.group, "player");
     assert_eq!(co.mask, ["world", "enemy"]);
     assert_eq!(co.shapes.len(), 3);
@@ -112,6 +115,8 @@ linear_damping: 0.5
 angular_damping: 0.125
 locked_rotation: true
 bullet: true
+event_contact: false
+event_trigger: false
 "#;
 
 #[test]

@@ -7,7 +7,7 @@
 use super::Physics;
 use super::simulation::Party;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::project::physics::CollisionType;
+use crate::project::physics::{CollisionType, Events};
 use crate::scene::message::{Fields, Key, MsgValue, Record};
 use crate::scene::{Message, MessageQueue, Scene, Url};
 use std::collections::BTreeSet;
@@ -69,6 +69,8 @@ struct Side {
     position: [f32; 3],
     mass: f32,
     velocity: [f32; 3],
+    /// Which messages its scripts are sent (Defold's per-object event switches).
+    events: Events,
 }
 
 /// Whether object `index`'s game object has a script.
@@ -90,6 +92,7 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
         position: [t.x, t.y, t.z],
         mass: if b.ty == CollisionType::Dynamic { world.mass(h)? } else { 0.0 },
         velocity: (velocity / p.settings.scale).to_array(),
+        events: b.spec.events,
     })
 }
 
@@ -257,6 +260,9 @@ fn contact_events(
     }
     for &pair in touching.iter() {
         to_both(p, scene, sides, pair, |own, other| {
+            if !own.events.collision {
+                return;
+            }
             post(messages, socket, own, ids.collision, Record::Collision, |f| {
                 f.hash(Key::OtherId, other.path)
                     .vector3(Key::OtherPosition, other.position)
@@ -269,7 +275,7 @@ fn contact_events(
     for &(key, position, normal, distance, impulse) in points.iter() {
         let (Some(sa), Some(sb)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
         for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
-            if !own.listens {
+            if !own.listens || !own.events.contact {
                 continue;
             }
             // Defold's normal points from the other object towards the receiving one.
@@ -314,6 +320,9 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
             else {
                 continue;
             };
+            if !(a.events.trigger || b.events.trigger) {
+                continue;
+            }
             let who = |s: &Side| table(vec![("id", MsgValue::Hash(s.path)), ("group", MsgValue::Hash(s.group))]);
             let event = table(vec![
                 ("type", MsgValue::Hash(ids.trigger_event)),
@@ -328,6 +337,9 @@ fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQu
     }
     for ((a, b), enter) in entered.into_iter().chain(left) {
         to_both(p, scene, sides, (Party::object(a), Party::object(b)), |own, other| {
+            if !own.events.trigger {
+                return;
+            }
             post(messages, socket, own, ids.trigger, Record::Trigger, |f| {
                 f.hash(Key::OtherId, other.path)
                     .bool(Key::Enter, enter)
@@ -354,6 +366,9 @@ fn listener_events(
     let mut out = Vec::with_capacity(touching.len() + points.len());
     for &(a, b) in touching {
         let (Some(a), Some(b)) = (sides.get(p, scene, a), sides.get(p, scene, b)) else { continue };
+        if !(a.events.collision || b.events.collision) {
+            continue;
+        }
         let who = |s: &Side| {
             table(vec![
                 ("position", v3(s.position)),
@@ -365,6 +380,9 @@ fn listener_events(
     }
     for &(key, position, normal, distance, impulse) in points {
         let (Some(a), Some(b)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
+        if !(a.events.contact || b.events.contact) {
+            continue;
+        }
         // Each side's normal points from the other object towards it.
         let who = |own: &Side, other: &Side, sign: f32| {
             table(vec![

@@ -136,6 +136,9 @@ pub(super) struct ComponentDesc {
     pub(super) angular_damping: Option<Located<f32>>,
     pub(super) locked_rotation: Option<bool>,
     pub(super) bullet: Option<bool>,
+    pub(super) event_collision: Option<bool>,
+    pub(super) event_contact: Option<bool>,
+    pub(super) event_trigger: Option<bool>,
     pub(super) mask: Option<Located<Vec<String>>>,
     pub(super) shapes: Option<Located<crate::project::physics::Shapes>>,
     /// A sprite's atlas or tile source (sprites.md).

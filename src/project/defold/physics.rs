@@ -39,7 +39,7 @@ pub fn collision_object(cx: &mut Cx, m: &Message, out: &mut Obj) {
             out.put(name, Node::Num(v), Some(&f.value_at));
         }
     }
-    for name in ["locked_rotation", "bullet"] {
+    for name in ["locked_rotation", "bullet", "event_collision", "event_contact", "event_trigger"] {
         if let Some((v, f)) = r.bool(name, p) {
             out.put(name, Node::Bool(v), Some(&f.value_at));
         }
