@@ -275,13 +275,7 @@ fn physics_settings_from_both_project_files() {
             gravity: [0.0, -20.0, 0.0],
             scale: 0.5,
             debug: true,
-            dynamic_transforms: true,
-            fixed_timestep: true,
-            max_fixed_steps: None,
-            contact_impulse_limit: 0.0,
-            velocity_threshold: None,
-            max_collisions: None,
-            max_contacts: None,
+            ..PhysicsSettings::default()
         }
     );
     let e = crate::project::settings::parse_settings(
@@ -300,15 +294,13 @@ fn physics_settings_from_both_project_files() {
             gravity: [0.0, -500.0, 0.0],
             scale: 0.02,
             debug: true,
-            dynamic_transforms: true,
-            // Defold's defaults: a step a frame by the frame's time; fixed, at most 2 a frame.
+            // Defold's defaults: a step a frame by the frame's time; fixed, at most 2 a frame;
+            // 64 pairs and 128 points reported a step.
             fixed_timestep: false,
             max_fixed_steps: Some(2),
-            contact_impulse_limit: 0.0,
-            velocity_threshold: None,
-            // Defold's 64 pairs and 128 points a step.
             max_collisions: Some(64),
             max_contacts: Some(128),
+            ..PhysicsSettings::default()
         }
     );
     let plain = crate::project::settings::parse_settings(r#"{ "main_collection": "/main/main.collection" }"#).unwrap();

@@ -786,11 +786,9 @@ fn write_object(settings: &PhysicsSettings, b: &mut Body, pose: Iso, scene: &mut
         // The body lives at z = 0; the object keeps its own depth.
         t.z = scene.world_of(b.slot).translation.z;
     }
-    if !t.is_finite() || !r.is_finite() {
-        return;
+    if place_object(scene, b.slot, t, r) {
+        b.written = local_place(scene, b.slot);
     }
-    place_object(scene, b.slot, t, r);
-    b.written = local_place(scene, b.slot);
 }
 
 /// Game object `slot`'s local position and rotation, as a script writes them.
@@ -801,8 +799,9 @@ fn local_place(scene: &Scene, slot: u32) -> (glam::Vec3, glam::Quat) {
 }
 
 /// Puts game object `slot` at world position `t` and rotation `r` (its local transform made
-/// relative to its parent), as a body it follows says.
-fn place_object(scene: &mut Scene, slot: u32, t: glam::Vec3, r: glam::Quat) {
+/// relative to its parent), as a body it follows says; false (nothing written) for a place that
+/// is not finite or a parent scaled to 0, which has no local place that puts it there.
+fn place_object(scene: &mut Scene, slot: u32, t: glam::Vec3, r: glam::Quat) -> bool {
     let s = slot as usize;
     let parent = scene.parent[s];
     let (t, r) = if parent == crate::scene::NONE {
@@ -812,14 +811,14 @@ fn place_object(scene: &mut Scene, slot: u32, t: glam::Vec3, r: glam::Quat) {
         let pinv = pr.inverse();
         (pinv * (t - pt) / ps, pinv * r)
     };
-    // A parent scaled to 0 has no local place that puts the object there.
     if !t.is_finite() || !r.is_finite() {
-        return;
+        return false;
     }
     scene.settle_for_write(slot);
     scene.position[s] = t;
     scene.rotation[s] = r.normalize();
     scene.update_world_transform_of(slot);
+    true
 }
 
 /// Steps the worlds for this frame, each at its time step, and posts the messages of each step.
