@@ -37,7 +37,7 @@ fn run_sized(p: &TempDir, frames: u32, size: &str, extra: &[&str]) -> Run {
 
 #[test]
 fn a_sphere_comes_to_rest_on_a_box() {
-    let r = run_steps("physics_fall", 130);
+    let r = run_steps("physics_fall", 160);
     assert_lua_passed(&r, "physics_fall");
 }
 
@@ -53,7 +53,7 @@ fn a_circle_comes_to_rest_on_a_box_in_2d() {
     let moved = collection.replace(r#""position": [0, 3, 0]"#, r#""position": [0, 3, 7]"#);
     assert_ne!(moved, collection);
     p.write("/main/main.collection", &moved);
-    let r = run_dir(&p, 130);
+    let r = run_dir(&p, 160);
     assert_lua_passed(&r, "physics_fall_2d");
 }
 
@@ -77,10 +77,10 @@ fn a_box_rests_on_four_points_in_3d_and_two_in_2d() {
                 "physics": {{ "type": "{dimension}", "gravity": [0, -10, 0] }} }}"#
         );
         p.write("/project.json", &settings);
-        let r = run_dir(&p, 130);
+        let r = run_dir(&p, 160);
         assert!(!r.stderr.contains("ERROR"), "{}", r.show());
         assert_lua_passed(&r, name);
-        let want = format!("contact points in the last step {points}\n");
+        let want = format!("contact points a step at rest {points}\n");
         assert!(r.stdout.contains(&want), "{dimension} {shape}: want {want:?}\n{}", r.show());
     }
 }
@@ -105,7 +105,7 @@ fn a_sphere_comes_to_rest_on_a_hull() {
                 "fixed_update_frequency": 60, "physics": { "type": "2d", "gravity": [0, -10, 0] } }"#;
             p.write("/project.json", settings);
         }
-        let r = run_dir(&p, 130);
+        let r = run_dir(&p, 160);
         assert!(!r.stderr.contains("ERROR"), "{}", r.show());
         assert_lua_passed(&r, name);
     }

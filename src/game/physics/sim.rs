@@ -12,6 +12,9 @@ pub struct World {
     world: PhysicsWorld,
     /// [`RestitutionThreshold`]'s speed; 0: none.
     restitution_threshold: f32,
+    /// One bit per rigid-body index, set for the bodies awake after the last step: what
+    /// `contacts` asks of each pair (a bit set rather than each body, which misses the cache).
+    awake: Vec<u64>,
 }
 
 /// How hard a joint motor drives towards its speed: Box2D's and Bullet's motors reach it as fast
@@ -87,7 +90,7 @@ impl World {
     pub fn new(gravity: glam::Vec3) -> World {
         let mut world = PhysicsWorld::new();
         world.gravity = vector(gravity);
-        World { world, restitution_threshold: 0.0 }
+        World { world, restitution_threshold: 0.0, awake: Vec::new() }
     }
 
     fn body(&self, h: Handle) -> Option<&RigidBody> {
@@ -298,6 +301,14 @@ impl Simulation for World {
         } else {
             self.world.step();
         }
+        self.awake.clear();
+        for h in self.world.islands.active_bodies() {
+            let i = h.into_raw_parts().0 as usize;
+            if self.awake.len() <= i / 64 {
+                self.awake.resize(i / 64 + 1, 0);
+            }
+            self.awake[i / 64] |= 1 << (i % 64);
+        }
     }
 
     fn set_restitution_threshold(&mut self, speed: f32) {
@@ -416,6 +427,12 @@ impl Simulation for World {
         point: &mut dyn FnMut(ContactPoint),
     ) {
         let w = &self.world;
+        let awake = |c: &Collider| {
+            c.parent().is_some_and(|h| {
+                let i = h.into_raw_parts().0 as usize;
+                self.awake.get(i / 64).is_some_and(|bits| bits & (1 << (i % 64)) != 0)
+            })
+        };
         for pair in w.narrow_phase.contact_pairs() {
             if !pair.has_any_active_contact() {
                 continue;
@@ -423,6 +440,12 @@ impl Simulation for World {
             let (Some(c1), Some(c2)) = (w.colliders.get(pair.collider1), w.colliders.get(pair.collider2)) else {
                 continue;
             };
+            // Defold reports a pair only while one of its bodies is awake: Bullet skips the
+            // manifolds of two inactive objects (a static one is never active), Box2D reports
+            // the contacts of the islands it solves. A pile at rest falls silent.
+            if !(awake(c1) || awake(c2)) {
+                continue;
+            }
             let (a, b) = (party(c1), party(c2));
             if a.object == b.object {
                 continue;

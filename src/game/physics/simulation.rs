@@ -167,8 +167,8 @@ pub trait Simulation {
     fn add_force_at_point(&mut self, body: Handle, force: Vec3, at: Vec3);
     /// A point of the body's frame in the world.
     fn to_world(&self, body: Handle, local: Vec3) -> Option<Vec3>;
-    /// The step's contact points: `want(a, b)` for each touching pair of objects (false skips its
-    /// points), then at most `max_per_pair` points of each pair of shapes. A pair of shapes whose
+    /// The step's contact points: `want(a, b)` for each touching pair of objects of which one
+    /// body is awake after the step (false skips its points), then at most `max_per_pair` points of each pair of shapes. A pair of shapes whose
     /// largest impulse this step is below `min_impulse` is left out, pair and points (Defold's
     /// `contact_impulse_limit`: 0 leaves out none).
     fn contacts(
