@@ -340,6 +340,22 @@ fn event_switches_decide_what_each_object_is_sent() {
     assert_lua_passed(&r, "physics_event_flags");
 }
 
+/// Each side of a contact is told the point Defold's engine of the dimension gives it: in 3D
+/// (Bullet) the point on its own surface, in 2D (Box2D) the point midway, with messages and with
+/// an event listener: a kinematic ball sunk 0.2 into static ground.
+#[test]
+fn each_side_of_a_contact_gets_its_point_as_in_defold() {
+    for two_d in [false, true] {
+        for listener in [false, true] {
+            let dimension = if two_d { "2d" } else { "3d" };
+            let p = with_physics("physics_contact_sides", &format!(r#""type": "{dimension}", "gravity": [0, -10, 0]"#));
+            p.write("/main/mode.lua", &format!("return {{ two_d = {two_d}, listener = {listener} }}\n"));
+            let r = run_dir(&p, 11);
+            assert_lua_passed(&r, "physics_contact_sides");
+        }
+    }
+}
+
 /// `physics.debug`: every shape as wire lines (static white, dynamic green, kinematic blue,
 /// trigger magenta), the ball's contacts on the ground in yellow, the frame's ray in red,
 /// against a golden image.

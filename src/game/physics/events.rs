@@ -51,9 +51,10 @@ pub(super) fn numbered(values: Vec<MsgValue>) -> Vec<(MsgValue, MsgValue)> {
     values.into_iter().enumerate().map(|(i, v)| (MsgValue::Number(i as f64 + 1.0), v)).collect()
 }
 
-/// One contact point of a pair: the pair, world position, normal (from the pair's first
-/// object), penetration depth and impulse.
-type Point = ((Party, Party), [f32; 3], [f32; 3], f32, f32);
+/// One contact point of a pair: the pair (lower object first), the world position each side is
+/// told (the pair's order), the normal (from the pair's first object), penetration depth and
+/// impulse.
+type Point = ((Party, Party), [[f32; 3]; 2], [f32; 3], f32, f32);
 
 /// What a message needs of one side of a pair.
 #[derive(Clone, Copy)]
@@ -245,8 +246,13 @@ fn contact_events(
     let min_impulse = p.settings.contact_impulse_limit * p.settings.scale;
     world.contacts(MAX_POINTS_PER_PAIR, min_impulse, &mut want, &mut |c| {
         // Stored as seen from the pair's lower index.
-        let (key, normal) = if c.a < c.b { ((c.a, c.b), c.normal) } else { ((c.b, c.a), -c.normal) };
-        points.push((key, (c.position * inv).to_array(), normal.to_array(), c.depth * inv, c.impulse * inv));
+        let (key, on, normal) = if c.a < c.b {
+            ((c.a, c.b), [c.on_a, c.on_b], c.normal)
+        } else {
+            ((c.b, c.a), [c.on_b, c.on_a], -c.normal)
+        };
+        let on = on.map(|p| (p * inv).to_array());
+        points.push((key, on, normal.to_array(), c.depth * inv, c.impulse * inv));
     });
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
@@ -272,9 +278,9 @@ fn contact_events(
             });
         });
     }
-    for &(key, position, normal, distance, impulse) in points.iter() {
+    for &(key, [on_a, on_b], normal, distance, impulse) in points.iter() {
         let (Some(sa), Some(sb)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
-        for (own, other, sign) in [(&sa, &sb, -1.0), (&sb, &sa, 1.0)] {
+        for (own, other, sign, position) in [(&sa, &sb, -1.0, on_a), (&sb, &sa, 1.0, on_b)] {
             if !own.listens || !own.events.contact {
                 continue;
             }
@@ -378,13 +384,13 @@ fn listener_events(
         };
         out.push(table(vec![("type", MsgValue::Hash(ids.collision_event)), ("a", who(&a)), ("b", who(&b))]));
     }
-    for &(key, position, normal, distance, impulse) in points {
+    for &(key, [on_a, on_b], normal, distance, impulse) in points {
         let (Some(a), Some(b)) = (sides.get(p, scene, key.0), sides.get(p, scene, key.1)) else { continue };
         if !(a.events.contact || b.events.contact) {
             continue;
         }
         // Each side's normal points from the other object towards it.
-        let who = |own: &Side, other: &Side, sign: f32| {
+        let who = |own: &Side, other: &Side, sign: f32, position: [f32; 3]| {
             table(vec![
                 ("position", v3(position)),
                 ("instance_position", v3(own.position)),
@@ -399,8 +405,8 @@ fn listener_events(
             ("type", MsgValue::Hash(ids.contact_event)),
             ("applied_impulse", MsgValue::Number(f64::from(impulse))),
             ("distance", MsgValue::Number(f64::from(distance))),
-            ("a", who(&a, &b, -1.0)),
-            ("b", who(&b, &a, 1.0)),
+            ("a", who(&a, &b, -1.0, on_a)),
+            ("b", who(&b, &a, 1.0, on_b)),
         ]));
     }
     out

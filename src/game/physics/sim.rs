@@ -472,14 +472,19 @@ impl Simulation for World {
                     // step it found them (their `dist` with them, a speculative contact's gap
                     // before it closed) and moves them with the bodies, as its solver does.
                     let p1 = c1.position().transform_point(c.local_p1);
-                    let dist = (c2.position().transform_point(c.local_p2) - p1).dot(normal);
+                    let p2 = c2.position().transform_point(c.local_p2);
+                    let dist = (p2 - p1).dot(normal);
                     if dist > 0.0 {
                         continue;
                     }
+                    // Where each side is told the point is: Bullet (Defold's 3D) gives each
+                    // object the point on its own surface, Box2D (2D) the point midway.
+                    let (on_a, on_b) = if TWO_D { ((p1 + p2) * 0.5, (p1 + p2) * 0.5) } else { (p1, p2) };
                     point(ContactPoint {
                         a,
                         b,
-                        position: vec3(p1),
+                        on_a: vec3(on_a),
+                        on_b: vec3(on_b),
                         normal: vec3(normal),
                         depth: -dist,
                         impulse: c.data.impulse,

@@ -57,12 +57,13 @@ impl Party {
 }
 
 /// One contact point of a step, in physics units: the objects (their `user` numbers), the world
-/// position, the normal pointing from `a` to `b`, the penetration (positive when they overlap)
-/// and the impulse.
+/// position each is told (`on_a`, `on_b`: as Defold's engine of the dimension reports it), the
+/// normal pointing from `a` to `b`, the penetration (positive when they overlap) and the impulse.
 pub struct ContactPoint {
     pub a: Party,
     pub b: Party,
-    pub position: Vec3,
+    pub on_a: Vec3,
+    pub on_b: Vec3,
     pub normal: Vec3,
     pub depth: f32,
     pub impulse: f32,

@@ -1,0 +1,2 @@
+-- What each object of the run was told, by its id (shared by both scripts).
+return {}
