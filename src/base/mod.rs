@@ -1,4 +1,6 @@
-//! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging.
+//! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging,
+//! bit sets.
+pub mod bits;
 pub mod error;
 pub mod euler;
 pub mod hash;

@@ -573,12 +573,9 @@ fn slots_disjoint<'a>(lists: impl Iterator<Item = &'a [(usize, u32)]>, capacity:
     seen.resize(capacity.div_ceil(64), 0);
     for list in lists {
         for &(_, slot) in list {
-            let (w, bit) = (slot as usize / 64, 1u64 << (slot % 64));
-            let Some(word) = seen.get_mut(w) else { continue };
-            if *word & bit != 0 {
+            if crate::base::bits::test_and_insert(seen, slot as usize) == Some(true) {
                 return false;
             }
-            *word |= bit;
         }
     }
     true

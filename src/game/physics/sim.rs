@@ -2,6 +2,7 @@
 //! `dim2.rs` (rapier2d); `super` is that module, with the conversions that differ.
 use super::rapier::prelude::*;
 use super::{CIRCLE_AXES, TWO_D, angular, angular_vec3, quat, rotation, vec3, vector};
+use crate::base::bits;
 use crate::game::physics::simulation::{
     BodyDesc, ColliderInfo, CollidersDesc, ContactPoint, DebugLines, Geom, Handle, Iso, JointDesc, JointKind,
     JointState, Material, Party, Simulation, mirrored, share_of_mass,
@@ -303,11 +304,7 @@ impl Simulation for World {
         }
         self.awake.clear();
         for h in self.world.islands.active_bodies() {
-            let i = h.into_raw_parts().0 as usize;
-            if self.awake.len() <= i / 64 {
-                self.awake.resize(i / 64 + 1, 0);
-            }
-            self.awake[i / 64] |= 1 << (i % 64);
+            bits::insert(&mut self.awake, h.into_raw_parts().0 as usize);
         }
     }
 
@@ -427,12 +424,8 @@ impl Simulation for World {
         point: &mut dyn FnMut(ContactPoint),
     ) {
         let w = &self.world;
-        let awake = |c: &Collider| {
-            c.parent().is_some_and(|h| {
-                let i = h.into_raw_parts().0 as usize;
-                self.awake.get(i / 64).is_some_and(|bits| bits & (1 << (i % 64)) != 0)
-            })
-        };
+        let awake =
+            |c: &Collider| c.parent().is_some_and(|h| bits::contains(&self.awake, h.into_raw_parts().0 as usize));
         for pair in w.narrow_phase.contact_pairs() {
             if !pair.has_any_active_contact() {
                 continue;
