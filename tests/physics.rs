@@ -118,10 +118,24 @@ fn collision_object_properties_animate() {
     assert_lua_passed(&r, "physics_animate");
 }
 
+/// A trigger's enter and exit once each, and a `collision_response` to both sides every step
+/// while they overlap (as Defold's engines report a trigger's overlaps), no contact point; in
+/// 3D none under a `contact_impulse_limit` (Bullet's trigger manifolds push nothing), in 2D the
+/// same as without (Box2D's sensor contacts are reported apart).
 #[test]
-fn trigger_enter_and_exit_once_each() {
+fn trigger_enter_and_exit_once_each_and_collide_while_overlapping() {
     let r = run_steps("physics_trigger", 130);
     assert_lua_passed(&r, "physics_trigger");
+    for (two_d, limit) in [(true, 0), (false, 1), (true, 1)] {
+        let dimension = if two_d { "2d" } else { "3d" };
+        let p = with_physics(
+            "physics_trigger",
+            &format!(r#""type": "{dimension}", "gravity": [0, 0, 0], "contact_impulse_limit": {limit}"#),
+        );
+        p.write("/main/mode.lua", &format!("return {{ two_d = {two_d}, impulse_limit = {limit} }}\n"));
+        let r = run_dir(&p, 130);
+        assert_lua_passed(&r, "physics_trigger");
+    }
 }
 
 /// `physics.set_event_listener`: the world's trigger, collision, contact point and ray cast

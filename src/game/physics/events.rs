@@ -206,14 +206,29 @@ fn post(
 /// Posts the messages of the step space `k` just took.
 pub fn post_events(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash) {
     let mut scratch = std::mem::take(&mut p.scratch);
+    let overlapping = overlaps(p, k);
     scratch.sides.reset(p);
-    contact_events(p, k, scene, messages, socket, &mut scratch);
+    contact_events(p, k, scene, messages, socket, &mut scratch, &overlapping);
     scratch.sides.reset(p);
-    triggers(p, k, scene, messages, socket, &mut scratch.sides);
+    triggers(p, k, scene, messages, socket, &mut scratch.sides, overlapping);
     p.scratch = scratch;
 }
 
-/// The contact pairs' and points' messages (or a listener's events) of the step space `k` took.
+/// The pairs of enabled objects (lower index first) a trigger of space `k` overlaps after its
+/// step.
+fn overlaps(p: &Physics, k: u32) -> BTreeSet<(u32, u32)> {
+    let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
+    p.spaces[k as usize].world.intersections(&mut |a, b| {
+        if a != b && p.get(a).is_some_and(|x| x.enabled) && p.get(b).is_some_and(|x| x.enabled) {
+            now.insert((a.min(b), a.max(b)));
+        }
+    });
+    now
+}
+
+/// The contact pairs' and points' messages (or a listener's events) of the step space `k` took;
+/// a trigger's `overlapping` pairs are touching pairs too (their `collision_response`, no
+/// contact points).
 fn contact_events(
     p: &mut Physics,
     k: u32,
@@ -221,6 +236,7 @@ fn contact_events(
     messages: &mut MessageQueue,
     socket: Hash,
     scratch: &mut Scratch,
+    overlapping: &BTreeSet<(u32, u32)>,
 ) {
     let ids = ids();
     let inv = 1.0 / p.settings.scale;
@@ -254,6 +270,15 @@ fn contact_events(
         let on = on.map(|p| (p * inv).to_array());
         points.push((key, on, normal.to_array(), c.depth * inv, c.impulse * inv));
     });
+    // A trigger's overlaps send `collision_response` every step too, as Defold's: its Box2D
+    // step reports every touching sensor contact to the collision callback, its Bullet step
+    // reports a trigger's manifolds with the rest (a trigger is always active there, and
+    // pushes nothing, so an impulse limit leaves them out in 3D).
+    if p.settings.two_d || min_impulse <= 0.0 {
+        for &(a, b) in overlapping {
+            want(Party::object(a), Party::object(b));
+        }
+    }
     // Sorted, each pair once: an order that depends only on the objects.
     touching.sort_unstable();
     touching.dedup();
@@ -306,16 +331,18 @@ fn contact_events(
     }
 }
 
-/// Compares this step's trigger overlaps with the last step's: one `enter` when a pair starts
-/// overlapping, one exit when it stops.
-fn triggers(p: &mut Physics, k: u32, scene: &mut Scene, messages: &mut MessageQueue, socket: Hash, sides: &mut Sides) {
+/// Compares this step's trigger overlaps (`now`) with the last step's: one `enter` when a pair
+/// starts overlapping, one exit when it stops.
+fn triggers(
+    p: &mut Physics,
+    k: u32,
+    scene: &mut Scene,
+    messages: &mut MessageQueue,
+    socket: Hash,
+    sides: &mut Sides,
+    now: BTreeSet<(u32, u32)>,
+) {
     let ids = ids();
-    let mut now: BTreeSet<(u32, u32)> = BTreeSet::new();
-    p.spaces[k as usize].world.intersections(&mut |a, b| {
-        if a != b && p.get(a).is_some_and(|x| x.enabled) && p.get(b).is_some_and(|x| x.enabled) {
-            now.insert((a.min(b), a.max(b)));
-        }
-    });
     let before = &p.spaces[k as usize].overlaps;
     let entered: Vec<_> = now.difference(before).map(|&pair| (pair, true)).collect();
     let left: Vec<_> = before.difference(&now).map(|&pair| (pair, false)).collect();
