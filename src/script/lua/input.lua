@@ -23,21 +23,33 @@ local char_p = ffi.typeof("const char *")
 -- one on_input the loop resumes with the next script.
 local targets, ntargets, pos, consumed, id, action = nil, 0, 0, false, nil, nil
 
+-- The loop reads them into locals and writes `pos` only before a call, where an error may end
+-- it: a loop that writes an upvalue each time round keeps LuaJIT from hoisting its reads of the
+-- others. With an object's SEP taken in the same step as its script, the traced loop follows
+-- one path (benches/input.rs: 2.5x the plain-Lua floor instead of 3.05x).
 local function loop()
-  while pos < ntargets do
-    local k = targets[pos]
-    pos = pos + 1
-    if k == SEP then
-      if consumed then return end
-    else
-      local r = by_index[k]
+  local t, n, b, ident, act = targets, ntargets, by_index, id, action
+  local p = pos
+  while p < n do
+    local k = t[p]
+    p = p + 1
+    if k ~= SEP then
+      local r = b[k]
       if r ~= nil then
         local f = r.on_input
         if f ~= nil then
+          pos = p
           set_current(r)
-          if f(r.self, id, action) == true then consumed = true end
+          if f(r.self, ident, act) == true then consumed = true end
         end
       end
+      -- The object's SEP in the same step (most objects have one script).
+      if p < n and t[p] == SEP then
+        p = p + 1
+        if consumed then return end
+      end
+    elseif consumed then
+      return
     end
   end
 end
