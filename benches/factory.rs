@@ -64,6 +64,19 @@ fn bench_pairs(c: &mut Criterion) {
         };
         frame(&mut game);
         g.bench_function(name, |b| b.iter(|| frame(&mut game)));
+        // The figure line scripts/bench.sh reads: µs per pair, best and median of 15 runs of
+        // 40 frames.
+        let mut per_pair: Vec<f64> = (0..15)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                for _ in 0..40 {
+                    frame(&mut game);
+                }
+                t.elapsed().as_secs_f64() * 1e6 / (40 * PER_FRAME) as f64
+            })
+            .collect();
+        per_pair.sort_by(f64::total_cmp);
+        eprintln!("factory_pair {name}: best {:.2} µs, median {:.2} µs per create + delete", per_pair[0], per_pair[7]);
         assert_eq!(game.scripts.error_count(), 0, "{name}: no script errors");
         let live = game.world.borrow().scene.live_count();
         assert!(live > PER_FRAME, "{name}: the objects were really spawned ({live} live)");
