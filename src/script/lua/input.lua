@@ -26,7 +26,7 @@ local targets, ntargets, pos, consumed, id, action = nil, 0, 0, false, nil, nil
 -- The loop reads them into locals and writes `pos` only before a call, where an error may end
 -- it: a loop that writes an upvalue each time round keeps LuaJIT from hoisting its reads of the
 -- others. With an object's SEP taken in the same step as its script, the traced loop follows
--- one path (benches/input.rs: 2.5x the plain-Lua floor instead of 3.05x).
+-- one path (benches/input.rs: 2.4x the plain-Lua floor instead of 3.0x).
 local function loop()
   local t, n, b, ident, act = targets, ntargets, by_index, id, action
   local p = pos
