@@ -169,9 +169,10 @@ pub trait Simulation {
     /// A point of the body's frame in the world.
     fn to_world(&self, body: Handle, local: Vec3) -> Option<Vec3>;
     /// The step's contact points: `want(a, b)` for each touching pair of objects of which one
-    /// body is awake after the step (false skips its points), then at most `max_per_pair` points of each pair of shapes. A pair of shapes whose
-    /// largest impulse this step is below `min_impulse` is left out, pair and points (Defold's
-    /// `contact_impulse_limit`: 0 leaves out none).
+    /// body is awake after the step (false skips its points), then at most `max_per_pair`
+    /// points of each pair of shapes. A pair of shapes whose largest impulse this step is below
+    /// `min_impulse` is left out, pair and points (Defold's `contact_impulse_limit`: 0 leaves
+    /// out none).
     fn contacts(
         &self,
         max_per_pair: usize,
