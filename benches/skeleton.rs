@@ -12,6 +12,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::{Mat4, Quat, Vec3};
 use sinew::anim::ik::{Chain, TwoBone};
 use sinew::anim::layers::{AdditiveRefs, Layer, subtree_mask};
+use sinew::anim::skinning::BoneRows;
 use sinew::anim::transform::blend_locals;
 use sinew::anim::{Clip, ModelPlayer, Playback, PoseScratch, SamplingCache, Skeleton, Transform};
 use sinew::project::gltf::import_bytes;
@@ -80,7 +81,8 @@ struct Instance {
     locals: Vec<Transform>,
     weights: Vec<f32>,
     model: Vec<Mat4>,
-    palette: Vec<Mat4>,
+    /// As the pose keeps it (`AnimState::palette`).
+    palette: Vec<BoneRows>,
 }
 
 impl Instance {
@@ -91,7 +93,7 @@ impl Instance {
             locals: skeleton.rest().to_vec(),
             weights: skeleton.rest_weights().to_vec(),
             model: vec![Mat4::IDENTITY; skeleton.node_count()],
-            palette: vec![Mat4::IDENTITY; skeleton.skin_joints(0).len()],
+            palette: vec![[0.0; 12]; skeleton.skin_joints(0).len()],
         }
     }
     /// One frame: advance, pose (sample and blend), model matrices, skin palette.
@@ -99,7 +101,7 @@ impl Instance {
         self.player.update(DT);
         let r = self.player.pose(clips, skeleton, &mut self.scratch, &mut self.locals, &mut self.weights);
         r.and_then(|_| skeleton.local_to_model(&self.locals, &mut self.model))
-            .and_then(|_| skeleton.palette(0, &self.model, &mut self.palette))
+            .and_then(|_| skeleton.palette_rows(0, &self.model, &mut self.palette))
             .unwrap_or_else(|e| panic!("{e}"));
     }
 }
@@ -244,7 +246,7 @@ fn per_joint(c: &mut Criterion) {
             clips[0].sample(t, &mut cache, &mut inst.locals, &mut inst.weights).unwrap_or_else(|e| panic!("{e}"));
         });
         let (l, _) = time_ns(50, 200, || skeleton.local_to_model(&inst.locals, &mut inst.model).unwrap_or(()));
-        let (p, _) = time_ns(50, 200, || skeleton.palette(0, &inst.model, &mut inst.palette).unwrap_or(()));
+        let (p, _) = time_ns(50, 200, || skeleton.palette_rows(0, &inst.model, &mut inst.palette).unwrap_or(()));
         // Cross-fade blend of two sampled poses (clip 1 at a later time than clip 0).
         let mut from = inst.locals.clone();
         let mut cache1 = SamplingCache::new(&clips[1]);
@@ -296,7 +298,7 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
         r.and_then(|_| over.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
             .and_then(|_| add.apply(clips, &refs, skeleton, &mut inst.locals, &mut inst.weights))
             .and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
-            .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
+            .and_then(|_| skeleton.palette_rows(0, &inst.model, &mut inst.palette))
             .unwrap_or_else(|e| panic!("{e}"));
     };
     let (lb, lm) = time_ns(50, 200, &mut frame);
@@ -346,7 +348,7 @@ fn layers(skeleton: &Skeleton, clips: &[Clip], joints: usize) {
                 }
             }
             r.and_then(|_| skeleton.local_to_model(&inst.locals, &mut inst.model))
-                .and_then(|_| skeleton.palette(0, &inst.model, &mut inst.palette))
+                .and_then(|_| skeleton.palette_rows(0, &inst.model, &mut inst.palette))
                 .unwrap_or_else(|e| panic!("{e}"));
         })
         .0

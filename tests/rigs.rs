@@ -3,6 +3,7 @@
 //! (`sinew::project::bon::sample`, `sinew::project::gltf::samples`).
 mod common;
 use common::*;
+use sinew::anim::skinning::rows_matrix;
 use sinew::project::bon::sample;
 
 const PROJECT: &str = r#"{ "title": "rigs", "main_collection": "/main/main.collection" }"#;
@@ -436,9 +437,9 @@ fn demo_mannequin_elbows_stop_at_the_limit_and_the_waist_bends_softly() {
     let mut world = vec![Mat4::IDENTITY; sk.node_count()];
     sk.local_to_model(&locals, &mut world).unwrap();
     let mut state = AnimState::with_meshes(rig.clone(), &data);
-    sk.palette(0, &world, &mut state.palette).unwrap();
+    sk.palette_rows(0, &world, &mut state.palette).unwrap();
     let posed = sinew::game::posed::pose_with(&data, Some(&state), &[]);
-    let (pelvis_m, torso_m) = (state.palette[b], state.palette[t]);
+    let (pelvis_m, torso_m) = (rows_matrix(&state.palette[b]), rows_matrix(&state.palette[t]));
     let rides_torso = |mut j: usize| loop {
         if j == t {
             return true;

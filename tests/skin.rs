@@ -20,7 +20,7 @@ use glam::{Mat3, Mat4, Quat, Vec3, Vec3A};
 use glow::HasContext;
 use serde_json::Value;
 use sinew::anim::morph::morph_normals;
-use sinew::anim::skinning::{morph_positions, skin_positions};
+use sinew::anim::skinning::{morph_positions, rows_matrix, skin_positions};
 use sinew::anim::{Clip, SamplingCache, Skeleton};
 use sinew::base::error::LoadError;
 use sinew::project::Resources;
@@ -892,7 +892,7 @@ fn readback_robot_arm() -> Result<(), String> {
         let mut list = DrawList::new(camera(Vec3::new(0.0, 1.0, 6.0), Vec3::ZERO));
         list.push(h, s.builtin, Mat4::IDENTITY);
         list.set_morph_weights(&weights);
-        list.set_palette(&state.palette);
+        list.set_palette_rows(&state.palette);
         list.set_mesh_worlds(&state.mesh_world);
         let item = list.items[0];
         let rest = sinew::render::node_world_matrices(&model);
@@ -901,10 +901,11 @@ fn readback_robot_arm() -> Result<(), String> {
             let p = &mesh.primitives[c.primitive];
             let at_rest = if mesh.skin.is_some() { Mat4::IDENTITY } else { rest[mesh.node] };
             let worldview = list.mesh_world(&item, c.mesh, at_rest);
-            let palette: &[Mat4] = if mesh.skin.is_some() { &state.palette } else { &[] };
+            let palette: Vec<Mat4> =
+                if mesh.skin.is_some() { state.palette.iter().map(rows_matrix).collect() } else { vec![] };
             let tex = s.r.model(h).and_then(|m| m.morph_texture(c.mesh, c.primitive)).copied();
             let w = if mesh.weights.is_empty() { &[][..] } else { &weights[..] };
-            let (gpos, _) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), w, palette, 3, worldview)?;
+            let (gpos, _) = gpu_skin(s.gfx.gl(), p, tex.as_ref(), w, &palette, 3, worldview)?;
             let size = size_of(&c.positions).max(1.0);
             let (e, at) = max_error(&gpos, &c.positions)?;
             ensure(e <= 1e-5 * size, || {
@@ -930,7 +931,7 @@ fn golden_robot_arm() -> Result<(), String> {
         list.lights.push(LightItem::default_key_light());
         list.push(h, s.builtin, Mat4::IDENTITY);
         list.set_morph_weights(&weights);
-        list.set_palette(&state.palette);
+        list.set_palette_rows(&state.palette);
         list.set_mesh_worlds(&state.mesh_world);
         let (img, _) = s.render(&list)?;
         s.r.remove_model(s.gfx.gl(), h);

@@ -478,6 +478,49 @@ fn skeleton_checks_its_model_and_its_buffers() {
     assert_eq!(s.rest()[0].translation, Vec3A::new(7.0, 0.0, 0.0));
 }
 
+/// The row palettes (what the pose keeps) are the matrix palette's rows bit for bit, streamed
+/// or not, into aligned memory or not (the streamed one falls back to ordinary stores), and
+/// refuse what `palette` refuses.
+#[test]
+fn row_palettes_are_the_matrix_palette_rows() {
+    use super::skinning::{BoneRows, bone_rows};
+    let mut m = model();
+    m.skins[0].inverse_bind[0] = Mat4::from_rotation_z(0.3).to_cols_array();
+    m.skins[0].inverse_bind[1] = Mat4::from_translation(Vec3::new(0.5, -2.0, 1.0)).to_cols_array();
+    let s = Skeleton::new(&m).unwrap();
+    let world = [
+        Mat4::from_scale_rotation_translation(Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_x(0.4), Vec3::X),
+        Mat4::from_scale_rotation_translation(Vec3::ONE, Quat::from_rotation_y(-1.1), Vec3::new(0.1, 0.2, 0.3)),
+    ];
+    let mut palette = [Mat4::ZERO; 2];
+    s.palette(0, &world, &mut palette).unwrap();
+    let want = palette.map(|p| bone_rows(&p));
+    let mut rows = [[0.0; 12]; 2];
+    s.palette_rows(0, &world, &mut rows).unwrap();
+    assert_eq!(rows, want);
+    /// Rows at offset 16 (aligned) or 4 (not) of a 16-byte-aligned block.
+    #[repr(C, align(16))]
+    struct Block {
+        pad: [f32; 4],
+        rows: [BoneRows; 2],
+    }
+    #[repr(C, align(16))]
+    struct Skewed {
+        pad: f32,
+        rows: [BoneRows; 2],
+    }
+    let mut a = Block { pad: [0.0; 4], rows: [[0.0; 12]; 2] };
+    let mut b = Skewed { pad: 0.0, rows: [[0.0; 12]; 2] };
+    assert_eq!(a.rows.as_ptr() as usize % 16, 0);
+    assert_ne!(b.rows.as_ptr() as usize % 16, 0);
+    s.palette_rows_streamed(0, &world, &mut a.rows).unwrap();
+    s.palette_rows_streamed(0, &world, &mut b.rows).unwrap();
+    assert_eq!((a.rows, b.rows, a.pad, b.pad), (want, want, [0.0; 4], 0.0));
+    assert!(matches!(s.palette_rows_streamed(1, &world, &mut a.rows), Err(RigError::NoSkin(1))));
+    assert!(s.palette_rows_streamed(0, &world[..1], &mut a.rows).is_err());
+    assert!(s.palette_rows(0, &world, &mut rows[..1]).is_err());
+}
+
 /// `local_to_model` as it was before its four-lane axes: one node at a time, glam's
 /// `Mat4::from_quat` times the scale, then the affine product with the parent.
 fn local_to_model_one_by_one(parents: &[Option<usize>], locals: &[Transform]) -> Vec<Mat4> {

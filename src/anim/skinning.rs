@@ -3,7 +3,25 @@
 //! vertex-space material would use.
 use super::skeleton::{RigError, need};
 use crate::project::model_data::MorphTargetData;
-use glam::{Mat4, Vec3};
+use glam::{Mat4, Vec3, Vec4};
+
+/// One skinning matrix as the pose keeps it and the renderer uploads it: the top three rows of
+/// the 4×4 matrix, row-major. The bottom row of an affine matrix is always `0 0 0 1`, so it is
+/// not stored.
+pub type BoneRows = [f32; 12];
+
+/// The rows of `m`'s affine part.
+#[inline(always)]
+pub fn bone_rows(m: &Mat4) -> BoneRows {
+    let c = m.to_cols_array();
+    [c[0], c[4], c[8], c[12], c[1], c[5], c[9], c[13], c[2], c[6], c[10], c[14]]
+}
+
+/// The affine matrix whose top rows are `r` (bottom row `0 0 0 1`).
+pub fn rows_matrix(r: &BoneRows) -> Mat4 {
+    let row = |i: usize| Vec4::new(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]);
+    Mat4::from_cols(row(0), row(1), row(2), Vec4::W).transpose()
+}
 
 /// `out[v] = base[v] + Σₜ weights[t] · targets[t].positions[v]`. Targets without position deltas
 /// and weights beyond the target count are skipped (Defold clamps weights per mesh).
@@ -81,6 +99,19 @@ mod tests {
         assert_eq!(short, [[9.0; 3]]);
         let bad = MorphTargetData { positions: vec![[0.0; 3]], ..Default::default() };
         assert!(morph_positions(&base, &[bad], &[1.0], &mut out).is_err());
+    }
+
+    #[test]
+    fn bone_rows_round_trip_an_affine_matrix() {
+        let m = Mat4::from_scale_rotation_translation(
+            Vec3::new(1.0, 2.0, 0.5),
+            glam::Quat::from_rotation_y(0.7),
+            Vec3::new(3.0, -4.0, 5.0),
+        );
+        let r = bone_rows(&m);
+        // Row 0 is the x of every column: the translation's x last.
+        assert_eq!([r[3], r[7], r[11]], [3.0, -4.0, 5.0]);
+        assert_eq!(rows_matrix(&r), m);
     }
 
     #[test]

@@ -171,7 +171,7 @@ impl Scenery {
             }
             if let Some(anim) = m.anim.as_ref() {
                 if !anim.palette.is_empty() {
-                    self.list.set_palette(&anim.palette);
+                    self.list.set_palette_rows(&anim.palette);
                 }
                 if !anim.mesh_world.is_empty() {
                     self.list.set_mesh_worlds(&anim.mesh_world);

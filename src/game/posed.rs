@@ -8,7 +8,7 @@
 use super::animation::rig::Rig;
 use super::animation::state::AnimState;
 use crate::anim::Playback;
-use crate::anim::skinning::{morph_positions, skin_positions};
+use crate::anim::skinning::{morph_positions, rows_matrix, skin_positions};
 use crate::project::model_data::ModelData;
 use glam::{Mat4, Vec3};
 use std::sync::Arc;
@@ -82,8 +82,12 @@ pub fn pose_with(data: &ModelData, state: Option<&AnimState>, weights: &[f32]) -
                 Some(s) => {
                     let start = skin_start.get(s).copied().unwrap_or(0);
                     let n = data.skins.get(s).map_or(0, |k| k.joints.len());
+                    let posed: Vec<Mat4>;
                     let palette = match state {
-                        Some(st) if st.palette.len() >= start + n => &st.palette[start..start + n],
+                        Some(st) if st.palette.len() >= start + n => {
+                            posed = st.palette[start..start + n].iter().map(rows_matrix).collect();
+                            &posed
+                        }
                         _ => rest_palette.get(start..start + n).unwrap_or(&[]),
                     };
                     let mut skinned = vec![[0.0; 3]; morphed.len()];

@@ -109,15 +109,8 @@ pub struct DrawItem {
     pub receive_shadows: bool,
 }
 
-/// One skinning matrix as the draw list stores it: the top three rows of the 4×4 matrix,
-/// row-major (the bottom row of an affine matrix is always `0 0 0 1`, so it is not stored).
-pub type BoneRows = [f32; 12];
-
-/// The rows of `m`'s affine part, as [`DrawList::palettes`] stores them.
-pub fn bone_rows(m: &Mat4) -> BoneRows {
-    let c = m.to_cols_array();
-    [c[0], c[4], c[8], c[12], c[1], c[5], c[9], c[13], c[2], c[6], c[10], c[14]]
-}
+/// [`DrawList::palettes`] stores skinning matrices as the pose keeps them.
+pub use crate::anim::skinning::{BoneRows, bone_rows};
 
 /// One label: text at a world position, facing the camera, a fixed size on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]

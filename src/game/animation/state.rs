@@ -5,6 +5,7 @@
 use super::bone_pose::BonePose;
 use super::rig::{Rig, RigExtras};
 use crate::anim::layers::{LAYERS, Layer, LayerParams, apply_base, subtree_mask};
+use crate::anim::skinning::{BoneRows, bone_rows, rows_matrix};
 use crate::anim::{Completion, ModelPlayer, PoseScratch, Transform};
 use crate::base::hash::Hash;
 use crate::project::model_data::ModelData;
@@ -84,8 +85,10 @@ pub struct AnimState {
     /// watched bone objects always have the last pose, and [`AnimState::bone_matrix`] gives it
     /// to one that becomes watched.
     pub model: Vec<Mat4>,
-    /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout).
-    pub palette: Vec<Mat4>,
+    /// Skinning matrices, every skin in order, joints in skin order (the renderer's layout), as
+    /// rows (a quarter less to write each frame than `Mat4`s; `anim::skinning::rows_matrix`
+    /// gives one back as a matrix).
+    pub palette: Vec<BoneRows>,
     /// Bone game objects: (skeleton node, game object slot). Written only by
     /// [`AnimState::set_bones`], which counts the change (see [`BoneEdits`]).
     bones: Vec<(usize, u32)>,
@@ -157,7 +160,7 @@ impl AnimState {
             locals: sk.rest().to_vec(),
             rig_weights: sk.rest_weights().to_vec(),
             model: vec![Mat4::IDENTITY; sk.node_count()],
-            palette: vec![Mat4::IDENTITY; joints],
+            palette: vec![bone_rows(&Mat4::IDENTITY); joints],
             bones: Vec::new(),
             any_watched: false,
             listener: None,
@@ -207,7 +210,7 @@ impl AnimState {
                 if !det.is_finite() || det.abs() < 1e-12 {
                     return None;
                 }
-                let m = *self.palette.get(at + j)? * ib.inverse();
+                let m = rows_matrix(self.palette.get(at + j)?) * ib.inverse();
                 return m.is_finite().then_some(m);
             }
             at += joints.len();
@@ -455,7 +458,7 @@ impl AnimState {
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
-            if let Err(e) = sk.palette(s, model, &mut self.palette[at..at + n]) {
+            if let Err(e) = sk.palette_rows_streamed(s, model, &mut self.palette[at..at + n]) {
                 log::error!("animation: {e}");
             }
             at += n;
@@ -523,7 +526,6 @@ impl AnimState {
     pub(super) fn prefetch(&self) {
         use crate::base::prefetch::prefetch;
         self.scratch.prefetch();
-        prefetch(&self.palette);
         prefetch(&self.rig_weights);
         prefetch(&self.bones);
         prefetch(&self.mesh_world);
