@@ -152,13 +152,29 @@ impl Running {
         String::from_utf8_lossy(&self.out.lock().expect("output buffer")).into_owned()
     }
 
+    pub fn stderr_so_far(&self) -> String {
+        String::from_utf8_lossy(&self.err.lock().expect("output buffer")).into_owned()
+    }
+
     /// Waits until stdout contains `needle`; panics (killing the process) after `limit`.
     pub fn wait_for_stdout(&mut self, needle: &str, limit: Duration) {
+        self.wait_for(false, needle, limit);
+    }
+
+    /// Waits until stderr contains `needle` (a log line); panics (killing the process) after
+    /// `limit`.
+    pub fn wait_for_stderr(&mut self, needle: &str, limit: Duration) {
+        self.wait_for(true, needle, limit);
+    }
+
+    fn wait_for(&mut self, stderr: bool, needle: &str, limit: Duration) {
         let start = Instant::now();
-        while !self.stdout_so_far().contains(needle) {
+        let so_far = |r: &Self| if stderr { r.stderr_so_far() } else { r.stdout_so_far() };
+        while !so_far(self).contains(needle) {
             if start.elapsed() > limit {
                 let _ = self.child.kill();
-                panic!("sinew {:?}: no {needle:?} on stdout after {limit:?}", self.args);
+                let pipe = if stderr { "stderr" } else { "stdout" };
+                panic!("sinew {:?}: no {needle:?} on {pipe} after {limit:?}\n{}", self.args, so_far(self));
             }
             std::thread::sleep(Duration::from_millis(10));
         }
