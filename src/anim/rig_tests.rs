@@ -513,11 +513,21 @@ fn row_palettes_are_the_matrix_palette_rows() {
     let mut b = Skewed { pad: 0.0, rows: [[0.0; 12]; 2] };
     assert_eq!(a.rows.as_ptr() as usize % 16, 0);
     assert_ne!(b.rows.as_ptr() as usize % 16, 0);
-    s.palette_rows_streamed(0, &world, &mut a.rows).unwrap();
-    s.palette_rows_streamed(0, &world, &mut b.rows).unwrap();
+    {
+        let stream = crate::base::prefetch::Streaming::new();
+        // SAFETY: neither block is touched until `stream` is dropped below.
+        unsafe {
+            s.palette_rows_streamed(0, &world, &mut a.rows, &stream).unwrap();
+            s.palette_rows_streamed(0, &world, &mut b.rows, &stream).unwrap();
+        }
+    }
     assert_eq!((a.rows, b.rows, a.pad, b.pad), (want, want, [0.0; 4], 0.0));
-    assert!(matches!(s.palette_rows_streamed(1, &world, &mut a.rows), Err(RigError::NoSkin(1))));
-    assert!(s.palette_rows_streamed(0, &world[..1], &mut a.rows).is_err());
+    let stream = crate::base::prefetch::Streaming::new();
+    // SAFETY: nothing is written (refused), and `a` is not read while `stream` lives.
+    unsafe {
+        assert!(matches!(s.palette_rows_streamed(1, &world, &mut a.rows, &stream), Err(RigError::NoSkin(1))));
+        assert!(s.palette_rows_streamed(0, &world[..1], &mut a.rows, &stream).is_err());
+    }
     assert!(s.palette_rows(0, &world, &mut rows[..1]).is_err());
 }
 

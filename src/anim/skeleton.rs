@@ -4,6 +4,7 @@
 //! per-frame functions take caller-owned slices and allocate nothing.
 use super::skinning::BoneRows;
 use super::transform::{Transform, transpose4};
+use crate::base::prefetch::Streaming;
 use crate::project::model_data::ModelData;
 use glam::{Mat4, Quat, Vec3A, Vec4, Vec4Swizzles};
 use std::collections::HashMap;
@@ -262,27 +263,38 @@ impl Skeleton {
         self.each_skin_matrix(skin, model, out, |o, m| *o = rows_of(m))
     }
 
-    /// [`Skeleton::palette_rows`] written with non-temporal stores, which do not first read the
-    /// destination's cache lines: for an instance's own palette in the animation pass, cold by
-    /// then (the renderer's frame has pushed it out of the caches) and read next by the draw list.
-    /// Measured on `crowd_fox_1000` (2-core Intel Xeon, builds interleaved, 100 frames each): the
-    /// animation phase 0.535-0.555 ms a frame with ordinary stores, 0.49-0.51 ms with these, and
-    /// the draw list built no slower (0.35 against 0.33 ms). Fenced before this returns.
-    pub fn palette_rows_streamed(&self, skin: usize, model: &[Mat4], out: &mut [BoneRows]) -> Result<(), RigError> {
+    /// [`Skeleton::palette_rows`] written with non-temporal stores through `streaming`, which do
+    /// not first read the destination's cache lines: for an instance's own palette in the
+    /// animation pass, cold by then (the renderer's frame has pushed it out of the caches) and
+    /// read next by the draw list. The fence comes when `streaming` is dropped, once per pass
+    /// and thread: a fence after each instance's palette waits for its stores to reach memory
+    /// and took back most of the gain. Measured on `crowd_fox_1000` (2-core Intel Xeon, builds
+    /// interleaved, 100 frames each): the animation phase 0.535-0.585 ms a frame with ordinary
+    /// stores, 0.49-0.51 ms fenced per instance, 0.46-0.48 fenced per pass; the draw list built
+    /// no slower (0.35 against 0.33 ms).
+    ///
+    /// # Safety
+    /// Nothing but stores through `streaming` may read or write `out` until `streaming` is
+    /// dropped (what [`Streaming::store_raw`] asks of each destination).
+    pub unsafe fn palette_rows_streamed(
+        &self,
+        skin: usize,
+        model: &[Mat4],
+        out: &mut [BoneRows],
+        streaming: &Streaming,
+    ) -> Result<(), RigError> {
         // 48-byte elements: all 16-byte aligned when the first is (as every allocation of the
         // global allocator is); otherwise ordinary stores.
         if !(out.as_ptr() as usize).is_multiple_of(16) {
             return self.palette_rows(skin, model, out);
         }
-        let streaming = crate::base::prefetch::Streaming::new();
         self.each_skin_matrix(skin, model, out, |o, m| {
             let rows = transpose4([m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
             let o: *mut Vec4 = o.as_mut_ptr().cast();
             for (k, r) in rows[..3].iter().enumerate() {
                 // SAFETY: `o` is an element of `out` (twelve floats, 16-byte aligned: checked
-                // above), so `o.add(k)` for k < 3 is an aligned `Vec4` inside it; `out` is
-                // borrowed exclusively for this call, and nothing reads or writes it until
-                // `streaming` is dropped (and fenced) at the end of the call.
+                // above), so `o.add(k)` for k < 3 is an aligned `Vec4` inside it; nothing else
+                // touches `out` until `streaming` is dropped (this function's contract).
                 unsafe { streaming.store_raw(o.add(k), r) };
             }
         })

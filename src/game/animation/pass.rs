@@ -4,6 +4,7 @@
 use super::state::{AnimState, EventHit, IkTarget, Listener, PoseBuffers};
 use crate::anim::Playback;
 use crate::base::hash::Hash;
+use crate::base::prefetch::Streaming;
 use crate::game::World;
 use crate::game::model_world::{ModelInstance, ModelWorld};
 use crate::scene::{BoneStream, Scene};
@@ -133,6 +134,8 @@ fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[
         {
             let driver = scene.bone_driver();
             let stream = driver.stream();
+            // The run's palettes, fenced once when it ends (nothing reads them before).
+            let palettes = Streaming::new();
             while i < instances.len() {
                 prefetch_ahead(instances, i);
                 prefetch_bones_ahead(instances, &stream, i);
@@ -146,8 +149,9 @@ fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[
                     stopped = Some(at);
                     break;
                 }
-                // SAFETY: this thread is the only one driving.
-                anim.pose_shared(pose_buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+                // SAFETY: this thread is the only one driving; the instance's palette is not
+                // read before `palettes` is dropped at the end of the run.
+                unsafe { anim.pose_shared(pose_buffers, weights, &palettes, |slot, m| stream.drive(slot, m)) };
             }
         }
         let Some(ModelInstance { anim: Some(anim), slot, weights, .. }) = stopped.and_then(|at| instances.get_mut(at))
@@ -160,8 +164,10 @@ fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[
         } else {
             let driver = scene.bone_driver();
             let stream = driver.stream();
-            // SAFETY: this thread is the only one driving.
-            anim.pose_shared(pose_buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+            let palettes = Streaming::new();
+            // SAFETY: this thread is the only one driving; the palette is not read before
+            // `palettes` is dropped at the end of this block.
+            unsafe { anim.pose_shared(pose_buffers, weights, &palettes, |slot, m| stream.drive(slot, m)) };
         }
     }
 }
@@ -189,6 +195,9 @@ fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: 
         // part below.
         let work = |buffers: &mut PoseBuffers| {
             let stream = driver.stream();
+            // This thread's palettes, fenced when it is done (before the crew's join, after
+            // which the calling thread reads them).
+            let palettes = Streaming::new();
             while let Some((c, chunk)) = chunks.lock().ok().and_then(|mut q| q.next()) {
                 for i in 0..chunk.len() {
                     prefetch_ahead(chunk, i);
@@ -198,8 +207,9 @@ fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: 
                     let bones_posed = anim.posed_by_bones();
                     if !bones_posed {
                         // SAFETY: no slot is the bone object of two live instances
-                        // (`bones_disjoint`), and each instance is posed by one thread.
-                        anim.pose_shared(buffers, weights, |slot, m| unsafe { stream.drive(slot, m) });
+                        // (`bones_disjoint`), and each instance is posed by one thread; its
+                        // palette is not read before `palettes` is dropped.
+                        unsafe { anim.pose_shared(buffers, weights, &palettes, |slot, m| stream.drive(slot, m)) };
                     }
                     if bones_posed || !anim.done.is_empty() || !anim.hits.is_empty() {
                         buffers.tail.push((c * PARALLEL_CHUNK + i) as u32);

@@ -8,6 +8,7 @@ use crate::anim::layers::{LAYERS, Layer, LayerParams, apply_base, subtree_mask};
 use crate::anim::skinning::{BoneRows, bone_rows, rows_matrix};
 use crate::anim::{Completion, ModelPlayer, PoseScratch, Transform};
 use crate::base::hash::Hash;
+use crate::base::prefetch::Streaming;
 use crate::project::model_data::ModelData;
 use crate::scene::Scene;
 use glam::{Mat4, Vec3};
@@ -359,7 +360,7 @@ impl AnimState {
     /// keeping the local transforms and model matrices in the instance's own buffers.
     pub fn pose(&mut self, weights: &mut [f32]) {
         let (mut locals, mut model) = (std::mem::take(&mut self.locals), std::mem::take(&mut self.model));
-        self.pose_with(&mut locals, &mut model, weights);
+        self.pose_with(&mut locals, &mut model, weights, None);
         (self.locals, self.model) = (locals, model);
     }
 
@@ -368,12 +369,17 @@ impl AnimState {
     /// instance's own (about 3 KB for a Fox) would be written back to memory and read in again
     /// the next frame. Nothing reads an animated instance's own buffers after its pass but a
     /// script-posed instance (no animation ever played, `posed_by_bones`), which keeps using
-    /// them; `drive` gets each bone object's slot and its joint's model matrix.
+    /// them; `drive` gets each bone object's slot and its joint's model matrix. The palette is
+    /// written through `palettes` (`Skeleton::palette_rows_streamed`).
+    ///
+    /// # Safety
+    /// Nothing may read or write this instance's palette until `palettes` is dropped.
     #[inline(always)]
-    pub(super) fn pose_shared(
+    pub(super) unsafe fn pose_shared(
         &mut self,
         buffers: &mut PoseBuffers,
         weights: &mut [f32],
+        palettes: &Streaming,
         mut drive: impl FnMut(u32, &Mat4),
     ) {
         let n = self.rig.skeleton.node_count();
@@ -382,7 +388,7 @@ impl AnimState {
             buffers.model = vec![Mat4::IDENTITY; n];
         }
         let (locals, model) = (&mut buffers.locals[..n], &mut buffers.model[..n]);
-        self.pose_with(locals, model, weights);
+        self.pose_with(locals, model, weights, Some(palettes));
         if !self.any_watched {
             return;
         }
@@ -393,7 +399,15 @@ impl AnimState {
         }
     }
 
-    fn pose_with(&mut self, locals: &mut [Transform], model: &mut [Mat4], weights: &mut [f32]) {
+    /// `palettes`: the pass's stream for the palette (see `pose_shared`), or None to stream it
+    /// through one fenced before this returns.
+    fn pose_with(
+        &mut self,
+        locals: &mut [Transform],
+        model: &mut [Mat4],
+        weights: &mut [f32],
+        palettes: Option<&Streaming>,
+    ) {
         let rig = &self.rig;
         let sk = &rig.skeleton;
         if let Err(e) = self.player.pose(&rig.clips, sk, &mut self.scratch, locals, &mut self.rig_weights) {
@@ -414,18 +428,25 @@ impl AnimState {
                 log::error!("animation layer: {e}");
             }
         }
-        self.finish_pose_with(locals, model, weights);
+        self.finish_pose_with(locals, model, weights, palettes);
     }
 
     /// The pose from `locals` on: IK, joint limits, model matrices, palettes, meshes, morph
     /// weights. Bones posed by scripts (bone_pose.rs) enter here too.
     fn finish_pose(&mut self, weights: &mut [f32]) {
         let (mut locals, mut model) = (std::mem::take(&mut self.locals), std::mem::take(&mut self.model));
-        self.finish_pose_with(&mut locals, &mut model, weights);
+        self.finish_pose_with(&mut locals, &mut model, weights, None);
         (self.locals, self.model) = (locals, model);
     }
 
-    fn finish_pose_with(&mut self, locals: &mut [Transform], model: &mut [Mat4], weights: &mut [f32]) {
+    /// `palettes` as for [`AnimState::pose_with`].
+    fn finish_pose_with(
+        &mut self,
+        locals: &mut [Transform],
+        model: &mut [Mat4],
+        weights: &mut [f32],
+        palettes: Option<&Streaming>,
+    ) {
         let rig = &self.rig;
         let sk = &rig.skeleton;
         // Joint limits (rigs.md §3) come after IK (layers.md §2); without an IK target they
@@ -455,10 +476,21 @@ impl AnimState {
                 return;
             }
         }
+        let own;
+        let palettes = match palettes {
+            Some(p) => p,
+            None => {
+                own = Streaming::new();
+                &own
+            }
+        };
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
-            if let Err(e) = sk.palette_rows_streamed(s, model, &mut self.palette[at..at + n]) {
+            // SAFETY: nothing reads or writes the palette until `palettes` is dropped: `own` at
+            // the end of this function, a pass's stream when the pass is done with it
+            // (`pose_shared`'s contract).
+            if let Err(e) = unsafe { sk.palette_rows_streamed(s, model, &mut self.palette[at..at + n], palettes) } {
                 log::error!("animation: {e}");
             }
             at += n;
