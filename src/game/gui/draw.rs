@@ -12,6 +12,7 @@ use super::layout::Placed;
 use crate::game::particles::ParticleWorld;
 use crate::project::font::atlas::GlyphAtlas;
 use crate::project::font::file::Font;
+use crate::project::font::layout_cache::LayoutCache;
 use crate::project::font::quads::{FLOATS, TextEffects, push_text};
 use crate::project::font::{TextLayout, TextStyle};
 use crate::project::gui::{BlendMode, GuiImage, GuiNode, GuiScene, NodeKind, PieBounds};
@@ -57,6 +58,8 @@ pub struct GuiDrawList {
     clippers: usize,
     /// The glyph atlas was emptied while this list was built: rebuild it.
     pub(super) stale: bool,
+    /// Text nodes' layouts, kept from frame to frame (`clear` leaves them).
+    layouts: LayoutCache,
 }
 
 impl GuiDrawList {
@@ -255,7 +258,7 @@ fn text_node(
         tracking: n.tracking,
         align: ax,
     };
-    let layout: TextLayout = font.face.layout(&n.text, &style);
+    let layout: &TextLayout = list.layouts.layout(&font.face, &n.text, &style);
     let (left, top) = (-ax * layout.width, (1.0 - ay) * layout.height);
     // Rasterised at the size the text shows at on screen.
     let s = world.x_axis.truncate().length().max(world.y_axis.truncate().length());
@@ -271,7 +274,7 @@ fn text_node(
         shadow: [n.shadow[0], n.shadow[1], n.shadow[2], n.shadow[3] * font.shadow_alpha * alpha],
         shadow_offset: font.shadow,
     };
-    list.stale |= !push_text(atlas, &font.face, &layout, font.size, [s, s], &fx, &mut place, &mut list.vertices);
+    list.stale |= !push_text(atlas, &font.face, layout, font.size, [s, s], &fx, &mut place, &mut list.vertices);
 }
 
 /// The particle world of the GUI and the instance's played particle nodes.

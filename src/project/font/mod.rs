@@ -5,6 +5,7 @@
 //! changes; `builtins/fonts/DejaVuSans.LICENSE`), shipped in the binary.
 pub mod atlas;
 pub mod file;
+pub mod layout_cache;
 pub mod quads;
 
 use crate::base::error::LoadError;
