@@ -2,7 +2,7 @@
 //! non-joint ancestors both, so model space is the scene's world space), parents before children,
 //! with rest transforms, skins and the morph-weight layout. Built once from [`ModelData`]; the
 //! per-frame functions take caller-owned slices and allocate nothing.
-use super::skinning::BoneRows;
+use super::skinning::{BoneRows, bone_row_vectors, bone_rows};
 use super::transform::{Transform, transpose4};
 use crate::base::prefetch::Streaming;
 use crate::project::model_data::ModelData;
@@ -260,7 +260,7 @@ impl Skeleton {
     /// [`Skeleton::palette`] as [`BoneRows`], the form the pose keeps and the renderer uploads:
     /// the same products, bit for bit, transposed in registers and stored without the bottom row.
     pub fn palette_rows(&self, skin: usize, model: &[Mat4], out: &mut [BoneRows]) -> Result<(), RigError> {
-        self.each_skin_matrix(skin, model, out, |o, m| *o = rows_of(m))
+        self.each_skin_matrix(skin, model, out, |o, m| *o = bone_rows(&m))
     }
 
     /// [`Skeleton::palette_rows`] written with non-temporal stores through `streaming`, which do
@@ -289,9 +289,8 @@ impl Skeleton {
             return self.palette_rows(skin, model, out);
         }
         self.each_skin_matrix(skin, model, out, |o, m| {
-            let rows = transpose4([m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
             let o: *mut Vec4 = o.as_mut_ptr().cast();
-            for (k, r) in rows[..3].iter().enumerate() {
+            for (k, r) in bone_row_vectors(&m).iter().enumerate() {
                 // SAFETY: `o` is an element of `out` (twelve floats, 16-byte aligned: checked
                 // above), so `o.add(k)` for k < 3 is an aligned `Vec4` inside it; nothing else
                 // touches `out` until `streaming` is dropped (this function's contract).
@@ -326,17 +325,6 @@ impl Skeleton {
         }
         Ok(())
     }
-}
-
-/// `bone_rows` of `m` by a register transpose.
-#[inline(always)]
-fn rows_of(m: Mat4) -> BoneRows {
-    let [r0, r1, r2, _] = transpose4([m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
-    let mut o = [0.0; 12];
-    o[..4].copy_from_slice(&r0.to_array());
-    o[4..8].copy_from_slice(&r1.to_array());
-    o[8..].copy_from_slice(&r2.to_array());
-    o
 }
 
 /// The rotation-times-scale axes of four nodes, one node per lane: `[axis][component]`, so

@@ -13,8 +13,20 @@ pub type BoneRows = [f32; 12];
 /// The rows of `m`'s affine part.
 #[inline(always)]
 pub fn bone_rows(m: &Mat4) -> BoneRows {
-    let c = m.to_cols_array();
-    [c[0], c[4], c[8], c[12], c[1], c[5], c[9], c[13], c[2], c[6], c[10], c[14]]
+    let [r0, r1, r2] = bone_row_vectors(m);
+    let mut o = [0.0; 12];
+    o[..4].copy_from_slice(&r0.to_array());
+    o[4..8].copy_from_slice(&r1.to_array());
+    o[8..].copy_from_slice(&r2.to_array());
+    o
+}
+
+/// [`bone_rows`] as three vectors, in the order they are stored (a register transpose): for a
+/// writer that stores them itself (`Skeleton::palette_rows_streamed`).
+#[inline(always)]
+pub fn bone_row_vectors(m: &Mat4) -> [Vec4; 3] {
+    let [r0, r1, r2, _] = super::transform::transpose4([m.x_axis, m.y_axis, m.z_axis, m.w_axis]);
+    [r0, r1, r2]
 }
 
 /// The affine matrix whose top rows are `r` (bottom row `0 0 0 1`).

@@ -399,8 +399,8 @@ impl AnimState {
         }
     }
 
-    /// `palettes`: the pass's stream for the palette (see `pose_shared`), or None to stream it
-    /// through one fenced before this returns.
+    /// `palettes`: the pass's stream for the palette (see `pose_shared`), or None for ordinary
+    /// stores.
     fn pose_with(
         &mut self,
         locals: &mut [Transform],
@@ -476,21 +476,17 @@ impl AnimState {
                 return;
             }
         }
-        let own;
-        let palettes = match palettes {
-            Some(p) => p,
-            None => {
-                own = Streaming::new();
-                &own
-            }
-        };
         let mut at = 0;
         for s in 0..sk.skin_count() {
             let n = sk.skin_joints(s).len();
-            // SAFETY: nothing reads or writes the palette until `palettes` is dropped: `own` at
-            // the end of this function, a pass's stream when the pass is done with it
-            // (`pose_shared`'s contract).
-            if let Err(e) = unsafe { sk.palette_rows_streamed(s, model, &mut self.palette[at..at + n], palettes) } {
+            let out = &mut self.palette[at..at + n];
+            let written = match palettes {
+                // SAFETY: nothing reads or writes the palette until the pass drops `p`
+                // (`pose_shared`'s contract).
+                Some(p) => unsafe { sk.palette_rows_streamed(s, model, out, p) },
+                None => sk.palette_rows(s, model, out),
+            };
+            if let Err(e) = written {
                 log::error!("animation: {e}");
             }
             at += n;
