@@ -96,6 +96,11 @@ pub enum Phase {
 /// The phases of a frame up to rendering (api.md "Sinew decisions", frame order); `timing`
 /// receives how long each phase took.
 pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timing: &mut dyn FnMut(Phase, Duration)) {
+    // Part of the animation phase, done first so that the pool's threads are awake when the
+    // pass begins (`animation::ready`).
+    let t = Instant::now();
+    animation::ready(&mut world.borrow_mut().models);
+    let ready = t.elapsed();
     let t = Instant::now();
     {
         let w = &mut *world.borrow_mut();
@@ -153,7 +158,7 @@ pub fn update(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, dt: f32, timi
     gui::flipbook::step(world, hooks, dt);
     sprites::step(world, hooks, dt);
     dispatch::dispatch(world, hooks);
-    timing(Phase::Animation, t.elapsed());
+    timing(Phase::Animation, ready + t.elapsed());
     {
         let w = &mut *world.borrow_mut();
         for (slot, source, groups) in w.tilemaps.take_changed(|slot, file| w.physics.shaped_by_map(slot, file)) {

@@ -98,6 +98,11 @@ pub struct ModelWorld {
     pub worker_buffers: Vec<std::sync::Mutex<super::animation::state::PoseBuffers>>,
     /// The threads of the parallel animation pass.
     pub crew: crate::base::parallel::Crew,
+    /// When this frame's update began and what waking the pool's threads then took, and how
+    /// long after its frame's beginning the last animation pass started, on the pool or not
+    /// (see `animation::ready`).
+    pub frame_began: Option<(std::time::Instant, std::time::Duration)>,
+    pub pass_lead: Option<(std::time::Duration, bool)>,
     /// The instances the parallel pass leaves to its serial part, in instance order.
     pub tail: Vec<u32>,
     /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).

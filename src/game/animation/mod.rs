@@ -14,7 +14,7 @@ pub mod rig;
 pub mod setup;
 pub mod state;
 
-pub use pass::{EventReport, Finished, Report, animate};
+pub use pass::{EventReport, Finished, Report, animate, ready};
 pub use reload::{rebuild_rigs, reload_model_file};
 pub use rig::{ClipEvents, Rig, RigExtras, unmatched_channels};
 pub use setup::{create_bones, start_default};

@@ -106,18 +106,43 @@ pub fn animate(w: &mut World, dt: f32) -> Report {
     let parallel =
         !ik && animated >= PARALLEL_MIN_INSTANCES && models.bones_disjoint(scene) && models.pose_threads.parallel();
     let started = std::time::Instant::now();
+    let (began, waking) = models.frame_began.take().unzip();
+    models.pass_lead = began.map(|b| (started.duration_since(b), parallel));
     if parallel {
         animate_parallel(models, scene, dt, scale, &mut report);
     } else {
+        // Threads woken for this pass would wait in vain (and share the core it runs on).
+        models.crew.dismiss();
         animate_serial(models, scene, dt, scale, &mut report);
     }
     if !ik && animated >= PARALLEL_MIN_INSTANCES {
-        models.pose_threads.took(parallel, started.elapsed().as_secs_f64());
+        // Waking the threads is part of the parallel way's cost, wherever it was paid.
+        let waking = if parallel { waking.unwrap_or_default() } else { std::time::Duration::ZERO };
+        models.pose_threads.took(parallel, (started.elapsed() + waking).as_secs_f64());
     }
     for i in 0..models.instances.len() as u32 {
         models.apply_weight_override(i);
     }
     report
+}
+
+/// The longest a frame's update may take before its animation pass for the pool's threads to
+/// be woken at its start (they wait, spinning, for at most twice that).
+const READY_LEAD_MAX: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// Called as a frame's update begins: when the last pass ran on the pool and began soon after
+/// its frame's start, the pool's threads are woken now, so they are running when this frame's
+/// pass starts instead of joining it late (`Crew::ready`). A frame whose scripts run longer
+/// wakes them in the pass, as before, rather than keep a core spinning.
+pub fn ready(models: &mut ModelWorld) {
+    let now = std::time::Instant::now();
+    if let Some((lead, true)) = models.pass_lead
+        && lead <= READY_LEAD_MAX
+    {
+        let helpers = rayon::current_num_threads().saturating_sub(1).max(1);
+        models.crew.ready(helpers, 2 * lead + std::time::Duration::from_micros(100));
+    }
+    models.frame_began = Some((now, now.elapsed()));
 }
 
 /// The pass on the calling thread, in instance order. Bone objects are driven in runs of
