@@ -28,8 +28,11 @@ pub struct EventReport {
 /// Below this many animated instances the pose pass stays on the calling thread: handing work
 /// to the pool costs a few microseconds, about one instance's pose.
 const PARALLEL_MIN_INSTANCES: usize = 32;
-/// Instances per task of the pool.
-const PARALLEL_CHUNK: usize = 8;
+/// Instances per task of the pool: about four tasks per thread, within these bounds. Each task
+/// is taken under a lock whose cache line moves between cores, and the pass prefetches only
+/// within a task: crowd_fox_1000 on two cores took 0.45 ms a frame in tasks of 8 instances and
+/// 0.40 in tasks of 32 to 128 (crowd_fox_100 the same either way).
+const PARALLEL_CHUNKS: std::ops::RangeInclusive<usize> = 8..=32;
 
 /// Asks for what the pass reads next while instance `i` is posed: the record two instances
 /// ahead, and the buffers of the next one (read from the record asked for a step earlier).
@@ -90,8 +93,8 @@ fn advance<'a>(inst: &'a mut ModelInstance, dt: f32, scale: &[f32]) -> Option<(&
 /// instance order. A frame where some IK chain has a target stays on one thread in the old
 /// order, because a target may be another instance's bone, posed earlier in the same pass; so
 /// does a pool of one thread (`RAYON_NUM_THREADS=1`), and so do frames where one thread is faster
-/// (`base::parallel`: on this 2-core test machine it is, the pool sleeps through llvmpipe's
-/// long frames).
+/// (`base::parallel`: a pool left asleep through llvmpipe's long frames can be, unless [`ready`]
+/// woke it as the frame began).
 /// `w.proxies.time_scale` gives each model its world's time (collection proxies).
 pub fn animate(w: &mut World, dt: f32) -> Report {
     let World { models, scene, proxies, .. } = w;
@@ -211,7 +214,8 @@ fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: 
         }
     }
     {
-        let chunks = std::sync::Mutex::new(instances.chunks_mut(PARALLEL_CHUNK).enumerate());
+        let per_task = (instances.len() / (4 * (helpers + 1))).clamp(*PARALLEL_CHUNKS.start(), *PARALLEL_CHUNKS.end());
+        let chunks = std::sync::Mutex::new(instances.chunks_mut(per_task).enumerate());
         let driver = scene.bone_driver();
         // Each participant takes chunks until none is left, posing in its own buffers and
         // driving its instances' bone objects itself (`bones_disjoint`: no slot twice) through
@@ -237,7 +241,7 @@ fn animate_parallel(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: 
                         unsafe { anim.pose_shared(buffers, weights, &palettes, |slot, m| stream.drive(slot, m)) };
                     }
                     if bones_posed || !anim.done.is_empty() || !anim.hits.is_empty() {
-                        buffers.tail.push((c * PARALLEL_CHUNK + i) as u32);
+                        buffers.tail.push((c * per_task + i) as u32);
                     }
                 }
             }
