@@ -103,6 +103,12 @@ pub struct ModelWorld {
     /// (see `animation::ready`).
     pub frame_began: Option<(std::time::Instant, std::time::Duration)>,
     pub pass_lead: Option<(std::time::Duration, bool)>,
+    /// Instances the last animation pass animated.
+    pub animated: usize,
+    /// Changes of any instance's IK target (`model.set_ik_target*`, `model.clear_ik_target`), and
+    /// (`ik_edits`, whether some live instance has a target) as last checked.
+    pub ik_edits: u64,
+    ik_checked: Option<(u64, bool)>,
     /// The instances the parallel pass leaves to its serial part, in instance order.
     pub tail: Vec<u32>,
     /// Changes of any instance's bone list (see [`ModelWorld::bones_disjoint`]).
@@ -383,8 +389,28 @@ impl ModelWorld {
         }
     }
 
+    /// `scan(instances)` (whether some instance has an IK target), walked again only after a
+    /// target was set or cleared (`ik_edits`, which `model.set_ik_target*` and
+    /// `model.clear_ik_target` count) or an instance was removed while the answer was yes: a
+    /// target appears through nothing else, and a walk over a crowd's instances cost a tenth of
+    /// its animation pass.
+    pub fn ik_target_known(&mut self, scan: impl FnOnce(&[ModelInstance]) -> bool) -> bool {
+        if let Some((edits, answer)) = self.ik_checked
+            && edits == self.ik_edits
+        {
+            return answer;
+        }
+        let answer = scan(&self.instances);
+        self.ik_checked = Some((self.ik_edits, answer));
+        answer
+    }
+
     /// Forgets every component of a deleted game object.
     pub fn remove_object(&mut self, slot: u32) {
+        // The pass may leave one thread again if the object's model had the only IK target.
+        if matches!(self.ik_checked, Some((_, true))) {
+            self.ik_checked = None;
+        }
         let ModelWorld { instances, bone_edits, free_instances, .. } = self;
         for (i, m) in instances.iter_mut().enumerate().filter(|(_, m)| m.alive && m.slot == slot) {
             m.alive = false;
@@ -588,6 +614,32 @@ fn slots_disjoint<'a>(lists: impl Iterator<Item = &'a [(usize, u32)]>, capacity:
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn ik_targets_are_looked_for_again_only_after_an_edit_or_a_removal() {
+        let mut m = super::ModelWorld::default();
+        let scans = std::cell::Cell::new(0);
+        let ask = |m: &mut super::ModelWorld, answer: bool| {
+            m.ik_target_known(|_| {
+                scans.set(scans.get() + 1);
+                answer
+            })
+        };
+        assert!(!ask(&mut m, false));
+        assert!(!ask(&mut m, true), "no edit: the last answer");
+        assert_eq!(scans.get(), 1);
+        m.ik_edits += 1;
+        assert!(ask(&mut m, true), "an edit: looked for again");
+        assert!(ask(&mut m, false));
+        assert_eq!(scans.get(), 2);
+        // A removal forgets a yes (the model with the target may be gone), never a no.
+        m.remove_object(7);
+        assert!(!ask(&mut m, false));
+        assert_eq!(scans.get(), 3);
+        m.remove_object(7);
+        assert!(!ask(&mut m, true));
+        assert_eq!(scans.get(), 3);
+    }
+
     #[test]
     fn a_slot_in_two_bone_lists_is_found() {
         let mut seen = Vec::new();
