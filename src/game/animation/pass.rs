@@ -121,9 +121,7 @@ pub fn animate(w: &mut World, dt: f32) -> Report {
         let waking = if parallel { waking.unwrap_or_default() } else { std::time::Duration::ZERO };
         models.pose_threads.took(parallel, (started.elapsed() + waking).as_secs_f64());
     }
-    for i in 0..models.instances.len() as u32 {
-        models.apply_weight_override(i);
-    }
+    models.apply_weight_overrides();
     report
 }
 

@@ -202,15 +202,7 @@ crate::export! {
             Some(unsafe { slice(w, n as usize) }.to_vec())
         };
         with_model(ctx, slot, comp, |wd, m| {
-            let inst = &mut wd.models.instances[m as usize];
-            let cleared = values.is_none();
-            inst.weight_override = values;
-            if cleared {
-                // Back to the initial weights until animation writes new ones.
-                let data = &wd.models.assets[inst.asset as usize].data;
-                inst.weights = data.meshes.iter().flat_map(|x| x.weights.iter().copied()).collect();
-            }
-            wd.models.apply_weight_override(m);
+            wd.models.set_weight_override(m, values);
             Ok(())
         })
     }
