@@ -154,10 +154,10 @@ fn any_ik_target(models: &mut ModelWorld) -> bool {
 }
 
 /// The pass on the calling thread, in instance order; returns how many instances it animated.
-/// Bone objects are driven in runs of
-/// instances that need nothing else of the scene, through one stream each (one fence per run);
-/// an instance that reads the scene (IK targets, which may be bones posed earlier in this pass,
-/// or bones posed by scripts) is finished between runs, after the fence.
+/// Bone objects are driven in runs of instances that need nothing else of the scene, through one
+/// stream each (one fence per run); an instance that reads the scene (IK targets, which may be
+/// bones posed earlier in this pass, or bones posed by scripts) is finished between runs, after
+/// the fence.
 fn animate_serial(models: &mut ModelWorld, scene: &mut Scene, dt: f32, scale: &[f32], report: &mut Report) -> usize {
     let ModelWorld { instances, pose_buffers, .. } = models;
     let mut animated = 0;
