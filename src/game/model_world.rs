@@ -106,9 +106,9 @@ pub struct ModelWorld {
     pub pass_lead: Option<(std::time::Duration, bool)>,
     /// Instances the last animation pass animated.
     pub animated: usize,
-    /// Changes of any instance's IK target (`model.set_ik_target*`, `model.clear_ik_target`), and
-    /// (`ik_edits`, whether some live instance has a target) as last checked.
-    pub ik_edits: u64,
+    /// Changes of any instance's IK state ([`ModelWorld::ik_state_mut`]), and (`ik_edits`,
+    /// whether some live instance has a target) as last checked.
+    ik_edits: u64,
     ik_checked: Option<(u64, bool)>,
     /// Whether a script has ever set a morph weight override (`set_weight_override`).
     weight_overrides: bool,
@@ -392,11 +392,20 @@ impl ModelWorld {
         }
     }
 
-    /// `scan(instances)` (whether some instance has an IK target), walked again only after a
-    /// target was set or cleared (`ik_edits`, which `model.set_ik_target*` and
-    /// `model.clear_ik_target` count) or an instance was removed while the answer was yes: a
-    /// target appears through nothing else, and a walk over a crowd's instances cost a tenth of
-    /// its animation pass.
+    /// The IK state of model `model`'s chain named `chain`, to change (`model.set_ik_target*`,
+    /// `model.clear_ik_target`, `model.set_ik_weight`): the only way to one from outside the
+    /// animation module, so every change of a target is counted for [`ik_target_known`].
+    ///
+    /// [`ik_target_known`]: ModelWorld::ik_target_known
+    pub fn ik_state_mut(&mut self, model: u32, chain: Hash) -> Option<&mut super::animation::state::IkState> {
+        self.ik_edits = self.ik_edits.wrapping_add(1);
+        self.instances.get_mut(model as usize)?.anim.as_mut()?.ik_state_mut(chain)
+    }
+
+    /// `scan(instances)` (whether some instance has an IK target), walked again only after an
+    /// IK state was handed out to change ([`ModelWorld::ik_state_mut`]) or an instance was
+    /// removed while the answer was yes: a target appears through nothing else, and a walk over
+    /// a crowd's instances cost a tenth of its animation pass.
     pub fn ik_target_known(&mut self, scan: impl FnOnce(&[ModelInstance]) -> bool) -> bool {
         if let Some((edits, answer)) = self.ik_checked
             && edits == self.ik_edits

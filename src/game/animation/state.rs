@@ -108,8 +108,9 @@ pub struct AnimState {
     /// Layers 1–7 (index 0 is layer 1); empty until a script first uses one.
     pub layers: Vec<LayerSlot>,
     pub extras: Arc<RigExtras>,
-    /// One per chain of `extras`.
-    pub ik: Vec<IkState>,
+    /// One per chain of `extras`. Outside the animation module a target changes only through
+    /// `ModelWorld::ik_state_mut`, which counts the change for the pass's choice of threads.
+    pub(super) ik: Vec<IkState>,
     /// Layer 0's pose while it has a weight, mask or additive flag (sized on first use).
     base_pose: Vec<Transform>,
     /// How each mesh of the drawn glTF follows the pose (see [`MeshPose`]), in mesh order.
@@ -577,6 +578,12 @@ impl AnimState {
     }
 
     /// Whether some IK chain follows something (its target is read from the scene).
+    /// The IK state of the chain named `chain` (`ModelWorld::ik_state_mut`).
+    pub(in crate::game) fn ik_state_mut(&mut self, chain: Hash) -> Option<&mut IkState> {
+        let c = self.extras.chain(chain)?;
+        self.ik.get_mut(c)
+    }
+
     pub(super) fn has_ik_target(&self) -> bool {
         self.ik.iter().any(|s| s.target != IkTarget::None)
     }

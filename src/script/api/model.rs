@@ -321,13 +321,9 @@ crate::export! {
     /// weight into `out`. An unknown chain is an error naming it.
     fn model_ik(ctx: Ctx, slot: u32, comp: u64, chain: u64, op: i32, target: u32, x: f32, y: f32, z: f32, out: *mut f32) -> i32 {
         with_model(ctx, slot, comp, |w, m| {
-            // The animation pass keeps to one thread while some model has a target.
-            w.models.ik_edits = w.models.ik_edits.wrapping_add(1);
             let live = w.scene.is_live(target);
             let no_chain = || format!("the model has no ik chain named '{}'", name_of(chain));
-            let a = w.models.instances[m as usize].anim.as_mut().ok_or_else(no_chain)?;
-            let c = a.extras.chain(chain).ok_or_else(no_chain)?;
-            let st = &mut a.ik[c];
+            let st = w.models.ik_state_mut(m, chain).ok_or_else(no_chain)?;
             use crate::game::animation::IkTarget;
             match op {
                 0 if live => st.target = IkTarget::Object(target),
