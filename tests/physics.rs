@@ -112,10 +112,16 @@ fn a_sphere_comes_to_rest_on_a_hull() {
 }
 
 /// `go.animate` of `linear_damping` and `angular_damping` reaches the rapier body as `go.set` does.
+/// A velocity tweened toward NaN is refused by the body: that tween stops with one error at its
+/// `go.animate`, and a tween started after it still runs and calls back on time.
 #[test]
 fn collision_object_properties_animate() {
     let r = run_steps("physics_animate", 72);
     assert_lua_passed(&r, "physics_animate");
+    let refused = "/main/animate.script:11: go.animate of 'linear_velocity' of 'main:/plank#co': \
+                   the value must be finite; the tween is stopped";
+    assert_eq!(r.stderr.matches(refused).count(), 1, "{}", r.show());
+    assert_eq!(r.stderr.matches("ERROR").count(), 1, "{}", r.show());
 }
 
 /// A trigger's enter and exit once each, and a `collision_response` to both sides every step

@@ -152,6 +152,10 @@ end
 -- number) and whether `self` reads it in place (else Lua mirrors it). A cell only outlives its
 -- script instance until the object's deletion releases it, so the loops need no liveness check.
 local cell_self, cell_name, cell_comp, cell_lazy = {}, {}, {}, {}
+-- Mirrored cell + 1 → what its latest go.animate aimed at, for a write the property refuses
+-- (a collision object's velocity tweened toward NaN): { slot, component, property hashes to
+-- cancel, "'prop' of 'url'", "file:line" of the go.animate }.
+local cell_origin = {}
 local nmirrored = 0
 
 function go.animate(url, property, playback, to, easing, duration, delay, complete_function)
@@ -226,6 +230,16 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if cb ~= 0 then callbacks[cb] = { complete_function, r, u, ph } end
   if d.kind == K.SCRIPT_PROPERTY then
     local self, name, kind = rec.self, d.name, d.whole
+    local origin
+    if not in_place then
+      -- Only mirrored tweens (component properties, a `self` with a metatable of its own) can
+      -- have a write refused, and they are few: the caller's line is looked up for them alone.
+      local info = debug.getinfo(2, "Sl")
+      local cancel = { ph.h }
+      if d.elems then for i = 1, d.count do cancel[i + 1] = d.elems[i].h end end
+      origin = { slot, u.f, cancel, string.format("'%s' of '%s'", S.hash_text(ph.h), url_text(u)),
+        info and (info.short_src .. ":" .. tostring(info.currentline)) or "go.animate" }
+    end
     for i = 0, (d.elem >= 0 or d.count == 1) and 0 or d.count - 1 do
       local c = req.cells[i]
       local comp = d.comp or (d.elems and COMPS[i + 1]) or false
@@ -235,7 +249,7 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
         cell_lazy[c + 1] = in_place
         if not in_place then nmirrored = nmirrored + 1 end
       end
-      if cell_lazy[c + 1] then adopt(self, name, kind, comp, c) end
+      if cell_lazy[c + 1] then adopt(self, name, kind, comp, c) else cell_origin[c + 1] = origin end
     end
   end
 end
@@ -284,6 +298,48 @@ end
 
 local done_ids, done_finished = {}, {}
 
+local function set_field(t, k, v) t[k] = v end
+-- Element `comp` of vector property `name` of `self` set to `v` (a fresh vector per property
+-- and frame: `fresh` holds the ones made this frame).
+local function write_element(self, name, comp, v, fresh)
+  local cur = self[name]
+  if type(cur) ~= "cdata" then return end
+  if not fresh[cur] then
+    cur = S.copy_value(cur)
+    self[name] = cur
+    fresh[cur] = true
+  end
+  cur[comp] = v
+  self[name] = cur -- a no-op for script tables; stores into material constants and components
+end
+local refused = {}          -- cells whose write was refused this frame
+
+-- A tween whose property refuses its value is stopped, with one error naming the property and
+-- the go.animate that started it; the frame's other tweens and callbacks go on (an error raised
+-- from the loop below would skip the writes after it and every completion callback, frame
+-- after frame, for as long as the bad tween ran).
+local cancel_ids = ffi.new("uint64_t[5]")
+local function stop_refused(n)
+  local ids_, seen = cancel_ids, {}
+  for i = 1, n do
+    local c = refused[i]
+    refused[i] = nil
+    local o = cell_origin[c.cell + 1]
+    if seen[o or c.cell] then
+      -- Another element of the same tween: stopped and reported already.
+    elseif o then
+      seen[o] = true
+      for k = 1, #o[3] do ids_[k - 1] = o[3][k] end
+      F.anim_cancel(ctx, o[1], o[2], ids_, #o[3])
+      local err = tostring(c.err):gsub("^/builtins/[^:]*:%d+: ", "")
+      S.report(string.format("%s: go.animate of %s: %s; the tween is stopped", o[5], o[4], err))
+    else
+      seen[c.cell] = true
+      S.report("go.animate: " .. tostring(c.err))
+    end
+  end
+end
+
 -- Writes mirrored properties back (a fresh vector per property and frame, as go.set does),
 -- then runs the callbacks of ended tweens. A write into `self` can run a script, which can
 -- delete objects or start and cancel tweens: the written list is copied out first, each value
@@ -293,28 +349,22 @@ function E.after_tweens()
   tick = tick + 1
   local nc = io.ncells
   if nc > 0 then
-    local list, fresh = io.cells, nil
+    local list, fresh, nrefused = io.cells, nil, 0
     for i = 0, nc - 1 do pending[i + 1] = list[i] end
     for i = 1, nc do
       local c = pending[i]
       local comp = cell_comp[c + 1]
       if not comp then
-        cell_self[c + 1][cell_name[c + 1]] = io.values[c]
+        -- A `self` with a metatable of the script's own can refuse too.
+        local ok, err = pcall(set_field, cell_self[c + 1], cell_name[c + 1], io.values[c])
+        if not ok then nrefused = nrefused + 1; refused[nrefused] = { cell = c, err = err } end
       else
-        local self, name = cell_self[c + 1], cell_name[c + 1]
-        local cur = self[name]
-        if type(cur) == "cdata" then
-          fresh = fresh or {}
-          if not fresh[cur] then
-            cur = S.copy_value(cur)
-            self[name] = cur
-            fresh[cur] = true
-          end
-          cur[comp] = io.values[c]
-          self[name] = cur -- a no-op for script tables; stores into material constants
-        end
+        fresh = fresh or {}
+        local ok, err = pcall(write_element, cell_self[c + 1], cell_name[c + 1], comp, io.values[c], fresh)
+        if not ok then nrefused = nrefused + 1; refused[nrefused] = { cell = c, err = err } end
       end
     end
+    if nrefused > 0 then stop_refused(nrefused) end
     F.anim_results(ctx, io)
   end
   -- Cells of deleted objects: forget their `self` tables so the instances can be collected.
@@ -327,7 +377,7 @@ function E.after_tweens()
     elseif cell_self[k] ~= nil then
       nmirrored = nmirrored - 1
     end
-    cell_self[k], cell_name[k], cell_comp[k], cell_lazy[k] = nil, nil, nil, nil
+    cell_self[k], cell_name[k], cell_comp[k], cell_lazy[k], cell_origin[k] = nil, nil, nil, nil, nil
   end
   local n = io.ndone
   if n == 0 then
