@@ -208,6 +208,15 @@ fn a_kinematic_body_pushes_a_dynamic_one_the_same_way_every_run() {
     let (ta, tb) = (trace(&a), trace(&b));
     assert_eq!(ta.len(), 15, "{}", a.show());
     assert_eq!(ta, tb, "two runs, two histories");
+    // The refused forces, each once, naming the sender and the receiver.
+    let from = "apply_force sent from main:/pusher#script to main:/puck#co: ";
+    for refused in [
+        "force and position must be finite (force (NaN, 0, 0), position (0, 20, 10))",
+        "force and position must be finite (force (5, 0, 0), position (0, inf, 10))",
+        "needs vector3 `force` and `position`",
+    ] {
+        assert_eq!(a.stderr.matches(&format!("{from}{refused}")).count(), 1, "{}", a.show());
+    }
 }
 
 #[test]

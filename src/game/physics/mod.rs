@@ -880,6 +880,7 @@ pub fn is_message(id: Hash) -> bool {
 /// Messages to a collision object component: `enable`, `disable`, `apply_force`.
 pub fn component_message(w: &mut crate::game::World, i: u32, m: &crate::scene::Message) {
     use crate::scene::message::{MsgValue, decode};
+    use crate::scene::url;
     let crate::game::World { physics, scene, .. } = w;
     let (enable, disable, apply_force) = message_ids();
     if m.id == enable || m.id == disable {
@@ -888,16 +889,19 @@ pub fn component_message(w: &mut crate::game::World, i: u32, m: &crate::scene::M
     if m.id != apply_force {
         return;
     }
+    // Posted, so no Lua error can reach the sender: the error names it and the receiver.
+    let what = || format!("apply_force sent from {} to {}", url::format(&m.sender), url::format(&m.receiver));
     let data = match decode(&m.data) {
         Ok(d) => d,
-        Err(e) => return log::error!("apply_force: {e}"),
+        Err(e) => return log::error!("{}: {e}", what()),
     };
     let (Some(MsgValue::Vector3(force)), Some(MsgValue::Vector3(at))) = (data.get("force"), data.get("position"))
     else {
-        return log::error!("apply_force needs vector3 `force` and `position`");
+        return log::error!("{}: needs vector3 `force` and `position`", what());
     };
     if !force.iter().chain(at).all(|v| v.is_finite()) {
-        return log::error!("apply_force: force and position must be finite");
+        let v = |v: &[f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+        return log::error!("{}: force and position must be finite (force {}, position {})", what(), v(force), v(at));
     }
     let s = physics.settings.scale;
     let dynamic = physics.get(i).is_some_and(|b| b.ty == CollisionType::Dynamic && b.enabled);
