@@ -1135,3 +1135,74 @@ end
     r.mark();
     r.wait_for("layout hash: [B] x 2");
 }
+
+/// A Defold collision object in a file of its own (`ball.collisionobject`, named by `ball.go`).
+const BALL_CO: &str = r#"collision_shape: ""
+type: COLLISION_OBJECT_TYPE_DYNAMIC
+mass: 1.0
+friction: 0.5
+restitution: 0.0
+group: "default"
+mask: "default"
+embedded_collision_shape {
+  shapes {
+    shape_type: TYPE_SPHERE
+    position { x: 0.0 y: 0.0 z: 0.0 }
+    rotation { x: 0.0 y: 0.0 z: 0.0 w: 1.0 }
+    index: 0
+    count: 1
+  }
+  data: 0.5
+}
+"#;
+
+/// A saved component file (here a Defold `.collisionobject`) reaches the objects that use it,
+/// as a saved `.go` does: the ball is made again with the new radius and rests higher; the
+/// other objects keep their state; a broken save is reported with its position and the running
+/// version stays.
+#[test]
+fn a_saved_collision_object_file_remakes_the_objects_that_use_it() {
+    let ground = r#"embedded_components {\n  id: \"co\"\n  type: \"collisionobject\"\n  data: \"type: COLLISION_OBJECT_TYPE_STATIC\\nmass: 0.0\\nfriction: 0.5\\nrestitution: 0.0\\ngroup: \\\"default\\\"\\nmask: \\\"default\\\"\\nembedded_collision_shape {\\n  shapes {\\n    shape_type: TYPE_BOX\\n    position { x: 0.0 y: 0.0 z: 0.0 }\\n    rotation { x: 0.0 y: 0.0 z: 0.0 w: 1.0 }\\n    index: 0\\n    count: 3\\n  }\\n  data: 10.0\\n  data: 0.5\\n  data: 10.0\\n}\\n\"\n}\n"#;
+    let collection = format!(
+        "name: \"main\"\ninstances {{\n  id: \"ball\"\n  prototype: \"/main/ball.go\"\n  position {{ x: 0.0 y: 5.0 z: 0.0 }}\n}}\n\
+         embedded_instances {{\n  id: \"ground\"\n  data: \"{ground}\"\n}}\n\
+         embedded_instances {{\n  id: \"watch\"\n  data: \"components {{\\n  id: \\\"script\\\"\\n  component: \\\"/main/watch.script\\\"\\n}}\\n\"\n}}\n"
+    );
+    let p = project(
+        "reload-collisionobject",
+        &[
+            (
+                "/game.project",
+                "[bootstrap]\nmain_collection = /main/main.collectionc\n\n[physics]\ngravity_y = -10.0\n",
+            ),
+            ("/main/main.collection", &collection),
+            ("/main/ball.go", "components {\n  id: \"co\"\n  component: \"/main/ball.collisionobject\"\n}\n"),
+            ("/main/ball.collisionobject", BALL_CO),
+            (
+                "/main/watch.script",
+                "function init(self) self.n = 0 end\nfunction update(self)\n  self.n = self.n + 1\n  if self.n % 20 == 0 then print(string.format('n %d ball y %.2f', self.n, go.get_position('/ball').y)) end\nend\n",
+            ),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    // Radius 0.5 on a box whose top is at 0.5.
+    r.wait_for("ball y 1.00");
+    let before: u32 = r.wait_for(" ball y").split(' ').nth(1).and_then(|n| n.parse().ok()).expect("n");
+    r.mark();
+    p.write("/main/ball.collisionobject", &BALL_CO.replace("  data: 0.5\n", "  data: 2.0\n"));
+    let line = r.wait_for("objects kept");
+    assert!(
+        line.contains("/main/ball.collisionobject: 2 objects kept, 0 moved, 0 added, 0 removed, 1 made again"),
+        "{line}"
+    );
+    r.wait_for("ball y 2.50");
+    // The watcher was not made again: its count went on.
+    let after: u32 = r.wait_for(" ball y").split(' ').nth(1).and_then(|n| n.parse().ok()).expect("n");
+    assert!(after > before, "the watcher kept its self: {before} then {after}");
+
+    r.mark();
+    p.write("/main/ball.collisionobject", "type: COLLISION_OBJECT_TYPE_DYNAMIC\nmass: ");
+    r.wait_for("reload failed: the running version of /main/ball.collisionobject stays");
+    r.mark();
+    r.wait_for("ball y 2.50");
+}
