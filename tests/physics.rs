@@ -410,6 +410,45 @@ fn the_debug_view_matches_the_golden_image() {
     }
 }
 
+/// Defold's `msg.post("@system:", "toggle_physics_debug")` turns the debug view on at run time
+/// in a project without `physics.debug` (the same picture as the golden image of the setting),
+/// and a second toggle turns it off again.
+#[test]
+fn toggle_physics_debug_turns_the_debug_view_on_and_off() {
+    for toggles in [1, 2] {
+        let p = committed("render_physics_debug");
+        p.write(
+            "/project.json",
+            r#"{ "title": "render_physics_debug", "main_collection": "/main/main.collection",
+                "fixed_update_frequency": 60, "physics": { "gravity": [0, -10, 0] } }"#,
+        );
+        p.write(
+            "/main/rays.script",
+            &format!(
+                "function init(self)\n  for _ = 1, {toggles} do msg.post(\"@system:\", \"toggle_physics_debug\") end\nend\n\
+                 function update(self)\n  physics.raycast(vmath.vector3(-3.5, 3, 0), vmath.vector3(3.5, 0.5, 0), {{ hash(\"world\") }})\nend\n"
+            ),
+        );
+        let shot = p.path().join("shot.png");
+        let r = run_sized(&p, 30, "480x270", &["--no-watch", "--screenshot", shot.to_str().expect("utf-8")]);
+        assert_eq!(r.status, 0, "{}", r.show());
+        assert!(!r.stderr.contains("not supported"), "{}", r.show());
+        let img = sinew::render::Image::load_png(&shot).expect("screenshot");
+        let lines = (0..img.width)
+            .flat_map(|x| (0..img.height).map(move |y| (x, y)))
+            .filter_map(|(x, y)| img.pixel(x, y))
+            .filter(|&[r, g, b, _]| (r > 200 && g < 60 && b < 60) || (r < 100 && g > 200 && b < 100))
+            .count();
+        if toggles == 1 {
+            if let Err(e) = golden::check_golden("physics_debug", &img) {
+                panic!("toggled on: {e}");
+            }
+        } else {
+            assert_eq!(lines, 0, "toggled twice: no ray and no dynamic shape drawn");
+        }
+    }
+}
+
 /// A kinematic hitbox parented to a bone object of an animated model (the generated robot
 /// arm) follows the pose every step and enters a trigger at the step its pose reaches it.
 #[test]

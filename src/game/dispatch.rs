@@ -21,6 +21,7 @@ struct BuiltinIds {
     set_text: u64,
     acquire_camera: u64,
     release_camera: u64,
+    toggle_physics_debug: u64,
 }
 
 fn ids() -> &'static BuiltinIds {
@@ -37,6 +38,7 @@ fn ids() -> &'static BuiltinIds {
         set_text: hash_str("set_text"),
         acquire_camera: hash_str("acquire_camera_focus"),
         release_camera: hash_str("release_camera_focus"),
+        toggle_physics_debug: hash_str("toggle_physics_debug"),
     })
 }
 
@@ -128,6 +130,10 @@ fn route(w: &mut World, m: &Message, slot: Option<u32>, at: u32, run: &mut Vec<(
         return w.render.render_message(m);
     }
     if super::render_requests::is_system_socket(m.receiver.socket) {
+        // Defold answers it in debug builds only; Sinew has one kind of build.
+        if m.id == ids().toggle_physics_debug {
+            return w.physics.toggle_debug();
+        }
         return w.render.system_message(m);
     }
     let Some(slot) = slot else {

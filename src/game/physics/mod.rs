@@ -208,6 +208,13 @@ impl Default for Physics {
 }
 
 impl Physics {
+    /// `msg.post("@system:", "toggle_physics_debug")`: the debug view (`physics.debug`) on or
+    /// off from this frame's step.
+    pub fn toggle_debug(&mut self) {
+        self.settings.debug = !self.settings.debug;
+        self.debug_rays.clear();
+    }
+
     /// The project's settings and fixed-update frequency; bodies made before (at spawn) are
     /// rebuilt when the scale or dimension changed, so every body is in the units and plane
     /// the world steps in.
