@@ -171,18 +171,18 @@ function physics.raycast_async(from, to, groups, request_id)
     fail(fname .. ": request_id must be an integer between 0 and 255")
   end
   ends(from, to)
-  check(F.physics_raycast_async(ctx, s4, t4, groupbuf, n, request_id, r.url.s, r.url.p, r.url.f))
+  S.check_in(fname, F.physics_raycast_async(ctx, s4, t4, groupbuf, n, request_id, r.url.s, r.url.p, r.url.f))
 end
 
 function physics.set_gravity(g)
   local r = caller("physics.set_gravity")
   vector3_arg("physics.set_gravity", 1, g)
-  check(F.physics_gravity_set(ctx, r.url.s, g.x, g.y, g.z))
+  S.check_in("physics.set_gravity", F.physics_gravity_set(ctx, r.url.s, g.x, g.y, g.z))
 end
 
 function physics.get_gravity()
   local r = caller("physics.get_gravity")
-  check(F.physics_gravity_get(ctx, r.url.s, s4))
+  S.check_in("physics.get_gravity", F.physics_gravity_get(ctx, r.url.s, s4))
   return vm.vector3(s4.x, s4.y, s4.z)
 end
 
@@ -212,18 +212,18 @@ end
 
 function physics.get_group(url)
   local slot, u = body_of("physics.get_group", url)
-  check(F.physics_group_get(ctx, slot, u.f, hbox))
+  S.check_in("physics.get_group", F.physics_group_get(ctx, slot, u.f, hbox))
   return S.hash_of_u64(hbox[0])
 end
 
 function physics.set_group(url, group)
   local slot, u = body_of("physics.set_group", url)
-  check(F.physics_group_set(ctx, slot, u.f, S.to_hash(group, "physics.set_group", 2).h))
+  S.check_in("physics.set_group", F.physics_group_set(ctx, slot, u.f, S.to_hash(group, "physics.set_group", 2).h))
 end
 
 function physics.get_maskbit(url, group)
   local slot, u = body_of("physics.get_maskbit", url)
-  check(F.physics_maskbit_get(ctx, slot, u.f, S.to_hash(group, "physics.get_maskbit", 2).h, ibox))
+  S.check_in("physics.get_maskbit", F.physics_maskbit_get(ctx, slot, u.f, S.to_hash(group, "physics.get_maskbit", 2).h, ibox))
   return ibox[0] ~= 0
 end
 
@@ -231,7 +231,7 @@ function physics.set_maskbit(url, group, maskbit)
   local slot, u = body_of("physics.set_maskbit", url)
   local h = S.to_hash(group, "physics.set_maskbit", 2).h
   if type(maskbit) ~= "boolean" then argerr("physics.set_maskbit", 3, "boolean", maskbit) end
-  check(F.physics_maskbit_set(ctx, slot, u.f, h, maskbit and 1 or 0))
+  S.check_in("physics.set_maskbit", F.physics_maskbit_set(ctx, slot, u.f, h, maskbit and 1 or 0))
 end
 
 function physics.update_mass(url, mass)
@@ -242,7 +242,7 @@ end
 
 function physics.wakeup(url)
   local slot, u = body_of("physics.wakeup", url)
-  check(F.physics_wakeup(ctx, slot, u.f))
+  S.check_in("physics.wakeup", F.physics_wakeup(ctx, slot, u.f))
 end
 
 -- Defold's set_hflip/set_vflip mirror a 2D object's shapes across its own y / x axis.
@@ -324,17 +324,17 @@ function physics.create_joint(joint_type, a, joint_id, position_a, b, position_b
   vector3_arg(fname, 6, position_b)
   joint_props(fname, 7, properties)
   ends(position_a, position_b)
-  check(F.physics_joint_create(ctx, joint_type, sa, ua.f, id.h, s4, sb, ub.f, t4, props_buf, NPROPS))
+  S.check_in(fname, F.physics_joint_create(ctx, joint_type, sa, ua.f, id.h, s4, sb, ub.f, t4, props_buf, NPROPS))
 end
 
 function physics.destroy_joint(co, joint_id)
   local slot, u = body_of("physics.destroy_joint", co)
-  check(F.physics_joint_destroy(ctx, slot, u.f, S.to_hash(joint_id, "physics.destroy_joint", 2).h))
+  S.check_in("physics.destroy_joint", F.physics_joint_destroy(ctx, slot, u.f, S.to_hash(joint_id, "physics.destroy_joint", 2).h))
 end
 
 function physics.get_joint_properties(co, joint_id)
   local slot, u = body_of("physics.get_joint_properties", co)
-  check(F.physics_joint_get(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_properties", 2).h, props_buf, NPROPS, tybox))
+  S.check_in("physics.get_joint_properties", F.physics_joint_get(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_properties", 2).h, props_buf, NPROPS, tybox))
   -- Defold's table for the kind: collide_connected and the kind's own fields.
   local out = { collide_connected = props_buf[INDEX.collide_connected] ~= 0 }
   for _, name in ipairs(JOINT_FIELDS[tybox[0]]) do
@@ -361,18 +361,18 @@ function physics.set_joint_properties(co, joint_id, properties)
   local fname = "physics.set_joint_properties"
   local slot, u, id = object_id_table(fname, co, joint_id, properties)
   joint_props(fname, 3, properties)
-  check(F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
+  S.check_in("physics.set_joint_properties", F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
 end
 
 function physics.get_joint_reaction_force(co, joint_id)
   local slot, u = body_of("physics.get_joint_reaction_force", co)
-  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_force", 2).h, s4))
+  S.check_in("physics.get_joint_reaction_force", F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_force", 2).h, s4))
   return vm.vector3(s4.x, s4.y, s4.z)
 end
 
 function physics.get_joint_reaction_torque(co, joint_id)
   local slot, u = body_of("physics.get_joint_reaction_torque", co)
-  check(F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_torque", 2).h, s4))
+  S.check_in("physics.get_joint_reaction_torque", F.physics_joint_reaction(ctx, slot, u.f, S.to_hash(joint_id, "physics.get_joint_reaction_torque", 2).h, s4))
   return s4.w
 end
 
@@ -390,7 +390,7 @@ local XYZ = { "x", "y", "z" }
 function physics.get_shape(url, shape)
   local fname = "physics.get_shape"
   local slot, u = body_of(fname, url)
-  check(F.physics_shape_get(ctx, slot, u.f, S.to_hash(shape, fname, 2).h, s4, ibox))
+  S.check_in(fname, F.physics_shape_get(ctx, slot, u.f, S.to_hash(shape, fname, 2).h, s4, ibox))
   local ty = ibox[0]
   local out, k = { type = ty }, 1
   for _, f in ipairs(SHAPE_FIELDS[ty] or {}) do
@@ -420,7 +420,7 @@ function physics.set_shape(url, shape, data)
     end
     k = k + n
   end
-  check(F.physics_shape_set(ctx, slot, u.f, id.h, ty, s4))
+  S.check_in(fname, F.physics_shape_set(ctx, slot, u.f, id.h, ty, s4))
 end
 
 return S.unsupported_rest("physics", physics)
