@@ -578,7 +578,10 @@ fn reload(
             Err(e) => log::error!("{e}\n(reload failed: the previous version of {path} stays in use)"),
         }
     }
-    if path.ends_with(".collection") || path.ends_with(".go") || COMPONENT_FILES.iter().any(|e| path.ends_with(e)) {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    // A collision object's hull file is copied into it too.
+    let inlined = crate::project::defold::components::INLINED_FILES.contains(&ext) || ext == "convexshape";
+    if ext == "collection" || ext == "go" || inlined {
         return reload_collection(g, res, path).then_some(saved);
     }
     if path == settings::settings_file(res) {
@@ -586,24 +589,6 @@ fn reload(
     }
     None
 }
-
-/// Component files a collection's objects name whose content the loader copies into the
-/// collection (`project::defold::components`, and the hull files of collision shapes): saved,
-/// the collection is loaded again like a saved `.go`, and only the objects using the file
-/// (whose components now differ) are made again. The other kinds (scripts, models, GUI
-/// scenes, tile maps, particle effects) keep a path and reload on their own.
-const COMPONENT_FILES: &[&str] = &[
-    ".collisionobject",
-    ".convexshape",
-    ".sprite",
-    ".label",
-    ".camera",
-    ".factory",
-    ".collectionfactory",
-    ".collectionproxy",
-    ".sound",
-    ".mesh",
-];
 
 /// A saved collection or game object file: the main collection is loaded again (with every
 /// file it includes) and applied over the running one (`game::collection_reload`); a broken

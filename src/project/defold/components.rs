@@ -90,6 +90,20 @@ const MESH: &[&str] = &["material", "vertices", "textures", "primitive_type", "p
 /// CollectionProxyDesc (gamesys/proto/gamesys/collection_proxy_ddf.proto).
 const COLLECTION_PROXY: &[&str] = &["collection", "exclude"];
 
+/// Component files whose content is copied into the collection (the others keep a path and are
+/// loaded, and reloaded, by their own kind), by extension: a saved one reloads the collection.
+pub const INLINED_FILES: &[&str] = &[
+    "label",
+    "camera",
+    "factory",
+    "collectionfactory",
+    "collectionproxy",
+    "sound",
+    "collisionobject",
+    "sprite",
+    "mesh",
+];
+
 /// `components { id: "..." component: "/path.ext" }`.
 pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
     let m = super::read::message(f, "a component", &mut cx.problems)?;
@@ -126,8 +140,7 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "tilemap", None);
             out.str("tilemap", path, Some(&pf.value_at));
         }
-        "label" | "camera" | "factory" | "collectionfactory" | "collectionproxy" | "sound" | "collisionobject"
-        | "sprite" | "mesh" => {
+        ext if INLINED_FILES.contains(&ext) => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
                 Ok(m) => m,

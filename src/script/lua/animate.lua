@@ -317,25 +317,25 @@ local refused = {}          -- cells whose write was refused this frame
 -- A tween whose property refuses its value is stopped, with one error naming the property and
 -- the go.animate that started it; the frame's other tweens and callbacks go on (an error raised
 -- from the loop below would skip the writes after it and every completion callback, frame
--- after frame, for as long as the bad tween ran).
-local cancel_ids = ffi.new("uint64_t[5]")
+-- after frame, for as long as the bad tween ran). `ids` is filled just before each cancel: a
+-- report can run the error handler, which may use it too.
 local function stop_refused(n)
-  local ids_, seen = cancel_ids, {}
+  local seen = {}
   for i = 1, n do
     local c = refused[i]
     refused[i] = nil
     local o = cell_origin[c.cell + 1]
-    if seen[o or c.cell] then
-      -- Another element of the same tween: stopped and reported already.
-    elseif o then
-      seen[o] = true
-      for k = 1, #o[3] do ids_[k - 1] = o[3][k] end
-      F.anim_cancel(ctx, o[1], o[2], ids_, #o[3])
-      local err = tostring(c.err):gsub("^/builtins/[^:]*:%d+: ", "")
-      S.report(string.format("%s: go.animate of %s: %s; the tween is stopped", o[5], o[4], err))
-    else
-      seen[c.cell] = true
-      S.report("go.animate: " .. tostring(c.err))
+    -- The other elements of a tween already stopped are passed over.
+    if not seen[o or c.cell] then
+      seen[o or c.cell] = true
+      if o then
+        for k = 1, #o[3] do ids[k - 1] = o[3][k] end
+        F.anim_cancel(ctx, o[1], o[2], ids, #o[3])
+        local err = tostring(c.err):gsub("^/builtins/[^:]*:%d+: ", "")
+        S.report(string.format("%s: go.animate of %s: %s; the tween is stopped", o[5], o[4], err))
+      else
+        S.report("go.animate: " .. tostring(c.err))
+      end
     end
   end
 end

@@ -251,8 +251,7 @@ for axis, name in ipairs({ "set_hflip", "set_vflip" }) do
   physics[name] = function(url, flip)
     local slot, u = body_of(fname, url)
     if type(flip) ~= "boolean" then argerr(fname, 2, "boolean", flip) end
-    local rc = F.physics_flip(ctx, slot, u.f, axis - 1, flip and 1 or 0)
-    if rc ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+    S.check_in(fname, F.physics_flip(ctx, slot, u.f, axis - 1, flip and 1 or 0))
   end
 end
 
@@ -361,7 +360,7 @@ function physics.set_joint_properties(co, joint_id, properties)
   local fname = "physics.set_joint_properties"
   local slot, u, id = object_id_table(fname, co, joint_id, properties)
   joint_props(fname, 3, properties)
-  S.check_in("physics.set_joint_properties", F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
+  S.check_in(fname, F.physics_joint_set(ctx, slot, u.f, id.h, props_buf, NPROPS))
 end
 
 function physics.get_joint_reaction_force(co, joint_id)
