@@ -245,6 +245,18 @@ fn lua_api_sound() {
     assert_lua_passed(&r, "api_sound");
 }
 
+/// Defold games keep their sounds in the main collection and play them from proxied ones
+/// (`sound.play("main:/sound#music")`, `sound.stop("main:/sound")`): Defold's sound functions post
+/// a message, which reaches another collection and, sent to an object, each of its components.
+#[test]
+fn sound_functions_reach_another_collection_and_every_sound_of_an_object() {
+    let p = committed("sound_proxy");
+    std::fs::create_dir_all(p.path().join("sounds")).expect("mkdir");
+    std::fs::write(p.path().join("sounds/tone.wav"), encode_wav16(RATE, 1, &vec![0.5; 2400])).expect("tone");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "sound_proxy");
+}
+
 #[test]
 fn group_gains_multiply_with_master_and_ramp_without_a_click() {
     let dc = encode_wav_float(RATE, 1, &vec![0.5; RATE as usize]);

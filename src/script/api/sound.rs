@@ -17,6 +17,27 @@ fn sound_of(w: &World, slot: u32, comp: Hash) -> Result<u32, String> {
     }
 }
 
+/// Runs `f` on the sound instances a call reaches: component `comp` of object `slot`, or with
+/// `comp` 0 (a URL naming only the object, as `sound.stop("main:/sound")` does) every sound
+/// component of the object. Defold's sound functions post a message, and a message to an object
+/// reaches all its components; one without sound components ignores it.
+fn each_sound(w: &mut World, slot: u32, comp: Hash, mut f: impl FnMut(&mut World, u32)) -> Result<(), String> {
+    if comp != 0 {
+        let i = sound_of(w, slot, comp)?;
+        f(w, i);
+        return Ok(());
+    }
+    let count = w.scene.components.get(slot as usize).map_or(0, Vec::len);
+    for k in 0..count {
+        if let Some(ComponentRef::Sound(i)) = w.scene.components[slot as usize].get(k).map(|c| c.kind)
+            && w.sounds.get(i).is_some()
+        {
+            f(w, i);
+        }
+    }
+    Ok(())
+}
+
 fn group_of(w: &World, group: Hash) -> Result<usize, String> {
     w.sounds.group_index(group).ok_or_else(|| format!("no sound group '{}'", name_of(group)))
 }
@@ -65,24 +86,22 @@ crate::export! {
         })
     }
 
-    /// Stops the plays of a component (only `play_id` unless it is 0).
+    /// Stops the plays of a component (only `play_id` unless it is 0); `comp` 0: of every sound
+    /// component of the object.
     fn sound_stop(ctx: Ctx, slot: u32, comp: u64, play_id: u32) -> i32 {
-        world_status(ctx, |w| status(sound_of(w, slot, comp).map(|i| w.sounds.stop(i, play_id))))
+        world_status(ctx, |w| status(each_sound(w, slot, comp, |w, i| w.sounds.stop(i, play_id))))
     }
 
-    /// Pauses (`paused` 1) or resumes (0) every play of a component.
+    /// Pauses (`paused` 1) or resumes (0) every play of a component (`comp` 0: of the object).
     fn sound_pause(ctx: Ctx, slot: u32, comp: u64, paused: i32) -> i32 {
-        world_status(ctx, |w| status(sound_of(w, slot, comp).map(|i| w.sounds.pause(i, paused != 0))))
+        world_status(ctx, |w| status(each_sound(w, slot, comp, |w, i| w.sounds.pause(i, paused != 0))))
     }
 
-    /// Sets a component's gain: its plays now (ramped over one block) and later.
+    /// Sets a component's gain (`comp` 0: each of the object's): its plays now (ramped over one
+    /// block) and later.
     fn sound_set_gain(ctx: Ctx, slot: u32, comp: u64, gain: f32) -> i32 {
         world_status(ctx, |w| {
-            status(in_range("gain", gain, 0.0, MAX_GAIN).and_then(|g| {
-                let i = sound_of(w, slot, comp)?;
-                w.sounds.set_gain(i, g);
-                Ok(())
-            }))
+            status(in_range("gain", gain, 0.0, MAX_GAIN).and_then(|g| each_sound(w, slot, comp, |w, i| w.sounds.set_gain(i, g))))
         })
     }
 
@@ -115,14 +134,10 @@ crate::export! {
         })
     }
 
-    /// Sets a component's pan (-1..1): its plays now and later.
+    /// Sets a component's pan (-1..1; `comp` 0: each of the object's): its plays now and later.
     fn sound_set_pan(ctx: Ctx, slot: u32, comp: u64, pan: f32) -> i32 {
         world_status(ctx, |w| {
-            status(in_range("pan", pan, -1.0, 1.0).and_then(|p| {
-                let i = sound_of(w, slot, comp)?;
-                w.sounds.set_pan(i, p);
-                Ok(())
-            }))
+            status(in_range("pan", pan, -1.0, 1.0).and_then(|p| each_sound(w, slot, comp, |w, i| w.sounds.set_pan(i, p))))
         })
     }
 

@@ -33,9 +33,21 @@ local sound = {}
 
 local function caller() return S.caller("sound") end
 
--- (url) → slot and component hash of a sound component; raises Defold's errors.
-local function sound_of(fname, url, r)
-  local slot, u = S.component_of(fname, url, r, SOUND)
+-- (url) → slot and component hash of a sound component, in any loaded collection: Defold's
+-- sound functions post a message to the component, so a proxied collection's script reaches
+-- `main:/sound#music`. With `whole` (stop, pause, set_gain, set_pan), a URL naming only the
+-- object stands for every sound component of it (hash 0), as that message to the object does.
+local function sound_of(fname, url, r, whole)
+  if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
+  local u = S.url_t(S.to_url(url, fname, 1, r))
+  if u.f == 0 and not whole then fail(fname .. ": expected url to specify a component, not only a path!") end
+  local slot = F.find(ctx, u.s, u.p)
+  if slot == NONE then
+    fail(string.format("%s: the %s '%s' could not be found", fname, u.f == 0 and "game object" or "component", S.url_text(u)))
+  end
+  if u.f ~= 0 and F.component_kind(ctx, slot, u.f) ~= SOUND then
+    fail(string.format("%s: the component '%s' could not be found", fname, S.url_text(u)))
+  end
   return slot, u.f
 end
 
@@ -82,7 +94,7 @@ end
 -- `stop_properties.play_id`: that play only; without it every play of the component.
 function sound.stop(url, stop_properties)
   local r = caller("sound.stop")
-  local slot, comp = sound_of("sound.stop", url, r)
+  local slot, comp = sound_of("sound.stop", url, r, true)
   local id = 0
   if stop_properties ~= nil then
     if type(stop_properties) ~= "table" then argerr("sound.stop", 2, "table", stop_properties) end
@@ -93,7 +105,7 @@ end
 
 function sound.pause(url, pause)
   local r = caller("sound.pause")
-  local slot, comp = sound_of("sound.pause", url, r)
+  local slot, comp = sound_of("sound.pause", url, r, true)
   if type(pause) ~= "boolean" then argerr("sound.pause", 2, "boolean", pause) end
   check(F.sound_pause(ctx, slot, comp, pause and 1 or 0))
 end
@@ -102,7 +114,7 @@ end
 local function set_number(fname, set, default)
   return function(url, v)
     local r = caller(fname)
-    local slot, comp = sound_of(fname, url, r)
+    local slot, comp = sound_of(fname, url, r, true)
     if v == nil then v = default end
     if type(v) ~= "number" then argerr(fname, 2, "number", v) end
     if set(slot, comp, v) ~= 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
