@@ -12,7 +12,7 @@ use crate::project::types::Pivot;
 use crate::scene::ComponentRef;
 use crate::anim::{AnimError, Easing, Element, Key, MAX_TWEENS, Playback, Spec, Target};
 use crate::script::boundary::{OK, fail};
-use glam::{EulerRot, Quat, Vec3};
+use glam::{Quat, Vec3};
 use std::ffi::c_char;
 
 /// The tween-kernel component of every `gui.animate` (a value no hash of a name takes in
@@ -555,8 +555,8 @@ crate::export! {
                 let v = match which {
                     which::POSITION => n.position.extend(0.0).to_array(),
                     which::EULER => {
-                        let (z, y, x) = n.rotation.to_euler(EulerRot::ZYX);
-                        [x.to_degrees(), y.to_degrees(), z.to_degrees(), 0.0]
+                        let [x, y, z] = crate::game::gui::euler_degrees(n.rotation);
+                        [x, y, z, 0.0]
                     }
                     which::SCALE => n.scale.extend(0.0).to_array(),
                     which::SIZE => [n.size[0], n.size[1], 0.0, 0.0],
@@ -586,9 +586,7 @@ crate::export! {
             Ok(n) => {
                 match which {
                     which::POSITION => n.position = Vec3::new(v[0], v[1], v[2]),
-                    which::EULER => {
-                        n.rotation = Quat::from_euler(EulerRot::ZYX, v[2].to_radians(), v[1].to_radians(), v[0].to_radians())
-                    }
+                    which::EULER => n.rotation = crate::game::gui::from_euler_degrees([v[0], v[1], v[2]]),
                     which::SCALE => n.scale = Vec3::new(v[0], v[1], v[2]),
                     which::SIZE => n.size = [v[0], v[1]],
                     which::COLOR => n.color = v,
@@ -963,7 +961,7 @@ crate::export! {
         };
         // A pie animates its fill angle and inner radius (elements 0 and 1), not its vertex count.
         let elements = if which == which::PIE { 2 } else { 4 };
-        if !(0..=which::PIE).contains(&which) || which == which::EULER || first + count > elements || count == 0 {
+        if !(0..=which::PIE).contains(&which) || first + count > elements || count == 0 {
             return fail(format!("property {which} cannot be animated"));
         }
         world_status(ctx, |w| {
@@ -986,7 +984,7 @@ crate::export! {
                 let element = tween_property(inst, node, which as u8, axis);
                 let (cell, new) = w.tweens.script_cell(slot, GUI_TWEENS, element, false);
                 // The tween starts from the node's value now, whatever a script set since.
-                let now = w.gui.instances.get_mut(inst as usize).and_then(|g| g.nodes.get_mut(node as usize)).and_then(|n| crate::game::gui::node_value(n, which as u8, axis).map(|v| *v)).unwrap_or(0.0);
+                let now = w.gui.instances.get_mut(inst as usize).and_then(|g| g.nodes.get_mut(node as usize)).and_then(|n| crate::game::gui::node_get(n, which as u8, axis)).unwrap_or(0.0);
                 if let Some(c) = w.tweens.cells.values.get_mut(cell as usize) {
                     *c = now;
                 }

@@ -317,6 +317,7 @@ end
 -- gui.animate: a property name (or `name.x` …) → (which, first element, count, whole type).
 local ANIM = {
   position = { POSITION, 0, 3, "vector3" }, scale = { SCALE, 0, 3, "vector3" }, size = { SIZE, 0, 3, "vector3" },
+  euler = { EULER, 0, 3, "vector3" },
   color = { COLOR, 0, 4, "vector4" }, outline = { OUTLINE, 0, 4, "vector4" }, shadow = { SHADOW, 0, 4, "vector4" },
   fill_angle = { PIE, 0, 1, "number" }, inner_radius = { PIE, 1, 1, "number" },
 }
@@ -340,6 +341,8 @@ end
 function gui.animate(h, property, to, easing, duration, delay, complete_function, playback)
   h = node_arg("gui.animate", h)
   local which, first, count, kind = anim_property("gui.animate", property)
+  -- Defold reads a number with lua_isnumber, which takes a numeric string ("-90") too.
+  if type(to) == "string" then to = tonumber(to) or to end
   if kind == "number" then
     if type(to) ~= "number" then argerr("gui.animate", 3, "number", to) end
     anim_to.x = to
