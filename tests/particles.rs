@@ -32,3 +32,19 @@ fn a_broken_particlefx_file_is_reported_where_it_is_wrong() {
         assert!(out.contains(want), "missing {want:?} in\n{out}");
     }
 }
+
+/// Defold varies a value by `spread × [-1, 1]` and takes a negative spread (a shipped game's
+/// exhaust has `spread: -30.0`): the file loads, where Sinew once refused it.
+#[test]
+fn a_negative_spread_loads_as_defold_takes_it() {
+    let p = committed("api_particlefx");
+    let puff = std::fs::read_to_string(p.path().join("main/puff.particlefx")).expect("puff");
+    let negative = puff.replace(
+        "EMITTER_KEY_PARTICLE_SPEED points { y: 30.0 } }",
+        "EMITTER_KEY_PARTICLE_SPEED points { y: 30.0 } spread: -30.0 }",
+    );
+    assert_ne!(negative, puff, "the speed curve is in the file");
+    p.write("/main/puff.particlefx", &negative);
+    let r = sinew(&["check", p.path().to_str().expect("utf-8 path")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+}

@@ -118,6 +118,13 @@ pub fn load_game_marked(
     mark: &mut dyn FnMut(&'static str),
 ) -> Result<Game, String> {
     let settings = settings::load_settings(res).map_err(|e| e.to_string())?;
+    if settings::is_defold(res)
+        && let Ok(text) = res.read_string(crate::project::defold::game_project::GAME_PROJECT, None)
+    {
+        for w in crate::project::defold::game_project::ignored(&text) {
+            log::warn!("{w}");
+        }
+    }
     let limit = settings.script_time_limit;
     let limit = (limit > 0.0).then(|| std::time::Duration::from_secs_f32(limit));
     let display = (settings.width, settings.height);

@@ -324,7 +324,8 @@ fn curve(r: &Reader, p: &mut Problems) -> Curve {
     }
     // Defold's editor keeps points in x order; a file that does not is read in that order too.
     points.sort_by(|a: &[f32; 4], b| a[0].total_cmp(&b[0]));
-    let spread = finite(r, "spread", 0.0, 0.0, LIMIT, p);
+    // Drawn as `spread × [-1, 1]`, so a negative spread (Defold takes one) varies as much.
+    let spread = finite(r, "spread", 0.0, -LIMIT, LIMIT, p);
     let value = points.first().map_or(0.0, |q| q[1]);
     Curve { points, value, spread }
 }

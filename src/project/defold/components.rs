@@ -424,12 +424,24 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
     let p = &mut cx.problems;
     let r = Reader::new(m, "a camera", CAMERA, &[], p);
     out.str("type", "camera", None);
+    let ortho = r.number("orthographic_projection", p).is_some_and(|(v, _)| v != 0.0);
     for (from, to) in [("fov", "fov"), ("near_z", "near"), ("far_z", "far")] {
         if let Some((v, f)) = r.number(from, p) {
+            // Defold takes any fov, and games whose render script sets its own projection ship
+            // cameras with `fov: 45.0` (meant as degrees, never used): loaded, with a warning.
+            let flipped = from == "fov" && !ortho && v.is_finite() && !(v > 0.0 && v < std::f64::consts::PI);
+            if flipped {
+                let fov = crate::project::collection::DEFAULT_FOV;
+                let why = format!(
+                    "camera fov {v} is not between 0 and pi radians (Defold's fov is in radians: 45 degrees \
+                     is {fov:.4}); Sinew draws this camera with {fov:.4}"
+                );
+                cx.warnings.push((f.value_at.clone(), why));
+                continue;
+            }
             out.put(to, Node::Num(v), Some(&f.value_at));
         }
     }
-    let ortho = r.number("orthographic_projection", p).is_some_and(|(v, _)| v != 0.0);
     if let Some(f) = r.field("orthographic_projection") {
         out.put("orthographic", Node::Bool(ortho), Some(&f.value_at));
     }

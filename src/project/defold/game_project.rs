@@ -323,6 +323,38 @@ pub fn config_tree(text: &str) -> serde_json::Value {
     serde_json::Value::Object(root)
 }
 
+/// The settings of `text` that Sinew reads and cannot act on, each a warning naming its line: a
+/// render script of the project's own (`[bootstrap] render`: Sinew draws with its own pipeline)
+/// and library projects (`[project] dependencies#N`, which Defold's editor fetches: their Lua
+/// modules and native extensions, such as defos, are missing, so the scripts that use them
+/// fail, and this says why first).
+pub fn ignored(text: &str) -> Vec<String> {
+    let Ok(entries) = parse_ini(text) else { return Vec::new() };
+    let at = |e: &Entry| format!("{}:{}:{}", e.at.resource, e.at.line, e.at.column);
+    let mut out = Vec::new();
+    if let Some(e) = get(&entries, "bootstrap", "render")
+        && !e.value.is_empty()
+        && source_path(&e.value) != "/builtins/render/default.render"
+    {
+        out.push(format!(
+            "{}: render {} is a render script of the project's own; Sinew draws with its own pipeline \
+             (docs/porting-from-defold.md), so the picture may differ from Defold's",
+            at(e),
+            e.value
+        ));
+    }
+    for e in
+        entries.iter().filter(|e| e.section == "project" && e.key.starts_with("dependencies") && !e.value.is_empty())
+    {
+        out.push(format!(
+            "{}: library project {} is not fetched by Sinew: its Lua modules and native extensions are missing",
+            at(e),
+            e.value
+        ));
+    }
+    out
+}
+
 /// `[display] width` and `height`, or Defold's defaults 960 x 640 when missing or unreadable.
 pub fn display_size(res: &Resources) -> (u32, u32) {
     load(res).map_or((960, 640), |s| (s.width, s.height))
@@ -333,6 +365,22 @@ mod tests {
     use super::*;
 
     const EXAMPLE: &str = "[project]\ntitle = Message passing\n\n[bootstrap]\nmain_collection = /example/message_passing.collectionc\n\n[input]\ngame_binding = /builtins/input/all.input_bindingc\nrepeat_interval = 0.05\n\n[display]\nwidth = 720\nheight = 720\nhigh_dpi = 1\n\n[windows]\niap_provider = \n\n[collection]\nmax_instances = 32765\n\n[render]\nclear_color_blue = 1.0\nclear_color_green = 0.5\nclear_color_red = 0.25\n";
+
+    #[test]
+    fn a_render_script_and_library_projects_are_named_as_not_acted_on() {
+        let text = "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /render/custom.renderc\n\
+            [project]\ndependencies#0 = https://github.com/subsoap/defos/archive/master.zip\ndependencies#1 = \n";
+        let w = ignored(text);
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("/game.project:3:10: render /render/custom.renderc is a render script"), "{w:?}");
+        assert!(
+            w[1].starts_with("/game.project:5:18: library project https://github.com/subsoap/defos/archive/master.zip"),
+            "{w:?}"
+        );
+        let builtin = "[bootstrap]\nmain_collection = /m.collectionc\nrender = /builtins/render/default.renderc\n";
+        assert_eq!(ignored(builtin), Vec::<String>::new(), "Defold's default render script is Sinew's picture");
+        assert_eq!(ignored(EXAMPLE), Vec::<String>::new());
+    }
 
     #[test]
     fn a_defold_example_game_project() {

@@ -268,6 +268,33 @@ fn models_and_component_files() {
     assert_eq!((l.color, l.outline, l.shadow), ([1.0; 4], [0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 0.0, 1.0]));
 }
 
+/// Defold takes any camera fov, and shipped 2D games (whose render scripts set their own
+/// projection) hold `fov: 45.0`, meant as degrees: such a perspective camera loads with Sinew's
+/// default fov (and a warning); an orthographic one keeps it, unused; a NaN is still refused.
+#[test]
+fn a_camera_fov_in_degrees_loads_with_the_default_fov() {
+    let camera = |fields: &str| {
+        let p = Project::new(&[
+            ("/c.camera", fields),
+            (
+                "/c.collection",
+                "embedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"cam\\\" component: \\\"/c.camera\\\" }\\n\"\n}\n",
+            ),
+        ]);
+        p.load("/c.collection").map(|c| match &c.objects[0].components[0].kind {
+            ComponentKind::Camera(cam) => (cam.fov, cam.orthographic),
+            _ => panic!("not a camera"),
+        })
+    };
+    let default = crate::project::collection::DEFAULT_FOV;
+    assert_eq!(camera("fov: 45.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false));
+    assert_eq!(camera("fov: -1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false));
+    assert_eq!(camera("fov: 1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (1.0, false));
+    assert_eq!(camera("fov: 45.0\northographic_projection: 1\n").expect("loads"), (45.0, true));
+    let e = camera("fov: nan\nnear_z: 0.1\nfar_z: 1000.0\n").expect_err("refused");
+    assert!(e.to_string().contains("camera values must be finite numbers"), "{e}");
+}
+
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
 /// colour and intensity, a point or spot light's range and a spot light's cone.
 #[test]

@@ -35,6 +35,8 @@ pub struct Cx<'a> {
     pub unsupported_seen: Vec<String>,
     /// Component offsets Sinew does not apply yet: warned about, not refused.
     pub offsets: Vec<(Pos, String)>,
+    /// Values Defold accepts that Sinew replaces, each saying with what: warned about, not refused.
+    pub warnings: Vec<(Pos, String)>,
     display_size: Option<(u32, u32)>,
 }
 
@@ -46,6 +48,7 @@ impl<'a> Cx<'a> {
             depth: 0,
             unsupported_seen: Vec::new(),
             offsets: Vec::new(),
+            warnings: Vec::new(),
             display_size: None,
         }
     }
@@ -98,6 +101,9 @@ pub fn parse_as<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str
             at.line,
             at.column
         );
+    }
+    for (at, w) in std::mem::take(&mut cx.warnings) {
+        log::warn!("{}:{}:{}: {w}", at.resource, at.line, at.column);
     }
     if !cx.problems.0.is_empty() {
         return Err(joined(cx.problems.0));

@@ -336,11 +336,22 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
         })
         .collect();
     let count = rows * cols;
-    let mut ids = HashMap::new();
-    let mut animations = Vec::new();
+    // Animation id → its index in `animations`.
+    let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut animations: Vec<Flipbook> = Vec::new();
     for anim in &t.animations {
         let d = &anim.value;
-        unique_id(&mut ids, &d.id, file, "animation")?;
+        if d.id.value.is_empty() {
+            return Err(d.id.error(file, "animation id must not be empty"));
+        }
+        // Defold builds such a tile source and keeps the later of two animations of one id
+        // (its runtime's table of ids is written in order): the same here, with a warning.
+        let earlier = ids.get(&d.id.value).copied();
+        if earlier.is_some() {
+            let why =
+                format!("duplicate animation id '{}': the later one replaces the earlier, as in Defold", d.id.value);
+            log::warn!("{}", d.id.error(file, why));
+        }
         for tile in [&d.start_tile, &d.end_tile] {
             if tile.value == 0 || tile.value > count {
                 let msg = format!("animation '{}': tile {} is not in 1..{count}", d.id.value, tile.value);
@@ -352,7 +363,14 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
             return Err(d.start_tile.error(file, msg));
         }
         let frames = (d.start_tile.value - 1..d.end_tile.value).collect();
-        animations.push(flipbook(&d.id.value, frames, &play!(d), file)?);
+        let book = flipbook(&d.id.value, frames, &play!(d), file)?;
+        match earlier {
+            Some(i) => animations[i] = book,
+            None => {
+                ids.insert(d.id.value.clone(), animations.len());
+                animations.push(book);
+            }
+        }
     }
     let page = pack::pack(&sources, b).map_err(|e| LoadError::new(file, e))?;
     let mut images = vec![norm];

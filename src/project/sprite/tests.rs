@@ -177,6 +177,22 @@ fn tile_source_cuts_the_grid_and_numbers_tiles_from_one() {
     assert_eq!(t, d);
 }
 
+/// Shipped Defold games hold tile sources with two animations of one id (Defold builds them,
+/// and its runtime's table of ids keeps the later): loaded, the later one played by that id.
+#[test]
+fn a_tile_sources_repeated_animation_id_keeps_the_later_animation() {
+    let text = "image: \"/sheet.png\"\ntile_width: 4\ntile_height: 4\ntile_margin: 1\ntile_spacing: 2\n\
+        animations {\n  id: \"log\"\n  start_tile: 1\n  end_tile: 1\n}\n\
+        animations {\n  id: \"run\"\n  start_tile: 2\n  end_tile: 3\n}\n\
+        animations {\n  id: \"log\"\n  start_tile: 4\n  end_tile: 6\n  fps: 12\n}\n";
+    let files = [("/sheet.png", png(23, 15, tiles())), ("/d.tilesource", text.as_bytes().to_vec())];
+    let t = load_atlas(&res(&files), "/d.tilesource").expect("loads, as in Defold");
+    assert_eq!(t.animations.len(), 2, "one animation per id");
+    let log = t.animation("log").expect("log");
+    assert_eq!((log.frames.clone(), log.fps), (vec![3, 4, 5], 12.0), "the later 'log'");
+    assert_eq!(t.animation("run").map(|r| r.frames.clone()), Some(vec![1, 2]));
+}
+
 /// Defold's tile sources keep each tile's collision group but not its hull: the hull comes
 /// from the collision image, in the tile's square (-0.5..0.5, y up).
 #[test]
