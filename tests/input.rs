@@ -44,6 +44,16 @@ fn a_proxy_world_hears_input_through_its_proxys_focus() {
     );
 }
 
+/// A Defold project whose game.project names no binding reads `/input/game.input_binding`, as
+/// Defold's engine does (its editor leaves that default out of the file): W is the project's
+/// action "up", where Sinew once took `all.input_binding` and sent `key_w`.
+#[test]
+fn a_defold_project_without_a_game_binding_reads_its_own_input_binding() {
+    let p = committed("defold_binding");
+    let r = replay(&p, "keys.replay", "0.1", &["--size", "64x48"]);
+    assert_lua_passed(&r, "defold_binding");
+}
+
 /// `window.set_listener` hears the window's focus, minimising and resizes, through `--replay`.
 #[test]
 fn window_listener_hears_focus_minimise_and_resize() {

@@ -292,7 +292,7 @@ fn physics_settings_from_both_project_files() {
         PhysicsSettings {
             two_d: true,
             gravity: [0.0, -500.0, 0.0],
-            scale: 0.02,
+            scale: 1.0,
             debug: true,
             // Defold's defaults: a step a frame by the frame's time; fixed, at most 2 a frame;
             // 64 pairs and 128 points reported a step.

@@ -9,8 +9,12 @@ use crate::project::types::ProjectSettings;
 /// Where Defold keeps its settings.
 pub const GAME_PROJECT: &str = "/game.project";
 
-/// Defold's built-in binding, which `[input] game_binding` names by default.
+/// Defold's built-in binding: every key, button and the mouse as actions named after them.
 pub const ALL_BINDING: &str = "/builtins/input/all.input_binding";
+
+/// What `[input] game_binding` names when game.project leaves it out (Defold's engine default,
+/// which its editor does not write: a project's own `/input/game.input_binding`).
+pub const DEFAULT_BINDING: &str = "/input/game.input_binding";
 
 /// A larger settings file is refused before it is split into lines.
 const MAX_BYTES: usize = 1 << 20;
@@ -85,10 +89,15 @@ fn source_path(value: &str) -> String {
 }
 
 /// Reads `/game.project` into Sinew's settings (Defold's defaults where a key is missing:
-/// 960x640, black clear colour, `all.input_binding`).
+/// 960x640, black clear colour, `/input/game.input_binding`). A project that names no binding
+/// and has no `/input/game.input_binding` gets `all.input_binding` (Defold would not start).
 pub fn load(res: &Resources) -> Result<ProjectSettings, LoadError> {
     let text = res.read_string(GAME_PROJECT, None)?;
-    parse(&text)
+    let mut s = parse(&text)?;
+    if s.input == DEFAULT_BINDING && !res.exists(DEFAULT_BINDING) {
+        s.input = ALL_BINDING.into();
+    }
+    Ok(s)
 }
 
 pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
@@ -98,7 +107,7 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
         width: 960,
         height: 640,
         clear_color: [0.0, 0.0, 0.0, 1.0],
-        input: ALL_BINDING.into(),
+        input: DEFAULT_BINDING.into(),
         screen_view: true,
         ..ProjectSettings::default()
     };
@@ -226,9 +235,9 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
 /// `[physics] type, gravity_x/y/z, scale, debug, allow_dynamic_transforms, use_fixed_timestep,
 /// max_fixed_timesteps, contact_impulse_limit, velocity_threshold, max_collisions, max_contacts`.
 fn physics(entries: &[Entry], s: &mut crate::project::physics::PhysicsSettings, errors: &mut Vec<LoadError>) {
-    // Defold's defaults: one physics unit (metre) per 50 pixels, and Box2D (2D) unless the
-    // project says 3D.
-    s.scale = 0.02;
+    // Defold's engine defaults: scale 1 (one physics unit per world unit; the editor's new
+    // project writes 0.02, so most projects say so), and Box2D (2D) unless the project says 3D.
+    s.scale = 1.0;
     s.two_d = true;
     // Defold steps physics once a frame by the frame's time unless `use_fixed_timestep` is
     // set, and then at most 2 fixed steps a frame.
@@ -416,7 +425,8 @@ mod tests {
         let s = parse("[bootstrap]\nmain_collection = /main/main.collectionc\n").unwrap();
         assert_eq!((s.width, s.height), (960, 640));
         assert_eq!(s.clear_color, [0.0, 0.0, 0.0, 1.0]);
-        assert_eq!(s.input, ALL_BINDING);
+        assert_eq!(s.input, DEFAULT_BINDING, "Defold's engine default, which its editor leaves out");
+        assert_eq!(s.physics.scale, 1.0, "Defold's engine default (its new-project template writes 0.02)");
         assert!(s.screen_view, "a Defold project without a camera is seen as Defold's render script shows it");
     }
 

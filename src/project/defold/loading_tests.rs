@@ -295,6 +295,18 @@ fn a_camera_fov_in_degrees_loads_with_the_default_fov() {
     assert!(e.to_string().contains("camera values must be finite numbers"), "{e}");
 }
 
+/// No `[input] game_binding`: the project's own `/input/game.input_binding` (Defold's default),
+/// or, when the project has none, the built-in binding of every key (where Defold would stop).
+#[test]
+fn the_default_game_binding_is_the_projects_own_when_it_has_one() {
+    use crate::project::defold::game_project::{ALL_BINDING, DEFAULT_BINDING, load};
+    let settings = "[bootstrap]\nmain_collection = /main/main.collectionc\n";
+    let own = Project::new(&[("/game.project", settings), ("/input/game.input_binding", "")]);
+    assert_eq!(load(&own.res()).expect("loads").input, DEFAULT_BINDING);
+    let none = Project::new(&[("/game.project", settings)]);
+    assert_eq!(load(&none.res()).expect("loads").input, ALL_BINDING);
+}
+
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
 /// colour and intensity, a point or spot light's range and a spot light's cone.
 #[test]
