@@ -754,6 +754,38 @@ fn mesh_triangle_draws_its_buffers_coloured_corners() {
     assert_eq!(px(360, 300), [255, 255, 255, 255], "outside the triangle, the clear colour");
 }
 
+/// Defold draws a model only through a render predicate of its material's tags; Sinew's
+/// pipeline is Defold's default render script, so the same triangle with its material tagged
+/// `postprocess` (a quad a project's own render script draws over a render target) is not drawn,
+/// where Sinew once drew such quads over the whole picture.
+#[test]
+fn a_model_tagged_for_another_render_script_is_not_drawn() {
+    let tmp = TempDir::new("defold-mesh-postprocess");
+    let dir = tmp.path().join("mesh_triangle");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    copy_dir(&example("mesh_triangle"), &dir);
+    let material = dir.join("example/mesh.material");
+    let text = std::fs::read_to_string(&material).expect("the example's material");
+    assert!(text.contains("tags: \"model\""), "{text}");
+    std::fs::write(&material, text.replace("tags: \"model\"", "tags: \"postprocess\"")).expect("write");
+    let png = tmp.path().join("shot.png");
+    let r = sinew(&[
+        "run",
+        dir.to_str().expect("utf-8"),
+        "--headless",
+        "--no-watch",
+        "--frames",
+        "3",
+        "--screenshot",
+        png.to_str().expect("utf-8"),
+    ]);
+    assert!(r.status == 0 && !r.stderr.contains("ERROR"), "{}", r.show());
+    let img = Image::load_png(&png).expect("screenshot written");
+    for (x, y) in [(318, 402), (402, 402), (360, 318), (360, 380)] {
+        assert_eq!(img.pixel(x, y), Some([255, 255, 255, 255]), "the clear colour at ({x}, {y})");
+    }
+}
+
 /// mesh/textured: a quad from a `.buffer` as a triangle strip with texture coordinates,
 /// textured by its material's `tex0` (the grass image), seen by the orbiting camera 6 units
 /// away: a green square in the middle of the grey clear colour.

@@ -32,6 +32,21 @@ pub struct MaterialDesc {
     /// SEMANTIC_TYPE_POSITION in local space), by the shader's name.
     #[serde(skip)]
     pub semantic_attributes: Vec<(String, SemanticAttribute)>,
+    /// A Defold material's `tags` (the render predicates that draw it); empty in Sinew JSON.
+    #[serde(skip)]
+    pub tags: Vec<String>,
+}
+
+/// The predicates Defold's default render script draws, which Sinew's pipeline follows: a model
+/// whose material has tags and none of these (`skybox`, `postprocess`) is drawn by a project's
+/// own render script in Defold, and not at all by Sinew, rather than drawn wrongly.
+pub const DEFAULT_PREDICATES: &[&str] = &["model", "tile", "particle", "gui", "text", "debug_text"];
+
+impl MaterialDesc {
+    /// Whether Sinew's pipeline draws models with this material ([`DEFAULT_PREDICATES`]).
+    pub fn drawn(&self) -> bool {
+        self.tags.is_empty() || self.tags.iter().any(|t| DEFAULT_PREDICATES.contains(&t.as_str()))
+    }
 }
 
 /// What a semantic vertex attribute of a material carries.

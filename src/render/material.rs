@@ -71,6 +71,9 @@ pub struct Material {
     /// What its programs are compiled from when they name features (`render::variant`): this
     /// material is then the variant `Variant::LOADED`, and the renderer makes the others from it.
     pub(crate) variants: Option<Box<VariantSource>>,
+    /// Whether models with it are drawn ([`MaterialDesc::drawn`]: its Defold tags name a
+    /// predicate of Defold's default render script, or it has none).
+    pub(crate) drawn: bool,
 }
 
 /// A material's description and expanded sources, kept to compile its other variants.
@@ -210,6 +213,7 @@ impl Material {
             local_position,
             texture_transform,
             variants: None,
+            drawn: desc.drawn(),
         };
         Ok(material)
     }

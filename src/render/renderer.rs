@@ -405,7 +405,11 @@ impl ModelRenderer {
         let mut stats = SubmitStats::default();
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
-        self.shadow.render(gl, list, &self.models, &self.pose, &self.item_bones, &self.frustum, shadow_light(list));
+        let materials = &self.materials;
+        let drawn =
+            |m: super::MaterialHandle| materials.get(m.0 as usize).and_then(Option::as_ref).is_none_or(|m| m.drawn);
+        let (models, pose, bones, frustum) = (&self.models, &self.pose, &self.item_bones, &self.frustum);
+        self.shadow.render(gl, list, models, pose, bones, frustum, shadow_light(list), &drawn);
         self.clock.lap(gl, Pass::Shadow);
         for e in self.shadow.take_errors() {
             self.errors.push(e);
@@ -565,6 +569,10 @@ impl ModelRenderer {
                 stats.skipped_items += 1;
                 continue;
             };
+            // Tagged for a project's own render script (`skybox`, `postprocess`): not drawn.
+            if !material.drawn {
+                continue;
+            }
             let capacity = material.program.morph_capacity;
             let enabled = item.mesh_enabled.of(&list.mesh_enabled);
             for (pi, prim) in model.prims.iter().enumerate() {

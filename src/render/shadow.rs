@@ -33,7 +33,7 @@ use glam::camera::rh::view::look_to_mat4;
 use glam::{Mat4, Vec3, Vec4, Vec4Swizzles};
 use glow::HasContext;
 
-use super::draw::{DrawList, LightKind};
+use super::draw::{DrawList, LightKind, MaterialHandle};
 use super::mesh::{GpuModel, set_attribute_defaults};
 use super::skin::PoseCache;
 use crate::project::model_data::AlphaMode;
@@ -391,7 +391,7 @@ impl ShadowMap {
 
     /// Fits the light and draws the casters into the depth texture (see the module doc); sets
     /// [`ShadowMap::frame`]. `bones` is each item's first bone in `pose` (`u32::MAX`: none),
-    /// `frustum` the camera's planes. Called right after the bound frame buffer was cleared
+    /// `frustum` the camera's planes, `drawn` whether a material's models are drawn at all. Called right after the bound frame buffer was cleared
     /// and before anything is drawn into it: when the pass runs it clears it again.
     #[allow(clippy::too_many_arguments)]
     pub fn render(
@@ -403,6 +403,7 @@ impl ShadowMap {
         bones: &[u32],
         frustum: &[Vec4; 6],
         light_slot: Option<(usize, Vec3)>,
+        drawn: &dyn Fn(MaterialHandle) -> bool,
     ) {
         self.frame = ShadowFrame::OFF;
         let settings = list.look.shadows;
@@ -423,7 +424,7 @@ impl ShadowMap {
         if !matches!(self.program, Some(Ok(_))) {
             return;
         }
-        self.gather(list, models, frustum, settings.distance);
+        self.gather(list, models, frustum, settings.distance, drawn);
         let view = list.camera.view;
         let size = settings.map_size;
         let Some(fit) =
@@ -434,7 +435,7 @@ impl ShadowMap {
         let Some(fbo) = self.ensure_target(gl, size) else { return };
         let light_viewproj = fit.proj * fit.view;
         let light_planes = super::renderer::frustum_planes(light_viewproj);
-        self.collect_casters(list, models, &light_planes);
+        self.collect_casters(list, models, &light_planes, drawn);
         let bias = Mat4::from_translation(Vec3::splat(0.5)) * Mat4::from_scale(Vec3::splat(0.5));
         self.frame = ShadowFrame {
             world_to_map: bias * light_viewproj,
@@ -444,10 +445,17 @@ impl ShadowMap {
     }
 
     /// World bounding spheres of the primitives in view (receivers) and of every caster.
-    fn gather(&mut self, list: &DrawList, models: &[Option<GpuModel>], frustum: &[Vec4; 6], distance: f32) {
+    fn gather(
+        &mut self,
+        list: &DrawList,
+        models: &[Option<GpuModel>],
+        frustum: &[Vec4; 6],
+        distance: f32,
+        drawn: &dyn Fn(MaterialHandle) -> bool,
+    ) {
         self.receivers.clear();
         self.casters.clear();
-        for item in &list.items {
+        for item in list.items.iter().filter(|i| drawn(i.material)) {
             let Some(Some(model)) = models.get(item.model.0 as usize) else { continue };
             let enabled = item.mesh_enabled.of(&list.mesh_enabled);
             for prim in &model.prims {
@@ -468,9 +476,15 @@ impl ShadowMap {
 
     /// The frame's caster draws inside the light frustum, sorted so instances of one primitive
     /// are neighbours.
-    fn collect_casters(&mut self, list: &DrawList, models: &[Option<GpuModel>], planes: &[Vec4; 6]) {
+    fn collect_casters(
+        &mut self,
+        list: &DrawList,
+        models: &[Option<GpuModel>],
+        planes: &[Vec4; 6],
+        drawn: &dyn Fn(MaterialHandle) -> bool,
+    ) {
         self.draws.clear();
-        for (ii, item) in list.items.iter().enumerate().filter(|(_, i)| i.cast_shadows) {
+        for (ii, item) in list.items.iter().enumerate().filter(|(_, i)| i.cast_shadows && drawn(i.material)) {
             let Some(Some(model)) = models.get(item.model.0 as usize) else { continue };
             let enabled = item.mesh_enabled.of(&list.mesh_enabled);
             for (pi, prim) in model.prims.iter().enumerate() {

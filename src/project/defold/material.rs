@@ -116,6 +116,13 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
         samplers.push((name.to_string(), SamplerDesc { wrap, filter }));
     }
     let (attributes, semantic_attributes) = attributes(&r, &mut p);
+    let tags: Vec<String> = r
+        .all("tags")
+        .filter_map(|f| match &f.value {
+            text::Value::Str(t, _) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
     match (vertex_program, fragment_program) {
         (Some(vertex_program), Some(fragment_program)) if p.0.is_empty() => Ok(MaterialDesc {
             vertex_program,
@@ -126,6 +133,7 @@ pub fn parse(resource: &str, text: &str) -> Result<MaterialDesc, LoadError> {
             renamed,
             attributes: Some(OrderedMap(attributes)),
             semantic_attributes,
+            tags,
         }),
         _ => Err(super::joined(p.0)),
     }
@@ -231,6 +239,12 @@ mod tests {
     #[test]
     fn a_defold_material() {
         let m = parse("/m/unlit.material", UNLIT).unwrap();
+        assert_eq!((m.tags.as_slice(), m.drawn()), (["model".to_string()].as_slice(), true));
+        // Tagged only for a project's own render script: not drawn by Sinew's pipeline.
+        let sky = parse("/m/sky.material", &UNLIT.replace("tags: \"model\"", "tags: \"skybox\"")).unwrap();
+        assert!(!sky.drawn(), "{:?}", sky.tags);
+        let both = UNLIT.replace("tags: \"model\"", "tags: \"skybox\"\ntags: \"tile\"");
+        assert!(parse("/m/both.material", &both).unwrap().drawn(), "one default predicate is enough");
         assert_eq!(m.vertex_program.value, "/m/unlit.vp");
         assert_eq!(m.vertex_program.at.as_ref().map(|p| (p.line, p.column)), Some((3, 17)));
         assert_eq!(m.constants(), vec![("tint".to_string(), [1.0, 0.5, 1.0, 1.0])]);
