@@ -142,6 +142,17 @@ fn lua_api_proxy_from_defold_files() {
     assert_lua_passed(&r, "defold_proxy");
 }
 
+/// Messages to a loaded proxy's objects sent before it is enabled (with the `enable` itself, in
+/// the `proxy_loaded` handler) wait for its `init` and come in posting order, as in Defold,
+/// instead of "Instance '/hero' could not be found" (britzl's level_selector example).
+#[test]
+fn messages_to_a_loaded_world_wait_for_its_objects() {
+    let p = committed("proxy_held");
+    let r = run_project(p.path(), 10, &[]);
+    assert_lua_passed(&r, "proxy_held");
+    assert!(!r.stderr.contains("could not be found"), "{}", r.show());
+}
+
 /// The `camera` namespace and camera properties through go.get/go.set, against the formulas;
 /// light components' `color` and `intensity` through go.get/go.set/go.animate.
 #[test]

@@ -137,6 +137,10 @@ fn route(w: &mut World, m: &Message, slot: Option<u32>, at: u32, run: &mut Vec<(
         return w.render.system_message(m);
     }
     let Some(slot) = slot else {
+        // For a world loaded but not made yet: delivered after its `init`.
+        if w.proxies.hold(m) {
+            return;
+        }
         log::error!(
             "Instance '{}' could not be found when dispatching message '{}' sent from {}",
             name_of(m.receiver.path),

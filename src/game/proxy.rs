@@ -75,10 +75,16 @@ struct Pending {
     direct: bool,
 }
 
+/// Messages held for worlds that are loaded but not made yet ([`ProxyWorld::hold`]): at most
+/// this many, as Defold's socket buffers are bounded; more are reported as undeliverable.
+const MAX_HELD: usize = 1024;
+
 #[derive(Default)]
 pub struct ProxyWorld {
     pub list: Vec<Proxy>,
     pending: Vec<Pending>,
+    /// Messages to objects of a loaded world whose objects are not made yet, in posting order.
+    held: Vec<Message>,
     /// This frame's time factor of each object slot ([`frame_time_scale`]); empty when every
     /// object runs at the game's speed, which keeps the per-frame passes on their fast paths.
     pub time_scale: Vec<f32>,
@@ -145,6 +151,31 @@ impl ProxyWorld {
 
     pub fn has_pending(&self) -> bool {
         !self.pending.is_empty()
+    }
+
+    /// Holds a message to an object of a world that is loaded (or loading) but whose objects
+    /// are not made until its `init`/`enable`: in Defold a loaded collection's objects exist and
+    /// their messages wait in its socket until it updates, so `msg.post(proxy, "enable")`
+    /// followed by a message to `level:/hero` in the same `on_message` reaches the hero after
+    /// its `init`. False when no such world has the receiver's socket (or too many are held):
+    /// the caller reports the object as not found.
+    pub fn hold(&mut self, m: &Message) -> bool {
+        let waiting = self
+            .list
+            .iter()
+            .any(|p| p.alive && p.socket == m.receiver.socket && matches!(p.state, State::Loading | State::Loaded));
+        if !waiting || self.held.len() >= MAX_HELD {
+            return false;
+        }
+        self.held.push(m.clone());
+        true
+    }
+
+    /// Takes the held messages of `socket`'s world, in posting order.
+    fn release(&mut self, socket: Hash) -> Vec<Message> {
+        let (mine, rest) = std::mem::take(&mut self.held).into_iter().partition(|m| m.receiver.socket == socket);
+        self.held = rest;
+        mine
     }
 
     /// This frame's time factor of the world whose objects have scene socket `socket` (1 for
@@ -313,6 +344,14 @@ fn init(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, i: usize) -> Result
     };
     world.borrow_mut().scene.set_spawn_socket(before);
     spawned.map_err(|e| e.join("\n"))?;
+    // Posted before `init` runs, so they come before what `init` posts, as in Defold's socket.
+    let held = world.borrow_mut().proxies.release(socket);
+    for m in held {
+        let w = &mut *world.borrow_mut();
+        if w.messages.post(m).is_err() {
+            log::error!("a message held for '{}' could not be queued: the queue is full", name_of(socket));
+        }
+    }
     hooks.init_new();
     Ok(())
 }
@@ -436,8 +475,10 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                     log::error!("{}: 'unload' of a collection that is not loaded", name());
                     continue;
                 }
-                // A load under way is dropped: its thread stops at its next file.
+                // A load under way is dropped: its thread stops at its next file; so are the
+                // messages held for its objects.
                 world.borrow_mut().proxies.list[i].loading = None;
+                world.borrow_mut().proxies.release(socket);
                 set(world, State::Unloaded);
                 reply(&mut world.borrow_mut(), me, next.sender, x.unloaded);
             }

@@ -391,8 +391,10 @@ impl ShadowMap {
 
     /// Fits the light and draws the casters into the depth texture (see the module doc); sets
     /// [`ShadowMap::frame`]. `bones` is each item's first bone in `pose` (`u32::MAX`: none),
-    /// `frustum` the camera's planes, `drawn` whether a material's models are drawn at all. Called right after the bound frame buffer was cleared
-    /// and before anything is drawn into it: when the pass runs it clears it again.
+    /// `frustum` the camera's planes, `drawn` whether a material's models are drawn at all (a
+    /// model the pipeline does not draw casts no shadow either). Called right after the bound
+    /// frame buffer was cleared and before anything is drawn into it: when the pass runs it
+    /// clears it again.
     #[allow(clippy::too_many_arguments)]
     pub fn render(
         &mut self,
