@@ -66,7 +66,11 @@ pub struct Trigger {
 /// in the wrong list and a repeated trigger are errors with line and column. Defold's
 /// protobuf text form (`key_trigger { input: KEY_SPACE action: "jump" }`) is read too.
 pub fn parse_binding(path: &str, text: &str) -> Result<Binding, LoadError> {
-    let lists = if crate::project::defold::is_protobuf_text(text) {
+    // An empty file is Defold's binding without triggers (its editor saves one so): no actions.
+    let empty = text.trim_start_matches('\u{feff}').trim().is_empty();
+    let lists = if empty {
+        Vec::new()
+    } else if crate::project::defold::is_protobuf_text(text) {
         crate::project::defold::input::triggers(path, text)?
     } else {
         let file: BindingFile = json::parse(path, text)?;
@@ -122,6 +126,17 @@ mod tests {
         assert_eq!(b.rows[0].input.name(), "KEY_SPACE");
         assert_eq!(b.rows[0].action_name, "jump");
         assert_eq!(b.rows[5].action, b.rows[0].action);
+    }
+
+    /// Defold's editor saves a binding without triggers as an empty file (britzl's loadtexture
+    /// example ships one): no actions, where Sinew once read it as broken JSON.
+    #[test]
+    fn an_empty_binding_file_has_no_actions() {
+        for text in ["", "\n  \n", "\u{feff}"] {
+            let b = parse_binding("/input/game.input_binding", text).expect("an empty binding");
+            assert!(b.rows.is_empty(), "{text:?}");
+        }
+        assert!(parse_binding("/input/game.input_binding", "{").is_err(), "a broken file is still refused");
     }
 
     #[test]
