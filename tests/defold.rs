@@ -17,8 +17,12 @@ fn shot(name: &str, frames: &str, tmp: &TempDir) -> (Run, Image) {
 
 /// [`shot`] with more arguments (a `--replay`).
 fn shot_with(name: &str, frames: &str, extra: &[&str], tmp: &TempDir) -> (Run, Image) {
+    shot_of(&example(name), name, frames, extra, tmp)
+}
+
+/// [`shot_with`] of the project in `dir` (a changed copy of an example), its picture `NAME.png`.
+fn shot_of(dir: &Path, name: &str, frames: &str, extra: &[&str], tmp: &TempDir) -> (Run, Image) {
     let png = tmp.path().join(format!("{name}.png"));
-    let dir = example(name);
     let mut args = vec![
         "run",
         dir.to_str().expect("utf-8"),
@@ -768,19 +772,8 @@ fn a_model_tagged_for_another_render_script_is_not_drawn() {
     let text = std::fs::read_to_string(&material).expect("the example's material");
     assert!(text.contains("tags: \"model\""), "{text}");
     std::fs::write(&material, text.replace("tags: \"model\"", "tags: \"postprocess\"")).expect("write");
-    let png = tmp.path().join("shot.png");
-    let r = sinew(&[
-        "run",
-        dir.to_str().expect("utf-8"),
-        "--headless",
-        "--no-watch",
-        "--frames",
-        "3",
-        "--screenshot",
-        png.to_str().expect("utf-8"),
-    ]);
-    assert!(r.status == 0 && !r.stderr.contains("ERROR"), "{}", r.show());
-    let img = Image::load_png(&png).expect("screenshot written");
+    let (r, img) = shot_of(&dir, "postprocess", "3", &[], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
     for (x, y) in [(318, 402), (402, 402), (360, 318), (360, 380)] {
         assert_eq!(img.pixel(x, y), Some([255, 255, 255, 255]), "the clear colour at ({x}, {y})");
     }
