@@ -124,7 +124,10 @@ pub fn read<T: DeserializeOwned>(
 /// [`parse`], or for a file in Defold's protobuf text format, the same struct filled from it
 /// (`project::defold`), so everything after parsing is one path for both formats.
 pub fn parse_resource<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str) -> Result<T, LoadError> {
-    if crate::project::defold::is_protobuf_text(text) {
+    // Defold's editor saves a game object without components as an empty `.go` file (one is in
+    // Defold's own examples): the empty message, in either format a game object with nothing.
+    let empty_object = resource.ends_with(".go") && text.trim_start_matches('\u{feff}').trim().is_empty();
+    if empty_object || crate::project::defold::is_protobuf_text(text) {
         return crate::project::defold::parse_as(res, resource, text);
     }
     parse(resource, text)

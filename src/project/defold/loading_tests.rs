@@ -307,6 +307,23 @@ fn the_default_game_binding_is_the_projects_own_when_it_has_one() {
     assert_eq!(load(&none.res()).expect("loads").input, ALL_BINDING);
 }
 
+/// Defold's editor saves a game object without components as an empty `.go` file (Defold's own
+/// physics/box2d_dynamic_scale example holds one): an instance of it loads with nothing.
+#[test]
+fn an_empty_go_file_is_a_game_object_without_components() {
+    let p = Project::new(&[
+        ("/e.go", ""),
+        ("/blank.go", "\n  \n"),
+        (
+            "/c.collection",
+            "instances {\n  id: \"a\"\n  prototype: \"/e.go\"\n}\ninstances {\n  id: \"b\"\n  prototype: \"/blank.go\"\n}\n",
+        ),
+    ]);
+    let c = p.load("/c.collection").expect("loads");
+    let ids: Vec<(&str, usize)> = c.objects.iter().map(|o| (o.path.as_str(), o.components.len())).collect();
+    assert_eq!(ids, [("/a", 0), ("/b", 0)]);
+}
+
 /// Defold's light components (their data a `google.protobuf.Struct`) become Sinew lights: kind,
 /// colour and intensity, a point or spot light's range and a spot light's cone.
 #[test]
