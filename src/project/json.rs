@@ -126,7 +126,7 @@ pub fn read<T: DeserializeOwned>(
 pub fn parse_resource<T: DeserializeOwned>(res: &Resources, resource: &str, text: &str) -> Result<T, LoadError> {
     // Defold's editor saves a game object without components as an empty `.go` file (one is in
     // Defold's own examples): the empty message, in either format a game object with nothing.
-    let empty_object = resource.ends_with(".go") && text.trim_start_matches('\u{feff}').trim().is_empty();
+    let empty_object = resource.ends_with(".go") && crate::project::defold::is_empty_text(text);
     if empty_object || crate::project::defold::is_protobuf_text(text) {
         return crate::project::defold::parse_as(res, resource, text);
     }

@@ -133,6 +133,12 @@ const MAX_DEPTH: usize = 8;
 /// Bytes read from the start of a file to tell the formats apart.
 const HEAD: usize = 512;
 
+/// Whether `text` holds nothing but white space (and a byte-order mark): what Defold's editor
+/// saves for a message with no fields, such as a game object without components.
+pub fn is_empty_text(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').trim().is_empty()
+}
+
 /// Whether `text` (the start of a `.collection` or `.go` file) is protobuf text, not JSON.
 pub fn is_protobuf_text(text: &str) -> bool {
     let t = text.trim_start_matches('\u{feff}').trim_start();

@@ -67,8 +67,7 @@ pub struct Trigger {
 /// protobuf text form (`key_trigger { input: KEY_SPACE action: "jump" }`) is read too.
 pub fn parse_binding(path: &str, text: &str) -> Result<Binding, LoadError> {
     // An empty file is Defold's binding without triggers (its editor saves one so): no actions.
-    let empty = text.trim_start_matches('\u{feff}').trim().is_empty();
-    let lists = if empty {
+    let lists = if crate::project::defold::is_empty_text(text) {
         Vec::new()
     } else if crate::project::defold::is_protobuf_text(text) {
         crate::project::defold::input::triggers(path, text)?

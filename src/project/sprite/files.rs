@@ -136,11 +136,17 @@ fn flipbook(id: &str, frames: Vec<u32>, p: &PlayDesc, file: &str) -> Result<Flip
 /// Ids are what scripts play by (`sprite.play_flipbook`), so two things of one name would make
 /// one of them unreachable.
 fn unique_id(seen: &mut HashMap<String, ()>, id: &Located<String>, file: &str, what: &str) -> Result<(), LoadError> {
-    if id.value.is_empty() {
-        return Err(id.error(file, format!("{what} id must not be empty")));
-    }
+    named(id, file, what)?;
     if seen.insert(id.value.clone(), ()).is_some() {
         return Err(id.error(file, format!("duplicate id '{}' (image and animation ids must be unique)", id.value)));
+    }
+    Ok(())
+}
+
+/// An id scripts can name: not empty.
+fn named(id: &Located<String>, file: &str, what: &str) -> Result<(), LoadError> {
+    if id.value.is_empty() {
+        return Err(id.error(file, format!("{what} id must not be empty")));
     }
     Ok(())
 }
@@ -341,9 +347,7 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
     let mut animations: Vec<Flipbook> = Vec::new();
     for anim in &t.animations {
         let d = &anim.value;
-        if d.id.value.is_empty() {
-            return Err(d.id.error(file, "animation id must not be empty"));
-        }
+        named(&d.id, file, "animation")?;
         // Defold builds such a tile source and keeps the later of two animations of one id
         // (its runtime's table of ids is written in order): the same here, with a warning.
         let earlier = ids.get(&d.id.value).copied();
