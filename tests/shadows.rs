@@ -22,8 +22,22 @@ fn models() -> Vec<(&'static str, Vec<u8>)> {
 
 /// Runs a project headless for `frames` fixed steps and returns its last frame.
 fn screenshot(tag: &str, settings: &str, collection: &str, size: &str, frames: u32) -> Image {
+    screenshot_with(tag, settings, collection, &[], size, frames)
+}
+
+/// [`screenshot`] with more files in the project.
+fn screenshot_with(
+    tag: &str,
+    settings: &str,
+    collection: &str,
+    files: &[(&str, &str)],
+    size: &str,
+    frames: u32,
+) -> Image {
     let project_json = format!(r#"{{ "main_collection": "/main/main.collection" {settings} }}"#);
-    let p = project(tag, &[("/project.json", project_json.as_str()), ("/main/main.collection", collection)]);
+    let mut all = vec![("/project.json", project_json.as_str()), ("/main/main.collection", collection)];
+    all.extend_from_slice(files);
+    let p = project(tag, &all);
     std::fs::create_dir_all(p.path().join("models")).expect("models dir");
     for (name, glb) in models() {
         std::fs::write(p.path().join(format!("models/{name}.glb")), glb).expect("model");
@@ -125,6 +139,38 @@ fn a_box_shadows_the_ground_beside_it_and_the_switches_work() {
     let unreceived = screenshot("top-unreceived", ON, &top_down(r#", "receive_shadows": false"#, false), "200x200", 2);
     let got = luma(at(&unreceived, -2.0, 0.8));
     assert!((got - lit).abs() <= 6, "the ground receives a shadow: {got} vs lit {lit}");
+}
+
+/// A model whose Defold material is tagged only for a project's own render script (a
+/// `postprocess` quad) is not drawn by Sinew's pipeline, which is Defold's default render script,
+/// and so casts no shadow either; the same box with its material tagged `model` does.
+#[test]
+fn a_model_not_drawn_casts_no_shadow() {
+    let material = |tags: &str| {
+        format!(
+            "name: \"box\"\ntags: \"{tags}\"\nvertex_program: \"/builtins/shaders/model.vp\"\n\
+             fragment_program: \"/builtins/shaders/model.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\n"
+        )
+    };
+    let collection = top_down("", false)
+        .replace(r#""mesh": "/models/box.glb" }"#, r#""mesh": "/models/box.glb", "material": "/main/box.material" }"#);
+    assert!(collection.contains("/main/box.material"), "{collection}");
+    let shot = |tag: &str, tags: &str| {
+        let m = material(tags);
+        screenshot_with(tag, ON, &collection, &[("/main/box.material", m.as_str())], "200x200", 2)
+    };
+    let (drawn, undrawn) = (shot("tagged-model", "model"), shot("tagged-postprocess", "postprocess"));
+    let off = screenshot("tagged-off", "", &top_down("", false), "200x200", 2);
+    let lit = luma(at(&off, -2.0, 0.8));
+    // The control: tagged `model`, the box is drawn and its shadow falls beside it.
+    assert!(luma(at(&drawn, -2.0, 0.8)) < lit * 6 / 10, "the drawn box casts no shadow");
+    let (top, ground) = (at(&drawn, -2.0, 0.0), at(&off, 0.0, 3.0));
+    assert!((luma(top) - luma(ground)).abs() > 30, "the box's top {top:?} is the ground's {ground:?}");
+    // Tagged `postprocess`: neither the box nor its shadow, the ground there as anywhere else.
+    for (x, z) in [(-2.0, 0.8), (-2.0, 0.55), (-2.0, 0.0)] {
+        let (got, ground) = (luma(at(&undrawn, x, z)), luma(at(&off, 0.0, 3.0)));
+        assert!((got - ground).abs() <= 6, "({x}, {z}): {got} against the lit ground's {ground}");
+    }
 }
 
 /// The wiggler's shadow follows its animation: the depth pass skins with the frame's pose.
