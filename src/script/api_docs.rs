@@ -841,7 +841,13 @@ pub const FUNCS: &[Func] = &[
     ),
     f("gui", "set_slice9", "node: node, borders: vector4", "", "Sets the unstretched borders (negative: none)."),
     f("gui", "get_rotation", "node: node", "quat", "The node's rotation as a quaternion."),
-    f("gui", "set_rotation", "node: node, rotation: quat|vector4", "", "Turns the node (normalised; not zero)."),
+    f(
+        "gui",
+        "set_rotation",
+        "node: node, rotation: quat|vector4|vector3",
+        "",
+        "Turns the node (normalised; not zero); a vector3 is Euler angles in degrees, as `gui.set_euler`.",
+    ),
     f("gui", "get_outer_bounds", "node: node", "integer", "A pie node's bounds (`gui.PIEBOUNDS_*`)."),
     f(
         "gui",
@@ -941,7 +947,13 @@ pub const FUNCS: &[Func] = &[
     ),
     f("gui", "reset_material", "node: node", "", "The node draws with the scene's own material again."),
     f("gui", "reset_nodes", "", "", "Every node back as the scene has it; new nodes are dropped."),
-    f("gui", "set_render_order", "order: integer", "", "Draws this scene after those of lower order (0 to 15)."),
+    f(
+        "gui",
+        "set_render_order",
+        "order: integer",
+        "",
+        "Draws this scene after those of lower order (0 to 15; another integer is clamped with a warning, as in Defold).",
+    ),
     f(
         "gui",
         "animate",

@@ -26,6 +26,10 @@ pub fn sound(cx: &mut Cx, m: &Message, out: &mut Obj) {
         }
     }
     if let Some((n, f)) = r.number("loopcount", p) {
+        // Defold's field is a signed count its engine runs down to 0 and stops at: a negative
+        // one (`loopcount: -1`, shipped in games) never gets there and loops until stopped,
+        // which Sinew's 0 says. Sinew JSON keeps refusing it (docs/decisions.md).
+        let n = if n < 0.0 && n.fract() == 0.0 { 0.0 } else { n };
         out.put("loopcount", Node::Num(n), Some(&f.value_at));
     }
 }
@@ -79,6 +83,36 @@ mod tests {
         assert_eq!(defold, json);
         assert_eq!((json[0].loopcount, json[1].loopcount), (4, 0));
         assert_eq!((json[1].gain, json[1].pan, json[1].speed, json[1].group.as_str()), (1.0, 0.0, 1.0, "master"));
+    }
+
+    /// A Defold game ships `loopcount: -1` (Airdady/matatu_defold's suspense music); Defold loads
+    /// it and Sinew refused the whole project. In a Defold file it loops until stopped; a
+    /// fraction or a count past the limit is still refused there, and -1 in Sinew JSON too (below).
+    #[test]
+    fn a_defold_sound_with_a_negative_loopcount_loops_until_stopped() {
+        let file = |count: &str| {
+            let sound = format!("sound: \"/s/m.ogg\"\nlooping: 1\nloopcount: {count}\n");
+            let res = Resources::demo().with_overlay(vec![
+                ("/s/m.sound".into(), sound.into_bytes()),
+                (
+                    "/s/main.collection".into(),
+                    b"name: \"main\"\nembedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"m\\\" component: \\\"/s/m.sound\\\" }\\n\"\n}\n".to_vec(),
+                ),
+            ]);
+            let mut all = load_collection_all(&res, "/s/main.collection");
+            match all.problems.is_empty() {
+                true => match all.spec.objects.remove(0).components.remove(0).kind {
+                    ComponentKind::Sound(s) => Ok((s.looping, s.loopcount)),
+                    _ => Err("not a sound".to_string()),
+                },
+                false => Err(all.problems.remove(0).to_string()),
+            }
+        };
+        assert_eq!(file("-1"), Ok((true, 0)));
+        assert_eq!(file("-7"), Ok((true, 0)));
+        assert_eq!(file("3"), Ok((true, 3)));
+        let e = file("2000000").expect_err("past the limit");
+        assert!(e.starts_with("/s/m.sound:3:") && e.contains("'loopcount' must be a whole number"), "{e}");
     }
 
     #[test]

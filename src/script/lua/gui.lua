@@ -164,7 +164,15 @@ end
 gui.get_rotation = getter("gui.get_rotation", K.GUI_ROTATION, function(o) return vm.quat(o.x, o.y, o.z, o.w) end)
 function gui.set_rotation(h, q)
   h = node_arg("gui.set_rotation", h)
-  if not (istype(vm.quat_t, q) or istype(v4_t, q)) then argerr("gui.set_rotation", 2, "quat or vector4", q) end
+  -- A vector3 is Euler angles in degrees, as gui.set_rotation took before quaternions and
+  -- Defold still accepts (games ship `gui.set_rotation(node, vmath.vector3(0, 0, 90))`).
+  if istype(v3_t, q) then
+    check(F.gui_set(ctx, h.i, h.n, EULER, q.x, q.y, q.z, 0))
+    return
+  end
+  if not (istype(vm.quat_t, q) or istype(v4_t, q)) then
+    argerr("gui.set_rotation", 2, "quat, vector4 or vector3 (Euler degrees)", q)
+  end
   check(F.gui_set(ctx, h.i, h.n, K.GUI_ROTATION, q.x, q.y, q.z, q.w))
 end
 
@@ -308,8 +316,15 @@ function gui.reset_nodes()
 end
 
 function gui.set_render_order(order)
-  if type(order) ~= "number" or order < 0 or order > 15 or order % 1 ~= 0 then
-    argerr("gui.set_render_order", 1, "integer from 0 to 15", order)
+  if type(order) ~= "number" or order % 1 ~= 0 then
+    argerr("gui.set_render_order", 1, "integer", order)
+  end
+  -- Defold takes any integer, warns and clamps to the 0..15 its render keys hold; games ship
+  -- orders such as 16 and 17 (they draw last).
+  if order < 0 or order > 15 then
+    local clamped = order < 0 and 0 or 15
+    S.R.log_warn(string.format("%sgui.set_render_order: %s is outside 0 to 15; %d is used", S.where(), order, clamped))
+    order = clamped
   end
   check(F.gui_set_render_order(ctx, instance("gui.set_render_order"), order))
 end
