@@ -99,7 +99,7 @@ pub const DEFOLD_NAMESPACES: &[&str] = &[
     "webview",
     "zlib",
     "liveupdate",
-    "html5",
+    "collectionproxy",
     // Runtime font resources (`font.add_font`, `prewarm_text`, ...): Defold 1.9's.
     "font",
 ];
@@ -149,6 +149,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "",
     },
     Namespace { name: "collectionfactory", doc: "Spawning a whole `.collection` prototype.", examples: &[], notes: "" },
+    Namespace {
+        name: "collectionproxy",
+        doc: "Collection proxies' LiveUpdate queries (the proxies themselves answer messages: `load`, `enable`, ...).",
+        examples: &["../proxies.md"],
+        notes: "Sinew loads every collection from the project or the bundle, so no proxy misses a resource.",
+    },
     Namespace { name: "label", doc: "Label components: text drawn in the world.", examples: &[], notes: "" },
     Namespace {
         name: "camera",
@@ -692,6 +698,13 @@ pub const FUNCS: &[Func] = &[
         "url?: url_like, prototype: string",
         "",
         "Makes the collection factory spawn the `.collection` at `prototype` from now on.",
+    ),
+    f(
+        "collectionproxy",
+        "missing_resources",
+        "collectionproxy: url_like",
+        "string[]",
+        "The resources LiveUpdate has yet to fetch for the proxy's collection: always empty (the proxy must exist).",
     ),
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),

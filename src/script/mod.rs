@@ -40,6 +40,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("timer", include_str!("lua/timer.lua")),
     ("sys", include_str!("lua/sys.lua")),
     ("factory", include_str!("lua/factory.lua")),
+    ("collectionproxy", include_str!("lua/collectionproxy.lua")),
     ("camera", include_str!("lua/camera.lua")),
     ("types", include_str!("lua/types.lua")),
     ("buffer", include_str!("lua/buffer.lua")),

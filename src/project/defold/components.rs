@@ -506,13 +506,32 @@ fn mesh(cx: &mut Cx, m: &Message, out: &mut Obj) {
     out.put("create_go_bones", Node::Bool(false), None);
 }
 
+/// Defold's built-in meshes as the Collada files older projects name: Sinew has the same
+/// shapes in Defold's sizes as glTF (docs/porting-from-defold.md) and reads no Collada.
+fn builtin_mesh(path: &str) -> Option<&'static str> {
+    Some(match path {
+        "/builtins/assets/meshes/quad.dae" => "/builtins/assets/gltf/quad.gltf",
+        "/builtins/assets/meshes/quad_2x2.dae" => "/builtins/assets/gltf/quad_2x2.gltf",
+        "/builtins/assets/meshes/cube.dae" => "/builtins/assets/gltf/cube.gltf",
+        "/builtins/assets/meshes/sphere.dae" => "/builtins/assets/gltf/sphere.gltf",
+        _ => return None,
+    })
+}
+
 /// ModelDesc into the `.model` fields Sinew has: one material for the whole model (every entry
 /// of Defold's `materials` must name the same one), textures by sampler name.
 pub fn model(cx: &mut Cx, m: &Message, out: &mut Obj) {
     let p = &mut cx.problems;
     let r = Reader::new(m, "a model", MODEL, &["textures", "materials"], p);
     if let Some((mesh, f)) = r.required("mesh", p) {
-        out.str("mesh", mesh, Some(&f.value_at));
+        match builtin_mesh(mesh) {
+            Some(gltf) => out.str("mesh", gltf, Some(&f.value_at)),
+            None if mesh.to_ascii_lowercase().ends_with(".dae") => p.at(
+                &f.value_at,
+                format!("'{mesh}' is a Collada model, which Sinew does not read: export it as glTF (.gltf or .glb)"),
+            ),
+            None => out.str("mesh", mesh, Some(&f.value_at)),
+        }
     }
     if let Some((s, f)) = r.non_empty("skeleton", p) {
         out.str("skeleton", s, Some(&f.value_at));

@@ -203,10 +203,12 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
         if let Some(e) = get(&entries, "input", key)
             && let Some(v) = number(e, &mut errors)
         {
-            if v > 0.0 || (key == "repeat_delay" && v == 0.0) {
+            // A zero interval repeats a held button every frame, as in Defold (whose timer
+            // then never climbs above 0); projects ship `repeat_interval = 0.0`.
+            if v >= 0.0 {
                 *slot = v as f32;
             } else {
-                errors.push(err(e, format!("input.{key} must be above 0")));
+                errors.push(err(e, format!("input.{key} must be 0 or more")));
             }
         }
     }
@@ -401,6 +403,18 @@ mod tests {
         assert_eq!(s.clear_color, [0.25, 0.5, 1.0, 1.0]);
         assert_eq!(s.max_instances, 32765);
         assert_eq!(s.repeat_interval, 0.05);
+    }
+
+    /// selimanac's daabbcc platformer ships `repeat_delay = 0.0` and `repeat_interval = 0.0`
+    /// (a held button repeats every frame, in Defold); Sinew refused the project. A negative
+    /// one is still refused where it is written.
+    #[test]
+    fn a_zero_repeat_interval_is_taken_and_a_negative_one_refused() {
+        let zero = EXAMPLE.replace("repeat_interval = 0.05", "repeat_delay = 0.0\nrepeat_interval = 0.0");
+        let s = parse(&zero).unwrap();
+        assert_eq!((s.repeat_delay, s.repeat_interval), (0.0, 0.0));
+        let e = parse(&EXAMPLE.replace("repeat_interval = 0.05", "repeat_interval = -1")).unwrap_err().to_string();
+        assert!(e.contains("/game.project:9:19:") && e.contains("input.repeat_interval must be 0 or more"), "{e}");
     }
 
     #[test]

@@ -379,3 +379,22 @@ fn an_empty_embedded_mesh_is_reported_at_its_data() {
     );
     assert!(all.iter().any(|e| e.contains("a mesh needs `material`")), "{all:?}");
 }
+
+/// Older Defold projects name the built-in meshes as Collada files (selimanac's daabbcc
+/// platformer: `/builtins/assets/meshes/quad.dae`): they are Sinew's glTF built-ins of the same
+/// shape. Any other `.dae` is refused where it is written, naming the way out.
+#[test]
+fn builtin_collada_meshes_are_the_gltf_builtins_and_other_collada_is_refused() {
+    let p = Project::new(&[
+        ("/q.model", "mesh: \"/builtins/assets/meshes/quad.dae\"\nmaterial: \"/builtins/materials/model.material\"\n"),
+        (
+            "/s.model",
+            "mesh: \"/builtins/assets/meshes/sphere.dae\"\nmaterial: \"/builtins/materials/model.material\"\n",
+        ),
+        ("/own.model", "mesh: \"/meshes/ship.dae\"\nmaterial: \"/builtins/materials/model.material\"\n"),
+    ]);
+    assert_eq!(load_model_file(&p.res(), "/q.model").unwrap().mesh, "/builtins/assets/gltf/quad.gltf");
+    assert_eq!(load_model_file(&p.res(), "/s.model").unwrap().mesh, "/builtins/assets/gltf/sphere.gltf");
+    let e = load_model_file(&p.res(), "/own.model").unwrap_err().to_string();
+    assert!(e.starts_with("/own.model:1:7: '/meshes/ship.dae' is a Collada model, which Sinew does not read"), "{e}");
+}
