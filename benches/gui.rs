@@ -43,6 +43,7 @@ fn setup() -> Bench {
         animations: vec![blink],
         images: Vec::new(),
         hulls: Vec::new(),
+        pivots: Vec::new(),
     };
     let image = GuiImage {
         name: "ui".into(),

@@ -268,6 +268,7 @@ pub fn atlas_from_table(path: &str, page: &RuntimeTexture, params: &MsgValue) ->
         animations,
         images: Vec::new(),
         hulls: Vec::new(),
+        pivots: Vec::new(),
     })
 }
 
@@ -482,6 +483,7 @@ mod tests {
             animations: Vec::new(),
             images: Vec::new(),
             hulls: Vec::new(),
+            pivots: Vec::new(),
         };
         atlas.animations.push(Flipbook {
             id: "walk".into(),

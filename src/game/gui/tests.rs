@@ -211,6 +211,7 @@ fn atlas_scene(nodes: usize) -> GuiScene {
         }],
         images: Vec::new(),
         hulls: Vec::new(),
+        pivots: Vec::new(),
     };
     let image = crate::project::gui::GuiImage {
         name: "a".into(),

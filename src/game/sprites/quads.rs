@@ -97,7 +97,7 @@ fn quad(i: u32, s: &SpriteInstance, scene: &Scene, camera_world: Mat4, out: &mut
     if let Some(local) = s.transform.matrix() {
         world *= local;
     }
-    let centre = world.w_axis.truncate();
+    let object = world.w_axis.truncate();
     let (right, up) = match s.billboard {
         Billboard::Off => (world.x_axis.truncate(), world.y_axis.truncate()),
         Billboard::Face => {
@@ -115,6 +115,12 @@ fn quad(i: u32, s: &SpriteInstance, scene: &Scene, camera_world: Mat4, out: &mut
         }
     };
     let (rx, uy) = (right * hw, up * hh);
+    // The image's pivot sits on the object (0..1 from its top-left corner; a flip mirrors it
+    // with the picture): the quad's centre is that far from it.
+    let (hflip, vflip) = s.flips();
+    let [px, py] = s.atlas.pivots.get(s.frame as usize).copied().unwrap_or([0.5, 0.5]);
+    let (px, py) = (if hflip { 1.0 - px } else { px }, if vflip { 1.0 - py } else { py });
+    let centre = object + rx * (1.0 - 2.0 * px) + uy * (2.0 * py - 1.0);
     let corners = [centre - rx - uy, centre + rx - uy, centre + rx + uy, centre - rx + uy];
     if !corners.iter().all(|c| c.is_finite()) {
         return None;
@@ -122,7 +128,6 @@ fn quad(i: u32, s: &SpriteInstance, scene: &Scene, camera_world: Mat4, out: &mut
     let (pw, ph) = (s.atlas.width as f32, s.atlas.height as f32);
     let (mut l, mut r) = (frame.x as f32 / pw, (frame.x + frame.width) as f32 / pw);
     let (mut t, mut b) = (frame.y as f32 / ph, (frame.y + frame.height) as f32 / ph);
-    let (hflip, vflip) = s.flips();
     if hflip {
         std::mem::swap(&mut l, &mut r);
     }
@@ -228,6 +233,27 @@ mod tests {
         assert_eq!(q.corners[2], Vec3::new(3.0, 3.0, 3.0));
         // The flipbook's own horizontal flip swaps left and right.
         assert_eq!(q.uv, [1.0, 0.0, 0.0, 1.0]);
+    }
+
+    /// An image's pivot (Defold's atlas `pivot_x`/`pivot_y`, from its top-left corner) sits on
+    /// the object; the flipbook's horizontal flip mirrors it with the picture.
+    #[test]
+    fn the_images_pivot_sits_on_the_object() {
+        let at = |pivot: [f32; 2]| {
+            let (mut w, scene) = sprite(Billboard::Off);
+            let mut atlas = (*w.instances[0].atlas).clone();
+            atlas.pivots = vec![pivot];
+            w.instances[0].atlas = Arc::new(atlas);
+            let mut out = Vec::new();
+            w.quads(&scene, Mat4::IDENTITY, &mut out);
+            (out[0].corners[0], out[0].corners[2])
+        };
+        // Bottom centre: the 4x2 image stands on the object at (1, 2).
+        assert_eq!(at([0.5, 1.0]), (Vec3::new(-1.0, 2.0, 3.0), Vec3::new(3.0, 4.0, 3.0)));
+        // Bottom left, mirrored by the flip to bottom right: the image lies left of the object.
+        assert_eq!(at([0.0, 1.0]), (Vec3::new(-3.0, 2.0, 3.0), Vec3::new(1.0, 4.0, 3.0)));
+        // The centre is where it always was.
+        assert_eq!(at([0.5, 0.5]), (Vec3::new(-1.0, 1.0, 3.0), Vec3::new(3.0, 3.0, 3.0)));
     }
 
     #[test]

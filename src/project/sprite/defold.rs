@@ -19,8 +19,16 @@ const ATLAS: &[&str] = &[
     "max_page_height",
     "rename_patterns",
 ];
-const IMAGE: &[&str] =
-    &["image", "sprite_trim_mode", "source_position_x", "source_position_y", "source_width", "source_height"];
+const IMAGE: &[&str] = &[
+    "image",
+    "sprite_trim_mode",
+    "pivot_x",
+    "pivot_y",
+    "source_position_x",
+    "source_position_y",
+    "source_width",
+    "source_height",
+];
 const ANIMATION: &[&str] = &["id", "images", "playback", "fps", "flip_horizontal", "flip_vertical"];
 const TILE_SET: &[&str] = &[
     "image",
@@ -74,7 +82,7 @@ fn image(f: &text::Field, p: &mut Problems) -> Option<node::Located> {
     let m = read::message(f, "an atlas", p)?;
     let r = Reader::new(m, "an atlas image", IMAGE, &[], p);
     let mut out = Obj::new(Some(&f.value_at));
-    copy(&r, &[("image", As::Str)], &mut out, p);
+    copy(&r, &[("image", As::Str), ("pivot_x", As::Num), ("pivot_y", As::Num)], &mut out, p);
     if r.field("image").is_none() {
         p.0.push(r.missing("image"));
     }

@@ -26,6 +26,24 @@ pub(super) struct ImageDesc {
     pub(super) image: Located<String>,
     #[serde(rename = "sprite_trim_mode")]
     _trim: Option<serde::de::IgnoredAny>,
+    /// Where a sprite showing the image puts its object: 0..1 across the image from its
+    /// top-left corner (Defold 1.6's atlas pivot); the centre when left out.
+    pub(super) pivot_x: Option<Located<f32>>,
+    pub(super) pivot_y: Option<Located<f32>>,
+}
+
+/// Pivots beyond this many image sizes from the image are refused: a typo, not a placement.
+const MAX_PIVOT: f32 = 100.0;
+
+impl ImageDesc {
+    fn pivot(&self, file: &str) -> Result<[f32; 2], LoadError> {
+        let one = |v: &Option<Located<f32>>, name: &str| match v {
+            None => Ok(0.5),
+            Some(p) if p.value.is_finite() && p.value.abs() <= MAX_PIVOT => Ok(p.value),
+            Some(p) => Err(p.error(file, format!("{name} must be a number from -{MAX_PIVOT} to {MAX_PIVOT}"))),
+        };
+        Ok([one(&self.pivot_x, "pivot_x")?, one(&self.pivot_y, "pivot_y")?])
+    }
 }
 
 #[derive(Deserialize)]
@@ -186,6 +204,8 @@ fn too_big(total: u64) -> String {
 struct Images<'a> {
     index: HashMap<String, u32>,
     list: Vec<(String, &'a Located<String>)>,
+    /// Each image's pivot, as the entry that first names it says.
+    pivots: Vec<[f32; 2]>,
 }
 
 impl<'a> Images<'a> {
@@ -198,6 +218,7 @@ impl<'a> Images<'a> {
             return Err(img.error(file, format!("more than {MAX_FRAMES} distinct images in one atlas")));
         }
         let i = self.list.len() as u32;
+        self.pivots.push(img.value.pivot(file)?);
         self.index.insert(norm.clone(), i);
         self.list.push((norm, &img.value.image));
         Ok(i)
@@ -278,6 +299,12 @@ pub(super) fn build_atlas(
             frames.map(|v| f.frames = v).is_some()
         });
     }
+    // The decoded images' pivots (frames are those), none when all are centred.
+    let mut pivots: Vec<[f32; 2]> =
+        order.pivots.iter().zip(&kept).filter(|(_, k)| k.is_some()).map(|(p, _)| *p).collect();
+    if pivots.iter().all(|&p| p == [0.5, 0.5]) {
+        pivots.clear();
+    }
     // Every file named, the missing ones too: saving one of them reloads the atlas.
     let images = order.list.into_iter().map(|(n, _)| n).collect();
     let atlas = Atlas {
@@ -289,6 +316,7 @@ pub(super) fn build_atlas(
         animations,
         images,
         hulls: Vec::new(),
+        pivots,
     };
     Ok((atlas, missing))
 }
@@ -407,6 +435,7 @@ pub(super) fn build_tile_source(res: &Resources, file: &str, t: &TileSourceFile)
         animations,
         images,
         hulls,
+        pivots: Vec::new(),
     })
 }
 

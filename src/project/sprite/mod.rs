@@ -45,6 +45,10 @@ pub struct Atlas {
     /// image: None for a tile with no opaque pixel or no collision group. Empty for atlases and
     /// tile sources without a collision image.
     pub hulls: Vec<Option<TileShape>>,
+    /// Each frame's pivot (Defold's atlas `pivot_x`/`pivot_y`: 0..1 across the image from its
+    /// top-left corner), the point a sprite showing it puts on its object. Empty when every
+    /// image is pivoted at its centre (0.5, 0.5), as tile sources always are.
+    pub pivots: Vec<[f32; 2]>,
 }
 
 /// The collision shape of one tile: its hull and the collision group it is in.
@@ -164,6 +168,7 @@ impl Atlas {
             }],
             images: vec![],
             hulls: vec![],
+            pivots: Vec::new(),
         }
     }
 }

@@ -114,6 +114,34 @@ fn defold_atlas_text_gives_the_same_atlas() {
     assert_eq!(a, b);
 }
 
+/// Defold 1.6's atlas image pivot (Dragosha's light-and-shadows stands its props on their
+/// feet with `pivot_y: 1.0`): read from the entry that first names the image, in both forms;
+/// an atlas without one keeps no pivots; a pivot past the limit is refused where written.
+#[test]
+fn atlas_image_pivots_are_read_in_both_forms() {
+    let mut files = two_images();
+    let text = ATLAS_TEXT.replacen(
+        "  image: \"/main/sub/blue.png\"\n}",
+        "  image: \"/main/sub/blue.png\"\n  pivot_y: 1.0\n}",
+        1,
+    );
+    assert_ne!(text, ATLAS_TEXT);
+    files.push(("/main/t.atlas", text.into_bytes()));
+    let json = ATLAS_JSON
+        .replace(r#"{ "image": "/main/sub/blue.png" }],"#, r#"{ "image": "/main/sub/blue.png", "pivot_y": 1 }],"#);
+    files.push(("/main/j.atlas", json.into_bytes()));
+    files.push(("/main/plain.atlas", ATLAS_JSON.as_bytes().to_vec()));
+    let bad =
+        ATLAS_JSON.replace(r#"{ "image": "/main/red.png" }, "#, r#"{ "image": "/main/red.png", "pivot_x": 1e9 }, "#);
+    files.push(("/main/bad.atlas", bad.into_bytes()));
+    let r = res(&files);
+    assert_eq!(load_atlas(&r, "/main/t.atlas").unwrap().pivots, [[0.5, 0.5], [0.5, 1.0]]);
+    assert_eq!(load_atlas(&r, "/main/j.atlas").unwrap().pivots, [[0.5, 0.5], [0.5, 1.0]]);
+    assert!(load_atlas(&r, "/main/plain.atlas").unwrap().pivots.is_empty());
+    let e = load_atlas(&r, "/main/bad.atlas").map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("/main/bad.atlas:2:") && e.contains("pivot_x must be a number from -100 to 100"), "{e}");
+}
+
 #[test]
 fn extrusion_repeats_edges_and_padding_stays_transparent() {
     let img = |x: u32, y: u32| [10 + x as u8, 20 + y as u8, 30, 255];
