@@ -99,6 +99,10 @@ pub const DEFOLD_NAMESPACES: &[&str] = &[
     "webview",
     "zlib",
     "liveupdate",
+    // Defold leaves `html5` nil on its desktop builds, but Defold games branch on it to call
+    // desktop-only native extensions Sinew does not have (`if not html5 then defos...`): as a
+    // table it keeps them on the path that runs, and names what is missing when used.
+    "html5",
     "collectionproxy",
     // Runtime font resources (`font.add_font`, `prewarm_text`, ...): Defold 1.9's.
     "font",
