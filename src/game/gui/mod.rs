@@ -17,6 +17,10 @@ use std::sync::Arc;
 
 pub use draw::{GuiBatch, GuiDrawList, GuiTexture};
 
+/// The highest `gui.set_render_order`: Defold's render keys hold 16 orders, and it clamps
+/// others into them.
+pub const MAX_RENDER_ORDER: u32 = 15;
+
 /// One `gui` component.
 pub struct GuiInstance {
     pub slot: u32,
@@ -26,7 +30,7 @@ pub struct GuiInstance {
     pub nodes: Vec<GuiNode>,
     pub alive: bool,
     pub enabled: bool,
-    /// `gui.set_render_order`: higher draws later (on top).
+    /// `gui.set_render_order`: higher draws later (on top); at most [`MAX_RENDER_ORDER`].
     pub render_order: u32,
     /// Where each of the scene's nodes is in `nodes` (the same index until a hot reload of the
     /// scene adds nodes at the end; handles keep their index).

@@ -319,11 +319,12 @@ function gui.set_render_order(order)
   if type(order) ~= "number" or order % 1 ~= 0 then
     argerr("gui.set_render_order", 1, "integer", order)
   end
-  -- Defold takes any integer, warns and clamps to the 0..15 its render keys hold; games ship
+  -- Defold takes any integer, warns and clamps to the orders its render keys hold; games ship
   -- orders such as 16 and 17 (they draw last).
-  if order < 0 or order > 15 then
-    local clamped = order < 0 and 0 or 15
-    S.R.log_warn(string.format("%sgui.set_render_order: %s is outside 0 to 15; %d is used", S.where(), order, clamped))
+  local top = K.GUI_MAX_RENDER_ORDER
+  if order < 0 or order > top then
+    local clamped = order < 0 and 0 or top
+    S.R.log_warn(string.format("%sgui.set_render_order: %s is outside 0 to %d; %d is used", S.where(), order, top, clamped))
     order = clamped
   end
   check(F.gui_set_render_order(ctx, instance("gui.set_render_order"), order))
