@@ -293,14 +293,18 @@ fn wave_background_moves_its_wave_through_the_builtin_sprite_program() {
     assert!(share > 0.1, "the wave moved over {share} of the picture only");
 }
 
+/// A Defold material of the built-in model programs, tinted red and lit from the front.
+const RED_CUBE_MATERIAL: &str = "name: \"m\"\ntags: \"model\"\nvertex_program: \"/builtins/materials/model.vp\"\nfragment_program: \"/builtins/materials/model.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\nvertex_constants {\n  name: \"mtx_worldview\"\n  type: CONSTANT_TYPE_WORLDVIEW\n}\nvertex_constants {\n  name: \"mtx_view\"\n  type: CONSTANT_TYPE_VIEW\n}\nvertex_constants {\n  name: \"mtx_proj\"\n  type: CONSTANT_TYPE_PROJECTION\n}\nvertex_constants {\n  name: \"mtx_normal\"\n  type: CONSTANT_TYPE_NORMAL\n}\nvertex_constants {\n  name: \"light\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 360.0\n    y: 360.0\n    z: 500.0\n    w: 1.0\n  }\n}\nfragment_constants {\n  name: \"tint\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 1.0\n    y: 0.0\n    z: 0.0\n    w: 1.0\n  }\n}\nsamplers {\n  name: \"tex0\"\n  wrap_u: WRAP_MODE_CLAMP_TO_EDGE\n  wrap_v: WRAP_MODE_CLAMP_TO_EDGE\n  filter_min: FILTER_MODE_MIN_LINEAR\n  filter_mag: FILTER_MODE_MAG_LINEAR\n}\n";
+/// A cube of that material, 200 × 200 display pixels, at the centre of a 720 × 720 display.
+const RED_CUBE_COLLECTION: &str = "name: \"main\"\nembedded_instances {\n  id: \"cube\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"model\\\"\\n\"\n  \"  type: \\\"model\\\"\\n\"\n  \"  data: \\\"mesh: \\\\\\\"/builtins/assets/gltf/cube.gltf\\\\\\\"\\\\n\"\n  \"materials {\\\\n\"\n  \"  name: \\\\\\\"default\\\\\\\"\\\\n\"\n  \"  material: \\\\\\\"/m.material\\\\\\\"\\\\n\"\n  \"}\\\\n\"\n  \"\\\"\\n\"\n  \"}\\n\"\n  position {\n    x: 360.0\n    y: 360.0\n  }\n  scale3 {\n    x: 200.0\n    y: 200.0\n    z: 0.5\n  }\n}\n";
+
 /// Defold's built-in model programs (`/builtins/materials/model.vp` and `model.fp`, Sinew's own
 /// files with Defold's inputs and outputs) in a Defold material: a cube tinted red (`tint`
 /// 1, 0, 0) facing a light (`light`, a user constant) straight in front of it is drawn full red
 /// (diffuse 1 plus 0.2 ambient, clamped), on Defold's default screen view.
 #[test]
 fn builtin_model_programs_draw_a_tinted_lit_model() {
-    let material = "name: \"m\"\ntags: \"model\"\nvertex_program: \"/builtins/materials/model.vp\"\nfragment_program: \"/builtins/materials/model.fp\"\nvertex_space: VERTEX_SPACE_LOCAL\nvertex_constants {\n  name: \"mtx_worldview\"\n  type: CONSTANT_TYPE_WORLDVIEW\n}\nvertex_constants {\n  name: \"mtx_view\"\n  type: CONSTANT_TYPE_VIEW\n}\nvertex_constants {\n  name: \"mtx_proj\"\n  type: CONSTANT_TYPE_PROJECTION\n}\nvertex_constants {\n  name: \"mtx_normal\"\n  type: CONSTANT_TYPE_NORMAL\n}\nvertex_constants {\n  name: \"light\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 360.0\n    y: 360.0\n    z: 500.0\n    w: 1.0\n  }\n}\nfragment_constants {\n  name: \"tint\"\n  type: CONSTANT_TYPE_USER\n  value {\n    x: 1.0\n    y: 0.0\n    z: 0.0\n    w: 1.0\n  }\n}\nsamplers {\n  name: \"tex0\"\n  wrap_u: WRAP_MODE_CLAMP_TO_EDGE\n  wrap_v: WRAP_MODE_CLAMP_TO_EDGE\n  filter_min: FILTER_MODE_MIN_LINEAR\n  filter_mag: FILTER_MODE_MAG_LINEAR\n}\n";
-    let collection = "name: \"main\"\nembedded_instances {\n  id: \"cube\"\n  data: \"embedded_components {\\n\"\n  \"  id: \\\"model\\\"\\n\"\n  \"  type: \\\"model\\\"\\n\"\n  \"  data: \\\"mesh: \\\\\\\"/builtins/assets/gltf/cube.gltf\\\\\\\"\\\\n\"\n  \"materials {\\\\n\"\n  \"  name: \\\\\\\"default\\\\\\\"\\\\n\"\n  \"  material: \\\\\\\"/m.material\\\\\\\"\\\\n\"\n  \"}\\\\n\"\n  \"\\\"\\n\"\n  \"}\\n\"\n  position {\n    x: 360.0\n    y: 360.0\n  }\n  scale3 {\n    x: 200.0\n    y: 200.0\n    z: 0.5\n  }\n}\n";
+    let (material, collection) = (RED_CUBE_MATERIAL, RED_CUBE_COLLECTION);
     let tmp = project(
         "defold-builtin-model",
         &[
@@ -318,6 +322,31 @@ fn builtin_model_programs_draw_a_tinted_lit_model() {
     // The cube is 200 display pixels (100 here) wide: 70 pixels out is background.
     let outside = img.pixel(180, 110).expect("inside");
     assert!(outside.iter().take(3).all(|&c| c < 10), "outside the cube: {outside:?}");
+}
+
+/// The default render script's `use_fixed_projection` (zoom 2) posted to `@render:` by a script:
+/// the window (360 × 360, half the 720 × 720 display) shows the display's middle 180 × 180
+/// units twice as large, so the red cube (200 units) covers it where the stretched view showed
+/// it 100 pixels wide.
+#[test]
+fn use_fixed_projection_zooms_the_view_without_a_camera() {
+    let with_script = format!(
+        "{RED_CUBE_COLLECTION}embedded_instances {{\n  id: \"view\"\n  data: \"components {{\\n  id: \\\"s\\\"\\n  component: \\\"/zoom.script\\\"\\n}}\\n\"\n}}\n"
+    );
+    let game = "[bootstrap]\nmain_collection = /main.collectionc\n\n[display]\nwidth = 720\nheight = 720\n";
+    let script = "function init(self)\n  msg.post(\"@render:\", \"use_fixed_projection\", { near = -1, far = 1, zoom = 2 })\nend\n";
+    let files = [("game.project", game), ("m.material", RED_CUBE_MATERIAL), ("main.collection", RED_CUBE_COLLECTION)];
+    let stretched = shot_project(&project("defold-stretch", &files));
+    let tmp = project("defold-fixed-zoom", &files);
+    std::fs::write(tmp.path().join("main.collection"), with_script).expect("collection");
+    std::fs::write(tmp.path().join("zoom.script"), script).expect("script");
+    let zoomed = shot_project(&tmp);
+    let red = |p: [u8; 4]| p[0] > 200 && p[1] < 30 && p[2] < 30;
+    for (x, y) in [(5, 5), (354, 354), (180, 110)] {
+        let (a, b) = (stretched.pixel(x, y).expect("inside"), zoomed.pixel(x, y).expect("inside"));
+        assert!(!red(a) && red(b), "({x}, {y}): background when stretched ({a:?}), the cube zoomed ({b:?})");
+    }
+    assert!(red(stretched.pixel(180, 180).expect("inside")), "the cube is drawn when stretched too");
 }
 
 /// Runs a generated project 3 frames at 360x360 and returns its last frame; any logged error

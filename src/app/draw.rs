@@ -28,9 +28,11 @@ pub struct Scenery {
     list: DrawList,
     /// The default camera frames the scene as it was on the first frame, then stays put.
     default_camera: Option<CameraView>,
-    /// Set for Defold projects: without a camera, Defold's default render view of this
-    /// display size (`render::screen_camera`) instead of the framing camera.
-    pub screen_view: Option<(u32, u32)>,
+    /// Set for Defold projects: without a camera, the world is seen as Defold's default render
+    /// script shows it (`game::render_requests::ScreenView`) instead of by the framing camera.
+    pub screen_view: bool,
+    /// The game's display size (the window it was made for), which those views are made for.
+    pub display: (u32, u32),
     debug: Option<DebugDraw>,
     /// `draw_text` / `draw_line` sent to `@render:`.
     overlay: crate::render::Overlay,
@@ -57,7 +59,8 @@ impl Scenery {
             bound: Vec::new(),
             list: DrawList::default(),
             default_camera: None,
-            screen_view: None,
+            screen_view: false,
+            display: (1, 1),
             debug,
             overlay: crate::render::Overlay::new(gl)?,
             look: Look::default(),
@@ -126,9 +129,8 @@ impl Scenery {
     /// Builds this frame's draw list and submits it (and the debug cubes, when on); returns what
     /// the model renderer did, for `--stats`.
     pub fn draw(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) -> SubmitStats {
-        let aspect = size.0 as f32 / size.1.max(1) as f32;
         self.list.clear();
-        self.list.camera = self.camera(w, aspect);
+        self.list.camera = self.camera(w, size);
         self.list.time = [w.time as f32, w.dt, 0.0, 0.0];
         self.list.look = self.look;
         for l in w.models.lights.iter().filter(|l| l.alive && l.enabled) {
@@ -259,12 +261,14 @@ impl Scenery {
 
     /// The active camera component (the last to acquire focus, else the first enabled), else a camera framing the models (or, with none,
     /// all game objects) as they were on the first frame.
-    fn camera(&mut self, w: &World, aspect: f32) -> CameraView {
+    fn camera(&mut self, w: &World, size: (u32, u32)) -> CameraView {
+        let aspect = size.0 as f32 / size.1.max(1) as f32;
         if let Some(c) = w.models.active_camera() {
             return camera_from_component(world_matrix(w, c.slot), &c.spec, aspect);
         }
-        if let Some((width, height)) = self.screen_view {
-            return crate::render::screen_camera(width, height);
+        if self.screen_view || w.render.screen.chosen {
+            let (view, proj) = w.render.screen.matrices(self.display, size);
+            return CameraView { view, proj, position: view.inverse().w_axis.truncate() };
         }
         *self.default_camera.get_or_insert_with(|| default_camera(&scene_bounds(w), aspect))
     }

@@ -244,9 +244,8 @@ pub fn run(opts: RunOptions) -> i32 {
         }
     };
     stats.startup_step("renderer", began);
-    if g.settings.screen_view {
-        scenery.screen_view = Some((g.settings.width, g.settings.height));
-    }
+    scenery.screen_view = g.settings.screen_view;
+    scenery.display = (g.settings.width, g.settings.height);
     let period = 1.0 / g.settings.update_frequency.max(1.0);
     let fixed_dt = opts.fixed_dt.or(if headless { Some(period) } else { None });
     // input.md section 4: only `--fixed-dt` runs flat out; headless or vsync-less runs keep

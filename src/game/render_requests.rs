@@ -1,11 +1,15 @@
 //! Defold's render-script messages that Sinew's fixed renderer honours: `draw_text`, `draw_line`,
-//! `clear_color` and `resize` sent to `@render:`, and the `@system:` socket. Game state only: the
+//! `clear_color`, `resize`, the default render script's projections (`use_stretch_projection`,
+//! `use_fixed_projection`, `use_fixed_fit_projection`, `use_camera_projection`,
+//! `set_view_projection`) sent to `@render:`, and the `@system:` socket. Game state only: the
 //! renderer reads the frame's requests; nothing here touches GL.
 use crate::base::hash::{hash_str, name_of};
 use crate::project::font::MAX_TEXT_SIZE;
 use crate::project::types::{MAX_WINDOW_SIDE, window_side};
 use crate::scene::Message;
 use crate::scene::message::{MsgValue, decode};
+use glam::Mat4;
+use glam::camera::rh::proj::opengl::orthographic;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -18,6 +22,11 @@ struct Ids {
     draw_line: u64,
     clear_color: u64,
     resize: u64,
+    use_stretch_projection: u64,
+    use_fixed_projection: u64,
+    use_fixed_fit_projection: u64,
+    use_camera_projection: u64,
+    set_view_projection: u64,
 }
 
 fn ids() -> &'static Ids {
@@ -29,6 +38,11 @@ fn ids() -> &'static Ids {
         draw_line: hash_str("draw_line"),
         clear_color: hash_str("clear_color"),
         resize: hash_str("resize"),
+        use_stretch_projection: hash_str("use_stretch_projection"),
+        use_fixed_projection: hash_str("use_fixed_projection"),
+        use_fixed_fit_projection: hash_str("use_fixed_fit_projection"),
+        use_camera_projection: hash_str("use_camera_projection"),
+        set_view_projection: hash_str("set_view_projection"),
     })
 }
 
@@ -67,6 +81,92 @@ pub struct DebugLine {
     pub color: [f32; 4],
 }
 
+/// The projections of Defold's default render script for a world seen without a camera component.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ScreenProjection {
+    /// The display's area over the whole window, whatever its shape (the default).
+    Stretch,
+    /// The display's area centred, `zoom` window pixels per world unit.
+    Fixed { zoom: f32 },
+    /// As `Fixed`, zoomed so that the display's area just fits inside the window.
+    FixedFit,
+    /// `set_view_projection`'s projection.
+    Camera,
+}
+
+/// How the world is seen when no camera component is enabled, as Defold's default render script
+/// (1.9.6 and later: an enabled camera component wins over all of this) sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScreenView {
+    pub projection: ScreenProjection,
+    pub near: f32,
+    pub far: f32,
+    /// `set_view_projection`'s view (the identity until then).
+    pub view: Mat4,
+    /// `set_view_projection`'s projection, which `use_camera_projection` chooses.
+    pub camera_projection: Mat4,
+    /// Whether a script chose a projection: a Sinew project (whose world without a camera is
+    /// framed by a camera of its own) is then seen as a Defold project is.
+    pub chosen: bool,
+}
+
+impl Default for ScreenView {
+    fn default() -> Self {
+        ScreenView {
+            projection: ScreenProjection::Stretch,
+            near: -1.0,
+            far: 1.0,
+            view: Mat4::IDENTITY,
+            camera_projection: Mat4::IDENTITY,
+            chosen: false,
+        }
+    }
+}
+
+impl ScreenView {
+    /// View and projection for a game made for a `display` area (game.project's `[display]`
+    /// size) in a `window` of pixels: the default render script's sums.
+    pub fn matrices(&self, display: (u32, u32), window: (u32, u32)) -> (Mat4, Mat4) {
+        let (dw, dh) = (display.0.max(1) as f32, display.1.max(1) as f32);
+        let (ww, wh) = (window.0.max(1) as f32, window.1.max(1) as f32);
+        let fixed = |zoom: f32| {
+            let (pw, ph) = (ww / zoom, wh / zoom);
+            let (left, bottom) = (-(pw - dw) / 2.0, -(ph - dh) / 2.0);
+            orthographic(left, left + pw, bottom, bottom + ph, self.near, self.far)
+        };
+        let proj = match self.projection {
+            ScreenProjection::Stretch => orthographic(0.0, dw, 0.0, dh, self.near, self.far),
+            ScreenProjection::Fixed { zoom } => fixed(zoom),
+            ScreenProjection::FixedFit => fixed((ww / dw).min(wh / dh)),
+            ScreenProjection::Camera => self.camera_projection,
+        };
+        (self.view, proj)
+    }
+
+    /// A `use_*_projection` message: `near` and `far` default to -1 and 1, `zoom` to 1, as the
+    /// default render script's do.
+    fn choose(&mut self, projection: ScreenProjection, data: &MsgValue) -> Result<(), String> {
+        let number = |k: &str, default: f32| match data.get(k) {
+            None => Ok(default),
+            Some(MsgValue::Number(n)) if n.is_finite() => Ok(*n as f32),
+            Some(_) => Err(format!("'{k}' must be a finite number")),
+        };
+        let (near, far) = (number("near", -1.0)?, number("far", 1.0)?);
+        if near == far {
+            return Err("'near' and 'far' must differ".into());
+        }
+        let projection = match projection {
+            ScreenProjection::Fixed { .. } => match number("zoom", 1.0)? {
+                zoom if zoom > 0.0 => ScreenProjection::Fixed { zoom },
+                _ => return Err("'zoom' must be above 0".into()),
+            },
+            other => other,
+        };
+        *self = ScreenView { projection, near, far, chosen: true, ..*self };
+        Ok(())
+    }
+}
+
 #[derive(Default)]
 pub struct RenderRequests {
     pub texts: Vec<DebugText>,
@@ -75,6 +175,8 @@ pub struct RenderRequests {
     pub clear_color: Option<[f32; 4]>,
     /// The window size the last `resize` asked for, until the app applies it.
     pub resize: Option<(u32, u32)>,
+    /// The view without a camera component.
+    pub screen: ScreenView,
     warned: HashSet<u64>,
     dropped: bool,
     /// Characters of this frame's `texts`.
@@ -223,8 +325,35 @@ impl RenderRequests {
                     "@render: resize needs whole numbers 'width' and 'height' from 1 to {MAX_WINDOW_SIDE}; the window keeps its size"
                 ),
             }
+        } else if let Some(projection) = self.projection_of(m.id) {
+            if let Err(e) = self.screen.choose(projection, &data) {
+                log::error!("@render: {}: {e}; the projection stays as it was", name_of(m.id));
+            }
+        } else if m.id == ids().use_camera_projection {
+            self.screen.projection = ScreenProjection::Camera;
+            self.screen.chosen = true;
+        } else if m.id == ids().set_view_projection {
+            let matrix = |k: &str| match data.get(k) {
+                Some(MsgValue::Matrix4(m)) if m.iter().all(|v| v.is_finite()) => Some(Mat4::from_cols_array(m)),
+                _ => None,
+            };
+            match (matrix("view"), data.get("projection").map(|_| matrix("projection"))) {
+                (Some(view), Some(Some(p))) => (self.screen.view, self.screen.camera_projection) = (view, p),
+                (Some(view), None) => self.screen.view = view,
+                _ => log::error!("@render: set_view_projection needs a finite matrix4 'view' (and 'projection')"),
+            }
         } else {
             self.warn_once("@render", m.id);
+        }
+    }
+
+    fn projection_of(&self, id: u64) -> Option<ScreenProjection> {
+        let ids = ids();
+        match id {
+            _ if id == ids.use_stretch_projection => Some(ScreenProjection::Stretch),
+            _ if id == ids.use_fixed_projection => Some(ScreenProjection::Fixed { zoom: 1.0 }),
+            _ if id == ids.use_fixed_fit_projection => Some(ScreenProjection::FixedFit),
+            _ => None,
         }
     }
 
@@ -333,5 +462,64 @@ mod tests {
             r.render_message(&draw_text(&[text("no"), ("size", bad)]));
         }
         assert_eq!(r.texts.len(), 1);
+    }
+
+    /// Where world point `p` lands in normalised device coordinates.
+    fn clip(r: &RenderRequests, display: (u32, u32), window: (u32, u32), p: [f32; 3]) -> glam::Vec3 {
+        let (view, proj) = r.screen.matrices(display, window);
+        (proj * view).project_point3(glam::Vec3::from(p))
+    }
+
+    fn near(a: glam::Vec3, b: [f32; 3]) -> bool {
+        a.abs_diff_eq(glam::Vec3::from(b), 1e-5)
+    }
+
+    /// Without a camera component the world is seen as Defold's default render script shows it:
+    /// stretched over the window, near -1 and far 1, until a script asks for another projection.
+    #[test]
+    fn the_default_render_scripts_projections() {
+        let mut r = RenderRequests::default();
+        let (display, wide) = ((720, 360), (1440, 360));
+        // Stretch: the display's corners are the window's, whatever its shape.
+        assert!(near(clip(&r, display, wide, [0.0, 0.0, 0.0]), [-1.0, -1.0, 0.0]));
+        assert!(near(clip(&r, display, wide, [720.0, 360.0, 0.0]), [1.0, 1.0, 0.0]));
+        // z 1 is at the near plane (-1 in clip space), -1 at the far one.
+        assert!(near(clip(&r, display, wide, [10.0, 10.0, 1.0]), [-1.0 + 20.0 / 720.0, -1.0 + 20.0 / 360.0, -1.0]));
+        assert!(!r.screen.chosen);
+
+        // Fixed fit in a window twice as wide: the display's height fills it, centred, with as
+        // much again to the sides.
+        r.render_message(&message("use_fixed_fit_projection", &[("near", MsgValue::Number(-5.0))]));
+        assert!(r.screen.chosen);
+        // (z 0 is 5/6 of the way from near -5 to far 1.)
+        assert!(near(clip(&r, display, wide, [0.0, 0.0, 0.0]), [-0.5, -1.0, 2.0 / 3.0]));
+        assert!(near(clip(&r, display, wide, [720.0, 360.0, 0.0]), [0.5, 1.0, 2.0 / 3.0]));
+        assert!(near(clip(&r, display, wide, [360.0, 180.0, 5.0]), [0.0, 0.0, -1.0]), "near -5, far 1 (default)");
+
+        // Fixed with zoom 2 in a window of the display's size: the middle half, twice as large.
+        r.render_message(&message("use_fixed_projection", &[("zoom", MsgValue::Number(2.0))]));
+        assert!(near(clip(&r, display, display, [180.0, 90.0, 0.0]), [-1.0, -1.0, 0.0]));
+        assert!(near(clip(&r, display, display, [540.0, 270.0, 0.0]), [1.0, 1.0, 0.0]));
+
+        // A bad field is refused whole, naming the field; the projection stays.
+        for bad in [
+            message("use_fixed_projection", &[("zoom", MsgValue::Number(0.0))]),
+            message("use_stretch_projection", &[("near", MsgValue::Number(1.0))]),
+            message("use_fixed_fit_projection", &[("far", MsgValue::String("1".into()))]),
+        ] {
+            r.render_message(&bad);
+            assert_eq!(r.screen.projection, ScreenProjection::Fixed { zoom: 2.0 });
+        }
+
+        // set_view_projection's view moves the world; use_camera_projection takes its projection.
+        let view = Mat4::from_translation(glam::Vec3::new(-100.0, 0.0, 0.0));
+        let proj = orthographic(0.0, 10.0, 0.0, 10.0, -1.0, 1.0);
+        let matrix = |m: Mat4| MsgValue::Matrix4(m.to_cols_array());
+        r.render_message(&message("use_stretch_projection", &[]));
+        r.render_message(&message("set_view_projection", &[("view", matrix(view)), ("projection", matrix(proj))]));
+        assert!(near(clip(&r, display, wide, [100.0, 0.0, 0.0]), [-1.0, -1.0, 0.0]));
+        r.render_message(&message("use_camera_projection", &[]));
+        assert!(near(clip(&r, display, wide, [110.0, 10.0, 0.0]), [1.0, 1.0, 0.0]));
+        assert!(r.warned.is_empty(), "none of these is an unknown message");
     }
 }

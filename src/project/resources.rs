@@ -52,6 +52,11 @@ const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("/builtins/materials/model_instanced_lit.material", "/builtins/materials/model.material"),
     ("/builtins/materials/model_skinned_lit.material", "/builtins/materials/model.material"),
     ("/builtins/materials/model_skinned_instanced_lit.material", "/builtins/materials/model.material"),
+    // Defold's tile map programs are its sprite programs under another name (the same inputs,
+    // `view_proj`, `texture_sampler` and `tint`): materials of a project's own pair them with its
+    // tags (defold/sample-lights-and-shadows' light occluders).
+    ("/builtins/materials/tile_map.vp", "/builtins/materials/sprite.vp"),
+    ("/builtins/materials/tile_map.fp", "/builtins/materials/sprite.fp"),
 ];
 
 /// The built-in file that answers `path`: itself, or the one it stands in for (Defold's skinned
@@ -284,6 +289,11 @@ mod tests {
         for variant in ["model_skinned", "model_instanced_lit", "model_skinned_instanced_lit"] {
             let path = format!("/builtins/materials/{variant}.material");
             assert_eq!(builtin(&path), builtin("/builtins/materials/model.material"), "{path}");
+        }
+        for ext in ["vp", "fp"] {
+            let sprite = builtin(&format!("/builtins/materials/sprite.{ext}"));
+            assert!(sprite.is_some());
+            assert_eq!(builtin(&format!("/builtins/materials/tile_map.{ext}")), sprite);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Camera matrices from a camera component, or a default camera that frames the scene when
 //! there is none (so a project without a camera still shows its models).
 
-use glam::camera::rh::proj::opengl::{orthographic, perspective};
+use glam::camera::rh::proj::opengl::perspective;
 use glam::camera::rh::view::look_at_mat4;
 use glam::{Mat4, Vec3};
 
@@ -52,13 +52,6 @@ pub fn default_camera(bounds: &Aabb, aspect: f32) -> CameraView {
     }
 }
 
-/// Defold's default render script without a camera: orthographic, one world unit per pixel
-/// of the `width` x `height` display, origin at the bottom left, near -1 and far 1.
-pub fn screen_camera(width: u32, height: u32) -> CameraView {
-    let (w, h) = (width.max(1) as f32, height.max(1) as f32);
-    CameraView { view: Mat4::IDENTITY, proj: orthographic(0.0, w, 0.0, h, -1.0, 1.0), position: Vec3::ZERO }
-}
-
 /// A camera component on a game object with world transform `world` (the math is the game
 /// layer's, which scripts' `camera.*` share).
 pub fn camera_from_component(world: Mat4, spec: &crate::project::types::CameraSpec, aspect: f32) -> CameraView {
@@ -85,17 +78,6 @@ mod tests {
 
     fn ndc(cam: &CameraView, p: Vec3) -> Vec3 {
         (cam.proj * cam.view).project_point3(p)
-    }
-
-    #[test]
-    fn screen_camera_is_defolds_default_render() {
-        let c = screen_camera(720, 360);
-        let clip = |p: Vec3| c.proj.project_point3(c.view.transform_point3(p));
-        assert!(clip(Vec3::new(0.0, 0.0, 0.0)).abs_diff_eq(Vec3::new(-1.0, -1.0, 0.0), 1e-6));
-        assert!(clip(Vec3::new(720.0, 360.0, 0.0)).abs_diff_eq(Vec3::new(1.0, 1.0, 0.0), 1e-6));
-        // z 1 is at the near plane (-1 in clip space), -1 at the far one.
-        assert!((clip(Vec3::new(10.0, 10.0, 1.0)).z + 1.0).abs() < 1e-6);
-        assert!((clip(Vec3::new(10.0, 10.0, -1.0)).z - 1.0).abs() < 1e-6);
     }
 
     #[test]

@@ -30,7 +30,7 @@ mod skin;
 pub mod sprites;
 mod variant;
 
-pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, screen_camera, transform_aabb};
+pub use camera::{CameraView, DEFAULT_FOV, camera_from_component, default_camera, transform_aabb};
 pub use debug_draw::{DebugCube, DebugDraw};
 pub use draw::{
     BoneRows, DEFAULT_AMBIENT, DrawItem, DrawList, LabelItem, LightItem, LightKind, MaterialHandle, ModelHandle, Span,

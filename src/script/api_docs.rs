@@ -164,7 +164,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "camera",
         doc: "Camera components: their settings, matrices, and picking between the window and the world.",
         examples: &[],
-        notes: "A nil `camera` means the camera drawn now (the last enabled camera to get `acquire_camera_focus`, else the first enabled one). Camera properties for `go.get`/`go.set`/`go.animate`: `fov`, `near_z`, `far_z`, `orthographic_zoom`, `orthographic_mode` (numbers) and `aspect_ratio` (read only: the window's). A light component's `color` (vector3) and `intensity` (number) are properties too. Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
+        notes: "A nil `camera` means the camera drawn now (the last enabled camera to get `acquire_camera_focus`, else the first enabled one). Camera properties for `go.get`/`go.set`/`go.animate`: `fov`, `near_z`, `far_z`, `orthographic_zoom`, `orthographic_mode` (numbers), `aspect_ratio` (read only: the window's), `view` and `projection` (read-only matrix4s, as `get_view`/`get_projection`). A light component's `color` (vector3) and `intensity` (number) are properties too. Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
     },
     Namespace {
         name: "gui",

@@ -345,7 +345,7 @@ pub(super) fn component_transform(c: &ComponentDesc, file: &str) -> Result<Compo
 pub(super) fn camera(c: &ComponentDesc, file: &str) -> Result<CameraSpec, LoadError> {
     let cam = CameraSpec {
         fov: c.fov.unwrap_or(DEFAULT_FOV),
-        near: c.near.unwrap_or(0.1),
+        near: c.near.unwrap_or(super::DEFAULT_NEAR),
         far: c.far.unwrap_or(1000.0),
         orthographic: c.orthographic.unwrap_or(false),
         ortho_height: c.ortho_height.unwrap_or(10.0),

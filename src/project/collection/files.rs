@@ -41,6 +41,20 @@ pub(super) struct InstanceDesc {
     pub(super) euler: Option<Located<[f32; 3]>>,
     #[serde(default, deserialize_with = "json::scale")]
     pub(super) scale: Option<[f32; 3]>,
+    /// Component overrides of objects inside the instance (Defold's `instance_properties`).
+    #[serde(default)]
+    pub(super) overrides: Vec<OverrideDesc>,
+}
+
+/// Overrides of one object inside a nested collection instance: `id` is its path below the
+/// instance (`door`, or `room/door` through a deeper instance), `components` merge by id into
+/// the object's own as an instance's `components` merge into its prototype's.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct OverrideDesc {
+    pub(super) id: Located<String>,
+    #[serde(default)]
+    pub(super) components: Vec<ComponentDesc>,
 }
 
 #[derive(Deserialize)]

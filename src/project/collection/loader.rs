@@ -32,6 +32,19 @@ pub(super) struct Loader<'a> {
     pub(super) effects: HashMap<String, std::sync::Arc<crate::project::particlefx::ParticleFxSpec>>,
     /// Tile maps read so far in this load, by path.
     pub(super) maps: HashMap<String, std::sync::Arc<crate::project::tilemap::TileMapSpec>>,
+    /// The `overrides` of the collection instances being loaded, outermost first.
+    pub(super) overrides: Vec<PendingOverride>,
+}
+
+/// One object's overrides from a collection instance, waiting for the object to be made.
+pub(super) struct PendingOverride {
+    /// The object's full id path (`/level/room/door`).
+    path: String,
+    components: Vec<ComponentDesc>,
+    /// The collection file that wrote the overrides, and the override's id there.
+    file: String,
+    id: Located<String>,
+    used: bool,
 }
 
 impl Loader<'_> {
@@ -69,8 +82,20 @@ impl Loader<'_> {
             let local = self.transform(&norm, c.position, &c.rotation, &c.euler, c.scale).matrix();
             let placed = place.map_or(local, |p| p * local);
             let inner = format!("{prefix}{}/", c.id.value.0);
+            let first = self.overrides.len();
+            self.overrides.extend(c.overrides.iter().map(|o| PendingOverride {
+                path: format!("{inner}{}", o.id.value),
+                components: o.components.clone(),
+                file: norm.clone(),
+                id: o.id.clone(),
+                used: false,
+            }));
             if let Err(e) = self.collection(&c.collection, &norm, &inner, Some(placed)) {
                 self.problems.push(e);
+            }
+            for o in self.overrides.drain(first..).filter(|o| !o.used).collect::<Vec<_>>() {
+                let msg = format!("overrides: collection instance '{}' has no object '{}'", c.id.value.0, o.id.value);
+                self.problems.push(o.id.error(&o.file, msg));
             }
         }
         self.stack.pop();
@@ -149,7 +174,7 @@ impl Loader<'_> {
         if let Some(p) = place {
             trs = trs.placed(p);
         }
-        let components = self.components(d, file);
+        let components = self.components(d, file, &path);
         let index = self.objects.len();
         self.objects.push(ObjectSpec {
             path,
@@ -182,7 +207,7 @@ impl Loader<'_> {
 
     /// The prototype's components with the instance's added or merged in by id; the ones that
     /// cannot be loaded are left out (and noted).
-    pub(super) fn components(&mut self, d: &ObjectDesc, file: &str) -> Vec<ComponentSpec> {
+    pub(super) fn components(&mut self, d: &ObjectDesc, file: &str, path: &str) -> Vec<ComponentSpec> {
         self.problems.extend(duplicate_component_ids(&d.components, file));
         let mut list = match &d.prototype {
             Some(p) => self.prototype(p, file).unwrap_or_else(|e| {
@@ -199,6 +224,28 @@ impl Loader<'_> {
                 },
                 None => list.push(c.clone()),
             }
+        }
+        // The innermost collection instance's overrides first, so the outermost one's win.
+        for i in (0..self.overrides.len()).rev() {
+            if self.overrides[i].path != path {
+                continue;
+            }
+            self.overrides[i].used = true;
+            let o = &self.overrides[i];
+            let mut problems = Vec::new();
+            for c in &o.components {
+                match list.iter_mut().find(|b| b.id.value == c.id.value) {
+                    Some(base) => match merged(base, c, &o.file) {
+                        Ok(m) => *base = m,
+                        Err(e) => problems.push(e),
+                    },
+                    None => {
+                        let msg = format!("overrides: object '{}' has no component '{}'", o.id.value, c.id.value.0);
+                        problems.push(c.id.error(&o.file, msg));
+                    }
+                }
+            }
+            self.problems.extend(problems);
         }
         let mut out = Vec::new();
         for c in &list {
@@ -338,6 +385,8 @@ impl Loader<'_> {
         }
         let outer_objects = std::mem::take(&mut self.objects);
         let outer_paths = std::mem::take(&mut self.paths);
+        // The prototype is shared by every spawn: no collection instance's overrides reach it.
+        let outer_overrides = std::mem::take(&mut self.overrides);
         let loaded = if collection {
             self.collection(path, file, "/", None).map(|_| ())
         } else {
@@ -361,6 +410,7 @@ impl Loader<'_> {
         };
         let objects = std::mem::replace(&mut self.objects, outer_objects);
         self.paths = outer_paths;
+        self.overrides = outer_overrides;
         loaded?;
         let spec = FactorySpec { prototype: norm.clone(), collection, objects: std::sync::Arc::new(objects) };
         self.factories.insert(norm, spec.clone());
@@ -380,9 +430,11 @@ impl Loader<'_> {
         }
         let outer_objects = std::mem::take(&mut self.objects);
         let outer_paths = std::mem::take(&mut self.paths);
+        let outer_overrides = std::mem::take(&mut self.overrides);
         let loaded = self.collection(path, file, "/", None);
         let objects = std::mem::replace(&mut self.objects, outer_objects);
         self.paths = outer_paths;
+        self.overrides = outer_overrides;
         let name = loaded?.unwrap_or_else(|| "default".into());
         if name.is_empty() || name.contains([':', '/', '#']) {
             return Err(

@@ -17,6 +17,9 @@ pub const MAX_COLLECTION_DEPTH: usize = 32;
 /// The spec's default vertical field of view (0.7854 rad, 45 degrees).
 pub const DEFAULT_FOV: f32 = std::f32::consts::FRAC_PI_4;
 
+/// The spec's default near plane of a camera.
+pub const DEFAULT_NEAR: f32 = 0.1;
+
 mod components;
 mod files;
 mod loader;
@@ -110,6 +113,7 @@ impl<'a> Loader<'a> {
             atlases: HashMap::new(),
             effects: HashMap::new(),
             maps: HashMap::new(),
+            overrides: Vec::new(),
         }
     }
 }

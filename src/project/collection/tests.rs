@@ -313,6 +313,58 @@ fn nested_collection_instances_compose_transforms() {
     assert!(close(&c.objects[3].position, &[1.0, 5.0, 1.0]), "{:?}", c.objects[3].position);
 }
 
+/// Defold's `instance_properties`: an outer collection sets the properties of objects inside
+/// the instances it places, through deeper instances too, and its word beats theirs.
+#[test]
+fn a_collection_instance_overrides_the_properties_of_its_objects() {
+    let script =
+        r#"{ "id": "script", "type": "script", "script": "/a.script", "properties": { "speed": 1, "size": 2 } }"#;
+    let room = format!(
+        r#"{{ "objects": [ {{ "id": "door", "components": [ {script} ] }} ], "collections": [
+            {{ "id": "inner", "collection": "/knob.collection", "overrides": [
+                {{ "id": "knob", "components": [ {{ "id": "script", "properties": {{ "speed": 3, "size": 4 }} }} ] }} ] }} ] }}"#
+    );
+    let knob = format!(r#"{{ "objects": [ {{ "id": "knob", "components": [ {script} ] }} ] }}"#);
+    let main = r#"{ "collections": [ { "id": "a", "collection": "/room.collection", "overrides": [
+        { "id": "door", "components": [ { "id": "script", "properties": { "speed": 5 } } ] },
+        { "id": "inner/knob", "components": [ { "id": "script", "properties": { "speed": 7 } } ] } ] },
+        { "id": "b", "collection": "/room.collection" } ] }"#;
+    let p = Project::new(&[
+        ("/main.collection", main),
+        ("/room.collection", &room),
+        ("/knob.collection", &knob),
+        ("/a.script", ""),
+    ]);
+    let c = p.load("/main.collection").unwrap();
+    let props = |path: &str| {
+        let o = c.objects.iter().find(|o| o.path == path).unwrap();
+        let ComponentKind::Script { properties, .. } = &o.components[0].kind else { panic!() };
+        values(properties)
+    };
+    let n = |speed: f64, size: f64| {
+        vec![("speed".to_string(), PropertyValue::Number(speed)), ("size".to_string(), PropertyValue::Number(size))]
+    };
+    assert_eq!(props("/a/door"), n(5.0, 2.0));
+    assert_eq!(props("/a/inner/knob"), n(7.0, 4.0), "the outermost override wins, the inner one keeps the rest");
+    assert_eq!(props("/b/door"), n(1.0, 2.0), "another instance of the same file is untouched");
+    assert_eq!(props("/b/inner/knob"), n(3.0, 4.0));
+
+    let wrong = |overrides: &str| {
+        let main = format!(
+            r#"{{ "collections": [ {{ "id": "r", "collection": "/knob.collection", "overrides": [
+            {overrides} ] }} ] }}"#
+        );
+        let p = Project::new(&[("/main.collection", &main), ("/knob.collection", &knob), ("/a.script", "")]);
+        p.load("/main.collection").unwrap_err()
+    };
+    let e = wrong(r#"{ "id": "nobody", "components": [] }"#);
+    assert!(e.message.contains("overrides: collection instance 'r' has no object 'nobody'"), "{e}");
+    assert_eq!((e.resource.as_str(), e.line), ("/main.collection", Some(2)), "{e}");
+    let e = wrong(r#"{ "id": "knob", "components": [ { "id": "sprite", "properties": { "speed": 1 } } ] }"#);
+    assert!(e.message.contains("overrides: object 'knob' has no component 'sprite'"), "{e}");
+    assert_eq!((e.resource.as_str(), e.line), ("/main.collection", Some(2)), "{e}");
+}
+
 #[test]
 fn euler_matches_defold() {
     let q = euler_to_quat([0.0, 0.0, 90.0]);

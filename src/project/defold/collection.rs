@@ -27,6 +27,8 @@ const EMBEDDED_INSTANCE: &[&str] =
     &["id", "children", "data", "position", "rotation", "component_properties", "scale", "scale3"];
 const COLLECTION_INSTANCE: &[&str] =
     &["id", "collection", "position", "rotation", "scale", "scale3", "instance_properties"];
+/// `InstancePropertyDesc`: an object inside the instance, and its components' overrides.
+const INSTANCE_PROPERTIES: &[&str] = &["id", "properties"];
 const PROTOTYPE: &[&str] = &["components", "embedded_components", "property_resources"];
 const COMPONENT_PROPERTY: &[&str] = &["id", "properties", "property_decls"];
 const PROPERTY: &[&str] = &["id", "value", "type"];
@@ -311,11 +313,27 @@ fn collection_instance(cx: &mut Cx, f: &Field) -> Option<Located> {
         out.str("collection", c, Some(&cf.value_at));
     }
     placement(&r, &mut out, &mut cx.problems);
-    if let Some(ip) = r.field("instance_properties") {
-        cx.problems.at(
-            &ip.at,
-            format!("instance_properties (overrides inside collection instance '{id}') are not supported yet"),
-        );
+    let mut overrides = Vec::new();
+    for ip in r.all("instance_properties") {
+        let Some(m) = super::read::message(ip, "instance_properties", &mut cx.problems) else { continue };
+        let ir = Reader::new(m, "instance_properties", INSTANCE_PROPERTIES, &["properties"], &mut cx.problems);
+        let Some((object, of)) = ir.required("id", &mut cx.problems) else { continue };
+        let mut o = Obj::new(Some(&ip.at));
+        o.str("id", object, Some(&of.value_at));
+        let mut components = Vec::new();
+        for cp in ir.all("properties") {
+            if let Some(((cid, at), props)) = component_properties(cx, cp) {
+                let mut c = Obj::new(Some(&at));
+                c.str("id", &cid, Some(&at));
+                merge_properties(&mut c, props);
+                components.push(c.done());
+            }
+        }
+        o.put("components", Node::List(components), None);
+        overrides.push(o.done());
+    }
+    if !overrides.is_empty() {
+        out.put("overrides", Node::List(overrides), None);
     }
     Some(out.done())
 }

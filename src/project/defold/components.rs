@@ -439,6 +439,17 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
                 cx.warnings.push((f.value_at.clone(), why));
                 continue;
             }
+            // The same for a perspective camera's `near_z: -5.0`, copied from an orthographic one
+            // (defold/sample-lights-and-shadows): Defold's projection would be flipped, unused.
+            if from == "near_z" && !ortho && v.is_finite() && v <= 0.0 {
+                let near = crate::project::collection::DEFAULT_NEAR;
+                let why = format!(
+                    "camera near_z {v} is not positive, which a perspective camera needs; Sinew draws this \
+                     camera with near {near}"
+                );
+                cx.warnings.push((f.value_at.clone(), why));
+                continue;
+            }
             out.put(to, Node::Num(v), Some(&f.value_at));
         }
     }

@@ -89,6 +89,13 @@ collection_instances {
   id: "level"
   collection: "/main/level.collection"
   position { x: 10.0 }
+  instance_properties {
+    id: "door"
+    properties {
+      id: "script"
+      properties { id: "speed" value: "2.0" type: PROPERTY_TYPE_NUMBER }
+    }
+  }
 }
 "#;
 
@@ -101,12 +108,16 @@ const JSON_COLLECTION: &str = r#"{ "name": "main",
           "size": 14, "position": [4, 5, 0], "world_size": true, "outline": [0, 0, 0, 1] },
         { "id": "model", "type": "model", "mesh": "/m.glb", "material": "/m.material",
           "textures": { "tex0": "/t.png" }, "rotation": [0, 1, 0, 0] } ] } ] } ],
-  "collections": [ { "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0] } ] }"#;
+  "collections": [ { "id": "level", "collection": "/main/level.collection", "position": [10, 0, 0],
+      "overrides": [ { "id": "door", "components": [ { "id": "script", "properties": { "speed": 2 } } ] } ] } ] }"#;
 
 const FILES: &[(&str, &str)] = &[
     ("/main/hero.go", "components {\n  id: \"script\"\n  component: \"/main/hero.script\"\n}\n"),
     ("/main/hero.script", "go.property('speed', 1)\n"),
-    ("/main/level.collection", "name: \"level\"\nembedded_instances {\n  id: \"door\"\n  data: \"\"\n}\n"),
+    (
+        "/main/level.collection",
+        "name: \"level\"\nembedded_instances {\n  id: \"door\"\n  data: \"components { id: \\\"script\\\" component: \\\"/main/hero.script\\\" }\"\n}\n",
+    ),
 ];
 
 #[test]
@@ -125,6 +136,9 @@ fn a_defold_collection_loads_as_its_json_twin() {
     let ComponentKind::Model(model) = &defold.objects[1].components[1].kind else { panic!("not a model") };
     assert_eq!(model.transform.rotation, [0.0, 1.0, 0.0, 0.0], "a model keeps its rotation");
     assert_eq!(model.skeleton, "/m.glb", "an empty skeleton means the mesh's");
+    let ComponentKind::Script { properties, .. } = &defold.objects[2].components[0].kind else { panic!("no script") };
+    let speed: Vec<_> = properties.iter().map(|(k, v)| (k.as_str(), v.value.clone())).collect();
+    assert_eq!(speed, [("speed", PropertyValue::Number(2.0))], "instance_properties reach the door");
 }
 
 #[test]
@@ -282,15 +296,19 @@ fn a_camera_fov_in_degrees_loads_with_the_default_fov() {
             ),
         ]);
         p.load("/c.collection").map(|c| match &c.objects[0].components[0].kind {
-            ComponentKind::Camera(cam) => (cam.fov, cam.orthographic),
+            ComponentKind::Camera(cam) => (cam.fov, cam.orthographic, cam.near),
             _ => panic!("not a camera"),
         })
     };
     let default = crate::project::collection::DEFAULT_FOV;
-    assert_eq!(camera("fov: 45.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false));
-    assert_eq!(camera("fov: -1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false));
-    assert_eq!(camera("fov: 1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (1.0, false));
-    assert_eq!(camera("fov: 45.0\northographic_projection: 1\n").expect("loads"), (45.0, true));
+    assert_eq!(camera("fov: 45.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false, 0.1));
+    assert_eq!(camera("fov: -1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (default, false, 0.1));
+    assert_eq!(camera("fov: 1.0\nnear_z: 0.1\nfar_z: 1000.0\n").expect("loads"), (1.0, false, 0.1));
+    assert_eq!(camera("fov: 45.0\northographic_projection: 1\n").expect("loads"), (45.0, true, 0.1));
+    // defold/sample-lights-and-shadows: a perspective camera with an orthographic one's planes.
+    let near = crate::project::collection::DEFAULT_NEAR;
+    assert_eq!(camera("fov: 0.5\nnear_z: -5.0\nfar_z: 5.0\n").expect("loads"), (0.5, false, near));
+    assert_eq!(camera("near_z: -5.0\nfar_z: 5.0\northographic_projection: 1\n").expect("loads").2, -5.0);
     let e = camera("fov: nan\nnear_z: 0.1\nfar_z: 1000.0\n").expect_err("refused");
     assert!(e.to_string().contains("camera values must be finite numbers"), "{e}");
 }

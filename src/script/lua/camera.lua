@@ -1,5 +1,6 @@
 -- The `camera` namespace (Defold's, plus screen_to_world / world_to_screen) and camera-component
--- properties for go.get/go.set (`fov`, `near_z`, `far_z`, `orthographic_zoom`, `aspect_ratio`).
+-- properties for go.get/go.set (`fov`, `near_z`, `far_z`, `orthographic_zoom`, `aspect_ratio`, and
+-- the read-only matrix4s `view` and `projection`).
 -- Arguments are checked here; Rust does the work (api/camera.rs, game/camera.rs).
 local ffi = require("ffi")
 local S = ...
@@ -26,7 +27,11 @@ end
 local props = {}
 S.component_kinds[CAMERA] = props
 
+-- Read only, as camera.get_view / get_projection (matrices: 0 the view, 1 the projection).
+local MATRICES = { view = 0, projection = 1 }
+
 function props.kind(slot, comp, name)
+  if MATRICES[name] then return "matrix4" end
   return PROPS[name] and "number" or nil
 end
 
@@ -37,10 +42,16 @@ local function which_of(name, where_text)
 end
 
 function props.get(slot, comp, name, where_text)
+  if MATRICES[name] then
+    local m = vm.matrix4_t()
+    check(F.camera_matrix(ctx, slot, comp, MATRICES[name], m))
+    return m
+  end
   return prop(slot, comp, which_of(name, where_text))
 end
 
 function props.set(slot, comp, name, value, where_text)
+  if MATRICES[name] then fail(string.format("could not perform unsupported operation on '%s'", name)) end
   local w = which_of(name, where_text)
   if type(value) ~= "number" then
     fail(string.format("the property '%s' of '%s' must be a number", name, where_text))
