@@ -153,6 +153,16 @@ fn messages_to_a_loaded_world_wait_for_its_objects() {
     assert!(!r.stderr.contains("could not be found"), "{}", r.show());
 }
 
+/// A Defold library project where Defold's editor fetches it (a zip in `.internal/lib`): its
+/// module through `require`, its script as a component with the collection's property.
+#[test]
+fn a_defold_library_runs_from_internal_lib() {
+    let p = committed("defold_library");
+    let r = run_project(p.path(), 4, &[]);
+    assert_lua_passed(&r, "defold_library");
+    assert!(!r.stderr.contains("library project"), "a fetched library is not warned about: {}", r.show());
+}
+
 /// The `camera` namespace and camera properties through go.get/go.set, against the formulas;
 /// light components' `color` and `intensity` through go.get/go.set/go.animate.
 #[test]

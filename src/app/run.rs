@@ -121,7 +121,7 @@ pub fn load_game_marked(
     if settings::is_defold(res)
         && let Ok(text) = res.read_string(crate::project::defold::game_project::GAME_PROJECT, None)
     {
-        for w in crate::project::defold::game_project::ignored(&text) {
+        for w in crate::project::defold::game_project::ignored(&text, res.libraries()) {
             log::warn!("{w}");
         }
     }

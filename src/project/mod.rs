@@ -13,6 +13,7 @@ pub mod gui;
 pub mod import;
 pub mod input;
 pub mod json;
+pub mod library;
 pub mod material;
 pub mod mesh;
 pub mod model_data;

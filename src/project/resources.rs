@@ -26,6 +26,9 @@ pub type Trace = std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<Stri
 #[derive(Debug, Clone)]
 pub struct Resources {
     root: Root,
+    /// Defold library projects the editor fetched into the folder's `.internal/lib`, behind the
+    /// project's own files.
+    libraries: Option<std::sync::Arc<super::library::Libraries>>,
     /// Files made by the program that win over the root's (`sinew view`'s project around one
     /// model file).
     overlay: Option<Overlay>,
@@ -84,17 +87,20 @@ impl Resources {
         if !canon.is_dir() {
             return Err(LoadError::new(dir.display().to_string(), "not a folder"));
         }
-        Ok(Resources { root: Root::Dir(canon), overlay: None, trace: None })
+        let libraries = super::library::Libraries::open(&canon);
+        let libraries =
+            (!libraries.is_empty() || !libraries.problems.is_empty()).then(|| std::sync::Arc::new(libraries));
+        Ok(Resources { root: Root::Dir(canon), libraries, overlay: None, trace: None })
     }
 
     /// The demo project embedded in the binary.
     pub fn demo() -> Self {
-        Resources { root: Root::Demo, overlay: None, trace: None }
+        Resources { root: Root::Demo, libraries: None, overlay: None, trace: None }
     }
 
     /// A bundled game's archive (checked whole by [`super::archive::Archive::parse`]).
     pub fn archive(a: super::archive::Archive) -> Self {
-        Resources { root: Root::Archive(std::sync::Arc::new(a)), overlay: None, trace: None }
+        Resources { root: Root::Archive(std::sync::Arc::new(a)), libraries: None, overlay: None, trace: None }
     }
 
     /// These resources, recording the path of every project file read into the returned set.
@@ -143,7 +149,15 @@ impl Resources {
         {
             return Ok(b.clone());
         }
-        if let Some(bytes) = self.read_project(&norm, who)? {
+        let from_library = || {
+            let l = self.libraries.as_ref()?.read(&norm)?;
+            Some(l.map_err(|e| LoadError::new(who, format!("library file: {e}"))))
+        };
+        let found = match self.read_project(&norm, who)? {
+            Some(bytes) => Some(bytes),
+            None => from_library().transpose()?,
+        };
+        if let Some(bytes) = found {
             if let Some(t) = &self.trace
                 && let Ok(mut set) = t.lock()
             {
@@ -158,6 +172,11 @@ impl Resources {
             Some(r) => Err(LoadError::new(r, format!("resource '{norm}' not found"))),
             None => Err(LoadError::new(norm, "resource not found")),
         }
+    }
+
+    /// The mounted library projects (a project folder's `.internal/lib`), if any.
+    pub fn libraries(&self) -> Option<&super::library::Libraries> {
+        self.libraries.as_deref()
     }
 
     /// Reads a resource as UTF-8 text.
@@ -295,6 +314,35 @@ mod tests {
             assert!(sprite.is_some());
             assert_eq!(builtin(&format!("/builtins/materials/tile_map.{ext}")), sprite);
         }
+    }
+
+    /// A Defold project opened by Defold's editor has its libraries in `.internal/lib`: their
+    /// folders read as the project's own, behind them, and are traced for `sinew bundle`.
+    #[test]
+    fn libraries_in_internal_lib_are_read_behind_the_project() {
+        let dir = std::env::temp_dir().join(format!("sinew_res_lib_{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join(".internal/lib")).unwrap();
+        std::fs::create_dir_all(dir.join("lib")).unwrap();
+        let project = b"[library]\ninclude_dirs = lib\n";
+        let zip = crate::project::library::tests::zip_of(&[
+            ("lib-main/game.project", project, false),
+            ("lib-main/lib/a.lua", b"from the library", true),
+            ("lib-main/lib/b.lua", b"shadowed", true),
+        ]);
+        std::fs::write(dir.join(".internal/lib/lib-main.zip"), zip).unwrap();
+        std::fs::write(dir.join(".internal/lib/broken.zip"), b"not a zip").unwrap();
+        std::fs::write(dir.join("lib/b.lua"), b"the project's own").unwrap();
+        let (r, trace) = Resources::open_dir(&dir).unwrap().traced();
+        assert_eq!(r.read("/lib/a.lua", None).unwrap(), b"from the library");
+        assert_eq!(r.read("/lib/b.lua", None).unwrap(), b"the project's own");
+        assert!(r.read("/lib-main/lib/a.lua", None).is_err());
+        assert!(trace.lock().unwrap().contains("/lib/a.lua"), "bundles pack library files");
+        let libs = r.libraries().unwrap();
+        assert_eq!(libs.mounted.len(), 1);
+        assert!(libs.problems[0].starts_with(".internal/lib/broken.zip: not a zip file"), "{:?}", libs.problems);
+        assert!(Resources::open_dir(&dir.join("lib")).unwrap().libraries().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -336,10 +336,10 @@ pub fn config_tree(text: &str) -> serde_json::Value {
 
 /// The settings of `text` that Sinew reads and cannot act on, each a warning naming its line: a
 /// render script of the project's own (`[bootstrap] render`: Sinew draws with its own pipeline)
-/// and library projects (`[project] dependencies#N`, which Defold's editor fetches: their Lua
-/// modules and native extensions, such as defos, are missing, so the scripts that use them
-/// fail, and this says why first).
-pub fn ignored(text: &str) -> Vec<String> {
+/// and library projects (`[project] dependencies#N`) that are not among `libraries` (the zips
+/// Defold's editor fetched into `.internal/lib`) or are native extensions, such as defos: the
+/// scripts that use them fail, and this says why first. Zips that could not be mounted too.
+pub fn ignored(text: &str, libraries: Option<&crate::project::library::Libraries>) -> Vec<String> {
     let Ok(entries) = parse_ini(text) else { return Vec::new() };
     let at = |e: &Entry| format!("{}:{}:{}", e.at.resource, e.at.line, e.at.column);
     let mut out = Vec::new();
@@ -354,16 +354,39 @@ pub fn ignored(text: &str) -> Vec<String> {
             e.value
         ));
     }
+    let mounted = libraries.map_or(&[][..], |l| &l.mounted[..]);
     for e in
         entries.iter().filter(|e| e.section == "project" && e.key.starts_with("dependencies") && !e.value.is_empty())
     {
-        out.push(format!(
-            "{}: library project {} is not fetched by Sinew: its Lua modules and native extensions are missing",
-            at(e),
-            e.value
-        ));
+        match mounted.iter().find(|l| fetched_from(l, &e.value)) {
+            Some(l) if l.native => out.push(format!(
+                "{}: library project {} ({}/{}) is a native extension, which Sinew does not run: the \
+                 scripts that use it fail where they do",
+                at(e),
+                e.value,
+                crate::project::library::LIBRARY_DIR,
+                l.file
+            )),
+            Some(_) => {}
+            None => out.push(format!(
+                "{}: library project {} is not in {} (where Defold's editor fetches it: Project > Fetch \
+                 Libraries), so its Lua modules are missing",
+                at(e),
+                e.value,
+                crate::project::library::LIBRARY_DIR
+            )),
+        }
     }
+    out.extend(libraries.into_iter().flat_map(|l| l.problems.iter().map(|p| format!("{p}: not mounted"))));
     out
+}
+
+/// Whether `library` is the zip of dependency `url`: GitHub's archive of
+/// `.../<owner>/<repo>/archive/<ref>.zip` has the one top folder `<repo>-<ref>`.
+fn fetched_from(library: &crate::project::library::Library, url: &str) -> bool {
+    let Some((repo_url, _)) = url.split_once("/archive/") else { return false };
+    let repo = repo_url.rsplit('/').next().unwrap_or_default();
+    !repo.is_empty() && (library.folder == repo || library.folder.starts_with(&format!("{repo}-")))
 }
 
 /// `[display] width` and `height`, or Defold's defaults 960 x 640 when missing or unreadable.
@@ -381,7 +404,7 @@ mod tests {
     fn a_render_script_and_library_projects_are_named_as_not_acted_on() {
         let text = "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /render/custom.renderc\n\
             [project]\ndependencies#0 = https://github.com/subsoap/defos/archive/master.zip\ndependencies#1 = \n";
-        let w = ignored(text);
+        let w = ignored(text, None);
         assert_eq!(w.len(), 2, "{w:?}");
         assert!(w[0].starts_with("/game.project:3:10: render /render/custom.renderc is a render script"), "{w:?}");
         assert!(
@@ -389,8 +412,32 @@ mod tests {
             "{w:?}"
         );
         let builtin = "[bootstrap]\nmain_collection = /m.collectionc\nrender = /builtins/render/default.renderc\n";
-        assert_eq!(ignored(builtin), Vec::<String>::new(), "Defold's default render script is Sinew's picture");
-        assert_eq!(ignored(EXAMPLE), Vec::<String>::new());
+        assert_eq!(ignored(builtin, None), Vec::<String>::new(), "Defold's default render script is Sinew's picture");
+        assert_eq!(ignored(EXAMPLE, None), Vec::<String>::new());
+    }
+
+    /// A dependency whose GitHub archive is in `.internal/lib` is not warned about, unless it is
+    /// a native extension; one that is not there is, and so is a zip that could not be mounted.
+    #[test]
+    fn fetched_libraries_are_told_from_missing_ones() {
+        use crate::project::library::{Libraries, tests::zip_of};
+        let mut libs = Libraries::default();
+        let project = b"[library]\ninclude_dirs = x\n";
+        libs.mount("a.zip", zip_of(&[("monarch-3.4.6/game.project", project, false)])).unwrap();
+        libs.mount(
+            "b.zip",
+            zip_of(&[("defos-master/game.project", project, false), ("defos-master/x/ext.manifest", b"", false)]),
+        )
+        .unwrap();
+        libs.problems.push(".internal/lib/c.zip: not a zip file".into());
+        let text = "[project]\ndependencies#0 = https://github.com/britzl/monarch/archive/refs/tags/3.4.6.zip\n\
+            dependencies#1 = https://github.com/subsoap/defos/archive/master.zip\n\
+            dependencies#2 = https://github.com/britzl/gooey/archive/master.zip\n";
+        let w = ignored(text, Some(&libs));
+        assert_eq!(w.len(), 3, "{w:?}");
+        assert!(w[0].contains("defos/archive/master.zip (.internal/lib/b.zip) is a native extension"), "{w:?}");
+        assert!(w[1].contains("gooey/archive/master.zip is not in .internal/lib"), "{w:?}");
+        assert_eq!(w[2], ".internal/lib/c.zip: not a zip file: not mounted");
     }
 
     #[test]
