@@ -153,6 +153,20 @@ fn messages_to_a_loaded_world_wait_for_its_objects() {
     assert!(!r.stderr.contains("could not be found"), "{}", r.show());
 }
 
+/// A finalizer that runs only as the Lua state closes (luacov saving its statistics at exit)
+/// prints through the C io library; a host call there is an ignored error, never a panic.
+#[test]
+fn a_finalizer_at_exit_prints_and_never_panics() {
+    let p = committed("finalizer_at_exit");
+    let r = run_project(p.path(), 2, &[]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    for line in ["finalizer_at_exit: running", "finalizer: printed at exit", "at = \"exit\""] {
+        assert!(r.stdout.contains(line), "{line}: {}", r.show());
+    }
+    assert!(!r.stdout.contains("not reached"), "a host call at exit stops the finalizer: {}", r.show());
+    assert!(!r.stderr.contains("panicked"), "{}", r.show());
+}
+
 /// A Defold library project where Defold's editor fetches it (a zip in `.internal/lib`): its
 /// module through `require`, its script as a component with the collection's property.
 #[test]

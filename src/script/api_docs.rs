@@ -815,6 +815,13 @@ pub const FUNCS: &[Func] = &[
     ),
     f(
         "gui",
+        "get_text_metrics",
+        "font: string|hash, text: string, width: number|nil, line_break: boolean|nil, leading: number|nil, tracking: number|nil",
+        "{width: number, height: number, max_ascent: number, max_descent: number}",
+        "The text's measures in one of the scene's fonts (wrapped at `width` with `line_break`), as a text node lays it out; deprecated in Defold, still there.",
+    ),
+    f(
+        "gui",
         "pick_node",
         "node: node, x: number, y: number",
         "boolean",

@@ -154,8 +154,18 @@ pub struct ScriptHost {
 
 impl Drop for ScriptHost {
     fn drop(&mut self) {
-        // Before the Lua state closes: the watchdog must never touch a closed state.
+        // Before the Lua state closes: the watchdog must never touch a closed state, and the
+        // finalizers that run as it closes must not call back into Rust (mlua cannot take the
+        // call then, and a script's `print` at exit showed as a panic).
         self.watch.detach();
+        let before_close = self
+            .lua
+            .named_registry_value::<Table>(SHARED_KEY)
+            .and_then(|s| s.get::<Function>("before_close"))
+            .and_then(|f| f.call::<()>(()));
+        if let Err(e) = before_close {
+            log::error!("internal error before closing Lua: {e}");
+        }
     }
 }
 

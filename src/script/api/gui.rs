@@ -721,6 +721,54 @@ crate::export! {
         })
     }
 
+    /// `gui.get_text_metrics` (deprecated in Defold for `resource.get_text_metrics`, still called
+    /// by deftest's gui mock): `text` in gui `inst`'s font named `font`, wrapped at `width` when
+    /// `line_break` is 1, as a text node of that font would lay it out.
+    #[allow(clippy::too_many_arguments)]
+    fn gui_font_text_metrics(
+        ctx: Ctx,
+        inst: u32,
+        font: *const c_char,
+        nf: usize,
+        text: *const c_char,
+        nt: usize,
+        width: f32,
+        line_break: i32,
+        leading: f32,
+        tracking: f32,
+        out: *mut V4,
+    ) -> i32 {
+        if nf > MAX_GUI_TEXT || nt > MAX_GUI_TEXT {
+            return fail(format!("gui.get_text_metrics: the text is too long: {nt} bytes (at most {MAX_GUI_TEXT})"));
+        }
+        if ![width, leading, tracking].iter().all(|v| v.is_finite()) {
+            return fail("gui.get_text_metrics: width, leading and tracking must be finite numbers".into());
+        }
+        // SAFETY: `font` and `text` are null or `nf`/`nt` bytes of Lua strings held during this call.
+        let (name, text) = unsafe { (bytes(font, nf), bytes(text, nt)) };
+        let (name, text) = (String::from_utf8_lossy(name).into_owned(), String::from_utf8_lossy(text).into_owned());
+        world_status(ctx, |w| {
+            let g = match instance(w, inst) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            let Some((_, font)) = g.scene.fonts.iter().find(|(n, _)| *n == name) else {
+                let names: Vec<&str> = g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect();
+                return fail(format!("gui.get_text_metrics: the scene has no font '{name}' (its fonts: {})", names.join(", ")));
+            };
+            let style = TextStyle {
+                size: font.size,
+                wrap: (line_break != 0 && width > 0.0).then_some(width),
+                leading,
+                tracking,
+                align: 0.0,
+            };
+            let l = font.face.layout(&text, &style);
+            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+            unsafe { put(out, V4 { x: l.width, y: l.height, z: l.max_ascent, w: l.max_descent }) }
+        })
+    }
+
     /// 1 when point (x, y), in display coordinates as `action.x`/`action.y` give them, is
     /// inside the node as last laid out (and inside every
     /// clipping node above it), else 0.

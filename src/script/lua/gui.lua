@@ -528,6 +528,23 @@ function gui.get_font_resource(font)
   return S.hash(read_text(function(buf, cap) return F.gui_font_resource(ctx, i, text, #text, buf, cap) end))
 end
 
+-- Deprecated in Defold for resource.get_text_metrics, still called (deftest's gui mock): the
+-- measures of `text` in the scene's font `font`, wrapped at `width` when `line_break`.
+function gui.get_text_metrics(font, text, width, line_break, leading, tracking)
+  local fname = "gui.get_text_metrics"
+  local i = instance(fname)
+  local name = name_arg(fname, 1, font, "font")
+  if type(text) == "number" then text = tostring(text) end
+  if type(text) ~= "string" then argerr(fname, 2, "string", text) end
+  if width ~= nil and type(width) ~= "number" then argerr(fname, 3, "number", width) end
+  if line_break ~= nil and type(line_break) ~= "boolean" then argerr(fname, 4, "boolean", line_break) end
+  if leading ~= nil and type(leading) ~= "number" then argerr(fname, 5, "number", leading) end
+  if tracking ~= nil and type(tracking) ~= "number" then argerr(fname, 6, "number", tracking) end
+  check(F.gui_font_text_metrics(ctx, i, name, #name, text, #text, width or 0, line_break and 1 or 0, leading or 1,
+    tracking or 0, out))
+  return { width = out.x, height = out.y, max_ascent = out.z, max_descent = out.w }
+end
+
 -- Layouts (game/gui/display_layouts.rs): the one the scene shows, by the name of its display
 -- profile; setting one resets the nodes to it and posts `layout_changed`, as a resize does.
 function gui.get_layout()

@@ -231,6 +231,21 @@ end
 
 _G.print = function(...) R.print(tostr_all(...)) end
 
+-- Called once as the game ends, before the state closes. Finalizers (`__gc`) still run while it
+-- closes, as in Defold (luacov, deftest's code coverage, saves its statistics then), but Rust
+-- cannot be called back by then: printing and logging go to the C io library instead, and every
+-- other host function raises an error, which the closing state ignores.
+function S.before_close()
+  for k, v in pairs(R) do
+    if type(v) == "function" then
+      R[k] = function() error(string.format("the game has ended: '%s' cannot be called from a finalizer", k), 2) end
+    end
+  end
+  R.print = function(s) io.stdout:write(s, "\n") end
+  R.log_error = function(s) io.stderr:write("ERROR: ", s, "\n") end
+  R.log_warn = function(s) io.stderr:write("WARNING: ", s, "\n") end
+end
+
 local function pformat(v, indent, seen, depth)
   if type(v) ~= "table" then
     if type(v) == "string" then return string.format("%q", v) end
