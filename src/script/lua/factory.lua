@@ -160,6 +160,18 @@ local function spawn(fname, f, r, p, rot, props, scale, collection)
   return info, buf
 end
 
+-- Once every object of a spawn exists with its properties and the caller has read its ids
+-- from `buf`: each script's `init`, in order, inside the creating call as in Defold. An init
+-- may spawn from the same factory, which reuses `buf`, so the indices are read out first; an
+-- init may delete, and S.init_spawned skips the records gone by then.
+local function init_spawned(info, buf)
+  local n = #info.scripts
+  if n == 1 then return S.init_spawned(buf[info.nobj]) end
+  local made = {}
+  for k = 1, n do made[k] = buf[info.nobj + k - 1] end
+  for k = 1, n do S.init_spawned(made[k]) end
+end
+
 local function status(fname, url, collection)
   find(fname, url, collection)
   return STATUS_LOADED
@@ -183,8 +195,10 @@ local factory = {
 
 function factory.create(url, p, rot, props, scale)
   local f, r = find("factory.create", url, false)
-  local _, buf = spawn("factory.create", f, r, p, rot, props, scale, false)
-  return S.hash_of_u64(F.id_of(ctx, buf[0]))
+  local info, buf = spawn("factory.create", f, r, p, rot, props, scale, false)
+  local id = S.hash_of_u64(F.id_of(ctx, buf[0]))
+  init_spawned(info, buf)
+  return id
 end
 
 -- Defold's dynamic prototypes: the factory spawns `prototype` (a .go path) from now on. Sinew
@@ -214,6 +228,7 @@ function collectionfactory.create(url, p, rot, props, scale)
   for i, path in ipairs(info.paths) do
     ids[hash(path)] = S.hash_of_u64(F.id_of(ctx, buf[i - 1]))
   end
+  init_spawned(info, buf)
   return ids
 end
 

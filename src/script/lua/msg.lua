@@ -255,7 +255,9 @@ function msg.url(...)
     local s = ...
     if s == nil then return r and url_t(r.url) or url_t() end
     if istype(url_t, s) then return url_t(s) end
-    if type(s) ~= "string" then argerr("msg.url", 1, "string", s) end
+    -- A hashed id is an object of this collection (Defold resolves it as it does for msg.post).
+    if istype(hash_t, s) then return url_t(F.socket(ctx, r and r.slot or S.NONE), s.h, 0) end
+    if type(s) ~= "string" then argerr("msg.url", 1, "string, hash or url", s) end
     local u = url_t()
     if F.resolve_url(ctx, r and r.slot or S.NONE, r and r.comp.h or 0, s, #s, u) ~= 0 then S.fail_last() end
     return u

@@ -515,11 +515,17 @@ local function init_one(r)
   if r.def.init then call(r, r.def.init) end
 end
 
+-- `init` of a record a factory has just made, inside `factory.create` as Defold's Spawn runs it
+-- (gameobject.cpp, InitInstance); it stays out of the loops until E.init_new activates it.
+function S.init_spawned(index)
+  local r = by_index[index]
+  if r ~= nil and not r.inited then init_one(r) end
+end
+
 -- Runs `init` of the records created since the last call (those not already started by a
--- message, see E.deliver) and activates them for the loops. Called after load and at the start
--- of every frame: an object a factory made during frame N gets `init` before frame N+1's first
--- callback and its first `update` in frame N+1, as in Defold. Records created by these `init`s
--- wait for the next call.
+-- message, see E.deliver, or by their factory, see S.init_spawned) and activates them for the
+-- loops. Called after load and at the start of every frame: an object a factory made during
+-- frame N gets its first `update` in frame N+1, as in Defold.
 function E.init_new()
   if ndead > 0 then compact() end
   local todo, count = pending, npending
@@ -731,7 +737,7 @@ end
 function E.destroy(index)
   local r = by_index[index]
   if r == nil then return end
-  -- `final` pairs with `init`: an object deleted in the frame it was made never started.
+  -- `final` pairs with `init`: an object whose init never ran (deleted before it started) gets none.
   if r.inited and r.def.final then call(r, r.def.final) end
   r.destroyed = true
   S.end_timers(r)
