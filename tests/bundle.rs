@@ -150,6 +150,21 @@ fn a_defold_example_bundles_and_draws_the_same() {
     assert_eq!(std::fs::read(&bundled).expect("png"), std::fs::read(&run).expect("png"), "the same picture");
 }
 
+/// A Defold project's library files (mounted from its `.internal/lib`) are packed like its own:
+/// the bundle runs them with the zip gone, and names no missing library.
+#[test]
+fn library_files_are_packed_and_not_warned_about() {
+    let tmp = TempDir::new("bundle-library");
+    let p = committed("defold_library");
+    let exe = bundle(p.path(), &tmp, &[]);
+    std::fs::remove_dir_all(p.path().join(".internal")).expect("the zip removed");
+    let a = Archive::parse("x", std::fs::read(format!("{}.pak", exe.display())).expect("archive")).expect("valid");
+    assert!(a.get("/twicelib/twice.lua").is_some() && a.get("/twicelib/spin.script").is_some());
+    let r = play(&exe, &["--headless", "--frames", "4", "--fixed-dt", "0.25"]);
+    assert_lua_passed(&r, "defold_library");
+    assert!(!r.stderr.contains("library project"), "{}", r.show());
+}
+
 #[test]
 fn custom_resources_and_required_modules_are_packed() {
     let tmp = TempDir::new("bundle-custom");

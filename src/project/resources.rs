@@ -27,7 +27,7 @@ pub type Trace = std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<Stri
 pub struct Resources {
     root: Root,
     /// Defold library projects the editor fetched into the folder's `.internal/lib`, behind the
-    /// project's own files.
+    /// project's own files (none but for a folder: a bundle packs the library files it read).
     libraries: Option<std::sync::Arc<super::library::Libraries>>,
     /// Files made by the program that win over the root's (`sinew view`'s project around one
     /// model file).
@@ -87,9 +87,7 @@ impl Resources {
         if !canon.is_dir() {
             return Err(LoadError::new(dir.display().to_string(), "not a folder"));
         }
-        let libraries = super::library::Libraries::open(&canon);
-        let libraries =
-            (!libraries.is_empty() || !libraries.problems.is_empty()).then(|| std::sync::Arc::new(libraries));
+        let libraries = Some(std::sync::Arc::new(super::library::Libraries::open(&canon)));
         Ok(Resources { root: Root::Dir(canon), libraries, overlay: None, trace: None })
     }
 
@@ -174,7 +172,8 @@ impl Resources {
         }
     }
 
-    /// The mounted library projects (a project folder's `.internal/lib`), if any.
+    /// The library projects mounted from a project folder's `.internal/lib` (None for the demo
+    /// and a bundle, whose library files, if any, are packed with the rest).
     pub fn libraries(&self) -> Option<&super::library::Libraries> {
         self.libraries.as_deref()
     }
@@ -341,7 +340,7 @@ mod tests {
         let libs = r.libraries().unwrap();
         assert_eq!(libs.mounted.len(), 1);
         assert!(libs.problems[0].starts_with(".internal/lib/broken.zip: not a zip file"), "{:?}", libs.problems);
-        assert!(Resources::open_dir(&dir.join("lib")).unwrap().libraries().is_none());
+        assert!(Resources::open_dir(&dir.join("lib")).unwrap().libraries().is_some_and(|l| l.is_empty()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -336,9 +336,10 @@ pub fn config_tree(text: &str) -> serde_json::Value {
 
 /// The settings of `text` that Sinew reads and cannot act on, each a warning naming its line: a
 /// render script of the project's own (`[bootstrap] render`: Sinew draws with its own pipeline)
-/// and library projects (`[project] dependencies#N`) that are not among `libraries` (the zips
-/// Defold's editor fetched into `.internal/lib`) or are native extensions, such as defos: the
-/// scripts that use them fail, and this says why first. Zips that could not be mounted too.
+/// and, for a project folder (`libraries` is Some, the zips Defold's editor fetched into its
+/// `.internal/lib`), library projects (`[project] dependencies#N`) that are not among them or are
+/// native extensions, such as defos: the scripts that use them fail, and this says why first.
+/// Zips that could not be mounted too. A bundle packs the library files it read: no warning.
 pub fn ignored(text: &str, libraries: Option<&crate::project::library::Libraries>) -> Vec<String> {
     let Ok(entries) = parse_ini(text) else { return Vec::new() };
     let at = |e: &Entry| format!("{}:{}:{}", e.at.resource, e.at.line, e.at.column);
@@ -354,7 +355,8 @@ pub fn ignored(text: &str, libraries: Option<&crate::project::library::Libraries
             e.value
         ));
     }
-    let mounted = libraries.map_or(&[][..], |l| &l.mounted[..]);
+    let Some(libraries) = libraries else { return out };
+    let mounted = &libraries.mounted;
     for e in
         entries.iter().filter(|e| e.section == "project" && e.key.starts_with("dependencies") && !e.value.is_empty())
     {
@@ -377,7 +379,7 @@ pub fn ignored(text: &str, libraries: Option<&crate::project::library::Libraries
             )),
         }
     }
-    out.extend(libraries.into_iter().flat_map(|l| l.problems.iter().map(|p| format!("{p}: not mounted"))));
+    out.extend(libraries.problems.iter().map(|p| format!("{p}: not mounted")));
     out
 }
 
@@ -404,8 +406,10 @@ mod tests {
     fn a_render_script_and_library_projects_are_named_as_not_acted_on() {
         let text = "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /render/custom.renderc\n\
             [project]\ndependencies#0 = https://github.com/subsoap/defos/archive/master.zip\ndependencies#1 = \n";
-        let w = ignored(text, None);
+        let none = crate::project::library::Libraries::default();
+        let w = ignored(text, Some(&none));
         assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!(ignored(text, None).len(), 1, "a bundle is not told about libraries: it packed what it read");
         assert!(w[0].starts_with("/game.project:3:10: render /render/custom.renderc is a render script"), "{w:?}");
         assert!(
             w[1].starts_with("/game.project:5:18: library project https://github.com/subsoap/defos/archive/master.zip"),
