@@ -81,6 +81,18 @@ pub struct DebugLine {
     pub color: [f32; 4],
 }
 
+/// The projection a `use_*_projection` message asks for (`Fixed`'s zoom is read with the rest of
+/// the message, in [`ScreenView::choose`]).
+fn projection_of(id: u64) -> Option<ScreenProjection> {
+    let ids = ids();
+    match id {
+        _ if id == ids.use_stretch_projection => Some(ScreenProjection::Stretch),
+        _ if id == ids.use_fixed_projection => Some(ScreenProjection::Fixed { zoom: 1.0 }),
+        _ if id == ids.use_fixed_fit_projection => Some(ScreenProjection::FixedFit),
+        _ => None,
+    }
+}
+
 /// The projections of Defold's default render script for a world seen without a camera component.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ScreenProjection {
@@ -325,7 +337,7 @@ impl RenderRequests {
                     "@render: resize needs whole numbers 'width' and 'height' from 1 to {MAX_WINDOW_SIDE}; the window keeps its size"
                 ),
             }
-        } else if let Some(projection) = self.projection_of(m.id) {
+        } else if let Some(projection) = projection_of(m.id) {
             if let Err(e) = self.screen.choose(projection, &data) {
                 log::error!("@render: {}: {e}; the projection stays as it was", name_of(m.id));
             }
@@ -344,16 +356,6 @@ impl RenderRequests {
             }
         } else {
             self.warn_once("@render", m.id);
-        }
-    }
-
-    fn projection_of(&self, id: u64) -> Option<ScreenProjection> {
-        let ids = ids();
-        match id {
-            _ if id == ids.use_stretch_projection => Some(ScreenProjection::Stretch),
-            _ if id == ids.use_fixed_projection => Some(ScreenProjection::Fixed { zoom: 1.0 }),
-            _ if id == ids.use_fixed_fit_projection => Some(ScreenProjection::FixedFit),
-            _ => None,
         }
     }
 

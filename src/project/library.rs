@@ -189,16 +189,22 @@ impl Libraries {
         if include_dirs.is_empty() {
             return Err(format!("{project_name} names no [library] include_dirs"));
         }
+        // `/dir/` per include dir: a file's name is in one before and after normalising (a name
+        // that climbs out of its folder, `in/../main/x.lua`, is never mounted).
+        let prefixes: Vec<String> = include_dirs.iter().map(|d| format!("/{d}/")).collect();
+        let within = |path: &str| prefixes.iter().find(|p| path.starts_with(p.as_str()));
         let mut native = false;
         for (name, e) in entries {
             let Some(inner) = name.strip_prefix(&folder) else { continue };
-            native |= include_dirs.iter().any(|d| inner == format!("{d}/ext.manifest"));
-            if inner.ends_with('/') || !include_dirs.iter().any(|d| inner.starts_with(&format!("{d}/"))) {
+            let raw = format!("/{inner}");
+            let Some(prefix) = within(&raw) else { continue };
+            native |= raw[prefix.len()..] == *"ext.manifest";
+            if inner.ends_with('/') {
                 continue;
             }
-            // A name that climbs out of its folder (`in/../main/x.lua`) is never mounted.
-            let Some(path) = normalize(&format!("/{inner}")) else { continue };
-            if include_dirs.iter().any(|d| path.starts_with(&format!("/{d}/"))) {
+            if let Some(path) = normalize(&raw)
+                && within(&path).is_some()
+            {
                 self.files.entry(path).or_insert(e);
             }
         }

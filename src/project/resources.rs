@@ -14,7 +14,9 @@ type Overlay = std::sync::Arc<Vec<(String, Vec<u8>)>>;
 
 #[derive(Debug, Clone)]
 enum Root {
-    Dir(PathBuf),
+    /// A folder, with the Defold library projects the editor fetched into its `.internal/lib`
+    /// behind its own files (a bundle packs the library files it read with the rest).
+    Dir(PathBuf, std::sync::Arc<super::library::Libraries>),
     Demo,
     Archive(std::sync::Arc<super::archive::Archive>),
 }
@@ -26,9 +28,6 @@ pub type Trace = std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<Stri
 #[derive(Debug, Clone)]
 pub struct Resources {
     root: Root,
-    /// Defold library projects the editor fetched into the folder's `.internal/lib`, behind the
-    /// project's own files (none but for a folder: a bundle packs the library files it read).
-    libraries: Option<std::sync::Arc<super::library::Libraries>>,
     /// Files made by the program that win over the root's (`sinew view`'s project around one
     /// model file).
     overlay: Option<Overlay>,
@@ -87,18 +86,18 @@ impl Resources {
         if !canon.is_dir() {
             return Err(LoadError::new(dir.display().to_string(), "not a folder"));
         }
-        let libraries = Some(std::sync::Arc::new(super::library::Libraries::open(&canon)));
-        Ok(Resources { root: Root::Dir(canon), libraries, overlay: None, trace: None })
+        let libraries = std::sync::Arc::new(super::library::Libraries::open(&canon));
+        Ok(Resources { root: Root::Dir(canon, libraries), overlay: None, trace: None })
     }
 
     /// The demo project embedded in the binary.
     pub fn demo() -> Self {
-        Resources { root: Root::Demo, libraries: None, overlay: None, trace: None }
+        Resources { root: Root::Demo, overlay: None, trace: None }
     }
 
     /// A bundled game's archive (checked whole by [`super::archive::Archive::parse`]).
     pub fn archive(a: super::archive::Archive) -> Self {
-        Resources { root: Root::Archive(std::sync::Arc::new(a)), libraries: None, overlay: None, trace: None }
+        Resources { root: Root::Archive(std::sync::Arc::new(a)), overlay: None, trace: None }
     }
 
     /// These resources, recording the path of every project file read into the returned set.
@@ -117,7 +116,7 @@ impl Resources {
     /// The project folder on disk, if any (hot reload watches it).
     pub fn dir(&self) -> Option<&Path> {
         match &self.root {
-            Root::Dir(p) => Some(p),
+            Root::Dir(p, _) => Some(p),
             Root::Demo | Root::Archive(_) => None,
         }
     }
@@ -125,7 +124,7 @@ impl Resources {
     /// A short description of the project for messages.
     pub fn describe(&self) -> String {
         match &self.root {
-            Root::Dir(p) => p.display().to_string(),
+            Root::Dir(p, _) => p.display().to_string(),
             Root::Demo => "the embedded demo".into(),
             Root::Archive(_) => "the game's archive".into(),
         }
@@ -147,15 +146,7 @@ impl Resources {
         {
             return Ok(b.clone());
         }
-        let from_library = || {
-            let l = self.libraries.as_ref()?.read(&norm)?;
-            Some(l.map_err(|e| LoadError::new(who, format!("library file: {e}"))))
-        };
-        let found = match self.read_project(&norm, who)? {
-            Some(bytes) => Some(bytes),
-            None => from_library().transpose()?,
-        };
-        if let Some(bytes) = found {
+        if let Some(bytes) = self.read_project(&norm, who)? {
             if let Some(t) = &self.trace
                 && let Ok(mut set) = t.lock()
             {
@@ -175,7 +166,10 @@ impl Resources {
     /// The library projects mounted from a project folder's `.internal/lib` (None for the demo
     /// and a bundle, whose library files, if any, are packed with the rest).
     pub fn libraries(&self) -> Option<&super::library::Libraries> {
-        self.libraries.as_deref()
+        match &self.root {
+            Root::Dir(_, libraries) => Some(libraries),
+            Root::Demo | Root::Archive(_) => None,
+        }
     }
 
     /// Reads a resource as UTF-8 text.
@@ -193,10 +187,11 @@ impl Resources {
         match &self.root {
             Root::Demo => Ok(find(embedded::DEMO, norm).map(|b| b.to_vec())),
             Root::Archive(a) => Ok(a.get(norm).map(|b| b.to_vec())),
-            Root::Dir(root) => {
+            Root::Dir(root, libraries) => {
                 let full = root.join(&norm[1..]);
                 if !full.exists() {
-                    return Ok(None);
+                    let Some(file) = libraries.read(norm) else { return Ok(None) };
+                    return file.map(Some).map_err(|e| LoadError::new(who, format!("library file: {e}")));
                 }
                 let canon =
                     full.canonicalize().map_err(|e| LoadError::new(who, format!("cannot resolve '{norm}': {e}")))?;
@@ -227,7 +222,7 @@ impl Resources {
                 }
             }
             Root::Archive(a) => out.extend(a.paths().into_iter().filter(|p| p.ends_with(ext))),
-            Root::Dir(root) => list_dir(root, root, ext, &mut out),
+            Root::Dir(root, _) => list_dir(root, root, ext, &mut out),
         }
         out.sort();
         out

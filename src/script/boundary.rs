@@ -360,6 +360,8 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("CAMERA_ORTHOGRAPHIC_ZOOM", f64::from(camera::which::ORTHOGRAPHIC_ZOOM)),
         ("CAMERA_ASPECT_RATIO", f64::from(camera::which::ASPECT_RATIO)),
         ("CAMERA_ORTHOGRAPHIC_MODE", f64::from(camera::which::ORTHOGRAPHIC_MODE)),
+        ("CAMERA_VIEW", f64::from(camera::matrix_which::VIEW)),
+        ("CAMERA_PROJECTION", f64::from(camera::matrix_which::PROJECTION)),
         ("LIGHT_COLOR", f64::from(camera::light_which::COLOR)),
         ("LIGHT_INTENSITY", f64::from(camera::light_which::INTENSITY)),
         ("PLAYER_CURSOR", f64::from(model::player::CURSOR)),

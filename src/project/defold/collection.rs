@@ -126,15 +126,7 @@ fn instance(cx: &mut Cx, f: &Field, is_embedded: bool) -> Option<Draft> {
         if let Some((proto, pf)) = r.required("prototype", &mut cx.problems) {
             obj.str("prototype", proto, Some(&pf.value_at));
         }
-        let list = overrides
-            .into_iter()
-            .map(|((cid, at), props)| {
-                let mut c = Obj::new(Some(&at));
-                c.str("id", &cid, Some(&at));
-                merge_properties(&mut c, props);
-                c.done()
-            })
-            .collect();
+        let list = overrides.into_iter().map(override_component).collect();
         obj.put("components", Node::List(list), None);
     }
     let mut children = Vec::new();
@@ -155,6 +147,14 @@ fn component_properties(cx: &mut Cx, f: &Field) -> Option<((String, Pos), Obj)> 
     let (id, idf) = r.required("id", &mut cx.problems)?;
     let props = properties(cx, &r, &f.at);
     Some(((id.to_string(), idf.at.clone()), props))
+}
+
+/// A component override by id, `{ "id": ..., "properties": {...} }`, from `component_properties`.
+fn override_component(((id, at), props): ((String, Pos), Obj)) -> Located {
+    let mut c = Obj::new(Some(&at));
+    c.str("id", &id, Some(&at));
+    merge_properties(&mut c, props);
+    c.done()
 }
 
 /// The `properties` of a component (`PropertyDesc`: id, value as text, type) as Sinew's
@@ -320,16 +320,8 @@ fn collection_instance(cx: &mut Cx, f: &Field) -> Option<Located> {
         let Some((object, of)) = ir.required("id", &mut cx.problems) else { continue };
         let mut o = Obj::new(Some(&ip.at));
         o.str("id", object, Some(&of.value_at));
-        let mut components = Vec::new();
-        for cp in ir.all("properties") {
-            if let Some(((cid, at), props)) = component_properties(cx, cp) {
-                let mut c = Obj::new(Some(&at));
-                c.str("id", &cid, Some(&at));
-                merge_properties(&mut c, props);
-                components.push(c.done());
-            }
-        }
-        o.put("components", Node::List(components), None);
+        let components = ir.all("properties").filter_map(|cp| component_properties(cx, cp)).map(override_component);
+        o.put("components", Node::List(components.collect()), None);
         overrides.push(o.done());
     }
     if !overrides.is_empty() {

@@ -37,6 +37,13 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         .collect()
 }
 
+/// The `which` of `camera_matrix`: `camera.get_view`/`get_projection` and the read-only `view`
+/// and `projection` properties.
+pub mod matrix_which {
+    pub const VIEW: i32 = 0;
+    pub const PROJECTION: i32 = 1;
+}
+
 /// The `which` of `light_prop`.
 pub mod light_which {
     pub const COLOR: i32 = 0;
@@ -210,7 +217,7 @@ crate::export! {
         world_status(ctx, |w| match camera_of(w, slot, comp) {
             Ok(i) => {
                 let (view, proj) = matrices(w, i);
-                put_m4(out, if which == 0 { view } else { proj })
+                put_m4(out, if which == matrix_which::VIEW { view } else { proj })
             }
             Err(e) => fail(e),
         })

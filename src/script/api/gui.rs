@@ -414,6 +414,14 @@ fn finite(v: [f32; 4]) -> Result<[f32; 4], String> {
     if v.iter().all(|x| x.is_finite()) { Ok(v) } else { Err("the value must be finite".into()) }
 }
 
+/// Defold's text metrics of `text` laid out in `font` (wrapped at `wrap`), written to `out`:
+/// width, height, max_ascent, max_descent in x, y, z, w.
+fn put_text_metrics(font: &Font, text: &str, wrap: Option<f32>, leading: f32, tracking: f32, out: *mut V4) -> i32 {
+    let l = font.face.layout(text, &TextStyle { size: font.size, wrap, leading, tracking, align: 0.0 });
+    // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
+    unsafe { put(out, V4 { x: l.width, y: l.height, z: l.max_ascent, w: l.max_descent }) }
+}
+
 fn font_of<'a>(g: &'a GuiInstance, n: &GuiNode, fallback: &'a Font) -> &'a Font {
     n.font.and_then(|i| g.scene.fonts.get(i)).map_or(fallback, |(_, f)| f)
 }
@@ -708,16 +716,7 @@ crate::export! {
             };
             let fallback = Font::default_sized(16.0);
             let font = font_of(g, n, &fallback);
-            let style = TextStyle {
-                size: font.size,
-                wrap: n.line_break.then_some(n.size[0]),
-                leading: n.leading,
-                tracking: n.tracking,
-                align: 0.0,
-            };
-            let l = font.face.layout(&n.text, &style);
-            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
-            unsafe { put(out, V4 { x: l.width, y: l.height, z: l.max_ascent, w: l.max_descent }) }
+            put_text_metrics(font, &n.text, n.line_break.then_some(n.size[0]), n.leading, n.tracking, out)
         })
     }
 
@@ -756,16 +755,7 @@ crate::export! {
                 let names: Vec<&str> = g.scene.fonts.iter().map(|(n, _)| n.as_str()).collect();
                 return fail(format!("gui.get_text_metrics: the scene has no font '{name}' (its fonts: {})", names.join(", ")));
             };
-            let style = TextStyle {
-                size: font.size,
-                wrap: (line_break != 0 && width > 0.0).then_some(width),
-                leading,
-                tracking,
-                align: 0.0,
-            };
-            let l = font.face.layout(&text, &style);
-            // SAFETY: the out-pointer is null or a cdata the Lua wrapper made for this call.
-            unsafe { put(out, V4 { x: l.width, y: l.height, z: l.max_ascent, w: l.max_descent }) }
+            put_text_metrics(font, &text, (line_break != 0 && width > 0.0).then_some(width), leading, tracking, out)
         })
     }
 

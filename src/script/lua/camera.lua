@@ -27,8 +27,14 @@ end
 local props = {}
 S.component_kinds[CAMERA] = props
 
--- Read only, as camera.get_view / get_projection (matrices: 0 the view, 1 the projection).
-local MATRICES = { view = 0, projection = 1 }
+-- Read only, as camera.get_view / get_projection.
+local MATRICES = { view = K.CAMERA_VIEW, projection = K.CAMERA_PROJECTION }
+
+local function matrix_of(slot, comp, which)
+  local m = vm.matrix4_t()
+  check(F.camera_matrix(ctx, slot, comp, which, m))
+  return m
+end
 
 function props.kind(slot, comp, name)
   if MATRICES[name] then return "matrix4" end
@@ -42,11 +48,7 @@ local function which_of(name, where_text)
 end
 
 function props.get(slot, comp, name, where_text)
-  if MATRICES[name] then
-    local m = vm.matrix4_t()
-    check(F.camera_matrix(ctx, slot, comp, MATRICES[name], m))
-    return m
-  end
+  if MATRICES[name] then return matrix_of(slot, comp, MATRICES[name]) end
   return prop(slot, comp, which_of(name, where_text))
 end
 
@@ -155,12 +157,10 @@ end
 
 local function matrix(fname, url, which)
   local slot, comp = camera_of(fname, url, 1)
-  local m = vm.matrix4_t()
-  check(F.camera_matrix(ctx, slot, comp, which, m))
-  return m
+  return matrix_of(slot, comp, which)
 end
-function camera.get_view(url) return matrix("camera.get_view", url, 0) end
-function camera.get_projection(url) return matrix("camera.get_projection", url, 1) end
+function camera.get_view(url) return matrix("camera.get_view", url, MATRICES.view) end
+function camera.get_projection(url) return matrix("camera.get_projection", url, MATRICES.projection) end
 
 local function convert(fname, p, url, to_world)
   if not ffi.istype(vm.vector3_t, p) then argerr(fname, 1, "vector3", p) end
