@@ -1,6 +1,7 @@
 //! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging,
-//! bit sets.
+//! bit sets, numbers in a file's bytes.
 pub mod bits;
+pub mod bytes;
 pub mod error;
 pub mod euler;
 pub mod hash;

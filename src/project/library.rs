@@ -3,6 +3,7 @@
 //! `[library] include_dirs`; those folders are mounted at the project's root (`/monarch/...`),
 //! behind the project's own files, as Defold's build does. Only the zip's directory is read when
 //! the project opens; a file is inflated when it is read.
+use crate::base::bytes::{le_u16, le_u32};
 use crate::base::path::normalize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -57,14 +58,6 @@ impl std::fmt::Debug for Libraries {
     }
 }
 
-fn u16_at(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_le_bytes(b.get(at..at + 2)?.try_into().ok()?))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
 /// A zip's central directory: (name, entry) for every file, or why it cannot be read.
 fn directory(zip: &[u8], index: usize) -> Result<Vec<(String, Entry)>, String> {
     const END: u32 = 0x0605_4b50;
@@ -73,10 +66,10 @@ fn directory(zip: &[u8], index: usize) -> Result<Vec<(String, Entry)>, String> {
     let last = zip.len().checked_sub(22).ok_or("not a zip file (too short)")?;
     let end = (last.saturating_sub(65_535)..=last)
         .rev()
-        .find(|&i| u32_at(zip, i) == Some(END))
+        .find(|&i| le_u32(zip, i) == Some(END))
         .ok_or("not a zip file (no end of central directory)")?;
-    let count = u16_at(zip, end + 10).ok_or("truncated")? as usize;
-    let at = u32_at(zip, end + 16).ok_or("truncated")?;
+    let count = le_u16(zip, end + 10).ok_or("truncated")? as usize;
+    let at = le_u32(zip, end + 16).ok_or("truncated")?;
     if count == 0xFFFF || at == 0xFFFF_FFFF {
         return Err("a ZIP64 archive, which Sinew does not read".into());
     }
@@ -84,11 +77,11 @@ fn directory(zip: &[u8], index: usize) -> Result<Vec<(String, Entry)>, String> {
     let mut at = at as usize;
     for _ in 0..count {
         let bad = || format!("central directory entry at byte {at} is damaged");
-        if u32_at(zip, at) != Some(CENTRAL) {
+        if le_u32(zip, at) != Some(CENTRAL) {
             return Err(bad());
         }
-        let field16 = |o: usize| u16_at(zip, at + o).ok_or_else(bad);
-        let field32 = |o: usize| u32_at(zip, at + o).ok_or_else(bad);
+        let field16 = |o: usize| le_u16(zip, at + o).ok_or_else(bad);
+        let field32 = |o: usize| le_u32(zip, at + o).ok_or_else(bad);
         let (flags, method) = (field16(8)?, field16(10)?);
         let (crc, compressed, size) = (field32(16)?, field32(20)?, field32(24)?);
         let (name_len, extra_len, comment_len) = (field16(28)? as usize, field16(30)? as usize, field16(32)? as usize);
@@ -117,10 +110,10 @@ fn contents(zip: &[u8], name: &str, e: &Entry) -> Result<Vec<u8>, String> {
     const LOCAL: u32 = 0x0403_4b50;
     let damaged = || format!("'{name}' is damaged");
     let at = usize::try_from(e.header).map_err(|_| damaged())?;
-    if u32_at(zip, at) != Some(LOCAL) {
+    if le_u32(zip, at) != Some(LOCAL) {
         return Err(damaged());
     }
-    let skip = u16_at(zip, at + 26).ok_or_else(damaged)? as usize + u16_at(zip, at + 28).ok_or_else(damaged)? as usize;
+    let skip = le_u16(zip, at + 26).ok_or_else(damaged)? as usize + le_u16(zip, at + 28).ok_or_else(damaged)? as usize;
     let start = at + 30 + skip;
     let len = usize::try_from(e.compressed).map_err(|_| damaged())?;
     let data = zip.get(start..start.checked_add(len).ok_or_else(damaged)?).ok_or_else(damaged)?;

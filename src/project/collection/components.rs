@@ -2,6 +2,17 @@
 //! refused, and the script, model, camera and light specs built.
 use super::*;
 
+/// Merges `over` into the component of `list` with its id (see [`merged`]); None when `list`
+/// has none.
+pub(super) fn merge_by_id(
+    list: &mut [ComponentDesc],
+    over: &ComponentDesc,
+    file: &str,
+) -> Option<Result<(), LoadError>> {
+    let base = list.iter_mut().find(|b| b.id.value == over.id.value)?;
+    Some(merged(base, over, file).map(|m| *base = m))
+}
+
 /// An instance component over the prototype's: the instance's fields win, and `properties`
 /// merge per property so an instance can tweak one `go.property` and keep the rest.
 pub(super) fn merged(base: &ComponentDesc, over: &ComponentDesc, file: &str) -> Result<ComponentDesc, LoadError> {

@@ -217,35 +217,25 @@ impl Loader<'_> {
             None => Vec::new(),
         };
         for c in &d.components {
-            match list.iter_mut().find(|b| b.id.value == c.id.value) {
-                Some(base) => match merged(base, c, file) {
-                    Ok(m) => *base = m,
-                    Err(e) => self.problems.push(e),
-                },
+            match merge_by_id(&mut list, c, file) {
+                Some(Err(e)) => self.problems.push(e),
+                Some(Ok(())) => {}
                 None => list.push(c.clone()),
             }
         }
         // The innermost collection instance's overrides first, so the outermost one's win.
-        for i in (0..self.overrides.len()).rev() {
-            if self.overrides[i].path != path {
-                continue;
-            }
-            self.overrides[i].used = true;
-            let o = &self.overrides[i];
-            let mut problems = Vec::new();
+        for o in self.overrides.iter_mut().rev().filter(|o| o.path == path) {
+            o.used = true;
             for c in &o.components {
-                match list.iter_mut().find(|b| b.id.value == c.id.value) {
-                    Some(base) => match merged(base, c, &o.file) {
-                        Ok(m) => *base = m,
-                        Err(e) => problems.push(e),
-                    },
+                match merge_by_id(&mut list, c, &o.file) {
+                    Some(Err(e)) => self.problems.push(e),
+                    Some(Ok(())) => {}
                     None => {
                         let msg = format!("overrides: object '{}' has no component '{}'", o.id.value, c.id.value.0);
-                        problems.push(c.id.error(&o.file, msg));
+                        self.problems.push(c.id.error(&o.file, msg));
                     }
                 }
             }
-            self.problems.extend(problems);
         }
         let mut out = Vec::new();
         for c in &list {

@@ -18,6 +18,7 @@ pub mod samples;
 mod scene;
 pub mod writer;
 
+use crate::base::bytes::le_u32;
 use crate::base::error::LoadError;
 use crate::project::Resources;
 use crate::project::model_data::{Aabb, ModelData, TextureData, Wrap};
@@ -211,10 +212,6 @@ fn precheck(root: &json::Root) -> Result<(), String> {
         }
     }
     Ok(())
-}
-
-fn le_u32(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_le_bytes(b.get(at..at.checked_add(4)?)?.try_into().ok()?))
 }
 
 /// Splits a GLB container into its JSON and BIN chunks. Done here rather than by the crate, which
