@@ -339,6 +339,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("COMPONENT_TILEMAP", f64::from(model::kind::TILEMAP)),
         ("COMPONENT_COLLECTION_PROXY", f64::from(model::kind::COLLECTION_PROXY)),
         ("GUI_MAX_RENDER_ORDER", f64::from(crate::game::gui::MAX_RENDER_ORDER)),
+        ("GUI_DEFAULT_TEXT_LEADING", f64::from(crate::project::gui::scene::DEFAULT_TEXT_LEADING)),
         ("PARTICLEFX_STATE_SLEEPING", f64::from(EmitterState::Sleeping as u32)),
         ("PARTICLEFX_STATE_PRESPAWN", f64::from(EmitterState::Prespawn as u32)),
         ("PARTICLEFX_STATE_SPAWNING", f64::from(EmitterState::Spawning as u32)),

@@ -20,6 +20,9 @@ const MAX_TEMPLATE_DEPTH: usize = 16;
 /// Pie perimeters have at most this many vertices.
 pub const MAX_PERIMETER_VERTICES: u32 = 1000;
 
+/// A text node's line spacing, in lines, when its file names none (Defold's `text_leading`).
+pub const DEFAULT_TEXT_LEADING: f32 = 1.0;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeKind {
     Box,
@@ -241,7 +244,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         line_break: false,
         outline: [0.0, 0.0, 0.0, 1.0],
         shadow: [0.0, 0.0, 0.0, 1.0],
-        leading: 1.0,
+        leading: DEFAULT_TEXT_LEADING,
         tracking: 0.0,
         clipping: false,
         clipping_visible: true,
@@ -1164,7 +1167,7 @@ impl Loader<'_> {
             line_break: d.line_break.unwrap_or(false),
             outline,
             shadow,
-            leading: finite(d.text_leading, 1.0),
+            leading: finite(d.text_leading, DEFAULT_TEXT_LEADING),
             tracking: finite(d.text_tracking, 0.0),
             clipping,
             clipping_visible: d.clipping_visible.unwrap_or(true),

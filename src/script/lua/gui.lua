@@ -540,8 +540,8 @@ function gui.get_text_metrics(font, text, width, line_break, leading, tracking)
   if line_break ~= nil and type(line_break) ~= "boolean" then argerr(fname, 4, "boolean", line_break) end
   if leading ~= nil and type(leading) ~= "number" then argerr(fname, 5, "number", leading) end
   if tracking ~= nil and type(tracking) ~= "number" then argerr(fname, 6, "number", tracking) end
-  check(F.gui_font_text_metrics(ctx, i, name, #name, text, #text, width or 0, line_break and 1 or 0, leading or 1,
-    tracking or 0, out))
+  check(F.gui_font_text_metrics(ctx, i, name, #name, text, #text, width or 0, line_break and 1 or 0,
+    leading or K.GUI_DEFAULT_TEXT_LEADING, tracking or 0, out))
   return { width = out.x, height = out.y, max_ascent = out.z, max_descent = out.w }
 end
 
