@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs what building Sinew needs beyond the Rust toolchain: SDL2's development files
-# (Mesa's EGL/GL, which headless rendering uses, ship with Debian). Safe to run repeatedly.
+# Installs what building Sinew needs beyond the Rust toolchain: cmake (SDL2 is built from the
+# sdl2 crate's sources and linked in) and SDL2's development files, whose dependencies bring the
+# window-system and sound headers that build compiles SDL's X11, Wayland, PulseAudio and ALSA
+# support against (Mesa's EGL/GL, which headless rendering uses, ship with Debian). Safe to run
+# repeatedly.
 set -euo pipefail
 
 missing=()
@@ -12,6 +15,7 @@ ldconfig -p 2>/dev/null | grep -q 'libEGL.so.1' || missing+=(libegl1)
 [ -e /usr/lib/x86_64-linux-gnu/dri/swrast_dri.so ] || [ -e /usr/lib/aarch64-linux-gnu/dri/swrast_dri.so ] \
   || ls /usr/lib/*/dri/swrast_dri.so >/dev/null 2>&1 || missing+=(libgl1-mesa-dri)
 command -v make >/dev/null 2>&1 || missing+=(make)
+command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v cc >/dev/null 2>&1 || missing+=(gcc)
 
 if [ ${#missing[@]} -eq 0 ]; then
