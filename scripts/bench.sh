@@ -108,8 +108,14 @@ measure() {
   # Start-up (issue 40): the embedded demo to its first frame, 7 runs, with --stats' breakdown,
   # and what fresh memory costs on this machine just then (most of a first frame is first touches).
   echo "$(python3 scripts/fresh-memory.py)" >>"$RESULTS"
+  # Each run is also timed from the shell, process start to exit, as a user times it: --stats
+  # counts from `main`, after the dynamic loader, and stops before the teardown.
   for _ in 1 2 3 4 5 6 7; do
-    echo "startup $("$BIN" run --headless --frames 1 --no-watch --stats 2>&1 >/dev/null | grep '^{' | tail -1)" >>"$RESULTS"
+    t0=$(date +%s%N)
+    line=$("$BIN" run --headless --frames 1 --no-watch --stats 2>&1 >/dev/null | grep '^{' | tail -1)
+    t1=$(date +%s%N)
+    echo "startup $line" >>"$RESULTS"
+    echo "startup_wall $(( (t1 - t0) / 1000 ))" >>"$RESULTS"
   done
   # The bundled demo (issue 39) against `sinew run` of the same folder, interleaved, and sizes:
   # 15 pairs, since 7 left the medians a few ms apart either way between runs of the script.
@@ -275,9 +281,14 @@ if rows.get("startup"):
         fresh = (f"; fresh memory costs {small:.2f} ms per MiB in 4 KiB pages, {huge:.2f} in huge pages "
                  f"({again:.2f} to write it again), so the first frame's {med('first_frame_mib'):.0f} MiB take "
                  f"{small * med('first_frame_mib'):.0f} ms or more in the kernel")
+    # From the shell (microseconds in the raw lines): what the issue measured, so it is judged too.
+    walls = [int(w) / 1000 for w in rows.get("startup_wall", []) if w.strip().isdigit()]
+    wall = statistics.median(walls) if walls else None
+    shell = f"; from the shell, process start to exit, {wall:.0f} ms median" if wall is not None else ""
     row("startup: the demo to its first frame", f"{med('total_ms'):.0f} ms ({steps}; the first frame's passes: {passes}), "
-        f"peak RSS {rss:.0f} MiB ({mem}{lies}), median of {len(runs)}{fresh}", "", "", "<= 100 ms, <= 80 MiB",
-        med("total_ms") <= 100 and rss <= 80, "`sinew run --headless --frames 1 --stats`")
+        f"peak RSS {rss:.0f} MiB ({mem}{lies}), median of {len(runs)}{shell}{fresh}", "", "", "<= 100 ms, <= 80 MiB",
+        med("total_ms") <= 100 and (wall is None or wall <= 100) and rss <= 80,
+        "`sinew run --headless --frames 1 --stats`, timed from the shell too")
 
 # Kernel rows: the figure lines each bench prints (docs/benchmarks.md says more).
 def kernel(b, pattern):
