@@ -35,7 +35,10 @@ pub mod script;
 /// feature; the executable exports `malloc` and its kin, so the GL driver and SDL bind to them):
 /// Mesa compiling programs, making textures and tearing the context down is as quick in it as
 /// Sinew's own code, and its large buffers come in huge pages. From the shell the demo's
-/// `--frames 1` start-up is 15 to 19 ms shorter (medians of 20 and 25 interleaved runs), for
-/// 10 MiB more peak RSS: huge pages half used by the driver's threads.
+/// `--frames 1` start-up is 12 to 19 ms shorter (medians of 20 and 25 interleaved runs, three
+/// times in one morning), for 10 MiB more peak RSS: huge pages half used by the driver's threads.
+/// It pays while a fresh huge page costs less than the 512 small pages it replaces (0.13 against
+/// 0.34 ms per MiB that morning); on a virtual machine that price moves by the hour (above, and
+/// `scripts/fresh-memory.py`), on bare metal huge pages are the cheaper.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
