@@ -1,4 +1,5 @@
-//! Foundation shared by every layer: Defold-compatible hashing, Euler angles, resource paths, errors, logging,
+//! Foundation shared by every layer: Defold-compatible hashing, Euler angles and quaternions from files,
+//! resource paths, errors, logging,
 //! bit sets, numbers in a file's bytes.
 pub mod bits;
 pub mod bytes;
@@ -9,5 +10,6 @@ pub mod log;
 pub mod parallel;
 pub mod path;
 pub mod prefetch;
+pub mod quat;
 
 pub use hash::{Hash, hash_str};

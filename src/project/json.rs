@@ -257,6 +257,13 @@ fn numbers<'de, D: Deserializer<'de>, const N: usize>(d: D, field: &'static str)
             let mut n = 0;
             while let Some(v) = seq.next_element::<serde_json::Value>()? {
                 match (out.get_mut(n), v.as_f64()) {
+                    // A number past f32's range would place the object at infinity.
+                    (Some(_), Some(x)) if !(x as f32).is_finite() => {
+                        return Err(de::Error::custom(format!(
+                            "{}: {x} is past the range of a 32-bit float (±3.4e38)",
+                            self.0
+                        )));
+                    }
                     (Some(slot), Some(x)) => *slot = x as f32,
                     _ => return Err(de::Error::custom(format!("{}: expected {N} numbers", self.0))),
                 }

@@ -264,6 +264,15 @@ pub fn parse(path: &str, text: &str, atlas: &mut AtlasLoader) -> Result<Particle
     if p.0.is_empty() { Ok(ParticleFxSpec { path: path.to_string(), emitters }) } else { Err(p.0) }
 }
 
+/// An emitter's or modifier's `rotation`, unit; a zero one is a problem at the field.
+fn rotation(r: &Reader, p: &mut Problems) -> Quat {
+    let Some((q, f)) = r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p) else { return Quat::IDENTITY };
+    crate::base::quat::unit_quat(q).unwrap_or_else(|| {
+        p.at(&f.at, "`rotation` must not be a zero quaternion");
+        Quat::IDENTITY
+    })
+}
+
 fn enum_of<T: Copy>(r: &Reader, name: &str, table: &[(&str, T)], default: T, p: &mut Problems) -> T {
     let Some((v, f)) = r.enum_name(name, p) else { return default };
     match table.iter().find(|(n, _)| *n == v) {
@@ -344,19 +353,12 @@ fn modifier(f: &Field, p: &mut Problems) -> Option<ModifierSpec> {
     }
     let kind = enum_of(&r, "type", &kinds, ModifierKind::Acceleration, p);
     let position = r.vector::<3>("position", [0.0; 3], p).map_or([0.0; 3], |v| v.0);
-    let rotation = r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p).map_or([0.0, 0.0, 0.0, 1.0], |v| v.0);
+    let rotation = rotation(&r, p);
     let mut c = curves(&r, "properties", &["MODIFIER_KEY_MAGNITUDE", "MODIFIER_KEY_MAX_DISTANCE"], &[0.0, 0.0], p);
     let use_direction = r.number("use_direction", p).is_some_and(|(v, _)| v != 0.0);
     let max_distance = c.pop().unwrap_or(Curve::constant(0.0));
     let magnitude = c.pop().unwrap_or(Curve::constant(0.0));
-    Some(ModifierSpec {
-        kind,
-        use_direction,
-        position: Vec3::from(position),
-        rotation: Quat::from_array(rotation).normalize(),
-        magnitude,
-        max_distance,
-    })
+    Some(ModifierSpec { kind, use_direction, position: Vec3::from(position), rotation, magnitude, max_distance })
 }
 
 fn emitter(f: &Field, shared: &[ModifierSpec], atlas: &mut AtlasLoader, p: &mut Problems) -> Option<EmitterSpec> {
@@ -458,10 +460,7 @@ fn emitter(f: &Field, shared: &[ModifierSpec], atlas: &mut AtlasLoader, p: &mut 
         start_offset: finite(&r, "start_offset", 0.0, 0.0, SECONDS, p),
         world_space,
         position: Vec3::from(r.vector::<3>("position", [0.0; 3], p).map_or([0.0; 3], |v| v.0)),
-        rotation: Quat::from_array(
-            r.vector::<4>("rotation", [0.0, 0.0, 0.0, 1.0], p).map_or([0.0, 0.0, 0.0, 1.0], |v| v.0),
-        )
-        .normalize(),
+        rotation: rotation(&r, p),
         atlas: source,
         animation,
         material: r.string("material", p).map_or(String::new(), |(s, _)| s.to_string()),

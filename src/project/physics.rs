@@ -281,7 +281,8 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         Some(m) => m.value.clone(),
         None => vec![group.clone()],
     };
-    let (offset_p, offset_r) = (glam::Vec3::from(f.offset.0), glam::Quat::from_array(f.offset.1).normalize());
+    let offset_p = glam::Vec3::from(f.offset.0);
+    let offset_r = crate::base::quat::unit_quat(f.offset.1).unwrap_or(glam::Quat::IDENTITY);
     let tiles = f.tiles.clone().map(|t| std::sync::Arc::new(TileCollision { offset: f.offset, ..t }));
     let empty = Located { value: Shapes(Vec::new()), at: None };
     let list = match f.shapes {
@@ -352,12 +353,11 @@ pub fn collision_object(f: &CollisionFields, file: &str) -> Result<CollisionObje
         if !p.iter().all(|v| v.is_finite() && v.abs() <= MAX_MAGNITUDE) {
             return Err(here(format!("position must be finite and within {MAX_MAGNITUDE}")));
         }
-        let q = glam::Quat::from_array(r);
-        if !r.iter().all(|v| v.is_finite()) || q.length() < 1e-6 {
+        let Some(q) = crate::base::quat::unit_quat(r) else {
             return Err(here("rotation must be a finite, non-zero quaternion".into()));
-        }
+        };
         let position = offset_p + offset_r * glam::Vec3::from(p);
-        let rotation = (offset_r * q.normalize()).normalize();
+        let rotation = (offset_r * q).normalize();
         let id = d.id.as_deref().filter(|s| !s.is_empty()).map(crate::base::hash::hash_remembered);
         shapes.push(ShapeSpec { kind, id, position: position.to_array(), rotation: rotation.to_array() });
     }

@@ -71,7 +71,7 @@ pub fn shape_of(g: &Geom) -> Result<(SharedShape, glam::Vec3), String> {
         Geom::Capsule { a, b, radius } => (SharedShape::capsule(vector(*a), vector(*b), *radius), glam::Vec3::ZERO),
         Geom::Segment { a, b } => (SharedShape::segment(vector(*a), vector(*b)), glam::Vec3::ZERO),
         Geom::Polygon { vertices } => {
-            let hull = SharedShape::convex_hull(&points(vertices))
+            let hull = sim::hull(&points(vertices))
                 .ok_or_else(|| format!("could not make a polygon hull from {} vertices", vertices.len()))?;
             (hull, glam::Vec3::ZERO)
         }

@@ -146,6 +146,16 @@ fn raw_collider(h: ColliderHandle) -> Handle {
     Handle(a, b)
 }
 
+/// The convex hull of `points`; None when they span nothing or one is not finite. parry's hull
+/// panics on a NaN point (its support point search finds none), and a point from a file is
+/// scaled by the object's scale and placed by its offset here, either of which can overflow.
+pub fn hull(points: &[Vector]) -> Option<SharedShape> {
+    if !points.iter().all(|p| p.to_array().iter().all(|x| x.is_finite())) {
+        return None;
+    }
+    SharedShape::convex_hull(points)
+}
+
 /// A shape's collider builder, mirrored as `flip` says; None for a hull that spans nothing.
 fn shape(kind: &ShapeKind, s: f32, flip: [bool; 2]) -> Option<ColliderBuilder> {
     Some(match kind {
@@ -156,7 +166,7 @@ fn shape(kind: &ShapeKind, s: f32, flip: [bool; 2]) -> Option<ColliderBuilder> {
             // Mirrored in the shape's own frame as its place is (see `mirrored`).
             let f = glam::Vec3::new(if flip[0] { -1.0 } else { 1.0 }, if flip[1] { -1.0 } else { 1.0 }, 1.0);
             let pts: Vec<Vector> = points.iter().map(|p| vector(glam::Vec3::from(*p) * s * f)).collect();
-            ColliderBuilder::convex_hull(&pts)?
+            ColliderBuilder::new(hull(&pts)?)
         }
     })
 }
@@ -231,7 +241,7 @@ impl Simulation for World {
                     .filter_map(|h| {
                         let pts: Vec<Vector> =
                             h.iter().map(|p| vector((turn * glam::Vec3::new(p[0], p[1], 0.0) + at) * s * f)).collect();
-                        SharedShape::convex_hull(&pts).map(|shape| (Pose::IDENTITY, shape))
+                        hull(&pts).map(|shape| (Pose::IDENTITY, shape))
                     })
                     .collect();
                 if parts.is_empty() {

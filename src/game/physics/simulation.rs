@@ -409,6 +409,10 @@ mod tests {
     }
 
     fn outline(two_d: bool, spec: &CollisionObjectSpec, tile_bits: &[u32]) -> Vec<(Vec3, Vec3)> {
+        outline_scaled(two_d, spec, tile_bits, 1.0)
+    }
+
+    fn outline_scaled(two_d: bool, spec: &CollisionObjectSpec, tile_bits: &[u32], scale: f32) -> Vec<(Vec3, Vec3)> {
         let mut world = new_world(two_d, Vec3::ZERO);
         let body = world.insert_body(&BodyDesc {
             ty: CollisionType::Static,
@@ -419,7 +423,7 @@ mod tests {
             locked_rotation: false,
             user: 0,
         });
-        let desc = CollidersDesc { spec, scale: 1.0, flip: [false; 2], groups: (1, 1), user: 0, tile_bits };
+        let desc = CollidersDesc { spec, scale, flip: [false; 2], groups: (1, 1), user: 0, tile_bits };
         world.attach(body, &desc);
         let mut lines = Collect::default();
         world.debug_lines(&mut lines);
@@ -445,5 +449,23 @@ mod tests {
             ShapeKind::Hull { points: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].into() };
         let hull = ShapeSpec { kind: tetra, id: None, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
         assert_eq!(outline(false, &spec(vec![hull], None), &[]).len(), 6, "a tetrahedron's six edges");
+    }
+
+    /// Found by `tests/fuzz.rs`: parry's hull panicked on the NaN points of a tile map whose
+    /// offset rotation had no direction (a zero quaternion, normalised). A hull whose points
+    /// are not finite is left out like one that spans nothing, in both dimensions.
+    #[test]
+    fn hulls_whose_points_are_not_finite_are_left_out() {
+        let square = vec![[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+        let groups = vec![TileGroup { group: "ground".into(), hulls: vec![square] }];
+        let tiles = TileCollision { source: "/m.tilemap".into(), groups, offset: ([0.0; 3], [0.0; 4]) };
+        assert_eq!(outline(true, &spec(Vec::new(), Some(tiles)), &[1]).len(), 0);
+        let tetra =
+            ShapeKind::Hull { points: vec![[0.0, 0.0, 0.0], [4.0, 0.0, 0.0], [0.0, 4.0, 0.0], [0.0, 0.0, 4.0]].into() };
+        let hull = ShapeSpec { kind: tetra, id: None, position: [0.0; 3], rotation: [0.0, 0.0, 0.0, 1.0] };
+        for two_d in [false, true] {
+            // 0 × ∞ is NaN.
+            assert_eq!(outline_scaled(two_d, &spec(vec![hull.clone()], None), &[], f32::INFINITY).len(), 0);
+        }
     }
 }

@@ -21,7 +21,10 @@ impl Trs {
     /// Applies a collection instance's placement; shear from non-uniform scale is lost, as in Defold.
     pub(super) fn placed(&self, place: &Affine3A) -> Trs {
         let (s, r, t) = (*place * self.matrix()).to_scale_rotation_translation();
-        Trs { t, r: r.normalize(), s }
+        // A zero scale leaves no rotation to recover (glam divides by it): the object is a
+        // point, and keeps its own rotation.
+        let r = crate::base::quat::unit_quat(r.to_array()).unwrap_or(self.r);
+        Trs { t, r, s }
     }
 }
 
@@ -37,12 +40,15 @@ pub(super) fn transform(
             return Err(e.error(file, "give either 'rotation' or 'euler', not both"));
         }
         (Some(q), None) => {
-            let quat = Quat::from_array(q.value);
             // A zero quaternion has no direction to normalise to.
-            if quat.length_squared() < 1e-12 {
-                return Err(q.error(file, "rotation quaternion must not be zero"));
-            }
-            quat.normalize()
+            let Some(quat) = crate::base::quat::unit_quat(q.value) else {
+                let what = if q.value.iter().all(|x| x.is_finite()) { "must not be zero" } else { "must be finite" };
+                return Err(q.error(file, format!("rotation quaternion {what}")));
+            };
+            quat
+        }
+        (None, Some(e)) if !e.value.iter().all(|x| x.is_finite()) => {
+            return Err(e.error(file, "euler angles must be 3 finite numbers"));
         }
         (None, Some(e)) => euler_to_quat(e.value),
         (None, None) => Quat::IDENTITY,

@@ -416,3 +416,46 @@ fn builtin_collada_meshes_are_the_gltf_builtins_and_other_collada_is_refused() {
     let e = load_model_file(&p.res(), "/own.model").unwrap_err().to_string();
     assert!(e.starts_with("/own.model:1:7: '/meshes/ship.dae' is a Collada model, which Sinew does not read"), "{e}");
 }
+
+/// `text` as a Defold string literal (what `data:` fields hold).
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n"))
+}
+
+/// Found by `tests/fuzz.rs` (fuzz_defold_project_files): a rotation component past 1.8e19 is
+/// finite in single precision but its square is not, and normalising it there gave a zero
+/// quaternion that turned every transform under it into NaN; a number past f32's range gave
+/// an infinite position.
+#[test]
+fn huge_rotations_normalise_and_numbers_past_f32_are_refused() {
+    let collection = |r: &str, position: &str| {
+        let shape = format!(
+            "type: COLLISION_OBJECT_TYPE_STATIC\nembedded_collision_shape {{\n  shapes {{\n    shape_type: TYPE_SPHERE\n    \
+             rotation {{ x: {r} w: 1.0 }}\n    index: 0\n    count: 1\n  }}\n  data: 2.0\n}}\n"
+        );
+        let component = format!(
+            "embedded_components {{\n  id: \"co\"\n  type: \"collisionobject\"\n  data: {}\n  rotation {{ z: {r} w: 1.0 }}\n}}\n",
+            quoted(&shape)
+        );
+        let instance = format!(
+            "embedded_instances {{\n  id: \"a\"\n  data: {}\n  position {{ x: {position} }}\n  rotation {{ y: {r} w: 1.0 }}\n}}\n",
+            quoted(&component)
+        );
+        format!("name: \"main\"\n{instance}")
+    };
+    let p = Project::new(&[("/main/main.collection", &collection("18446744073709551616", "1.0"))]);
+    let spec = p.load("/main/main.collection").unwrap_or_else(|e| panic!("{e}"));
+    let unit = |q: [f32; 4]| q.iter().all(|x| x.is_finite()) && (glam::Quat::from_array(q).length() - 1.0).abs() < 1e-5;
+    let o = &spec.objects[0];
+    assert!(unit(o.rotation) && (o.rotation[1] - 1.0).abs() < 1e-5, "{:?}", o.rotation);
+    let ComponentKind::CollisionObject(co) = &o.components[0].kind else { panic!("{:?}", o.components[0].kind) };
+    // The component's turn (z) and the shape's (x), a half turn each about its axis: together
+    // a half turn about y.
+    let r = co.shapes[0].rotation;
+    assert!(unit(r) && (r[1].abs() - 1.0).abs() < 1e-5, "{r:?}");
+
+    let p = Project::new(&[("/main/main.collection", &collection("0.0", "1e39"))]);
+    let all = load_collection_all(&p.res(), "/main/main.collection").problems;
+    let all: Vec<String> = all.iter().map(ToString::to_string).collect();
+    assert!(all.iter().any(|e| e.contains("`position.x` must be finite")), "{all:?}");
+}

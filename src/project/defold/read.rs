@@ -138,10 +138,11 @@ impl<'a> Reader<'a> {
         let mut out = defaults;
         for (i, slot) in out.iter_mut().enumerate() {
             if let Some((v, at)) = r.number(axes[i], p) {
-                if v.is_finite() {
+                // Finite in single precision: 1e39 is a finite f64 and an infinite f32.
+                if (v as f32).is_finite() {
                     *slot = v as f32;
                 } else {
-                    p.at(&at.at, format!("`{name}.{}` must be finite", axes[i]));
+                    p.at(&at.at, format!("`{name}.{}` must be finite (within ±3.4e38)", axes[i]));
                 }
             }
         }

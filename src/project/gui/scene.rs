@@ -995,9 +995,12 @@ impl Loader<'_> {
                 let e = vector(&d.euler, [0.0; 4], 3, file, p);
                 Quat::from_euler(EulerRot::ZYX, e[2].to_radians(), e[1].to_radians(), e[0].to_radians())
             }
-            (Some(_), None) => {
+            (Some(r), None) => {
                 let q = vector(&d.rotation, [0.0, 0.0, 0.0, 1.0], 4, file, p);
-                Quat::from_xyzw(q[0], q[1], q[2], q[3]).normalize()
+                crate::base::quat::unit_quat(q).unwrap_or_else(|| {
+                    p.at(r, file, "a rotation quaternion must not be zero");
+                    Quat::IDENTITY
+                })
             }
             _ => Quat::IDENTITY,
         };
