@@ -528,6 +528,32 @@ impl Scene {
         }
     }
 
+    /// The world rotation of `slot`, given `decomposed`, the one its world matrix gives: that
+    /// one, or where a zero scale (an object shrunk to nothing) leaves the matrix no rotation to
+    /// recover, its own rotation composed with its parents', as Defold composes transforms. So a
+    /// vanished object still reports, and its body keeps, the way it faces.
+    pub fn world_rotation(&self, slot: u32, decomposed: Quat) -> Quat {
+        if decomposed.is_finite() {
+            return decomposed;
+        }
+        let mut q = Quat::IDENTITY;
+        let mut s = slot as usize;
+        // At most one step per object: the parent links form a tree.
+        for _ in 0..self.parent.len() {
+            let (Some(local), Some(&r)) = (self.local.get(s), self.rotation.get(s)) else { break };
+            let own = match local {
+                Local::Trs => r,
+                _ => self.local_matrix[s].to_scale_rotation_translation().1,
+            };
+            q = own * q;
+            match self.parent[s] {
+                NONE => break,
+                p => s = p as usize,
+            }
+        }
+        crate::base::quat::unit_quat(q.to_array()).unwrap_or(Quat::IDENTITY)
+    }
+
     /// A just-spawned `slot` under `parent`: its world transform was its local one until now.
     pub fn place_under(&mut self, slot: u32, parent: u32) {
         let parent_world = self.world_of(parent);

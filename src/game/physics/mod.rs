@@ -404,13 +404,24 @@ impl Physics {
     fn object_pose_and_scale(&self, slot: u32, scene: &mut Scene) -> (Iso, f32) {
         scene.update_world_transform_of(slot);
         let (s, r, t) = scene.world_of(slot).to_scale_rotation_translation();
-        ((t * self.settings.scale, r.normalize()), self.uniform_scale(s))
+        // A zero scale leaves the matrix no rotation to recover (glam divides by the scale).
+        let r = crate::base::quat::unit_quat(scene.world_rotation(slot, r).to_array()).unwrap_or(glam::Quat::IDENTITY);
+        ((t * self.settings.scale, r), self.uniform_scale(s))
     }
 
     fn build(&mut self, i: u32, spec: &CollisionObjectSpec, scene: &mut Scene) {
         let slot = self.bodies[i as usize].slot;
-        let (pose, scale) = self.object_pose_and_scale(slot, scene);
+        let (mut pose, scale) = self.object_pose_and_scale(slot, scene);
         let b = &mut self.bodies[i as usize];
+        // Finite parts can make an infinite whole (a huge position under a huge scale): such a
+        // body would poison the world, so it starts at the origin instead.
+        if !pose.0.is_finite() {
+            let id = crate::base::hash::name_of(b.id);
+            log::error!(
+                "collision object '{id}': its object's world position is not finite; the body starts at the origin"
+            );
+            pose.0 = glam::Vec3::ZERO;
+        }
         b.shape_scale = scale;
         b.seen_scale = scene.scale.get(slot as usize).copied().unwrap_or(glam::Vec3::ONE);
         b.written = local_place(scene, slot);

@@ -110,6 +110,7 @@ crate::export! {
             Ok(s) => {
                 let a = w.scene.world_of(s as u32);
                 let (sc, r, t) = a.to_scale_rotation_translation();
+                let r = w.scene.world_rotation(s as u32, r);
                 // SAFETY: each pointer is either null or a cdata of the right type from the wrapper.
                 unsafe {
                     if let Some(p) = pos.as_mut() {

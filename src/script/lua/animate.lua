@@ -192,6 +192,21 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
   if to_kind ~= d.type then
     fail(string.format("The property '%s' of '%s' has incorrect type", S.hash_text(ph.h), url_text(u)))
   end
+  -- As go.set: a game object's position, rotation, euler or scale never heads for a NaN or an
+  -- infinity, which would poison its transform, its children's and its body's.
+  if d.owner == "go" then
+    local finite = S.finite
+    local bad = to_kind == "number" and not finite(to)
+    for i = 1, to_kind == "number" and 0 or d.count do bad = bad or not finite(to[COMPS[i]]) end
+    if bad then
+      fail(string.format("go.animate: the target of '%s' of '%s' must be finite, got %s", S.hash_text(ph.h),
+        url_text(u), tostring(to)))
+    end
+    if to_kind == "quat" and not S.rotation_ok(to) then
+      fail(string.format("go.animate: the target of '%s' of '%s' must be a quat of length between 1e-6 and 1e6, got %s",
+        S.hash_text(ph.h), url_text(u), tostring(to)))
+    end
+  end
   if d.read_only then
     -- No animatable property is read-only yet (the model's `animation` will be).
     fail(string.format("Animation of the property '%s' of '%s' is unsupported", S.hash_text(ph.h), url_text(u)))

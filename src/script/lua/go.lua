@@ -93,8 +93,19 @@ function go.get_position(id)
   return v3_t(s3.x, s3.y, s3.z)
 end
 
+-- As go.set: a NaN or infinity would poison the transform, every child's and a body's (x - x
+-- is 0 for finite x only; three subtractions keep this path as fast as it was).
+local function finite_argument(fname, v)
+  if v.x - v.x ~= 0 or v.y - v.y ~= 0 or v.z - v.z ~= 0 then
+    fail(string.format("%s: bad argument #1 (position must be finite, got %s)", fname, tostring(v)))
+  end
+end
+local rotation_ok = S.rotation_ok
+local ROTATION_RULE = "a quat of length between 1e-6 and 1e6"
+
 function go.set_position(v, id)
   if not istype(v3_t, v) then argerr("go.set_position", 1, "vector3", v) end
+  finite_argument("go.set_position", v)
   local s = own(id)
   if s then
     local p = tv.position + 3 * s
@@ -116,6 +127,9 @@ end
 
 function go.set_rotation(q, id)
   if not istype(q_t, q) then argerr("go.set_rotation", 1, "quat", q) end
+  if not rotation_ok(q) then
+    fail(string.format("go.set_rotation: bad argument #1 (rotation must be %s, got %s)", ROTATION_RULE, tostring(q)))
+  end
   local s = own(id)
   if s then
     local o = tv.rotation + 4 * s
@@ -423,6 +437,10 @@ function go.set(url, prop, value, options)
       if not (f(v.x) and f(v.y) and f(v.z) and (d.name ~= "rotation" or f(v.w))) then
         fail(string.format("go.set: the property '%s' of '%s' must be finite, got %s", S.hash_text(ph.h), where_text,
           tostring(value)))
+      end
+      if d.name == "rotation" and not rotation_ok(v) then
+        fail(string.format("go.set: the property '%s' of '%s' must be %s, got %s", S.hash_text(ph.h), where_text,
+          ROTATION_RULE, tostring(value)))
       end
       return v
     end

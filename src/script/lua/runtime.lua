@@ -60,6 +60,14 @@ S.type_name = type_name
 -- False for NaN and the infinities, which poison every transform they reach.
 function S.finite(x) return x - x == 0 end
 
+-- Whether a quaternion can be an object's rotation: finite, with a length between 1e-6 and
+-- 1e6 (squared in double precision, where no float overflows). A zero one has no direction,
+-- and a huge one overflows the world matrix it makes (Sinew decisions: Defold stores either).
+function S.rotation_ok(q)
+  local len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w
+  return len2 >= 1e-12 and len2 <= 1e12
+end
+
 function S.argerr(fname, n, expected, got)
   fail(string.format("%s: bad argument #%d (%s expected, got %s)", fname, n, expected, type_name(got)))
 end
