@@ -1,0 +1,1 @@
+{ "components": [ { "id": "label", "type": "label", "text": "thing" } ] }

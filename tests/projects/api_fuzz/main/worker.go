@@ -1,0 +1,1 @@
+{ "components": [ { "id": "script", "type": "script", "script": "/main/worker.script" } ] }
