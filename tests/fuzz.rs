@@ -689,21 +689,47 @@ impl sinew::game::spawn::ScriptFactory for NoScripts {
 }
 
 /// The Defold examples under tests/defold whose text files seed [`fuzz_defold_project_files`]:
-/// physics (embedded collision objects, tile map shapes), GUI, particles, meshes, proxies.
-const DEFOLD_SEED_PROJECTS: &[&str] =
-    &["physics_dynamic", "tilemap_collisions", "gui_healthbar", "particles_fire_and_smoke", "mesh_triangle", "proxy"];
+/// physics (embedded collision objects, tile map shapes), GUI and its layouts, particles,
+/// meshes, proxies, glTF models, sprites, lights, cameras.
+const DEFOLD_SEED_PROJECTS: &[&str] = &[
+    "physics_dynamic",
+    "tilemap_collisions",
+    "gui_healthbar",
+    "gui_layouts",
+    "particles_fire_and_smoke",
+    "mesh_triangle",
+    "mesh_textured",
+    "proxy",
+    "gltf",
+    "sprite_tint",
+    "basic_lights_2d",
+    "render_orthographic_zoom",
+];
 
 /// Defold's own files as Defold's editor writes them (issues 33 and 34): `game.project`,
 /// collections with embedded objects and collision objects, `.go`, `.gui`, `.particlefx`,
-/// `.tilemap`, `.tilesource`, `.material`, `.buffer`. A mutant takes its file's place in its
-/// example, whose main collection is then loaded, spawned (scripts are not run) and stepped
-/// for ten physics frames: a broken file is a load problem, never a panic, and no body it
-/// made may leave a game object's transform non-finite.
+/// `.tilemap`, `.tilesource`, `.atlas`, `.font`, `.material`, `.buffer`, `.display_profiles`.
+/// A mutant takes its file's place in its example, whose main collection is then loaded,
+/// spawned (scripts are not run) and stepped for ten physics frames: a broken file is a load
+/// problem, never a panic, and no body it made may leave a game object's transform non-finite.
 #[test]
 fn fuzz_defold_project_files() {
     use sinew::project::{collection::load_collection_within, settings::load_settings};
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/defold");
-    let kinds = ["project", "collection", "go", "gui", "particlefx", "tilemap", "tilesource", "material", "buffer"];
+    let kinds = [
+        "project",
+        "collection",
+        "go",
+        "gui",
+        "particlefx",
+        "tilemap",
+        "tilesource",
+        "atlas",
+        "font",
+        "material",
+        "buffer",
+        "display_profiles",
+    ];
     let mut places: Vec<(usize, String)> = Vec::new();
     let mut seeds: Vec<Vec<u8>> = Vec::new();
     let mut projects: Vec<Resources> = Vec::new();
