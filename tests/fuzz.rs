@@ -708,14 +708,10 @@ const DEFOLD_SEED_PROJECTS: &[&str] = &[
 
 /// Defold's own files as Defold's editor writes them (issues 33 and 34): `game.project`,
 /// collections with embedded objects and collision objects, `.go`, `.gui`, `.particlefx`,
-/// `.tilemap`, `.tilesource`, `.atlas`, `.font`, `.material`, `.buffer`, `.display_profiles`.
-/// A mutant takes its file's place in its example, whose main collection is then loaded,
-/// spawned (scripts are not run) and stepped for ten physics frames: a broken file is a load
-/// problem, never a panic, and no body it made may leave a game object's transform non-finite.
+/// `.tilemap`, `.tilesource`, `.atlas`, `.font`, `.material`, `.buffer`, `.display_profiles`,
+/// through [`fuzz_projects`].
 #[test]
 fn fuzz_defold_project_files() {
-    use sinew::project::{collection::load_collection_within, settings::load_settings};
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/defold");
     let kinds = [
         "project",
         "collection",
@@ -730,31 +726,66 @@ fn fuzz_defold_project_files() {
         "buffer",
         "display_profiles",
     ];
+    fuzz_projects("defold", "tests/defold", DEFOLD_SEED_PROJECTS, &kinds);
+}
+
+/// The Lua test projects under tests/projects whose Sinew JSON files seed
+/// [`fuzz_sinew_project_files`]: collision objects of every shape and type in 3D and 2D,
+/// joints, GUI scenes, particle effects, cameras and lights, labels.
+const SINEW_SEED_PROJECTS: &[&str] = &[
+    "physics_shapes",
+    "physics_joints",
+    "physics_trigger",
+    "physics_fuzz",
+    "physics_raycast",
+    "physics_flip",
+    "physics_scale",
+    "api_gui",
+    "api_particlefx",
+    "api_camera",
+    "api_label",
+];
+
+/// Sinew's JSON project files (`project.json`, collections with collision objects, joints,
+/// cameras and lights, `.go`, `.gui`, `.particlefx`) through [`fuzz_projects`], as Defold's.
+#[test]
+fn fuzz_sinew_project_files() {
+    let kinds = ["json", "collection", "go", "gui", "particlefx"];
+    fuzz_projects("sinew", "tests/projects", SINEW_SEED_PROJECTS, &kinds);
+}
+
+/// Mutants of the files of kinds `kinds` (extensions) in the projects `names` under `root`: a
+/// mutant takes its file's place in its project, whose main collection is then loaded,
+/// spawned (scripts are not run) and stepped for ten physics frames. A broken file is a load
+/// problem, never a panic, and no body it made may leave a game object's transform non-finite.
+fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
+    use sinew::project::{collection::load_collection_within, settings::load_settings};
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(root);
     let mut places: Vec<(usize, String)> = Vec::new();
     let mut seeds: Vec<Vec<u8>> = Vec::new();
     let mut projects: Vec<Resources> = Vec::new();
-    for (k, name) in DEFOLD_SEED_PROJECTS.iter().enumerate() {
-        let dir = root.join(name);
-        projects.push(Resources::open_dir(&dir).expect("a Defold example under tests/defold"));
+    for (k, project) in names.iter().enumerate() {
+        let dir = root.join(project);
+        projects.push(Resources::open_dir(&dir).expect("a project to seed the fuzzer"));
         let mut stack = vec![dir.clone()];
         while let Some(d) = stack.pop() {
             let mut entries: Vec<PathBuf> =
-                std::fs::read_dir(&d).expect("read the example").map(|e| e.expect("an entry").path()).collect();
+                std::fs::read_dir(&d).expect("read the project").map(|e| e.expect("an entry").path()).collect();
             entries.sort();
             for p in entries {
                 if p.is_dir() {
                     stack.push(p);
                 } else if p.extension().and_then(|e| e.to_str()).is_some_and(|e| kinds.contains(&e)) {
-                    let rel = p.strip_prefix(&dir).expect("inside the example").to_string_lossy().replace('\\', "/");
+                    let rel = p.strip_prefix(&dir).expect("inside the project").to_string_lossy().replace('\\', "/");
                     places.push((k, format!("/{rel}")));
                     seeds.push(std::fs::read(&p).expect("read a seed"));
                 }
             }
         }
     }
-    assert!(seeds.len() >= 20, "{} Defold seed files", seeds.len());
+    assert!(seeds.len() >= 20, "{} seed files", seeds.len());
     let which = std::cell::Cell::new(0usize);
-    fuzz("defold", &seeds, mutate_noting(&which), |b| {
+    fuzz(name, &seeds, mutate_noting(&which), |b| {
         let k = seeds.iter().position(|s| s == b).unwrap_or(which.get());
         let (project, path) = &places[k];
         let res = projects[*project].clone().with_overlay(vec![(path.clone(), b.to_vec())]);

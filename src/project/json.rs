@@ -172,7 +172,27 @@ pub fn serde_error(resource: &str, e: &serde_json::Error) -> LoadError {
     let msg = full.strip_suffix(&tail).unwrap_or(&full);
     // serde_json gives up at 128 levels of brackets; say what the limit is.
     let msg = if msg == "recursion limit exceeded" { "nested deeper than 128 levels of [ and {" } else { msg };
-    LoadError::at(resource, e.line(), e.column(), msg)
+    LoadError::at(resource, e.line(), e.column(), shorten_quoted(msg))
+}
+
+/// `msg` with each name serde quotes in backticks (an unknown field, a variant) cut to its first
+/// 64 bytes when longer: a file's hostile 100 KB key is named, not printed whole.
+fn shorten_quoted(msg: &str) -> String {
+    let mut out = String::with_capacity(msg.len().min(1024));
+    let mut parts = msg.split('`');
+    if let Some(first) = parts.next() {
+        out.push_str(first);
+    }
+    for (i, part) in parts.enumerate() {
+        out.push('`');
+        if i % 2 == 0 && part.len() > 80 {
+            out.push_str(&part[..part.floor_char_boundary(64)]);
+            out.push_str(&format!("… ({} bytes)", part.len()));
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
 }
 
 /// The deepest `children` nesting a collection may have. serde_json stops at 128 levels of
@@ -360,6 +380,16 @@ mod tests {
         b: Option<Located<[f32; 2]>>,
         #[serde(default)]
         list: Vec<Located<u32>>,
+    }
+
+    /// Found by `tests/fuzz.rs`: an unknown key of 2,000 bytes was quoted whole in the error.
+    #[test]
+    fn a_long_unknown_key_is_quoted_by_its_start() {
+        let key = "k".repeat(5000);
+        let e = parse::<Probe>("/p.json", &format!(r#"{{ "a": "x", "{key}": 1 }}"#)).unwrap_err();
+        let text = e.to_string();
+        assert!(text.len() < 600 && text.contains(&format!("`{}… (5000 bytes)`", "k".repeat(64))), "{text}");
+        assert!(text.starts_with("/p.json:1:"), "{text}");
     }
 
     #[test]

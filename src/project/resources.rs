@@ -9,6 +9,9 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
 }
 
+/// The longest resource path read (Linux's own limit is 4,096 bytes).
+pub const MAX_PATH_BYTES: usize = 1024;
+
 /// Files made by the program: resource path → bytes.
 type Overlay = std::sync::Arc<Vec<(String, Vec<u8>)>>;
 
@@ -132,6 +135,12 @@ impl Resources {
 
     /// Reads a resource. `referenced_from` names the file that asked for it, for the error message.
     pub fn read(&self, path: &str, referenced_from: Option<&str>) -> Result<Vec<u8>, LoadError> {
+        if path.len() > MAX_PATH_BYTES {
+            // Quoted by its start: a hostile path is not printed whole.
+            let start = &path[..path.floor_char_boundary(64)];
+            let msg = format!("resource path '{start}…' is {} bytes long (at most {MAX_PATH_BYTES})", path.len());
+            return Err(LoadError::new(referenced_from.unwrap_or("the project"), msg));
+        }
         let who = referenced_from.unwrap_or(path);
         let Some(norm) = normalize(path) else {
             let msg = if path.starts_with('/') {

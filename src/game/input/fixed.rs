@@ -41,7 +41,8 @@ impl FixedClock {
         self.acc = (self.acc - steps as f64 * self.step).max(0.0);
         let max = u64::from(self.max_steps);
         if steps > max {
-            self.dropped += steps - max;
+            // A frequency of 1e33 Hz asks for steps past u64 each frame: counted, not overflowed.
+            self.dropped = self.dropped.saturating_add(steps - max);
             steps = max;
         }
         steps as u32
@@ -73,6 +74,17 @@ mod tests {
             assert_eq!(total, expected, "{freq} Hz");
         }
         assert_eq!(FixedClock::new(0.0).advance(1.0), 0);
+    }
+
+    /// Found by `tests/fuzz.rs`: a project's `fixed_update_frequency` of 1.8e33 overflowed the
+    /// count of dropped steps (a panic in debug builds, a wrong count in release ones).
+    #[test]
+    fn an_absurd_frequency_drops_steps_without_overflow() {
+        let mut c = FixedClock::new(1.8e33);
+        for _ in 0..3 {
+            assert_eq!(c.advance(1.0), MAX_STEPS);
+        }
+        assert_eq!(c.warning(), Some(u64::MAX));
     }
 
     #[test]
