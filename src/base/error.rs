@@ -21,7 +21,14 @@ impl LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.resource)?;
+        // A resource named by a file (a main collection in game.project) can be a hostile
+        // path of any length: named by its start and its length.
+        let r = &self.resource;
+        if r.len() > LONGEST_NAME {
+            write!(f, "{}… ({} bytes)", &r[..r.floor_char_boundary(64)], r.len())?;
+        } else {
+            write!(f, "{r}")?;
+        }
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
             if let Some(c) = self.column {
@@ -34,9 +41,19 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// The longest resource name an error prints whole.
+const LONGEST_NAME: usize = 256;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by `tests/fuzz.rs`: a 2,000-byte `main_collection` was printed whole in each error.
+    #[test]
+    fn a_long_resource_name_is_printed_by_its_start() {
+        let e = LoadError::at("/m".repeat(1000), 1, 2, "not found");
+        assert_eq!(e.to_string(), format!("{}… (2000 bytes):1:2: not found", "/m".repeat(32)));
+    }
 
     #[test]
     fn error_display_has_position() {
