@@ -280,7 +280,7 @@ fn numbers<'de, D: Deserializer<'de>, const N: usize>(d: D, field: &'static str)
                     // A number past f32's range would place the object at infinity.
                     (Some(_), Some(x)) if !(x as f32).is_finite() => {
                         return Err(de::Error::custom(format!(
-                            "{}: {x} is past the range of a 32-bit float (±3.4e38)",
+                            "{}: {x:e} is past the range of a 32-bit float (±3.4e38)",
                             self.0
                         )));
                     }
