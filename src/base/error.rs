@@ -22,13 +22,8 @@ impl LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // A resource named by a file (a main collection in game.project) can be a hostile
-        // path of any length: named by its start and its length.
-        let r = &self.resource;
-        if r.len() > LONGEST_NAME {
-            write!(f, "{}… ({} bytes)", &r[..r.floor_char_boundary(64)], r.len())?;
-        } else {
-            write!(f, "{r}")?;
-        }
+        // path of any length.
+        write!(f, "{}", abbreviated(&self.resource, LONGEST_NAME))?;
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
             if let Some(c) = self.column {
@@ -43,6 +38,15 @@ impl std::error::Error for LoadError {}
 
 /// The longest resource name an error prints whole.
 const LONGEST_NAME: usize = 256;
+
+/// `text` whole when at most `longest` bytes, else its first 64 bytes and its length: a
+/// hostile name, key or path from a file is named in an error, not printed whole.
+pub fn abbreviated(text: &str, longest: usize) -> std::borrow::Cow<'_, str> {
+    if text.len() <= longest {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    std::borrow::Cow::Owned(format!("{}… ({} bytes)", &text[..text.floor_char_boundary(64)], text.len()))
+}
 
 #[cfg(test)]
 mod tests {

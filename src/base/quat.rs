@@ -4,6 +4,15 @@
 //! spreads NaN through every transform below it. In double precision no f32 overflows.
 use glam::{DQuat, Quat};
 
+/// The shortest quaternion with a direction: the smallest length a single-precision
+/// quaternion written in a file gets from rounding.
+pub const MIN_LENGTH: f64 = 1e-6;
+
+/// The longest quaternion a script may give an object as its rotation (`go.set_rotation`,
+/// `factory.create`, ...): a longer one overflows the world matrix it makes. Checked in Lua
+/// (runtime.lua `S.rotation_ok`), which reads both bounds from here.
+pub const MAX_SCRIPT_LENGTH: f64 = 1e6;
+
 /// `q` normalised, or None when it has no direction (zero, or a component not finite).
 pub fn unit_quat(q: [f32; 4]) -> Option<Quat> {
     if !q.iter().all(|x| x.is_finite()) {
@@ -11,8 +20,7 @@ pub fn unit_quat(q: [f32; 4]) -> Option<Quat> {
     }
     let d = DQuat::from_xyzw(q[0] as f64, q[1] as f64, q[2] as f64, q[3] as f64);
     let len = d.length();
-    // The smallest length a single-precision quaternion written in a file gets from rounding.
-    if len < 1e-6 {
+    if len < MIN_LENGTH {
         return None;
     }
     Some((d / len).as_quat())

@@ -185,12 +185,7 @@ fn shorten_quoted(msg: &str) -> String {
     }
     for (i, part) in parts.enumerate() {
         out.push('`');
-        if i % 2 == 0 && part.len() > 80 {
-            out.push_str(&part[..part.floor_char_boundary(64)]);
-            out.push_str(&format!("… ({} bytes)", part.len()));
-        } else {
-            out.push_str(part);
-        }
+        out.push_str(&if i % 2 == 0 { crate::base::error::abbreviated(part, 80) } else { part.into() });
     }
     out
 }

@@ -136,9 +136,8 @@ impl Resources {
     /// Reads a resource. `referenced_from` names the file that asked for it, for the error message.
     pub fn read(&self, path: &str, referenced_from: Option<&str>) -> Result<Vec<u8>, LoadError> {
         if path.len() > MAX_PATH_BYTES {
-            // Quoted by its start: a hostile path is not printed whole.
-            let start = &path[..path.floor_char_boundary(64)];
-            let msg = format!("resource path '{start}…' is {} bytes long (at most {MAX_PATH_BYTES})", path.len());
+            let quoted = crate::base::error::abbreviated(path, MAX_PATH_BYTES);
+            let msg = format!("resource path '{quoted}' is longer than {MAX_PATH_BYTES} bytes");
             return Err(LoadError::new(referenced_from.unwrap_or("the project"), msg));
         }
         let who = referenced_from.unwrap_or(path);

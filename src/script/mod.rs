@@ -361,6 +361,9 @@ impl ScriptHost {
         )?;
         t.set("K", lua.create_table_from(boundary::constants())?)?;
         t.set("max_properties", crate::base::hash::SCRIPT_NAMES)?;
+        let (min, max) = (crate::base::quat::MIN_LENGTH, crate::base::quat::MAX_SCRIPT_LENGTH);
+        t.set("rotation_lengths", lua.create_sequence_from([min, max])?)?;
+        t.set("rotation_rule", format!("a quat of length between {min:e} and {max:e}"))?;
         let read_res = res.clone();
         t.set(
             "read",

@@ -203,8 +203,8 @@ function go.animate(url, property, playback, to, easing, duration, delay, comple
         url_text(u), tostring(to)))
     end
     if to_kind == "quat" and not S.rotation_ok(to) then
-      fail(string.format("go.animate: the target of '%s' of '%s' must be a quat of length between 1e-6 and 1e6, got %s",
-        S.hash_text(ph.h), url_text(u), tostring(to)))
+      fail(string.format("go.animate: the target of '%s' of '%s' must be %s, got %s", S.hash_text(ph.h), url_text(u),
+        S.ROTATION_RULE, tostring(to)))
     end
   end
   if d.read_only then

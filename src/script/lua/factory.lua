@@ -103,8 +103,7 @@ local function spawn(fname, f, r, p, rot, props, scale, collection)
     fail(string.format("%s: bad argument #2 (position must be finite, got %s)", fname, tostring(p)))
   end
   if rot ~= nil and not S.rotation_ok(rot) then
-    fail(string.format("%s: bad argument #3 (rotation must be a quat of length between 1e-6 and 1e6, got %s)", fname,
-      tostring(rot)))
+    fail(string.format("%s: bad argument #3 (rotation must be %s, got %s)", fname, S.ROTATION_RULE, tostring(rot)))
   end
   if not (sx > 0 and sy > 0 and sz > 0 and finite(sx) and finite(sy) and finite(sz)) then
     fail(string.format("%s: bad argument #5 (scale must be finite and greater than 0, got %s)", fname,

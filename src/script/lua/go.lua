@@ -101,8 +101,7 @@ local function finite_argument(fname, v)
     fail(string.format("%s: bad argument #1 (position must be finite, got %s)", fname, tostring(v)))
   end
 end
-local rotation_ok = S.rotation_ok
-local ROTATION_RULE = "a quat of length between 1e-6 and 1e6"
+local rotation_ok, ROTATION_RULE = S.rotation_ok, S.ROTATION_RULE
 
 function go.set_position(v, id)
   if not istype(v3_t, v) then argerr("go.set_position", 1, "vector3", v) end

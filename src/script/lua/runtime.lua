@@ -60,12 +60,16 @@ S.type_name = type_name
 -- False for NaN and the infinities, which poison every transform they reach.
 function S.finite(x) return x - x == 0 end
 
--- Whether a quaternion can be an object's rotation: finite, with a length between 1e-6 and
--- 1e6 (squared in double precision, where no float overflows). A zero one has no direction,
--- and a huge one overflows the world matrix it makes (Sinew decisions: Defold stores either).
+-- Whether a quaternion can be an object's rotation: finite, with a length within the bounds
+-- of base::quat (squared in double precision, where no float overflows). A zero one has no
+-- direction, and a huge one overflows the world matrix it makes (Sinew decisions: Defold
+-- stores either). S.ROTATION_RULE says so in the errors.
+local MIN_ROTATION, MAX_ROTATION = R.rotation_lengths[1], R.rotation_lengths[2]
+local MIN_ROTATION2, MAX_ROTATION2 = MIN_ROTATION * MIN_ROTATION, MAX_ROTATION * MAX_ROTATION
+S.ROTATION_RULE = R.rotation_rule
 function S.rotation_ok(q)
   local len2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w
-  return len2 >= 1e-12 and len2 <= 1e12
+  return len2 >= MIN_ROTATION2 and len2 <= MAX_ROTATION2
 end
 
 function S.argerr(fname, n, expected, got)
