@@ -514,3 +514,37 @@ fn hostile_physics_calls_never_crash_or_poison_the_world() {
         assert!(!r.stderr.contains("panicked"), "{}", r.show());
     }
 }
+
+/// Finite parts can make an infinite world position (3e38 under a parent at 3e38): a body made
+/// there would poison the world, so it starts at the origin (with an error naming it) and the
+/// world still steps.
+#[test]
+fn a_body_whose_world_position_overflows_starts_at_the_origin() {
+    use glam::{Quat, Vec3};
+    use sinew::project::physics::{CollisionObjectSpec, CollisionType, ShapeKind, ShapeSpec};
+    let mut w = sinew::game::World::new("main");
+    let prefix = w.scene.intern_prefix("/");
+    let sinew::game::World { scene, physics, .. } = &mut w;
+    let far = Vec3::new(3e38, 0.0, 0.0);
+    let parent = scene.spawn("/parent", prefix, far, Quat::IDENTITY, Vec3::ONE).expect("parent");
+    let child = scene.spawn("/child", prefix, far, Quat::IDENTITY, Vec3::ONE).expect("child");
+    scene.set_parent(child, parent, false).expect("parented");
+    scene.update_world_transforms();
+    assert!(!scene.world_of(child).translation.is_finite(), "the test needs an overflowing world position");
+    let sphere = ShapeSpec {
+        kind: ShapeKind::Sphere { radius: 1.0 },
+        id: None,
+        position: [0.0; 3],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+    };
+    let i = physics.create(child, "co", &CollisionObjectSpec::with_shapes(CollisionType::Dynamic, vec![sphere]), scene);
+    let i = i.expect("made");
+    let (sim, handle) = physics.world_of(i).expect("in a world");
+    let (at, turn) = sim.pose(handle).expect("a pose");
+    assert_eq!(at, Vec3::ZERO);
+    assert!(turn.is_finite());
+    let w = std::cell::RefCell::new(w);
+    for _ in 0..10 {
+        sinew::game::physics::update(&w, 1.0 / 60.0);
+    }
+}

@@ -265,6 +265,16 @@ fn list_dir(root: &Path, dir: &Path, ext: &str, out: &mut Vec<String>) {
 mod tests {
     use super::*;
 
+    /// Found by `tests/fuzz.rs`: a path of thousands of bytes was looked up and quoted whole.
+    #[test]
+    fn a_path_past_the_limit_is_refused_by_its_start() {
+        let path = format!("/{}", "a/".repeat(1000));
+        let e = Resources::demo().read(&path, Some("/main/main.collection")).expect_err("refused");
+        let text = e.to_string();
+        assert!(text.starts_with("/main/main.collection: resource path '/a/a/"), "{text}");
+        assert!(text.ends_with("… (2001 bytes)' is longer than 1024 bytes"), "{text}");
+    }
+
     /// Defold's built-in quad (its material examples scale it to the display) and the Vera
     /// path that DejaVu Sans answers.
     #[test]
