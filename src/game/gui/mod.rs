@@ -241,37 +241,26 @@ fn node_value(n: &mut GuiNode, property: u8, axis: u8) -> Option<&mut f32> {
 }
 
 /// A node property element that `gui.animate` can drive: the floats of [`node_value`], and
-/// `euler.x/y/z` (degrees) of the rotation.
+/// `euler.x/y/z` (degrees), the node's own angles ([`GuiNode::euler`]).
 pub fn node_get(n: &mut GuiNode, property: u8, axis: u8) -> Option<f32> {
     if i32::from(property) == which::EULER {
-        return euler_degrees(n.rotation).get(axis as usize).copied();
+        return n.euler.to_array().get(axis as usize).copied();
     }
     node_value(n, property, axis).map(|v| *v)
 }
 
-/// Writes what [`node_get`] reads. An euler element replaces that angle of the rotation's
-/// angles (a 2D spin about z, the common case, keeps x and y at 0 exactly).
+/// Writes what [`node_get`] reads. An euler element replaces that one of the node's angles and
+/// keeps the other two as they were set.
 pub fn node_set(n: &mut GuiNode, property: u8, axis: u8, v: f32) {
     if i32::from(property) == which::EULER {
-        let mut e = euler_degrees(n.rotation);
+        let mut e = n.euler.to_array();
         if let Some(slot) = e.get_mut(axis as usize) {
             *slot = v;
-            n.rotation = from_euler_degrees(e);
+            n.set_euler(glam::Vec3::from(e));
         }
     } else if let Some(slot) = node_value(n, property, axis) {
         *slot = v;
     }
-}
-
-/// A node's rotation as Defold's `euler` (degrees about x, y and z, applied z first).
-pub fn euler_degrees(q: glam::Quat) -> [f32; 3] {
-    let (z, y, x) = q.to_euler(glam::EulerRot::ZYX);
-    [x.to_degrees(), y.to_degrees(), z.to_degrees()]
-}
-
-/// The rotation of Defold's `euler` angles in degrees ([`euler_degrees`]'s inverse).
-pub fn from_euler_degrees(e: [f32; 3]) -> glam::Quat {
-    glam::Quat::from_euler(glam::EulerRot::ZYX, e[2].to_radians(), e[1].to_radians(), e[0].to_radians())
 }
 
 /// The node properties scripts read and write as vectors (`gui_get`/`gui_set`) and tweens

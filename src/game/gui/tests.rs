@@ -67,7 +67,7 @@ fn a_position_for_a_screen_point_lands_the_node_there() {
     (left.xanchor, left.yanchor, left.adjust_mode) = (XAnchor::Left, YAnchor::Bottom, AdjustMode::Stretch);
     let mut centre = node("c", NodeKind::Box, None, [480.0, 270.0]);
     centre.adjust_mode = AdjustMode::Zoom;
-    centre.rotation = glam::Quat::from_rotation_z(0.7);
+    centre.set_rotation(glam::Quat::from_rotation_z(0.7));
     centre.scale = Vec3::new(2.0, 0.5, 1.0);
     let child = node("k", NodeKind::Box, Some(2), [10.0, -4.0]);
     let mut nodes = vec![right, left, centre, child];

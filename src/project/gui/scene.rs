@@ -9,7 +9,7 @@ use crate::project::json::Located;
 use crate::project::particlefx::ParticleFxSpec;
 use crate::project::sprite::Atlas;
 use crate::project::types::Pivot;
-use glam::{EulerRot, Quat, Vec3};
+use glam::{Quat, Vec3};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -118,7 +118,14 @@ pub struct GuiNode {
     pub kind: NodeKind,
     pub parent: Option<usize>,
     pub position: Vec3,
+    /// Derived from `euler` or set with it ([`GuiNode::set_euler`], [`GuiNode::set_rotation`]):
+    /// what layout turns the node by.
     pub rotation: Quat,
+    /// The node's rotation as Defold keeps it, degrees about x, y and z in Defold's order
+    /// (`base::euler`): `gui.get_euler` returns the angles set, and a tween of `euler.z` on a
+    /// node turned about two axes keeps the other two, where angles read back from the
+    /// quaternion could come out as another triple for the same turn.
+    pub euler: Vec3,
     pub scale: Vec3,
     pub size: [f32; 2],
     /// RGBA, the node's `alpha` folded into a.
@@ -214,6 +221,22 @@ pub const MAX_GUI_LAYOUT_NODES: usize = 4 * MAX_GUI_NODES;
 /// The material a `.gui` names for drawing as Sinew's GUI renderer draws by itself.
 pub const BUILTIN_GUI_MATERIAL: &str = "/builtins/materials/gui.material";
 
+impl GuiNode {
+    /// Turns the node by Euler angles in degrees, as Defold's nodes turn (the same conversion
+    /// as game objects' `euler`, `base::euler`).
+    pub fn set_euler(&mut self, degrees: Vec3) {
+        self.euler = degrees;
+        self.rotation = crate::base::euler::euler_to_quat(degrees).normalize();
+    }
+
+    /// Turns the node by a unit quaternion; its angles become the quaternion's, as
+    /// `vmath.quat_to_euler` reads them (Defold's `gui.set_rotation` with a quat).
+    pub fn set_rotation(&mut self, q: Quat) {
+        self.rotation = q;
+        self.euler = crate::base::euler::quat_to_euler(q);
+    }
+}
+
 /// A node with Defold's defaults (`gui.new_*_node` starts from it).
 pub fn default_node(kind: NodeKind) -> GuiNode {
     GuiNode {
@@ -222,6 +245,7 @@ pub fn default_node(kind: NodeKind) -> GuiNode {
         parent: None,
         position: Vec3::ZERO,
         rotation: Quat::IDENTITY,
+        euler: Vec3::ZERO,
         scale: Vec3::ONE,
         size: [100.0, 100.0],
         color: [1.0; 4],
@@ -990,20 +1014,21 @@ impl Loader<'_> {
         let scale = vector(&d.scale, [1.0; 4], 2, file, p);
         let size = vector(&d.size, [100.0, 100.0, 0.0, 0.0], 2, file, p);
         let color = vector(&d.color, [1.0; 4], 3, file, p);
-        let rotation = match (&d.rotation, &d.euler) {
+        let mut turn = default_node(kind);
+        match (&d.rotation, &d.euler) {
             (_, Some(_)) => {
                 let e = vector(&d.euler, [0.0; 4], 3, file, p);
-                Quat::from_euler(EulerRot::ZYX, e[2].to_radians(), e[1].to_radians(), e[0].to_radians())
+                turn.set_euler(Vec3::new(e[0], e[1], e[2]));
             }
             (Some(r), None) => {
                 let q = vector(&d.rotation, [0.0, 0.0, 0.0, 1.0], 4, file, p);
-                crate::base::quat::unit_quat(q).unwrap_or_else(|| {
+                turn.set_rotation(crate::base::quat::unit_quat(q).unwrap_or_else(|| {
                     p.at(r, file, "a rotation quaternion must not be zero");
                     Quat::IDENTITY
-                })
+                }));
             }
-            _ => Quat::IDENTITY,
-        };
+            _ => {}
+        }
         let pivot = match &d.pivot {
             None => Pivot::Center,
             Some(v) => Pivot::parse(&v.value).unwrap_or_else(|| {
@@ -1147,7 +1172,8 @@ impl Loader<'_> {
             kind,
             parent,
             position: Vec3::new(position[0], position[1], position[2]),
-            rotation,
+            rotation: turn.rotation,
+            euler: turn.euler,
             scale: Vec3::new(scale[0], scale[1], scale[2]),
             size: [size[0], size[1]],
             color,

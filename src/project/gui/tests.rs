@@ -129,6 +129,25 @@ fn json_and_defold_scenes_resolve_alike() {
     }
 }
 
+/// Defold's editor writes a node's `rotation` as Euler degrees, turned in the order game objects
+/// are (`dmVMath::EulerToQuat`): the pie of Defold's `timer/repeating_timer` example, turned
+/// 180 about y and 90 about z, starts its fill at twelve o'clock and fills clockwise, like a
+/// clock (turned z first, it started at six).
+#[test]
+fn node_euler_turns_in_defolds_order() {
+    let r = res(&[(
+        "/clock.gui",
+        b"nodes {\n  id: \"radial\"\n  type: TYPE_PIE\n  rotation {\n    x: 0.0\n    y: 180.0\n    z: 90.0\n    w: 1.0\n  }\n}\n",
+    )]);
+    let s = load(&r, "/clock.gui").unwrap_or_else(|e| panic!("{e}"));
+    let n = &s.nodes[0];
+    assert_eq!(n.euler, glam::Vec3::new(0.0, 180.0, 90.0), "the angles as written");
+    let start = n.rotation * glam::Vec3::X;
+    let quarter = n.rotation * glam::Vec3::Y;
+    assert!(start.abs_diff_eq(glam::Vec3::Y, 1e-5), "the fill starts up: {start}");
+    assert!(quarter.abs_diff_eq(glam::Vec3::X, 1e-5), "and turns towards the right: {quarter}");
+}
+
 #[test]
 fn bad_scenes_name_the_place() {
     let r = res(&[

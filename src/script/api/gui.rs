@@ -562,10 +562,7 @@ crate::export! {
             Ok(n) => {
                 let v = match which {
                     which::POSITION => n.position.extend(0.0).to_array(),
-                    which::EULER => {
-                        let [x, y, z] = crate::game::gui::euler_degrees(n.rotation);
-                        [x, y, z, 0.0]
-                    }
+                    which::EULER => n.euler.extend(0.0).to_array(),
                     which::SCALE => n.scale.extend(0.0).to_array(),
                     which::SIZE => [n.size[0], n.size[1], 0.0, 0.0],
                     which::COLOR => n.color,
@@ -594,7 +591,7 @@ crate::export! {
             Ok(n) => {
                 match which {
                     which::POSITION => n.position = Vec3::new(v[0], v[1], v[2]),
-                    which::EULER => n.rotation = crate::game::gui::from_euler_degrees([v[0], v[1], v[2]]),
+                    which::EULER => n.set_euler(Vec3::new(v[0], v[1], v[2])),
                     which::SCALE => n.scale = Vec3::new(v[0], v[1], v[2]),
                     which::SIZE => n.size = [v[0], v[1]],
                     which::COLOR => n.color = v,
@@ -616,7 +613,7 @@ crate::export! {
                         if q.length_squared() < 1e-12 {
                             return fail("the rotation must not be a zero quaternion".into());
                         }
-                        n.rotation = q.normalize();
+                        n.set_rotation(q.normalize());
                     }
                     // Borders are widths: a negative one is none.
                     which::SLICE9 => n.slice9 = v.map(|b| b.max(0.0)),
@@ -1375,7 +1372,7 @@ crate::export! {
                         let mut unit = g.nodes[i].clone();
                         unit.parent = None;
                         unit.position = Vec3::ZERO;
-                        unit.rotation = Quat::IDENTITY;
+                        unit.set_rotation(Quat::IDENTITY);
                         unit.scale = Vec3::ONE;
                         crate::game::gui::layout::layout(&[unit], display, window)[0].world
                     }
@@ -1385,7 +1382,7 @@ crate::export! {
                 if s.is_finite() && r.is_finite() && t.is_finite() {
                     let n = &mut g.nodes[i];
                     n.position = t;
-                    n.rotation = r;
+                    n.set_rotation(r);
                     n.scale = s;
                 }
             }
