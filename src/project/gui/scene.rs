@@ -222,19 +222,27 @@ pub const MAX_GUI_LAYOUT_NODES: usize = 4 * MAX_GUI_NODES;
 pub const BUILTIN_GUI_MATERIAL: &str = "/builtins/materials/gui.material";
 
 impl GuiNode {
-    /// Turns the node by Euler angles in degrees, as Defold's nodes turn (the same conversion
-    /// as game objects' `euler`, `base::euler`).
+    /// Turns the node by Euler angles in degrees ([`turn_by_euler`]).
     pub fn set_euler(&mut self, degrees: Vec3) {
-        self.euler = degrees;
-        self.rotation = crate::base::euler::euler_to_quat(degrees).normalize();
+        (self.rotation, self.euler) = turn_by_euler(degrees);
     }
 
-    /// Turns the node by a unit quaternion; its angles become the quaternion's, as
-    /// `vmath.quat_to_euler` reads them (Defold's `gui.set_rotation` with a quat).
+    /// Turns the node by a unit quaternion ([`turn_by_quat`]).
     pub fn set_rotation(&mut self, q: Quat) {
-        self.rotation = q;
-        self.euler = crate::base::euler::quat_to_euler(q);
+        (self.rotation, self.euler) = turn_by_quat(q);
     }
+}
+
+/// A node's rotation and angles when turned by Euler angles in degrees, as Defold's nodes turn
+/// (the same conversion as game objects' `euler`, `base::euler`).
+fn turn_by_euler(degrees: Vec3) -> (Quat, Vec3) {
+    (crate::base::euler::euler_to_quat(degrees).normalize(), degrees)
+}
+
+/// A node's rotation and angles when turned by unit quaternion `q`: its angles as
+/// `vmath.quat_to_euler` reads them (Defold's `gui.set_rotation` with a quat).
+fn turn_by_quat(q: Quat) -> (Quat, Vec3) {
+    (q, crate::base::euler::quat_to_euler(q))
 }
 
 /// A node with Defold's defaults (`gui.new_*_node` starts from it).
@@ -1014,21 +1022,20 @@ impl Loader<'_> {
         let scale = vector(&d.scale, [1.0; 4], 2, file, p);
         let size = vector(&d.size, [100.0, 100.0, 0.0, 0.0], 2, file, p);
         let color = vector(&d.color, [1.0; 4], 3, file, p);
-        let mut turn = default_node(kind);
-        match (&d.rotation, &d.euler) {
+        let (rotation, euler) = match (&d.rotation, &d.euler) {
             (_, Some(_)) => {
                 let e = vector(&d.euler, [0.0; 4], 3, file, p);
-                turn.set_euler(Vec3::new(e[0], e[1], e[2]));
+                turn_by_euler(Vec3::new(e[0], e[1], e[2]))
             }
             (Some(r), None) => {
                 let q = vector(&d.rotation, [0.0, 0.0, 0.0, 1.0], 4, file, p);
-                turn.set_rotation(crate::base::quat::unit_quat(q).unwrap_or_else(|| {
+                turn_by_quat(crate::base::quat::unit_quat(q).unwrap_or_else(|| {
                     p.at(r, file, "a rotation quaternion must not be zero");
                     Quat::IDENTITY
-                }));
+                }))
             }
-            _ => {}
-        }
+            _ => (Quat::IDENTITY, Vec3::ZERO),
+        };
         let pivot = match &d.pivot {
             None => Pivot::Center,
             Some(v) => Pivot::parse(&v.value).unwrap_or_else(|| {
@@ -1172,8 +1179,8 @@ impl Loader<'_> {
             kind,
             parent,
             position: Vec3::new(position[0], position[1], position[2]),
-            rotation: turn.rotation,
-            euler: turn.euler,
+            rotation,
+            euler,
             scale: Vec3::new(scale[0], scale[1], scale[2]),
             size: [size[0], size[1]],
             color,
