@@ -176,7 +176,7 @@ pub fn serde_error(resource: &str, e: &serde_json::Error) -> LoadError {
 }
 
 /// `msg` with each name serde quotes in backticks (an unknown field, a variant) cut to its first
-/// 64 bytes when longer: a file's hostile 100 KB key is named, not printed whole.
+/// 64 bytes when over 80: a file's hostile 100 KB key is named, not printed whole.
 fn shorten_quoted(msg: &str) -> String {
     let mut out = String::with_capacity(msg.len().min(1024));
     let mut parts = msg.split('`');

@@ -223,7 +223,8 @@ pub struct AnimatedValue {
 }
 
 /// The float of a node property element (`which` as in [`AnimatedValue`]), for the properties
-/// a node holds as floats; `euler` is derived from the rotation ([`node_get`], [`node_set`]).
+/// a node holds as floats; `euler` is kept with the rotation made from it ([`node_get`],
+/// [`node_set`]).
 fn node_value(n: &mut GuiNode, property: u8, axis: u8) -> Option<&mut f32> {
     let a = axis as usize;
     match i32::from(property) {
@@ -533,7 +534,6 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>, layout: usize) {
         merge!(
             kind,
             position,
-            rotation,
             scale,
             size,
             color,
@@ -561,6 +561,11 @@ fn reload_instance(g: &mut GuiInstance, scene: &Arc<GuiScene>, layout: usize) {
             perimeter_vertices,
             pie_fill_angle
         );
+        // The angles and the rotation made from them are one value (`GuiNode::euler`): taken
+        // from the file together, or kept together.
+        if now.rotation == was.rotation && now.euler == was.euler {
+            (now.rotation, now.euler) = (new.rotation, new.euler);
+        }
         // Names, not indices, say what a script chose: the new scene may list them otherwise.
         let file_animation = now.animation == was.animation && now.texture == was.texture;
         now.font = if now.font == was.font { new.font } else { font_name(&old, now.font).and_then(font_in) };

@@ -175,6 +175,30 @@ fn a_reloaded_scene_keeps_what_the_script_changed_and_takes_the_rest() {
     assert!(g.resolve(made_handle).is_err(), "a reused slot refuses the old handle");
 }
 
+/// A node's angles and the rotation made from them are one value through a reload: a turn
+/// the file changed is taken whole (`gui.get_euler` reads the file's new angles), and one the
+/// script set is kept whole.
+#[test]
+fn a_reload_takes_a_nodes_angles_with_its_rotation() {
+    let mut w = GuiWorld::default();
+    let mut file_turned = node("file", NodeKind::Box, None, [0.0; 2]);
+    file_turned.set_euler(Vec3::new(0.0, 0.0, 10.0));
+    let mut script_turned = node("script", NodeKind::Box, None, [0.0; 2]);
+    script_turned.set_euler(Vec3::new(0.0, 0.0, 10.0));
+    let i = w.create(0, "gui", &crate::project::gui::GuiSpec::new(scene(vec![file_turned, script_turned])));
+    w.get_mut(i).expect("instance").nodes[1].set_euler(Vec3::new(0.0, 180.0, 30.0));
+    let mut a = node("file", NodeKind::Box, None, [0.0; 2]);
+    a.set_euler(Vec3::new(0.0, 180.0, 90.0));
+    let mut b = node("script", NodeKind::Box, None, [0.0; 2]);
+    b.set_euler(Vec3::new(0.0, 0.0, 45.0));
+    assert_eq!(w.reload_scene("/t.gui", &Arc::new(scene(vec![a.clone(), b]))), 1);
+    let g = w.get_mut(i).expect("instance");
+    assert_eq!((g.nodes[0].euler, g.nodes[0].rotation), (a.euler, a.rotation), "the file's new turn");
+    let mut kept = node("script", NodeKind::Box, None, [0.0; 2]);
+    kept.set_euler(Vec3::new(0.0, 180.0, 30.0));
+    assert_eq!((g.nodes[1].euler, g.nodes[1].rotation), (kept.euler, kept.rotation), "the script's turn");
+}
+
 #[test]
 fn a_node_the_script_deleted_stays_deleted_across_a_reload() {
     let mut w = GuiWorld::default();
