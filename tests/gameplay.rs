@@ -153,6 +153,94 @@ fn messages_to_a_loaded_world_wait_for_its_objects() {
     assert!(!r.stderr.contains("could not be found"), "{}", r.show());
 }
 
+/// A Defold project whose main collection loads `level.collection` through a proxy (load, init,
+/// enable on `proxy_loaded`); `level` is the proxied collection's text, and `extra` more files.
+fn proxied_level(tag: &str, level: &str, extra: &[(&str, &str)]) -> TempDir {
+    let main = r#"name: "main"
+embedded_instances {
+  id: "loader"
+  data: "components {\n  id: \"s\"\n  component: \"/loader.script\"\n}\nembedded_components {\n  id: \"proxy\"\n  type: \"collectionproxy\"\n  data: \"collection: \\\"/level.collection\\\"\\n\"\n}\n"
+}
+"#;
+    let loader = "function init(self) msg.post(\"#proxy\", \"async_load\") end\n\
+        function on_message(self, id, m, sender)\n\
+          if id == hash(\"proxy_loaded\") then msg.post(sender, \"init\") msg.post(sender, \"enable\") end\n\
+        end\n";
+    let mut files = vec![
+        ("/game.project", "[bootstrap]\nmain_collection = /main.collectionc\n"),
+        ("/main.collection", main),
+        ("/loader.script", loader),
+        ("/level.collection", level),
+    ];
+    files.extend_from_slice(extra);
+    project(tag, &files)
+}
+
+const HERO_GO: &str = "components {\n  id: \"s\"\n  component: \"/hero.script\"\n}\n";
+
+/// A misnamed script property override in a collection that a proxy loads is found when the
+/// project loads, by `run` and by `sinew check` alike, as Defold's build finds it (platypus'
+/// example level against a newer defold-orthographic): before, the proxy's `init` made the world
+/// half-way, and its `enable` made it again over the objects already there ("a game object with
+/// id '/a' already exists").
+#[test]
+fn a_bad_override_in_a_proxied_collection_is_found_at_load() {
+    let level = "name: \"level\"\ninstances {\n  id: \"a\"\n  prototype: \"/hero.go\"\n}\n\
+        instances {\n  id: \"b\"\n  prototype: \"/hero.go\"\n  component_properties {\n    id: \"s\"\n\
+            properties {\n      id: \"nope\"\n      value: \"1.0\"\n      type: PROPERTY_TYPE_NUMBER\n    }\n  }\n}\n";
+    let hero = "go.property(\"speed\", 1)\nfunction init(self) print(\"init\", go.get_id()) end\n";
+    let p = proxied_level("proxied-override", level, &[("/hero.go", HERO_GO), ("/hero.script", hero)]);
+    let want = "/level.collection:13:14: script '/hero.script' has no property 'nope' to override (declared: speed)";
+    let dir = p.path().to_str().expect("utf-8 path");
+    let check = sinew(&["check", dir]);
+    assert_ne!(check.status, 0, "{}", check.show());
+    assert!(check.stdout.contains(want) || check.stderr.contains(want), "{}", check.show());
+    let r = run_project(p.path(), 5, &[]);
+    assert_ne!(r.status, 0, "{}", r.show());
+    assert!(r.stderr.contains(want), "{}", r.show());
+    assert!(!r.stdout.contains("init"), "no object was made: {}", r.show());
+}
+
+/// A proxied world that can be made only without one of its parts (here a sound whose file is
+/// missing, found when the proxy's `init` makes the world) is made once, the rest of it
+/// running, with one error naming the file: its `enable` does not make it again.
+#[test]
+fn a_proxied_world_made_without_a_part_is_made_once() {
+    let level = "name: \"level\"\ninstances {\n  id: \"a\"\n  prototype: \"/hero.go\"\n}\n\
+        embedded_instances {\n  id: \"c\"\n  data: \"components {\\n  id: \\\"s\\\"\\n  component: \\\"/hero.script\\\"\\n}\\n\
+        embedded_components {\\n  id: \\\"snd\\\"\\n  type: \\\"sound\\\"\\n  data: \\\"sound: \\\\\\\"/nope.wav\\\\\\\"\\\\n\\\"\\n}\\n\"\n}\n";
+    let hero = "function init(self) print(\"init\", go.get_id()) end\n";
+    let p = proxied_level("proxied-part", level, &[("/hero.go", HERO_GO), ("/hero.script", hero)]);
+    let r = run_project(p.path(), 6, &[]);
+    assert_eq!(r.stderr.matches("/nope.wav: resource not found").count(), 1, "{}", r.show());
+    assert!(!r.stderr.contains("already exists"), "{}", r.show());
+    for line in ["init\thash: [/a]", "init\thash: [/c]"] {
+        assert_eq!(r.stdout.matches(line).count(), 1, "{line} once: {}", r.show());
+    }
+}
+
+/// A script property's URL default (`go.property("sprite", msg.url("#sprite"))`, and
+/// `msg.url()`) is resolved for each instance, as Defold resolves the text its build kept: the
+/// instance's own world and path. It was the URL made as the script loaded, in the main world,
+/// so britzl/bythesword's enemies in a proxied level flipped sprites of "main:/berserker".
+#[test]
+fn a_url_property_default_is_resolved_for_each_instance() {
+    let level = "name: \"level\"\ninstances {\n  id: \"a\"\n  prototype: \"/hero.go\"\n}\n\
+        instances {\n  id: \"b\"\n  prototype: \"/hero.go\"\n}\n";
+    let hero = "go.property(\"sprite\", msg.url(\"#sprite\"))\ngo.property(\"me\", msg.url())\n\
+        go.property(\"other\", msg.url(\"b#s\"))\n\
+        function init(self) print(\"urls\", go.get_id(), self.sprite, self.me, self.other) end\n";
+    let p = proxied_level("url-defaults", level, &[("/hero.go", HERO_GO), ("/hero.script", hero)]);
+    let r = run_project(p.path(), 5, &[]);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    for line in [
+        "urls\thash: [/a]\turl: [level:/a#sprite]\turl: [level:/a#s]\turl: [level:/b#s]",
+        "urls\thash: [/b]\turl: [level:/b#sprite]\turl: [level:/b#s]\turl: [level:/b#s]",
+    ] {
+        assert!(r.stdout.contains(line), "{line}: {}", r.show());
+    }
+}
+
 /// A finalizer that runs only as the Lua state closes (luacov saving its statistics at exit)
 /// prints through the C io library; a host call there is an ignored error, never a panic.
 #[test]

@@ -328,8 +328,10 @@ pub fn poll_loading(w: &mut World) {
     }
 }
 
-/// Spawns proxy `i`'s collection into its world and runs the new scripts' `init`.
-fn init(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, i: usize) -> Result<(), String> {
+/// Spawns proxy `i`'s collection into its world and runs the new scripts' `init`. Ok with the
+/// problems met when the world was made with a part left out (a component that could not be
+/// created: `spawn_collection` makes the rest); Err when no object was made.
+fn init(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, i: usize) -> Result<Vec<String>, String> {
     let (spec, socket) = {
         let w = world.borrow();
         let p = &w.proxies.list[i];
@@ -343,7 +345,14 @@ fn init(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, i: usize) -> Result
         None => Err(vec!["no script runtime to make the collection's scripts".to_string()]),
     };
     world.borrow_mut().scene.set_spawn_socket(before);
-    spawned.map_err(|e| e.join("\n"))?;
+    let problems = spawned.err().unwrap_or_default();
+    let made = {
+        let w = world.borrow();
+        (0..w.scene.capacity()).any(|s| w.scene.alive[s] && w.scene.socket[s] == socket)
+    };
+    if !made && !problems.is_empty() {
+        return Err(problems.join("\n"));
+    }
     // Posted before `init` runs, so they come before what `init` posts, as in Defold's socket.
     let held = world.borrow_mut().proxies.release(socket);
     for m in held {
@@ -353,7 +362,7 @@ fn init(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, i: usize) -> Result
         }
     }
     hooks.init_new();
-    Ok(())
+    Ok(problems)
 }
 
 /// Marks every object of `socket`'s world for deletion.
@@ -446,9 +455,18 @@ pub fn process(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
                 continue;
             }
             if state == State::Loaded {
-                if let Err(e) = init(world, hooks, i) {
-                    log::error!("{}: {e}", name());
-                    continue;
+                match init(world, hooks, i) {
+                    Err(e) => {
+                        log::error!("{}: {e}", name());
+                        continue;
+                    }
+                    // The world was made without what failed: it is initialized, and a later
+                    // `enable` does not make it again (its objects' ids would be taken).
+                    Ok(problems) => {
+                        for e in problems {
+                            log::error!("{}: {e}", name());
+                        }
+                    }
                 }
                 set(world, State::Initialized);
             }

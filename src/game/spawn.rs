@@ -156,6 +156,7 @@ pub fn spawn_collection(
                     }
                 }
                 ComponentKind::CollectionProxy(p) => {
+                    check_proxied(scripts, p, &mut problems);
                     ComponentRef::CollectionProxy(world.borrow_mut().proxies.add(slot, &c.id, p))
                 }
                 ComponentKind::Factory(f) => {
@@ -314,8 +315,25 @@ fn check_prototype(
 ) {
     let mut components = Vec::new();
     prototype_components(f, &mut Vec::new(), &mut components);
+    check_scripts(scripts, &components, problems);
+    let w = &mut *world.borrow_mut();
     for c in &components {
-        // A gui's .gui_script is loaded (and its errors found) with the prototype's scripts.
+        if let ComponentKind::Model(m) = &c.kind
+            && let Err(e) = w.models.asset(res, &m.mesh)
+        {
+            problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
+        }
+    }
+}
+
+/// Loads the scripts of `components` (a gui's .gui_script too) and checks their overrides.
+fn check_scripts(
+    scripts: &mut dyn ScriptFactory,
+    components: &[&crate::project::ComponentSpec],
+    problems: &mut Vec<String>,
+) {
+    for c in components {
+        // A gui's .gui_script is loaded (and its errors found) with the other scripts.
         if let ComponentKind::Gui(g) = &c.kind
             && let Some(script) = &g.0.script
             && let Err(e) = scripts.declarations(script)
@@ -331,14 +349,35 @@ fn check_prototype(
             }
         }
     }
-    let w = &mut *world.borrow_mut();
-    for c in &components {
-        if let ComponentKind::Model(m) = &c.kind
-            && let Err(e) = w.models.asset(res, &m.mesh)
-        {
-            problems.push(format!("{e}\n(model '{}' of {})", c.id, m.source));
+}
+
+/// The scripts of a proxied collection (and of the collections its proxies name, each once:
+/// a menu and its level often name each other), checked at load as a factory prototype's are,
+/// as Defold's build checks every collection: a misnamed override is found by `run` and `sinew
+/// check`, not when the proxy's world is made half-way. Its models are left to the proxy's
+/// load (`async_load` imports them on a thread).
+fn check_proxied(scripts: &mut dyn ScriptFactory, p: &crate::project::ProxySpec, problems: &mut Vec<String>) {
+    fn walk<'a>(
+        objects: &'a [crate::project::ObjectSpec],
+        seen: &mut Vec<&'a str>,
+        out: &mut Vec<&'a crate::project::ComponentSpec>,
+    ) {
+        for c in objects.iter().flat_map(|o| &o.components) {
+            out.push(c);
+            let (file, inner) = match &c.kind {
+                ComponentKind::CollectionProxy(p) => (p.collection.as_str(), &p.objects),
+                ComponentKind::Factory(f) => (f.prototype.as_str(), &f.objects),
+                _ => continue,
+            };
+            if !seen.contains(&file) {
+                seen.push(file);
+                walk(inner, seen, out);
+            }
         }
     }
+    let mut components = Vec::new();
+    walk(&p.objects, &mut vec![p.collection.as_str()], &mut components);
+    check_scripts(scripts, &components, problems);
 }
 
 /// A particle emitter's material: None for Defold's built-in particle material (drawn by the

@@ -321,6 +321,7 @@ function go.property(name, default)
     end
   end
   local p = { name = name, default = default, kind = kind, hash = hash(name) }
+  if kind == "url" then p.url_text = S.url_texts[default] end
   if def.props[name] == nil then
     -- A budget per script (Sinew decision), as many as the hash names Rust keeps.
     if #def.prop_list >= MAX_PROPERTIES then

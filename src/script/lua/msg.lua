@@ -244,23 +244,30 @@ end
 
 local msg = {}
 
+-- A URL made with no instance running: while a script's top level runs, its text is kept for
+-- go.property, which resolves it for each instance (S.url_texts).
+local function loading_text(u, text)
+  if S.loading_script() ~= nil then S.url_texts[u] = text end
+  return u
+end
+
 function msg.url(...)
   local nargs = select("#", ...)
   local r = current()
   if nargs == 0 then
-    if r == nil then return url_t() end
+    if r == nil then return loading_text(url_t(), "") end
     return url_t(r.url)
   end
   if nargs == 1 then
     local s = ...
-    if s == nil then return r and url_t(r.url) or url_t() end
+    if s == nil then return r and url_t(r.url) or loading_text(url_t(), "") end
     if istype(url_t, s) then return url_t(s) end
     -- A hashed id is an object of this collection (Defold resolves it as it does for msg.post).
     if istype(hash_t, s) then return url_t(F.socket(ctx, r and r.slot or S.NONE), s.h, 0) end
     if type(s) ~= "string" then argerr("msg.url", 1, "string, hash or url", s) end
     local u = url_t()
     if F.resolve_url(ctx, r and r.slot or S.NONE, r and r.comp.h or 0, s, #s, u) ~= 0 then S.fail_last() end
-    return u
+    return r and u or loading_text(u, s)
   end
   local socket, path, fragment = ...
   local u = url_t()

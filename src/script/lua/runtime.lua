@@ -318,6 +318,12 @@ S.scripts = scripts
 
 function S.loading_script() return loading end
 
+-- The text of each URL that msg.url made while a script's top level ran, by the URL: a
+-- `go.property("target", msg.url("#sprite"))` default is that text resolved for each instance
+-- (its collection's socket, its path, the script's id), as Defold resolves the string its build
+-- stored (gameobject_props.cpp, ResolveURL), not the URL made before any instance existed.
+S.url_texts = setmetatable({}, { __mode = "k" })
+
 -- Compiles and runs a .script's top level in its own environment; returns def or nil, message.
 local function load_script(path)
   local src, err = R.read(path)
@@ -471,6 +477,17 @@ local function copy_value(v)
 end
 S.copy_value = copy_value
 
+-- A property's value for a new instance: a copy of its default, or a URL default's text
+-- resolved for the instance (S.url_texts; the copy when the text no longer resolves).
+local function default_of(p, slot, comp_h)
+  local text = p.url_text
+  if text ~= nil then
+    local u = url_t()
+    if F.resolve_url(ctx, slot, comp_h, text, #text, u) == 0 then return u end
+  end
+  return copy_value(p.default)
+end
+
 local E = {}  -- entry points for Rust
 
 -- A script's `go.property` declarations as a list of {name, kind}, or nil and the load error.
@@ -490,10 +507,10 @@ function E.create(index, slot, comp, path, overrides)
   local def, err = S.get_script(path)
   if not def then return err end
   local self = {}
-  for _, p in ipairs(def.prop_list) do self[p.name] = copy_value(p.default) end
+  local id, ch = hash_of_u64(F.id_of(ctx, slot)), hash(comp)
+  for _, p in ipairs(def.prop_list) do self[p.name] = default_of(p, slot, ch.h) end
   -- `update` & co. stay nil until the record is activated at the start of a frame (E.init_new):
   -- the loops skip it without a test, so an object made mid-frame is not updated that frame.
-  local id, ch = hash_of_u64(F.id_of(ctx, slot)), hash(comp)
   -- One constructor with every field: the record's table is made at its final size.
   local r = {
     index = index, slot = slot, def = def, self = self, inited = false, active = false,
@@ -804,7 +821,7 @@ function E.reload_script(path)
       nfixed = nfixed + (def.fixed_update and 1 or 0) - (r.fixed_update and 1 or 0)
       r.fixed_update, r.on_input = def.fixed_update, def.on_input
       for _, p in ipairs(def.prop_list) do
-        if r.self[p.name] == nil then r.self[p.name] = copy_value(p.default) end
+        if r.self[p.name] == nil then r.self[p.name] = default_of(p, r.slot, r.comp.h) end
       end
       if def.on_reload then call(r, def.on_reload) end
     end
