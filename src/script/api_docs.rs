@@ -1251,6 +1251,13 @@ pub const FUNCS: &[Func] = &[
         "",
         "Casts after the next physics step; answers `ray_cast_response` or `ray_cast_missed` with `request_id` (0-255).",
     ),
+    f(
+        "physics",
+        "ray_cast",
+        "from: vector3, to: vector3, groups: hash_like[], request_id?: integer",
+        "",
+        "Deprecated alias of `raycast_async`, kept by Defold.",
+    ),
     f("physics", "set_gravity", "gravity: vector3", "", "The world's gravity, in physics units."),
     f("physics", "get_gravity", "", "vector3", "The world's gravity."),
     f("physics", "get_group", "url: url_like", "hash", "A collision object's group."),

@@ -80,20 +80,23 @@ end
 local function as_v3(o) return vm.vector3(o.x, o.y, o.z) end
 local function as_v4(o) return vm.vector4(o.x, o.y, o.z, o.w) end
 
-local function setter(fname, which, accept4)
+-- Every vector setter takes a vector3 or a vector4, as Defold's (gui_script.cpp, LUASET); `with_w`:
+-- the property keeps a fourth value (a colour's alpha), which a vector3 leaves as it was and a
+-- vector4 sets; the others take x, y and z of a vector4.
+local function setter(fname, which, with_w)
   return function(h, v)
     h = node_arg(fname, h)
     if istype(v3_t, v) then
       local w = 0
-      if accept4 then
+      if with_w then
         check(F.gui_get(ctx, h.i, h.n, which, out))
         w = out.w
       end
       check(F.gui_set(ctx, h.i, h.n, which, v.x, v.y, v.z, w))
-    elseif accept4 and istype(v4_t, v) then
-      check(F.gui_set(ctx, h.i, h.n, which, v.x, v.y, v.z, v.w))
+    elseif istype(v4_t, v) then
+      check(F.gui_set(ctx, h.i, h.n, which, v.x, v.y, v.z, with_w and v.w or 0))
     else
-      argerr(fname, 2, accept4 and "vector3 or vector4" or "vector3", v)
+      argerr(fname, 2, "vector3 or vector4", v)
     end
   end
 end
@@ -115,7 +118,7 @@ gui.set_shadow = setter("gui.set_shadow", SHADOW, true)
 function gui.set_scale(h, v)
   h = node_arg("gui.set_scale", h)
   if type(v) == "number" then v = vm.vector3(v, v, v) end
-  if not istype(v3_t, v) then argerr("gui.set_scale", 2, "number or vector3", v) end
+  if not istype(v3_t, v) and not istype(v4_t, v) then argerr("gui.set_scale", 2, "number, vector3 or vector4", v) end
   check(F.gui_set(ctx, h.i, h.n, SCALE, v.x, v.y, v.z, 0))
 end
 
@@ -634,12 +637,23 @@ function gui.clone(h)
   return handle(h.i, pairbuf[1])
 end
 
+-- The tables of gui.clone_tree and gui.get_tree are keyed by hashes and also answer an id's
+-- string (and a number's text), as Defold's metatable does (gui_script.cpp, HashTableIndex):
+-- `gui.clone_tree(n).heart` finds the copy of the node "heart".
+local BY_ID = {
+  __index = function(t, k)
+    local kind = type(k)
+    if kind == "string" or kind == "number" then return rawget(t, S.hash(tostring(k))) end
+    return nil
+  end,
+}
+
 -- A table from the ids of the original nodes (hashes) to their copies, as Defold's.
 function gui.clone_tree(h)
   local count = clone("gui.clone_tree", h, true)
   local copies = {}
   for k = 0, count - 1 do copies[k] = { pairbuf[2 * k], pairbuf[2 * k + 1] } end
-  local t = {}
+  local t = setmetatable({}, BY_ID)
   for k = 0, count - 1 do
     local orig = handle(h.i, copies[k][1])
     t[S.hash(get_name(orig, K.GUI_ID))] = handle(h.i, copies[k][2])
@@ -660,7 +674,7 @@ function gui.get_tree(h)
   if count < 0 then fail_last() end
   local nodes = {}
   for k = 0, count - 1 do nodes[k + 1] = handle(h.i, pairbuf[k]) end
-  local t = {}
+  local t = setmetatable({}, BY_ID)
   for _, node in ipairs(nodes) do t[S.hash(get_name(node, K.GUI_ID))] = node end
   return t
 end

@@ -160,8 +160,7 @@ function physics.raycast(from, to, groups, options)
   return out
 end
 
-function physics.raycast_async(from, to, groups, request_id)
-  local fname = "physics.raycast_async"
+local function raycast_async(fname, from, to, groups, request_id)
   local r = caller(fname)
   vector3_arg(fname, 1, from)
   vector3_arg(fname, 2, to)
@@ -172,6 +171,16 @@ function physics.raycast_async(from, to, groups, request_id)
   end
   ends(from, to)
   S.check_in(fname, F.physics_raycast_async(ctx, s4, t4, groupbuf, n, request_id, r.url.s, r.url.p, r.url.f))
+end
+
+function physics.raycast_async(from, to, groups, request_id)
+  raycast_async("physics.raycast_async", from, to, groups, request_id)
+end
+
+-- Defold keeps its first name for raycast_async (script_physics.cpp: "Deprecated"); games from
+-- before 2019 call it (britzl/bythesword's enemies look for the player with it).
+function physics.ray_cast(from, to, groups, request_id)
+  raycast_async("physics.ray_cast", from, to, groups, request_id)
 end
 
 function physics.set_gravity(g)
