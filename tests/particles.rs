@@ -48,3 +48,23 @@ fn a_negative_spread_loads_as_defold_takes_it() {
     let r = sinew(&["check", p.path().to_str().expect("utf-8 path")]);
     assert_eq!(r.status, 0, "{}", r.show());
 }
+
+/// An emitter may hold up to 100,000 particles (britzl's bunnymark asks for 15,000 and Defold
+/// takes it); a number past that is refused where it is written, as a hostile size.
+#[test]
+fn an_emitter_takes_fifteen_thousand_particles_and_refuses_a_hostile_count() {
+    let p = committed("api_particlefx");
+    let puff = std::fs::read_to_string(p.path().join("main/puff.particlefx")).expect("puff");
+    let dir = p.path().to_str().expect("utf-8 path");
+    for (count, ok) in [("15000", true), ("100000", true), ("100001", false)] {
+        let text = puff.replace("max_particle_count: 16", &format!("max_particle_count: {count}"));
+        assert_ne!(text, puff, "the count is in the file");
+        p.write("/main/puff.particlefx", &text);
+        let r = sinew(&["check", dir]);
+        assert_eq!(r.status == 0, ok, "{count}: {}", r.show());
+        if !ok {
+            let want = "/main/puff.particlefx:9:23: emitter 'puff': `max_particle_count` must be between 0 and 100000";
+            assert!(r.stdout.contains(want) || r.stderr.contains(want), "{}", r.show());
+        }
+    }
+}

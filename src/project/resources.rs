@@ -47,6 +47,9 @@ fn find(table: &[(&str, &'static [u8])], path: &str) -> Option<&'static [u8]> {
 /// default font keeps its width and weight.
 const BUILTIN_ALIASES: &[(&str, &str)] = &[
     ("/builtins/fonts/vera_mo_bd.ttf", "/builtins/fonts/DejaVuSansMono-Bold.ttf"),
+    // Defold's older built-in font (britzl/shapeshift's HUD names it): the same face and size
+    // as its default font, only under a material of its own.
+    ("/builtins/fonts/system_font.font", "/builtins/fonts/default.font"),
     // Defold's model materials per vertex path (skinned, instanced) and per lighting (its
     // `_lit` ones read its light components): Sinew's one built-in model material skins,
     // instances and is lit by light components already.
@@ -276,7 +279,7 @@ mod tests {
     }
 
     /// Defold's built-in quad (its material examples scale it to the display) and the Vera
-    /// path that DejaVu Sans answers.
+    /// path that DejaVu Sans answers, and Defold's older system font, its default font.
     #[test]
     fn defolds_builtin_quad_and_fonts_are_there() {
         let r = Resources::demo();
@@ -285,6 +288,9 @@ mod tests {
             crate::project::gltf::import_bytes("/builtins/assets/gltf/quad.gltf", &quad, Some(&r)).expect("imports");
         assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
         assert_eq!(builtin("/builtins/fonts/vera_mo_bd.ttf"), builtin("/builtins/fonts/DejaVuSansMono-Bold.ttf"));
+        let system_font = builtin("/builtins/fonts/system_font.font");
+        assert!(system_font.is_some_and(|f| f.starts_with(b"font: ")), "{system_font:?}");
+        assert_eq!(system_font, builtin("/builtins/fonts/default.font"));
         assert!(builtin("/builtins/fonts/vera_mo_bd.ttf").is_some_and(|b| b.len() > 100_000));
         assert!(r.read("/builtins/fonts/debug/always_on_top.font", None).is_ok());
     }
