@@ -553,13 +553,13 @@ fn reload(
     }
     // A font, image or particle effect a gui scene may use: scenes do not record every file they
     // read, so each scene in use is read again (a few files; what scripts did is kept either way).
-    let gui_asset = [".font", ".ttf", ".otf", ".png", ".jpg", ".jpeg", ".atlas", ".tilesource", ".particlefx"]
+    let gui_asset = [".font", ".ttf", ".otf", ".fnt", ".png", ".jpg", ".jpeg", ".atlas", ".tilesource", ".particlefx"]
         .iter()
         .any(|e| path.ends_with(e));
     if gui_asset && reload_gui_scenes(g, res, path) > 0 {
         done = true;
     }
-    if [".font", ".ttf", ".otf"].iter().any(|e| path.ends_with(e)) {
+    if [".font", ".ttf", ".otf", ".fnt"].iter().any(|e| path.ends_with(e)) {
         for (file, result) in g.world.borrow_mut().labels.reload_fonts(res, path) {
             match result {
                 Ok(()) => done = true,

@@ -112,14 +112,39 @@ pub fn font_from_desc(res: &Resources, resource: &str, d: &FontDesc) -> Result<F
     }
     let norm = crate::project::json::resource_path(&d.font, resource)?;
     let bytes = res.read(&norm, Some(resource)).map_err(|e| d.font.error(resource, e.message))?;
-    let face = Face::parse_shared(&norm, &bytes).map_err(|e| d.font.error(resource, e.message))?;
+    let (face, size) = if norm.to_ascii_lowercase().ends_with(".fnt") {
+        // A BMFont is drawn at its own size, as Defold's fontc takes it; the `.font`'s size
+        // is not used.
+        let face = Arc::new(bitmap_face(res, &norm, &bytes)?);
+        let size = face.bitmap_size().unwrap_or(d.size);
+        (face, size)
+    } else {
+        (Face::parse_shared(&norm, &bytes).map_err(|e| d.font.error(resource, e.message))?, d.size)
+    };
     Ok(Font {
         face,
-        size: d.size,
+        size,
         alpha: d.alpha.clamp(0.0, 1.0),
         outline_width: d.outline_width,
         outline_alpha: d.outline_alpha.clamp(0.0, 1.0),
         shadow_alpha: d.shadow_alpha.clamp(0.0, 1.0),
         shadow: [d.shadow_x, d.shadow_y],
     })
+}
+
+/// A BMFont `.fnt` (text format) and its page images, named relative to its folder.
+fn bitmap_face(res: &Resources, path: &str, bytes: &[u8]) -> Result<Face, LoadError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| LoadError::new(path, "not a BMFont text file (not UTF-8)"))?;
+    let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let mut page = |file: &str| -> super::bmfont::PageImage {
+        let page_path = crate::base::path::normalize(&format!("{folder}/{file}"))
+            .ok_or_else(|| format!("'{file}' escapes the project root"))?;
+        let png = res.read(&page_path, Some(path)).map_err(|e| e.message)?;
+        let side = super::bmfont::MAX_PAGE_SIDE;
+        let admit = |w: u32, h: u32| {
+            if w > side || h > side { Err(format!("{w}x{h} is larger than {side} texels a side")) } else { Ok(()) }
+        };
+        crate::project::gltf::decode_image_within(&png, &admit)
+    };
+    super::bmfont::parse(path, text, &mut page).map(|font| Face::bitmap(path, font))
 }

@@ -4,6 +4,7 @@
 //! [`file`]. The default face is DejaVu Sans (Bitstream Vera licence with public-domain DejaVu
 //! changes; `builtins/fonts/DejaVuSans.LICENSE`), shipped in the binary.
 pub mod atlas;
+pub mod bmfont;
 pub mod file;
 pub mod layout_cache;
 pub mod quads;
@@ -28,10 +29,16 @@ pub const MAX_LAYOUT_CHARS: usize = 1 << 16;
 /// (issue 40), and a game draws a few dozen of its 6,000 glyphs.
 pub struct Face {
     id: u32,
-    inner: ab_glyph::FontArc,
-    /// Pixels per font unit at 1 pixel per em.
-    per_unit: f32,
+    glyphs: Glyphs,
     path: String,
+}
+
+/// Where a face's glyphs come from.
+enum Glyphs {
+    /// A TrueType/OpenType file; `per_unit`: pixels per font unit at 1 pixel per em.
+    Outline { font: ab_glyph::FontArc, per_unit: f32 },
+    /// A BMFont's page images, drawn at their own size and scaled from it.
+    Bitmap(bmfont::BitmapFont),
 }
 
 impl std::fmt::Debug for Face {
@@ -111,7 +118,20 @@ impl Face {
         if inner.height_unscaled() <= 0.0 {
             return Err(LoadError::new(path, "the font has no horizontal metrics"));
         }
-        Ok(Face { id: next_id(), inner, per_unit, path: path.to_string() })
+        Ok(Face { id: next_id(), glyphs: Glyphs::Outline { font: inner, per_unit }, path: path.to_string() })
+    }
+
+    /// A face drawn from a BMFont's pages (`bmfont::parse`); `path` is the `.fnt`.
+    pub fn bitmap(path: &str, font: bmfont::BitmapFont) -> Face {
+        Face { id: next_id(), glyphs: Glyphs::Bitmap(font), path: path.to_string() }
+    }
+
+    /// The size a bitmap face's glyphs were drawn at; None for an outline face.
+    pub fn bitmap_size(&self) -> Option<f32> {
+        match &self.glyphs {
+            Glyphs::Bitmap(b) => Some(b.size),
+            Glyphs::Outline { .. } => None,
+        }
     }
 
     /// [`Face::parse`], but the built-in face's bytes give the built-in face itself: one set of
@@ -146,18 +166,36 @@ impl Face {
         &self.path
     }
 
-    /// The glyph of `c`; 0 (the face's "missing" box) when the face lacks it.
+    /// The glyph of `c`; 0 (the face's "missing" box, nothing in a bitmap face) when the face
+    /// lacks it.
     pub fn glyph(&self, c: char) -> u16 {
         use ab_glyph::Font;
-        self.inner.glyph_id(c).0
+        match &self.glyphs {
+            Glyphs::Outline { font, .. } => font.glyph_id(c).0,
+            Glyphs::Bitmap(b) => b.by_char.get(&c).copied().unwrap_or(0),
+        }
+    }
+
+    /// A bitmap face's pixels per its own pixel at `size`.
+    fn bitmap_scale(b: &bmfont::BitmapFont, size: f32) -> f32 {
+        size / b.size
     }
 
     fn line(&self, size: f32) -> (f32, f32, f32) {
         use ab_glyph::Font;
-        let f = &self.inner;
-        let k = size * self.per_unit;
-        let (ascent, descent) = (f.ascent_unscaled() * k, -f.descent_unscaled() * k);
-        (ascent, descent, ascent + descent + f.line_gap_unscaled() * k)
+        match &self.glyphs {
+            Glyphs::Outline { font: f, per_unit } => {
+                let k = size * per_unit;
+                let (ascent, descent) = (f.ascent_unscaled() * k, -f.descent_unscaled() * k);
+                (ascent, descent, ascent + descent + f.line_gap_unscaled() * k)
+            }
+            // BMFont's line: its top to the baseline is `base`, baseline to baseline
+            // `lineHeight`.
+            Glyphs::Bitmap(b) => {
+                let k = Self::bitmap_scale(b, size);
+                (b.base * k, (b.line_height - b.base).max(0.0) * k, b.line_height * k)
+            }
+        }
     }
 
     /// Ascent above the baseline and descent below it (both positive), in pixels.
@@ -174,7 +212,10 @@ impl Face {
     /// The pen's advance after `glyph`, in pixels: the face's own horizontal advance.
     pub fn advance(&self, glyph: u16, size: f32) -> f32 {
         use ab_glyph::Font;
-        self.inner.h_advance_unscaled(ab_glyph::GlyphId(glyph)) * size * self.per_unit
+        match &self.glyphs {
+            Glyphs::Outline { font, per_unit } => font.h_advance_unscaled(ab_glyph::GlyphId(glyph)) * size * per_unit,
+            Glyphs::Bitmap(b) => b.glyphs.get(glyph as usize).map_or(0.0, |g| g.xadvance) * Self::bitmap_scale(b, size),
+        }
     }
 
     /// Coverage bitmap (rows top first) of `glyph` at `size`, with its placement: the bitmap's
@@ -183,10 +224,14 @@ impl Face {
     /// units per em, could otherwise ask for gigabytes before anything is drawn.
     pub fn rasterize(&self, glyph: u16, size: f32) -> (Vec<u8>, usize, usize, i32, i32) {
         use ab_glyph::Font;
+        let (font, per_unit) = match &self.glyphs {
+            Glyphs::Outline { font, per_unit } => (font, *per_unit),
+            Glyphs::Bitmap(b) => return b.rasterize(glyph, Self::bitmap_scale(b, size)),
+        };
         // ab_glyph's scale is the height of ascent to descent; sizes here are pixels per em.
-        let scale = size * self.per_unit * self.inner.height_unscaled();
+        let scale = size * per_unit * font.height_unscaled();
         let g = ab_glyph::GlyphId(glyph).with_scale(scale);
-        let Some(outlined) = self.inner.outline_glyph(g) else { return (Vec::new(), 0, 0, 0, 0) };
+        let Some(outlined) = font.outline_glyph(g) else { return (Vec::new(), 0, 0, 0, 0) };
         let b = outlined.px_bounds();
         let (w, h) = ((b.max.x - b.min.x).max(0.0) as usize, (b.max.y - b.min.y).max(0.0) as usize);
         if w > atlas::ATLAS_SIZE || h > atlas::ATLAS_SIZE {
@@ -203,7 +248,12 @@ impl Face {
 
     fn kern(&self, left: u16, right: u16, size: f32) -> f32 {
         use ab_glyph::Font;
-        self.inner.kern_unscaled(ab_glyph::GlyphId(left), ab_glyph::GlyphId(right)) * size * self.per_unit
+        match &self.glyphs {
+            Glyphs::Outline { font, per_unit } => {
+                font.kern_unscaled(ab_glyph::GlyphId(left), ab_glyph::GlyphId(right)) * size * per_unit
+            }
+            Glyphs::Bitmap(b) => b.kerning.get(&(left, right)).copied().unwrap_or(0.0) * Self::bitmap_scale(b, size),
+        }
     }
 
     /// Lays out `text` (UTF-8; `\n` starts a line, except at the very end): advances from the

@@ -198,3 +198,41 @@ fn the_builtin_face_is_shared_not_parsed_again() {
         assert!(!Arc::ptr_eq(&f, &shared));
     }
 }
+
+/// A Defold `.font` naming a BMFont `.fnt` (britzl's udgj-boss): glyphs from its page at the
+/// file's own size (the `.font`'s size is not used, as in Defold), advances and kerning from its
+/// lines, coverage from the page's alpha; a page that is missing is named with its line.
+#[test]
+fn a_font_naming_a_bmfont_draws_from_its_page() {
+    // An 8x8 page of 4x4 squares, opaque at the top left and bottom right: 'A' (the left 4x8)
+    // is opaque in its top half only.
+    let page = crate::project::gltf::samples::checker_png(8, 2, [255, 255, 255, 255], [255, 255, 255, 0]);
+    let fnt = b"info face=\"P\" size=8\ncommon lineHeight=10 base=8 scaleW=8 scaleH=8 pages=1\n\
+        page id=0 file=\"p.png\"\nchar id=65 x=0 y=0 width=4 height=8 xoffset=0 yoffset=0 xadvance=5 page=0\n\
+        char id=32 x=0 y=0 width=0 height=0 xoffset=0 yoffset=0 xadvance=3 page=0\n\
+        kerning first=65 second=65 amount=-1\n";
+    let font = b"font: \"/fonts/p.fnt\"\nmaterial: \"/builtins/fonts/font-fnt.material\"\nsize: 40\n";
+    let broken = b"font: \"/fonts/nopage.fnt\"\nsize: 40\n";
+    let nopage = b"common lineHeight=10 base=8\npage id=0 file=\"gone.png\"\n";
+    let res = with_files(&[
+        ("/fonts/p.png", page.as_slice()),
+        ("/fonts/p.fnt", fnt),
+        ("/p.font", font),
+        ("/fonts/nopage.fnt", nopage),
+        ("/broken.font", broken),
+    ]);
+    let f = load_font(&res, &path("/p.font"), "/x.gui", 10.0).unwrap();
+    assert_eq!(f.size, 8.0, "the .fnt's own size");
+    let layout = f.face.layout("AA A", &TextStyle::sized(f.size));
+    let xs: Vec<f32> = layout.glyphs.iter().map(|g| g.x).collect();
+    // A, then A kerned by -1 after an advance of 5, a space of 3, then A.
+    assert_eq!(xs, [0.0, 4.0, 12.0]);
+    assert_eq!((layout.max_ascent, layout.max_descent, layout.lines), (8.0, 2.0, 1));
+    let (px, w, h, left, bottom) = f.face.rasterize(f.face.glyph('A'), f.size);
+    assert_eq!((w, h, left, bottom), (4, 8, 0, 0));
+    assert_eq!((&px[..16], &px[16..]), (&[255; 16][..], &[0; 16][..]), "the page's alpha");
+    assert_eq!(f.face.glyph('Z'), 0, "a character the file lacks is no glyph");
+    let e = load_font(&res, &path("/broken.font"), "/x.gui", 10.0).unwrap_err().to_string();
+    assert!(e.starts_with("/fonts/nopage.fnt:2:"), "{e}");
+    assert!(e.contains("page 'gone.png'"), "{e}");
+}
