@@ -146,7 +146,8 @@ fn message_passing_sprites_load() {
     assert!(r.stdout.contains("no problems found") && !r.stderr.contains("not supported"), "{}", r.show());
 }
 
-/// `sys.get_config_*` reads game.project's keys, the ones Sinew does not use included.
+/// `sys.get_config_*` reads game.project's keys, the ones Sinew does not use included, and Defold's
+/// defaults for the keys the file leaves out.
 #[test]
 fn game_project_keys_reach_sys_get_config() {
     let p = project(
@@ -162,13 +163,15 @@ fn game_project_keys_reach_sys_get_config() {
             ),
             (
                 "/a.script",
-                "function init(self)\n  print(sys.get_config_int('display.width'), sys.get_config_int('html5.heap_size'), sys.get_config_string('project.title'), sys.get_config_string('no.such', 'dflt'))\n  sys.exit(0)\nend\n",
+                "function init(self)\n  print(sys.get_config_int('display.width'), sys.get_config_int('html5.heap_size'), sys.get_config_string('project.title'), sys.get_config_string('no.such', 'dflt'), sys.get_config('display.update_frequency'), sys.get_config_int('display.height'))\n  sys.exit(0)\nend\n",
             ),
         ],
     );
     let r = run_project(p.path(), 3, &[]);
     assert_eq!(r.status, 0, "{}", r.show());
-    assert!(r.stdout.contains("320\t64\tT\tdflt"), "{}", r.show());
+    // Keys the file leaves out read as Defold's build writes them (display.update_frequency 0,
+    // display.height 640): defold-orthographic's camera divides by the first.
+    assert!(r.stdout.contains("320\t64\tT\tdflt\t0\t640"), "{}", r.show());
 }
 
 /// collection/timestep: "speed up or slow down animations in a collection proxy by changing the

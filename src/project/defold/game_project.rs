@@ -321,14 +321,61 @@ fn path(e: &Entry) -> Result<String, LoadError> {
     json::resource_path(&located, GAME_PROJECT)
 }
 
+/// Defold's values of the settings a game.project leaves out, as Defold's build writes them into
+/// the project it runs (from its editor's defaults), so `sys.get_config` reads them there: the
+/// display, render, physics, input, graphics and sound settings games and libraries read
+/// (defold-orthographic reads `display.update_frequency`, 0 unless set).
+const CONFIG_DEFAULTS: &[(&str, &str, &str)] = &[
+    ("project", "title", "unnamed"),
+    ("project", "version", "1.0"),
+    ("display", "width", "960"),
+    ("display", "height", "640"),
+    ("display", "high_dpi", "0"),
+    ("display", "samples", "0"),
+    ("display", "fullscreen", "0"),
+    ("display", "update_frequency", "0"),
+    ("display", "vsync", "1"),
+    ("display", "display_profiles", "/builtins/render/default.display_profilesc"),
+    ("display", "dynamic_orientation", "0"),
+    ("render", "clear_color_red", "0"),
+    ("render", "clear_color_green", "0"),
+    ("render", "clear_color_blue", "0"),
+    ("render", "clear_color_alpha", "0"),
+    ("physics", "type", "2D"),
+    ("physics", "gravity_x", "0"),
+    ("physics", "gravity_y", "-10"),
+    ("physics", "gravity_z", "0"),
+    ("physics", "scale", "1"),
+    ("physics", "debug", "0"),
+    ("physics", "max_collisions", "64"),
+    ("physics", "max_contacts", "128"),
+    ("bootstrap", "render", "/builtins/render/default.renderc"),
+    ("graphics", "default_texture_min_filter", "linear"),
+    ("graphics", "default_texture_mag_filter", "linear"),
+    ("sound", "gain", "1"),
+    ("input", "repeat_delay", "0.5"),
+    ("input", "repeat_interval", "0.2"),
+    ("input", "game_binding", "/input/game.input_bindingc"),
+    ("input", "gamepads", "/builtins/input/default.gamepadsc"),
+    ("sprite", "max_count", "128"),
+    ("sprite", "subpixels", "1"),
+    ("collection", "max_instances", "1024"),
+    ("collection_proxy", "max_count", "8"),
+    ("factory", "max_count", "128"),
+    ("collectionfactory", "max_count", "128"),
+];
+
 /// Every setting as `{ "section": { "key": "value" } }` for `sys.get_config_*`, values as
-/// the strings Defold keeps them as (`sys.get_config_int` converts).
+/// the strings Defold keeps them as (`sys.get_config_int` converts), with Defold's defaults
+/// ([`CONFIG_DEFAULTS`]) for those the file leaves out.
 pub fn config_tree(text: &str) -> serde_json::Value {
     let mut root = serde_json::Map::new();
-    for e in parse_ini(text).unwrap_or_default() {
-        let section = root.entry(e.section).or_insert_with(|| serde_json::Value::Object(Default::default()));
+    let entries = parse_ini(text).unwrap_or_default();
+    let defaults = CONFIG_DEFAULTS.iter().map(|&(s, k, v)| (s.to_string(), k.to_string(), v.to_string()));
+    for (section, key, value) in defaults.chain(entries.into_iter().map(|e| (e.section, e.key, e.value))) {
+        let section = root.entry(section).or_insert_with(|| serde_json::Value::Object(Default::default()));
         if let Some(obj) = section.as_object_mut() {
-            obj.insert(e.key, serde_json::Value::String(e.value));
+            obj.insert(key, serde_json::Value::String(value));
         }
     }
     serde_json::Value::Object(root)
@@ -511,6 +558,12 @@ mod tests {
         assert_eq!(t["display"]["high_dpi"], "1");
         assert_eq!(t["windows"]["iap_provider"], "");
         assert_eq!(t["project"]["title"], "Message passing");
+        // What the file leaves out reads as Defold's build writes it.
+        assert_eq!(t["display"]["update_frequency"], "0");
+        assert_eq!(t["physics"]["gravity_y"], "-10");
+        let bare = config_tree("[display]\nwidth = 320\n");
+        assert_eq!((&bare["display"]["width"], &bare["display"]["height"]), (&"320".into(), &"640".into()));
+        assert_eq!(bare["input"]["repeat_interval"], "0.2");
     }
 
     #[test]
