@@ -272,10 +272,11 @@ fn bad_bindings_are_reported_with_position_by_run_and_check() {
     assert!(c.stderr.contains("/main/game.input_binding:4:16: unknown input name 'KEY_JUMP'"), "{}", c.show());
     p.write(
         "/main/game.input_binding",
-        "{ \"key\": [ { \"input\": \"KEY_A\", \"action\": \"a\" },\n { \"input\": \"KEY_A\", \"action\": \"a\" } ] }",
+        "{ \"key\": [ { \"input\": \"KEY_A\", \"action\": \"a\" },\n { \"input\": \"MOUSE_BUTTON_LEFT\", \"action\": \"a\" } ] }",
     );
     let c = sinew(&["check", p.path().to_str().unwrap()]);
-    assert!(c.stderr.contains("/main/game.input_binding:2:2: duplicate trigger"), "{}", c.show());
+    let want = "/main/game.input_binding:2:13: 'MOUSE_BUTTON_LEFT' does not belong in the \"key\" list";
+    assert!(c.stderr.contains(want), "{}", c.show());
     p.write("/main/game.input_binding", "{ \"key\": [ { \"input\": \"KEY_A\", \"action\": \"a\", } ] }");
     let c = sinew(&["check", p.path().to_str().unwrap()]);
     assert!(c.stderr.contains("/main/game.input_binding:1:"), "{}", c.show());

@@ -95,12 +95,11 @@ pub fn parse_binding(path: &str, text: &str) -> Result<Binding, LoadError> {
                 return Err(action.error(path, "action name must not be empty"));
             }
             let hash = hash_remembered(&action.value);
+            // The same input bound to the same action again (MOUSE_BUTTON_1 and
+            // MOUSE_BUTTON_LEFT are one button) is taken, as Defold's editor and engine take it:
+            // the action fires as it does for one trigger.
             if rows.iter().any(|r| r.input == input && r.action == hash) {
-                let whole = Located { value: (), at: t.at.clone() };
-                return Err(whole.error(
-                    path,
-                    format!("duplicate trigger: '{}' is already bound to '{}'", name.value, action.value),
-                ));
+                continue;
             }
             rows.push(BindingRow { input, action: hash, action_name: action.value.clone() });
         }
@@ -138,6 +137,24 @@ mod tests {
         assert!(parse_binding("/input/game.input_binding", "{").is_err(), "a broken file is still refused");
     }
 
+    /// A shipped Defold game (gerrykwok/gwjtest_defold) binds MOUSE_BUTTON_1 and
+    /// MOUSE_BUTTON_LEFT, one button, to `touch`; Defold takes it, and so does Sinew: one row.
+    #[test]
+    fn a_trigger_bound_twice_to_one_action_counts_once() {
+        let p = "/b.input_binding";
+        let dup = "{ \"key\": [ { \"input\": \"KEY_A\", \"action\": \"a\" },\n { \"input\": \"KEY_A\", \"action\": \"a\" } ] }";
+        let b = parse_binding(p, dup).expect("taken");
+        assert_eq!(b.rows.len(), 1);
+        let defold = "mouse_trigger {\n  input: MOUSE_BUTTON_1\n  action: \"touch\"\n}\n\
+            mouse_trigger {\n  input: MOUSE_BUTTON_LEFT\n  action: \"touch\"\n}\n\
+            mouse_trigger {\n  input: MOUSE_BUTTON_LEFT\n  action: \"click\"\n}\n";
+        let b = parse_binding(p, defold).expect("taken");
+        let rows: Vec<(&str, &str)> = b.rows.iter().map(|r| (r.input.name(), r.action_name.as_str())).collect();
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!(rows[0].1, "touch");
+        assert_eq!(rows[1].1, "click", "another action on the same button is a row of its own");
+    }
+
     #[test]
     fn bad_bindings_point_at_the_problem() {
         let p = "/b.input_binding";
@@ -148,10 +165,6 @@ mod tests {
         assert!(e.message.contains("unknown field `x`") && e.line.is_some(), "{e}");
         let e = parse_binding(p, "{ \"keys\": [] }").unwrap_err();
         assert!(e.message.contains("unknown field `keys`"), "{e}");
-        let dup = "{ \"key\": [ { \"input\": \"KEY_A\", \"action\": \"a\" },\n { \"input\": \"KEY_A\", \"action\": \"a\" } ] }";
-        let e = parse_binding(p, dup).unwrap_err();
-        assert_eq!(e.line, Some(2), "{e}");
-        assert!(e.message.contains("duplicate trigger"), "{e}");
         let e = parse_binding(p, "{ \"mouse\": [ { \"input\": \"KEY_A\", \"action\": \"a\" } ] }").unwrap_err();
         assert!(e.message.contains("does not belong"), "{e}");
         let e = parse_binding(p, "{ \"key\": [ { \"input\": \"KEY_A\" } ] }").unwrap_err();
