@@ -146,7 +146,9 @@ fn spawn_in_socket(w: &mut World, f: u32, at: Placement, next_script: &mut u32) 
                     .to_scale_rotation_translation();
                 (t, r.normalize(), s)
             }
-            None => (at.position, at.rotation.normalize(), at.scale),
+            // The rotation as given, as go.set_rotation keeps it and Defold's Spawn does: a
+            // round trip through factory.create compares equal (britzl/desert's tests).
+            None => (at.position, at.rotation, at.scale),
         };
         let slot = w.scene.spawn_transient(&path, prefix, pos, rot, scale)?;
         paths.push(path);
