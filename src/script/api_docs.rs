@@ -97,7 +97,6 @@ pub const DEFOLD_NAMESPACES: &[&str] = &[
     "iap",
     "push",
     "webview",
-    "zlib",
     "liveupdate",
     // Defold leaves `html5` nil on its desktop builds, but Defold games branch on it to call
     // desktop-only native extensions Sinew does not have (`if not html5 then defos...`): as a
@@ -222,6 +221,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "",
     },
     Namespace { name: "socket", doc: "The part of LuaSocket games use for timing.", examples: &[], notes: "" },
+    Namespace {
+        name: "zlib",
+        doc: "Compressing Lua strings: zlib streams, as Defold's `zlib` makes and reads them.",
+        examples: &[],
+        notes: "",
+    },
     Namespace {
         name: "b2d",
         doc: "Box2D's own API (Defold's 2D physics extension, its Box2D 3 form) over Sinew's 2D world: bodies, shapes, joints and queries by handle.",
@@ -1474,6 +1479,14 @@ pub const FUNCS: &[Func] = &[
     ),
     f("json", "encode", "t: table", "string", "JSON text of a table (arrays are tables with keys 1..n)."),
     f("json", "decode", "s: string", "any", "A Lua value from JSON text (`null` is nil)."),
+    f("zlib", "deflate", "buf: string", "string", "`buf` compressed as a zlib stream (header and checksum)."),
+    f(
+        "zlib",
+        "inflate",
+        "buf: string",
+        "string",
+        "The bytes of a zlib stream; data that is not one, or that inflates past 64 MiB, raises an error.",
+    ),
     f("socket", "gettime", "", "number", "Seconds since the epoch, never going backwards."),
     // ---------------------------------------------------------------- b2d
     f(

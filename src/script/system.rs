@@ -70,6 +70,29 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
         )?,
     )?;
     t.set("json_null", JSON_NULL)?;
+    // Defold's zlib namespace: zlib streams (RFC 1950, header and checksum), as its
+    // dmZlib::DeflateBuffer writes and InflateBuffer reads them.
+    t.set(
+        "zlib_deflate",
+        lua.create_function(|lua, s: mlua::LuaString| {
+            lua.create_string(miniz_oxide::deflate::compress_to_vec_zlib(&s.as_bytes(), 6))
+        })?,
+    )?;
+    t.set(
+        "zlib_inflate",
+        lua.create_function(|lua, s: mlua::LuaString| {
+            match miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&s.as_bytes(), ZLIB_MAX_INFLATED) {
+                Ok(out) => Ok((Value::String(lua.create_string(out)?), Value::Nil)),
+                Err(e) if e.status == miniz_oxide::inflate::TINFLStatus::HasMoreOutput => {
+                    let msg = format!("the data inflates to more than {ZLIB_MAX_INFLATED} bytes");
+                    Ok((Value::Nil, Value::String(lua.create_string(msg)?)))
+                }
+                Err(e) => {
+                    Ok((Value::Nil, Value::String(lua.create_string(format!("not zlib data ({:?})", e.status))?)))
+                }
+            }
+        })?,
+    )?;
     // Wall-clock seconds as LuaSocket gives them, but advanced by a monotonic clock from one
     // reading at start-up, so differences never go backwards when the system clock is set.
     let start = Instant::now();
@@ -118,6 +141,10 @@ pub fn constants() -> Vec<(&'static str, f64)> {
 /// The most a `sys.save` table may take, encoded: far above a game's save, far below a file that
 /// would stall the loading frame.
 const SAVE_MAX: usize = 16 << 20;
+
+/// Bytes `zlib.inflate` may make: a few kilobytes of hostile input can ask for gigabytes, so
+/// the output stops here with an error (a save or level file is far smaller).
+const ZLIB_MAX_INFLATED: usize = 64 << 20;
 
 /// What a save file starts with, so `sys.load` of any other file is an error, not garbage.
 const SAVE_MAGIC: &[u8] = b"SINEW-SAVE 1\n";

@@ -233,5 +233,19 @@ function json.decode(s, options)
 end
 _G.json = S.unsupported_rest("json", json)
 
+---------------------------------------------------------------- zlib
+local zlib = {}
+function zlib.deflate(buf)
+  if type(buf) ~= "string" then S.argerr("zlib.deflate", 1, "string", buf) end
+  return R.zlib_deflate(buf)
+end
+function zlib.inflate(buf)
+  if type(buf) ~= "string" then S.argerr("zlib.inflate", 1, "string", buf) end
+  local out, err = R.zlib_inflate(buf)
+  if out == nil then S.fail("zlib.inflate: " .. err) end
+  return out
+end
+_G.zlib = S.unsupported_rest("zlib", zlib)
+
 ---------------------------------------------------------------- socket
 _G.socket = S.unsupported_rest("socket", { gettime = function() return R.gettime() end })
