@@ -163,7 +163,7 @@ fn game_project_keys_reach_sys_get_config() {
             ),
             (
                 "/a.script",
-                "function init(self)\n  print(sys.get_config_int('display.width'), sys.get_config_int('html5.heap_size'), sys.get_config_string('project.title'), sys.get_config_string('no.such', 'dflt'), sys.get_config('display.update_frequency'), sys.get_config_int('display.height'))\n  sys.exit(0)\nend\n",
+                "function init(self)\n  print(sys.get_config_int('display.width'), sys.get_config_int('html5.heap_size'), sys.get_config_string('project.title'), sys.get_config_string('no.such', 'dflt'), sys.get_config('display.update_frequency'), sys.get_config_int('display.height'), type(sys.get_config('no.such', 4600)), sys.get_config('no.such', 4600))\n  sys.exit(0)\nend\n",
             ),
         ],
     );
@@ -171,7 +171,8 @@ fn game_project_keys_reach_sys_get_config() {
     assert_eq!(r.status, 0, "{}", r.show());
     // Keys the file leaves out read as Defold's build writes them (display.update_frequency 0,
     // display.height 640): defold-orthographic's camera divides by the first.
-    assert!(r.stdout.contains("320\t64\tT\tdflt\t0\t640"), "{}", r.show());
+    // A number as the default is taken as its text, as Defold's luaL_checkstring takes it.
+    assert!(r.stdout.contains("320\t64\tT\tdflt\t0\t640\tstring\t4600"), "{}", r.show());
 }
 
 /// collection/timestep: "speed up or slow down animations in a collection proxy by changing the

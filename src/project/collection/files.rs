@@ -239,8 +239,10 @@ pub(super) struct Id(pub(super) String);
 impl<'de> Deserialize<'de> for Id {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        // These characters separate the parts of a URL such as `main:/hero#script`.
-        if let Some(c) = s.chars().find(|c| matches!(c, ':' | '#' | '/')) {
+        // These characters separate the parts of a URL such as `main:/hero#script`. A `/` is
+        // taken, as Defold takes it (d954mas' jam game names an object `factory/character`):
+        // the object's path is `/factory/character`, as Defold's is.
+        if let Some(c) = s.chars().find(|c| matches!(c, ':' | '#')) {
             return Err(de::Error::custom(format!("id '{s}' must not contain '{c}'")));
         }
         Ok(Id(s))

@@ -140,6 +140,12 @@ pub fn component_file(cx: &mut Cx, f: &Field) -> Option<(String, Obj)> {
             out.str("type", "tilemap", None);
             out.str("tilemap", path, Some(&pf.value_at));
         }
+        // A sound file as the component itself: Defold's `wavc` component type, a sound with
+        // the defaults (ianshk/Hyper-Dot-Defold's jump and coin sounds).
+        "wav" | "ogg" => {
+            out.str("type", "sound", None);
+            out.str("sound", path, Some(&pf.value_at));
+        }
         ext if INLINED_FILES.contains(&ext) => {
             let text = cx.read(path, &pf.at)?;
             let parsed = match super::text::parse(path, &text) {
@@ -425,6 +431,8 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
     let r = Reader::new(m, "a camera", CAMERA, &[], p);
     out.str("type", "camera", None);
     let ortho = r.number("orthographic_projection", p).is_some_and(|(v, _)| v != 0.0);
+    // The near plane the camera is drawn with, for the far plane's check (near_z comes first).
+    let mut near = f64::from(crate::project::collection::DEFAULT_NEAR);
     for (from, to) in [("fov", "fov"), ("near_z", "near"), ("far_z", "far")] {
         if let Some((v, f)) = r.number(from, p) {
             // Defold takes any fov, and games whose render script sets its own projection ship
@@ -449,6 +457,21 @@ fn camera(cx: &mut Cx, m: &Message, out: &mut Obj) {
                 );
                 cx.warnings.push((f.value_at.clone(), why));
                 continue;
+            }
+            // And a far plane not beyond the near one (geekhunger/cavemen-defold's `far_z: -1.0`
+            // with `near_z: 1.0`): drawn 1000 units beyond the near plane.
+            if from == "far_z" && v.is_finite() && v <= near {
+                let far = near + 1000.0;
+                let why = format!(
+                    "camera far_z {v} is not beyond near_z {near}, which Sinew needs to draw it; Sinew \
+                     draws this camera with far {far}"
+                );
+                cx.warnings.push((f.value_at.clone(), why));
+                out.put(to, Node::Num(far), Some(&f.value_at));
+                continue;
+            }
+            if from == "near_z" {
+                near = v;
             }
             out.put(to, Node::Num(v), Some(&f.value_at));
         }

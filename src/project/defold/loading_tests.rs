@@ -313,6 +313,23 @@ fn a_camera_fov_in_degrees_loads_with_the_default_fov() {
     assert!(e.to_string().contains("camera values must be finite numbers"), "{e}");
 }
 
+/// geekhunger/cavemen-defold ships a camera with `near_z: 1.0` and `far_z: -1.0`, which Defold
+/// takes (its render script sets its own projection): it loads (with a warning), its far plane
+/// 1000 units beyond the near one.
+#[test]
+fn a_camera_far_plane_before_its_near_plane_loads() {
+    let p = Project::new(&[
+        ("/c.camera", "fov: 1.57\nnear_z: 1.0\nfar_z: -1.0\n"),
+        (
+            "/c.collection",
+            "embedded_instances {\n  id: \"a\"\n  data: \"components { id: \\\"cam\\\" component: \\\"/c.camera\\\" }\\n\"\n}\n",
+        ),
+    ]);
+    let loaded = p.load("/c.collection").expect("loads");
+    let ComponentKind::Camera(cam) = &loaded.objects[0].components[0].kind else { panic!("not a camera") };
+    assert_eq!((cam.near, cam.far), (1.0, 1001.0));
+}
+
 /// No `[input] game_binding`: the project's own `/input/game.input_binding` (Defold's default),
 /// or, when the project has none, the built-in binding of every key (where Defold would stop).
 #[test]

@@ -55,6 +55,31 @@ mod tests {
             .collect()
     }
 
+    /// A `.wav` or `.ogg` named as the component itself (Defold's `wavc` component type;
+    /// ianshk/Hyper-Dot-Defold's sounds) is a sound component with the defaults.
+    #[test]
+    fn a_sound_file_as_a_component_is_a_sound_with_the_defaults() {
+        let data = r#"components { id: \"jump\" component: \"/s/jump.wav\" }\ncomponents { id: \"tune\" component: \"/s/tune.ogg\" }\n"#;
+        let collection = format!("name: \"main\"\nembedded_instances {{\n  id: \"a\"\n  data: \"{data}\"\n}}\n");
+        let got = sounds(&[("/s/main.collection", &collection)], "/s/main.collection");
+        let files: Vec<&str> = got.iter().map(|s| s.sound.as_str()).collect();
+        assert_eq!(files, ["/s/jump.wav", "/s/tune.ogg"]);
+        for s in &got {
+            let (sound, group) = (s.sound.clone(), "master".to_string());
+            let defaults = SoundSpec {
+                sound,
+                gain: 1.0,
+                pan: 0.0,
+                speed: 1.0,
+                looping: false,
+                loopcount: 0,
+                group,
+                spatial: None,
+            };
+            assert_eq!(s, &defaults, "Defold's defaults besides the file");
+        }
+    }
+
     #[test]
     fn a_defold_sound_file_and_an_embedded_one_read_as_the_sinew_json() {
         let defold = sounds(

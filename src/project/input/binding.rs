@@ -90,10 +90,9 @@ pub fn parse_binding(path: &str, text: &str) -> Result<Binding, LoadError> {
             if input.device() != device {
                 return Err(name.error(path, format!("'{}' does not belong in the \"{list}\" list", name.value)));
             }
+            // An empty action name is taken, as Defold's editor saves a new trigger and its
+            // engine sends it (as `hash("")`; OscarLeif/FlappyBird-Defold ships two).
             let action = &t.action;
-            if action.value.is_empty() {
-                return Err(action.error(path, "action name must not be empty"));
-            }
             let hash = hash_remembered(&action.value);
             // The same input bound to the same action again (MOUSE_BUTTON_1 and
             // MOUSE_BUTTON_LEFT are one button) is taken, as Defold's editor and engine take it:
@@ -153,6 +152,13 @@ mod tests {
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!(rows[0].1, "touch");
         assert_eq!(rows[1].1, "click", "another action on the same button is a row of its own");
+        // Defold's GAMEPAD_RAW (OscarLeif/FlappyBird-Defold binds it) is taken; it never fires.
+        let raw = "gamepad_trigger {\n  input: GAMEPAD_RAW\n  action: \"raw\"\n}\n";
+        assert_eq!(parse_binding(p, raw).expect("taken").rows.len(), 1);
+        // A trigger whose action Defold's editor left empty: taken, as `hash("")`.
+        let empty = "gamepad_trigger {\n  input: GAMEPAD_RPAD_UP\n  action: \"\"\n}\n";
+        let b = parse_binding(p, empty).expect("taken");
+        assert_eq!((b.rows.len(), b.rows[0].action), (1, crate::base::hash::hash_str("")));
     }
 
     #[test]

@@ -128,6 +128,9 @@ const GAMEPAD: &[&str] = &[
     "GAMEPAD_GUIDE",
     "GAMEPAD_CONNECTED",
     "GAMEPAD_DISCONNECTED",
+    // Defold's raw state of a gamepad its mappings do not know: taken, and never sent (SDL maps
+    // every gamepad Sinew reads to the names above).
+    "GAMEPAD_RAW",
 ];
 
 const TEXT: &[&str] = &["TEXT", "MARKED_TEXT"];

@@ -139,13 +139,19 @@ function sound.get_group_name(group)
   return ffi.string(namebuf, math.min(n, 256))
 end
 
+local gainbuf = ffi.new("float[1]")
 function sound.set_group_gain(group, gain)
   local h = group_hash("sound.set_group_gain", group)
   if type(gain) ~= "number" then argerr("sound.set_group_gain", 2, "number", gain) end
+  -- A group no sound component has made: Defold warns and sets nothing (sound.cpp's
+  -- RESULT_NO_SUCH_GROUP; sessokosga/Tiny-Dominion sets "sfx" before any sound of it loads).
+  if F.sound_get_group_gain(ctx, h, gainbuf) ~= 0 then
+    S.R.log_warn(S.where() .. "sound.set_group_gain: " .. ffi.string(F.last_error()) .. ": nothing set")
+    return
+  end
   if F.sound_set_group_gain(ctx, h, gain) ~= 0 then fail("sound.set_group_gain: " .. ffi.string(F.last_error())) end
 end
 
-local gainbuf = ffi.new("float[1]")
 function sound.get_group_gain(group)
   local h = group_hash("sound.get_group_gain", group)
   if F.sound_get_group_gain(ctx, h, gainbuf) ~= 0 then fail("sound.get_group_gain: " .. ffi.string(F.last_error())) end

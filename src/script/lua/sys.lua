@@ -23,6 +23,9 @@ local function as_number(v)
 end
 
 function sys.get_config_string(key, default)
+  -- Defold reads the default with luaL_checkstring, which takes a number as its text
+  -- (Insality/crowd-runner-defold: `sys.get_config("game.box_size", 4600)`).
+  if type(default) == "number" then default = tostring(default) end
   local v = config("sys.get_config_string", key, default, "string")
   if type(v) == "string" then return v end
   if type(v) == "boolean" then return v and "true" or "false" end
