@@ -596,6 +596,51 @@ fn fuzz_sound_files() {
     });
 }
 
+/// BMFont `.fnt` text files (a `.font` may name one) over an 8x8 page: an accepted file has every
+/// glyph's rectangle on its page, and each glyph rasterises at any scale to a bitmap of its
+/// stated size (or none); a refusal names the file.
+#[test]
+fn fuzz_bmfont_files() {
+    use sinew::project::font::bmfont::{PageImage, parse};
+    let seeds = vec![
+        b"info face=\"T\" size=-16\ncommon lineHeight=20 base=15 scaleW=8 scaleH=8 pages=1\npage id=0 file=\"t.png\"\n\
+          chars count=2\nchar id=65 x=0 y=0 width=4 height=8 xoffset=1 yoffset=11 xadvance=9 page=0 chnl=15\n\
+          char id=66 x=4 y=0 width=4 height=8 xoffset=0 yoffset=0 xadvance=7 page=0 chnl=15\n\
+          kernings count=1\nkerning first=65 second=66 amount=-2\n"
+            .to_vec(),
+        b"common lineHeight=48 base=24\npage id=0 file=\"p.png\"\nchar id=32 x=0 y=0 width=0 height=0 xadvance=36 page=0\n"
+            .to_vec(),
+    ];
+    let page = |_: &str| -> PageImage { Ok((8, 8, vec![255; 8 * 8 * 4])) };
+    fuzz("bmfont", &seeds, mutate_any, |b| {
+        let Ok(text) = std::str::from_utf8(b) else { return Ok(false) };
+        match parse("/f.fnt", text, &mut { page }) {
+            Ok(font) => {
+                for (i, g) in font.glyphs.iter().enumerate() {
+                    let fits = g.width == 0
+                        || g.height == 0
+                        || font
+                            .pages
+                            .get(g.page)
+                            .is_some_and(|p| g.x + g.width <= p.width && g.y + g.height <= p.height);
+                    if !fits && font.by_char.values().any(|&c| usize::from(c) == i) {
+                        return Err(format!("glyph {i} is outside its page: {g:?}"));
+                    }
+                    for scale in [0.5, 1.0, 3.0] {
+                        let (px, w, h, ..) = font.rasterize(i as u16, scale);
+                        if px.len() != w * h {
+                            return Err(format!("glyph {i} at {scale}: {} texels for {w}x{h}", px.len()));
+                        }
+                    }
+                }
+                Ok(true)
+            }
+            Err(e) if e.resource == "/f.fnt" => Ok(false),
+            Err(e) => Err(format!("the error names {} instead of the file", e.resource)),
+        }
+    });
+}
+
 /// `.atlas` and `.tilesource` files (issue 38), JSON and Defold text, over two small images: an
 /// accepted one has every frame on its page and every animation frame naming a frame.
 #[test]

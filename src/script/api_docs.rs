@@ -1393,6 +1393,20 @@ pub const FUNCS: &[Func] = &[
     ),
     f(
         "sys",
+        "load_buffer",
+        "path: string",
+        "buffer",
+        "A project file's bytes as a buffer with one uint8 stream `data`; a missing file raises an error.",
+    ),
+    f(
+        "sys",
+        "load_buffer_async",
+        "path: string, callback: fun(self: table, request_id: integer, result: table)",
+        "integer",
+        "`sys.load_buffer` answered on the next frame: `result.status` is a `sys.REQUEST_STATUS_*` (`FINISHED`, `ERROR_NOT_FOUND`, `ERROR_IO_ERROR`), `result.buffer` the buffer when found.",
+    ),
+    f(
+        "sys",
         "get_save_file",
         "application_id: string, file_name: string",
         "string",
@@ -2095,6 +2109,13 @@ pub fn constants() -> Vec<Const> {
         ("CONNECTED_CELLULAR", "`sys.get_connectivity`: online through a phone network."),
     ] {
         push("sys", format!("NETWORK_{n}"), value(&format!("SYS_NETWORK_{n}")), doc.into());
+    }
+    for (n, doc) in [
+        ("FINISHED", "`sys.load_buffer_async`: the file was read; `result.buffer` holds it."),
+        ("ERROR_NOT_FOUND", "`sys.load_buffer_async`: no such file."),
+        ("ERROR_IO_ERROR", "`sys.load_buffer_async`: the file could not be read."),
+    ] {
+        push("sys", format!("REQUEST_STATUS_{n}"), value(&format!("SYS_REQUEST_STATUS_{n}")), doc.into());
     }
     for (n, doc) in [
         ("UNKNOWN", "`window.get_dim_mode`: not known (a desktop's answer)."),

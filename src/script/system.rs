@@ -99,6 +99,7 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     let epoch = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64()).unwrap_or(0.0);
     t.set("gettime", lua.create_function(move |_, ()| Ok(epoch + start.elapsed().as_secs_f64()))?)?;
     t.set("save_max", SAVE_MAX)?;
+
     t.set("exists", lua.create_function(|_, path: String| Ok(std::path::Path::new(&path).exists()))?)?;
     t.set("application_path", lua.create_function(move |_, ()| Ok(app_path.clone()))?)?;
     t.set(
@@ -125,13 +126,17 @@ pub(super) fn install(lua: &Lua, t: &Table, res: &Resources) -> mlua::Result<()>
     Ok(())
 }
 
-/// `sys.NETWORK_*` (dmSys's numbers) and `window.DIMMING_*` (Defold's), for Lua as `K.SYS_*` /
-/// `K.WINDOW_*`.
+/// `sys.NETWORK_*` (dmSys's numbers), `sys.REQUEST_STATUS_*` of `sys.load_buffer_async`
+/// (script_sys_gamesys.cpp's RequestStatus) and `window.DIMMING_*` (Defold's), for Lua as
+/// `K.SYS_*` / `K.WINDOW_*`.
 pub fn constants() -> Vec<(&'static str, f64)> {
     vec![
         ("SYS_NETWORK_DISCONNECTED", 0.0),
         ("SYS_NETWORK_CONNECTED", 1.0),
         ("SYS_NETWORK_CONNECTED_CELLULAR", 2.0),
+        ("SYS_REQUEST_STATUS_FINISHED", 2.0),
+        ("SYS_REQUEST_STATUS_ERROR_NOT_FOUND", -1.0),
+        ("SYS_REQUEST_STATUS_ERROR_IO_ERROR", -2.0),
         ("WINDOW_DIMMING_UNKNOWN", 0.0),
         ("WINDOW_DIMMING_ON", 1.0),
         ("WINDOW_DIMMING_OFF", 2.0),

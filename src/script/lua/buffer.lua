@@ -110,6 +110,16 @@ function buffer.get_bytes(b, name)
   return ffi.string(s.array, s.n * s.size)
 end
 
+-- A buffer of one stream `data` of `bytes`, one uint8 value an element: what Defold's
+-- sys.load_buffer makes of a file (its length may be 0).
+function S.buffer_from_bytes(bytes)
+  local n = #bytes
+  local array = types[buffer.VALUE_TYPE_UINT8].ctype(n)
+  ffi.copy(array, bytes, n)
+  local d = { count = n, streams = { { name = S.hash("data"), n = n, size = 1, array = array } } }
+  return proxy(buffer_proto, buffers, d)
+end
+
 -- The first stream's values as bytes (pointer and length), for Rust to read during one call.
 function S.buffer_data(fname, n, b)
   local d = buffer_arg(fname, n, b)

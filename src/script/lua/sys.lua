@@ -73,6 +73,39 @@ function sys.load_resource(path)
   return R.read(path)
 end
 
+-- A resource's bytes as a buffer with one uint8 stream `data` (Defold 1.4.8's calls).
+for _, k in ipairs({ "FINISHED", "ERROR_NOT_FOUND", "ERROR_IO_ERROR" }) do
+  sys["REQUEST_STATUS_" .. k] = S.K["SYS_REQUEST_STATUS_" .. k]
+end
+function sys.load_buffer(path)
+  if type(path) ~= "string" then S.argerr("sys.load_buffer", 1, "string", path) end
+  local bytes, err = R.read(path)
+  if bytes == nil then S.fail("sys.load_buffer: " .. tostring(err)) end
+  return S.buffer_from_bytes(bytes)
+end
+
+-- The file is read now and the answer comes on the next frame, through a timer of the calling
+-- script (so `callback` gets its `self`, and goes with it): `callback(self, request_id, result)`
+-- with `result.status` (`sys.REQUEST_STATUS_*`) and, when found, `result.buffer`.
+local next_request = 0
+function sys.load_buffer_async(path, callback)
+  if type(path) ~= "string" then S.argerr("sys.load_buffer_async", 1, "string", path) end
+  if type(callback) ~= "function" then S.argerr("sys.load_buffer_async", 2, "function", callback) end
+  next_request = next_request + 1
+  local id = next_request
+  local bytes, err = R.read(path)
+  local result
+  if bytes ~= nil then
+    result = { status = sys.REQUEST_STATUS_FINISHED, buffer = S.buffer_from_bytes(bytes) }
+  elseif tostring(err):find("not found", 1, true) then
+    result = { status = sys.REQUEST_STATUS_ERROR_NOT_FOUND }
+  else
+    result = { status = sys.REQUEST_STATUS_ERROR_IO_ERROR }
+  end
+  timer.delay(0, false, function(self) callback(self, id, result) end)
+  return id
+end
+
 -- Saves: Defold's calls; the bytes are the message format (msg.lua), so a save holds what a
 -- message may (numbers, strings, booleans, hashes, URLs, vmath values, nested tables).
 function sys.get_save_file(application_id, file_name)
