@@ -407,6 +407,11 @@ fn syntax_and_schema_errors_have_positions() {
     let e = error_of(r#"{ "objects": [ { "id": "a:b" } ] }"#);
     assert!(e.message.contains("must not contain ':'"), "{e}");
     assert!(e.line.is_some());
+    // A '/' is taken, as Defold takes it (d954mas' jam game names an object `factory/character`):
+    // the object's path is the id under the root.
+    let p = Project::new(&[("/main/main.collection", r#"{ "objects": [ { "id": "factory/character" } ] }"#)]);
+    let loaded = p.load("/main/main.collection").expect("an id with '/' loads");
+    assert_eq!(loaded.objects[0].path, "/factory/character");
     let e = error_of(r#"{ "objects": [ { "id": "a", "rotation": [0, 0, 0, 1], "euler": [0, 0, 0] } ] }"#);
     assert!(e.message.contains("not both"), "{e}");
     assert_eq!(e.column, Some(64), "{e}");
