@@ -282,21 +282,26 @@ pub(super) fn create_model(
     Ok(i)
 }
 
-/// The components of a factory prototype and of the prototypes of its factories, each prototype
-/// once: the loader refused cycles, but a prototype may be named by many factories.
-fn prototype_components<'a>(
-    f: &'a crate::project::FactorySpec,
+/// The components of `objects` and of the files their factories name (with `proxies`, their
+/// proxies' collections too), each file once (`seen`): the loader refused cycles of
+/// prototypes, but a prototype may be named by many factories, and a menu and its level often
+/// name each other through proxies.
+fn components_within<'a>(
+    objects: &'a [crate::project::ObjectSpec],
+    proxies: bool,
     seen: &mut Vec<&'a str>,
     out: &mut Vec<&'a crate::project::ComponentSpec>,
 ) {
-    if seen.contains(&f.prototype.as_str()) {
-        return;
-    }
-    seen.push(&f.prototype);
-    for c in f.objects.iter().flat_map(|o| &o.components) {
+    for c in objects.iter().flat_map(|o| &o.components) {
         out.push(c);
-        if let ComponentKind::Factory(inner) = &c.kind {
-            prototype_components(inner, seen, out);
+        let (file, inner) = match &c.kind {
+            ComponentKind::Factory(f) => (f.prototype.as_str(), &f.objects),
+            ComponentKind::CollectionProxy(p) if proxies => (p.collection.as_str(), &p.objects),
+            _ => continue,
+        };
+        if !seen.contains(&file) {
+            seen.push(file);
+            components_within(inner, proxies, seen, out);
         }
     }
 }
@@ -314,7 +319,7 @@ fn check_prototype(
     problems: &mut Vec<String>,
 ) {
     let mut components = Vec::new();
-    prototype_components(f, &mut Vec::new(), &mut components);
+    components_within(&f.objects, false, &mut vec![f.prototype.as_str()], &mut components);
     check_scripts(scripts, &components, problems);
     let w = &mut *world.borrow_mut();
     for c in &components {
@@ -351,32 +356,14 @@ fn check_scripts(
     }
 }
 
-/// The scripts of a proxied collection (and of the collections its proxies name, each once:
-/// a menu and its level often name each other), checked at load as a factory prototype's are,
-/// as Defold's build checks every collection: a misnamed override is found by `run` and `sinew
-/// check`, not when the proxy's world is made half-way. Its models are left to the proxy's
-/// load (`async_load` imports them on a thread).
+/// The scripts of a proxied collection (and of the collections its proxies and factories name,
+/// each once), checked at load as a factory prototype's are, as Defold's build checks every
+/// collection: a misnamed override is found by `run` and `sinew check`, not when the proxy's
+/// world is made half-way. Its models are left to the proxy's load (`async_load` imports them
+/// on a thread).
 fn check_proxied(scripts: &mut dyn ScriptFactory, p: &crate::project::ProxySpec, problems: &mut Vec<String>) {
-    fn walk<'a>(
-        objects: &'a [crate::project::ObjectSpec],
-        seen: &mut Vec<&'a str>,
-        out: &mut Vec<&'a crate::project::ComponentSpec>,
-    ) {
-        for c in objects.iter().flat_map(|o| &o.components) {
-            out.push(c);
-            let (file, inner) = match &c.kind {
-                ComponentKind::CollectionProxy(p) => (p.collection.as_str(), &p.objects),
-                ComponentKind::Factory(f) => (f.prototype.as_str(), &f.objects),
-                _ => continue,
-            };
-            if !seen.contains(&file) {
-                seen.push(file);
-                walk(inner, seen, out);
-            }
-        }
-    }
     let mut components = Vec::new();
-    walk(&p.objects, &mut vec![p.collection.as_str()], &mut components);
+    components_within(&p.objects, true, &mut vec![p.collection.as_str()], &mut components);
     check_scripts(scripts, &components, problems);
 }
 

@@ -27,6 +27,9 @@ enum Root {
 /// The project resources read so far, when traced (`sinew bundle` packs what a run reads).
 pub type Trace = std::sync::Arc<std::sync::Mutex<std::collections::BTreeSet<String>>>;
 
+/// What [`Resources::read`] says of a resource that is not there, asked for by no file.
+pub const NOT_FOUND: &str = "resource not found";
+
 /// Read access to one project's resources.
 #[derive(Debug, Clone)]
 pub struct Resources {
@@ -170,7 +173,7 @@ impl Resources {
         }
         match referenced_from {
             Some(r) => Err(LoadError::new(r, format!("resource '{norm}' not found"))),
-            None => Err(LoadError::new(norm, "resource not found")),
+            None => Err(LoadError::new(norm, NOT_FOUND)),
         }
     }
 

@@ -367,9 +367,14 @@ impl ScriptHost {
         let read_res = res.clone();
         t.set(
             "read",
+            // A third value on failure: true when the file is simply not there
+            // (`sys.load_buffer_async` tells that from an error reading it).
             lua.create_function(move |lua, path: String| match read_res.read(&path, None) {
-                Ok(bytes) => Ok((Value::String(lua.create_string(&bytes)?), Value::Nil)),
-                Err(e) => Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?))),
+                Ok(bytes) => Ok((Value::String(lua.create_string(&bytes)?), Value::Nil, Value::Nil)),
+                Err(e) => {
+                    let missing = e.message == crate::project::resources::NOT_FOUND;
+                    Ok((Value::Nil, Value::String(lua.create_string(e.to_string())?), Value::Boolean(missing)))
+                }
             })?,
         )?;
         system::install(lua, &t, &res)?;

@@ -552,6 +552,28 @@ mod tests {
         assert!(e.to_string().contains("../up"), "{e}");
     }
 
+    /// The defaults `sys.get_config` answers are the ones the runtime runs with, where both have
+    /// the setting: the two lists cannot drift apart unseen.
+    #[test]
+    fn config_defaults_agree_with_the_settings_a_bare_game_project_gets() {
+        let s = parse("[bootstrap]\nmain_collection = /main/main.collectionc\n").expect("parses");
+        let t = config_tree("");
+        let n = |section: &str, key: &str| t[section][key].as_str().and_then(|v| v.parse::<f32>().ok());
+        assert_eq!((n("display", "width"), n("display", "height")), (Some(s.width as f32), Some(s.height as f32)));
+        assert_eq!(n("input", "repeat_delay"), Some(s.repeat_delay));
+        assert_eq!(n("input", "repeat_interval"), Some(s.repeat_interval));
+        // The one setting where they differ on purpose: a Defold game reads Defold's 1024, and
+        // Sinew runs a project that leaves it out with room for more (docs/formats.md).
+        assert_eq!(n("collection", "max_instances"), Some(1024.0));
+        assert!(s.max_instances > 1024, "{}", s.max_instances);
+        // The clear colour; its alpha is Defold's 0 to scripts, while Sinew clears the window
+        // opaque (a window has nothing behind it to show).
+        for (i, key) in ["clear_color_red", "clear_color_green", "clear_color_blue"].iter().enumerate() {
+            assert_eq!(n("render", key), Some(s.clear_color[i]), "{key}");
+        }
+        assert_eq!((n("render", "clear_color_alpha"), s.clear_color[3]), (Some(0.0), 1.0));
+    }
+
     #[test]
     fn every_key_is_kept_for_sys_get_config() {
         let t = config_tree(EXAMPLE);

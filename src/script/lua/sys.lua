@@ -55,8 +55,10 @@ end
 
 -- Sinew does not probe the network: a desktop game is taken to be online (Sinew decision);
 -- set_connectivity_host, which names the host Defold's probe asks, only checks its argument.
-for _, k in ipairs({ "DISCONNECTED", "CONNECTED", "CONNECTED_CELLULAR" }) do
-  sys["NETWORK_" .. k] = S.K["SYS_NETWORK_" .. k]
+-- `sys.NETWORK_*` and `sys.REQUEST_STATUS_*`: the runtime's `SYS_*` constants (script::system).
+for name, value in pairs(S.K) do
+  local k = name:match("^SYS_(.+)$")
+  if k then sys[k] = value end
 end
 function sys.get_connectivity() return sys.NETWORK_CONNECTED end
 function sys.set_connectivity_host(host)
@@ -70,13 +72,11 @@ function sys.get_sys_info() return R.sys_info() end
 -- optional files. Paths outside the project are refused by `R.read`.
 function sys.load_resource(path)
   if type(path) ~= "string" then S.argerr("sys.load_resource", 1, "string", path) end
-  return R.read(path)
+  local bytes, err = R.read(path)
+  return bytes, err
 end
 
 -- A resource's bytes as a buffer with one uint8 stream `data` (Defold 1.4.8's calls).
-for _, k in ipairs({ "FINISHED", "ERROR_NOT_FOUND", "ERROR_IO_ERROR" }) do
-  sys["REQUEST_STATUS_" .. k] = S.K["SYS_REQUEST_STATUS_" .. k]
-end
 function sys.load_buffer(path)
   if type(path) ~= "string" then S.argerr("sys.load_buffer", 1, "string", path) end
   local bytes, err = R.read(path)
@@ -93,11 +93,11 @@ function sys.load_buffer_async(path, callback)
   if type(callback) ~= "function" then S.argerr("sys.load_buffer_async", 2, "function", callback) end
   next_request = next_request + 1
   local id = next_request
-  local bytes, err = R.read(path)
+  local bytes, _, missing = R.read(path)
   local result
   if bytes ~= nil then
     result = { status = sys.REQUEST_STATUS_FINISHED, buffer = S.buffer_from_bytes(bytes) }
-  elseif tostring(err):find("not found", 1, true) then
+  elseif missing then
     result = { status = sys.REQUEST_STATUS_ERROR_NOT_FOUND }
   else
     result = { status = sys.REQUEST_STATUS_ERROR_IO_ERROR }
