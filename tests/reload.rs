@@ -1206,3 +1206,40 @@ fn a_saved_collision_object_file_remakes_the_objects_that_use_it() {
     r.mark();
     r.wait_for("ball y 2.50");
 }
+
+/// A saved render script (game.project's `[bootstrap] render`) runs its new callbacks with the
+/// same `self`, after `on_reload`, as a game script does; one that no longer compiles keeps the
+/// previous version drawing.
+#[test]
+fn a_saved_render_script_keeps_self_and_calls_on_reload() {
+    const V1: &str = "function init(self) self.frames = 0 end\n\
+        function update(self)\n  self.frames = self.frames + 1\n  \
+        if self.frames % 20 == 0 then print('render v1 ' .. self.frames) end\nend\n";
+    const V2: &str = "function init(self) print('init must not run again') end\n\
+        function update(self)\n  self.frames = self.frames + 1\n  \
+        if self.frames % 20 == 0 then print('render v2 ' .. self.frames) end\nend\n\
+        function on_reload(self) print('render on_reload frames=' .. self.frames) end\n";
+    let p = project(
+        "reload_render",
+        &[
+            ("/game.project", "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /main/my.renderc\n"),
+            ("/main/main.collection", "name: \"main\"\n"),
+            ("/main/my.render", "script: \"/main/my.render_script\"\n"),
+            ("/main/my.render_script", V1),
+        ],
+    );
+    let mut r = Running::start(p.path());
+    r.wait_for("render v1 20");
+    r.mark();
+    p.write("/main/my.render_script", V2);
+    let line = r.wait_for("render on_reload frames=");
+    let frames: u32 = line.trim_start_matches("render on_reload frames=").parse().expect("frames");
+    assert!(frames >= 20, "self.frames carried over: {line}");
+    r.wait_for("render v2");
+    r.wait_for("reloaded /main/my.render_script");
+    r.mark();
+    p.write("/main/my.render_script", "function update(self) )\n");
+    r.wait_for("the previous version of /main/my.render_script keeps running");
+    r.wait_for("render v2");
+    assert!(!r.seen.iter().any(|l| l.contains("init must not run again")));
+}

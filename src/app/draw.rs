@@ -198,6 +198,9 @@ impl Scenery {
             self.list.push_label(item, &l.text, l.layout.font.as_ref().map(|f| &f.font));
         }
         self.renderer.clock.begin(gl);
+        if w.render_script.ready {
+            return self.draw_as_scripted(gl, w, size);
+        }
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         w.particles.quads(&w.scene, &mut self.sprite_quads);
@@ -227,6 +230,91 @@ impl Scenery {
         self.overlay.draw(gl, self.list.camera.proj * self.list.camera.view, size);
         self.renderer.clock.lap(gl, Pass::Overlay);
         self.draw_gui(gl, w, size);
+        self.renderer.clock.lap(gl, Pass::Gui);
+        stats
+    }
+
+    /// Carries out the commands of the project's render script's last good `update`, in order
+    /// (`game::render_script`): clears, viewports, the view and projection each draw is seen
+    /// through (and, for models, the cull face and depth function), and each `render.draw`
+    /// drawing the passes its predicate's tags name — models by
+    /// their material's tags (`model` for a material without), `tile` sprites and tile maps,
+    /// `particle` particles, `text` labels, `gui` the GUI; `render.draw_debug3d` the debug lines
+    /// and texts. The draw list was built by `draw`.
+    fn draw_as_scripted(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) -> SubmitStats {
+        use crate::game::render_script::{Command, pass_tags};
+        let tags = pass_tags();
+        let builtin = [tags.tile, tags.particle, tags.text, tags.gui];
+        let mut stats = SubmitStats::default();
+        let (mut view, mut proj) = (Mat4::IDENTITY, Mat4::IDENTITY);
+        let mut viewport = (size.0, size.1);
+        let (mut cull, mut depth) = (glow::BACK, glow::LESS);
+        self.sprite_draw_calls = 0;
+        for c in &w.render_script.commands {
+            match *c {
+                Command::Clear { color, depth, stencil } => clear(gl, color, depth, stencil),
+                Command::Viewport([x, y, width, height]) => {
+                    viewport = (width as u32, height as u32);
+                    // SAFETY: plain state on the current context.
+                    unsafe { glow::HasContext::viewport(gl, x, y, width, height) };
+                }
+                Command::CullFace(f) => cull = gl_face(f),
+                Command::DepthFunc(c) => depth = gl_compare(c),
+                Command::View(m) => view = m,
+                Command::Projection(m) => proj = m,
+                Command::Draw(p) => {
+                    let pred = w.render_script.tags(p);
+                    self.list.camera = CameraView { view, proj, position: view.inverse().w_axis.truncate() };
+                    if pred.iter().any(|t| !builtin.contains(t)) {
+                        self.renderer.predicate = Some(pred.to_vec());
+                        self.renderer.faces_and_depth = Some((cull, depth));
+                        let s = self.renderer.submit(gl, &self.list);
+                        self.renderer.predicate = None;
+                        self.renderer.faces_and_depth = None;
+                        stats.draws += s.draws;
+                        stats.draw_calls += s.draw_calls;
+                        stats.triangles += s.triangles;
+                        stats.skinned_instances += s.skinned_instances;
+                        stats.culled += s.culled;
+                    } else {
+                        self.renderer.look_through(&self.list);
+                    }
+                    let (tile, particle) = (pred.contains(&tags.tile), pred.contains(&tags.particle));
+                    if tile || particle {
+                        self.sprite_quads.clear();
+                        if tile {
+                            w.sprites.quads(&w.scene, view.inverse(), &mut self.sprite_quads);
+                            w.tilemaps.quads(&w.scene, &mut self.sprite_quads);
+                        }
+                        if particle {
+                            w.particles.quads(&w.scene, &mut self.sprite_quads);
+                        }
+                        let (renderer, handles) = (&self.renderer, &self.materials);
+                        let material =
+                            |i: u32| handles.get(i as usize).copied().flatten().and_then(|h| renderer.material(h));
+                        self.sprites.set_filter(gl, self.look.texture_filter);
+                        self.sprite_draw_calls +=
+                            self.sprites.draw(gl, &self.sprite_quads, &w.sprites, &material, renderer.frame());
+                    }
+                    if pred.contains(&tags.text) {
+                        self.overlay.labels(&self.list, viewport);
+                        self.overlay.draw(gl, proj * view, viewport);
+                    }
+                    if pred.contains(&tags.gui) {
+                        self.draw_gui(gl, w, size);
+                    }
+                }
+                Command::DrawDebug3d => {
+                    for l in &w.render.lines {
+                        self.overlay.line(l.start, l.end, l.color);
+                    }
+                    for t in &w.render.texts {
+                        self.overlay.text(&t.text, (t.x, t.y), t.color, t.size);
+                    }
+                    self.overlay.draw(gl, proj * view, viewport);
+                }
+            }
+        }
         self.renderer.clock.lap(gl, Pass::Gui);
         stats
     }
@@ -271,6 +359,57 @@ impl Scenery {
             return CameraView { view, proj, position: view.inverse().w_axis.truncate() };
         }
         *self.default_camera.get_or_insert_with(|| default_camera(&scene_bounds(w), aspect))
+    }
+}
+
+fn gl_face(f: crate::game::render_script::Face) -> u32 {
+    use crate::game::render_script::Face;
+    match f {
+        Face::Front => glow::FRONT,
+        Face::Back => glow::BACK,
+        Face::FrontAndBack => glow::FRONT_AND_BACK,
+    }
+}
+
+fn gl_compare(c: crate::game::render_script::Compare) -> u32 {
+    use crate::game::render_script::Compare;
+    match c {
+        Compare::Never => glow::NEVER,
+        Compare::Less => glow::LESS,
+        Compare::Lequal => glow::LEQUAL,
+        Compare::Greater => glow::GREATER,
+        Compare::Gequal => glow::GEQUAL,
+        Compare::Equal => glow::EQUAL,
+        Compare::Notequal => glow::NOTEQUAL,
+        Compare::Always => glow::ALWAYS,
+    }
+}
+
+/// `render.clear`: the buffers given, whatever masks the passes before left.
+fn clear(gl: &glow::Context, color: Option<[f32; 4]>, depth: Option<f32>, stencil: Option<i32>) {
+    use glow::HasContext;
+    let mut bits = 0;
+    // SAFETY: plain state and a clear on the current context.
+    unsafe {
+        if let Some([r, g, b, a]) = color {
+            gl.color_mask(true, true, true, true);
+            gl.clear_color(r, g, b, a);
+            bits |= glow::COLOR_BUFFER_BIT;
+        }
+        if let Some(d) = depth {
+            gl.depth_mask(true);
+            gl.clear_depth_f32(d);
+            bits |= glow::DEPTH_BUFFER_BIT;
+        }
+        if let Some(s) = stencil {
+            gl.stencil_mask(0xff);
+            gl.clear_stencil(s);
+            bits |= glow::STENCIL_BUFFER_BIT;
+        }
+        if bits != 0 {
+            gl.disable(glow::SCISSOR_TEST);
+            gl.clear(bits);
+        }
     }
 }
 

@@ -158,10 +158,21 @@ pub fn load_game_marked(
         }
         Err(e) => problems.push(e.to_string()),
     }
+    let render_script = match settings.render.as_str() {
+        "" => None,
+        render => {
+            crate::project::defold::render::render_script(res, render).map_err(|e| problems.push(e.to_string())).ok()
+        }
+    };
     let mut scripts = match scripts {
         Some(s) if problems.is_empty() => s,
         _ => return Err(problems.join("\n")),
     };
+    world.borrow_mut().render_script.display = (settings.width, settings.height);
+    // As Defold starts its render script before the main collection: its `init` runs first.
+    if let Some(path) = render_script {
+        scripts.load_render_script(&path)?;
+    }
     scripts.init_new();
     game::post_update(&world, &mut scripts);
     mark("init");
@@ -330,6 +341,7 @@ pub fn run(opts: RunOptions) -> i32 {
         let dt = fixed_dt.unwrap_or_else(|| now.duration_since(last).as_secs_f32().min(0.25));
         last = now;
         step(&mut g, dt, &mut stats);
+        g.scripts.render_update(dt);
         gfx.set_mouse_lock(g.world.borrow().input.mouse_lock);
         if let Some((width, height)) = g.world.borrow_mut().render.resize.take() {
             if gfx.is_headless() {
@@ -503,7 +515,7 @@ fn reload(
         // The scene itself, or a template of other scenes.
         return (reload_gui_scenes(g, res, path) > 0).then_some(saved);
     }
-    if path.ends_with(".script") || path.ends_with(".gui_script") || path.ends_with(".lua") {
+    if [".script", ".gui_script", ".render_script", ".lua"].iter().any(|ext| path.ends_with(ext)) {
         return match g.scripts.reload(path) {
             Ok(true) => Some(saved),
             Ok(false) => None,
@@ -783,6 +795,11 @@ pub fn check(dir: &Path) -> i32 {
             if let Err(e) = crate::project::display_profiles::load_display_profiles(&res, &s.display_profiles) {
                 problems.push(e.to_string());
             }
+            if !s.render.is_empty()
+                && let Err(e) = crate::project::defold::render::render_script(&res, &s.render)
+            {
+                problems.push(e.to_string());
+            }
             limit = (s.script_time_limit > 0.0).then(|| std::time::Duration::from_secs_f32(s.script_time_limit));
             max_instances = s.max_instances;
             main = Some(s.main_collection);
@@ -837,7 +854,7 @@ pub fn check(dir: &Path) -> i32 {
                     problems.push(e);
                 }
             }
-            for path in res.list(".lua") {
+            for path in res.list(".render_script").into_iter().chain(res.list(".lua")) {
                 if let Err(e) = host.compile(&path) {
                     problems.push(e);
                 }

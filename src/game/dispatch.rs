@@ -127,6 +127,19 @@ fn component_acts(kind: ComponentRef, id: u64) -> bool {
 fn route(w: &mut World, m: &Message, slot: Option<u32>, at: u32, run: &mut Vec<(u32, u32)>) {
     // Defold's render script and system sockets are answered by the runtime itself.
     if super::render_requests::is_render_socket(m.receiver.socket) {
+        // A project's render script gets every message but the two the engine draws itself,
+        // as Defold's DispatchCallback hands them on (`clear_color`, `set_view_projection` and
+        // the `use_*_projection` are the script's to act on); `resize` is acted on here too.
+        if !w.render_script.path.is_empty() {
+            if super::render_requests::engine_draws(m.id) {
+                return w.render.render_message(m);
+            }
+            run.push((super::render_script::RENDER_SCRIPT_INSTANCE, at));
+            if super::render_requests::is_resize(m.id) {
+                w.render.render_message(m);
+            }
+            return;
+        }
         return w.render.render_message(m);
     }
     if super::render_requests::is_system_socket(m.receiver.socket) {

@@ -14,6 +14,7 @@ pub mod physics;
 pub mod posed;
 pub mod proxy;
 pub mod render_requests;
+pub mod render_script;
 pub mod runtime_textures;
 pub mod sound;
 pub mod spawn;

@@ -196,6 +196,18 @@ pub struct RenderRequests {
     glyphs_cut: bool,
 }
 
+/// Whether `@render:` message `id` is one the engine draws itself (`draw_text`, `draw_line`),
+/// which a project's render script never sees.
+pub fn engine_draws(id: u64) -> bool {
+    id == ids().draw_text || id == ids().draw_line
+}
+
+/// Whether `@render:` message `id` is `resize`, which the window takes even when a render
+/// script is running.
+pub fn is_resize(id: u64) -> bool {
+    id == ids().resize
+}
+
 /// The sockets the runtime answers instead of a game object.
 pub fn is_render_socket(socket: u64) -> bool {
     socket == ids().render

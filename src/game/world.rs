@@ -30,6 +30,8 @@ pub struct World {
     pub fixed: super::input::FixedClock,
     /// `draw_text`, `draw_line` and `clear_color` sent to `@render:` this frame.
     pub render: super::render_requests::RenderRequests,
+    /// The project's own render script's commands (Sinew's pipeline draws without one).
+    pub render_script: super::render_script::RenderScript,
     /// Scratch of the once-a-frame sweep of `model.play_anim` callbacks (kept to reuse).
     pub live_callbacks: Vec<u32>,
     /// Factory components and the names and limit of what they spawn.
@@ -70,6 +72,7 @@ impl World {
             input: super::input::InputState::new(&Default::default(), (960, 540), 0.5, 0.2),
             fixed: super::input::FixedClock::new(60.0),
             render: Default::default(),
+            render_script: Default::default(),
             live_callbacks: Vec::new(),
             factories: Default::default(),
             next_script: 0,

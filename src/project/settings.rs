@@ -75,6 +75,7 @@ impl Default for ProjectSettings {
             physics: Default::default(),
             custom_resources: Vec::new(),
             display_profiles: crate::project::display_profiles::DEFAULT_DISPLAY_PROFILES.into(),
+            render: String::new(),
         }
     }
 }

@@ -35,6 +35,9 @@ pub struct ProjectSettings {
     pub custom_resources: Vec<String>,
     /// The `.display_profiles` GUI layouts are chosen from (`[display] display_profiles`).
     pub display_profiles: String,
+    /// The `.render` file whose render script draws the game (`[bootstrap] render`); empty for
+    /// Sinew's own pipeline, which draws what Defold's default render script draws.
+    pub render: String,
 }
 
 /// The project-wide lighting and output settings the renderer reads each frame.

@@ -74,6 +74,8 @@ pub struct Material {
     /// Whether models with it are drawn ([`MaterialDesc::drawn`]: its Defold tags name a
     /// predicate of Defold's default render script, or it has none).
     pub(crate) drawn: bool,
+    /// Its Defold tags' hashes (a render script's predicates name them); empty: `model`.
+    pub(crate) tags: Vec<u64>,
 }
 
 /// A material's description and expanded sources, kept to compile its other variants.
@@ -90,6 +92,15 @@ pub(crate) struct VariantSource {
 }
 
 impl Material {
+    /// Whether a draw of `predicate` draws models with this material (None: Sinew's pipeline).
+    pub(crate) fn drawn_by(&self, predicate: Option<&[u64]>) -> bool {
+        match predicate {
+            None => self.drawn,
+            Some(p) if self.tags.is_empty() => p.contains(&crate::game::render_script::pass_tags().model),
+            Some(p) => self.tags.iter().any(|t| p.contains(t)),
+        }
+    }
+
     /// Whether the sprite renderer must make the per-vertex data only some programs read.
     pub(crate) fn reads_quad_extras(&self) -> bool {
         !self.local_position.is_empty() || !self.texture_transform.is_empty()
@@ -214,6 +225,7 @@ impl Material {
             texture_transform,
             variants: None,
             drawn: desc.drawn(),
+            tags: desc.tags.iter().map(|t| crate::base::hash::hash_str(t)).collect(),
         };
         Ok(material)
     }

@@ -140,6 +140,12 @@ pub struct ModelRenderer {
     batches: Vec<Batch>,
     /// False: one draw call per draw (`SINEW_NO_INSTANCING`, or [`ModelRenderer::set_instancing`]).
     instancing: bool,
+    /// A render script's `render.draw` predicate (its tag hashes): only models whose material
+    /// it names are drawn. None: Sinew's pipeline, which draws what Defold's default script does.
+    pub predicate: Option<Vec<u64>>,
+    /// A render script's cull face and depth function for its model draws (GL enums); None:
+    /// back faces and less-than, as Sinew's pipeline draws.
+    pub faces_and_depth: Option<(u32, u32)>,
     /// Per-instance attribute values of every batch, `INSTANCE_FLOATS` per instance.
     instances: Vec<f32>,
     instance_buffer: glow::Buffer,
@@ -250,6 +256,8 @@ impl ModelRenderer {
             recs: Vec::new(),
             batches: Vec::new(),
             instancing,
+            predicate: None,
+            faces_and_depth: None,
             instances: Vec::new(),
             instance_buffer,
             skinned_counted: Vec::new(),
@@ -394,6 +402,12 @@ impl ModelRenderer {
         &self.errors
     }
 
+    /// Takes `list`'s camera, time and lights as the frame's without drawing it: a render
+    /// script's draw of sprites alone sees the world through its own view and projection.
+    pub(crate) fn look_through(&mut self, list: &DrawList) {
+        self.frame_values(list);
+    }
+
     /// The last submitted frame's camera, time and lights (the sprite pass draws with them).
     pub(crate) fn frame(&self) -> &FrameValues {
         &self.values
@@ -405,9 +419,10 @@ impl ModelRenderer {
         let mut stats = SubmitStats::default();
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
-        let materials = &self.materials;
-        let drawn =
-            |m: super::MaterialHandle| materials.get(m.0 as usize).and_then(Option::as_ref).is_none_or(|m| m.drawn);
+        let (materials, predicate) = (&self.materials, self.predicate.as_deref());
+        let drawn = |m: super::MaterialHandle| {
+            materials.get(m.0 as usize).and_then(Option::as_ref).is_none_or(|m| m.drawn_by(predicate))
+        };
         let (models, pose, bones, frustum) = (&self.models, &self.pose, &self.item_bones, &self.frustum);
         self.shadow.render(gl, list, models, pose, bones, frustum, shadow_light(list), &drawn);
         self.clock.lap(gl, Pass::Shadow);
@@ -570,7 +585,7 @@ impl ModelRenderer {
                 continue;
             };
             // Tagged for a project's own render script (`skybox`, `postprocess`): not drawn.
-            if !material.drawn {
+            if !material.drawn_by(self.predicate.as_deref()) {
                 continue;
             }
             let capacity = material.program.morph_capacity;
@@ -770,12 +785,13 @@ impl ModelRenderer {
         let mut max_unit = 0;
         // SAFETY: fixed-function state on the current context.
         unsafe {
+            let (cull, depth) = self.faces_and_depth.unwrap_or((glow::BACK, glow::LESS));
             gl.enable(glow::DEPTH_TEST);
-            gl.depth_func(glow::LESS);
+            gl.depth_func(depth);
             gl.depth_mask(true);
             gl.disable(glow::BLEND);
             gl.front_face(glow::CCW);
-            gl.cull_face(glow::BACK);
+            gl.cull_face(cull);
         }
         let opaque_count = self.opaque.len() as u32;
         self.skinned_counted.resize(list.items.len(), u64::MAX);

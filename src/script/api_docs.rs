@@ -166,6 +166,12 @@ pub const NAMESPACES: &[Namespace] = &[
         notes: "A nil `camera` means the camera drawn now (the last enabled camera to get `acquire_camera_focus`, else the first enabled one). Camera properties for `go.get`/`go.set`/`go.animate`: `fov`, `near_z`, `far_z`, `orthographic_zoom`, `orthographic_mode` (numbers), `aspect_ratio` (read only: the window's), `view` and `projection` (read-only matrix4s, as `get_view`/`get_projection`). A light component's `color` (vector3) and `intensity` (number) are properties too. Screen positions are window pixels with the origin at the bottom left, as `action.screen_x`/`screen_y`.",
     },
     Namespace {
+        name: "render",
+        doc: "A project's own render script (game.project's `[bootstrap] render`): what each frame draws, and through which view and projection.",
+        examples: &["../porting-from-defold.md#render-scripts"],
+        notes: "Each call records a command of the frame, carried out in order after the script's `update`; a frame whose `update` fails is drawn as the last good one. `render.draw` draws the passes its predicate's tags name: models by their material's tags (`model` for a material without), `tile` sprites and tile maps, `particle` particles, `text` labels, `gui` the GUI (with its own window projection). Render states (blend, depth, stencil, culling, colour mask) are checked and left: each pass sets its own. Render targets, textures, materials and constant buffers are not supported. In a render script `sys.get_config` gives a number for a number's text (Sinew's vector fields take numbers only).",
+    },
+    Namespace {
         name: "gui",
         doc: "The nodes of a gui component, from its .gui_script.",
         examples: &["../gui.md"],
@@ -718,8 +724,95 @@ pub const FUNCS: &[Func] = &[
     // ---------------------------------------------------------------- label
     f("label", "set_text", "url: url_like, text: string", "", "Sets a label's text."),
     f("label", "get_text", "url: url_like", "string", "A label's text."),
+    // ---------------------------------------------------------------- render
+    f(
+        "render",
+        "predicate",
+        "tags: (string|hash)[]",
+        "predicate",
+        "A predicate of 1 to 32 material tags, for `render.draw`.",
+    ),
+    f(
+        "render",
+        "draw",
+        "predicate: predicate, options?: table",
+        "",
+        "Draws what the predicate's tags name, through the view, projection and viewport set last (`options` is read and left).",
+    ),
+    f(
+        "render",
+        "draw_debug3d",
+        "options?: table",
+        "",
+        "Draws the debug lines and texts (`draw_line`, `draw_text`, the physics debug view).",
+    ),
+    f("render", "draw_debug2d", "options?: table", "", "Defold's older name of `draw_debug3d`."),
+    f(
+        "render",
+        "clear",
+        "buffers: table",
+        "",
+        "Clears the buffers the table's keys name (`render.BUFFER_COLOR_BIT`: a vector4; `BUFFER_DEPTH_BIT`, `BUFFER_STENCIL_BIT`: numbers).",
+    ),
+    f(
+        "render",
+        "set_viewport",
+        "x: number, y: number, width: number, height: number",
+        "",
+        "The window pixels the next draws land in.",
+    ),
+    f("render", "set_view", "view: matrix4", "", "The view matrix of the next draws."),
+    f("render", "set_projection", "projection: matrix4", "", "The projection matrix of the next draws."),
+    f(
+        "render",
+        "set_camera",
+        "camera: url_like|nil, options?: table",
+        "",
+        "The next draws are seen through a camera component's view and projection; nil goes back to `set_view`'s and `set_projection`'s (`options` is read and left).",
+    ),
+    f(
+        "render",
+        "constant_buffer",
+        "",
+        "table",
+        "A table of constants to fill; draws read it and leave it (materials keep their own constants).",
+    ),
+    f("render", "get_width", "", "number", "game.project's display width."),
+    f("render", "get_height", "", "number", "game.project's display height."),
+    f("render", "get_window_width", "", "number", "The window's width in pixels."),
+    f("render", "get_window_height", "", "number", "The window's height in pixels."),
+    f("render", "enable_state", "state: number", "", "Checked and left: each pass sets its own states."),
+    f("render", "disable_state", "state: number", "", "Checked and left: each pass sets its own states."),
+    f(
+        "render",
+        "set_blend_func",
+        "source: number, destination: number",
+        "",
+        "Checked and left: each pass sets its own blending.",
+    ),
+    f("render", "set_depth_mask", "write: boolean", "", "Checked and left: each pass sets its own depth writes."),
+    f("render", "set_depth_func", "func: number", "", "Checked and left."),
+    f("render", "set_cull_face", "face: number", "", "Checked and left."),
+    f(
+        "render",
+        "set_color_mask",
+        "red: boolean, green: boolean, blue: boolean, alpha: boolean",
+        "",
+        "Checked and left.",
+    ),
+    f("render", "set_stencil_mask", "mask: number", "", "Checked and left."),
+    f("render", "set_stencil_func", "func: number, ref: number, mask: number", "", "Checked and left."),
+    f("render", "set_stencil_op", "sfail: number, dpfail: number, dppass: number", "", "Checked and left."),
+    f("render", "set_polygon_offset", "factor: number, units: number", "", "Checked and left."),
     // ---------------------------------------------------------------- camera
     f("camera", "get_cameras", "", "url[]", "Every camera component, in the order they were made."),
+    f(
+        "camera",
+        "get_enabled",
+        "camera?: url_like",
+        "boolean",
+        "Whether the camera component is enabled (`enable` and `disable` messages).",
+    ),
     f("camera", "get_fov", "camera?: url_like", "number", "Vertical field of view (radians)."),
     f("camera", "set_fov", "camera: url_like|nil, fov: number", "", "Sets the field of view (0 < fov < pi)."),
     f("camera", "get_near_z", "camera?: url_like", "number", "Near plane distance."),
@@ -1995,6 +2088,19 @@ pub fn constants() -> Vec<Const> {
         };
         push("camera", format!("ORTHO_MODE_{}", m.name().to_uppercase()), f64::from(m as i32), doc.to_string());
     }
+    for (n, v) in super::api::render::constants() {
+        if let Some(name) = n.strip_prefix("RENDER_") {
+            push("render", name.to_string(), v, "Defold's render constant of that name.".to_string());
+        }
+        if let Some(name) = n.strip_prefix("GRAPHICS_") {
+            push(
+                "graphics",
+                name.to_string(),
+                v,
+                "Defold 1.9's name of a render script's constant (`render.*`).".to_string(),
+            );
+        }
+    }
     for &(n, v) in super::api::resource::IMAGE_TYPES {
         let doc = if n == "TYPE_RGBA" {
             "RGBA, four bytes a pixel: what `image.load` answers."
@@ -2280,6 +2386,9 @@ const LUALS_TYPES: &str = r#"---@meta
 
 ---A node of the calling .gui_script's scene (`gui.get_node`).
 ---@class node
+
+---Material tags a render script draws (`render.predicate`).
+---@class predicate
 
 ---Elements of named streams (`buffer.create`).
 ---@class buffer

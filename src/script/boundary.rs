@@ -361,6 +361,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("CAMERA_ORTHOGRAPHIC_ZOOM", f64::from(camera::which::ORTHOGRAPHIC_ZOOM)),
         ("CAMERA_ASPECT_RATIO", f64::from(camera::which::ASPECT_RATIO)),
         ("CAMERA_ORTHOGRAPHIC_MODE", f64::from(camera::which::ORTHOGRAPHIC_MODE)),
+        ("CAMERA_ENABLED", f64::from(camera::which::ENABLED)),
         ("CAMERA_VIEW", f64::from(camera::matrix_which::VIEW)),
         ("CAMERA_PROJECTION", f64::from(camera::matrix_which::PROJECTION)),
         ("LIGHT_COLOR", f64::from(camera::light_which::COLOR)),
@@ -459,6 +460,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     k.extend(super::api::b2d::constants());
     k.extend(super::api::tilemap::constants());
     k.extend(super::api::camera::constants());
+    k.extend(super::api::render::constants());
     k.extend(super::system::constants());
     k
 }

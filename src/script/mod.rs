@@ -42,6 +42,7 @@ pub(crate) const LUA_FILES: &[(&str, &str)] = &[
     ("factory", include_str!("lua/factory.lua")),
     ("collectionproxy", include_str!("lua/collectionproxy.lua")),
     ("camera", include_str!("lua/camera.lua")),
+    ("render", include_str!("lua/render.lua")),
     ("types", include_str!("lua/types.lua")),
     ("buffer", include_str!("lua/buffer.lua")),
     ("graphics", include_str!("lua/graphics.lua")),
@@ -135,6 +136,8 @@ struct Entries {
     timers: Function,
     window_events: Function,
     time_scale: Function,
+    render_load: Function,
+    render_update: Function,
 }
 
 pub struct ScriptHost {
@@ -241,6 +244,8 @@ impl ScriptHost {
                 timers: e.get("timers")?,
                 window_events: e.get("window_events")?,
                 time_scale: e.get("time_scale")?,
+                render_load: e.get("render_load")?,
+                render_update: e.get("render_update")?,
             })
         })()
         .map_err(|e| format!("internal error while starting Lua: {e}"))?;
@@ -399,7 +404,7 @@ impl ScriptHost {
     /// Re-runs a changed `.script` or `.lua` for its instances (hot reload). `Ok(false)` when the
     /// file is not in use; `Err` (with path and line) leaves the previous version running.
     pub fn reload(&mut self, path: &str) -> Result<bool, String> {
-        let f = if path.ends_with(".script") || path.ends_with(".gui_script") {
+        let f = if path.ends_with(".script") || path.ends_with(".gui_script") || path.ends_with(".render_script") {
             &self.entries.reload_script
         } else {
             &self.entries.reload_module
@@ -409,6 +414,47 @@ impl ScriptHost {
         match err {
             Some(e) => Err(e),
             None => Ok(used.unwrap_or(false)),
+        }
+    }
+
+    /// Loads the project's own render script (`[bootstrap] render`) and runs its `init`: from
+    /// then on each frame is drawn as its `update` says ([`Self::render_update`]). `Err`: it does
+    /// not compile or its top level fails (with path and line). A script that meets something
+    /// Sinew does not support is stopped with a warning, and Sinew's pipeline draws.
+    pub fn load_render_script(&mut self, path: &str) -> Result<(), String> {
+        self.world.borrow_mut().render_script.path = path.to_string();
+        let _running = self.watch.enter();
+        let (err, stopped): (Option<String>, Option<bool>) = self.entries.render_load.call(path).map_err(lua_err)?;
+        if err.is_some() || stopped == Some(true) {
+            self.world.borrow_mut().render_script.stop();
+        }
+        err.map_or(Ok(()), Err)
+    }
+
+    /// Runs the render script's `update` for the frame about to be drawn, recording its
+    /// commands; a failed `update` (reported with its place) leaves the last good frame's.
+    pub fn render_update(&mut self, dt: f32) {
+        let (width, height) = {
+            let mut w = self.world.borrow_mut();
+            if w.render_script.path.is_empty() {
+                return;
+            }
+            w.render_script.begin();
+            w.input.window_size()
+        };
+        let _running = self.watch.enter();
+        let (ok, stopped) = match self.entries.render_update.call::<(bool, bool)>((dt, width, height)) {
+            Ok(r) => r,
+            Err(e) => {
+                self.errors.set(self.errors.get() + 1);
+                log::error!("the render script's update: {e}");
+                (false, false)
+            }
+        };
+        let mut w = self.world.borrow_mut();
+        w.render_script.end(ok);
+        if stopped {
+            w.render_script.stop();
         }
     }
 

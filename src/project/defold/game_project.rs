@@ -130,6 +130,16 @@ pub fn parse(text: &str) -> Result<ProjectSettings, LoadError> {
     if let Some(e) = get(&entries, "project", "title") {
         s.title = e.value.clone();
     }
+    // Defold's default render script is what Sinew's own pipeline draws: it is not run.
+    if let Some(e) = get(&entries, "bootstrap", "render")
+        && !e.value.is_empty()
+        && source_path(&e.value) != DEFAULT_RENDER
+    {
+        match path(e) {
+            Ok(p) => s.render = p,
+            Err(x) => errors.push(x),
+        }
+    }
     // A comma-separated list of files and folders (Defold's bundler packs them for
     // sys.load_resource), from the project's root with or without the leading '/' (Defold's
     // examples write both).
@@ -381,9 +391,11 @@ pub fn config_tree(text: &str) -> serde_json::Value {
     serde_json::Value::Object(root)
 }
 
-/// The settings of `text` that Sinew reads and cannot act on, each a warning naming its line: a
-/// render script of the project's own (`[bootstrap] render`: Sinew draws with its own pipeline)
-/// and, for a project folder (`libraries` is Some, the zips Defold's editor fetched into its
+/// Defold's own `.render`, whose script Sinew's pipeline stands for.
+const DEFAULT_RENDER: &str = "/builtins/render/default.render";
+
+/// The settings of `text` that Sinew reads and cannot act on, each a warning naming its line:
+/// for a project folder (`libraries` is Some, the zips Defold's editor fetched into its
 /// `.internal/lib`), library projects (`[project] dependencies#N`) that are not among them or are
 /// native extensions, such as defos: the scripts that use them fail, and this says why first.
 /// Zips that could not be mounted too. A bundle packs the library files it read: no warning.
@@ -391,17 +403,6 @@ pub fn ignored(text: &str, libraries: Option<&crate::project::library::Libraries
     let Ok(entries) = parse_ini(text) else { return Vec::new() };
     let at = |e: &Entry| format!("{}:{}:{}", e.at.resource, e.at.line, e.at.column);
     let mut out = Vec::new();
-    if let Some(e) = get(&entries, "bootstrap", "render")
-        && !e.value.is_empty()
-        && source_path(&e.value) != "/builtins/render/default.render"
-    {
-        out.push(format!(
-            "{}: render {} is a render script of the project's own; Sinew draws with its own pipeline \
-             (docs/porting-from-defold.md), so the picture may differ from Defold's",
-            at(e),
-            e.value
-        ));
-    }
     let Some(libraries) = libraries else { return out };
     let mounted = &libraries.mounted;
     for e in
@@ -450,21 +451,29 @@ mod tests {
     const EXAMPLE: &str = "[project]\ntitle = Message passing\n\n[bootstrap]\nmain_collection = /example/message_passing.collectionc\n\n[input]\ngame_binding = /builtins/input/all.input_bindingc\nrepeat_interval = 0.05\n\n[display]\nwidth = 720\nheight = 720\nhigh_dpi = 1\n\n[windows]\niap_provider = \n\n[collection]\nmax_instances = 32765\n\n[render]\nclear_color_blue = 1.0\nclear_color_green = 0.5\nclear_color_red = 0.25\n";
 
     #[test]
-    fn a_render_script_and_library_projects_are_named_as_not_acted_on() {
+    fn library_projects_are_named_as_not_acted_on() {
         let text = "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /render/custom.renderc\n\
             [project]\ndependencies#0 = https://github.com/subsoap/defos/archive/master.zip\ndependencies#1 = \n";
         let none = crate::project::library::Libraries::default();
         let w = ignored(text, Some(&none));
-        assert_eq!(w.len(), 2, "{w:?}");
-        assert_eq!(ignored(text, None).len(), 1, "a bundle is not told about libraries: it packed what it read");
-        assert!(w[0].starts_with("/game.project:3:10: render /render/custom.renderc is a render script"), "{w:?}");
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(ignored(text, None).len(), 0, "a bundle is not told about libraries: it packed what it read");
         assert!(
-            w[1].starts_with("/game.project:5:18: library project https://github.com/subsoap/defos/archive/master.zip"),
+            w[0].starts_with("/game.project:5:18: library project https://github.com/subsoap/defos/archive/master.zip"),
             "{w:?}"
         );
-        let builtin = "[bootstrap]\nmain_collection = /m.collectionc\nrender = /builtins/render/default.renderc\n";
-        assert_eq!(ignored(builtin, None), Vec::<String>::new(), "Defold's default render script is Sinew's picture");
         assert_eq!(ignored(EXAMPLE, None), Vec::<String>::new());
+    }
+
+    /// A render of the project's own is run (its source path kept); Defold's default is Sinew's
+    /// own pipeline, so it is not.
+    #[test]
+    fn a_render_of_the_projects_own_is_kept_and_the_default_is_not() {
+        let own = "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /render/custom.renderc\n";
+        assert_eq!(parse(own).unwrap().render, "/render/custom.render");
+        let builtin = "[bootstrap]\nmain_collection = /m.collectionc\nrender = /builtins/render/default.renderc\n";
+        assert_eq!(parse(builtin).unwrap().render, "");
+        assert_eq!(parse(EXAMPLE).unwrap().render, "");
     }
 
     /// A dependency whose GitHub archive is in `.internal/lib` is not warned about, unless it is

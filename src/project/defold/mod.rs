@@ -22,6 +22,7 @@ pub mod material;
 pub mod node;
 pub mod physics;
 pub mod read;
+pub mod render;
 pub mod sound;
 pub mod text;
 

@@ -19,6 +19,8 @@ pub mod which {
     pub const ASPECT_RATIO: i32 = 4;
     /// `camera.get/set_orthographic_mode`: a `camera.ORTHO_MODE_*` value.
     pub const ORTHOGRAPHIC_MODE: i32 = 5;
+    /// `camera.get_enabled` (read only: `enable`/`disable` messages set it): 1 or 0.
+    pub const ENABLED: i32 = 6;
 }
 
 /// The `K` constants of `camera.ORTHO_MODE_*`.
@@ -115,6 +117,12 @@ fn matrices(w: &World, i: usize) -> (Mat4, Mat4) {
 /// zoom ≤ 0, anything not finite).
 fn prop(w: &mut World, i: usize, which: i32, set: bool, value: f32) -> Result<f32, String> {
     let ratio = aspect(w);
+    if which == which::ENABLED {
+        if set {
+            return Err("enabled is read only (send enable or disable to the camera)".into());
+        }
+        return Ok(if w.models.cameras[i].enabled { 1.0 } else { 0.0 });
+    }
     let spec = &mut w.models.cameras[i].spec;
     if set {
         let mut next = spec.clone();

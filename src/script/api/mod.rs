@@ -26,7 +26,7 @@ macro_rules! namespaces {
 
 namespaces!(
     sys, go, msg, animate, model, vmath, factory, label, camera, sound, physics, sprite, gui, particlefx, b2d, tilemap,
-    resource
+    resource, render
 );
 
 use super::boundary::{CType, Export, OK, fail};

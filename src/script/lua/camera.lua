@@ -141,6 +141,12 @@ for name, which in pairs(PROPS) do
   end
 end
 
+-- Defold 1.9's: whether the camera is enabled (its render scripts draw only through those).
+function camera.get_enabled(url)
+  local slot, comp = camera_of("camera.get_enabled", url, 1)
+  return prop(slot, comp, K.CAMERA_ENABLED) ~= 0
+end
+
 camera.ORTHO_MODE_FIXED = K.CAMERA_ORTHO_MODE_FIXED
 camera.ORTHO_MODE_AUTO_FIT = K.CAMERA_ORTHO_MODE_AUTO_FIT
 camera.ORTHO_MODE_AUTO_COVER = K.CAMERA_ORTHO_MODE_AUTO_COVER

@@ -93,7 +93,8 @@ function S.component_of(fname, url, r, kind, n)
   if url == nil then argerr(fname, n or 1, "string, hash or msg.url", url) end
   local u = S.url_t(S.to_url(url, fname, n or 1, r))
   if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
-  local slot = u.s == r.url.s and F.find(ctx, u.s, u.p) or NONE
+  -- A script reaches its own world's components; the render script (`anywhere`) every world's.
+  local slot = (u.s == r.url.s or r.anywhere) and F.find(ctx, u.s, u.p) or NONE
   if slot == NONE or F.component_kind(ctx, slot, u.f) ~= kind then
     fail(string.format("%s: the component '%s' could not be found", fname, tostring(u):match("^url: %[(.*)%]$")))
   end

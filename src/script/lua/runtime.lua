@@ -331,6 +331,7 @@ local function load_script(path)
   local chunk, cerr = loadstring(src, "@" .. path)
   if not chunk then return nil, cerr end
   local env = setmetatable({}, { __index = _G })
+  if path:match("%.render_script$") then rawset(env, "sys", S.render_sys()) end
   setfenv(chunk, env)
   local def = { path = path, env = env, props = {}, prop_list = {}, by_hash = {} }
   loading = def
@@ -740,7 +741,7 @@ function E.deliver(addr, n)
     if decoding then
       -- The decoder's own error, without a traceback into the runtime.
       report(decode_error(err:match("^[^\n]*")))
-    else
+    elseif not (delivering ~= nil and delivering.index == K.RS_INSTANCE and S.render_stopped(err)) then
       if err == "not enough memory" then collectgarbage() end
       report(located(err, delivering))
     end
@@ -800,6 +801,107 @@ end
 
 function E.count() return n - ndead end
 
+---------------------------------------------------------------- the render script
+-- A render script's `sys`: `get_config` gives a number for a number's text. Defold's vector
+-- fields take a number's text (luaL_checknumber), and the render scripts of Defold's older
+-- default (`self.clear_color.x = sys.get_config("render.clear_color_red", 0)`) rely on it;
+-- Sinew's vectors are FFI structs, whose fields take numbers only.
+local render_sys = nil
+function S.render_sys()
+  if render_sys == nil then
+    local sys = _G.sys
+    render_sys = setmetatable({
+      get_config = function(key, default)
+        local v = sys.get_config(key, default)
+        return type(v) == "string" and tonumber(v) or v
+      end,
+    }, { __index = sys, __newindex = sys })
+  end
+  return render_sys
+end
+
+-- A project's own render script (`[bootstrap] render`): one record outside the update loops,
+-- whose `update` runs as the frame is drawn (E.render_update). Messages to `@render:` reach its
+-- `on_message` through E.deliver as instance K.RS_INSTANCE.
+local RENDER = K.RS_INSTANCE
+local render_record = nil
+local render_size = nil
+local ids = nil
+
+-- Runs callback `f` of the render script. An error naming what Sinew does not support (render
+-- targets, say) stops the script, with a warning, and Sinew's own pipeline draws from then on;
+-- any other is the script's, reported as a game script's is. Returns ok, stopped.
+local UNSUPPORTED = "is not supported by Sinew"
+-- Whether error `err` of the render script (in any callback) stops it; if so, says why.
+function S.render_stopped(err)
+  local r = render_record
+  if r == nil or type(err) ~= "string" or not err:find(UNSUPPORTED, 1, true) then return false end
+  R.log_warn(err:match("^[^\n]*") .. "\n(the render script " .. r.def.path
+    .. " is stopped: Sinew draws with its own pipeline, as for Defold's default render script)")
+  render_record, by_index[RENDER] = nil, nil
+  return true
+end
+
+local function render_call(f, ...)
+  local r = render_record
+  local prev, prev_slot = cur, cur_slot
+  cur, cur_slot = r, nil
+  local ok, err = xpcall(f, handler, r.self, ...)
+  cur, cur_slot = prev, prev_slot
+  if ok then return true, false end
+  if err == "not enough memory" then collectgarbage() end
+  if S.render_stopped(err) then return false, true end
+  report(located(err, r))
+  return false, false
+end
+
+-- Loads the render script and runs its `init`. Returns the error that keeps it from loading (it
+-- does not compile, or its top level fails), or nil and whether it was stopped in `init`.
+function E.render_load(path)
+  local def, err = S.get_script(path)
+  if not def then return err end
+  local socket = hash("@render")
+  local r = { index = RENDER, def = def, self = {}, inited = true, active = false, anywhere = true,
+              id = socket, comp = hash(""), url = url_t(socket.h, 0, 0) }
+  by_index[RENDER] = r
+  render_record = r
+  ids = { resized = hash("window_resized"), view_projection = hash("set_view_projection") }
+  if def.init then
+    local _, stopped = render_call(def.init)
+    return nil, stopped
+  end
+  return nil, false
+end
+
+local cam_slot, cam_comp = ffi.new("uint32_t[1]"), ffi.new("uint64_t[1]")
+
+-- Runs the render script's `update` for the frame being drawn: first `window_resized` when the
+-- window changed, and the camera drawn now as Defold's camera component posts it each frame
+-- (`set_view_projection`). Returns whether `update` finished without an error, and whether the
+-- script was stopped (render_call).
+function E.render_update(dt, width, height)
+  local r = render_record
+  if r == nil then return false, true end
+  local def = r.def
+  if def.on_message then
+    if render_size ~= nil and (render_size[1] ~= width or render_size[2] ~= height) then
+      call(r, def.on_message, ids.resized, { width = width, height = height }, r.url)
+    end
+    local found = F.camera_active(ctx, cam_slot, cam_comp)
+    if found > 0 then
+      local view, projection = vm.matrix4_t(), vm.matrix4_t()
+      if F.camera_matrix(ctx, cam_slot[0], cam_comp[0], 0, view) == 0
+        and F.camera_matrix(ctx, cam_slot[0], cam_comp[0], 1, projection) == 0 then
+        call(r, def.on_message, ids.view_projection,
+          { id = hash_of_u64(cam_comp[0]), view = view, projection = projection }, r.url)
+      end
+    end
+  end
+  render_size = { width, height }
+  if not def.update then return true, false end
+  return render_call(def.update, dt)
+end
+
 ---------------------------------------------------------------- hot reload
 -- A changed .script is run again; its definition table is patched in place so every instance
 -- keeps its `self` and gets the new callbacks, then `on_reload(self)` runs on each instance.
@@ -826,6 +928,8 @@ function E.reload_script(path)
       if def.on_reload then call(r, def.on_reload) end
     end
   end
+  local rr = render_record
+  if rr ~= nil and rr.def == def and def.on_reload then call(rr, def.on_reload) end
   return nil, true
 end
 
