@@ -2,7 +2,7 @@
 //! nothing else).
 //!
 //! Every file is found by reading it through a traced [`Resources`] with the same loaders the
-//! runtime uses: the settings, the input binding, the main collection (which loads the
+//! runtime uses: the settings, the input binding, the render script, the main collection (which loads the
 //! collections and game objects it includes, factories' prototypes, gui scenes, atlases and
 //! fonts), then, per component, what the runtime reads later (scripts and the modules they
 //! `require`, models with their buffers and textures, materials and their shaders, sounds),
@@ -32,6 +32,13 @@ pub fn reachable(res: &Resources) -> Result<Vec<String>, Vec<String>> {
     }
     if let Err(e) = crate::project::display_profiles::load_display_profiles(&res, &s.display_profiles) {
         w.problems.push(e.to_string());
+    }
+    // The project's own render script and the modules it requires.
+    if !s.render.is_empty() {
+        match crate::project::defold::render::render_script(&res, &s.render) {
+            Ok(script) => w.script(&script, Some(&s.render)),
+            Err(e) => w.problems.push(e.to_string()),
+        }
     }
     let loaded = load_collection_within(&res, &s.main_collection, s.max_instances);
     w.problems.extend(loaded.problems.iter().map(ToString::to_string));
@@ -279,6 +286,29 @@ mod tests {
                 "/main/util.lua",
                 "/project.json",
             ]
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A project's own render script, its `.render` and the modules the script requires.
+    #[test]
+    fn a_render_script_and_its_modules() {
+        let dir = project(
+            "render",
+            &[
+                ("game.project", "[bootstrap]\nmain_collection = /main/main.collectionc\nrender = /r/my.renderc\n"),
+                ("main/main.collection", "name: \"main\"\n"),
+                ("r/my.render", "script: \"/r/my.render_script\"\n"),
+                ("r/my.render_script", "local h = require \"r.helper\"\nfunction update(self) end"),
+                ("r/helper.lua", "return {}"),
+                ("r/unused.render_script", "function update(self) end"),
+            ],
+        );
+        let res = Resources::open_dir(&dir).unwrap();
+        let files = reachable(&res).unwrap();
+        assert_eq!(
+            files,
+            vec!["/game.project", "/main/main.collection", "/r/helper.lua", "/r/my.render", "/r/my.render_script"]
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -231,6 +231,12 @@ fn node(p: &mut Problems, m: &Message, at: &Field, in_layout: bool) -> Located {
         };
         out.put(to, node, Some(&f.value_at));
     }
+    // NodeDesc's `size` is a Vector4 whose fields default to 0, and Defold's editor leaves out
+    // what equals the default: a node written without one is 0 x 0 (a container box that
+    // draws nothing), not Sinew JSON's 100 x 100. A layout node keeps its scene node's.
+    if !in_layout && r.field("size").is_none() {
+        out.put("size", numbers(&[0.0; 3], None), None);
+    }
     if let Some(f) = r.field("type")
         && let Value::Ident(t) = &f.value
         && matches!(t.as_str(), "TYPE_SPINE" | "TYPE_CUSTOM")

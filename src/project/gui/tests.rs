@@ -129,6 +129,19 @@ fn json_and_defold_scenes_resolve_alike() {
     }
 }
 
+/// A Defold node written without `size` is 0 x 0, NodeDesc's default (Defold's editor leaves
+/// out what equals it): benjames' menus hold their nodes in a box without one, which Defold
+/// never draws and Sinew drew as a white 100 x 100 square. Sinew JSON keeps its 100 x 100.
+#[test]
+fn a_defold_node_without_a_size_is_zero_by_zero() {
+    let r = res(&[
+        ("/menu.gui", b"nodes {\n  id: \"container\"\n  type: TYPE_BOX\n}\n"),
+        ("/menu.json.gui", br#"{ "nodes": [ { "id": "container", "type": "box" } ] }"#),
+    ]);
+    assert_eq!(load(&r, "/menu.gui").unwrap().nodes[0].size, [0.0, 0.0]);
+    assert_eq!(load(&r, "/menu.json.gui").unwrap().nodes[0].size, [100.0, 100.0]);
+}
+
 /// Defold's editor writes a node's `rotation` as Euler degrees, turned in the order game objects
 /// are (`dmVMath::EulerToQuat`): the pie of Defold's `timer/repeating_timer` example, turned
 /// 180 about y and 90 about z, starts its fill at twelve o'clock and fills clockwise, like a
