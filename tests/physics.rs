@@ -548,3 +548,19 @@ fn a_body_whose_world_position_overflows_starts_at_the_origin() {
         sinew::game::physics::update(&w, 1.0 / 60.0);
     }
 }
+
+/// Defold's platformer pattern (britzl/bythesword's movement script): a kinematic sphere moved
+/// by its script and pushed out of the floor by each contact point's distance. The distance is
+/// the depth at the pose the object had when the step ran, in 3D and 2D; it was the depth plus
+/// the object's own move again (the step carries a kinematic body on to where it heads), and
+/// the hero rose off the floor a little more each frame until it floated away.
+#[test]
+fn a_kinematic_platformer_rests_on_the_floor_its_contacts_push_it_out_of() {
+    for physics in
+        [r#""scale": 0.02, "gravity": [0, -500, 0]"#, r#""type": "2d", "scale": 0.02, "gravity": [0, -500, 0]"#]
+    {
+        let p = with_physics("physics_kinematic_platformer", physics);
+        let r = run_dir(&p, 125);
+        assert_lua_passed(&r, "physics_kinematic_platformer");
+    }
+}

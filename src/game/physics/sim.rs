@@ -16,6 +16,12 @@ pub struct World {
     /// One bit per rigid-body index, set for the bodies awake after the last step: what
     /// `contacts` asks of each pair (a bit set rather than each body, which misses the cache).
     awake: Vec<u64>,
+    /// By rigid-body index: the pose `follow` placed a kinematic body at, its handle's
+    /// generation and the step it was for. The step carries the body on to the pose it heads
+    /// for; its contacts are told from this one, as Defold finds them.
+    placed: Vec<Option<(u32, u64, Pose)>>,
+    /// Steps taken.
+    steps: u64,
 }
 
 /// How hard a joint motor drives towards its speed: Box2D's and Bullet's motors reach it as fast
@@ -91,7 +97,25 @@ impl World {
     pub fn new(gravity: glam::Vec3) -> World {
         let mut world = PhysicsWorld::new();
         world.gravity = vector(gravity);
-        World { world, restitution_threshold: 0.0, awake: Vec::new() }
+        World { world, restitution_threshold: 0.0, awake: Vec::new(), placed: Vec::new(), steps: 0 }
+    }
+
+    /// Where collider `c` was in the last step: placed by `follow` if its body is kinematic and
+    /// was placed for that step, else where the step left it.
+    fn placed_pose(&self, c: &Collider) -> Pose {
+        if let Some(h) = c.parent() {
+            let (i, generation) = h.into_raw_parts();
+            if let Some(Some((g, step, at))) = self.placed.get(i as usize)
+                && *g == generation
+                && step + 1 == self.steps
+            {
+                return match c.position_wrt_parent() {
+                    Some(local) => *at * *local,
+                    None => *at,
+                };
+            }
+        }
+        *c.position()
     }
 
     fn body(&self, h: Handle) -> Option<&RigidBody> {
@@ -312,6 +336,7 @@ impl Simulation for World {
         } else {
             self.world.step();
         }
+        self.steps += 1;
         self.awake.clear();
         for h in self.world.islands.active_bodies() {
             bits::insert(&mut self.awake, h.into_raw_parts().0 as usize);
@@ -350,6 +375,11 @@ impl Simulation for World {
         let ahead = Pose::from_parts(at.translation * 2.0 - old.translation, (turn * at.rotation).normalize());
         rb.set_position(at, true);
         rb.set_next_kinematic_position(ahead);
+        let i = body.0 as usize;
+        if self.placed.len() <= i {
+            self.placed.resize(i + 1, None);
+        }
+        self.placed[i] = Some((body.1, self.steps, at));
     }
 
     fn awake_pose(&self, body: Handle) -> Option<Iso> {
@@ -465,8 +495,9 @@ impl Simulation for World {
             }
             // Counted per pair of shapes: an object pair of several shapes reports each pair's.
             let mut n = 0;
+            let (pose1, pose2) = (self.placed_pose(c1), self.placed_pose(c2));
             for m in pair.manifolds() {
-                let normal = c1.position().transform_vector(m.local_n1);
+                let normal = pose1.transform_vector(m.local_n1);
                 for c in &m.points {
                     if n >= max_per_pair {
                         continue;
@@ -474,8 +505,12 @@ impl Simulation for World {
                     // The points' separation now: rapier keeps a resting pair's points from the
                     // step it found them (their `dist` with them, a speculative contact's gap
                     // before it closed) and moves them with the bodies, as its solver does.
-                    let p1 = c1.position().transform_point(c.local_p1);
-                    let p2 = c2.position().transform_point(c.local_p2);
+                    // A kinematic side counts from the pose its object had this frame, where
+                    // Defold measures it, not the one rapier's step carried it on to (`follow`):
+                    // a platformer's sphere pushed out of the floor by its depth was told the
+                    // depth plus its own move, and rose off the floor a little more each frame.
+                    let p1 = pose1.transform_point(c.local_p1);
+                    let p2 = pose2.transform_point(c.local_p2);
                     let dist = (p2 - p1).dot(normal);
                     if dist > 0.0 {
                         continue;
