@@ -1972,6 +1972,20 @@ pub const FUNCS: &[Func] = &[
     ),
     f("sprite", "set_hflip", "url: url_like, flip: boolean", "", "Mirrors the sprite left to right."),
     f("sprite", "set_vflip", "url: url_like, flip: boolean", "", "Mirrors the sprite top to bottom."),
+    f(
+        "sprite",
+        "set_constant",
+        "url: url_like, constant: hash_like, value: vector4",
+        "",
+        "Defold's older call: sets `tint` or a constant of the sprite's material, as `go.set` does.",
+    ),
+    f(
+        "sprite",
+        "reset_constant",
+        "url: url_like, constant: hash_like",
+        "",
+        "Defold's older call: `tint` back to white, a material constant back to the material's value.",
+    ),
 ];
 
 pub const CALLBACKS: &[Callback] = &[

@@ -168,6 +168,34 @@ crate::export! {
         })
     }
 
+    /// `sprite.set_constant` (`set` = 1: `tint` or a constant of the sprite's material to the
+    /// value) and `sprite.reset_constant` (`set` = 0: `tint` back to white, a constant back to
+    /// the material's own value).
+    fn sprite_constant(ctx: Ctx, slot: u32, comp: u64, name: u64, set: i32, x: f32, y: f32, z: f32, vw: f32) -> i32 {
+        if ![x, y, z, vw].iter().all(|v| v.is_finite()) {
+            return fail(format!("the constant '{}' must be finite", name_of(name)));
+        }
+        world_status(ctx, |w| {
+            let i = match sprite_of(w, slot, comp) {
+                Ok(i) => i,
+                Err(e) => return fail(e),
+            };
+            let Some(s) = w.sprites.get_mut(i) else { return fail("the sprite was deleted".into()) };
+            let v = [x, y, z, vw];
+            if name == names().tint {
+                s.tint = if set != 0 { v } else { [1.0; 4] };
+            } else if declares(&w.models, s, name) {
+                s.constants.retain(|(h, _)| *h != name);
+                if set != 0 {
+                    s.constants.push((name, v));
+                }
+            } else {
+                return fail(format!("the sprite's material has no constant '{}'", name_of(name)));
+            }
+            OK
+        })
+    }
+
     /// Whether `name` is a constant of the sprite's custom material (go.get/go.set treat it as
     /// a vector4 property, as Defold's `SetMaterialConstant` fallback does): 1 yes, 0 no.
     fn sprite_has_constant(ctx: Ctx, slot: u32, comp: u64, name: u64, out: *mut u32) -> i32 {

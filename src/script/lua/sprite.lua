@@ -111,11 +111,12 @@ local sprite = {}
 
 local function caller() return S.caller("sprite") end
 
+-- The receiver of a sprite message. A game object's URL without a component is taken, as
+-- Defold's ResolveURL takes it: the message goes to each of its components, as any message to
+-- an object does (benjames' Helo Storm plays `sprite.play_flipbook("/sky", ...)`).
 local function target(fname, url, r)
   if url == nil then argerr(fname, 1, "string, hash or msg.url", url) end
-  local u = S.url_t(S.to_url(url, fname, 1, r))
-  if u.f == 0 then fail(fname .. ": expected url to specify a component, not only a path!") end
-  return u
+  return S.url_t(S.to_url(url, fname, 1, r))
 end
 
 -- Plays flipbook `id` of the sprite's atlas; `complete_function(self, message_id, message,
@@ -153,5 +154,29 @@ end
 
 sprite.set_hflip = flip("sprite.set_hflip", "set_flip_horizontal")
 sprite.set_vflip = flip("sprite.set_vflip", "set_flip_vertical")
+
+-- Defold's older calls for a sprite's `tint` or its material's constants (deprecated there, and
+-- still in many shipped games): what go.set and a reset to the material's value do.
+local function constant_of(fname, url, constant)
+  local r = caller(fname)
+  local slot, u = S.component_of(fname, url, r, SPRITE)
+  if type(constant) ~= "string" and not istype(hash_t, constant) then argerr(fname, 2, "string or hash", constant) end
+  return slot, u.f, S.to_hash(constant, fname, 2)
+end
+
+function sprite.set_constant(url, constant, value)
+  local slot, comp, h = constant_of("sprite.set_constant", url, constant)
+  if S.value_kind(value) ~= "vector4" then argerr("sprite.set_constant", 3, "vector4", value) end
+  if F.sprite_constant(ctx, slot, comp, h.h, 1, value.x, value.y, value.z, value.w) ~= 0 then
+    fail("sprite.set_constant: " .. ffi.string(F.last_error()))
+  end
+end
+
+function sprite.reset_constant(url, constant)
+  local slot, comp, h = constant_of("sprite.reset_constant", url, constant)
+  if F.sprite_constant(ctx, slot, comp, h.h, 0, 0, 0, 0, 0) ~= 0 then
+    fail("sprite.reset_constant: " .. ffi.string(F.last_error()))
+  end
+end
 
 return S.unsupported_rest("sprite", sprite)
