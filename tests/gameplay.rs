@@ -316,3 +316,13 @@ fn lua_api_sys_more() {
         assert!(r.stderr.contains(want), "{want:?} logged: {}", r.show());
     }
 }
+
+/// Globals a script defines are every script's, as Defold runs every script's top level in the
+/// one global table (benjames' PicoShot calls `_G["enemy" .. wave](self)`, functions another
+/// script defined); each script keeps its own callbacks and `self`.
+#[test]
+fn scripts_share_their_globals_and_keep_their_callbacks() {
+    let p = committed("script_globals");
+    let r = run_project(p.path(), 3, &[]);
+    assert_lua_passed(&r, "script_globals");
+}

@@ -324,13 +324,26 @@ function S.loading_script() return loading end
 -- stored (gameobject_props.cpp, ResolveURL), not the URL made before any instance existed.
 S.url_texts = setmetatable({}, { __mode = "k" })
 
+-- A script's environment. Defold runs every script's top level in the one global table and
+-- takes its callbacks from there: a global function or variable a script defines is every
+-- script's (`_G["enemy" .. wave](self)` finds it). Here the callbacks stay the script's own, in
+-- its environment, and every other global a script sets goes to `_G`, as in Defold.
+local IS_CALLBACK = {}
+for _, name in ipairs(CALLBACKS) do IS_CALLBACK[name] = true end
+local SCRIPT_ENV = {
+  __index = _G,
+  __newindex = function(env, k, v)
+    if IS_CALLBACK[k] then rawset(env, k, v) else _G[k] = v end
+  end,
+}
+
 -- Compiles and runs a .script's top level in its own environment; returns def or nil, message.
 local function load_script(path)
   local src, err = R.read(path)
   if src == nil then return nil, err end
   local chunk, cerr = loadstring(src, "@" .. path)
   if not chunk then return nil, cerr end
-  local env = setmetatable({}, { __index = _G })
+  local env = setmetatable({}, SCRIPT_ENV)
   if path:match("%.render_script$") then rawset(env, "sys", S.render_sys()) end
   setfenv(chunk, env)
   local def = { path = path, env = env, props = {}, prop_list = {}, by_hash = {} }
