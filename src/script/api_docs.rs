@@ -285,7 +285,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "sprite",
         doc: "Sprite components: flipbooks from an atlas or tile source.",
         examples: &["../sprites.md"],
-        notes: "Sprite properties for `go.get`/`go.set`/`go.animate`: `tint` (vector4), `size` and `scale` (vector3; setting `size` makes the size manual), `slice9` (vector4: left, top, right, bottom), `cursor` and `playback_rate` (numbers), `animation` (hash, read only), `image` (hash: set it to the path hash, or path, of an atlas the game has loaded), and a custom material's constants (vector4s). Messages: `play_animation {id, offset, playback_rate}`, `set_flip_horizontal/vertical {flip}`, `enable`, `disable`; sent: `animation_done {current_tile, id}`.",
+        notes: "Sprite properties for `go.get`/`go.set`/`go.animate`: `tint` (vector4), `size` and `scale` (vector3; setting `size` makes the size manual), `slice9` (vector4: left, top, right, bottom), `cursor` and `playback_rate` (numbers), `animation` (hash, read only), `image` (hash: set it to the path hash, or path, of an atlas the game has loaded), `texture0` (hash, read only: its atlas page's texture, which `resource.set_texture` draws into), and a custom material's constants (vector4s). Messages: `play_animation {id, offset, playback_rate}`, `set_flip_horizontal/vertical {flip}`, `enable`, `disable`; sent: `animation_done {current_tile, id}`.",
     },
 ];
 

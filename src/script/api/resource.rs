@@ -87,7 +87,7 @@ unsafe fn path(p: *const c_char, n: usize) -> String {
 
 /// The texture an atlas's page is: the one a script made it over, else the file atlas's
 /// (Defold's built name, [`page_texture_path`]).
-fn page_of(w: &World, a: &Atlas) -> String {
+pub(super) fn page_of(w: &World, a: &Atlas) -> String {
     w.textures.texture_of(&a.source).map_or_else(|| page_texture_path(&a.source), str::to_string)
 }
 

@@ -60,6 +60,9 @@ struct Names {
     animation: Hash,
     image: Hash,
     slice9: Hash,
+    /// The texture of the sprite's atlas page (Defold's sampler property, read only here):
+    /// `resource.set_texture` on it draws into what the sprite shows.
+    texture0: Hash,
 }
 
 fn names() -> &'static Names {
@@ -73,6 +76,7 @@ fn names() -> &'static Names {
         animation: hash_remembered("animation"),
         image: hash_remembered("image"),
         slice9: hash_remembered("slice9"),
+        texture0: hash_remembered("texture0"),
     })
 }
 
@@ -245,6 +249,8 @@ crate::export! {
                 out = s.animation_hash;
             } else if name == names().image {
                 out = hash_remembered(&s.atlas.source);
+            } else if name == names().texture0 {
+                out = hash_remembered(&super::resource::page_of(w, &s.atlas));
             } else {
                 return fail(format!("a sprite has no property '{}'", name_of(name)));
             }

@@ -1,7 +1,7 @@
 -- The `sprite` namespace and sprite-component properties for go.get/go.set/go.animate (`tint`,
 -- `size`, `scale`, `slice9` and their .x/.y/.z/.w, `cursor`, `playback_rate`, the constants of
 -- a custom material as vector4s; `image` set to an atlas path the game has loaded; `animation`
--- read only). As in Defold, play_flipbook and the flips are messages to the component: they
+-- and `texture0`, its atlas page's texture for `resource.set_texture`, read only). As in Defold, play_flipbook and the flips are messages to the component: they
 -- apply at the next dispatch, right after the calling function.
 local ffi = require("ffi")
 local S = ...
@@ -18,7 +18,7 @@ local props = {}
 S.component_kinds[SPRITE] = props
 
 local KIND = { tint = "vector4", size = "vector3", scale = "vector3", cursor = "number", playback_rate = "number",
-  animation = "hash", image = "hash", slice9 = "vector4" }
+  animation = "hash", image = "hash", slice9 = "vector4", texture0 = "hash" }
 local s4 = vm.vector4_t()
 local u1 = ffi.new("uint32_t[1]")
 
