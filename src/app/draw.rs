@@ -265,7 +265,7 @@ impl Scenery {
                 Command::Draw(p) => {
                     let pred = w.render_script.tags(p);
                     self.list.camera = CameraView { view, proj, position: view.inverse().w_axis.truncate() };
-                    if pred.iter().any(|t| !builtin.contains(t)) {
+                    if pred.iter().any(|t| !builtin.contains(t)) && self.renderer.names_a_material(pred) {
                         self.renderer.predicate = Some(pred.to_vec());
                         self.renderer.faces_and_depth = Some((cull, depth));
                         let s = self.renderer.submit(gl, &self.list);

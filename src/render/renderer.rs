@@ -402,6 +402,12 @@ impl ModelRenderer {
         &self.errors
     }
 
+    /// Whether a render script's draw of `predicate` would draw a model: a material loaded now
+    /// carries one of its tags. A draw that would not skips the model pass and its shadow map.
+    pub(crate) fn names_a_material(&self, predicate: &[u64]) -> bool {
+        self.materials.iter().flatten().any(|m| m.drawn_by(Some(predicate)))
+    }
+
     /// Takes `list`'s camera, time and lights as the frame's without drawing it: a render
     /// script's draw of sprites alone sees the world through its own view and projection.
     pub(crate) fn look_through(&mut self, list: &DrawList) {
