@@ -46,6 +46,8 @@ pub struct Scenery {
     /// `gui` components, drawn last.
     gui: crate::render::GuiRenderer,
     gui_calls: Vec<crate::render::GuiCall>,
+    /// The frame buffers of the render script's render targets.
+    targets: crate::render::TargetFramebuffers,
 }
 
 impl Scenery {
@@ -69,6 +71,7 @@ impl Scenery {
             sprite_draw_calls: 0,
             gui: crate::render::GuiRenderer::new(gl)?,
             gui_calls: Vec::new(),
+            targets: Default::default(),
         })
     }
 
@@ -240,9 +243,15 @@ impl Scenery {
     /// drawing the passes its predicate's tags name — models by
     /// their material's tags (`model` for a material without), `tile` sprites and tile maps,
     /// `particle` particles, `text` labels, `gui` the GUI; `render.draw_debug3d` the debug lines
-    /// and texts. The draw list was built by `draw`.
+    /// and texts; `render.set_render_target` switches between the window and the script's
+    /// render targets, and `render.enable_texture` has model draws sample one. The draw list was
+    /// built by `draw`.
     fn draw_as_scripted(&mut self, gl: &glow::Context, w: &World, size: (u32, u32)) -> SubmitStats {
         use crate::game::render_script::{Command, pass_tags};
+        use glow::HasContext;
+        self.targets.sync(gl, w.render_script.targets.all());
+        // SAFETY: a plain query on the current context.
+        let window = unsafe { gl.get_parameter_framebuffer(glow::DRAW_FRAMEBUFFER_BINDING) };
         let tags = pass_tags();
         let builtin = [tags.tile, tags.particle, tags.text, tags.gui];
         let mut stats = SubmitStats::default();
@@ -250,8 +259,10 @@ impl Scenery {
         let mut viewport = (size.0, size.1);
         let (mut cull, mut depth) = (glow::BACK, glow::LESS);
         self.sprite_draw_calls = 0;
+        let mut lost = false;
         for c in &w.render_script.commands {
             match *c {
+                Command::Clear { .. } | Command::Draw(_) | Command::DrawDebug3d if lost => {}
                 Command::Clear { color, depth, stencil } => clear(gl, color, depth, stencil),
                 Command::Viewport([x, y, width, height]) => {
                     viewport = (width as u32, height as u32);
@@ -260,6 +271,20 @@ impl Scenery {
                 }
                 Command::CullFace(f) => cull = gl_face(f),
                 Command::DepthFunc(c) => depth = gl_compare(c),
+                Command::Target(t) => {
+                    // A target that could not be made (reported when it was) takes nothing: its
+                    // clears and draws are skipped rather than drawn over the window.
+                    let fbo = t.map_or(Some(window), |n| self.targets.framebuffer(n).map(Some));
+                    lost = fbo.is_none();
+                    // SAFETY: the frame buffers belong to the current context.
+                    unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, fbo.unwrap_or(window)) };
+                }
+                Command::EnableTexture { binding, target, buffer } => {
+                    if let Some(tex) = self.targets.texture(target, buffer) {
+                        self.renderer.enabled_textures.push((binding, tex));
+                    }
+                }
+                Command::DisableTexture(binding) => self.renderer.enabled_textures.retain(|(b, _)| *b != binding),
                 Command::View(m) => view = m,
                 Command::Projection(m) => proj = m,
                 Command::Draw(p) => {
@@ -315,6 +340,9 @@ impl Scenery {
                 }
             }
         }
+        self.renderer.enabled_textures.clear();
+        // SAFETY: the window's frame buffer, bound when the frame began.
+        unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, window) };
         self.renderer.clock.lap(gl, Pass::Gui);
         stats
     }

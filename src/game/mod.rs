@@ -15,6 +15,7 @@ pub mod posed;
 pub mod proxy;
 pub mod render_requests;
 pub mod render_script;
+pub mod render_targets;
 pub mod runtime_textures;
 pub mod sound;
 pub mod spawn;

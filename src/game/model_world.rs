@@ -567,6 +567,16 @@ impl ModelWorld {
         mat.constants.iter().find(|(h, _, _)| *h == name).map(|(_, _, v)| *v)
     }
 
+    /// Draws model `model` with material `material` from now on; of the constants set on it,
+    /// those the new material declares too are kept.
+    pub fn set_material(&mut self, model: u32, material: u32) {
+        let Some(mat) = self.materials.get(material as usize) else { return };
+        if let Some(m) = self.instances.get_mut(model as usize) {
+            m.material = material;
+            m.constants.retain(|(h, _)| mat.constants.iter().any(|(c, _, _)| c == h));
+        }
+    }
+
     /// Sets a material constant; false when the material declares no such constant.
     pub fn set_constant(&mut self, model: u32, name: Hash, value: [f32; 4]) -> bool {
         let Some(m) = self.instances.get_mut(model as usize) else { return false };

@@ -2,6 +2,7 @@
 //! one frame, as commands the renderer carries out in order — clear, viewport, view and
 //! projection, and draws of predicates (material tags). Game state only: the script records,
 //! the renderer reads the last frame that recorded without an error, and nothing here touches GL.
+use super::render_targets::{Buffer, RenderTargets};
 use crate::base::hash::hash_str;
 use glam::Mat4;
 
@@ -13,6 +14,9 @@ pub const MAX_COMMANDS: usize = 4096;
 pub const MAX_PREDICATES: usize = 256;
 /// Tags one predicate may name.
 pub const MAX_TAGS: usize = 32;
+
+/// Texture units `render.enable_texture` may name (GL 3.3 promises 16 to a fragment shader).
+pub const TEXTURE_UNITS: u32 = 16;
 
 /// The script instance number messages to `@render:` are delivered to (no game object's script
 /// has it: instances are numbered from 0 as they are made).
@@ -39,6 +43,26 @@ pub enum Command {
     CullFace(Face),
     /// `render.set_depth_func`: the next model draws' depth test.
     DepthFunc(Compare),
+    /// `render.set_render_target`: the next clears and draws go into render target n (see
+    /// [`RenderScript::targets`]); `None`: the window.
+    Target(Option<u32>),
+    /// `render.enable_texture`: model draws sample buffer `buffer` of render target `target`
+    /// through the sampler at `binding`, over what their material gives it.
+    EnableTexture {
+        binding: Binding,
+        target: u32,
+        buffer: Buffer,
+    },
+    /// `render.disable_texture`.
+    DisableTexture(Binding),
+}
+
+/// Which samplers `render.enable_texture` binds: by texture unit (a material's samplers take
+/// units in the order it declares them) or by the sampler's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Binding {
+    Unit(u32),
+    Sampler(u64),
 }
 
 /// `render.FACE_*`.
@@ -135,6 +159,8 @@ pub struct RenderScript {
     warned_full: bool,
     /// game.project's display size (`render.get_width`/`get_height`).
     pub display: (u32, u32),
+    /// The render targets the script made (`render.render_target`), kept while it runs.
+    pub targets: RenderTargets,
 }
 
 impl RenderScript {
@@ -162,6 +188,7 @@ impl RenderScript {
         self.open = false;
         self.commands.clear();
         self.recording.clear();
+        self.targets.clear();
     }
 
     /// Records one command of the frame being recorded.
@@ -181,6 +208,19 @@ impl RenderScript {
             Command::Viewport([_, _, w, h]) if *w < 0 || *h < 0 => {
                 return Err(format!("the viewport's width and height must not be negative, not {w} x {h}"));
             }
+            Command::Target(Some(n)) if self.targets.get(*n).is_none() => {
+                return Err(format!("render target {n} does not exist (deleted already?)"));
+            }
+            Command::EnableTexture { binding, target, buffer } => {
+                let Some(t) = self.targets.get(*target) else {
+                    return Err(format!("render target {target} does not exist (deleted already?)"));
+                };
+                if !t.has(*buffer) || *buffer == Buffer::Stencil {
+                    return Err(format!("render target {target} has no {buffer:?} buffer to sample"));
+                }
+                binding_ok(*binding)?;
+            }
+            Command::DisableTexture(binding) => binding_ok(*binding)?,
             _ => {}
         }
         if self.recording.len() >= MAX_COMMANDS {
@@ -211,6 +251,13 @@ impl RenderScript {
     /// The tags of predicate `p` (none for a number no predicate has).
     pub fn tags(&self, p: u32) -> &[u64] {
         self.predicates.get(p as usize).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn binding_ok(b: Binding) -> Result<(), String> {
+    match b {
+        Binding::Unit(u) if u >= TEXTURE_UNITS => Err(format!("texture unit {u} is not below {TEXTURE_UNITS}")),
+        _ => Ok(()),
     }
 }
 
@@ -254,5 +301,37 @@ mod tests {
         }
         r.end(true);
         assert_eq!(r.commands.len(), MAX_COMMANDS, "the rest of a runaway frame is dropped");
+    }
+
+    #[test]
+    fn target_commands_name_a_live_target_and_one_of_its_buffers() {
+        use crate::game::render_targets::BufferParams;
+        let mut r = RenderScript::default();
+        let color = BufferParams {
+            buffer: Buffer::Color(0),
+            format: None,
+            width: Some(4.0),
+            height: Some(4.0),
+            min_filter: None,
+            mag_filter: None,
+            u_wrap: None,
+            v_wrap: None,
+        };
+        let t = r.targets.make(&[color]).unwrap();
+        r.begin();
+        r.push(Command::Target(Some(t))).unwrap();
+        r.push(Command::Target(None)).unwrap();
+        assert!(r.push(Command::Target(Some(t + 1))).unwrap_err().contains("does not exist"));
+        let enable = |binding, buffer| Command::EnableTexture { binding, target: t, buffer };
+        r.push(enable(Binding::Unit(0), Buffer::Color(0))).unwrap();
+        r.push(enable(Binding::Sampler(7), Buffer::Color(0))).unwrap();
+        assert!(r.push(enable(Binding::Unit(0), Buffer::Depth)).unwrap_err().contains("no Depth buffer"));
+        assert!(r.push(enable(Binding::Unit(TEXTURE_UNITS), Buffer::Color(0))).unwrap_err().contains("unit 16"));
+        assert!(r.push(Command::DisableTexture(Binding::Unit(99))).is_err());
+        r.push(Command::DisableTexture(Binding::Sampler(7))).unwrap();
+        r.end(true);
+        assert_eq!(r.commands.len(), 5);
+        r.stop();
+        assert!(r.targets.all().is_empty(), "a stopped script's targets go with it");
     }
 }

@@ -360,11 +360,13 @@ fn upload_primitive(
     if !p.tangents.is_empty() {
         add(&mut data, 2, 4, glow::FLOAT, &|d| bytes_of(d, &p.tangents));
     }
+    // Defold's texture space (see `upload_texture`): v runs up from the bottom row.
+    let flipped = |uv: &[[f32; 2]]| uv.iter().map(|&[u, v]| [u, 1.0 - v]).collect::<Vec<_>>();
     if !p.texcoords0.is_empty() {
-        add(&mut data, 3, 2, glow::FLOAT, &|d| bytes_of(d, &p.texcoords0));
+        add(&mut data, 3, 2, glow::FLOAT, &|d| bytes_of(d, &flipped(&p.texcoords0)));
     }
     if !p.texcoords1.is_empty() {
-        add(&mut data, 4, 2, glow::FLOAT, &|d| bytes_of(d, &p.texcoords1));
+        add(&mut data, 4, 2, glow::FLOAT, &|d| bytes_of(d, &flipped(&p.texcoords1)));
     }
     if !p.colors.is_empty() {
         add(&mut data, 5, 4, glow::FLOAT, &|d| bytes_of(d, &p.colors));
@@ -443,7 +445,12 @@ fn wrap_gl(w: Wrap) -> i32 {
 }
 
 /// Uploads an RGBA8 image with mipmaps (always made, so a material may ask for mipmapped
-/// filtering; made on the CPU, see `mipmap`). Rows go in top first, so glTF UV (0,0) is the image's top-left, unflipped.
+/// filtering; made on the CPU, see `mipmap`). A 2D image goes in bottom row first and models'
+/// texture coordinates go up with v flipped (`upload_primitive`): the picture is the same as
+/// glTF's top-down convention gives, and texture space is Defold's — GL's own — so a model
+/// that samples a render target (a post-processing quad), or a Defold shader that works out
+/// texture coordinates itself, sees it the way up Defold shows it. Cube map faces go in as
+/// they are.
 /// `srgb`: stored as `SRGB8_ALPHA8`, so sampling decodes to linear before filtering (and the
 /// mipmaps average light, not bytes), as three.js and every PBR pipeline read colour maps.
 pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) -> Result<glow::Texture, String> {
@@ -473,9 +480,14 @@ pub(crate) fn upload_texture(gl: &glow::Context, t: &TextureData, srgb: bool) ->
         gl.bind_texture(target, Some(tex));
         gl.pixel_store_i32(glow::UNPACK_ALIGNMENT, 1);
         let internal = if srgb { glow::SRGB8_ALPHA8 } else { glow::RGBA8 };
+        let mut bottom_up: Vec<u8> = Vec::new();
         for face in 0..faces {
             let face_target = if t.cube { glow::TEXTURE_CUBE_MAP_POSITIVE_X + face as u32 } else { glow::TEXTURE_2D };
-            let texels = &t.rgba[face * face_bytes..(face + 1) * face_bytes];
+            let mut texels = &t.rgba[face * face_bytes..(face + 1) * face_bytes];
+            if !t.cube {
+                bottom_up.extend(texels.rchunks_exact(t.width as usize * 4).flatten());
+                texels = &bottom_up;
+            }
             gl.tex_image_2d(
                 face_target,
                 0,

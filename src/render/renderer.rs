@@ -146,6 +146,10 @@ pub struct ModelRenderer {
     /// A render script's cull face and depth function for its model draws (GL enums); None:
     /// back faces and less-than, as Sinew's pipeline draws.
     pub faces_and_depth: Option<(u32, u32)>,
+    /// A render script's `render.enable_texture`s: the samplers they name (by unit or by name)
+    /// read these textures, over what the draw's material and model give them. Later entries
+    /// win, as the later call does.
+    pub enabled_textures: Vec<(crate::game::render_script::Binding, glow::Texture)>,
     /// Per-instance attribute values of every batch, `INSTANCE_FLOATS` per instance.
     instances: Vec<f32>,
     instance_buffer: glow::Buffer,
@@ -258,6 +262,7 @@ impl ModelRenderer {
             instancing,
             predicate: None,
             faces_and_depth: None,
+            enabled_textures: Vec::new(),
             instances: Vec::new(),
             instance_buffer,
             skinned_counted: Vec::new(),
@@ -900,7 +905,12 @@ impl ModelRenderer {
                     }
                     let pose = self.pose.texture().filter(|_| slot.hash == self.pose_matrix_cache);
                     let shadow = (slot.hash == self.shadow_map).then(|| self.shadow.texture());
+                    let enabled = self.enabled_textures.iter().rev().find(|(b, _)| match *b {
+                        crate::game::render_script::Binding::Unit(u) => u == slot.unit,
+                        crate::game::render_script::Binding::Sampler(h) => h == slot.hash,
+                    });
                     let tex = match overrides.iter().find(|(h, _)| *h == slot.hash) {
+                        _ if enabled.is_some() => enabled.map(|(_, t)| *t),
                         _ if pose.is_some() => pose,
                         _ if shadow.is_some() => shadow,
                         Some((_, th)) if self.cube_textures.get(th.0 as usize) != Some(&true) => {

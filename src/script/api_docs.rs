@@ -169,7 +169,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "render",
         doc: "A project's own render script (game.project's `[bootstrap] render`): what each frame draws, and through which view and projection.",
         examples: &["../porting-from-defold.md#render-scripts"],
-        notes: "Each call records a command of the frame, carried out in order after the script's `update`; a frame whose `update` fails is drawn as the last good one. `render.draw` draws the passes its predicate's tags name: models by their material's tags (`model` for a material without), `tile` sprites and tile maps, `particle` particles, `text` labels, `gui` the GUI (with its own window projection). Render states (blend, depth, stencil, culling, colour mask) are checked and left: each pass sets its own. Render targets, textures, materials and constant buffers are not supported. In a render script `sys.get_config` gives a number for a number's text (Sinew's vector fields take numbers only).",
+        notes: "Each call records a command of the frame, carried out in order after the script's `update`; a frame whose `update` fails is drawn as the last good one. `render.draw` draws the passes its predicate's tags name: models by their material's tags (`model` for a material without), `tile` sprites and tile maps, `particle` particles, `text` labels, `gui` the GUI (with its own window projection). Render states (blend, depth, stencil, culling, colour mask) are checked and left: each pass sets its own. Render targets are drawn into and sampled by model draws (`render.enable_texture`); a model's `material` property (`go.set` with `resource.material`) switches what draws it, as a post-processing quad does. Texture resources in `enable_texture`, `render.enable_material` and constant buffers are not supported. In a render script `sys.get_config` gives a number for a number's text (Sinew's vector fields take numbers only).",
     },
     Namespace {
         name: "gui",
@@ -804,6 +804,58 @@ pub const FUNCS: &[Func] = &[
     f("render", "set_stencil_func", "func: number, ref: number, mask: number", "", "Checked and left."),
     f("render", "set_stencil_op", "sfail: number, dpfail: number, dppass: number", "", "Checked and left."),
     f("render", "set_polygon_offset", "factor: number, units: number", "", "Checked and left."),
+    f(
+        "render",
+        "render_target",
+        "name: string|nil, buffers: table",
+        "render_target",
+        "A render target: `buffers` maps buffer types (`graphics.BUFFER_TYPE_COLOR0_BIT` to `COLOR3_BIT`, `DEPTH_BIT`, `STENCIL_BIT`) to tables of `format`, `width`, `height` (1 to 8192, one size for all), `min_filter`, `mag_filter`, `u_wrap`, `v_wrap` (`flags` is taken and left). The name may be left out. At most 64 at once.",
+    ),
+    f("render", "delete_render_target", "target: render_target", "", "Deletes a render target."),
+    f(
+        "render",
+        "set_render_target",
+        "target: render_target|nil, options?: table",
+        "",
+        "The next clears and draws go into the target; `render.RENDER_TARGET_DEFAULT` (or nil) is the window. The viewport is the script's to set.",
+    ),
+    f("render", "enable_render_target", "target: render_target", "", "Defold's older `set_render_target(target)`."),
+    f(
+        "render",
+        "disable_render_target",
+        "target?: render_target",
+        "",
+        "Defold's older `set_render_target(render.RENDER_TARGET_DEFAULT)`.",
+    ),
+    f(
+        "render",
+        "set_render_target_size",
+        "target: render_target, width: number, height: number",
+        "",
+        "Makes every buffer of the target again at the new size (their pictures are lost).",
+    ),
+    f(
+        "render",
+        "get_render_target_width",
+        "target: render_target, buffer: number",
+        "number",
+        "The width of one of the target's buffers.",
+    ),
+    f(
+        "render",
+        "get_render_target_height",
+        "target: render_target, buffer: number",
+        "number",
+        "The height of one of the target's buffers.",
+    ),
+    f(
+        "render",
+        "enable_texture",
+        "binding: number|string|hash, target: render_target, buffer?: number",
+        "",
+        "Model draws sample the target's buffer (colour 0 if left out) through the sampler at texture unit `binding` (a material's samplers take units in the order it declares them) or of that name, over their own texture. Texture resources are not supported.",
+    ),
+    f("render", "disable_texture", "binding: number|string|hash", "", "Undoes `enable_texture` for that binding."),
     // ---------------------------------------------------------------- camera
     f("camera", "get_cameras", "", "url[]", "Every camera component, in the order they were made."),
     f(
@@ -2284,6 +2336,12 @@ pub fn constants() -> Vec<Const> {
         value: ConstValue::Sentinel,
         doc: "JSON's null: `json.encode` writes it as `null`; `json.decode(s, { decode_null_as_userdata = true })` returns it for `null`.".into(),
     });
+    v.push(Const {
+        ns: "render",
+        name: "RENDER_TARGET_DEFAULT".into(),
+        value: ConstValue::Sentinel,
+        doc: "The window, as a render target (`render.set_render_target`).".into(),
+    });
     v
 }
 
@@ -2403,6 +2461,9 @@ const LUALS_TYPES: &str = r#"---@meta
 
 ---Material tags a render script draws (`render.predicate`).
 ---@class predicate
+
+---A render script's render target (`render.render_target`).
+---@class render_target
 
 ---Elements of named streams (`buffer.create`).
 ---@class buffer

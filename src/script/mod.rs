@@ -321,6 +321,7 @@ impl ScriptHost {
         t.set("message_records", lua.create_sequence_from(records.map(|k: Vec<u8>| k))?)?;
         t.set("gui_constants", lua.create_table_from(api::gui::CONSTANTS.iter().copied())?)?;
         t.set("graphics_constants", lua.create_table_from(api::resource::graphics_constants())?)?;
+        t.set("render_target_fields", lua.create_sequence_from(api::render::TARGET_FIELDS)?)?;
         let joint_types = crate::game::physics::joints::JointType::ALL.iter().enumerate().map(|(i, &(n, _))| (n, i));
         t.set("physics_joint_types", lua.create_table_from(joint_types)?)?;
         t.set("physics_joint_props", lua.create_sequence_from(crate::game::physics::joints::JointProps::NAMES)?)?;

@@ -250,6 +250,38 @@ crate::export! {
         })
     }
 
+    /// The hash of the path of the material a model component draws with (`go.get(url,
+    /// "material")`), 0 with the message in `last_error`.
+    fn model_material_get(ctx: Ctx, slot: u32, comp: u64) -> u64 {
+        let mut h = 0;
+        with_model(ctx, slot, comp, |w, m| {
+            let i = w.models.instances[m as usize].material;
+            let mat = w.models.materials.get(i as usize).ok_or("the model has no material")?;
+            h = hash_remembered(&mat.path);
+            Ok(())
+        });
+        h
+    }
+
+    /// `go.set(url, "material", resource.material(path))`: the component draws with the
+    /// material at the path `material` hashes (loaded now if no model has used it yet).
+    fn model_material_set(ctx: Ctx, slot: u32, comp: u64, material: u64) -> i32 {
+        with_model(ctx, slot, comp, |w, m| {
+            let what = "go.set: argument 3 (material)";
+            let text = crate::base::hash::text_of(material)
+                .ok_or_else(|| format!("{what}: {} is not the hash of a material's path", name_of(material)))?;
+            // Defold's scripts may name the built file.
+            let path = text.strip_suffix('c').filter(|p| p.ends_with(".material")).unwrap_or(&text);
+            if !path.ends_with(".material") {
+                return Err(format!("{what}: '{path}' is not a .material"));
+            }
+            let res = w.factories.res.clone().ok_or_else(|| format!("{what}: the game's files cannot be read now"))?;
+            let i = w.models.material(&res, path, "go.set").map_err(|e| format!("{what}: {e}"))?;
+            w.models.set_material(m, i);
+            Ok(())
+        })
+    }
+
     /// Hash of the current animation's id, 0 when none.
     fn model_animation(ctx: Ctx, slot: u32, comp: u64) -> u64 {
         let mut id = 0;

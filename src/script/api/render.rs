@@ -3,7 +3,8 @@
 //! renderer carries out after the script's `update`.
 use super::types::M4;
 use super::{Ctx, put, world_status};
-use crate::game::render_script::{Command, Compare, Face, RENDER_SCRIPT_INSTANCE};
+use crate::game::render_script::{Binding, Command, Compare, Face, RENDER_SCRIPT_INSTANCE};
+use crate::game::render_targets::{Buffer, BufferParams, Filter, Format, Wrap};
 use crate::script::boundary::{OK, fail};
 use glam::Mat4;
 
@@ -16,6 +17,29 @@ pub mod clear {
     /// which the window has not (`render.clear` takes and leaves them).
     pub const OTHER_COLORS: [i32; 3] = [8, 16, 32];
 }
+
+/// The buffer a `render.BUFFER_*_BIT` / `graphics.BUFFER_TYPE_*_BIT` names.
+fn buffer_of(bit: f64) -> Option<Buffer> {
+    let is = |b: i32| bit == f64::from(b);
+    if is(clear::COLOR) {
+        return Some(Buffer::Color(0));
+    }
+    if is(clear::DEPTH) {
+        return Some(Buffer::Depth);
+    }
+    if is(clear::STENCIL) {
+        return Some(Buffer::Stencil);
+    }
+    clear::OTHER_COLORS.iter().position(|&b| is(b)).map(|i| Buffer::Color(i as u8 + 1))
+}
+
+/// Numbers `render_target_make` takes per buffer: its bit, then [`TARGET_FIELDS`] (NaN where
+/// the script left a field out).
+pub const TARGET_STRIDE: usize = 1 + TARGET_FIELDS.len();
+/// The fields of a buffer's table, in the order `render_target_make` takes them.
+pub const TARGET_FIELDS: [&str; 7] = ["format", "width", "height", "min_filter", "mag_filter", "u_wrap", "v_wrap"];
+/// Buffers one render target may have: four colours, depth, stencil.
+pub const TARGET_BUFFERS: usize = 6;
 
 /// Where `render.FACE_*` and `render.COMPARE_FUNC_*` are numbered from (in their enums' order).
 const FACE_BASE: f64 = 200.0;
@@ -56,7 +80,42 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("RS_INSTANCE", f64::from(RENDER_SCRIPT_INSTANCE)),
         ("RS_STATE_CULL_FACE", f64::from(state::CULL_FACE)),
         ("RS_STATE_DEPTH_FUNC", f64::from(state::DEPTH_FUNC)),
+        ("RS_TARGET_STRIDE", TARGET_STRIDE as f64),
+        ("RS_TARGET_BUFFERS", TARGET_BUFFERS as f64),
+        ("RENDER_BUFFER_COLOR0_BIT", f64::from(clear::COLOR)),
+        ("RENDER_BUFFER_COLOR1_BIT", f64::from(clear::OTHER_COLORS[0])),
+        ("RENDER_BUFFER_COLOR2_BIT", f64::from(clear::OTHER_COLORS[1])),
+        ("RENDER_BUFFER_COLOR3_BIT", f64::from(clear::OTHER_COLORS[2])),
+        // Usage flags of a render target's buffers, which GL needs none of: taken and left.
+        ("RENDER_TEXTURE_BIT", 1.0),
+        ("GRAPHICS_TEXTURE_USAGE_FLAG_SAMPLE", 1.0),
+        ("GRAPHICS_TEXTURE_USAGE_FLAG_MEMORYLESS", 2.0),
+        ("GRAPHICS_TEXTURE_USAGE_FLAG_INPUT", 4.0),
+        ("GRAPHICS_TEXTURE_USAGE_FLAG_COLOR", 8.0),
+        ("GRAPHICS_TEXTURE_USAGE_FLAG_STORAGE", 16.0),
     ];
+    // A render target's formats, filters and wraps: `render.FORMAT_*` & co. (Defold's older
+    // names) and `graphics.TEXTURE_*` (its newer; the formats runtime textures take too are
+    // already among `graphics`'s from api/resource.rs, numbered alike).
+    let shared = crate::game::runtime_textures::TEXTURE_FORMATS;
+    let mut named: Vec<(String, f64)> = Vec::new();
+    for f in Format::ALL {
+        let v = f64::from(f.value());
+        named.push((format!("RENDER_FORMAT_{}", f.name()), v));
+        let graphics = format!("TEXTURE_FORMAT_{}", f.name());
+        if !shared.iter().any(|(n, _, _)| *n == graphics) {
+            named.push((format!("GRAPHICS_{graphics}"), v));
+        }
+    }
+    for (i, f) in Filter::ALL.iter().enumerate() {
+        named.push((format!("RENDER_FILTER_{}", f.name()), i as f64));
+        named.push((format!("GRAPHICS_TEXTURE_FILTER_{}", f.name()), i as f64));
+    }
+    for (i, w) in Wrap::ALL.iter().enumerate() {
+        named.push((format!("RENDER_WRAP_{}", w.name()), i as f64));
+        named.push((format!("GRAPHICS_TEXTURE_WRAP_{}", w.name()), i as f64));
+    }
+    k.extend(named.into_iter().map(|(n, v)| (&*Box::leak(n.into_boxed_str()), v)));
     // The render states and their arguments, which Sinew's passes set for themselves: numbered
     // apart so that a script comparing them sees distinct values.
     const STATES: &[&str] = &[
@@ -110,7 +169,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
     for &(n, v) in &k {
         let Some(rest) = n.strip_prefix("RENDER_") else { continue };
         let renamed = match rest {
-            _ if rest.starts_with("BUFFER_") => continue,
+            _ if ["BUFFER_", "FORMAT_", "FILTER_", "WRAP_", "TEXTURE_BIT"].iter().any(|p| rest.starts_with(p)) => continue,
             _ if rest.starts_with("BLEND_") => format!("GRAPHICS_BLEND_FACTOR_{}", &rest[6..]),
             _ if rest.starts_with("FACE_") => format!("GRAPHICS_FACE_TYPE_{}", &rest[5..]),
             _ => format!("GRAPHICS_{rest}"),
@@ -204,6 +263,91 @@ crate::export! {
     /// `render.draw_debug3d`.
     fn render_draw_debug3d(ctx: Ctx) -> i32 {
         record(ctx, Command::DrawDebug3d)
+    }
+
+    /// `render.render_target`: `n` buffers of [`TARGET_STRIDE`] numbers each; the target's
+    /// number, or -1 on error.
+    fn render_target_make(ctx: Ctx, params: *const f64, n: u32) -> i32 {
+        if params.is_null() || n as usize > TARGET_BUFFERS {
+            fail(format!("a render target has 1 to {TARGET_BUFFERS} buffers, not {n}"));
+            return -1;
+        }
+        // SAFETY: a Lua-side array of `TARGET_BUFFERS * TARGET_STRIDE` numbers made for this call.
+        let params = unsafe { std::slice::from_raw_parts(params, n as usize * TARGET_STRIDE) };
+        let mut buffers = Vec::with_capacity(n as usize);
+        for p in params.chunks_exact(TARGET_STRIDE) {
+            let Some(buffer) = buffer_of(p[0]) else {
+                fail(format!("{} is not a buffer type (graphics.BUFFER_TYPE_*_BIT)", p[0]));
+                return -1;
+            };
+            let given = |x: f64| (!x.is_nan()).then_some(x);
+            buffers.push(BufferParams {
+                buffer,
+                format: given(p[1]),
+                width: given(p[2]),
+                height: given(p[3]),
+                min_filter: given(p[4]),
+                mag_filter: given(p[5]),
+                u_wrap: given(p[6]),
+                v_wrap: given(p[7]),
+            });
+        }
+        let mut made = -1;
+        let rc = world_status(ctx, |w| match w.render_script.targets.make(&buffers) {
+            Ok(t) => {
+                made = t as i32;
+                OK
+            }
+            Err(e) => fail(e),
+        });
+        if rc == OK { made } else { -1 }
+    }
+
+    /// `render.delete_render_target`.
+    fn render_target_delete(ctx: Ctx, target: u32) -> i32 {
+        world_status(ctx, |w| w.render_script.targets.delete(target).map_or_else(fail, |()| OK))
+    }
+
+    /// `render.set_render_target_size`.
+    fn render_target_resize(ctx: Ctx, target: u32, width: f64, height: f64) -> i32 {
+        world_status(ctx, |w| w.render_script.targets.resize(target, width, height).map_or_else(fail, |()| OK))
+    }
+
+    /// `render.get_render_target_width` / `_height` of buffer `bit`: both, into `out[0..2]`.
+    fn render_target_size(ctx: Ctx, target: u32, bit: f64, out: *mut f32) -> i32 {
+        world_status(ctx, |w| {
+            let Some(t) = w.render_script.targets.get(target) else {
+                return fail(format!("render target {target} does not exist (deleted already?)"));
+            };
+            match buffer_of(bit) {
+                Some(b) if t.has(b) => {}
+                _ => return fail(format!("render target {target} has no buffer {bit}")),
+            }
+            if out.is_null() {
+                return fail("no out-pointer".into());
+            }
+            // SAFETY: a two-float cdata the Lua wrapper made for this call.
+            unsafe { std::slice::from_raw_parts_mut(out, 2).copy_from_slice(&[t.width as f32, t.height as f32]) };
+            OK
+        })
+    }
+
+    /// `render.set_render_target`: target `target`, or the window when negative.
+    fn render_target_set(ctx: Ctx, target: i32) -> i32 {
+        record(ctx, Command::Target(u32::try_from(target).ok()))
+    }
+
+    /// `render.enable_texture` (`on`) or `render.disable_texture`: the samplers at texture unit
+    /// `unit`, or, when it is negative, those named `sampler`; buffer `bit` of `target`.
+    fn render_texture(ctx: Ctx, on: i32, unit: i32, sampler: u64, target: u32, bit: f64) -> i32 {
+        let binding = u32::try_from(unit).map_or(Binding::Sampler(sampler), Binding::Unit);
+        if on == 0 {
+            return record(ctx, Command::DisableTexture(binding));
+        }
+        match buffer_of(bit) {
+            Some(buffer) => record(ctx, Command::EnableTexture { binding, target, buffer }),
+            None => fail(format!("{bit} is not a buffer type (graphics.BUFFER_TYPE_*_BIT)")),
+        }
     }
 
     /// `render.get_width` & co. (`which::*`) into `out`: the display size game.project names, or

@@ -55,7 +55,7 @@ function props.kind(slot, comp, name)
     if F.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) == 0 then return "number" end
     return nil
   end
-  if name == "animation" then return "hash" end
+  if name == "animation" or name == "material" then return "hash" end
   if F.model_constant_get(ctx, slot, comp, hash(name).h, s4) == 0 then return "vector4" end
   return nil
 end
@@ -71,6 +71,11 @@ function props.get(slot, comp, name, where_text)
     return fbuf[0]
   end
   if name == "animation" then return S.hash_of_u64(F.model_animation(ctx, slot, comp)) end
+  if name == "material" then
+    local h = F.model_material_get(ctx, slot, comp)
+    if h == 0 then S.fail_last() end
+    return S.hash_of_u64(h)
+  end
   local chain = ik_chain(name)
   if chain then
     if F.model_ik(ctx, slot, comp, hash(chain).h, 4, 0, 0, 0, 0, fbuf) ~= 0 then
@@ -96,6 +101,15 @@ function props.set(slot, comp, name, value, where_text)
     return
   end
   if name == "animation" then fail(string.format("could not perform unsupported operation on '%s'", name)) end
+  if name == "material" then
+    -- Defold takes the material as a resource hash (`go.property("m", resource.material(...))`).
+    if type(value) ~= "string" and not istype(hash_t, value) then
+      fail(string.format("go.set: argument 3 (material) must be a hash or string naming a material, got %s",
+        S.type_name(value)))
+    end
+    check(F.model_material_set(ctx, slot, comp, S.to_hash(value, "go.set", 3).h))
+    return
+  end
   local chain = ik_chain(name)
   if chain then
     if type(value) ~= "number" then

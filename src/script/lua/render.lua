@@ -146,6 +146,130 @@ render.get_height = getter("render.get_height", K.RS_SIZE_HEIGHT)
 render.get_window_width = getter("render.get_window_width", K.RS_SIZE_WINDOW_WIDTH)
 render.get_window_height = getter("render.get_window_height", K.RS_SIZE_WINDOW_HEIGHT)
 
+---------------------------------------------------------------- render targets
+-- A render target is a handle to its number in Rust (game/render_targets.rs), whose frame
+-- buffer the renderer makes; RENDER_TARGET_DEFAULT is the window.
+local target_mt = { __tostring = function(t) return "render_target: " .. (t.name or t.n) end }
+local DEFAULT = newproxy(true)
+getmetatable(DEFAULT).__tostring = function() return "render_target: default" end
+render.RENDER_TARGET_DEFAULT = DEFAULT
+
+local STRIDE, BUFFERS = K.RS_TARGET_STRIDE, K.RS_TARGET_BUFFERS
+local FIELDS = S.R.render_target_fields
+local params = ffi.new("double[?]", STRIDE * BUFFERS)
+
+-- render.render_target([name,] params): `params` maps buffer types to tables of format, size,
+-- filters and wraps (other fields, such as `flags`, are taken and left).
+function render.render_target(name, buffers)
+  local fname = "render.render_target"
+  if buffers == nil and type(name) == "table" then name, buffers = nil, name end
+  if name ~= nil and type(name) ~= "string" and S.value_kind(name) ~= "hash" then
+    argerr(fname, 1, "string", name)
+  end
+  if type(buffers) ~= "table" then argerr(fname, 2, "table", buffers) end
+  local n = 0
+  for bit, p in pairs(buffers) do
+    if n == BUFFERS then fail(string.format("%s: a render target has at most %d buffers", fname, BUFFERS)) end
+    if type(bit) ~= "number" then
+      fail(fname .. ": the table's keys are buffer types (graphics.BUFFER_TYPE_*_BIT), not " .. S.type_name(bit))
+    end
+    if type(p) ~= "table" then
+      fail(string.format("%s: buffer %s must be given a table, not %s", fname, tostring(bit), S.type_name(p)))
+    end
+    local at = n * STRIDE
+    params[at] = bit
+    for i = 1, #FIELDS do
+      local v = p[FIELDS[i]]
+      if v == nil then v = 0 / 0
+      elseif type(v) ~= "number" then
+        fail(string.format("%s: %s of buffer %s must be a number, not %s", fname, FIELDS[i], tostring(bit), S.type_name(v)))
+      end
+      params[at + i] = v
+    end
+    n = n + 1
+  end
+  local t = F.render_target_make(ctx, params, n)
+  if t < 0 then fail(fname .. ": " .. ffi.string(F.last_error())) end
+  return setmetatable({ n = t, name = name and tostring(name) }, target_mt)
+end
+
+local function target_of(fname, i, t, default_ok)
+  if t == DEFAULT and default_ok then return -1 end
+  if getmetatable(t) ~= target_mt then argerr(fname, i, "render target (render.render_target)", t) end
+  return t.n
+end
+
+function render.delete_render_target(t)
+  check("render.delete_render_target", F.render_target_delete(ctx, target_of("render.delete_render_target", 1, t)))
+end
+
+function render.set_render_target(t, options)
+  options_ok("render.set_render_target", 2, options)
+  local n = t == nil and -1 or target_of("render.set_render_target", 1, t, true)
+  check("render.set_render_target", F.render_target_set(ctx, n))
+end
+
+-- Defold's older pair.
+function render.enable_render_target(t)
+  check("render.enable_render_target", F.render_target_set(ctx, target_of("render.enable_render_target", 1, t)))
+end
+function render.disable_render_target(t)
+  if t ~= nil then target_of("render.disable_render_target", 1, t) end
+  check("render.disable_render_target", F.render_target_set(ctx, -1))
+end
+
+function render.set_render_target_size(t, w, h)
+  local fname = "render.set_render_target_size"
+  local n = target_of(fname, 1, t)
+  if type(w) ~= "number" then argerr(fname, 2, "number", w) end
+  if type(h) ~= "number" then argerr(fname, 3, "number", h) end
+  check(fname, F.render_target_resize(ctx, n, w, h))
+end
+
+local target_size = ffi.new("float[2]")
+local function target_getter(fname, i)
+  return function(t, buffer)
+    local n = target_of(fname, 1, t)
+    if type(buffer) ~= "number" then argerr(fname, 2, "number", buffer) end
+    check(fname, F.render_target_size(ctx, n, buffer, target_size))
+    return target_size[i]
+  end
+end
+render.get_render_target_width = target_getter("render.get_render_target_width", 0)
+render.get_render_target_height = target_getter("render.get_render_target_height", 1)
+
+-- The sampler a texture binding names: a unit number, or a sampler's name (string or hash).
+local function binding_of(fname, b)
+  if type(b) == "number" then
+    if b < 0 or b % 1 ~= 0 then argerr(fname, 1, "texture unit (a whole number from 0)", b) end
+    return b, 0
+  elseif type(b) == "string" then return -1, S.hash(b).h
+  elseif S.value_kind(b) == "hash" then return -1, b.h
+  end
+  argerr(fname, 1, "number, string or hash", b)
+end
+
+function render.enable_texture(binding, t, buffer)
+  local fname = "render.enable_texture"
+  local unit, sampler = binding_of(fname, binding)
+  if getmetatable(t) ~= target_mt then
+    if type(t) == "string" or S.value_kind(t) == "hash" then
+      fail(fname .. ": a texture resource is not supported by Sinew (see README, API coverage); render targets are")
+    end
+    argerr(fname, 2, "render target", t)
+  end
+  local n = target_of(fname, 2, t)
+  if buffer == nil then buffer = K.RENDER_BUFFER_COLOR_BIT
+  elseif type(buffer) ~= "number" then argerr(fname, 3, "number", buffer) end
+  check(fname, F.render_texture(ctx, 1, unit, sampler, n, buffer))
+end
+
+-- Defold's older form passes the render target second too; it is not needed.
+function render.disable_texture(binding)
+  local unit, sampler = binding_of("render.disable_texture", binding)
+  check("render.disable_texture", F.render_texture(ctx, 0, unit, sampler, 0, 0))
+end
+
 -- Render states: their arguments are checked, and each of Sinew's passes sets its own states.
 local function numbers(fname, count)
   return function(...)

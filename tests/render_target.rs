@@ -1,0 +1,81 @@
+//! Render targets and post-processing, as Defold's post-processing example does it: the render
+//! script of `tests/projects/render_target` draws the world into a render target at the
+//! display's size, then draws the target onto the window through a full-window quad whose
+//! material samples it (`render.enable_texture`); a game script switches the quad's material
+//! with `go.set(url, "material", ...)`. Its two scripts check the argument errors themselves.
+mod common;
+use common::*;
+use sinew::render::Image;
+
+const RED: [u8; 3] = [220, 40, 40];
+const BLUE: [u8; 3] = [0, 0, 255];
+
+/// Runs it headless at 320x180 (twice the display) for `frames` frames with `[test]` settings.
+fn shot(test: &str, frames: u32) -> (Run, Image) {
+    let p = committed("render_target");
+    let file = p.path().join("game.project");
+    let text = std::fs::read_to_string(&file).expect("game.project");
+    std::fs::write(&file, format!("{text}\n[test]\n{test}\n")).expect("game.project");
+    let shot = p.path().join("shot.png");
+    let frames = frames.to_string();
+    let dir = p.path().to_str().expect("utf-8 path");
+    let r = sinew(&[
+        "run",
+        dir,
+        "--headless",
+        "--no-watch",
+        "--size",
+        "320x180",
+        "--frames",
+        &frames,
+        "--fixed-dt",
+        "0.016666668",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    let img = Image::load_png(&shot).unwrap_or_else(|e| panic!("{e}\n{}", r.show()));
+    (r, img)
+}
+
+/// The colour of window pixel (x, y), y from the bottom as Defold's screen coordinates.
+fn at(img: &Image, x: u32, y: u32) -> [u8; 3] {
+    let p = img.pixel(x, img.height - 1 - y).expect("pixel");
+    [p[0], p[1], p[2]]
+}
+
+fn near(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
+}
+
+fn inverted(c: [u8; 3]) -> [u8; 3] {
+    c.map(|x| 255 - x)
+}
+
+/// The red sprite at display (40, 67), an 8-unit square, lands in the target's top left and so,
+/// the target scaled to the window, about window pixel (80, 134): the right way up, which a
+/// target sampled in the other texture convention would put at (80, 46). Around it the target's
+/// blue clear; the window's own black clear is covered by the quad everywhere.
+#[test]
+fn the_world_drawn_into_a_target_reaches_the_window_through_the_quad() {
+    let (r, img) = shot("", 3);
+    assert_lua_passed(&r, "render_target");
+    assert_lua_passed(&r, "game script");
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert!(!r.stderr.contains("is stopped"), "the render script runs to the end\n{}", r.show());
+    assert!(near(at(&img, 80, 134), RED), "{:?}\n{}", at(&img, 80, 134), r.show());
+    assert!(near(at(&img, 73, 127), RED) && near(at(&img, 86, 141), RED), "the square's corners");
+    for (x, y) in [(80, 46), (80, 150), (100, 134), (2, 2), (317, 177), (240, 90)] {
+        assert!(near(at(&img, x, y), BLUE), "({x}, {y}) is {:?}", at(&img, x, y));
+    }
+}
+
+/// From the frame the game script sets the quad's `material` to the inverting one, the window
+/// shows the target's colours inverted; `go.get` answers the new material.
+#[test]
+fn setting_the_quads_material_switches_the_post_processing() {
+    let (r, img) = shot("invert_at = 2", 4);
+    assert!(r.stdout.contains("material now true"), "{}", r.show());
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    assert!(near(at(&img, 80, 134), inverted(RED)), "{:?}", at(&img, 80, 134));
+    assert!(near(at(&img, 240, 90), inverted(BLUE)), "{:?}", at(&img, 240, 90));
+}
