@@ -827,6 +827,37 @@ fn mesh_textured_draws_a_grass_quad() {
     assert_eq!(img.pixel(100, 100), Some([51, 51, 51, 255]), "the example's clear colour");
 }
 
+/// The same quad with its picture red in the top half and blue in the bottom: the buffer's
+/// texture coordinates are Defold's (v = 1 at the quad's top edge is the image's top row), so the
+/// quad shows red above blue, as Defold draws it, not the other way up.
+#[test]
+fn mesh_textured_shows_its_picture_the_right_way_up() {
+    let tmp = TempDir::new("defold-mesh-upright");
+    let dir = tmp.path().join("mesh_textured");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    copy_dir(&example("mesh_textured"), &dir);
+    let (red, blue) = ([230u8, 20, 20, 255], [20u8, 20, 230, 255]);
+    let pixels: Vec<u8> = (0..8).flat_map(|row| if row < 4 { red } else { blue }.repeat(8)).collect();
+    let mut out = Vec::new();
+    let mut enc = png::Encoder::new(&mut out, 8, 8);
+    enc.set_color(png::ColorType::Rgba);
+    let mut w = enc.write_header().expect("header");
+    w.write_image_data(&pixels).expect("pixels");
+    drop(w);
+    std::fs::write(dir.join("example/floor_ground_grass.png"), out).expect("picture");
+    let (r, img) = shot_of(&dir, "upright", "30", &[], &tmp);
+    assert!(!r.stderr.contains("ERROR"), "{}", r.show());
+    let is =
+        |c: [u8; 4]| move |p: [u8; 4]| p[0].abs_diff(c[0]) < 40 && p[1].abs_diff(c[1]) < 40 && p[2].abs_diff(c[2]) < 40;
+    // Rows from the top: the quad spans about 240..480.
+    let (top_red, top_blue) =
+        (count_pixels(&img, 260..460, 260..340, is(red)), count_pixels(&img, 260..460, 260..340, is(blue)));
+    let (low_red, low_blue) =
+        (count_pixels(&img, 260..460, 380..460, is(red)), count_pixels(&img, 260..460, 380..460, is(blue)));
+    assert!(top_red > 200 * 70 && top_blue == 0, "the top half is red: {top_red} red, {top_blue} blue");
+    assert!(low_blue > 200 * 70 && low_red == 0, "the bottom half is blue: {low_red} red, {low_blue} blue");
+}
+
 /// timer/cancel_timer: a repeating one-second `timer.delay` plays a gui particle node
 /// (`gui.play_particlefx`) at the screen's middle; a click cancels the timer. Its flames fly out
 /// from (360, 400) of the 720x720 display, each turned along the direction it was born with

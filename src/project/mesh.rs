@@ -148,9 +148,11 @@ pub fn import(res: &Resources, m: &MeshRef) -> Result<ModelData, LoadError> {
     if let Some(s) = find("tangent").filter(|s| s.count == 4) {
         p.tangents = vec_of(s, 0.0).iter().map(|v| v.map(|x| x as f32)).collect();
     }
+    // A buffer's texture coordinates are in Defold's texture space, v up from the image's bottom
+    // row; model data's are glTF's, v down from its top (the renderer turns them back).
     for (name, out) in [("texcoord0", &mut p.texcoords0), ("texcoord1", &mut p.texcoords1)] {
         if let Some(s) = find(name) {
-            *out = vec_of(s, 0.0).iter().map(|v| [v[0] as f32, v[1] as f32]).collect();
+            *out = vec_of(s, 0.0).iter().map(|v| [v[0] as f32, 1.0 - v[1] as f32]).collect();
         }
     }
     if let Some(s) = find("color0").or_else(|| find("color")) {
@@ -242,7 +244,7 @@ mod tests {
             (b - a).cross(c - a).normalize()
         };
         assert_eq!((normal(&p.indices[..3]), normal(&p.indices[3..])), (glam::Vec3::Z, glam::Vec3::Z));
-        assert_eq!(p.texcoords0[3], [1.0, 1.0]);
+        assert_eq!((p.texcoords0[0], p.texcoords0[3]), ([0.0, 1.0], [1.0, 0.0]), "v from the top, as glTF's");
         assert_eq!((p.colors[0], p.colors[3]), ([1.0, 0.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0]), "bytes are 0..255");
         assert_eq!(p.normals.len(), 4, "made when the buffer has none");
         assert_eq!((m.aabb.min, m.aabb.max), ([-0.5, -0.5, 0.0], [0.5, 0.5, 0.0]));
