@@ -5,6 +5,7 @@
 //! namespace's arguments itself and prints `render_script: N passed, M failed`.
 mod common;
 use common::*;
+use common::{near_rgb as near, rgb_from_bottom as at};
 use sinew::render::Image;
 
 /// An 8x8 PNG of one colour.
@@ -37,34 +38,7 @@ fn project(test: &str) -> TempDir {
 
 /// Runs it headless at 320x180 for `frames` frames; the run and its last frame.
 fn shot(p: &TempDir, frames: u32) -> (Run, Image) {
-    let shot = p.path().join("shot.png");
-    let frames = frames.to_string();
-    let r = sinew(&[
-        "run",
-        p.path().to_str().expect("utf-8 path"),
-        "--headless",
-        "--no-watch",
-        "--size",
-        "320x180",
-        "--frames",
-        &frames,
-        "--fixed-dt",
-        "0.016666668",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
-    let img = Image::load_png(&shot).unwrap_or_else(|e| panic!("{e}\n{}", r.show()));
-    (r, img)
-}
-
-/// The colour of window pixel (x, y), y from the bottom as Defold's screen coordinates.
-fn at(img: &Image, x: u32, y: u32) -> [u8; 3] {
-    let p = img.pixel(x, img.height - 1 - y).expect("pixel");
-    [p[0], p[1], p[2]]
-}
-
-fn near(a: [u8; 3], b: [u8; 3]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
+    shoot(p.path(), "320x180", frames)
 }
 
 /// Clears to game.project's colour and sees the 160x90 display area at 4 window pixels a unit

@@ -5,6 +5,7 @@
 //! with `go.set(url, "material", ...)`. Its two scripts check the argument errors themselves.
 mod common;
 use common::*;
+use common::{near_rgb as near, rgb_from_bottom as at};
 use sinew::render::Image;
 
 const RED: [u8; 3] = [220, 40, 40];
@@ -16,35 +17,7 @@ fn shot(test: &str, frames: u32) -> (Run, Image) {
     let file = p.path().join("game.project");
     let text = std::fs::read_to_string(&file).expect("game.project");
     std::fs::write(&file, format!("{text}\n[test]\n{test}\n")).expect("game.project");
-    let shot = p.path().join("shot.png");
-    let frames = frames.to_string();
-    let dir = p.path().to_str().expect("utf-8 path");
-    let r = sinew(&[
-        "run",
-        dir,
-        "--headless",
-        "--no-watch",
-        "--size",
-        "320x180",
-        "--frames",
-        &frames,
-        "--fixed-dt",
-        "0.016666668",
-        "--screenshot",
-        shot.to_str().expect("utf-8"),
-    ]);
-    let img = Image::load_png(&shot).unwrap_or_else(|e| panic!("{e}\n{}", r.show()));
-    (r, img)
-}
-
-/// The colour of window pixel (x, y), y from the bottom as Defold's screen coordinates.
-fn at(img: &Image, x: u32, y: u32) -> [u8; 3] {
-    let p = img.pixel(x, img.height - 1 - y).expect("pixel");
-    [p[0], p[1], p[2]]
-}
-
-fn near(a: [u8; 3], b: [u8; 3]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
+    shoot(p.path(), "320x180", frames)
 }
 
 fn inverted(c: [u8; 3]) -> [u8; 3] {

@@ -242,6 +242,41 @@ pub fn run_project(dir: &Path, frames: u32, extra: &[&str]) -> Run {
     sinew(&args)
 }
 
+/// Runs the project in `dir` headless at `size` (`WxH`) for `frames` frames of 1/60 s and loads
+/// its last frame (written to `dir/shot.png`).
+pub fn shoot(dir: &Path, size: &str, frames: u32) -> (Run, sinew::render::Image) {
+    let shot = dir.join("shot.png");
+    let frames = frames.to_string();
+    let r = sinew(&[
+        "run",
+        dir.to_str().expect("utf-8 path"),
+        "--headless",
+        "--no-watch",
+        "--size",
+        size,
+        "--frames",
+        &frames,
+        "--fixed-dt",
+        "0.016666668",
+        "--screenshot",
+        shot.to_str().expect("utf-8"),
+    ]);
+    let img = sinew::render::Image::load_png(&shot).unwrap_or_else(|e| panic!("{e}\n{}", r.show()));
+    (r, img)
+}
+
+/// The colour of pixel (x, y) of `img`, y counted from the bottom as Defold's screen
+/// coordinates are.
+pub fn rgb_from_bottom(img: &sinew::render::Image, x: u32, y: u32) -> [u8; 3] {
+    let p = img.pixel(x, img.height - 1 - y).expect("pixel");
+    [p[0], p[1], p[2]]
+}
+
+/// Whether two colours differ by at most 2 in each channel.
+pub fn near_rgb(a: [u8; 3], b: [u8; 3]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(y) <= 2)
+}
+
 /// The closing line a Lua test project prints: `NAME: N passed, M failed`.
 pub fn assert_lua_passed(r: &Run, name: &str) {
     let line = r
