@@ -10,6 +10,10 @@ pub const MAX_TARGETS: usize = 64;
 /// The longest side of a render target, refused before anything is allocated (GL 3.3 promises
 /// 1024; every driver Sinew runs on gives at least 8192).
 pub const MAX_SIDE: u32 = 8192;
+/// Bytes of texture memory all live targets may take together: what the largest sides in the
+/// widest format would take several times over, refused before the driver is asked (a script
+/// that makes a target a frame would otherwise fill memory first).
+pub const MAX_BYTES: u64 = 1 << 30;
 /// Colour buffers of one target (`graphics.BUFFER_TYPE_COLOR0_BIT` to `COLOR3_BIT`).
 pub const COLOR_BUFFERS: usize = 4;
 
@@ -77,6 +81,18 @@ impl Format {
 
     fn is_color(self) -> bool {
         !matches!(self, Format::Depth | Format::Stencil)
+    }
+
+    /// Bytes a texel takes as the renderer stores it (the RGB float formats with alpha).
+    fn texel_bytes(self) -> u64 {
+        match self {
+            Format::Luminance => 1,
+            Format::R16f => 2,
+            Format::Rgb => 3,
+            Format::Rgba | Format::Depth | Format::Stencil | Format::Rg16f | Format::R32f => 4,
+            Format::Rgb16f | Format::Rgba16f | Format::Rg32f => 8,
+            Format::Rgb32f | Format::Rgba32f => 16,
+        }
     }
 }
 
@@ -175,6 +191,13 @@ pub struct TargetSpec {
 }
 
 impl TargetSpec {
+    /// The texture memory its buffers take (depth and stencil share one 4-byte texel).
+    pub fn bytes(&self) -> u64 {
+        let texel: u64 = self.colors.iter().flatten().map(|c| c.format.texel_bytes()).sum::<u64>()
+            + if self.depth.is_some() || self.stencil { 4 } else { 0 };
+        texel * u64::from(self.width) * u64::from(self.height)
+    }
+
     /// Whether it has `buffer`.
     pub fn has(&self, buffer: Buffer) -> bool {
         match buffer {
@@ -236,6 +259,7 @@ impl RenderTargets {
     /// `render.render_target`: a new target's number.
     pub fn make(&mut self, buffers: &[BufferParams]) -> Result<u32, String> {
         let mut spec = self.spec_of(buffers)?;
+        self.fits(spec.bytes(), None)?;
         if self.live >= MAX_TARGETS {
             return Err(format!(
                 "a render script may hold at most {MAX_TARGETS} render targets (render.delete_render_target frees one)"
@@ -319,6 +343,25 @@ impl RenderTargets {
         Ok(spec)
     }
 
+    /// Whether `bytes` more (in place of target `replacing`'s) stay within [`MAX_BYTES`].
+    fn fits(&self, bytes: u64, replacing: Option<u32>) -> Result<(), String> {
+        let others: u64 = self
+            .targets
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i as u32) != replacing)
+            .filter_map(|(_, t)| t.as_ref().map(TargetSpec::bytes))
+            .sum();
+        if others + bytes > MAX_BYTES {
+            return Err(format!(
+                "the render targets would take {} MiB of texture memory with this one, more than the {} MiB a render script may hold",
+                (others + bytes) >> 20,
+                MAX_BYTES >> 20
+            ));
+        }
+        Ok(())
+    }
+
     /// `render.delete_render_target`.
     pub fn delete(&mut self, n: u32) -> Result<(), String> {
         match self.targets.get_mut(n as usize) {
@@ -334,6 +377,9 @@ impl RenderTargets {
     /// `render.set_render_target_size`: every buffer at the new size, made again.
     pub fn resize(&mut self, n: u32, width: f64, height: f64) -> Result<(), String> {
         let (w, h) = (side(Some(width), "the width")?, side(Some(height), "the height")?);
+        let mut resized = self.get_mut(n)?.clone();
+        (resized.width, resized.height) = (w, h);
+        self.fits(resized.bytes(), Some(n))?;
         self.versions += 1;
         let version = self.versions;
         let t = self.get_mut(n)?;
@@ -412,6 +458,17 @@ mod tests {
         assert!(t.make(&[]).unwrap_err().contains("at least one"));
         assert!(t.make(&[color(0.0, 10.0)]).unwrap_err().contains("width must be a whole number"));
         assert!(t.make(&[color(10.0, 1e9)]).unwrap_err().contains("8192"));
+        let wide = |w| BufferParams { format: Some(f64::from(Format::Rgba32f.value())), ..color(w, 8192.0) };
+        let depth = BufferParams { buffer: Buffer::Depth, format: Some(6.0), ..color(8192.0, 8192.0) };
+        assert!(t.make(&[wide(8192.0), depth]).unwrap_err().contains("1280 MiB"), "1 GiB and a depth buffer");
+        let small = t.make(&[color(64.0, 64.0)]).unwrap();
+        let big = t.make(&[wide(6000.0)]).unwrap();
+        assert!(t.make(&[wide(6000.0)]).unwrap_err().contains("more than the 1024 MiB"), "together over the limit");
+        assert!(t.resize(big, 8192.0, 8192.0).is_err(), "nor grown past it");
+        t.delete(big).unwrap();
+        assert_eq!(t.make(&[wide(6000.0)]).unwrap(), big + 1, "a deleted one gives its memory back");
+        t.delete(small).unwrap();
+        t.clear();
         assert!(t.make(&[color(10.0, f64::NAN)]).is_err());
         assert!(t.make(&[BufferParams { height: None, ..color(4.0, 4.0) }]).unwrap_err().contains("height is missing"));
         let other = BufferParams { buffer: Buffer::Color(1), ..color(8.0, 8.0) };
@@ -425,6 +482,7 @@ mod tests {
         );
         assert!(t.make(&[BufferParams { u_wrap: Some(-1.0), ..color(4.0, 4.0) }]).unwrap_err().contains("u_wrap"));
         assert!(t.all().is_empty(), "nothing was made");
+        assert_eq!(t.live, 0);
         for _ in 0..MAX_TARGETS {
             t.make(&[color(1.0, 1.0)]).unwrap();
         }

@@ -809,7 +809,7 @@ pub const FUNCS: &[Func] = &[
         "render_target",
         "name: string|nil, buffers: table",
         "render_target",
-        "A render target: `buffers` maps buffer types (`graphics.BUFFER_TYPE_COLOR0_BIT` to `COLOR3_BIT`, `DEPTH_BIT`, `STENCIL_BIT`) to tables of `format`, `width`, `height` (1 to 8192, one size for all), `min_filter`, `mag_filter`, `u_wrap`, `v_wrap` (`flags` is taken and left). The name may be left out. At most 64 at once.",
+        "A render target: `buffers` maps buffer types (`graphics.BUFFER_TYPE_COLOR0_BIT` to `COLOR3_BIT`, `DEPTH_BIT`, `STENCIL_BIT`) to tables of `format`, `width`, `height` (1 to 8192, one size for all), `min_filter`, `mag_filter`, `u_wrap`, `v_wrap` (`flags` is taken and left). The name may be left out. At most 64 at once, taking 1 GiB of texture memory together.",
     ),
     f("render", "delete_render_target", "target: render_target", "", "Deletes a render target."),
     f(
