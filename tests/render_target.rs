@@ -52,3 +52,14 @@ fn setting_the_quads_material_switches_the_post_processing() {
     assert!(near(at(&img, 80, 134), inverted(RED)), "{:?}", at(&img, 80, 134));
     assert!(near(at(&img, 240, 90), inverted(BLUE)), "{:?}", at(&img, 240, 90));
 }
+
+/// `render.draw(predicate, { constants = cb })`: the buffer's `tint` (0.5, 1, 1, 1) reaches the
+/// quad's material over its own (white): the red square's red is halved, the blue stays.
+#[test]
+fn a_draws_constants_reach_its_material() {
+    let (r, img) = shot("half_red = 1", 3);
+    assert_lua_passed(&r, "render_target");
+    let square = at(&img, 80, 134);
+    assert!(square[0].abs_diff(RED[0] / 2) <= 2 && near([0, square[1], square[2]], [0, RED[1], RED[2]]), "{square:?}");
+    assert!(near(at(&img, 240, 90), BLUE), "{:?}", at(&img, 240, 90));
+}

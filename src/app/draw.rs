@@ -262,7 +262,13 @@ impl Scenery {
         let mut lost = false;
         for c in &w.render_script.commands {
             match *c {
-                Command::Clear { .. } | Command::Draw(_) | Command::DrawDebug3d if lost => {}
+                Command::Clear { .. } | Command::Draw(_) | Command::DrawDebug3d if lost => {
+                    self.renderer.draw_constants.clear();
+                }
+                Command::Constants { first, count } => {
+                    self.renderer.draw_constants.clear();
+                    self.renderer.draw_constants.extend_from_slice(w.render_script.constants_of(first, count));
+                }
                 Command::Clear { color, depth, stencil } => clear(gl, color, depth, stencil),
                 Command::Viewport([x, y, width, height]) => {
                     viewport = (width as u32, height as u32);
@@ -328,6 +334,8 @@ impl Scenery {
                     if pred.contains(&tags.gui) {
                         self.draw_gui(gl, w, size);
                     }
+                    // A draw's constants are its own.
+                    self.renderer.draw_constants.clear();
                 }
                 Command::DrawDebug3d => {
                     for l in &w.render.lines {
@@ -341,6 +349,7 @@ impl Scenery {
             }
         }
         self.renderer.enabled_textures.clear();
+        self.renderer.draw_constants.clear();
         // SAFETY: the window's frame buffer, bound when the frame began.
         unsafe { gl.bind_framebuffer(glow::FRAMEBUFFER, window) };
         self.renderer.clock.lap(gl, Pass::Gui);

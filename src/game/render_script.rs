@@ -14,6 +14,8 @@ pub const MAX_COMMANDS: usize = 4096;
 pub const MAX_PREDICATES: usize = 256;
 /// Tags one predicate may name.
 pub const MAX_TAGS: usize = 32;
+/// Named constants one frame's draws may carry together (`render.draw`'s `constants`).
+pub const MAX_CONSTANTS: usize = 4096;
 
 /// Texture units `render.enable_texture` may name (GL 3.3 promises 16 to a fragment shader).
 pub const TEXTURE_UNITS: u32 = 16;
@@ -36,6 +38,12 @@ pub enum Command {
     Projection(Mat4),
     /// `render.draw` of predicate number n (see [`RenderScript::tags`]).
     Draw(u32),
+    /// The constants the next `Draw` gives its materials, over their own values: `count` of
+    /// [`RenderScript::constants`] from `first` (a `render.draw` with `constants`).
+    Constants {
+        first: u32,
+        count: u32,
+    },
     /// `render.draw_debug3d`: the debug lines and texts (`draw_line`, `draw_text`, the physics
     /// debug view).
     DrawDebug3d,
@@ -153,6 +161,9 @@ pub struct RenderScript {
     /// Whether `commands` holds a frame (until the first good `update`, Sinew's pipeline draws).
     pub ready: bool,
     recording: Vec<Command>,
+    /// The named vector4 constants the last good frame's draws carry ([`Command::Constants`]).
+    pub constants: Vec<(u64, [f32; 4])>,
+    recording_constants: Vec<(u64, [f32; 4])>,
     /// Whether an `update` is running: `render.*` records only then (and `predicate` in `init`).
     pub open: bool,
     predicates: Vec<Vec<u64>>,
@@ -167,6 +178,7 @@ impl RenderScript {
     /// Starts recording a frame.
     pub fn begin(&mut self) {
         self.recording.clear();
+        self.recording_constants.clear();
         self.open = true;
         self.warned_full = false;
     }
@@ -176,9 +188,11 @@ impl RenderScript {
         self.open = false;
         if ok {
             std::mem::swap(&mut self.commands, &mut self.recording);
+            std::mem::swap(&mut self.constants, &mut self.recording_constants);
             self.ready = true;
         }
         self.recording.clear();
+        self.recording_constants.clear();
     }
 
     /// No render script from now on (it was stopped): Sinew's pipeline draws.
@@ -188,6 +202,8 @@ impl RenderScript {
         self.open = false;
         self.commands.clear();
         self.recording.clear();
+        self.constants.clear();
+        self.recording_constants.clear();
         self.targets.clear();
     }
 
@@ -234,6 +250,28 @@ impl RenderScript {
         }
         self.recording.push(c);
         Ok(())
+    }
+
+    /// Records the constants of the next `render.draw` (name hash, value).
+    pub fn push_constants(&mut self, given: &[(u64, [f32; 4])]) -> Result<(), String> {
+        if !self.open {
+            return Err("render.* draws only from a render script's update".into());
+        }
+        if given.iter().any(|(_, v)| !v.iter().all(|x| x.is_finite())) {
+            return Err("a constant has a NaN or infinite component".into());
+        }
+        if self.recording_constants.len() + given.len() > MAX_CONSTANTS {
+            return Err(format!("the draws of one frame may carry at most {MAX_CONSTANTS} constants together"));
+        }
+        let first = self.recording_constants.len() as u32;
+        self.recording_constants.extend_from_slice(given);
+        self.push(Command::Constants { first, count: given.len() as u32 })
+    }
+
+    /// The constants a [`Command::Constants`] names (none for a range outside the frame's).
+    pub fn constants_of(&self, first: u32, count: u32) -> &[(u64, [f32; 4])] {
+        let (a, b) = (first as usize, first as usize + count as usize);
+        self.constants.get(a..b).unwrap_or(&[])
     }
 
     /// `render.predicate(tags)`: a new predicate's number.
@@ -333,5 +371,26 @@ mod tests {
         assert_eq!(r.commands.len(), 5);
         r.stop();
         assert!(r.targets.all().is_empty(), "a stopped script's targets go with it");
+    }
+
+    #[test]
+    fn a_draws_constants_are_kept_with_its_frame() {
+        let mut r = RenderScript::default();
+        let p = r.predicate(&[1]).unwrap();
+        assert!(r.push_constants(&[(5, [1.0; 4])]).unwrap_err().contains("update"), "outside update");
+        r.begin();
+        r.push_constants(&[(5, [0.5, 1.0, 1.0, 1.0]), (6, [2.0; 4])]).unwrap();
+        r.push(Command::Draw(p)).unwrap();
+        assert!(r.push_constants(&[(7, [f32::NAN, 0.0, 0.0, 0.0])]).unwrap_err().contains("NaN"));
+        let many = vec![(8, [0.0; 4]); MAX_CONSTANTS];
+        assert!(r.push_constants(&many).unwrap_err().contains("at most"));
+        r.end(true);
+        assert_eq!(r.commands, vec![Command::Constants { first: 0, count: 2 }, Command::Draw(p)]);
+        assert_eq!(r.constants_of(0, 2), &[(5, [0.5, 1.0, 1.0, 1.0]), (6, [2.0; 4])]);
+        assert!(r.constants_of(1, 5).is_empty(), "a range past the frame's names none");
+        r.begin();
+        r.push_constants(&[(9, [3.0; 4])]).unwrap();
+        r.end(false);
+        assert_eq!(r.constants_of(0, 1), &[(5, [0.5, 1.0, 1.0, 1.0])], "a failed frame keeps the last good one's");
     }
 }

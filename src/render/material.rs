@@ -283,6 +283,7 @@ impl Material {
             metallic_roughness: zero,
             alpha: zero,
             opaque: zero,
+            draw_constants: &[],
             overrides,
             program_constants: &p.constants,
             defaults: &self.defaults,

@@ -592,6 +592,8 @@ pub(crate) struct Values<'a> {
     pub metallic_roughness: [f32; 4],
     pub alpha: [f32; 4],
     pub opaque: [f32; 4],
+    /// A render script's constants for this draw (`render.draw`'s `constants`), searched first.
+    pub draw_constants: &'a [(Hash, [f32; 4])],
     /// Item overrides (name hash, value), searched before the material's defaults.
     pub overrides: &'a [(Hash, [f32; 4])],
     pub program_constants: &'a [(Hash, String)],
@@ -609,6 +611,11 @@ pub(crate) struct Values<'a> {
 }
 
 const ZERO: [f32; 4] = [0.0; 4];
+
+/// The value named `hash` in `list`.
+fn named(list: &[(Hash, [f32; 4])], hash: Hash) -> Option<&[f32; 4]> {
+    list.iter().find(|(h, _)| *h == hash).map(|(_, v)| v)
+}
 
 impl Values<'_> {
     fn get(&self, source: Source) -> &[f32] {
@@ -647,8 +654,8 @@ impl Values<'_> {
             Source::ShadowReceive => &self.shadow_receive,
             Source::Constant(i) => {
                 let hash = self.program_constants.get(i).map_or(0, |c| c.0);
-                match self.overrides.iter().find(|(h, _)| *h == hash) {
-                    Some((_, v)) => v,
+                match named(self.draw_constants, hash).or_else(|| named(self.overrides, hash)) {
+                    Some(v) => v,
                     None => self.defaults.get(i).unwrap_or(&ZERO),
                 }
             }

@@ -150,6 +150,9 @@ pub struct ModelRenderer {
     /// read these textures, over what the draw's material and model give them. Later entries
     /// win, as the later call does.
     pub enabled_textures: Vec<(crate::game::render_script::Binding, glow::Texture)>,
+    /// A render script's constants for the draw being submitted (`render.draw`'s `constants`):
+    /// over the items' and the materials' values of the same names.
+    pub draw_constants: Vec<(u64, [f32; 4])>,
     /// Per-instance attribute values of every batch, `INSTANCE_FLOATS` per instance.
     instances: Vec<f32>,
     instance_buffer: glow::Buffer,
@@ -263,6 +266,7 @@ impl ModelRenderer {
             predicate: None,
             faces_and_depth: None,
             enabled_textures: Vec::new(),
+            draw_constants: Vec::new(),
             instances: Vec::new(),
             instance_buffer,
             skinned_counted: Vec::new(),
@@ -779,6 +783,7 @@ impl ModelRenderer {
                 }
                 let mut values = draw_values(frame, &m, prim, list, item, material, morph);
                 (values.animation, values.bones) = (animation, &self.bone_scratch);
+                values.draw_constants = &self.draw_constants;
                 write_blocks(p, &mut self.arena[offset..], &values);
             }
             self.matrices.push(m);
@@ -841,6 +846,7 @@ impl ModelRenderer {
                 fill_bones(&mut self.bone_scratch, &self.pose, base, model, prim);
             }
             let mut values = draw_values(&self.values, m, prim, list, item, material, morph);
+            values.draw_constants = &self.draw_constants;
             values.texture_srgb =
                 texture_srgb(model, prim, item.textures.of(&list.textures), self.tex0, self.material_maps[1]);
             (values.animation, values.bones) = (animation_data(&self.pose, base, model, prim), &self.bone_scratch);
@@ -1276,6 +1282,7 @@ fn draw_values<'a>(
         metallic_roughness: pm.metallic_roughness,
         alpha: [cutoff, 0.0, 0.0, 0.0],
         opaque: [opaque, 0.0, 0.0, 0.0],
+        draw_constants: &[],
         overrides: item.constants.of(&list.constants),
         program_constants: &material.program.constants,
         defaults: &material.defaults,

@@ -169,7 +169,7 @@ pub const NAMESPACES: &[Namespace] = &[
         name: "render",
         doc: "A project's own render script (game.project's `[bootstrap] render`): what each frame draws, and through which view and projection.",
         examples: &["../porting-from-defold.md#render-scripts"],
-        notes: "Each call records a command of the frame, carried out in order after the script's `update`; a frame whose `update` fails is drawn as the last good one. `render.draw` draws the passes its predicate's tags name: models by their material's tags (`model` for a material without), `tile` sprites and tile maps, `particle` particles, `text` labels, `gui` the GUI (with its own window projection). Render states (blend, depth, stencil, culling, colour mask) are checked and left: each pass sets its own. Render targets are drawn into and sampled by model draws (`render.enable_texture`); a model's `material` property (`go.set` with `resource.material`) switches what draws it, as a post-processing quad does. Texture resources in `enable_texture`, `render.enable_material` and constant buffers are not supported. In a render script `sys.get_config` gives a number for a number's text (Sinew's vector fields take numbers only).",
+        notes: "Each call records a command of the frame, carried out in order after the script's `update`; a frame whose `update` fails is drawn as the last good one. `render.draw` draws the passes its predicate's tags name: models by their material's tags (`model` for a material without), `tile` sprites and tile maps, `particle` particles, `text` labels, `gui` the GUI (with its own window projection). Render states (blend, depth, stencil, culling, colour mask) are checked and left: each pass sets its own. Render targets are drawn into and sampled by model draws (`render.enable_texture`); a model's `material` property (`go.set` with `resource.material`) switches what draws it, as a post-processing quad does. A draw's constant buffer gives model materials its vector4s. Texture resources in `enable_texture`, `render.enable_material` and matrix constants are not supported. In a render script `sys.get_config` gives a number for a number's text (Sinew's vector fields take numbers only).",
     },
     Namespace {
         name: "gui",
@@ -737,7 +737,7 @@ pub const FUNCS: &[Func] = &[
         "draw",
         "predicate: predicate, options?: table",
         "",
-        "Draws what the predicate's tags name, through the view, projection and viewport set last (`options` is read and left).",
+        "Draws what the predicate's tags name, through the view, projection and viewport set last. `options.constants` (a `render.constant_buffer` filled by name with vector4s, at most 64) gives the models' materials those values over their own; the rest of `options` is read and left.",
     ),
     f(
         "render",
@@ -775,7 +775,7 @@ pub const FUNCS: &[Func] = &[
         "constant_buffer",
         "",
         "table",
-        "A table of constants to fill; draws read it and leave it (materials keep their own constants).",
+        "A table to fill with named vector4 constants, for `render.draw`'s `options.constants` (other kinds of value are not supported).",
     ),
     f("render", "get_width", "", "number", "game.project's display width."),
     f("render", "get_height", "", "number", "game.project's display height."),

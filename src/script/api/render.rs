@@ -40,6 +40,8 @@ pub const TARGET_STRIDE: usize = 1 + TARGET_FIELDS.len();
 pub const TARGET_FIELDS: [&str; 7] = ["format", "width", "height", "min_filter", "mag_filter", "u_wrap", "v_wrap"];
 /// Buffers one render target may have: four colours, depth, stencil.
 pub const TARGET_BUFFERS: usize = 6;
+/// Named constants one `render.draw` may carry (the Lua side's buffer).
+pub const DRAW_CONSTANTS: usize = 64;
 
 /// Where `render.FACE_*` and `render.COMPARE_FUNC_*` are numbered from (in their enums' order).
 const FACE_BASE: f64 = 200.0;
@@ -82,6 +84,7 @@ pub fn constants() -> Vec<(&'static str, f64)> {
         ("RS_STATE_DEPTH_FUNC", f64::from(state::DEPTH_FUNC)),
         ("RS_TARGET_STRIDE", TARGET_STRIDE as f64),
         ("RS_TARGET_BUFFERS", TARGET_BUFFERS as f64),
+        ("RS_DRAW_CONSTANTS", DRAW_CONSTANTS as f64),
         ("RENDER_BUFFER_COLOR0_BIT", f64::from(clear::COLOR)),
         ("RENDER_BUFFER_COLOR1_BIT", f64::from(clear::OTHER_COLORS[0])),
         ("RENDER_BUFFER_COLOR2_BIT", f64::from(clear::OTHER_COLORS[1])),
@@ -255,8 +258,24 @@ crate::export! {
         record(ctx, c)
     }
 
-    /// `render.draw` of predicate `p`.
-    fn render_draw(ctx: Ctx, p: u32) -> i32 {
+    /// `render.draw` of predicate `p`, with `n` named vector4 constants: `names[i]`'s value is
+    /// `values[4 * i..4 * i + 4]`.
+    fn render_draw(ctx: Ctx, p: u32, names: *const u64, values: *const f32, n: u32) -> i32 {
+        if n > 0 {
+            if names.is_null() || values.is_null() || n as usize > DRAW_CONSTANTS {
+                return fail(format!("a draw carries at most {DRAW_CONSTANTS} constants, not {n}"));
+            }
+            // SAFETY: Lua-side arrays of `DRAW_CONSTANTS` names and 4 times as many floats.
+            let (names, values) = unsafe {
+                (std::slice::from_raw_parts(names, n as usize), std::slice::from_raw_parts(values, 4 * n as usize))
+            };
+            let given: Vec<(u64, [f32; 4])> =
+                names.iter().zip(values.chunks_exact(4)).map(|(&h, v)| (h, [v[0], v[1], v[2], v[3]])).collect();
+            let rc = world_status(ctx, |w| w.render_script.push_constants(&given).map_or_else(fail, |()| OK));
+            if rc != OK {
+                return rc;
+            }
+        }
         record(ctx, Command::Draw(p))
     }
 

@@ -48,10 +48,45 @@ local function options_ok(fname, n, options)
   if options ~= nil and type(options) ~= "table" then argerr(fname, n, "table or nil", options) end
 end
 
+-- A draw's `constants` (a table from render.constant_buffer, filled by name): vector4s, which
+-- the draw's materials take over their own values of those names.
+local MAX_CONSTANTS = K.RS_DRAW_CONSTANTS
+local constant_names = ffi.new("uint64_t[?]", MAX_CONSTANTS)
+local constant_values = ffi.new("float[?]", 4 * MAX_CONSTANTS)
+local function constants_of(fname, options)
+  local cb = options and options.constants
+  if cb == nil then return 0 end
+  if type(cb) ~= "table" then
+    fail(fname .. ": options.constants must be a table (render.constant_buffer), not " .. S.type_name(cb))
+  end
+  local n = 0
+  for name, v in pairs(cb) do
+    if n == MAX_CONSTANTS then fail(string.format("%s: a draw carries at most %d constants", fname, MAX_CONSTANTS)) end
+    local h
+    if type(name) == "string" then h = S.hash(name).h
+    elseif S.value_kind(name) == "hash" then h = name.h
+    else fail(fname .. ": a constant's name must be a string or a hash, not " .. S.type_name(name)) end
+    local kind = S.value_kind(v)
+    if kind ~= "vector4" then
+      if kind == "matrix4" or type(v) == "table" then
+        fail(string.format("%s: constant '%s' is a %s; constants other than vector4s are not supported by Sinew",
+          fname, tostring(name), S.type_name(v)))
+      end
+      fail(string.format("%s: constant '%s' must be a vector4, not %s", fname, tostring(name), S.type_name(v)))
+    end
+    constant_names[n] = h
+    local at = 4 * n
+    constant_values[at], constant_values[at + 1], constant_values[at + 2], constant_values[at + 3] = v.x, v.y, v.z, v.w
+    n = n + 1
+  end
+  return n
+end
+
 function render.draw(p, options)
   local n = predicate_of("render.draw", p)
   options_ok("render.draw", 2, options)
-  check("render.draw", F.render_draw(ctx, n))
+  local c = constants_of("render.draw", options)
+  check("render.draw", F.render_draw(ctx, n, constant_names, constant_values, c))
 end
 
 function render.draw_debug3d(options)
