@@ -204,6 +204,8 @@ impl Scenery {
         if w.render_script.ready {
             return self.draw_as_scripted(gl, w, size);
         }
+        // A render script that stopped leaves no frame buffers behind.
+        self.targets.sync(gl, w.render_script.targets.all());
         let stats = self.renderer.submit(gl, &self.list);
         w.sprites.quads(&w.scene, self.list.camera.view.inverse(), &mut self.sprite_quads);
         w.particles.quads(&w.scene, &mut self.sprite_quads);

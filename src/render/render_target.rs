@@ -167,6 +167,9 @@ impl TargetFramebuffers {
     /// Makes what `specs` has and this has not (or has at another version), and deletes what
     /// `specs` no longer has. A target that cannot be made is reported once and draws nowhere.
     pub fn sync(&mut self, gl: &glow::Context, specs: &[Option<TargetSpec>]) {
+        if self.made.is_empty() && specs.is_empty() {
+            return;
+        }
         let n = self.made.len().max(specs.len());
         self.made.resize_with(n, || None);
         for (i, (made, spec)) in
@@ -192,6 +195,9 @@ impl TargetFramebuffers {
                     self.failed.push((i, spec.version));
                 }
             }
+        }
+        if specs.is_empty() {
+            self.made.clear();
         }
     }
 
