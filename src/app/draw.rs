@@ -299,11 +299,7 @@ impl Scenery {
                     let pred = w.render_script.tags(p);
                     self.list.camera = CameraView { view, proj, position: view.inverse().w_axis.truncate() };
                     if pred.iter().any(|t| !builtin.contains(t)) && self.renderer.names_a_material(pred) {
-                        self.renderer.predicate = Some(pred.to_vec());
-                        self.renderer.faces_and_depth = Some((cull, depth));
-                        let s = self.renderer.submit(gl, &self.list);
-                        self.renderer.predicate = None;
-                        self.renderer.faces_and_depth = None;
+                        let s = self.renderer.submit_scripted(gl, &self.list, pred, (cull, depth));
                         stats.draws += s.draws;
                         stats.draw_calls += s.draw_calls;
                         stats.triangles += s.triangles;

@@ -252,20 +252,28 @@ impl RenderScript {
         Ok(())
     }
 
-    /// Records the constants of the next `render.draw` (name hash, value).
-    pub fn push_constants(&mut self, given: &[(u64, [f32; 4])]) -> Result<(), String> {
+    /// Records the constants of the next `render.draw` (name hash, value), straight into the
+    /// frame's list: a draw with constants allocates nothing once the list has grown.
+    pub fn push_constants(&mut self, given: impl IntoIterator<Item = (u64, [f32; 4])>) -> Result<(), String> {
         if !self.open {
             return Err("render.* draws only from a render script's update".into());
         }
-        if given.iter().any(|(_, v)| !v.iter().all(|x| x.is_finite())) {
-            return Err("a constant has a NaN or infinite component".into());
+        let first = self.recording_constants.len();
+        self.recording_constants.extend(given);
+        let added = &self.recording_constants[first..];
+        let refused = if added.iter().any(|(_, v)| !v.iter().all(|x| x.is_finite())) {
+            Some("a constant has a NaN or infinite component".to_string())
+        } else if self.recording_constants.len() > MAX_CONSTANTS {
+            Some(format!("the draws of one frame may carry at most {MAX_CONSTANTS} constants together"))
+        } else {
+            None
+        };
+        if let Some(e) = refused {
+            self.recording_constants.truncate(first);
+            return Err(e);
         }
-        if self.recording_constants.len() + given.len() > MAX_CONSTANTS {
-            return Err(format!("the draws of one frame may carry at most {MAX_CONSTANTS} constants together"));
-        }
-        let first = self.recording_constants.len() as u32;
-        self.recording_constants.extend_from_slice(given);
-        self.push(Command::Constants { first, count: given.len() as u32 })
+        let count = added.len() as u32;
+        self.push(Command::Constants { first: first as u32, count })
     }
 
     /// The constants a [`Command::Constants`] names (none for a range outside the frame's).
@@ -377,19 +385,19 @@ mod tests {
     fn a_draws_constants_are_kept_with_its_frame() {
         let mut r = RenderScript::default();
         let p = r.predicate(&[1]).unwrap();
-        assert!(r.push_constants(&[(5, [1.0; 4])]).unwrap_err().contains("update"), "outside update");
+        assert!(r.push_constants([(5, [1.0; 4])]).unwrap_err().contains("update"), "outside update");
         r.begin();
-        r.push_constants(&[(5, [0.5, 1.0, 1.0, 1.0]), (6, [2.0; 4])]).unwrap();
+        r.push_constants([(5, [0.5, 1.0, 1.0, 1.0]), (6, [2.0; 4])]).unwrap();
         r.push(Command::Draw(p)).unwrap();
-        assert!(r.push_constants(&[(7, [f32::NAN, 0.0, 0.0, 0.0])]).unwrap_err().contains("NaN"));
+        assert!(r.push_constants([(7, [f32::NAN, 0.0, 0.0, 0.0])]).unwrap_err().contains("NaN"));
         let many = vec![(8, [0.0; 4]); MAX_CONSTANTS];
-        assert!(r.push_constants(&many).unwrap_err().contains("at most"));
+        assert!(r.push_constants(many).unwrap_err().contains("at most"));
         r.end(true);
         assert_eq!(r.commands, vec![Command::Constants { first: 0, count: 2 }, Command::Draw(p)]);
         assert_eq!(r.constants_of(0, 2), &[(5, [0.5, 1.0, 1.0, 1.0]), (6, [2.0; 4])]);
         assert!(r.constants_of(1, 5).is_empty(), "a range past the frame's names none");
         r.begin();
-        r.push_constants(&[(9, [3.0; 4])]).unwrap();
+        r.push_constants([(9, [3.0; 4])]).unwrap();
         r.end(false);
         assert_eq!(r.constants_of(0, 1), &[(5, [0.5, 1.0, 1.0, 1.0])], "a failed frame keeps the last good one's");
     }

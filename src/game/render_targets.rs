@@ -222,12 +222,13 @@ pub struct BufferParams {
     pub v_wrap: Option<f64>,
 }
 
-/// The render script's targets by number (`None`: deleted; numbers are not reused, so a
-/// deleted target's handle never draws into a later one).
+/// The render script's live targets, each with its number. Numbers are not reused, so a
+/// deleted target's handle never draws into a later one; a script that makes and deletes a
+/// target every frame keeps no trace of the old ones.
 #[derive(Default)]
 pub struct RenderTargets {
-    targets: Vec<Option<TargetSpec>>,
-    live: usize,
+    targets: Vec<(u32, TargetSpec)>,
+    next: u32,
     versions: u64,
 }
 
@@ -260,16 +261,17 @@ impl RenderTargets {
     pub fn make(&mut self, buffers: &[BufferParams]) -> Result<u32, String> {
         let mut spec = self.spec_of(buffers)?;
         self.fits(spec.bytes(), None)?;
-        if self.live >= MAX_TARGETS {
+        if self.targets.len() >= MAX_TARGETS {
             return Err(format!(
                 "a render script may hold at most {MAX_TARGETS} render targets (render.delete_render_target frees one)"
             ));
         }
         self.versions += 1;
         spec.version = self.versions;
-        self.targets.push(Some(spec));
-        self.live += 1;
-        Ok(self.targets.len() as u32 - 1)
+        let n = self.next;
+        self.next += 1;
+        self.targets.push((n, spec));
+        Ok(n)
     }
 
     fn spec_of(&self, buffers: &[BufferParams]) -> Result<TargetSpec, String> {
@@ -345,13 +347,7 @@ impl RenderTargets {
 
     /// Whether `bytes` more (in place of target `replacing`'s) stay within [`MAX_BYTES`].
     fn fits(&self, bytes: u64, replacing: Option<u32>) -> Result<(), String> {
-        let others: u64 = self
-            .targets
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| Some(*i as u32) != replacing)
-            .filter_map(|(_, t)| t.as_ref().map(TargetSpec::bytes))
-            .sum();
+        let others: u64 = self.targets.iter().filter(|(i, _)| Some(*i) != replacing).map(|(_, t)| t.bytes()).sum();
         if others + bytes > MAX_BYTES {
             return Err(format!(
                 "the render targets would take {} MiB of texture memory with this one, more than the {} MiB a render script may hold",
@@ -364,14 +360,9 @@ impl RenderTargets {
 
     /// `render.delete_render_target`.
     pub fn delete(&mut self, n: u32) -> Result<(), String> {
-        match self.targets.get_mut(n as usize) {
-            Some(t @ Some(_)) => {
-                *t = None;
-                self.live -= 1;
-                Ok(())
-            }
-            _ => Err(format!("render target {n} does not exist (deleted already?)")),
-        }
+        let at = self.targets.iter().position(|(i, _)| *i == n).ok_or_else(|| missing(n))?;
+        self.targets.remove(at);
+        Ok(())
     }
 
     /// `render.set_render_target_size`: every buffer at the new size, made again.
@@ -389,26 +380,26 @@ impl RenderTargets {
 
     /// Target `n`, if it exists.
     pub fn get(&self, n: u32) -> Option<&TargetSpec> {
-        self.targets.get(n as usize).and_then(Option::as_ref)
+        self.targets.iter().find(|(i, _)| *i == n).map(|(_, t)| t)
     }
 
     fn get_mut(&mut self, n: u32) -> Result<&mut TargetSpec, String> {
-        self.targets
-            .get_mut(n as usize)
-            .and_then(Option::as_mut)
-            .ok_or_else(|| format!("render target {n} does not exist (deleted already?)"))
+        self.targets.iter_mut().find(|(i, _)| *i == n).map(|(_, t)| t).ok_or_else(|| missing(n))
     }
 
-    /// Every target by number, `None` where one was deleted.
-    pub fn all(&self) -> &[Option<TargetSpec>] {
+    /// Every live target with its number.
+    pub fn all(&self) -> &[(u32, TargetSpec)] {
         &self.targets
     }
 
     /// Forgets them all (the render script stopped).
     pub fn clear(&mut self) {
         self.targets.clear();
-        self.live = 0;
     }
+}
+
+fn missing(n: u32) -> String {
+    format!("render target {n} does not exist (deleted already?)")
 }
 
 #[cfg(test)]
@@ -482,7 +473,6 @@ mod tests {
         );
         assert!(t.make(&[BufferParams { u_wrap: Some(-1.0), ..color(4.0, 4.0) }]).unwrap_err().contains("u_wrap"));
         assert!(t.all().is_empty(), "nothing was made");
-        assert_eq!(t.live, 0);
         for _ in 0..MAX_TARGETS {
             t.make(&[color(1.0, 1.0)]).unwrap();
         }

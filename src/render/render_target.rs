@@ -5,18 +5,20 @@ use crate::game::render_targets::{Buffer, COLOR_BUFFERS, Filter, Format, TargetS
 use glow::HasContext;
 
 struct GpuTarget {
+    /// The script's number of the target, and the version it was made at.
+    number: u32,
     version: u64,
     fbo: glow::Framebuffer,
     colors: [Option<glow::Texture>; COLOR_BUFFERS],
     depth: Option<glow::Texture>,
 }
 
-/// The frame buffers of the targets, by the script's numbers.
+/// The frame buffers of the live targets.
 #[derive(Default)]
 pub struct TargetFramebuffers {
-    made: Vec<Option<GpuTarget>>,
-    /// (number, version) of targets that could not be made: reported once, not tried again.
-    failed: Vec<(usize, u64)>,
+    made: Vec<GpuTarget>,
+    /// Versions of targets that could not be made: reported once, not tried again.
+    failed: Vec<u64>,
 }
 
 /// (internal format, format, type) of a colour buffer. The RGB float formats are stored with
@@ -99,12 +101,12 @@ unsafe fn delete(gl: &glow::Context, t: GpuTarget) {
 ///
 /// # Safety
 /// `gl` is current.
-unsafe fn make(gl: &glow::Context, spec: &TargetSpec) -> Result<GpuTarget, String> {
+unsafe fn make(gl: &glow::Context, number: u32, spec: &TargetSpec) -> Result<GpuTarget, String> {
     // SAFETY: the caller's contract; the objects made are deleted on every error path, and the
     // frame buffer binding is put back.
     unsafe {
         let fbo = gl.create_framebuffer()?;
-        let mut t = GpuTarget { version: spec.version, fbo, colors: [None; COLOR_BUFFERS], depth: None };
+        let mut t = GpuTarget { number, version: spec.version, fbo, colors: [None; COLOR_BUFFERS], depth: None };
         let previous = gl.get_parameter_framebuffer(glow::DRAW_FRAMEBUFFER_BINDING);
         gl.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
         let size = (spec.width, spec.height);
@@ -166,49 +168,46 @@ unsafe fn make(gl: &glow::Context, spec: &TargetSpec) -> Result<GpuTarget, Strin
 impl TargetFramebuffers {
     /// Makes what `specs` has and this has not (or has at another version), and deletes what
     /// `specs` no longer has. A target that cannot be made is reported once and draws nowhere.
-    pub fn sync(&mut self, gl: &glow::Context, specs: &[Option<TargetSpec>]) {
-        if self.made.is_empty() && specs.is_empty() {
-            return;
-        }
-        let n = self.made.len().max(specs.len());
-        self.made.resize_with(n, || None);
-        for (i, (made, spec)) in
-            self.made.iter_mut().zip(specs.iter().map(Some).chain(std::iter::repeat(None))).enumerate()
-        {
-            let spec = spec.and_then(Option::as_ref);
-            if made.as_ref().map(|m| m.version) == spec.map(|s| s.version) {
-                continue;
-            }
-            if let Some(old) = made.take() {
+    /// Versions are unique to each target's making and resizing, so they name what is made.
+    pub fn sync(&mut self, gl: &glow::Context, specs: &[(u32, TargetSpec)]) {
+        let wanted = |version: u64| specs.iter().any(|(_, s)| s.version == version);
+        let mut i = 0;
+        while i < self.made.len() {
+            if wanted(self.made[i].version) {
+                i += 1;
+            } else {
                 // SAFETY: the target's objects were made on this context, which is current.
-                unsafe { delete(gl, old) };
+                unsafe { delete(gl, self.made.swap_remove(i)) };
             }
-            let Some(spec) = spec else { continue };
-            if self.failed.contains(&(i, spec.version)) {
+        }
+        self.failed.retain(|&v| wanted(v));
+        for (n, spec) in specs {
+            if self.made.iter().any(|m| m.version == spec.version) || self.failed.contains(&spec.version) {
                 continue;
             }
             // SAFETY: the context is current.
-            match unsafe { make(gl, spec) } {
-                Ok(t) => *made = Some(t),
+            match unsafe { make(gl, *n, spec) } {
+                Ok(t) => self.made.push(t),
                 Err(e) => {
-                    log::error!("render target {i} ({}x{}): {e}; nothing is drawn into it", spec.width, spec.height);
-                    self.failed.push((i, spec.version));
+                    log::error!("render target {n} ({}x{}): {e}; nothing is drawn into it", spec.width, spec.height);
+                    self.failed.push(spec.version);
                 }
             }
         }
-        if specs.is_empty() {
-            self.made.clear();
-        }
+    }
+
+    fn get(&self, n: u32) -> Option<&GpuTarget> {
+        self.made.iter().find(|t| t.number == n)
     }
 
     /// Target `n`'s frame buffer, if it was made.
     pub fn framebuffer(&self, n: u32) -> Option<glow::Framebuffer> {
-        self.made.get(n as usize)?.as_ref().map(|t| t.fbo)
+        self.get(n).map(|t| t.fbo)
     }
 
     /// The texture of target `n`'s `buffer` (depth and stencil share one).
     pub fn texture(&self, n: u32, buffer: Buffer) -> Option<glow::Texture> {
-        let t = self.made.get(n as usize)?.as_ref()?;
+        let t = self.get(n)?;
         match buffer {
             Buffer::Color(i) => t.colors.get(usize::from(i)).copied().flatten(),
             Buffer::Depth | Buffer::Stencil => t.depth,
@@ -217,7 +216,7 @@ impl TargetFramebuffers {
 
     /// Deletes every target's objects (the context is going away).
     pub fn destroy(&mut self, gl: &glow::Context) {
-        for t in self.made.drain(..).flatten() {
+        for t in self.made.drain(..) {
             // SAFETY: made on this context, which is current.
             unsafe { delete(gl, t) };
         }

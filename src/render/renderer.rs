@@ -140,12 +140,13 @@ pub struct ModelRenderer {
     batches: Vec<Batch>,
     /// False: one draw call per draw (`SINEW_NO_INSTANCING`, or [`ModelRenderer::set_instancing`]).
     instancing: bool,
-    /// A render script's `render.draw` predicate (its tag hashes): only models whose material
-    /// it names are drawn. None: Sinew's pipeline, which draws what Defold's default script does.
-    pub predicate: Option<Vec<u64>>,
-    /// A render script's cull face and depth function for its model draws (GL enums); None:
-    /// back faces and less-than, as Sinew's pipeline draws.
-    pub faces_and_depth: Option<(u32, u32)>,
+    /// While a render script's `render.draw` is submitted ([`ModelRenderer::submit_scripted`]):
+    /// its cull face and depth function (GL enums). None: Sinew's pipeline, back faces culled,
+    /// less-than, drawing what Defold's default script does.
+    scripted: Option<(u32, u32)>,
+    /// That draw's predicate (its tag hashes): only models whose material it names are drawn.
+    /// Kept between draws, so a frame of them allocates nothing.
+    predicate: Vec<u64>,
     /// A render script's `render.enable_texture`s: the samplers they name (by unit or by name)
     /// read these textures, over what the draw's material and model give them. Later entries
     /// win, as the later call does.
@@ -263,8 +264,8 @@ impl ModelRenderer {
             recs: Vec::new(),
             batches: Vec::new(),
             instancing,
-            predicate: None,
-            faces_and_depth: None,
+            scripted: None,
+            predicate: Vec::new(),
             enabled_textures: Vec::new(),
             draw_constants: Vec::new(),
             instances: Vec::new(),
@@ -417,6 +418,28 @@ impl ModelRenderer {
         self.materials.iter().flatten().any(|m| m.drawn_by(Some(predicate)))
     }
 
+    /// Draws `list` as a render script's `render.draw` of `predicate` says: only models whose
+    /// material carries one of its tags, culling `cull` faces and testing depth with `depth`.
+    pub(crate) fn submit_scripted(
+        &mut self,
+        gl: &glow::Context,
+        list: &DrawList,
+        predicate: &[u64],
+        (cull, depth): (u32, u32),
+    ) -> SubmitStats {
+        self.predicate.clear();
+        self.predicate.extend_from_slice(predicate);
+        self.scripted = Some((cull, depth));
+        let stats = self.submit(gl, list);
+        self.scripted = None;
+        stats
+    }
+
+    /// The predicate of the render script's draw being submitted; None: Sinew's pipeline.
+    fn predicate(&self) -> Option<&[u64]> {
+        self.scripted.map(|_| self.predicate.as_slice())
+    }
+
     /// Takes `list`'s camera, time and lights as the frame's without drawing it: a render
     /// script's draw of sprites alone sees the world through its own view and projection.
     pub(crate) fn look_through(&mut self, list: &DrawList) {
@@ -434,7 +457,8 @@ impl ModelRenderer {
         let mut stats = SubmitStats::default();
         self.frame_values(list);
         self.fill_pose(gl, list, &mut stats);
-        let (materials, predicate) = (&self.materials, self.predicate.as_deref());
+        let predicate = self.scripted.map(|_| self.predicate.as_slice());
+        let materials = &self.materials;
         let drawn = |m: super::MaterialHandle| {
             materials.get(m.0 as usize).and_then(Option::as_ref).is_none_or(|m| m.drawn_by(predicate))
         };
@@ -600,7 +624,7 @@ impl ModelRenderer {
                 continue;
             };
             // Tagged for a project's own render script (`skybox`, `postprocess`): not drawn.
-            if !material.drawn_by(self.predicate.as_deref()) {
+            if !material.drawn_by(self.predicate()) {
                 continue;
             }
             let capacity = material.program.morph_capacity;
@@ -801,7 +825,7 @@ impl ModelRenderer {
         let mut max_unit = 0;
         // SAFETY: fixed-function state on the current context.
         unsafe {
-            let (cull, depth) = self.faces_and_depth.unwrap_or((glow::BACK, glow::LESS));
+            let (cull, depth) = self.scripted.unwrap_or((glow::BACK, glow::LESS));
             gl.enable(glow::DEPTH_TEST);
             gl.depth_func(depth);
             gl.depth_mask(true);

@@ -269,9 +269,8 @@ crate::export! {
             let (names, values) = unsafe {
                 (std::slice::from_raw_parts(names, n as usize), std::slice::from_raw_parts(values, 4 * n as usize))
             };
-            let given: Vec<(u64, [f32; 4])> =
-                names.iter().zip(values.chunks_exact(4)).map(|(&h, v)| (h, [v[0], v[1], v[2], v[3]])).collect();
-            let rc = world_status(ctx, |w| w.render_script.push_constants(&given).map_or_else(fail, |()| OK));
+            let given = names.iter().zip(values.chunks_exact(4)).map(|(&h, v)| (h, [v[0], v[1], v[2], v[3]]));
+            let rc = world_status(ctx, |w| w.render_script.push_constants(given).map_or_else(fail, |()| OK));
             if rc != OK {
                 return rc;
             }
