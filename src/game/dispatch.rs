@@ -58,7 +58,7 @@ pub fn dispatch(world: &RefCell<World>, hooks: &mut dyn ScriptHooks) {
             w.messages.take_all()
         };
         for (at, m) in batch.iter().enumerate() {
-            let find = || world.borrow().find_url(m.receiver.socket, m.receiver.path);
+            let find = || world.borrow().find_receiver(m);
             let mut slot = find();
             if !run.is_empty() && engine_acts_on(&world.borrow(), m, slot) {
                 hooks.deliver(&batch, &run);

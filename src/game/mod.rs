@@ -210,7 +210,7 @@ fn report_finished(world: &RefCell<World>, hooks: &mut dyn ScriptHooks, finished
             let mut data = Vec::new();
             encode(&table, &mut data);
             let id = crate::base::hash::hash_remembered("model_animation_done");
-            crate::scene::Message { sender, receiver: f.listener.url, id, data }
+            crate::scene::Message::new(sender, f.listener.url, id, data)
         };
         if f.listener.callback != 0 {
             hooks.model_done(f.listener.script, f.listener.callback, &msg);
@@ -247,7 +247,7 @@ fn report_events(world: &RefCell<World>, events: Vec<animation::EventReport>) {
         ]);
         let mut data = Vec::new();
         encode(&table, &mut data);
-        let msg = crate::scene::Message { sender, receiver: h.to.url, id, data };
+        let msg = crate::scene::Message::new(sender, h.to.url, id, data);
         if w.messages.post(msg).is_err() {
             log::warn!("model_animation_event dropped: the frame's message budget is spent");
         }

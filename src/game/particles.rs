@@ -673,7 +673,7 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
             let mut data = Vec::new();
             encode(&table, &mut data);
             let id = hash_remembered("particlefx_emitter_state");
-            (listener, crate::scene::Message { sender, receiver: sender, id, data })
+            (listener, crate::scene::Message::new(sender, sender, id, data))
         };
         hooks.callback_again(listener.script, listener.callback, &msg);
     }

@@ -197,7 +197,7 @@ fn reply(w: &mut World, from: Url, to: Url, id: Hash) {
 fn reply_with(w: &mut World, from: Url, to: Url, id: Hash, table: Vec<(MsgValue, MsgValue)>) {
     let mut data = Vec::new();
     encode(&MsgValue::Table(table), &mut data);
-    if w.messages.post(Message { sender: from, receiver: to, id, data }).is_err() {
+    if w.messages.post(Message::new(from, to, id, data)).is_err() {
         log::warn!("{} dropped: the frame's message budget is spent", name_of(id));
     }
 }

@@ -396,7 +396,7 @@ mod tests {
     fn draw_text(fields: &[(&str, MsgValue)]) -> Message {
         let mut data = Vec::new();
         encode(&table(fields), &mut data);
-        Message { sender: Default::default(), receiver: Default::default(), id: hash_str("draw_text"), data }
+        Message::new(Default::default(), Default::default(), hash_str("draw_text"), data)
     }
 
     fn text(s: &str) -> (&'static str, MsgValue) {
@@ -406,7 +406,7 @@ mod tests {
     fn message(id: &str, fields: &[(&str, MsgValue)]) -> Message {
         let mut data = Vec::new();
         encode(&table(fields), &mut data);
-        Message { sender: Default::default(), receiver: Default::default(), id: hash_str(id), data }
+        Message::new(Default::default(), Default::default(), hash_str(id), data)
     }
 
     /// `resize` asks for a window size the app applies; a size that is not a whole number from 1

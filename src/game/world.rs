@@ -2,7 +2,7 @@
 use super::model_world::ModelWorld;
 use crate::anim::TweenWorld;
 use crate::base::hash::{Hash, hash_remembered};
-use crate::scene::{MessageQueue, Scene};
+use crate::scene::{MessageQueue, Scene, Url};
 
 pub struct World {
     pub scene: Scene,
@@ -97,5 +97,17 @@ impl World {
     /// The object a URL's socket (0 or the main collection's: the main world) and path name.
     pub fn find_url(&self, socket: Hash, path: Hash) -> Option<u32> {
         if socket == 0 || socket == self.socket { self.scene.find(path) } else { self.scene.find_in(socket, path) }
+    }
+
+    /// [`World::find_url`] of a message's receiver, from the slot its poster gave where that
+    /// still holds it.
+    pub fn find_receiver(&self, m: &crate::scene::Message) -> Option<u32> {
+        let Url { socket, path, .. } = m.receiver;
+        let own = if socket == self.socket { 0 } else { socket };
+        if m.to != crate::scene::NONE && self.scene.holds(m.to, own, path) {
+            debug_assert_eq!(self.find_url(socket, path), Some(m.to), "a message's slot is its receiver's");
+            return Some(m.to);
+        }
+        self.find_url(socket, path)
     }
 }

@@ -332,6 +332,21 @@ pub struct Message {
     pub id: Hash,
     /// Encoded table (see [`encode`]); empty means `{}`.
     pub data: Vec<u8>,
+    /// The receiving object's slot where the poster knew it (a physics step knows each of its
+    /// thousands), else [`super::NONE`]: dispatch takes it while that slot still holds the
+    /// receiver, where looking the path up in the table of every object missed the cache.
+    pub to: u32,
+}
+
+impl Message {
+    pub fn new(sender: Url, receiver: Url, id: Hash, data: Vec<u8>) -> Message {
+        Message { sender, receiver, id, data, to: super::NONE }
+    }
+
+    /// This message, its receiver's object known to be at `slot`.
+    pub fn to_slot(self, slot: u32) -> Message {
+        Message { to: slot, ..self }
+    }
 }
 
 /// Most messages that may be posted in one frame. Defold bounds its message buffers and refuses
@@ -439,7 +454,7 @@ mod tests {
     #[test]
     fn data_buffers_are_reused_within_bounds() {
         let mut q = MessageQueue::default();
-        let message = |data: Vec<u8>| Message { sender: Url::default(), receiver: Url::default(), id: 1, data };
+        let message = |data: Vec<u8>| Message::new(Url::default(), Url::default(), 1, data);
         let mut small = q.buffer(136);
         small.extend_from_slice(&[7; 100]);
         let kept = small.as_ptr();
@@ -523,7 +538,7 @@ mod tests {
 
     #[test]
     fn posts_per_frame_are_capped_and_reported_once() {
-        let m = Message { sender: Url::default(), receiver: Url::default(), id: 1, data: Vec::new() };
+        let m = Message::new(Url::default(), Url::default(), 1, Vec::new());
         let mut q = MessageQueue::default();
         for _ in 0..MAX_MESSAGES_PER_FRAME {
             assert_eq!(q.post(m.clone()), Ok(()));

@@ -303,6 +303,13 @@ impl Scene {
         self.by_id.get(&id).copied()
     }
 
+    /// Whether `slot` holds the live object [`Scene::find_in`] finds by `socket` and `id`
+    /// (whose look-up this spares, where the slot is known).
+    pub fn holds(&self, slot: u32, socket: Hash, id: Hash) -> bool {
+        let s = slot as usize;
+        self.alive.get(s).copied().unwrap_or(false) && self.ids[s] == id && self.socket[s] == socket
+    }
+
     /// Slot of a live object by socket (0: the main collection's) and id.
     pub fn find_in(&self, socket: Hash, id: Hash) -> Option<u32> {
         self.by_id.get(&key(socket, id)).copied()
@@ -782,6 +789,26 @@ mod tests {
         assert!(s.find(hash_str("/a")).is_none());
         let c = spawn(&mut s, "/c", 0.0);
         assert_eq!(c, a, "slots are reused");
+    }
+
+    /// A slot given with a message holds its receiver only while the object there is the one
+    /// the look-up finds: not once it is removed, nor when the slot is reused by another.
+    #[test]
+    fn a_slot_holds_an_object_as_long_as_the_lookup_finds_it_there() {
+        let mut s = Scene::new();
+        let a = spawn(&mut s, "/a", 0.0);
+        let (id_a, id_c) = (hash_str("/a"), hash_str("/c"));
+        assert!(s.holds(a, 0, id_a));
+        assert_eq!(s.find(id_a), Some(a));
+        assert!(!s.holds(a, 0, id_c), "another id");
+        assert!(!s.holds(a, hash_str("level"), id_a), "the same id in another world");
+        assert!(!s.holds(NONE, 0, id_a) && !s.holds(a + 100, 0, id_a), "no such slot");
+        s.remove(a);
+        assert!(!s.holds(a, 0, id_a), "removed");
+        let c = spawn(&mut s, "/c", 0.0);
+        assert_eq!(c, a, "the slot is reused");
+        assert!(!s.holds(a, 0, id_a), "reused by another object");
+        assert!(s.holds(a, 0, id_c));
     }
 
     #[test]

@@ -176,7 +176,7 @@ pub fn report(w: &mut crate::game::World, changes: &[LayoutChange]) {
         ]);
         let mut data = Vec::new();
         encode(&table, &mut data);
-        let msg = crate::scene::Message { sender: url, receiver: url, id, data };
+        let msg = crate::scene::Message::new(url, url, id, data);
         if w.messages.post(msg).is_err() {
             log::warn!("layout_changed dropped: the frame's message budget is spent");
         }

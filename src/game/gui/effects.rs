@@ -201,7 +201,7 @@ pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crat
             let mut data = Vec::new();
             encode(&table, &mut data);
             let id = hash_remembered("particlefx_emitter_state");
-            crate::scene::Message { sender, receiver: sender, id, data }
+            crate::scene::Message::new(sender, sender, id, data)
         };
         hooks.callback_again(c.listener.script, c.listener.callback, &msg);
     }

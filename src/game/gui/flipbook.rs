@@ -216,7 +216,7 @@ pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crat
             let sender = crate::scene::Url { socket: w.socket_of(g.slot), path, fragment };
             let mut data = Vec::new();
             crate::scene::message::encode(&crate::scene::message::MsgValue::Table(Vec::new()), &mut data);
-            crate::scene::Message { sender, receiver: sender, id, data }
+            crate::scene::Message::new(sender, sender, id, data)
         };
         hooks.model_done(d.listener.script, d.listener.callback, &msg);
     }

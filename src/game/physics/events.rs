@@ -62,6 +62,8 @@ struct Side {
     /// Whether its game object has a script to tell: messages nobody would read are not made
     /// (a pile of a thousand crates without scripts posts nothing).
     listens: bool,
+    /// Its game object.
+    slot: u32,
     id: Hash,
     path: Hash,
     /// Its object's world (0: the main world), for the messages' URLs.
@@ -86,6 +88,7 @@ fn side(p: &Physics, scene: &Scene, index: u32) -> Option<Side> {
     let t = scene.world_of(b.slot).translation;
     Some(Side {
         listens: listens(p, scene, index),
+        slot: b.slot,
         id: b.id,
         path: *scene.ids.get(b.slot as usize)?,
         socket: scene.socket.get(b.slot as usize).copied().unwrap_or(0),
@@ -244,7 +247,9 @@ fn post(
     let socket = if to.socket != 0 { to.socket } else { socket };
     let sender = Url { socket, path: to.path, fragment: to.id };
     let receiver = Url { socket, path: to.path, fragment: 0 };
-    if messages.post(Message { sender, receiver, id, data }) == Err(crate::scene::message::QueueFull::First) {
+    if messages.post(Message::new(sender, receiver, id, data).to_slot(to.slot))
+        == Err(crate::scene::message::QueueFull::First)
+    {
         log::warn!("physics messages dropped: the frame's message budget is spent");
     }
 }

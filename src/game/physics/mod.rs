@@ -872,7 +872,7 @@ pub fn tell_listeners(world: &std::cell::RefCell<crate::game::World>, hooks: &mu
                 );
                 let socket = if sp.socket == 0 { main } else { sp.socket };
                 let at = crate::scene::Url { socket, path: 0, fragment: 0 };
-                Some((listener, crate::scene::Message { sender: at, receiver: at, id: events::ids().listener, data }))
+                Some((listener, crate::scene::Message::new(at, at, events::ids().listener, data)))
             })
             .collect()
     };

@@ -129,9 +129,7 @@ pub fn answer_async(p: &mut Physics, scene: &Scene, messages: &mut MessageQueue,
         encode(&table, &mut data);
         let socket = if r.reply_to.socket != 0 { r.reply_to.socket } else { socket };
         let sender = Url { socket, path: r.reply_to.path, fragment: r.reply_to.fragment };
-        if messages.post(Message { sender, receiver: r.reply_to, id, data })
-            == Err(crate::scene::message::QueueFull::First)
-        {
+        if messages.post(Message::new(sender, r.reply_to, id, data)) == Err(crate::scene::message::QueueFull::First) {
             log::warn!("ray cast answer dropped: the frame's message budget is spent");
         }
     }

@@ -423,7 +423,7 @@ pub fn step(world: &std::cell::RefCell<crate::game::World>, hooks: &mut dyn crat
             encode(&table, &mut data);
             let id = hash_remembered(if e.stopped { "sound_stopped" } else { "sound_done" });
             let receiver = e.owner.reply.map_or(sender, |(url, _)| url);
-            crate::scene::Message { sender, receiver, id, data }
+            crate::scene::Message::new(sender, receiver, id, data)
         };
         if e.owner.callback != 0 {
             hooks.model_done(e.owner.script, e.owner.callback, &msg);

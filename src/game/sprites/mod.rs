@@ -269,7 +269,7 @@ pub fn step(world: &std::cell::RefCell<super::World>, hooks: &mut dyn super::Scr
             ]);
             let mut data = Vec::new();
             encode(&table, &mut data);
-            crate::scene::Message { sender, receiver: d.listener.url, id, data }
+            crate::scene::Message::new(sender, d.listener.url, id, data)
         };
         if d.listener.callback != 0 {
             hooks.model_done(d.listener.script, d.listener.callback, &msg);

@@ -86,7 +86,7 @@ crate::export! {
         let data = unsafe { slice(data, n) }.to_vec();
         world_status(ctx, |w| {
             let receiver = Url { socket: if receiver.socket == 0 { w.socket } else { receiver.socket }, ..receiver };
-            match w.messages.post(Message { sender, receiver, id, data }) {
+            match w.messages.post(Message::new(sender, receiver, id, data)) {
                 Ok(()) => OK,
                 Err(QueueFull::First) => fail(format!(
                     "msg.post: more than {MAX_MESSAGES_PER_FRAME} messages posted this frame; messages are dropped \
