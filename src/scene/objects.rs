@@ -307,7 +307,7 @@ impl Scene {
     /// (whose look-up this spares, where the slot is known).
     pub fn holds(&self, slot: u32, socket: Hash, id: Hash) -> bool {
         let s = slot as usize;
-        self.alive.get(s).copied().unwrap_or(false) && self.ids[s] == id && self.socket[s] == socket
+        self.alive.get(s) == Some(&true) && self.ids.get(s) == Some(&id) && self.socket.get(s) == Some(&socket)
     }
 
     /// Slot of a live object by socket (0: the main collection's) and id.
