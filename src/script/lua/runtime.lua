@@ -130,10 +130,24 @@ local u64box = ffi.new("uint64_t[1]")
 local by_low_bits = setmetatable({}, { __mode = "v" })
 local band, LOW_52_BITS = bit.band, 0xFFFFFFFFFFFFFULL
 
+-- In front of both, the last hash met at each of 256 places (by its low byte), held: the
+-- messages of a physics step bring the same few hashes (ids, groups) thousands of times, and a
+-- small array stays in cache where the table of every live hash misses (10,000 contact
+-- messages: delivery 1.17-1.27 ms against 1.27-1.42). It holds only what `by_value` gave, and
+-- what it holds stays alive in `by_value`: it returns the hash `by_value` would.
+local recent = {}
+for i = 1, 256 do recent[i] = false end
+
 local function hash_of_u64(v)
+  local slot = tonumber(band(v, 255)) + 1
+  local r = recent[slot]
+  if r and r.h == v then return r end
   local low = tonumber(band(v, LOW_52_BITS))
   local h = by_low_bits[low]
-  if h ~= nil and h.h == v then return h end
+  if h ~= nil and h.h == v then
+    recent[slot] = h
+    return h
+  end
   u64box[0] = v
   local key = ffi.string(u64box, 8)
   h = by_value[key]
@@ -142,6 +156,7 @@ local function hash_of_u64(v)
     by_value[key] = h
   end
   by_low_bits[low] = h
+  recent[slot] = h
   return h
 end
 S.hash_of_u64 = hash_of_u64
