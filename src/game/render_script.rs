@@ -224,13 +224,11 @@ impl RenderScript {
             Command::Viewport([_, _, w, h]) if *w < 0 || *h < 0 => {
                 return Err(format!("the viewport's width and height must not be negative, not {w} x {h}"));
             }
-            Command::Target(Some(n)) if self.targets.get(*n).is_none() => {
-                return Err(format!("render target {n} does not exist (deleted already?)"));
+            Command::Target(Some(n)) => {
+                self.targets.find(*n)?;
             }
             Command::EnableTexture { binding, target, buffer } => {
-                let Some(t) = self.targets.get(*target) else {
-                    return Err(format!("render target {target} does not exist (deleted already?)"));
-                };
+                let t = self.targets.find(*target)?;
                 if !t.has(*buffer) || *buffer == Buffer::Stencil {
                     return Err(format!("render target {target} has no {buffer:?} buffer to sample"));
                 }

@@ -383,6 +383,11 @@ impl RenderTargets {
         self.targets.iter().find(|(i, _)| *i == n).map(|(_, t)| t)
     }
 
+    /// Target `n`, or the message a script gets for naming one that does not exist.
+    pub fn find(&self, n: u32) -> Result<&TargetSpec, String> {
+        self.get(n).ok_or_else(|| missing(n))
+    }
+
     fn get_mut(&mut self, n: u32) -> Result<&mut TargetSpec, String> {
         self.targets.iter_mut().find(|(i, _)| *i == n).map(|(_, t)| t).ok_or_else(|| missing(n))
     }

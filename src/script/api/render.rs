@@ -334,8 +334,9 @@ crate::export! {
     /// `render.get_render_target_width` / `_height` of buffer `bit`: both, into `out[0..2]`.
     fn render_target_size(ctx: Ctx, target: u32, bit: f64, out: *mut f32) -> i32 {
         world_status(ctx, |w| {
-            let Some(t) = w.render_script.targets.get(target) else {
-                return fail(format!("render target {target} does not exist (deleted already?)"));
+            let t = match w.render_script.targets.find(target) {
+                Ok(t) => t,
+                Err(e) => return fail(e),
             };
             match buffer_of(bit) {
                 Some(b) if t.has(b) => {}
