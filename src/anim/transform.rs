@@ -162,8 +162,10 @@ pub fn slerp4_keys(a: [Vec4; 4], b: [Vec4; 4], t: f32) -> [Vec4; 4] {
 #[derive(Debug, Clone, Copy)]
 pub struct SlerpAt {
     t: f32,
-    ct: [Vec4; 8],
-    cd: [Vec4; 8],
+    /// The series as a polynomial in `x − 1`: `pt[k]` is the coefficient of `(x − 1)^(k+1)`,
+    /// the product of the first `k + 1` nested factors (for weight `t`; `pd` for `1 − t`).
+    pt: [Vec4; 8],
+    pd: [Vec4; 8],
 }
 
 impl SlerpAt {
@@ -171,11 +173,14 @@ impl SlerpAt {
     pub fn new(t: f32) -> SlerpAt {
         let d = 1.0 - t;
         let (t2, d2) = (t * t, d * d);
-        SlerpAt {
-            t,
-            ct: std::array::from_fn(|i| Vec4::splat(U[i] * t2 - V[i])),
-            cd: std::array::from_fn(|i| Vec4::splat(U[i] * d2 - V[i])),
-        }
+        let products = |s2: f32| {
+            let mut p = 1.0f32;
+            std::array::from_fn(|i| {
+                p *= U[i] * s2 - V[i];
+                Vec4::splat(p)
+            })
+        };
+        SlerpAt { t, pt: products(t2), pd: products(d2) }
     }
 
     pub fn t(&self) -> f32 {
@@ -233,14 +238,30 @@ impl SlerpAt {
         [d[0] * kb, d[1] * kb, d[2] * kb, ka + d[3] * kb]
     }
 
+    /// The first `N` terms (2, 4, 6 or 8) for both weights, `(f(1 − t), f(t))`, by Estrin's
+    /// scheme: the nested form's 2N dependent multiply-adds became a chain of about log₂ N
+    /// (the powers of `x − 1` and the pairs of terms are independent), and a layer's batches
+    /// waited on that chain.
     #[inline(always)]
     fn series<const N: usize>(&self, xm1: Vec4) -> (Vec4, Vec4) {
-        let (mut ft, mut fd) = (Vec4::ONE, Vec4::ONE);
-        for i in (0..N).rev() {
-            ft = Vec4::ONE + self.ct[i] * xm1 * ft;
-            fd = Vec4::ONE + self.cd[i] * xm1 * fd;
-        }
-        (fd, ft)
+        let x = xm1;
+        let x2 = x * x;
+        let f = |p: &[Vec4; 8]| {
+            let low = Vec4::ONE + p[0] * x;
+            match N {
+                2 => low + p[1] * x2,
+                4 => low + (p[1] + p[2] * x) * x2 + p[3] * (x2 * x2),
+                6 => {
+                    let x4 = x2 * x2;
+                    low + (p[1] + p[2] * x) * x2 + ((p[3] + p[4] * x) + p[5] * x2) * x4
+                }
+                _ => {
+                    let x4 = x2 * x2;
+                    low + (p[1] + p[2] * x) * x2 + ((p[3] + p[4] * x) + (p[5] + p[6] * x) * x2 + p[7] * x4) * x4
+                }
+            }
+        };
+        (f(&self.pd), f(&self.pt))
     }
 }
 
