@@ -57,10 +57,9 @@ fn sinew_step(w: &RefCell<World>) -> (Duration, usize) {
     sinew::game::physics::update(w, DT);
     let took = t.elapsed();
     let mut w = w.borrow_mut();
-    let mut n = 0;
-    while w.messages.pop().is_some() {
-        n += 1;
-    }
+    let posted = w.messages.take_all();
+    let n = posted.len();
+    w.messages.give_back(posted);
     w.messages.new_frame();
     (took, n)
 }

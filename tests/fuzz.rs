@@ -856,7 +856,8 @@ fn fuzz_projects(name: &str, root: &str, names: &[&str], kinds: &[&str]) {
         for _ in 0..10 {
             sinew::game::physics::update(&world, 1.0 / 60.0);
             let mut w = world.borrow_mut();
-            while w.messages.pop().is_some() {}
+            let posted = w.messages.take_all();
+            w.messages.give_back(posted);
             w.messages.new_frame();
         }
         let w = world.borrow();
