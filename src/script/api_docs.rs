@@ -1133,7 +1133,7 @@ pub const FUNCS: &[Func] = &[
         "animate",
         "node: node, property: string|hash, to: number|vector3|vector4, easing: integer, duration: number, delay?: number, complete_function?: fun(self: table, node: node), playback?: integer",
         "",
-        "Tweens a node property (position, scale, size, color, outline, shadow or one element) in go.animate's kernel: the same easings, playback modes and callbacks.",
+        "Tweens a node property (position, scale, size, euler, color, outline, shadow, a pie's fill_angle and inner_radius, or one element) in go.animate's kernel: the same easings, playback modes and callbacks. `rotation` tweens the Euler angles in degrees, as Defold's rotation was before nodes kept a quaternion (a vector3 of `(0, 0, -360)` is a whole turn).",
     ),
     f(
         "gui",
@@ -2318,10 +2318,10 @@ pub fn constants() -> Vec<Const> {
         push("physics", n.to_string(), i as f64, format!("Joint type {i} (`physics.create_joint`)."));
     }
     for n in GUI_PROPS {
-        let animated = if ["rotation", "euler", "leading", "tracking", "slice9"].contains(n) {
-            "`gui.animate` refuses it in Sinew"
-        } else {
-            "for `gui.animate`"
+        let animated = match *n {
+            "leading" | "tracking" | "slice9" => "`gui.animate` refuses it in Sinew",
+            "rotation" => "for `gui.animate`, as Euler angles in degrees",
+            _ => "for `gui.animate`",
         };
         v.push(Const {
             ns: "gui",

@@ -334,9 +334,12 @@ function gui.set_render_order(order)
 end
 
 -- gui.animate: a property name (or `name.x` …) → (which, first element, count, whole type).
+-- `rotation` is the Euler angles in degrees, as a node's rotation was in Defold before nodes
+-- kept a quaternion: games spin nodes with `gui.animate(node, gui.PROP_ROTATION,
+-- vmath.vector3(0, 0, -360), …)`, and a quaternion has no way to say a whole turn.
 local ANIM = {
   position = { POSITION, 0, 3, "vector3" }, scale = { SCALE, 0, 3, "vector3" }, size = { SIZE, 0, 3, "vector3" },
-  euler = { EULER, 0, 3, "vector3" },
+  euler = { EULER, 0, 3, "vector3" }, rotation = { EULER, 0, 3, "vector3" },
   color = { COLOR, 0, 4, "vector4" }, outline = { OUTLINE, 0, 4, "vector4" }, shadow = { SHADOW, 0, 4, "vector4" },
   fill_angle = { PIE, 0, 1, "number" }, inner_radius = { PIE, 1, 1, "number" },
 }
