@@ -29,6 +29,10 @@ pub struct Factories {
     pub next_collection: u64,
     /// `project.json` `max_instances`.
     pub max_instances: u32,
+    /// The script overrides a Defold project's collections set that their scripts do not
+    /// declare (or of another type), as warned of: each is warned of once a run
+    /// (`spawn::Misfit::LeftOut`).
+    pub left_out_overrides: std::collections::HashSet<String>,
     /// Indices of deleted factories, reused by the next ones (an object holding a factory,
     /// spawned and deleted again and again, would otherwise grow the list for ever).
     free: Vec<u32>,
@@ -43,6 +47,7 @@ impl Default for Factories {
             next_instance: 0,
             next_collection: 0,
             max_instances: crate::project::types::DEFAULT_MAX_INSTANCES,
+            left_out_overrides: Default::default(),
             free: Vec::new(),
             next_serial: 0,
         }

@@ -47,17 +47,47 @@ fn url_problem(v: &PropertyValue) -> Option<String> {
     crate::scene::url::parse(text, &anywhere).err()
 }
 
+/// What becomes of an override that does not fit its script: one naming no declared property,
+/// or of another type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Misfit {
+    /// Sinew's own files refuse it: a typo the game would otherwise run with.
+    Refused,
+    /// A Defold project's is left out, with a warning: Defold's editor drops such an override
+    /// when it loads the collection (and writes the file without it, defold/defold#9682), so its
+    /// build never sees one, and a game whose library renamed a property runs there (combochamp
+    /// sets monarch's `transition_url`, which its monarch no longer declares).
+    LeftOut,
+}
+
+impl Misfit {
+    /// [`Misfit::LeftOut`] in a Defold project, else [`Misfit::Refused`].
+    pub fn of(res: &Resources) -> Misfit {
+        if crate::project::settings::is_defold(res) { Misfit::LeftOut } else { Misfit::Refused }
+    }
+}
+
+/// What [`check_overrides`] found, each pointing at where the override was written.
+#[derive(Debug, Default)]
+pub struct Checked {
+    pub refused: Vec<LoadError>,
+    /// With the index of the override in the list checked.
+    pub left_out: Vec<(usize, LoadError)>,
+}
+
 /// Every override of `props` that names no declared property or has another type, pointing at
 /// where it was written (not at the instance: a prototype's override is one mistake however many
-/// objects use it). `run` refuses to start with any, and `sinew check` reports the same list, so
-/// the two cannot disagree about a collection.
+/// objects use it), refused or left out as `misfit` says; a URL that does not parse is refused
+/// either way. `run` refuses to start with any refused, and `sinew check` reports the same list,
+/// so the two cannot disagree about a collection.
 pub fn check_overrides(
     script: &str,
     declared: &[(String, String)],
     props: &[(String, Located<PropertyValue>)],
-) -> Vec<LoadError> {
-    let mut out = Vec::new();
-    for (name, v) in props {
+    misfit: Misfit,
+) -> Checked {
+    let mut out = Checked::default();
+    for (i, (name, v)) in props.iter().enumerate() {
         let given = override_kind(&v.value);
         let problem = match declared.iter().find(|(n, _)| n == name) {
             None => {
@@ -66,7 +96,10 @@ pub fn check_overrides(
                 format!("script '{script}' has no property '{name}' to override (declared: {known})")
             }
             Some((_, kind)) if kind == "url" && given == "url" => match url_problem(&v.value) {
-                Some(e) => format!("property '{name}': {e}"),
+                Some(e) => {
+                    out.refused.push(v.error(script, format!("property '{name}': {e}")));
+                    continue;
+                }
                 None => continue,
             },
             Some((_, kind)) if kind == given || (kind == "quat" && given == "vector4") => continue,
@@ -77,7 +110,10 @@ pub fn check_overrides(
                 )
             }
         };
-        out.push(v.error(script, problem));
+        match misfit {
+            Misfit::Refused => out.refused.push(v.error(script, problem)),
+            Misfit::LeftOut => out.left_out.push((i, v.error(script, format!("{problem}; left out, as Defold does")))),
+        }
     }
     out
 }
@@ -93,20 +129,27 @@ fn prefix_hint(kind: &str, value: &PropertyValue) -> String {
     }
 }
 
-/// A script instance, made only when its overrides fit the script's declarations.
+/// A script instance, made only when its overrides fit the script's declarations (or, in a
+/// Defold project, without those that do not: `left_out` gets them).
 fn create_script(
     scripts: &mut dyn ScriptFactory,
-    slot: u32,
-    component: &str,
-    script: &str,
+    (slot, component, script): (u32, &str, &str),
     props: &[(String, Located<PropertyValue>)],
+    misfit: Misfit,
+    left_out: &mut Vec<LoadError>,
 ) -> Result<u32, Vec<String>> {
     let declared = scripts.declarations(script).map_err(|e| vec![e])?;
-    let bad = check_overrides(script, &declared, props);
-    if !bad.is_empty() {
-        return Err(bad.iter().map(LoadError::to_string).collect());
+    let checked = check_overrides(script, &declared, props, misfit);
+    if !checked.refused.is_empty() {
+        return Err(checked.refused.iter().map(LoadError::to_string).collect());
     }
-    scripts.create(slot, component, script, props).map_err(|e| vec![e])
+    if checked.left_out.is_empty() {
+        return scripts.create(slot, component, script, props).map_err(|e| vec![e]);
+    }
+    let left = |i: usize| checked.left_out.iter().any(|&(j, _)| j == i);
+    let kept: Vec<_> = props.iter().enumerate().filter(|&(i, _)| !left(i)).map(|(_, p)| p.clone()).collect();
+    left_out.extend(checked.left_out.into_iter().map(|(_, e)| e));
+    scripts.create(slot, component, script, &kept).map_err(|e| vec![e])
 }
 
 /// Spawns every object of `spec` with its components. A component that cannot be created (a
@@ -120,6 +163,7 @@ pub fn spawn_collection(
     scripts: &mut dyn ScriptFactory,
 ) -> Result<(), Vec<String>> {
     let mut problems = Vec::new();
+    let (misfit, mut left_out) = (Misfit::of(res), Vec::new());
     world.borrow_mut().factories.res = Some(res.clone());
     let mut slots = Vec::with_capacity(spec.objects.len());
     for o in &spec.objects {
@@ -138,7 +182,7 @@ pub fn spawn_collection(
         for c in &o.components {
             let kind = match &c.kind {
                 ComponentKind::Script { script, properties } => {
-                    match create_script(scripts, slot, &c.id, script, properties) {
+                    match create_script(scripts, (slot, &c.id, script), properties, misfit, &mut left_out) {
                         Ok(i) => ComponentRef::Script(i),
                         Err(mut e) => {
                             problems.append(&mut e);
@@ -156,11 +200,11 @@ pub fn spawn_collection(
                     }
                 }
                 ComponentKind::CollectionProxy(p) => {
-                    check_proxied(scripts, p, &mut problems);
+                    check_proxied(scripts, p, &mut problems, (misfit, &mut left_out));
                     ComponentRef::CollectionProxy(world.borrow_mut().proxies.add(slot, &c.id, p))
                 }
                 ComponentKind::Factory(f) => {
-                    check_prototype(world, res, scripts, f, &mut problems);
+                    check_prototype(world, res, scripts, f, &mut problems, (misfit, &mut left_out));
                     ComponentRef::Factory(super::factory::add(&mut world.borrow_mut(), slot, &c.id, f))
                 }
                 ComponentKind::Camera(cam) => {
@@ -236,7 +280,7 @@ pub fn spawn_collection(
                     // The scene's .gui_script runs as a script of the same id, listed first,
                     // so messages and input focus for `#id` reach it.
                     if let Some(script) = &g.0.script {
-                        match create_script(scripts, slot, &c.id, script, &[]) {
+                        match create_script(scripts, (slot, &c.id, script), &[], misfit, &mut left_out) {
                             Ok(i) => {
                                 let id = hash_remembered(&c.id);
                                 let kind = ComponentRef::Script(i);
@@ -260,6 +304,14 @@ pub fn spawn_collection(
         }
     }
     world.borrow_mut().scene.update_world_transforms();
+    // Each once a run, however many objects, prototypes and proxy loads meet it.
+    let mut w = world.borrow_mut();
+    for e in left_out {
+        let text = e.to_string();
+        if w.factories.left_out_overrides.insert(text.clone()) {
+            log::warn!("{text}");
+        }
+    }
     if problems.is_empty() { Ok(()) } else { Err(problems) }
 }
 
@@ -317,10 +369,11 @@ fn check_prototype(
     scripts: &mut dyn ScriptFactory,
     f: &crate::project::FactorySpec,
     problems: &mut Vec<String>,
+    misfits: (Misfit, &mut Vec<LoadError>),
 ) {
     let mut components = Vec::new();
     components_within(&f.objects, false, &mut vec![f.prototype.as_str()], &mut components);
-    check_scripts(scripts, &components, problems);
+    check_scripts(scripts, &components, problems, misfits);
     let w = &mut *world.borrow_mut();
     for c in &components {
         if let ComponentKind::Model(m) = &c.kind
@@ -336,6 +389,7 @@ fn check_scripts(
     scripts: &mut dyn ScriptFactory,
     components: &[&crate::project::ComponentSpec],
     problems: &mut Vec<String>,
+    (misfit, left_out): (Misfit, &mut Vec<LoadError>),
 ) {
     for c in components {
         // A gui's .gui_script is loaded (and its errors found) with the other scripts.
@@ -348,7 +402,9 @@ fn check_scripts(
         if let ComponentKind::Script { script, properties } = &c.kind {
             match scripts.declarations(script) {
                 Ok(declared) => {
-                    problems.extend(check_overrides(script, &declared, properties).iter().map(LoadError::to_string))
+                    let checked = check_overrides(script, &declared, properties, misfit);
+                    problems.extend(checked.refused.iter().map(LoadError::to_string));
+                    left_out.extend(checked.left_out.into_iter().map(|(_, e)| e));
                 }
                 Err(e) => problems.push(e),
             }
@@ -361,10 +417,15 @@ fn check_scripts(
 /// collection: a misnamed override is found by `run` and `sinew check`, not when the proxy's
 /// world is made half-way. Its models are left to the proxy's load (`async_load` imports them
 /// on a thread).
-fn check_proxied(scripts: &mut dyn ScriptFactory, p: &crate::project::ProxySpec, problems: &mut Vec<String>) {
+fn check_proxied(
+    scripts: &mut dyn ScriptFactory,
+    p: &crate::project::ProxySpec,
+    problems: &mut Vec<String>,
+    misfits: (Misfit, &mut Vec<LoadError>),
+) {
     let mut components = Vec::new();
     components_within(&p.objects, true, &mut vec![p.collection.as_str()], &mut components);
-    check_scripts(scripts, &components, problems);
+    check_scripts(scripts, &components, problems, misfits);
 }
 
 /// A particle emitter's material: None for Defold's built-in particle material (drawn by the

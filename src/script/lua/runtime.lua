@@ -530,7 +530,9 @@ function E.declared(path)
 end
 
 -- Creates an instance. `overrides` is nil or a list of {name, kind, a, b, c, d}, already
--- checked against the declarations (game::spawn::check_overrides).
+-- checked against the declarations (game::spawn::check_overrides). In a Defold project one
+-- that does not fit was warned of and is left out, as Defold does (spawn::Misfit::LeftOut): a
+-- factory's prototype keeps its overrides, so they are skipped here too.
 local NO_OVERRIDES = {}
 function E.create(index, slot, comp, path, overrides)
   local def, err = S.get_script(path)
@@ -549,7 +551,9 @@ function E.create(index, slot, comp, path, overrides)
     local name, kind = o[1], o[2]
     local decl = def.props[name]
     local v
-    if kind == "number" or kind == "boolean" or kind == "string" then v = o[3]
+    if decl == nil or not (decl.kind == kind or (decl.kind == "quat" and kind == "vector4")) then
+      -- left out (see above)
+    elseif kind == "number" or kind == "boolean" or kind == "string" then v = o[3]
     elseif kind == "hash" then v = hash(o[3])
     elseif kind == "url" then
       v = url_t()
@@ -558,7 +562,7 @@ function E.create(index, slot, comp, path, overrides)
     elseif kind == "vector4" then
       v = decl.kind == "quat" and vm.quat(o[3], o[4], o[5], o[6]) or vm.vector4(o[3], o[4], o[5], o[6])
     end
-    self[name] = v
+    if v ~= nil then self[name] = v end
   end
   n = n + 1
   list[n] = r
