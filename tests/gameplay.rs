@@ -227,6 +227,40 @@ fn a_misfit_override_in_a_defold_collection_is_left_out_with_a_warning() {
     assert_eq!(r.stdout.matches("\tnil\t1\n").count(), 3, "the spawned one too: {}", r.show());
 }
 
+/// A quat property set by a 4-number override (Defold's `PROPERTY_TYPE_QUAT`), in a Defold
+/// collection and in a collection factory's prototype: the kinds that fit another kind are one
+/// Rust list (`spawn::OTHER_KINDS_THAT_FIT`) that the loader's check and the script runtime both
+/// read, so neither leaves this one out.
+#[test]
+fn a_quat_property_takes_a_four_number_override_in_a_defold_project() {
+    let over = "  component_properties {\n    id: \"s\"\n    properties {\n      id: \"turn\"\n\
+        value: \"0.0, 0.0, 0.6, 0.8\"\n      type: PROPERTY_TYPE_QUAT\n    }\n  }\n";
+    let main = format!(
+        "name: \"main\"\ninstances {{\n  id: \"a\"\n  prototype: \"/turner.go\"\n{over}}}\n\
+        embedded_instances {{\n  id: \"maker\"\n  data: \"components {{\\n  id: \\\"s\\\"\\n\
+        component: \\\"/maker.script\\\"\\n}}\\nembedded_components {{\\n  id: \\\"f\\\"\\n\
+        type: \\\"collectionfactory\\\"\\n  data: \\\"prototype: \\\\\\\"/made.collection\\\\\\\"\\\\n\\\"\\n}}\\n\"\n}}\n"
+    );
+    let made = format!("name: \"made\"\ninstances {{\n  id: \"b\"\n  prototype: \"/turner.go\"\n{over}}}\n");
+    let turner = "go.property(\"turn\", vmath.quat())\n\
+        function init(self) print(\"turn\", go.get_id(), self.turn.x, self.turn.y, self.turn.z, self.turn.w) end\n";
+    let files = [
+        ("/game.project", "[bootstrap]\nmain_collection = /main.collectionc\n"),
+        ("/main.collection", main.as_str()),
+        ("/made.collection", made.as_str()),
+        ("/turner.go", "components {\n  id: \"s\"\n  component: \"/turner.script\"\n}\n"),
+        ("/turner.script", turner),
+        ("/maker.script", "function init(self) collectionfactory.create(\"#f\") end\n"),
+    ];
+    let p = project("quat-override", &files);
+    let r = run_project(p.path(), 3, &[]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(!r.stderr.contains("left out") && !r.stderr.contains("ERROR"), "{}", r.show());
+    let turned =
+        |line: &str| line.starts_with("turn\t") && line.ends_with("\t0\t0\t0.60000002384186\t0.80000001192093");
+    assert_eq!(r.stdout.lines().filter(|l| turned(l)).count(), 2, "the placed and the spawned object: {}", r.show());
+}
+
 /// A proxied world that can be made only without one of its parts (here a sound whose file is
 /// missing, found when the proxy's `init` makes the world) is made once, the rest of it
 /// running, with one error naming the file: its `enable` does not make it again.

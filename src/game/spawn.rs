@@ -47,6 +47,16 @@ fn url_problem(v: &PropertyValue) -> Option<String> {
     crate::scene::url::parse(text, &anywhere).err()
 }
 
+/// Override kinds that fit a declared property of another kind: a 4-number value for a quat.
+/// Written once for the two places that decide what fits: [`check_overrides`], and the script
+/// runtime, which leaves out what does not fit from a factory's prototype in a Defold project.
+pub const OTHER_KINDS_THAT_FIT: &[(&str, &str)] = &[("quat", "vector4")];
+
+/// Whether an override of kind `given` sets a property declared as `declared`.
+fn fits(declared: &str, given: &str) -> bool {
+    declared == given || OTHER_KINDS_THAT_FIT.contains(&(declared, given))
+}
+
 /// What becomes of an override that does not fit its script: one naming no declared property,
 /// or of another type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -102,7 +112,7 @@ pub fn check_overrides(
                 }
                 None => continue,
             },
-            Some((_, kind)) if kind == given || (kind == "quat" && given == "vector4") => continue,
+            Some((_, kind)) if fits(kind, given) => continue,
             Some((_, kind)) => {
                 format!(
                     "property '{name}' of script '{script}' is a {kind}, this override is a {given}{}",

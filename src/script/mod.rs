@@ -316,6 +316,16 @@ impl ScriptHost {
         }
         t.set("go_properties", props)?;
         t.set("stop_messages", lua.create_sequence_from(watchdog::STOP_MESSAGES)?)?;
+        let fits = lua.create_table()?;
+        for &(declared, given) in crate::game::spawn::OTHER_KINDS_THAT_FIT {
+            let kinds: Table = match fits.get::<Option<Table>>(declared)? {
+                Some(k) => k,
+                None => lua.create_table()?,
+            };
+            kinds.set(given, true)?;
+            fits.set(declared, kinds)?;
+        }
+        t.set("other_kinds_that_fit", fits)?;
         t.set("message_keys", lua.create_sequence_from(crate::scene::message::KEYS.iter().copied())?)?;
         let records = crate::scene::message::RECORDS.iter().map(|keys| keys.iter().map(|&k| k as u8 + 1).collect());
         t.set("message_records", lua.create_sequence_from(records.map(|k: Vec<u8>| k))?)?;

@@ -534,6 +534,8 @@ end
 -- that does not fit was warned of and is left out, as Defold does (spawn::Misfit::LeftOut): a
 -- factory's prototype keeps its overrides, so they are skipped here too.
 local NO_OVERRIDES = {}
+-- Declared kind → the other override kinds that set it (spawn::OTHER_KINDS_THAT_FIT).
+local OTHER_KINDS_THAT_FIT = R.other_kinds_that_fit
 function E.create(index, slot, comp, path, overrides)
   local def, err = S.get_script(path)
   if not def then return err end
@@ -551,7 +553,7 @@ function E.create(index, slot, comp, path, overrides)
     local name, kind = o[1], o[2]
     local decl = def.props[name]
     local v
-    if decl == nil or not (decl.kind == kind or (decl.kind == "quat" and kind == "vector4")) then
+    if decl == nil or not (decl.kind == kind or (OTHER_KINDS_THAT_FIT[decl.kind] or NO_OVERRIDES)[kind]) then
       -- left out (see above)
     elseif kind == "number" or kind == "boolean" or kind == "string" then v = o[3]
     elseif kind == "hash" then v = hash(o[3])
