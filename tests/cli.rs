@@ -321,6 +321,27 @@ fn sys_exit_sets_the_status_and_final_runs() {
     assert!(r.stdout.contains("bye"), "{}", r.show());
 }
 
+/// A run ends the process without taking the game down (`end_process` in src/app/run.rs): what
+/// a script wrote through C's stdio, to a file it never closed and to stdout without a line
+/// end, still arrives, and so does the screenshot.
+#[test]
+fn a_run_ends_with_everything_written() {
+    let dir = TempDir::new("unclosed");
+    let file = dir.path().join("unclosed.txt");
+    let script = format!(
+        "function final(self)\n  local f = assert(io.open({:?}, 'w'))\n  f:write('written, never closed')\n  io.write('no line end')\nend\n",
+        file.to_str().expect("utf-8 path")
+    );
+    let p = one_script("unclosed", &script);
+    let shot = dir.path().join("shot.png");
+    let r = run_project(p.path(), 2, &["--screenshot", shot.to_str().expect("utf-8 path")]);
+    assert_eq!(r.status, 0, "{}", r.show());
+    assert!(r.stdout.ends_with("no line end"), "{}", r.show());
+    let written = std::fs::read_to_string(&file).unwrap_or_default();
+    assert_eq!(written, "written, never closed", "{}", r.show());
+    assert!(std::fs::metadata(&shot).is_ok_and(|m| m.len() > 0), "{}", r.show());
+}
+
 #[test]
 fn print_and_pprint() {
     let s = r##"
