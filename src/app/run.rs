@@ -435,7 +435,7 @@ pub fn run(opts: RunOptions) -> i32 {
 /// compiled the shaders goes on: a one-frame run from an empty cache left the same 25 entries
 /// (1.5 MB) as one that took everything down (checked by hand with `MESA_SHADER_CACHE_DIR`,
 /// five times).
-fn end_process(status: i32) -> i32 {
+fn end_process(status: i32) -> ! {
     use std::io::Write;
     crate::base::log::finish();
     let _ = std::io::stdout().flush();
